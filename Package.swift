@@ -1,0 +1,53 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Module layout and dependency direction: ../shared/DESIGN.md §2.
+// BoomicCore is pure; everything with I/O sits above it.
+let package = Package(
+    name: "Boomic",
+    products: [
+        .executable(name: "boomic", targets: ["BoomicCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections", exact: "1.6.0"),
+    ],
+    targets: [
+        // System libraries (pkg-config names checked in shared/PLATFORM.md).
+        .systemLibrary(name: "CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // TagLib 1.13's C API has no property map or pictures, so we own a small C++ shim.
+        .target(
+            name: "CTagLib",
+            linkerSettings: [.linkedLibrary("tag"), .linkedLibrary("z")]
+        ),
+
+        .target(
+            name: "BoomicCore",
+            dependencies: [
+                .product(name: "HashTreeCollections", package: "swift-collections"),
+            ]
+        ),
+        .target(
+            name: "BoomicStore",
+            dependencies: ["BoomicCore", "CSQLite3"]
+        ),
+        .target(
+            name: "BoomicMedia",
+            dependencies: ["BoomicCore", "CTagLib"]
+        ),
+        .executableTarget(
+            name: "BoomicCLI",
+            dependencies: [
+                "BoomicCore", "BoomicStore", "BoomicMedia",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(name: "BoomicCoreTests", dependencies: ["BoomicCore"]),
+        .testTarget(name: "BoomicStoreTests", dependencies: ["BoomicStore", "BoomicCore"]),
+        .testTarget(name: "BoomicMediaTests", dependencies: ["BoomicMedia", "BoomicCore"]),
+        .testTarget(name: "BoomicCLITests", dependencies: ["BoomicCore", "BoomicStore"]),
+    ],
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
+)

@@ -1,0 +1,60 @@
+/// One fact about one entity, the unit a transaction is made of (DESIGN §1).
+///
+/// `delete` carries the whole song it removes so that history can show it and a revert can bring
+/// it back without reading older states; `update` carries old and new per field for the same reason.
+public enum Assertion: Hashable, Sendable, Codable {
+    case addSong(Song)
+    case updateSong(SongID, SongPatch)
+    case deleteSong(Song)
+
+    /// The song this assertion is about.
+    public var songID: SongID {
+        switch self {
+        case .addSong(let s), .deleteSong(let s): return s.id
+        case .updateSong(let id, _): return id
+        }
+    }
+
+    /// The assertion that undoes this one on the basis it was applied to.
+    public var inverse: Assertion {
+        switch self {
+        case .addSong(let s): return .deleteSong(s)
+        case .deleteSong(let s): return .addSong(s)
+        case .updateSong(let id, let p):
+            return .updateSong(id, p.mapValues { FieldChange(old: $0.new, new: $0.old) })
+        }
+    }
+
+    // Codable: {"add": {song}} / {"update": {"id": …, "fields": {"title": {"old": …, "new": …}}}} /
+    // {"delete": {song}}: readable in the log, and stable under sorted keys.
+    private enum Key: String, CodingKey { case add, update, delete }
+    private enum UpdateKey: String, CodingKey { case id, fields }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Key.self)
+        if let s = try c.decodeIfPresent(Song.self, forKey: .add) {
+            self = .addSong(s)
+        } else if let s = try c.decodeIfPresent(Song.self, forKey: .delete) {
+            self = .deleteSong(s)
+        } else {
+            let u = try c.nestedContainer(keyedBy: UpdateKey.self, forKey: .update)
+            let id = try u.decode(SongID.self, forKey: .id)
+            let raw = try u.decode([SongField: FieldChange].self, forKey: .fields)
+            var patch: SongPatch = [:]
+            for (f, ch) in raw { patch[f] = FieldChange(old: f.normalize(ch.old), new: f.normalize(ch.new)) }
+            self = .updateSong(id, patch)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        switch self {
+        case .addSong(let s): try c.encode(s, forKey: .add)
+        case .deleteSong(let s): try c.encode(s, forKey: .delete)
+        case .updateSong(let id, let p):
+            var u = c.nestedContainer(keyedBy: UpdateKey.self, forKey: .update)
+            try u.encode(id, forKey: .id)
+            try u.encode(p, forKey: .fields)
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// One change to the library: a set of assertions with where it came from (DESIGN §1).
+///
+/// The unit of the log, of history and of undo. Its sequence number is the log's business
+/// (the store assigns it); `parent` names the transaction whose basis it was generated on.
+public struct Transaction: Identifiable, Hashable, Sendable, Codable {
+    public var id: UUID
+    public var parent: UUID?
+    /// Seconds since 1970, given by the caller.
+    public var timestamp: Double
+    public var kind: Kind
+    /// Human text, e.g. `modify genre=Jazz (12 songs)`.
+    public var label: String
+    public var provenance: Provenance
+    public var assertions: [Assertion]
+    /// For undo: the ids of the transactions it took back. For redo: the one it brought back.
+    public var undoes: [UUID]?
+    public var redoes: UUID?
+
+    public init(id: UUID, parent: UUID?, timestamp: Double, kind: Kind, label: String,
+                provenance: Provenance = Provenance(), assertions: [Assertion],
+                undoes: [UUID]? = nil, redoes: UUID? = nil) {
+        self.id = id
+        self.parent = parent
+        self.timestamp = timestamp
+        self.kind = kind
+        self.label = label
+        self.provenance = provenance
+        self.assertions = assertions
+        self.undoes = undoes
+        self.redoes = redoes
+    }
+
+    /// What made the change. An open set on disk (older logs may hold kinds this build lacks).
+    public struct Kind: RawRepresentable, Hashable, Sendable, Codable, ExpressibleByStringLiteral,
+                        CustomStringConvertible {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public init(stringLiteral value: String) { rawValue = value }
+        public var description: String { rawValue }
+
+        public static let `import`: Kind = "import"
+        public static let rescan: Kind = "rescan"
+        public static let edit: Kind = "edit"
+        public static let tag: Kind = "tag"
+        public static let rollback: Kind = "rollback"
+        public static let undo: Kind = "undo"
+        public static let redo: Kind = "redo"
+        public static let revert: Kind = "revert"
+        public static let remove: Kind = "remove"
+        public static let play: Kind = "play"
+        public static let rating: Kind = "rating"
+    }
+
+    /// Where a transaction came from, kept for `show` and `blame`.
+    public struct Provenance: Hashable, Sendable, Codable {
+        /// The command line as typed (arguments joined), if it came from one.
+        public var command: String?
+        public var message: String?
+        public var version: String?
+
+        public init(command: String? = nil, message: String? = nil, version: String? = nil) {
+            self.command = command
+            self.message = message
+            self.version = version
+        }
+    }
+}

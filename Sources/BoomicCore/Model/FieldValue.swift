@@ -1,0 +1,51 @@
+/// The value of one song field, as stored in assertions.
+///
+/// Patches are field-level (DESIGN §1), so the log needs one value type that every field fits in;
+/// `Song` keeps typed properties and `SongField` converts between the two.
+public enum FieldValue: Hashable, Sendable, Codable, CustomStringConvertible {
+    case null
+    case string(String)
+    case int(Int)
+    case double(Double)
+    case bool(Bool)
+    case strings([String])
+
+    public var isNull: Bool { if case .null = self { true } else { false } }
+
+    /// How the value reads to a person (`show`, `modify` previews).
+    public var description: String {
+        switch self {
+        case .null: return "∅"
+        case .string(let s): return s
+        case .int(let i): return String(i)
+        case .double(let d): return d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d)
+        case .bool(let b): return b ? "true" : "false"
+        case .strings(let xs): return xs.joined(separator: "; ")
+        }
+    }
+
+    // JSON form: the plain JSON value (null, "text", 3, 2.5, true, ["a","b"]), so the log reads well.
+    // Integers and doubles are told apart by the field's type when applied, so a whole double
+    // written as `3` decodes as .int and is converted back by SongField.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if c.decodeNil() { self = .null; return }
+        if let b = try? c.decode(Bool.self) { self = .bool(b); return }
+        if let i = try? c.decode(Int.self) { self = .int(i); return }
+        if let d = try? c.decode(Double.self) { self = .double(d); return }
+        if let s = try? c.decode(String.self) { self = .string(s); return }
+        self = .strings(try c.decode([String].self))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        switch self {
+        case .null: try c.encodeNil()
+        case .string(let s): try c.encode(s)
+        case .int(let i): try c.encode(i)
+        case .double(let d): try c.encode(d)
+        case .bool(let b): try c.encode(b)
+        case .strings(let xs): try c.encode(xs)
+        }
+    }
+}

@@ -1,0 +1,207 @@
+/// Every stored property of `Song`, by the name users and scripts know it by (DESIGN §4).
+///
+/// Assertions patch songs through this enum, diff walks it, queries and `modify` resolve user
+/// field names with it. A new `Song` property needs a case here, or it is invisible to history.
+public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, CodingKeyRepresentable {
+    case path, size, mtime, fingerprint, missing, added
+    case title, artists, album, albumartist, track, tracktotal, disc, disctotal, year, date
+    case genre, composer, compilation, comment
+    case replaygainTrackGain = "replaygain_track_gain"
+    case replaygainTrackPeak = "replaygain_track_peak"
+    case replaygainAlbumGain = "replaygain_album_gain"
+    case replaygainAlbumPeak = "replaygain_album_peak"
+    case mbTrackID = "mb_trackid"
+    case mbAlbumID = "mb_albumid"
+    case mbArtistID = "mb_artistid"
+    case mbAlbumArtistID = "mb_albumartistid"
+    case mbReleaseGroupID = "mb_releasegroupid"
+    case duration, samplerate, bitdepth, channels, bitrate, format
+    case tags, rating, playcount, favorite, art
+
+    public enum Kind: Sendable { case string, int, double, bool, strings }
+
+    public static func < (a: SongField, b: SongField) -> Bool { a.order < b.order }
+
+    private var order: Int { SongField.allCases.firstIndex(of: self)! }
+
+    public var name: String { rawValue }
+
+    public var kind: Kind {
+        switch self {
+        case .path, .fingerprint, .title, .album, .albumartist, .date, .genre, .composer, .comment,
+             .mbTrackID, .mbAlbumID, .mbArtistID, .mbAlbumArtistID, .mbReleaseGroupID, .format, .art:
+            return .string
+        case .size, .mtime, .track, .tracktotal, .disc, .disctotal, .year, .samplerate, .bitdepth,
+             .channels, .bitrate, .rating, .playcount:
+            return .int
+        case .added, .replaygainTrackGain, .replaygainTrackPeak, .replaygainAlbumGain,
+             .replaygainAlbumPeak, .duration:
+            return .double
+        case .missing, .compilation, .favorite:
+            return .bool
+        case .artists, .tags:
+            return .strings
+        }
+    }
+
+    /// Fields that come from the file itself (a rescan refreshes them; `modify` may not set them).
+    public var isFileFact: Bool {
+        switch self {
+        case .path, .size, .mtime, .fingerprint, .missing, .added, .duration, .samplerate, .bitdepth,
+             .channels, .bitrate, .format:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Fields the library owns rather than the file's tags: a rescan never overwrites them.
+    public var isLibraryOnly: Bool {
+        switch self {
+        case .tags, .rating, .playcount, .favorite: return true
+        default: return false
+        }
+    }
+
+    /// Fields whose value comes from the file's tags; a rescan of a changed file refreshes them.
+    public var isTag: Bool { !isFileFact && !isLibraryOnly }
+
+    public func value(in song: Song) -> FieldValue {
+        switch self {
+        case .path: return .string(song.path)
+        case .size: return .int(song.size)
+        case .mtime: return .int(song.mtime)
+        case .fingerprint: return Self.opt(song.fingerprint)
+        case .missing: return .bool(song.missing)
+        case .added: return .double(song.added)
+        case .title: return Self.opt(song.title)
+        case .artists: return .strings(song.artists)
+        case .album: return Self.opt(song.album)
+        case .albumartist: return Self.opt(song.albumartist)
+        case .track: return Self.opt(song.track)
+        case .tracktotal: return Self.opt(song.tracktotal)
+        case .disc: return Self.opt(song.disc)
+        case .disctotal: return Self.opt(song.disctotal)
+        case .year: return Self.opt(song.year)
+        case .date: return Self.opt(song.date)
+        case .genre: return Self.opt(song.genre)
+        case .composer: return Self.opt(song.composer)
+        case .compilation: return .bool(song.compilation)
+        case .comment: return Self.opt(song.comment)
+        case .replaygainTrackGain: return Self.opt(song.replaygainTrackGain)
+        case .replaygainTrackPeak: return Self.opt(song.replaygainTrackPeak)
+        case .replaygainAlbumGain: return Self.opt(song.replaygainAlbumGain)
+        case .replaygainAlbumPeak: return Self.opt(song.replaygainAlbumPeak)
+        case .mbTrackID: return Self.opt(song.mbTrackID)
+        case .mbAlbumID: return Self.opt(song.mbAlbumID)
+        case .mbArtistID: return Self.opt(song.mbArtistID)
+        case .mbAlbumArtistID: return Self.opt(song.mbAlbumArtistID)
+        case .mbReleaseGroupID: return Self.opt(song.mbReleaseGroupID)
+        case .duration: return Self.opt(song.duration)
+        case .samplerate: return Self.opt(song.samplerate)
+        case .bitdepth: return Self.opt(song.bitdepth)
+        case .channels: return Self.opt(song.channels)
+        case .bitrate: return Self.opt(song.bitrate)
+        case .format: return Self.opt(song.format)
+        case .tags: return .strings(song.tags)
+        case .rating: return Self.opt(song.rating)
+        case .playcount: return .int(song.playcount)
+        case .favorite: return .bool(song.favorite)
+        case .art: return Self.opt(song.art)
+        }
+    }
+
+    /// Sets the field from a value already normalised for it (`normalize`); anything else clears it.
+    public func set(_ raw: FieldValue, in song: inout Song) {
+        let v = normalize(raw)
+        switch self {
+        case .path: song.path = v.string ?? ""
+        case .size: song.size = v.int ?? 0
+        case .mtime: song.mtime = v.int ?? 0
+        case .fingerprint: song.fingerprint = v.string
+        case .missing: song.missing = v.bool ?? false
+        case .added: song.added = v.double ?? 0
+        case .title: song.title = v.string
+        case .artists: song.artists = v.strings ?? []
+        case .album: song.album = v.string
+        case .albumartist: song.albumartist = v.string
+        case .track: song.track = v.int
+        case .tracktotal: song.tracktotal = v.int
+        case .disc: song.disc = v.int
+        case .disctotal: song.disctotal = v.int
+        case .year: song.year = v.int
+        case .date: song.date = v.string
+        case .genre: song.genre = v.string
+        case .composer: song.composer = v.string
+        case .compilation: song.compilation = v.bool ?? false
+        case .comment: song.comment = v.string
+        case .replaygainTrackGain: song.replaygainTrackGain = v.double
+        case .replaygainTrackPeak: song.replaygainTrackPeak = v.double
+        case .replaygainAlbumGain: song.replaygainAlbumGain = v.double
+        case .replaygainAlbumPeak: song.replaygainAlbumPeak = v.double
+        case .mbTrackID: song.mbTrackID = v.string
+        case .mbAlbumID: song.mbAlbumID = v.string
+        case .mbArtistID: song.mbArtistID = v.string
+        case .mbAlbumArtistID: song.mbAlbumArtistID = v.string
+        case .mbReleaseGroupID: song.mbReleaseGroupID = v.string
+        case .duration: song.duration = v.double
+        case .samplerate: song.samplerate = v.int
+        case .bitdepth: song.bitdepth = v.int
+        case .channels: song.channels = v.int
+        case .bitrate: song.bitrate = v.int
+        case .format: song.format = v.string
+        case .tags: song.tags = Song.normalizedTags(v.strings ?? [])
+        case .rating: song.rating = v.int
+        case .playcount: song.playcount = v.int ?? 0
+        case .favorite: song.favorite = v.bool ?? false
+        case .art: song.art = v.string
+        }
+    }
+
+    /// The canonical form of a value for this field, so that equal meanings compare equal
+    /// (a JSON `3` for a double field is `.double(3)`; an empty string is no value).
+    public func normalize(_ v: FieldValue) -> FieldValue {
+        switch (kind, v) {
+        case (_, .null): return .null
+        case (.string, .string(let s)): return s.isEmpty ? .null : v
+        case (.int, .int): return v
+        case (.int, .double(let d)) where d == d.rounded(): return .int(Int(d))
+        case (.double, .double): return v
+        case (.double, .int(let i)): return .double(Double(i))
+        case (.bool, .bool): return v
+        case (.strings, .strings(let xs)):
+            return self == .tags ? .strings(Song.normalizedTags(xs)) : .strings(xs.filter { !$0.isEmpty })
+        case (.strings, .string(let s)): return s.isEmpty ? .strings([]) : .strings([s])
+        default: return .null
+        }
+    }
+
+    private static func opt(_ s: String?) -> FieldValue { s.map(FieldValue.string) ?? .null }
+    private static func opt(_ i: Int?) -> FieldValue { i.map(FieldValue.int) ?? .null }
+    private static func opt(_ d: Double?) -> FieldValue { d.map(FieldValue.double) ?? .null }
+}
+
+extension Song {
+    /// Tags as stored: no leading `#`, lower-cased, unique and sorted, so equal sets compare equal.
+    public static func normalizedTags(_ tags: [String]) -> [String] {
+        var seen = Set<String>()
+        var out: [String] = []
+        for t in tags {
+            var s = Substring(t)
+            while s.first == "#" { s = s.dropFirst() }
+            let n = s.lowercased()
+            if !n.isEmpty, seen.insert(n).inserted { out.append(n) }
+        }
+        return out.sorted()
+    }
+}
+
+extension FieldValue {
+    public var string: String? { if case .string(let s) = self { s } else { nil } }
+    public var int: Int? { if case .int(let i) = self { i } else { nil } }
+    public var double: Double? {
+        switch self { case .double(let d): d; case .int(let i): Double(i); default: nil }
+    }
+    public var bool: Bool? { if case .bool(let b) = self { b } else { nil } }
+    public var strings: [String]? { if case .strings(let xs) = self { xs } else { nil } }
+}

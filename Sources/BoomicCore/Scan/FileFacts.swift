@@ -1,0 +1,78 @@
+/// What a scan learned about one audio file, already normalised (numbers parsed, `3/12` split).
+///
+/// BoomicMedia produces these from TagLib; the import generation function turns them into
+/// assertions. Keeping it a plain value lets the import logic be tested without files.
+public struct FileFacts: Hashable, Sendable, Codable {
+    public var path: String
+    public var size: Int
+    /// Nanoseconds since 1970.
+    public var mtime: Int
+    public var fingerprint: String?
+
+    public var title: String?
+    public var artists: [String] = []
+    public var album: String?
+    public var albumartist: String?
+    public var track: Int?
+    public var tracktotal: Int?
+    public var disc: Int?
+    public var disctotal: Int?
+    public var year: Int?
+    public var date: String?
+    public var genre: String?
+    public var composer: String?
+    public var compilation: Bool = false
+    public var comment: String?
+    public var replaygainTrackGain: Double?
+    public var replaygainTrackPeak: Double?
+    public var replaygainAlbumGain: Double?
+    public var replaygainAlbumPeak: Double?
+    public var mbTrackID: String?
+    public var mbAlbumID: String?
+    public var mbArtistID: String?
+    public var mbAlbumArtistID: String?
+    public var mbReleaseGroupID: String?
+
+    public var duration: Double?
+    public var samplerate: Int?
+    public var bitdepth: Int?
+    public var channels: Int?
+    public var bitrate: Int?
+    /// `flac`, `mp3`, `wav`, `m4a`, `ogg`, `opus`, …
+    public var format: String?
+    /// Content hash of the front cover (embedded, else a cover file beside it), once stored.
+    public var art: String?
+
+    public init(path: String, size: Int, mtime: Int) {
+        self.path = path
+        self.size = size
+        self.mtime = mtime
+    }
+}
+
+extension FileFacts {
+    /// The song these facts describe, for a first import.
+    public func song(id: SongID, added: Double) -> Song {
+        var s = Song(id: id, path: path)
+        s.added = added
+        apply(to: &s)
+        return s
+    }
+
+    /// Writes the file's facts and tags into a song, leaving library-only fields alone.
+    public func apply(to s: inout Song) {
+        s.path = path; s.size = size; s.mtime = mtime; s.fingerprint = fingerprint; s.missing = false
+        s.title = title; s.artists = artists; s.album = album; s.albumartist = albumartist
+        s.track = track; s.tracktotal = tracktotal; s.disc = disc; s.disctotal = disctotal
+        s.year = year; s.date = date; s.genre = genre; s.composer = composer
+        s.compilation = compilation; s.comment = comment
+        s.replaygainTrackGain = replaygainTrackGain; s.replaygainTrackPeak = replaygainTrackPeak
+        s.replaygainAlbumGain = replaygainAlbumGain; s.replaygainAlbumPeak = replaygainAlbumPeak
+        s.mbTrackID = mbTrackID; s.mbAlbumID = mbAlbumID; s.mbArtistID = mbArtistID
+        s.mbAlbumArtistID = mbAlbumArtistID; s.mbReleaseGroupID = mbReleaseGroupID
+        s.duration = duration; s.samplerate = samplerate; s.bitdepth = bitdepth
+        s.channels = channels; s.bitrate = bitrate; s.format = format; s.art = art
+        // Normalise through the fields so that a song from facts equals one rebuilt from patches.
+        for f in SongField.allCases { f.set(f.value(in: s), in: &s) }
+    }
+}

@@ -1,0 +1,1 @@
+// BoomicMedia (being written).

@@ -1,0 +1,1 @@
+// BoomicStore: the generic Transactor and its SQLite log (being written).
