@@ -1,0 +1,83 @@
+import HashTreeCollections
+
+/// The whole library at one moment: songs plus the indexes that queries and browsing need.
+///
+/// Immutable in use and built on persistent hash trees, so a new basis shares almost all of its
+/// structure with the one before it: applying a transaction costs O(size of the change), old
+/// snapshots stay valid for readers, and `==` between neighbours skips shared subtrees.
+/// Everything but `songs` is derived; `checkInvariants()` rebuilds it from scratch and compares.
+public struct DataBasis: Sendable, Equatable {
+    public private(set) var songs: TreeDictionary<SongID, Song> = [:]
+    /// album → its songs
+    public private(set) var albums: TreeDictionary<AlbumKey, TreeSet<SongID>> = [:]
+    /// folded artist name → songs that name it as an artist or album artist
+    public private(set) var artists: TreeDictionary<String, TreeSet<SongID>> = [:]
+    /// tag (without `#`) → songs carrying it
+    public private(set) var tags: TreeDictionary<String, TreeSet<SongID>> = [:]
+    /// path → songs at that path (one, unless the library holds duplicates), for rescans
+    public private(set) var paths: TreeDictionary<String, TreeSet<SongID>> = [:]
+    /// audio fingerprint → songs, to recognise moved files
+    public private(set) var fingerprints: TreeDictionary<String, TreeSet<SongID>> = [:]
+
+    public init() {}
+
+    /// A basis holding exactly these songs (for checkpoints and tests).
+    public init(songs: some Sequence<Song>) {
+        for s in songs { insert(s) }
+    }
+
+    public static let empty = DataBasis()
+
+    public var isEmpty: Bool { songs.isEmpty }
+
+    public subscript(id: SongID) -> Song? { songs[id] }
+
+    /// The song at a path (the first by id if several claim it).
+    public func song(atPath path: String) -> Song? {
+        paths[path].flatMap { $0.min() }.flatMap { songs[$0] }
+    }
+
+    // MARK: Mutation (internal: only the transaction function changes a basis)
+
+    /// Adds or replaces a song and links it into every index.
+    mutating func insert(_ song: Song) {
+        if let old = songs[song.id] { unlink(old) }
+        songs[song.id] = song
+        link(song)
+    }
+
+    mutating func remove(_ id: SongID) {
+        guard let old = songs.removeValue(forKey: id) else { return }
+        unlink(old)
+    }
+
+    private mutating func link(_ s: Song) {
+        if let k = AlbumKey(s) { albums[k, default: []].insert(s.id) }
+        for a in Self.artistKeys(s) { artists[a, default: []].insert(s.id) }
+        for t in s.tags { tags[t, default: []].insert(s.id) }
+        paths[s.path, default: []].insert(s.id)
+        if let f = s.fingerprint { fingerprints[f, default: []].insert(s.id) }
+    }
+
+    private mutating func unlink(_ s: Song) {
+        if let k = AlbumKey(s) { Self.remove(s.id, from: &albums, at: k) }
+        for a in Self.artistKeys(s) { Self.remove(s.id, from: &artists, at: a) }
+        for t in s.tags { Self.remove(s.id, from: &tags, at: t) }
+        Self.remove(s.id, from: &paths, at: s.path)
+        if let f = s.fingerprint { Self.remove(s.id, from: &fingerprints, at: f) }
+    }
+
+    private static func remove<K: Hashable>(_ id: SongID, from index: inout TreeDictionary<K, TreeSet<SongID>>, at key: K) {
+        guard var set = index[key] else { return }
+        set.remove(id)
+        index[key] = set.isEmpty ? nil : set
+    }
+
+    /// The folded names under which a song is listed as an artist.
+    static func artistKeys(_ s: Song) -> Set<String> {
+        var keys = Set(s.artists.map(Fold.key))
+        if let a = s.effectiveAlbumArtist, s.album != nil { keys.insert(Fold.key(a)) }
+        keys.remove("")
+        return keys
+    }
+}

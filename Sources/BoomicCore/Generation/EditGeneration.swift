@@ -1,0 +1,36 @@
+/// Generation functions for `modify` and `tag`: user intent → the exact assertions, computed on
+/// the latest basis. Songs already as asked produce nothing, so a no-op edit commits nothing.
+public enum EditGeneration {
+    public static func modify(_ basis: DataBasis, songs ids: [SongID], set assignments: [FieldAssignment]) -> [Assertion] {
+        ids.compactMap { id in
+            guard let old = basis[id] else { return nil }
+            var new = old
+            for a in assignments { a.field.set(a.value, in: &new) }
+            let p = old.patch(to: new)
+            return p.isEmpty ? nil : .updateSong(id, p)
+        }
+    }
+
+    /// Adds and removes tags. Removing `x` also removes its children `x:…`, as deleting a folder would.
+    public static func tag(_ basis: DataBasis, songs ids: [SongID], add: [String], remove: [String]) -> [Assertion] {
+        let add = Song.normalizedTags(add), remove = Song.normalizedTags(remove)
+        return ids.compactMap { id in
+            guard let old = basis[id] else { return nil }
+            var tags = old.tags.filter { t in !remove.contains { t == $0 || t.hasPrefix($0 + ":") } }
+            tags += add
+            let new = Song.normalizedTags(tags)
+            guard new != old.tags else { return nil }
+            return .updateSong(id, [.tags: FieldChange(old: .strings(old.tags), new: .strings(new))])
+        }
+    }
+
+    /// Removes songs from the library (never their files).
+    public static func remove(_ basis: DataBasis, songs ids: [SongID]) -> [Assertion] {
+        ids.compactMap { basis[$0].map(Assertion.deleteSong) }
+    }
+
+    /// The rollback transaction's assertions: whatever turns `current` into `target`.
+    public static func rollback(from current: DataBasis, to target: DataBasis) -> [Assertion] {
+        current.diff(to: target)
+    }
+}

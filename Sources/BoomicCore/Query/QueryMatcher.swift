@@ -1,0 +1,116 @@
+import Foundation
+
+/// A query compiled for evaluation: needles folded once, regexes compiled once.
+///
+/// Evaluation is a pure function of the song, so the same query over the same basis always
+/// gives the same songs (TagViews and time travel rely on it).
+public struct QueryMatcher: Sendable {
+    private let test: @Sendable (Song) -> Bool
+
+    public init(_ query: Query) {
+        test = Self.compile(query)
+    }
+
+    public func matches(_ song: Song) -> Bool { test(song) }
+
+    private static func compile(_ q: Query) -> @Sendable (Song) -> Bool {
+        switch q {
+        case .all:
+            return { _ in true }
+        case .not(let inner):
+            let t = compile(inner)
+            return { !t($0) }
+        case .and(let qs):
+            let ts = qs.map(compile)
+            return { s in ts.allSatisfy { $0(s) } }
+        case .or(let qs):
+            let ts = qs.map(compile)
+            return { s in ts.contains { $0(s) } }
+        case .tag(let name, let children):
+            let prefix = name + ":"
+            return { s in s.tags.contains { $0 == name || (children && $0.hasPrefix(prefix)) } }
+        case .anyField(let m):
+            let t = compile(m)
+            return { s in Query.anyFieldTargets.contains { t($0.value(in: s)) } }
+        case .field(let f, let m):
+            let t = compile(m)
+            return { s in t(f.value(in: s)) }
+        }
+    }
+
+    private static func compile(_ m: Query.Match) -> @Sendable (FieldValue) -> Bool {
+        switch m {
+        case .substring(let needle):
+            return { v in texts(v).contains { Fold.key($0).contains(needle) } }
+        case .exact(let want):
+            return { v in texts(v).contains { $0 == want } || (texts(v).isEmpty && want.isEmpty) }
+        case .regex(let pattern):
+            let re = CompiledRegex(pattern)
+            return { v in texts(v).contains { re.matches($0) } }
+        case .range(let lo, let hi):
+            return { v in
+                guard let d = v.double else { return false }
+                return (lo.map { d >= $0 } ?? true) && (hi.map { d <= $0 } ?? true)
+            }
+        }
+    }
+
+    /// The strings a value offers to text matches: each of a list, numbers as typed.
+    private static func texts(_ v: FieldValue) -> [String] {
+        switch v {
+        case .null: return []
+        case .strings(let xs): return xs.count > 1 ? xs + [xs.joined(separator: "; ")] : xs
+        default: return [v.description]
+        }
+    }
+
+    /// NSRegularExpression is immutable once made and documented thread-safe for matching.
+    private struct CompiledRegex: @unchecked Sendable {
+        let re: NSRegularExpression?
+        init(_ pattern: String) { re = try? NSRegularExpression(pattern: pattern) }
+        func matches(_ s: String) -> Bool {
+            re?.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil
+        }
+    }
+}
+
+extension DataBasis {
+    /// The songs matching a query, in the query's sort order (default: album artist, album,
+    /// disc, track, path — the order people browse in).
+    public func songs(matching parsed: ParsedQuery) -> [Song] {
+        let m = QueryMatcher(parsed.query)
+        let found = songs.values.filter(m.matches)
+        return found.sorted(by: SongOrder(parsed.sort).areInIncreasingOrder)
+    }
+}
+
+/// The order songs are listed in: the sort keys given, then the browsing order, then id so that
+/// the order is total and stable across runs.
+public struct SongOrder: Sendable {
+    public var keys: [SortKey]
+    public init(_ keys: [SortKey]) { self.keys = keys }
+
+    public func areInIncreasingOrder(_ a: Song, _ b: Song) -> Bool {
+        for k in keys {
+            let c = Self.compare(k.field.value(in: a), k.field.value(in: b))
+            if c != 0 { return k.ascending ? c < 0 : c > 0 }
+        }
+        let ka = (Fold.key(a.effectiveAlbumArtist ?? ""), Fold.key(a.album ?? ""), a.disc ?? 0, a.track ?? 0, a.path)
+        let kb = (Fold.key(b.effectiveAlbumArtist ?? ""), Fold.key(b.album ?? ""), b.disc ?? 0, b.track ?? 0, b.path)
+        if ka != kb { return ka < kb }
+        return a.id < b.id
+    }
+
+    /// Missing values sort last; numbers numerically; text case-folded.
+    static func compare(_ x: FieldValue, _ y: FieldValue) -> Int {
+        switch (x, y) {
+        case (.null, .null): return 0
+        case (.null, _): return 1
+        case (_, .null): return -1
+        default:
+            if let a = x.double, let b = y.double { return a < b ? -1 : a > b ? 1 : 0 }
+            let a = Fold.key(x.description), b = Fold.key(y.description)
+            return a < b ? -1 : a > b ? 1 : 0
+        }
+    }
+}

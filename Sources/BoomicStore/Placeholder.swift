@@ -1,1 +1,0 @@
-// BoomicStore: the generic Transactor and its SQLite log (being written).
