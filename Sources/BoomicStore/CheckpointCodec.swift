@@ -1,0 +1,77 @@
+/// How a basis becomes the bytes of a checkpoint and back.
+///
+/// A checkpoint is a cache (DESIGN §3): one whose `format` differs from the codec's, whose
+/// checksum fails or whose `decode` throws is ignored and the log is replayed instead. So bump
+/// `format` whenever the encoding changes; old checkpoints are then skipped, never misread.
+public struct CheckpointCodec<Basis>: Sendable {
+    /// Stored with each checkpoint; only checkpoints of this format are decoded.
+    public var format: Int
+    public var encode: @Sendable (Basis) throws -> [UInt8]
+    /// Reads the stored bytes in place: a library's checkpoint is megabytes, so no copy is made.
+    public var decode: @Sendable (UnsafeRawBufferPointer) throws -> Basis
+
+    public init(format: Int, encode: @escaping @Sendable (Basis) throws -> [UInt8],
+                decode: @escaping @Sendable (UnsafeRawBufferPointer) throws -> Basis) {
+        self.format = format
+        self.encode = encode
+        self.decode = decode
+    }
+
+    /// A codec whose decoder takes an array (the bytes are copied out of SQLite first).
+    public init(format: Int, encode: @escaping @Sendable (Basis) throws -> [UInt8],
+                decodeArray: @escaping @Sendable ([UInt8]) throws -> Basis) {
+        self.init(format: format, encode: encode, decode: { try decodeArray([UInt8]($0)) })
+    }
+}
+
+/// When the `Transactor` writes checkpoints, and how many it keeps.
+///
+/// Opening costs the replay of the tail after the newest checkpoint, so a checkpoint is written
+/// once `every` transactions or `maxWeight` weight (say, assertions) have accumulated since the
+/// last one: a single import of 50,000 songs is as slow to replay as thousands of small edits.
+/// Checkpoints of a big library are megabytes, so only `retained` are kept, spread over history
+/// (time travel replays from the nearest one at or before the state asked for).
+public struct CheckpointPolicy<T>: Sendable {
+    public var every: Int
+    public var maxWeight: Int
+    public var weight: @Sendable (T) -> Int
+    public var retained: Int
+
+    /// - Parameters:
+    ///   - every: transactions after which a checkpoint is due.
+    ///   - maxWeight: accumulated `weight` after which a checkpoint is due.
+    ///   - retained: checkpoints kept; at least 1 (the newest is always kept).
+    ///   - weight: how costly a transaction is to replay; 1 by default.
+    public init(every: Int = 500, maxWeight: Int = 5_000, retained: Int = 10,
+                weight: @escaping @Sendable (T) -> Int = { _ in 1 }) {
+        self.every = max(1, every)
+        self.maxWeight = max(1, maxWeight)
+        self.retained = max(1, retained)
+        self.weight = weight
+    }
+
+    /// Whether a checkpoint is due after `count` transactions of total `weight` since the last one.
+    func isDue(count: Int, weight: Int) -> Bool {
+        count >= every || (count > 0 && weight >= maxWeight)
+    }
+
+    /// The checkpoints to delete so that `retained` remain, spread as evenly as possible.
+    ///
+    /// Repeatedly drops the checkpoint whose removal opens the smallest gap (ties: the older), so
+    /// the worst replay length for time travel grows as little as possible. The newest is kept:
+    /// it is the one that makes opening fast.
+    static func seqsToDrop(from seqs: [Int], retained: Int) -> [Int] {
+        var kept = seqs.sorted()
+        var dropped: [Int] = []
+        while kept.count > max(1, retained) {
+            var best = 0
+            var bestGap = Int.max
+            for i in 0..<(kept.count - 1) {
+                let gap = kept[i + 1] - (i == 0 ? 0 : kept[i - 1])
+                if gap < bestGap { bestGap = gap; best = i }
+            }
+            dropped.append(kept.remove(at: best))
+        }
+        return dropped.sorted()
+    }
+}

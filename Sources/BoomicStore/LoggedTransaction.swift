@@ -1,0 +1,49 @@
+import Foundation
+
+/// What the `Transactor` needs to know about a transaction to log it; the rest is its body.
+///
+/// The store knows no music: BoomicCore's `Transaction` conforms (see `Transaction+Logged.swift`),
+/// and the tests use a toy type. The properties are copied into columns of the log, so `history`
+/// can list transactions without decoding bodies and so the file reads well in the `sqlite3` shell.
+public protocol LoggedTransaction: Codable, Sendable {
+    /// The transaction's identity, unique in the log (`entry(idPrefix:)` finds it by prefix).
+    var id: UUID { get }
+    /// When it was made, seconds since 1970 (`seq(atOrBefore:)` answers date REFs with it).
+    var timestamp: Double { get }
+    /// What made the change (`import`, `edit`, `play`, …).
+    var kindName: String { get }
+    /// Human text such as `modify genre=Jazz (12 songs)`.
+    var label: String { get }
+}
+
+/// A transaction together with its place in the log.
+public struct LogEntry<T: LoggedTransaction>: Sendable {
+    /// The sequence number: 1 for the first transaction, contiguous, never reused.
+    public var seq: Int
+    public var transaction: T
+
+    public init(seq: Int, transaction: T) {
+        self.seq = seq
+        self.transaction = transaction
+    }
+}
+
+extension LogEntry: Equatable where T: Equatable {}
+
+/// A log row's columns without its body: what `history` lists, read without decoding JSON.
+public struct LogSummary: Sendable, Equatable {
+    public var seq: Int
+    /// The transaction id in lowercase, as stored.
+    public var id: String
+    public var time: Double
+    public var kind: String
+    public var label: String
+
+    public init(seq: Int, id: String, time: Double, kind: String, label: String) {
+        self.seq = seq
+        self.id = id
+        self.time = time
+        self.kind = kind
+        self.label = label
+    }
+}

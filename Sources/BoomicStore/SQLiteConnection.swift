@@ -1,0 +1,225 @@
+import CSQLite3
+
+/// One open SQLite database handle, and the only place `sqlite3*` lives.
+///
+/// Created in a throwing `init`, closed in `deinit` (STYLE "C interop"), so a connection that
+/// exists is open. Every call goes through `check`, which turns SQLite's return codes into
+/// `StoreError`s that name the C function and quote `sqlite3_errmsg`.
+///
+/// Not `Sendable`: an SQLite handle must not be used from two threads at once. Owners keep it
+/// inside a `Mutex` (see `Transactor`), which hands it to one thread at a time.
+final class SQLiteConnection {
+    /// How long a statement waits for another process's write lock before failing with
+    /// `StoreError.busy`: long enough that two `boomic` commands queue instead of failing.
+    static let defaultBusyTimeout: Int32 = 30_000
+
+    private let handle: OpaquePointer
+    let path: String
+    private var statements: [String: SQLiteStatement] = [:]
+
+    /// Opens (or creates, unless `readOnly`) the database at `path`.
+    init(path: String, readOnly: Bool = false, busyTimeoutMilliseconds: Int32 = defaultBusyTimeout) throws {
+        self.path = path
+        var db: OpaquePointer?
+        // NOMUTEX: the owner's Mutex already serializes use; SQLite's own mutex would be a second lock.
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+            | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            // SQLite hands back a handle even on failure; it must still be closed.
+            sqlite3_close_v2(db)
+            throw StoreError.cannotOpen(path: path, code: rc, message: message)
+        }
+        handle = db
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
+    }
+
+    deinit {
+        statements.removeAll()
+        // close_v2 rather than close: "if the database connection is associated with unfinalized
+        // prepared statements … the database connection becomes an unusable zombie which will
+        // automatically be deallocated when the last prepared statement is finalized".
+        sqlite3_close_v2(handle)
+    }
+
+    /// Changes how long statements wait for a lock; checkpoint writes use 0 so they never queue.
+    func setBusyTimeout(milliseconds: Int32) {
+        sqlite3_busy_timeout(handle, milliseconds)
+    }
+
+    /// Runs one or more SQL statements that return no rows we need.
+    func execute(_ sql: String) throws {
+        var errmsg: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &errmsg)
+        if rc != SQLITE_OK {
+            let message = errmsg.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(errmsg)
+            throw Self.error(function: "sqlite3_exec", code: rc, message: message)
+        }
+    }
+
+    /// A prepared statement for `sql`, reset and with its bindings cleared, cached by its text.
+    ///
+    /// Caching matters for commit latency: preparing the insert costs about as much as running it.
+    func statement(_ sql: String) throws -> SQLiteStatement {
+        if let cached = statements[sql] {
+            cached.reset()
+            return cached
+        }
+        var stmt: OpaquePointer?
+        try check(sqlite3_prepare_v2(handle, sql, -1, &stmt, nil), "sqlite3_prepare_v2")
+        guard let stmt else {
+            throw StoreError.sqlite(function: "sqlite3_prepare_v2", code: SQLITE_MISUSE, message: "empty statement: \(sql)")
+        }
+        let statement = SQLiteStatement(stmt, connection: self)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// The first column of the first row of `sql`, as an integer; nil when there is no row or it is NULL.
+    func scalarInt(_ sql: String, _ arguments: SQLiteValue...) throws -> Int? {
+        let stmt = try statement(sql)
+        try stmt.bind(arguments)
+        defer { stmt.reset() }
+        guard try stmt.step(), !stmt.isNull(0) else { return nil }
+        return stmt.int(0)
+    }
+
+    /// Runs `body` inside a transaction: COMMIT if it returns, ROLLBACK if it throws.
+    ///
+    /// `immediate` takes the write lock at BEGIN rather than at the first write, so two processes
+    /// that read-then-write serialize instead of one failing with SQLITE_BUSY half way.
+    func transaction<R>(immediate: Bool, _ body: () throws -> R) throws -> R {
+        try begin(immediate: immediate)
+        do {
+            let result = try body()
+            try commit()
+            return result
+        } catch {
+            rollback()
+            throw error
+        }
+    }
+
+    /// The parts of `transaction`, for callers whose body must not be captured in a closure
+    /// together with this connection (Swift's region checking then merges the two).
+    func begin(immediate: Bool) throws {
+        try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
+    }
+
+    func commit() throws {
+        try execute("COMMIT")
+    }
+
+    /// Rolls back the open transaction, if any; it never fails the caller, who is already failing.
+    func rollback() {
+        // After some errors SQLite already rolled back; the autocommit check avoids a second error.
+        if sqlite3_get_autocommit(handle) == 0 { try? execute("ROLLBACK") }
+    }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// Throws the `StoreError` for `code` unless it is one of the success codes.
+    func check(_ code: Int32, _ function: String) throws {
+        switch code & 0xFF {
+        case SQLITE_OK, SQLITE_ROW, SQLITE_DONE: return
+        default: throw Self.error(function: function, code: code, message: String(cString: sqlite3_errmsg(handle)))
+        }
+    }
+
+    static func error(function: String, code: Int32, message: String) -> StoreError {
+        switch code & 0xFF {
+        case SQLITE_BUSY, SQLITE_LOCKED: return .busy(function: function, message: message)
+        default: return .sqlite(function: function, code: code, message: message)
+        }
+    }
+}
+
+/// A value to bind to a statement parameter.
+enum SQLiteValue {
+    case int(Int)
+    case double(Double)
+    case text(String)
+    case blob([UInt8])
+    case null
+}
+
+/// A prepared statement of one `SQLiteConnection`; owned by the connection's cache.
+final class SQLiteStatement {
+    private let handle: OpaquePointer
+    /// Unowned: the connection's cache owns its statements, and they never outlive it.
+    private unowned let connection: SQLiteConnection
+
+    fileprivate init(_ handle: OpaquePointer, connection: SQLiteConnection) {
+        self.handle = handle
+        self.connection = connection
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    /// Binds `values` to parameters 1, 2, ….
+    func bind(_ values: [SQLiteValue]) throws {
+        for (i, value) in values.enumerated() {
+            let index = Int32(i + 1)
+            let rc: Int32
+            switch value {
+            case .int(let v): rc = sqlite3_bind_int64(handle, index, Int64(v))
+            case .double(let v): rc = sqlite3_bind_double(handle, index, v)
+            case .text(let v): rc = sqlite3_bind_text(handle, index, v, -1, csqlite3_transient())
+            case .blob(let v):
+                rc = v.withUnsafeBytes { raw in
+                    // A zero-length blob with a nil pointer would bind NULL; bind an empty one instead.
+                    raw.baseAddress == nil
+                        ? sqlite3_bind_zeroblob(handle, index, 0)
+                        : sqlite3_bind_blob64(handle, index, raw.baseAddress, UInt64(raw.count), csqlite3_transient())
+                }
+            case .null: rc = sqlite3_bind_null(handle, index)
+            }
+            try connection.check(rc, "sqlite3_bind")
+        }
+    }
+
+    /// Advances to the next row: true when there is one, false when the statement is done.
+    func step() throws -> Bool {
+        let rc = sqlite3_step(handle)
+        if rc == SQLITE_ROW { return true }
+        if rc == SQLITE_DONE { return false }
+        try connection.check(rc, "sqlite3_step")
+        return false
+    }
+
+    /// Runs a statement that returns no rows, then resets it.
+    func run(_ values: SQLiteValue...) throws {
+        try bind(values)
+        defer { reset() }
+        _ = try step()
+    }
+
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+    func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
+    func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+
+    func text(_ column: Int32) -> String {
+        guard let p = sqlite3_column_text(handle, column) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return String(decoding: UnsafeBufferPointer(start: p, count: count), as: UTF8.self)
+    }
+
+    /// The column's bytes, valid only inside `body` (SQLite owns them until the next step).
+    func withBytes<R>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        // Ask for the pointer before the size, as SQLite's documentation recommends.
+        let p = sqlite3_column_blob(handle, column)
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return try body(UnsafeRawBufferPointer(start: p, count: p == nil ? 0 : count))
+    }
+
+    func bytes(_ column: Int32) -> [UInt8] { withBytes(column) { [UInt8]($0) } }
+}

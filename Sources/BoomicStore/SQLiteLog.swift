@@ -1,0 +1,210 @@
+import Foundation
+
+/// One row of the log as stored: the transaction's JSON body and the columns copied out of it.
+///
+/// `kind`, `label` and `time` are copies so that `history` can list transactions without decoding
+/// bodies, and so that the file reads well in the `sqlite3` shell.
+struct LogRow {
+    var seq: Int
+    var id: String
+    var time: Double
+    var kind: String
+    var label: String
+    var body: Data
+}
+
+/// The append-only log and its checkpoints in one SQLite file (DESIGN §3 "The log on disk").
+///
+/// WAL mode, so readers never block the writer nor the writer readers; `synchronous=FULL`, so a
+/// commit is on disk when it returns; `BEGIN IMMEDIATE` for commits, so two processes serialize.
+/// Every body is checksummed and verified on every read. Knows rows, not transactions: decoding
+/// is the `Transactor`'s business.
+///
+/// Not `Sendable`, like the connection it owns.
+final class SQLiteLog {
+    /// The log format this build writes and understands (`PRAGMA user_version`).
+    static let schemaVersion = 1
+    /// `PRAGMA application_id` of a Boomic library ("Boom" in ASCII), so that pointing `--library`
+    /// at some other program's database is refused rather than written into.
+    static let applicationID: Int32 = 0x426F_6F6D
+
+    let connection: SQLiteConnection
+    var path: String { connection.path }
+
+    /// Opens the log at `path`, creating the file and its tables when `create` allows it.
+    init(path: String, create: Bool) throws {
+        if !create, !FileManager.default.fileExists(atPath: path) {
+            throw StoreError.cannotOpen(path: path, code: 14, message: "no such file")
+        }
+        connection = try SQLiteConnection(path: path)
+        try connection.execute("PRAGMA synchronous=FULL")
+        try prepareSchema()
+    }
+
+    // MARK: Schema
+
+    private func prepareSchema() throws {
+        if try isCurrent() { return }
+        // journal_mode cannot change inside a transaction; WAL is persistent, set once at creation.
+        try connection.execute("PRAGMA journal_mode=WAL")
+        try connection.transaction(immediate: true) {
+            // Another process may have created the tables while we waited for the lock.
+            if try isCurrent() { return }
+            let tables = try connection.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0
+            guard tables == 0 else { throw StoreError.notALibrary(path: path) }
+            try connection.execute("""
+                CREATE TABLE log(
+                    seq INTEGER PRIMARY KEY,
+                    id TEXT UNIQUE NOT NULL,
+                    time REAL NOT NULL,
+                    kind TEXT NOT NULL,
+                    label TEXT NOT NULL,
+                    body TEXT NOT NULL,
+                    checksum TEXT NOT NULL
+                );
+                CREATE TABLE checkpoints(
+                    seq INTEGER PRIMARY KEY,
+                    format INTEGER NOT NULL,
+                    checksum TEXT NOT NULL,
+                    data BLOB NOT NULL
+                );
+                PRAGMA application_id=\(Self.applicationID);
+                PRAGMA user_version=\(Self.schemaVersion);
+                """)
+        }
+    }
+
+    /// True when the file already holds a log this build understands; throws when it is foreign
+    /// or newer; false when it is empty and ours to create.
+    private func isCurrent() throws -> Bool {
+        let version = try connection.scalarInt("PRAGMA user_version") ?? 0
+        let app = try connection.scalarInt("PRAGMA application_id") ?? 0
+        if app == 0, version == 0 { return false }
+        guard app == Int(Self.applicationID) else { throw StoreError.notALibrary(path: path) }
+        guard version <= Self.schemaVersion else {
+            throw StoreError.newerSchema(path: path, found: version, supported: Self.schemaVersion)
+        }
+        return true
+    }
+
+    // MARK: Log rows
+
+    /// The highest sequence number in the log, 0 when it is empty.
+    func head() throws -> Int {
+        try connection.scalarInt("SELECT max(seq) FROM log") ?? 0
+    }
+
+    /// Appends a row; its checksum is computed here. Call inside `transaction(immediate: true)`.
+    func append(_ row: LogRow) throws {
+        let checksum = row.body.withUnsafeBytes { Checksum.string(of: $0) }
+        let body = String(decoding: row.body, as: UTF8.self)
+        let insert = try connection.statement(
+            "INSERT INTO log(seq, id, time, kind, label, body, checksum) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        do {
+            try insert.run(.int(row.seq), .text(row.id), .double(row.time), .text(row.kind), .text(row.label),
+                           .text(body), .text(checksum))
+        } catch StoreError.sqlite(_, let code, let message) where code & 0xFF == 19 && message.contains("log.id") {
+            throw StoreError.duplicateID(row.id) // SQLITE_CONSTRAINT on the UNIQUE id
+        }
+    }
+
+    /// Calls `body` with each row matching `whereClause`, in `order`, verifying checksums.
+    ///
+    /// `whereClause` and `order` are fixed SQL from this module, never user text; values go in `arguments`.
+    func forEachRow(where whereClause: String, _ arguments: [SQLiteValue], newestFirst: Bool = false,
+                    limit: Int? = nil, _ body: (LogRow) throws -> Void) throws {
+        let sql = "SELECT seq, id, time, kind, label, body, checksum FROM log WHERE \(whereClause) "
+            + "ORDER BY seq \(newestFirst ? "DESC" : "ASC") LIMIT ?"
+        let stmt = try connection.statement(sql)
+        try stmt.bind(arguments + [.int(limit ?? -1)])
+        defer { stmt.reset() }
+        while try stmt.step() {
+            let seq = stmt.int(0)
+            let stored = stmt.text(6)
+            let data = try stmt.withBytes(5) { raw -> Data in
+                let actual = Checksum.string(of: raw)
+                guard actual == stored else {
+                    throw StoreError.corrupt(seq: seq, reason: "its checksum is \(actual) but the log says \(stored)")
+                }
+                return Data(raw)
+            }
+            try body(LogRow(seq: seq, id: stmt.text(1), time: stmt.double(2), kind: stmt.text(3),
+                            label: stmt.text(4), body: data))
+        }
+    }
+
+    /// Rows with `from <= seq <= through`, oldest first.
+    func rows(from: Int, through: Int, limit: Int? = nil, newestFirst: Bool = false) throws -> [LogRow] {
+        var out: [LogRow] = []
+        try forEachRow(where: "seq >= ? AND seq <= ?", [.int(from), .int(through)], newestFirst: newestFirst,
+                       limit: limit) { out.append($0) }
+        return out
+    }
+
+    /// The rows whose id starts with `prefix` (at most `limit`).
+    func rows(idPrefix prefix: String, limit: Int) throws -> [LogRow] {
+        var out: [LogRow] = []
+        // Ids are lowercase hex and dashes, all below "~", so this range is exactly the prefix's
+        // and it uses the UNIQUE index instead of scanning like LIKE would.
+        try forEachRow(where: "id >= ? AND id < ?", [.text(prefix), .text(prefix + "~")], limit: limit) {
+            out.append($0)
+        }
+        return out
+    }
+
+    /// The last seq whose time is at or before `time`; 0 when none is.
+    func seq(atOrBefore time: Double) throws -> Int {
+        try connection.scalarInt("SELECT max(seq) FROM log WHERE time <= ?", .double(time)) ?? 0
+    }
+
+    // MARK: Checkpoints
+
+    /// The sequence numbers of all stored checkpoints, ascending.
+    func checkpointSeqs() throws -> [Int] {
+        let stmt = try connection.statement("SELECT seq FROM checkpoints ORDER BY seq")
+        defer { stmt.reset() }
+        var out: [Int] = []
+        while try stmt.step() { out.append(stmt.int(0)) }
+        return out
+    }
+
+    /// Calls `body` with each checkpoint at or before `seq` in `format`, newest first, until it
+    /// returns a value. Checkpoints whose checksum fails are skipped: a checkpoint is a cache.
+    func newestCheckpoint<R>(atOrBefore seq: Int, format: Int,
+                             _ body: (Int, UnsafeRawBufferPointer) -> R?) throws -> (seq: Int, value: R)? {
+        let stmt = try connection.statement(
+            "SELECT seq, checksum, data FROM checkpoints WHERE seq <= ? AND format = ? ORDER BY seq DESC")
+        try stmt.bind([.int(seq), .int(format)])
+        defer { stmt.reset() }
+        while try stmt.step() {
+            let at = stmt.int(0)
+            let stored = stmt.text(1)
+            let value = stmt.withBytes(2) { raw -> R? in
+                Checksum.string(of: raw) == stored ? body(at, raw) : nil
+            }
+            if let value { return (at, value) }
+        }
+        return nil
+    }
+
+    /// Stores a checkpoint, replacing one at the same seq. Call inside `transaction(immediate: true)`.
+    func insertCheckpoint(seq: Int, format: Int, data: [UInt8]) throws {
+        let checksum = Checksum.string(of: data)
+        try connection.statement("INSERT OR REPLACE INTO checkpoints(seq, format, checksum, data) VALUES (?, ?, ?, ?)")
+            .run(.int(seq), .int(format), .text(checksum), .blob(data))
+    }
+
+    /// The newest checkpoint of `format` at or before `seq`, 0 when there is none.
+    func latestCheckpointSeq(atOrBefore seq: Int, format: Int) throws -> Int {
+        try connection.scalarInt("SELECT max(seq) FROM checkpoints WHERE seq <= ? AND format = ?",
+                                 .int(seq), .int(format)) ?? 0
+    }
+
+    func deleteCheckpoint(seq: Int) throws {
+        try connection.statement("DELETE FROM checkpoints WHERE seq = ?").run(.int(seq))
+    }
+
+    func dropCheckpoints() throws {
+        try connection.execute("DELETE FROM checkpoints")
+    }
+}

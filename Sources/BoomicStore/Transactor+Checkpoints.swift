@@ -1,0 +1,94 @@
+/// Writing, listing and rebuilding checkpoints: caches of the basis that make opening cheap.
+extension Transactor {
+    /// Writes a checkpoint when the policy says one is due. Best effort: a checkpoint is a cache,
+    /// so failing to write one never fails the commit that triggered it.
+    func maybeCheckpoint(_ w: WriteSide, _ s: Snapshot) {
+        guard let codec else { return }
+        // Another process may have written one since; then the tail to count is shorter.
+        if let latest = try? w.log.latestCheckpointSeq(atOrBefore: s.head, format: codec.format),
+           latest > w.lastCheckpoint {
+            w.lastCheckpoint = latest
+            w.tail.removeAll { $0.seq <= latest }
+        }
+        let weight = w.tail.reduce(0) { $0 + $1.weight }
+        guard policy.isDue(count: s.head - w.lastCheckpoint, weight: weight) else { return }
+        // Never queue behind another process for a cache: if the lock is taken, a later commit tries again.
+        _ = try? writeCheckpoint(w, s, busyTimeout: 0)
+    }
+
+    /// Encodes `s.basis` and stores it at `s.head`, dropping old checkpoints beyond `policy.retained`,
+    /// in a small transaction of its own (never inside a commit, so it cannot undo one).
+    func writeCheckpoint(_ w: WriteSide, _ s: Snapshot, busyTimeout: Int32) throws {
+        guard let codec, s.head > 0 else { return }
+        let data = try codec.encode(s.basis)
+        let connection = w.log.connection
+        connection.setBusyTimeout(milliseconds: busyTimeout)
+        defer { connection.setBusyTimeout(milliseconds: SQLiteConnection.defaultBusyTimeout) }
+        try connection.transaction(immediate: true) {
+            try w.log.insertCheckpoint(seq: s.head, format: codec.format, data: data)
+            let all = try w.log.checkpointSeqs()
+            for seq in CheckpointPolicy<T>.seqsToDrop(from: all, retained: policy.retained) {
+                try w.log.deleteCheckpoint(seq: seq)
+            }
+        }
+        w.lastCheckpoint = max(w.lastCheckpoint, s.head)
+        w.tail.removeAll { $0.seq <= s.head }
+    }
+
+    /// Writes a checkpoint of the latest basis now, whatever the policy, waiting for the write lock.
+    ///
+    /// - Returns: its seq; nil when there is no codec or the log is empty.
+    @discardableResult
+    public func checkpoint() throws -> Int? {
+        guard codec != nil else { return nil }
+        return try writer.withLock { w in
+            let s = published.withLock { $0 }
+            guard s.head > 0 else { return nil }
+            try writeCheckpoint(w, s, busyTimeout: SQLiteConnection.defaultBusyTimeout)
+            return s.head
+        }
+    }
+
+    /// The seqs of the stored checkpoints (of any format), ascending.
+    public func checkpointSeqs() throws -> [Int] {
+        try reader.withLock { try $0.log.checkpointSeqs() }
+    }
+
+    /// Deletes every checkpoint. Nothing changes but speed: the next open replays the whole log.
+    public func dropCheckpoints() throws {
+        try writer.withLock { w in
+            try w.log.connection.transaction(immediate: true) { try w.log.dropCheckpoints() }
+            w.lastCheckpoint = 0
+        }
+    }
+
+    /// Replaces all checkpoints with fresh ones made by replaying the whole log from the initial
+    /// basis, where the policy would have written them. For `verify`, and after a codec change.
+    ///
+    /// Reads the log in pages, so other processes may keep committing meanwhile.
+    /// - Returns: the seqs of the checkpoints kept.
+    @discardableResult
+    public func rebuildCheckpoints() throws -> [Int] {
+        guard codec != nil else { return [] }
+        return try writer.withLock { w in
+            try w.log.connection.transaction(immediate: true) { try w.log.dropCheckpoints() }
+            w.lastCheckpoint = 0
+            w.tail = []
+            var basis = initial
+            var tail: [TailItem] = []
+            try forEachEntry { entry in
+                basis = apply(entry.transaction, basis)
+                tail.append(TailItem(seq: entry.seq, weight: policy.weight(entry.transaction)))
+                if policy.isDue(count: tail.count, weight: tail.reduce(0) { $0 + $1.weight }) {
+                    try writeCheckpoint(w, Snapshot(head: entry.seq, basis: basis),
+                                        busyTimeout: SQLiteConnection.defaultBusyTimeout)
+                    tail = []
+                }
+            }
+            // catchUp adds the weights of rows past our published head when it reaches them.
+            let head = published.withLock { $0.head }
+            w.tail = tail.filter { $0.seq <= head }
+            return try w.log.checkpointSeqs()
+        }
+    }
+}

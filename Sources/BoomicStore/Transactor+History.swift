@@ -1,0 +1,79 @@
+/// Reading the log: history listings, single entries, REF resolution, and export.
+///
+/// All of it runs on the read connection, so it never waits for a commit in progress.
+extension Transactor {
+    /// Transactions with `from <= seq <= through`, oldest first unless `newestFirst`, at most `limit`.
+    ///
+    /// `history -n 20` is `entries(limit: 20, newestFirst: true)`.
+    public func entries(from: Int = 1, through: Int = .max, limit: Int? = nil,
+                        newestFirst: Bool = false) throws -> [LogEntry<T>] {
+        try reader.withLock { r in
+            try r.log.rows(from: from, through: through, limit: limit, newestFirst: newestFirst).map {
+                LogEntry(seq: $0.seq, transaction: try Self.decode($0.body, seq: $0.seq, r.decoder))
+            }
+        }
+    }
+
+    /// Like `entries` but without decoding bodies: what a history listing needs, at a fraction of the cost.
+    public func summaries(from: Int = 1, through: Int = .max, limit: Int? = nil,
+                          newestFirst: Bool = false) throws -> [LogSummary] {
+        try reader.withLock { r in
+            try r.log.rows(from: from, through: through, limit: limit, newestFirst: newestFirst).map {
+                LogSummary(seq: $0.seq, id: $0.id, time: $0.time, kind: $0.kind, label: $0.label)
+            }
+        }
+    }
+
+    /// The transaction with sequence number `seq`.
+    public func entry(seq: Int) throws -> LogEntry<T> {
+        guard let entry = try entries(from: seq, through: seq).first else {
+            throw StoreError.noSuchSeq(seq, head: try logHead())
+        }
+        return entry
+    }
+
+    /// The transaction whose id starts with `prefix` (case-insensitive; dashes as in the id).
+    ///
+    /// - Returns: nil when no id starts with it.
+    /// - Throws: `StoreError.ambiguousIDPrefix` when several do, `.invalidIDPrefix` when it is not hex.
+    public func entry(idPrefix prefix: String) throws -> LogEntry<T>? {
+        let prefix = prefix.lowercased()
+        guard !prefix.isEmpty, prefix.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
+            throw StoreError.invalidIDPrefix(prefix)
+        }
+        return try reader.withLock { r in
+            let rows = try r.log.rows(idPrefix: prefix, limit: 5)
+            if rows.count > 1 { throw StoreError.ambiguousIDPrefix(prefix, matches: rows.map(\.id)) }
+            return try rows.first.map {
+                LogEntry(seq: $0.seq, transaction: try Self.decode($0.body, seq: $0.seq, r.decoder))
+            }
+        }
+    }
+
+    /// The last seq whose time is at or before `time` (seconds since 1970); 0 when none is.
+    ///
+    /// For date REFs: `--as-of 2026-11-01` is the state after the last transaction made by then.
+    public func seq(atOrBefore time: Double) throws -> Int {
+        try reader.withLock { try $0.log.seq(atOrBefore: time) }
+    }
+
+    /// The log's head as stored now, which may be past `head` if other processes committed.
+    public func logHead() throws -> Int {
+        try reader.withLock { try $0.log.head() }
+    }
+
+    /// Calls `body` with every transaction from `from` on, oldest first: for export and verify.
+    ///
+    /// Reads pages of `pageSize` rows and calls `body` outside the store's locks, so memory stays
+    /// flat however long the log and `body` may use this transactor. Throws at the first damaged
+    /// or unreadable row, after `body` has seen every row before it.
+    public func forEachEntry(from: Int = 1, pageSize: Int = 256, _ body: (LogEntry<T>) throws -> Void) throws {
+        var next = from
+        while true {
+            let page = try entries(from: next, limit: max(1, pageSize))
+            for entry in page { try body(entry) }
+            guard let last = page.last else { return }
+            next = last.seq + 1
+        }
+    }
+}

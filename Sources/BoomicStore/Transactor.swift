@@ -1,0 +1,257 @@
+import Foundation
+import Synchronization
+
+/// The generic engine of DESIGN §1: an append-only log of transactions and the basis folded from it.
+///
+/// It knows nothing about music. It is built from a log file, the empty basis, the transaction
+/// function `apply` (pure: `db(n) = apply(t(n), db(n-1))`), optionally a flatten function and a
+/// checkpoint codec. It commits, generates-then-commits atomically on the latest basis, lists
+/// history and rebuilds any earlier state.
+///
+/// ```swift
+/// let store = try Transactor<Op, Counters>(path: dir + "/library.sqlite", initial: Counters(), apply: Counters.apply)
+/// try store.generate { basis, head in basis.values["plays"] == 3 ? nil : Op.add("plays", 1, parent: head) }
+/// print(store.basis, store.head)
+/// ```
+///
+/// Concurrency: one writer at a time per process (a `Mutex` around the write connection) and one
+/// per file across processes (SQLite's write lock, taken by `BEGIN IMMEDIATE`). `basis` and `head`
+/// are published under their own short-held `Mutex`, so readers never wait for a writer; history
+/// and time travel use a second SQLite connection, which WAL lets read while another one writes.
+/// Lock order, where several are held: writer, then reader, then the published state.
+/// Everything is synchronous, as the transaction functions are (STYLE "Concurrency").
+public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
+    /// The SQLite file holding the log and its checkpoints.
+    public let path: String
+
+    let initial: Basis
+    let apply: @Sendable (T, Basis) -> Basis
+    let flatten: (@Sendable ([T]) -> T)?
+    let codec: CheckpointCodec<Basis>?
+    let policy: CheckpointPolicy<T>
+    let verifiesWrites: Bool
+
+    /// The latest basis and the seq it is the state after; replaced, never mutated in place.
+    let published: Mutex<Snapshot>
+    let writer: Mutex<WriteSide>
+    let reader: Mutex<ReadSide>
+
+    struct Snapshot: Sendable {
+        var head: Int
+        var basis: Basis
+    }
+
+    /// Opens the log at `path` (creating it when `create` allows), loads the newest usable
+    /// checkpoint and replays the transactions after it.
+    ///
+    /// - Parameters:
+    ///   - initial: the basis before the first transaction.
+    ///   - apply: the transaction function; must be pure and deterministic, since replays rebuild
+    ///     every state from it.
+    ///   - flatten: combines transactions into one with the same effect; `basis(at:)` applies one
+    ///     flattened transaction instead of folding a long tail.
+    ///   - codec: enables checkpoints; without it every open replays the whole log.
+    ///   - policy: when checkpoints are written and how many are kept.
+    ///   - verifiesWrites: read every body back before committing it and apply what was read, so
+    ///     the log never holds a row this build cannot replay and the live basis is exactly what a
+    ///     replay gives. Costs one JSON decode per commit.
+    public init(path: String, create: Bool = true, initial: Basis,
+                apply: @escaping @Sendable (T, Basis) -> Basis,
+                flatten: (@Sendable ([T]) -> T)? = nil,
+                codec: CheckpointCodec<Basis>? = nil,
+                policy: CheckpointPolicy<T> = CheckpointPolicy(),
+                verifiesWrites: Bool = true) throws {
+        self.path = path
+        self.initial = initial
+        self.apply = apply
+        self.flatten = flatten
+        self.codec = codec
+        self.policy = policy
+        self.verifiesWrites = verifiesWrites
+
+        let writeLog = try SQLiteLog(path: path, create: create)
+        let readLog = try SQLiteLog(path: path, create: false)
+        let readSide = ReadSide(log: readLog)
+        let loaded = try Self.replay(readSide, to: nil, initial: initial, apply: apply, flatten: nil,
+                                     codec: codec, policy: policy)
+        published = Mutex(Snapshot(head: loaded.head, basis: loaded.basis))
+        writer = Mutex(WriteSide(log: writeLog, lastCheckpoint: loaded.checkpoint, tail: loaded.tail))
+        reader = Mutex(readSide)
+        writer.withLock { maybeCheckpoint($0, published.withLock { $0 }) }
+    }
+
+    /// The latest basis this instance knows: after its own commits and the last `refresh()`.
+    public var basis: Basis { published.withLock { $0.basis } }
+
+    /// The seq of the latest transaction `basis` includes; 0 for an empty log.
+    public var head: Int { published.withLock { $0.head } }
+
+    /// Both at once, consistent with each other.
+    public var state: (head: Int, basis: Basis) {
+        published.withLock { ($0.head, $0.basis) }
+    }
+
+    // MARK: Writing
+
+    /// Appends `t` to the log and applies it. Returns its seq.
+    ///
+    /// Commits after catching up on what other processes committed, like `generate`; a
+    /// transaction computed on an older basis is the caller's to reconcile (prefer `generate`).
+    @discardableResult
+    public func commit(_ t: T) throws -> Int {
+        // A closure that returns a value always commits, so the result is never nil.
+        try generate { _, _ in t }!.seq
+    }
+
+    /// Runs the generation function `g` on the latest basis under the write lock and commits what
+    /// it returns, atomically: no other process or thread can commit between reading and writing.
+    ///
+    /// Inside `BEGIN IMMEDIATE` it first replays what other processes committed since our head,
+    /// then calls `g(basis, head)`. `nil` commits nothing (a change that changes nothing);
+    /// if `g` throws, nothing is written and the error is rethrown. `g` must not call back into
+    /// this transactor's writing methods (the write lock is not reentrant).
+    ///
+    /// - Returns: the new seq, the transaction as stored and the basis after it; nil when `g` was.
+    @discardableResult
+    public func generate(_ g: (Basis, Int) throws -> T?) throws -> (seq: Int, transaction: T, basis: Basis)? {
+        try writer.withLock { w in
+            var snapshot = published.withLock { $0 }
+            var tail: [TailItem] = []
+            var result: (seq: Int, transaction: T, basis: Basis)?
+            // Not `connection.transaction { … }`: a closure capturing both `w` and `g` would tie the
+            // write side to the caller's isolation, which `Mutex` forbids.
+            let connection = w.log.connection
+            do {
+                try connection.begin(immediate: true)
+                try catchUp(w, &snapshot, &tail)
+                if let t = try g(snapshot.basis, snapshot.head) {
+                    let seq = snapshot.head + 1
+                    let body = try encode(t, w.encoder)
+                    let stored = verifiesWrites ? try Self.decode(body, seq: nil, w.decoder) : t
+                    try w.log.append(LogRow(seq: seq, id: stored.id.uuidString.lowercased(), time: stored.timestamp,
+                                            kind: stored.kindName, label: stored.label, body: body))
+                    result = (seq, stored, apply(stored, snapshot.basis))
+                }
+                try connection.commit()
+            } catch {
+                connection.rollback()
+                // What we caught up on was committed by others and stays true; publish it anyway.
+                publish(w, snapshot, tail)
+                throw error
+            }
+            if let result {
+                snapshot = Snapshot(head: result.seq, basis: result.basis)
+                tail.append(TailItem(seq: result.seq, weight: policy.weight(result.transaction)))
+            }
+            publish(w, snapshot, tail)
+            if result != nil { maybeCheckpoint(w, snapshot) }
+            return result
+        }
+    }
+
+    /// Catches up on transactions other processes committed since our head.
+    ///
+    /// - Returns: how many transactions were applied.
+    @discardableResult
+    public func refresh() throws -> Int {
+        try writer.withLock { w in
+            var snapshot = published.withLock { $0 }
+            let before = snapshot.head
+            var tail: [TailItem] = []
+            defer { publish(w, snapshot, tail) }
+            try catchUp(w, &snapshot, &tail)
+            return snapshot.head - before
+        }
+    }
+
+    // MARK: Internals shared by the writing paths
+
+    /// Applies the rows after `snapshot.head` in order, recording their weights in `tail`.
+    func catchUp(_ w: WriteSide, _ snapshot: inout Snapshot, _ tail: inout [TailItem]) throws {
+        try w.log.forEachRow(where: "seq > ?", [.int(snapshot.head)]) { row in
+            let t = try Self.decode(row.body, seq: row.seq, w.decoder)
+            snapshot = Snapshot(head: row.seq, basis: apply(t, snapshot.basis))
+            tail.append(TailItem(seq: row.seq, weight: policy.weight(t)))
+        }
+    }
+
+    /// Makes `snapshot` the published state if it is newer, and remembers the tail's weights.
+    func publish(_ w: WriteSide, _ snapshot: Snapshot, _ tail: [TailItem]) {
+        published.withLock { current in
+            if snapshot.head > current.head { current = snapshot }
+        }
+        w.tail.append(contentsOf: tail.filter { $0.seq > w.lastCheckpoint })
+    }
+
+    func encode(_ t: T, _ encoder: JSONEncoder) throws -> Data {
+        do {
+            return try encoder.encode(t)
+        } catch {
+            throw StoreError.unencodable(reason: Self.describe(error))
+        }
+    }
+
+    /// Decodes a body; `seq` nil means it was just encoded and not yet stored.
+    static func decode(_ body: Data, seq: Int?, _ decoder: JSONDecoder) throws -> T {
+        do {
+            return try decoder.decode(T.self, from: body)
+        } catch {
+            guard let seq else { throw StoreError.unreadableAfterEncoding(reason: describe(error)) }
+            throw StoreError.undecodable(seq: seq, reason: describe(error))
+        }
+    }
+
+    /// A decoding error in a few words: what failed and where in the JSON.
+    static func describe(_ error: any Error) -> String {
+        let context: (String, [any CodingKey])?
+        switch error {
+        case DecodingError.dataCorrupted(let c): context = (c.debugDescription, c.codingPath)
+        case DecodingError.keyNotFound(let k, let c): context = ("no value for \"\(k.stringValue)\"", c.codingPath)
+        case DecodingError.typeMismatch(_, let c), DecodingError.valueNotFound(_, let c):
+            context = (c.debugDescription, c.codingPath)
+        case EncodingError.invalidValue(_, let c): context = (c.debugDescription, c.codingPath)
+        default: context = nil
+        }
+        guard let (text, path) = context else { return String(describing: error) }
+        if path.isEmpty { return text }
+        return text + " at " + path.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+    }
+}
+
+/// A transaction after the newest checkpoint, remembered to decide when the next one is due.
+struct TailItem: Sendable {
+    var seq: Int
+    var weight: Int
+}
+
+/// The write connection and what the writer remembers between commits.
+///
+/// Not `Sendable`: it lives in the `Transactor`'s writer `Mutex`, which hands it to one thread at a time.
+final class WriteSide {
+    let log: SQLiteLog
+    let encoder: JSONEncoder
+    let decoder = JSONDecoder()
+    /// The newest checkpoint in our format we know of, 0 for none.
+    var lastCheckpoint: Int
+    /// The transactions after `lastCheckpoint`, with their weights.
+    var tail: [TailItem]
+
+    init(log: SQLiteLog, lastCheckpoint: Int, tail: [TailItem]) {
+        self.log = log
+        self.lastCheckpoint = lastCheckpoint
+        self.tail = tail
+        encoder = JSONEncoder()
+        // DESIGN §3: sorted keys, so the log reads well, diffs cleanly and encodes deterministically.
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    }
+}
+
+/// The read connection used for history and time travel, so they never wait for a commit.
+///
+/// Not `Sendable`: it lives in the `Transactor`'s reader `Mutex`.
+final class ReadSide {
+    let log: SQLiteLog
+    let decoder = JSONDecoder()
+
+    init(log: SQLiteLog) { self.log = log }
+}
