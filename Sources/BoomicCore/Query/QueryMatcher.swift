@@ -77,10 +77,13 @@ public struct QueryMatcher: Sendable {
 extension DataBasis {
     /// The songs matching a query, in the query's sort order (default: album artist, album,
     /// disc, track, path — the order people browse in).
+    ///
+    /// Complexity: O(n) to match plus O(k log k) to sort the k matches; sort keys are computed
+    /// once per song, not per comparison.
     public func songs(matching parsed: ParsedQuery) -> [Song] {
         let m = QueryMatcher(parsed.query)
         let found = songs.values.filter(m.matches)
-        return found.sorted(by: SongOrder(parsed.sort).areInIncreasingOrder)
+        return SongOrder(parsed.sort).sorted(found)
     }
 }
 
@@ -90,27 +93,40 @@ public struct SongOrder: Sendable {
     public var keys: [SortKey]
     public init(_ keys: [SortKey]) { self.keys = keys }
 
-    public func areInIncreasingOrder(_ a: Song, _ b: Song) -> Bool {
-        for k in keys {
-            let c = Self.compare(k.field.value(in: a), k.field.value(in: b))
-            if c != 0 { return k.ascending ? c < 0 : c > 0 }
-        }
-        let ka = (Fold.key(a.effectiveAlbumArtist ?? ""), Fold.key(a.album ?? ""), a.disc ?? 0, a.track ?? 0, a.path)
-        let kb = (Fold.key(b.effectiveAlbumArtist ?? ""), Fold.key(b.album ?? ""), b.disc ?? 0, b.track ?? 0, b.path)
-        if ka != kb { return ka < kb }
-        return a.id < b.id
+    private struct Decorated {
+        var song: Song
+        var keys: [SortValue]
+        var browse: (String, String, Int, Int, String)
     }
 
-    /// Missing values sort last; numbers numerically; text case-folded.
-    static func compare(_ x: FieldValue, _ y: FieldValue) -> Int {
-        switch (x, y) {
-        case (.null, .null): return 0
-        case (.null, _): return 1
-        case (_, .null): return -1
-        default:
-            if let a = x.double, let b = y.double { return a < b ? -1 : a > b ? 1 : 0 }
-            let a = Fold.key(x.description), b = Fold.key(y.description)
-            return a < b ? -1 : a > b ? 1 : 0
+    /// A field's value reduced to something cheap to compare: missing last, numbers as numbers,
+    /// text case- and accent-folded.
+    enum SortValue: Comparable {
+        case number(Double)
+        case text(String)
+        case missing
+
+        init(_ v: FieldValue) {
+            switch v {
+            case .null: self = .missing
+            case .strings(let xs) where xs.isEmpty: self = .missing
+            default:
+                if let d = v.double { self = .number(d) } else { self = .text(Fold.key(v.description)) }
+            }
         }
+    }
+
+    public func sorted(_ songs: [Song]) -> [Song] {
+        let decorated = songs.map { s in
+            Decorated(song: s, keys: keys.map { SortValue($0.field.value(in: s)) },
+                      browse: (Fold.key(s.effectiveAlbumArtist ?? ""), Fold.key(s.album ?? ""), s.disc ?? 0, s.track ?? 0, s.path))
+        }
+        return decorated.sorted { a, b in
+            for (i, k) in keys.enumerated() where a.keys[i] != b.keys[i] {
+                return k.ascending ? a.keys[i] < b.keys[i] : a.keys[i] > b.keys[i]
+            }
+            if a.browse != b.browse { return a.browse < b.browse }
+            return a.song.id < b.song.id
+        }.map(\.song)
     }
 }
