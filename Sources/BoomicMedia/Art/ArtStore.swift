@@ -1,0 +1,200 @@
+import Glibc
+import Synchronization
+
+/// The library's picture cache: each distinct picture is stored once, named by its content hash.
+///
+/// Files are `<directory>/<hash>.<ext>` (pass the library's `art/` folder). A store writes a
+/// temporary file and renames it into place, so a reader never sees half a picture, and skips
+/// pictures already there. The cache can be rebuilt from the music files at any time, so it does
+/// not fsync; instead an existing file whose size is wrong (a crash before the data reached the
+/// disk) is written again.
+///
+/// Also finds cover files beside the music (`cover.jpg`, `folder.jpg`, …), remembering the answer
+/// per folder, so make one store per scan (or call `forgetFolders()` between scans).
+///
+/// Thread-safe: the scanner shares one store across all its workers.
+public final class ArtStore: Sendable {
+    public let directory: String
+
+    /// Cover file names in order of preference, compared case-insensitively.
+    public static let coverFileNames = [
+        "cover.jpg", "cover.jpeg", "cover.png", "folder.jpg", "folder.jpeg", "folder.png",
+        "front.jpg", "front.jpeg", "front.png",
+    ]
+
+    /// Cover files larger than this are not art but something misnamed.
+    static let maxCoverFileSize = 64 << 20
+
+    private struct State {
+        /// `<hash>.<ext>` names known to be stored completely.
+        var stored: Set<String> = []
+        var madeDirectory = false
+        /// Folder → hash of its cover file, or nil if it has none (or it could not be stored).
+        var folders: [String: String?] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    /// A store writing into `directory`, which is created on the first store.
+    public init(directory: String) {
+        self.directory = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+    }
+
+    /// Stores `bytes` (a picture of type `mime`) unless an identical one is stored already, and
+    /// returns its hash: 16 hex digits of XXH64.
+    @discardableResult
+    public func store(_ bytes: UnsafeRawBufferPointer, mime: String) throws(MediaError) -> String {
+        let hash = XXH64.hex(bytes)
+        let name = "\(hash).\(Self.fileExtension(mime: mime, bytes: bytes))"
+        let path = "\(directory)/\(name)"
+        if state.withLock({ $0.stored.contains(name) }) { return hash }
+
+        var st = stat()
+        if stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, Int(st.st_size) == bytes.count {
+            state.withLock { _ = $0.stored.insert(name) }
+            return hash
+        }
+        try makeDirectory()
+        try write(bytes, to: path)
+        state.withLock { _ = $0.stored.insert(name) }
+        return hash
+    }
+
+    /// Stores `bytes` (see `store(_:mime:)` for raw buffers) and returns its hash.
+    @discardableResult
+    public func store(_ bytes: [UInt8], mime: String) throws(MediaError) -> String {
+        // Array.withUnsafeBytes only rethrows untyped errors, so carry the typed one out.
+        let result = bytes.withUnsafeBytes { buffer in
+            Result { () throws(MediaError) -> String in try store(buffer, mime: mime) }
+        }
+        return try result.get()
+    }
+
+    /// The stored file for `hash`, if any.
+    public func path(forHash hash: String) -> String? {
+        for ext in ["jpg", "png", "gif", "bmp", "webp", "bin"] {
+            let path = "\(directory)/\(hash).\(ext)"
+            if access(path, F_OK) == 0 { return path }
+        }
+        return nil
+    }
+
+    /// The hash of the cover file in `folder` (stored on first use), or nil if it has none.
+    /// Looked up once per folder for the life of this store.
+    public func folderCover(in folder: String) -> String? {
+        if let known = state.withLock({ $0.folders[folder] }) { return known }
+        let hash = findFolderCover(in: folder)
+        state.withLock { $0.folders[folder] = .some(hash) }
+        return hash
+    }
+
+    /// Forgets which folders have cover files (after the user may have changed them).
+    public func forgetFolders() {
+        state.withLock { $0.folders.removeAll() }
+    }
+
+    // MARK: - Private
+
+    private func findFolderCover(in folder: String) -> String? {
+        guard let dir = opendir(folder) else { return nil }
+        var byLowerName: [String: String] = [:]
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: &entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            let lower = name.lowercased()
+            if Self.coverFileNames.contains(lower), byLowerName[lower] == nil { byLowerName[lower] = name }
+        }
+        closedir(dir)
+        for candidate in Self.coverFileNames {
+            guard let name = byLowerName[candidate],
+                  let bytes = Self.readFile("\(folder)/\(name)", limit: Self.maxCoverFileSize),
+                  !bytes.isEmpty else { continue }
+            let mime = candidate.hasSuffix(".png") ? "image/png" : "image/jpeg"
+            if let hash = try? store(bytes, mime: mime) { return hash }
+        }
+        return nil
+    }
+
+    private func makeDirectory() throws(MediaError) {
+        if state.withLock({ $0.madeDirectory }) { return }
+        var path = directory.hasPrefix("/") ? "" : "."
+        for component in directory.split(separator: "/", omittingEmptySubsequences: true) {
+            path += "/\(component)"
+            if mkdir(path, 0o755) != 0 && errno != EEXIST {
+                throw .unwritable(path: directory, reason: "cannot create the art folder (\(systemErrorText(errno)))")
+            }
+        }
+        state.withLock { $0.madeDirectory = true }
+    }
+
+    private func write(_ bytes: UnsafeRawBufferPointer, to path: String) throws(MediaError) {
+        // A unique temporary name: two workers storing the same picture must not share one.
+        let temp = "\(path).\(getpid()).\(UInt64.random(in: 0...UInt64.max)).tmp"
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw .unwritable(path: path, reason: "cannot create a temporary file (\(systemErrorText(errno)))")
+        }
+        var written = 0
+        while written < bytes.count {
+            let n = Glibc.write(fd, bytes.baseAddress! + written, bytes.count - written)
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                let reason = systemErrorText(errno)
+                close(fd)
+                unlink(temp)
+                throw .unwritable(path: path, reason: "cannot write the picture (\(reason))")
+            }
+            written += n
+        }
+        close(fd)
+        guard rename(temp, path) == 0 else {
+            let reason = systemErrorText(errno)
+            unlink(temp)
+            throw .unwritable(path: path, reason: "cannot move the picture into place (\(reason))")
+        }
+    }
+
+    /// The whole file, or nil if it cannot be read or is larger than `limit`.
+    static func readFile(_ path: String, limit: Int) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_size >= 0, Int(st.st_size) <= limit else { return nil }
+        let size = Int(st.st_size)
+        var ok = true
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            var done = 0
+            while done < size {
+                let n = read(fd, buffer.baseAddress! + done, size - done)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { ok = n == 0; break }
+                done += n
+            }
+            initialized = done
+        }
+        return ok ? bytes : nil
+    }
+
+    /// The file extension for a picture: from its MIME type, else from its first bytes.
+    static func fileExtension(mime: String, bytes: UnsafeRawBufferPointer) -> String {
+        switch mime.lowercased() {
+        case "image/jpeg", "image/jpg": return "jpg"
+        case "image/png": return "png"
+        case "image/gif": return "gif"
+        case "image/bmp": return "bmp"
+        case "image/webp": return "webp"
+        default: break
+        }
+        let b = Array(bytes.prefix(12))
+        if b.starts(with: [0xFF, 0xD8, 0xFF]) { return "jpg" }
+        if b.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "png" }
+        if b.starts(with: Array("GIF8".utf8)) { return "gif" }
+        if b.starts(with: Array("BM".utf8)) { return "bmp" }
+        if b.count >= 12, b[0..<4].elementsEqual("RIFF".utf8), b[8..<12].elementsEqual("WEBP".utf8) {
+            return "webp"
+        }
+        return "bin"
+    }
+}

@@ -1,1 +1,0 @@
-// BoomicMedia (being written).

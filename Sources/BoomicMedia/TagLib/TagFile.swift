@@ -1,0 +1,191 @@
+import CTagLib
+import Glibc
+
+/// One audio file opened through TagLib: its tags, audio properties and embedded pictures.
+///
+/// Owns the C handle of the CTagLib shim and closes it in `deinit`; the raw pointer never leaves
+/// this file. Opened read-only (the default), the file is never modified. Not `Sendable`: use one
+/// `TagFile` on one thread at a time (separate files on separate threads are fine).
+///
+/// ```swift
+/// let file = try TagFile(path: "/music/a.flac")
+/// let title = file.properties()["TITLE"]?.first
+/// ```
+public final class TagFile {
+    public let path: String
+    private let handle: OpaquePointer
+    public let isWritable: Bool
+
+    /// Opens `path`; throws `MediaError.unreadable` with TagLib's reason when the file cannot be
+    /// opened, is not a format TagLib knows, is damaged, or has no audio stream.
+    public init(path: String, writable: Bool = false) throws(MediaError) {
+        self.path = path
+        self.isWritable = writable
+        var message = [CChar](repeating: 0, count: 256)
+        guard let h = ctl_open(path, writable ? 1 : 0, &message, message.count) else {
+            let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) },
+                                as: UTF8.self)
+            throw .unreadable(path: path, reason: reason.isEmpty ? "TagLib could not open it" : reason)
+        }
+        handle = h
+    }
+
+    deinit {
+        ctl_close(handle)
+    }
+
+    /// The recognised format; nil only for a TagLib type Boomic has no name for.
+    public var format: AudioFormat? {
+        AudioFormat(ctl_file_format(handle))
+    }
+
+    /// Length, sample rate, channels, bitrate and bit depth as TagLib reports them.
+    public var audioProperties: AudioProperties {
+        var p = ctl_audio_properties()
+        ctl_audio_properties_get(handle, &p)
+        return AudioProperties(lengthMilliseconds: Int(p.length_ms), sampleRate: Int(p.sample_rate),
+                               channels: Int(p.channels), bitrateKbps: Int(p.bitrate_kbps),
+                               bitsPerSample: Int(p.bits_per_sample))
+    }
+
+    /// FLAC's STREAMINFO MD5 of the decoded audio, as 16 bytes; nil when not FLAC or all zero.
+    public var flacMD5: [UInt8]? {
+        var md5 = [UInt8](repeating: 0, count: 16)
+        return ctl_flac_md5(handle, &md5) == 1 ? md5 : nil
+    }
+
+    /// For MP3, the byte range from the first audio frame to the end of the last one.
+    public var mpegAudioRange: Range<Int64>? {
+        var start: Int64 = 0
+        var end: Int64 = 0
+        guard ctl_mpeg_audio_range(handle, &start, &end) == 1, start < end else { return nil }
+        return start..<end
+    }
+
+    /// The size of the file in bytes.
+    public var length: Int64 {
+        max(0, ctl_file_length(handle))
+    }
+
+    /// Up to `count` bytes at `offset`, read through TagLib's already open stream.
+    public func read(at offset: Int64, count: Int) -> [UInt8] {
+        guard count > 0, offset >= 0 else { return [] }
+        var got = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            let n = ctl_read_at(handle, offset, buffer.baseAddress, Int64(count))
+            got = n > 0 ? Int(n) : 0
+            initialized = got
+        }
+        return bytes
+    }
+
+    /// The unified property map: TagLib's upper-case keys to their values, in file order.
+    /// Values are as TagLib gives them (including empty strings).
+    public func properties() -> [String: [String]] {
+        final class Collector {
+            var map: [String: [String]] = [:]
+        }
+        let collector = Collector()
+        let context = Unmanaged.passUnretained(collector).toOpaque()
+        withExtendedLifetime(collector) {
+            _ = ctl_properties_each(handle, { key, value, context in
+                guard let key, let value, let context else { return }
+                let c = Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue()
+                c.map[String(cString: key), default: []].append(String(cString: value))
+            }, context)
+        }
+        return collector.map
+    }
+
+    /// Descriptions of the embedded pictures (without their bytes), in file order.
+    public func pictures() -> [PictureInfo] {
+        let count = Int(ctl_picture_count(handle))
+        var result: [PictureInfo] = []
+        result.reserveCapacity(count)
+        for i in 0..<count {
+            var p = ctl_picture()
+            guard ctl_picture_at(handle, Int32(i), &p) == 1 else { continue }
+            result.append(PictureInfo(index: i, mime: p.mime.map { String(cString: $0) } ?? "",
+                                      type: Int(p.type),
+                                      description: p.description.map { String(cString: $0) } ?? "",
+                                      size: Int(p.size)))
+        }
+        return result
+    }
+
+    /// Calls `body` with the bytes of picture `index` without copying them; nil if there is none.
+    public func withPictureBytes<R>(at index: Int,
+                                    _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
+        var p = ctl_picture()
+        guard index >= 0, index <= Int(Int32.max), ctl_picture_at(handle, Int32(index), &p) == 1 else {
+            return nil
+        }
+        return try body(UnsafeRawBufferPointer(start: p.data, count: p.data == nil ? 0 : Int(p.size)))
+    }
+
+    /// Replaces `key` with `values` in memory (an empty array removes it); `save()` writes it.
+    /// Returns false when the format cannot hold that key.
+    @discardableResult
+    public func setProperty(_ key: String, _ values: [String]) -> Bool {
+        var cStrings = values.map { strdup($0) }
+        defer { cStrings.forEach { free($0) } }
+        return cStrings.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self,
+                                                  capacity: max(buffer.count, 1)) { values in
+                ctl_property_set(handle, key, values, Int32(buffer.count)) == 1
+            }
+        }
+    }
+
+    /// Replaces the front cover with `bytes` of type `mime`, or removes it when `bytes` is empty.
+    /// Returns false when the format cannot hold pictures.
+    @discardableResult
+    public func setFrontCover(_ bytes: [UInt8], mime: String, description: String = "") -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            ctl_set_front_cover(handle, mime, buffer.baseAddress, Int64(buffer.count), description) == 1
+        }
+    }
+
+    /// Writes changed tags into the file, which must have been opened `writable`.
+    ///
+    /// This writes in place; callers that need atomicity copy the file first and rename after.
+    public func save() throws(MediaError) {
+        var message = [CChar](repeating: 0, count: 256)
+        guard ctl_save(handle, &message, message.count) == 1 else {
+            let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) },
+                                as: UTF8.self)
+            throw .unwritable(path: path, reason: reason.isEmpty ? "TagLib could not save it" : reason)
+        }
+    }
+}
+
+/// Audio properties in TagLib's units. Zero means TagLib did not know.
+public struct AudioProperties: Hashable, Sendable {
+    public var lengthMilliseconds: Int
+    public var sampleRate: Int
+    public var channels: Int
+    public var bitrateKbps: Int
+    /// 0 for lossy formats, which have no fixed bit depth.
+    public var bitsPerSample: Int
+
+    public init(lengthMilliseconds: Int, sampleRate: Int, channels: Int, bitrateKbps: Int,
+                bitsPerSample: Int) {
+        self.lengthMilliseconds = lengthMilliseconds
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.bitrateKbps = bitrateKbps
+        self.bitsPerSample = bitsPerSample
+    }
+}
+
+/// An embedded picture's description; its bytes stay in the `TagFile` (`withPictureBytes`).
+public struct PictureInfo: Hashable, Sendable {
+    public var index: Int
+    public var mime: String
+    /// ID3v2/FLAC picture type: 3 is the front cover; -1 when the format has no types (MP4).
+    public var type: Int
+    public var description: String
+    public var size: Int
+
+    public static let frontCoverType = 3
+}

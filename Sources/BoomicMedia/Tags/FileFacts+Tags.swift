@@ -1,0 +1,69 @@
+import BoomicCore
+
+extension FileFacts {
+    /// Fills the tag fields from a TagLib property map (`TagFile.properties()`).
+    ///
+    /// Formats disagree on how they spell numbers (MP3 and MP4 say `TRACKNUMBER=3/12`, FLAC says
+    /// `3` plus `TRACKTOTAL=12`), so this is where they become one shape. Values are kept as the
+    /// file gives them, except that empty ones are dropped; unparsable numbers become nil.
+    /// Fields with several values: every ARTIST becomes an entry of `artists`; ALBUMARTIST, GENRE
+    /// and COMPOSER are joined with "; " (as `Song.artist` joins artists); the rest take the
+    /// first value.
+    public mutating func apply(tags raw: [String: [String]]) {
+        var tags: [String: [String]] = [:]
+        tags.reserveCapacity(raw.count)
+        for (key, values) in raw {
+            let kept = values.filter { !$0.allSatisfy(\.isWhitespace) }
+            if !kept.isEmpty { tags[key.uppercased(), default: []].append(contentsOf: kept) }
+        }
+        func first(_ keys: String...) -> String? {
+            for key in keys { if let v = tags[key]?.first { return v } }
+            return nil
+        }
+        func joined(_ key: String) -> String? {
+            tags[key].map { $0.joined(separator: "; ") }
+        }
+
+        title = first("TITLE")
+        artists = tags["ARTIST"] ?? tags["ARTISTS"] ?? []
+        album = first("ALBUM")
+        albumartist = joined("ALBUMARTIST")
+
+        let trackPair = first("TRACKNUMBER").map(TagValue.numberPair)
+        track = trackPair?.number
+        tracktotal = trackPair?.total ?? first("TRACKTOTAL", "TOTALTRACKS").flatMap(TagValue.index)
+        let discPair = first("DISCNUMBER").map(TagValue.numberPair)
+        disc = discPair?.number
+        disctotal = discPair?.total ?? first("DISCTOTAL", "TOTALDISCS").flatMap(TagValue.index)
+
+        let dated = first("DATE", "YEAR").map(TagValue.yearAndDate)
+        year = dated?.year
+        date = dated?.date
+
+        genre = joined("GENRE")
+        composer = joined("COMPOSER")
+        compilation = first("COMPILATION").map(TagValue.flag) ?? false
+        comment = first("COMMENT", "DESCRIPTION")
+
+        replaygainTrackGain = first("REPLAYGAIN_TRACK_GAIN").flatMap(TagValue.decibels)
+        replaygainTrackPeak = first("REPLAYGAIN_TRACK_PEAK").flatMap(TagValue.decibels)
+        replaygainAlbumGain = first("REPLAYGAIN_ALBUM_GAIN").flatMap(TagValue.decibels)
+        replaygainAlbumPeak = first("REPLAYGAIN_ALBUM_PEAK").flatMap(TagValue.decibels)
+
+        mbTrackID = first("MUSICBRAINZ_TRACKID")
+        mbAlbumID = first("MUSICBRAINZ_ALBUMID")
+        mbArtistID = first("MUSICBRAINZ_ARTISTID")
+        mbAlbumArtistID = first("MUSICBRAINZ_ALBUMARTISTID")
+        mbReleaseGroupID = first("MUSICBRAINZ_RELEASEGROUPID")
+    }
+
+    /// Fills the audio fields; TagLib's zeros ("unknown") become nil.
+    public mutating func apply(audio: AudioProperties, format: AudioFormat?) {
+        duration = audio.lengthMilliseconds > 0 ? Double(audio.lengthMilliseconds) / 1000 : nil
+        samplerate = audio.sampleRate > 0 ? audio.sampleRate : nil
+        channels = audio.channels > 0 ? audio.channels : nil
+        bitrate = audio.bitrateKbps > 0 ? audio.bitrateKbps : nil
+        bitdepth = audio.bitsPerSample > 0 ? audio.bitsPerSample : nil
+        self.format = format?.rawValue
+    }
+}
