@@ -1,0 +1,31 @@
+import Testing
+@testable import BoomicStore
+
+@Suite struct ChecksumTests {
+    /// Reference outputs of the xxHash library (python `xxhash.xxh64`), covering every tail path.
+    @Test(arguments: [
+        ([UInt8](), 0xEF46_DB37_51D8_E999),
+        (Array("a".utf8), 0xD24E_C4F1_A98C_6E5B),
+        (Array("abc".utf8), 0x44BC_2CF5_AD77_0999),
+        (Array("0123456789abcdef0123456789abcdef".utf8), 0x642A_9495_8E71_E6C5),
+        ((0..<3).flatMap { _ in (0...255).map { UInt8($0) } } + Array("xyz12".utf8), 0x9B7D_50C0_4781_8B1B),
+    ] as [([UInt8], UInt64)])
+    func xxh64MatchesReference(bytes: [UInt8], expected: UInt64) {
+        #expect(bytes.withUnsafeBytes { Checksum.xxh64($0) } == expected)
+    }
+
+    @Test func storedFormNamesTheAlgorithm() {
+        #expect(Checksum.string(of: "") == "xxh64:ef46db3751d8e999")
+        #expect(Checksum.string(of: "a") == Checksum.string(of: Array("a".utf8)))
+    }
+
+    @Test func retentionKeepsNewestAndSpreadsTheRest() {
+        #expect(CheckpointPolicy<Int>.seqsToDrop(from: [10, 20, 30], retained: 5) == [])
+        #expect(CheckpointPolicy<Int>.seqsToDrop(from: [10, 20, 30], retained: 1) == [10, 20])
+        // Dropping 20 leaves a gap of 20 (10…30), as does dropping 10 (0…20); ties drop the older.
+        #expect(CheckpointPolicy<Int>.seqsToDrop(from: [10, 20, 30, 100], retained: 3) == [10])
+        let dropped = CheckpointPolicy<Int>.seqsToDrop(from: Array(stride(from: 5, through: 500, by: 5)), retained: 10)
+        #expect(dropped.count == 90)
+        #expect(!dropped.contains(500))
+    }
+}

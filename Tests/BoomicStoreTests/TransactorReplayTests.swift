@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+@testable import BoomicStore
+
+/// Replay is the contract everything else rests on: every state the log names can be rebuilt,
+/// from any checkpoint or none, and gives the fold of the transactions up to it.
+@Suite struct TransactorReplayTests {
+    /// 200 random histories: `basis(at: k)` is the fold of the first k transactions, with frequent
+    /// checkpoints, after reopening, and with every checkpoint deleted.
+    @Test func basisAtEveryStateIsTheFold() throws {
+        for seed in UInt64(1)...200 {
+            try withTemporaryDirectory { dir in
+                var rng = SeededRandom(seed: seed)
+                let path = dir + "/library.sqlite"
+                let every = Int.random(in: 1...6, using: &rng)
+                let retained = Int.random(in: 1...4, using: &rng)
+                let store = try openToy(path, checkpointEvery: every, retained: retained)
+                let count = Int.random(in: 0...24, using: &rng)
+                var folds = [Counters()]
+                for i in 0..<count {
+                    let op = rng.op(at: Double(i))
+                    let seq = try store.commit(op)
+                    #expect(seq == i + 1, "seed \(seed)")
+                    folds.append(applyOp(op, folds.last!))
+                }
+                #expect(store.head == count, "seed \(seed)")
+                #expect(store.basis == folds.last!, "seed \(seed)")
+                if count >= every { #expect(try !store.checkpointSeqs().isEmpty, "seed \(seed)") }
+                #expect(try store.checkpointSeqs().count <= retained, "seed \(seed)")
+
+                let reopened = try openToy(path, checkpointEvery: every, flatten: seed % 2 == 0)
+                #expect(reopened.basis == folds.last!, "seed \(seed)")
+                for k in 0...count {
+                    #expect(try store.basis(at: k) == folds[k], "seed \(seed), k \(k)")
+                    #expect(try reopened.basis(at: k) == folds[k], "seed \(seed), k \(k), reopened")
+                    #expect(try store.basis(at: k, usingCheckpoints: false) == folds[k], "seed \(seed), k \(k), no checkpoints")
+                }
+                try reopened.dropCheckpoints()
+                #expect(try reopened.checkpointSeqs().isEmpty)
+                let bare = try openToy(path, checkpointEvery: nil)
+                #expect(bare.basis == folds.last!, "seed \(seed), no checkpoints")
+                for k in 0...count { #expect(try bare.basis(at: k) == folds[k], "seed \(seed), k \(k), dropped") }
+            }
+        }
+    }
+
+    @Test func openStartsFromTheCheckpoint() throws {
+        try withTemporaryDirectory { dir in
+            let path = dir + "/library.sqlite"
+            let store = try openToy(path, checkpointEvery: 10)
+            var rng = SeededRandom(seed: 7)
+            for i in 0..<25 { try store.commit(rng.op(at: Double(i))) }
+            #expect(try store.checkpointSeqs() == [10, 20])
+            // Poison the rows a checkpoint covers: if open replayed them it would fail.
+            try tamper(path, "UPDATE log SET checksum = 'xxh64:0000000000000000' WHERE seq <= 20")
+            let reopened = try openToy(path, checkpointEvery: 10)
+            #expect(reopened.basis == store.basis)
+            #expect(reopened.head == 25)
+        }
+    }
+
+    @Test func garbageCheckpointIsIgnored() throws {
+        try withTemporaryDirectory { dir in
+            let path = dir + "/library.sqlite"
+            let store = try openToy(path, checkpointEvery: 5)
+            var rng = SeededRandom(seed: 11)
+            for i in 0..<12 { try store.commit(rng.op(at: Double(i))) }
+            let expected = store.basis
+            let at7 = try store.basis(at: 7)
+            // Valid checksum but undecodable data, a wrong checksum, and a future format.
+            let junk = Checksum.string(of: [1, 2, 3])
+            try tamper(path, "UPDATE checkpoints SET data = x'010203', checksum = '\(junk)' WHERE seq = 10")
+            try tamper(path, "UPDATE checkpoints SET data = x'7b7d' WHERE seq = 5")
+            try tamper(path, "INSERT INTO checkpoints VALUES (11, 99, 'xxh64:0', x'00')")
+            let reopened = try openToy(path, checkpointEvery: 5)
+            #expect(reopened.basis == expected)
+            #expect(try reopened.basis(at: 7) == at7)
+            #expect(try reopened.basis(at: 11) == (try store.basis(at: 11, usingCheckpoints: false)))
+        }
+    }
+
+    @Test func rebuildCheckpointsChangesNothingButSpeed() throws {
+        try withTemporaryDirectory { dir in
+            let path = dir + "/library.sqlite"
+            let store = try openToy(path, checkpointEvery: 4, retained: 3)
+            var rng = SeededRandom(seed: 3)
+            var folds = [Counters()]
+            for i in 0..<30 {
+                let op = rng.op(at: Double(i))
+                try store.commit(op)
+                folds.append(applyOp(op, folds.last!))
+            }
+            try tamper(path, "UPDATE checkpoints SET data = x'00'")
+            let seqs = try store.rebuildCheckpoints()
+            #expect(seqs.count == 3)
+            #expect(seqs.last == 28)
+            for k in 0...30 { #expect(try store.basis(at: k) == folds[k]) }
+            #expect(try openToy(path, checkpointEvery: 4).basis == folds[30])
+        }
+    }
+
+    @Test func weightTriggersACheckpointBeforeTheCount() throws {
+        try withTemporaryDirectory { dir in
+            let path = dir + "/library.sqlite"
+            let policy = CheckpointPolicy<Op>(every: 1000, maxWeight: 10) { $0.changes.count }
+            let store = try ToyStore(path: path, initial: Counters(), apply: applyOp, codec: countersCodec, policy: policy)
+            try store.commit(Op(id: UUID(), timestamp: 0, changes: [.add("a", 1)]))
+            #expect(try store.checkpointSeqs().isEmpty)
+            try store.commit(Op(id: UUID(), timestamp: 1, changes: Array(repeating: .add("a", 1), count: 12)))
+            #expect(try store.checkpointSeqs() == [2])
+        }
+    }
+
+    @Test func aBasisBeyondTheLogIsAnError() throws {
+        try withTemporaryDirectory { dir in
+            let store = try openToy(dir + "/library.sqlite")
+            #expect(try store.basis(at: 0) == Counters())
+            #expect(throws: StoreError.noSuchSeq(3, head: 0)) { try store.basis(at: 3) }
+            #expect(throws: StoreError.noSuchSeq(-1, head: 0)) { try store.basis(at: -1) }
+        }
+    }
+}
