@@ -171,7 +171,7 @@ def taglib_raw(listfile, n):
     res = {}
     for threads in (1, os.cpu_count() or 1):
         best = None
-        for _ in range(3):
+        for _ in range(5):
             _, p = run([exe, listfile, str(threads), "props"], capture=True)
             files, secs, rate, _chk, bad = p.stdout.decode().split()
             if int(bad):
@@ -598,6 +598,13 @@ def machine():
     return cpu, mem
 
 
+def loadavg():
+    try:
+        return " ".join(open("/proc/loadavg").read().split()[:3])
+    except OSError:
+        return "?"
+
+
 def main():
     global ARGS
     ap = argparse.ArgumentParser()
@@ -624,6 +631,7 @@ def main():
     ncpu = os.cpu_count() or 1
     print(f"Boomic bench — {datetime.datetime.now().isoformat(timespec='seconds')}")
     print(f"N = {n:,} songs; machine: {ncpu} cores ({cpu}), {mem} RAM, {platform.platform()}")
+    print(f"load average at start: {loadavg()} (other work on the machine skews every figure)")
     if ARGS.boomic_note:
         print(f"boomic: {ARGS.boomic_note}")
 
@@ -632,6 +640,7 @@ def main():
     t0 = time.perf_counter()
     subprocess.run([sys.executable, os.path.join(HERE, "mklib.py"), ARGS.templates, root, str(n)], check=True)
     made = time.perf_counter() - t0
+    os.sync()  # no writeback of the new files during the measurements
     nfiles = warm(root)
     listfile = os.path.join(ARGS.work, "files.txt")
     with open(listfile, "w") as f:
@@ -741,7 +750,7 @@ def main():
           f"{ARGS.runs_import} runs{' ' + str([round(x, 2) for x in res['boomic_import_runs']]) if res.get('boomic_import_runs') else ''}; "
           f"files/s = N / seconds.")
     print("  TagLib raw: scripts/bench.d/taglib_read.cpp (g++ -O2, TagLib 1.13) opens each file with FileRef "
-          "(audio properties, Average), reads the tag, the full PropertyMap and the audio properties; best of 3, "
+          "(audio properties, Average), reads the tag, the full PropertyMap and the audio properties; best of 5, "
           "timed inside the program (no process start).")
     print(f"  MPD: seconds from starting `mpd --no-daemon` with no db (null audio output, unix socket, log_level warning) "
           f"until its initial update holds all N songs (protocol polled every 5 ms), median of {ARGS.runs_import}.")
@@ -777,7 +786,7 @@ def main():
           "figure with them as they stand, for information only.")
     for t in NOTES:
         print(f"- {t}")
-    print(f"\nbench took {time.perf_counter() - T_START:.0f} s")
+    print(f"\nload average at the end: {loadavg()}; bench took {time.perf_counter() - T_START:.0f} s")
 
 
 if __name__ == "__main__":
