@@ -563,7 +563,7 @@ def build_history(bm, lib, n, res):
                 ok += 1
             else:
                 fail += 1
-                first_err = first_err or r[1][-300:]
+                first_err = first_err or " / ".join(r[1].splitlines()[-2:])[-300:]
             if (ok + fail) % 1000 == 0:
                 log(f"history: {ok + fail} modifies, {time.perf_counter() - t0:.0f} s")
     dt = time.perf_counter() - t0
@@ -757,7 +757,7 @@ def main():
     print("  beets: `beet -c CFG import -A -q -C -W ROOT` once (no autotag, copy or write; plugins: []; db created and "
           "migrated beforehand), python perf_counter around the process.")
     print(f"- rescan: boomic `import ROOT` again on the imported library, {res.get('boomic_rescan_method', 'hyperfine')}; "
-          f"MPD {res.get('mpd_rescan_method', '')}; beets {res.get('beets_rescan_method', '')}.")
+          f"MPD {res.get('mpd_rescan_method', 'not measured')}; beets {res.get('beets_rescan_method', 'not measured')}.")
     print(f"- ls: stdout to /dev/null, hyperfine median (boomic 2 warm-ups + 10 runs; beets 1 + 5 for the query, 1 + 3 for all). "
           f"`{q100}` matched: boomic {res.get('boomic_q100_count', '?')} songs by --json "
           f"({res.get('boomic_q100_lines', '?')} lines of plain output), beets {res.get('beets_q100_count', '?')} lines.")
