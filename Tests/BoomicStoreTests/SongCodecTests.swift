@@ -1,0 +1,171 @@
+import BoomicCore
+import Foundation
+import Testing
+@testable import BoomicStore
+
+@Suite struct SongCodecTests {
+    /// Every stored property of `Song`: a new one must be added to `SongCodec` (and this count).
+    @Test func coversEveryStoredProperty() {
+        let names = Mirror(reflecting: Song(id: SongID(UUID()), path: "")).children.compactMap(\.label)
+        #expect(names.count == 1 + SongCodec.Bit.allCases.count + 1, "id + bitmap fields + path: \(names)")
+        #expect(names.count == SongField.allCases.count + 1)
+    }
+
+    @Test func randomSongsRoundTripExactly() throws {
+        for seed in UInt64(1)...50 {
+            var rng = SeededRandom(seed: seed)
+            let songs = (0..<Int.random(in: 0...40, using: &rng)).map { _ in rng.song() }
+            let decoded = try SongCodec.decode(SongCodec.encode(songs))
+            #expect(decoded.count == songs.count, "seed \(seed)")
+            for (a, b) in zip(songs, decoded) {
+                #expect(a.withoutDoubles == b.withoutDoubles, "seed \(seed)")
+                #expect(a.doubleBits == b.doubleBits, "seed \(seed)")
+            }
+        }
+    }
+
+    @Test func emptyAndDefaultSongs() throws {
+        #expect(try SongCodec.decode(SongCodec.encode([Song]())) == [])
+        let bare = Song(id: SongID(UUID()), path: "")
+        #expect(try SongCodec.decode(SongCodec.encode([bare])) == [bare])
+        // Present-but-empty values are not absent ones.
+        var empties = bare
+        empties.title = ""
+        empties.album = ""
+        empties.artists = [""]
+        empties.tags = [""]
+        empties.added = -0.0
+        let back = try SongCodec.decode(SongCodec.encode([empties]))
+        #expect(back == [empties])
+        #expect(back[0].added.sign == .minus)
+    }
+
+    @Test func everyTruncationIsAnError() throws {
+        var rng = SeededRandom(seed: 99)
+        let bytes = SongCodec.encode((0..<4).map { _ in rng.song() })
+        for n in 0..<bytes.count {
+            #expect(throws: StoreError.self) { try SongCodec.decode(Array(bytes[0..<n])) }
+        }
+        #expect(throws: StoreError.self) { try SongCodec.decode(bytes + [0]) }
+    }
+
+    /// Damaged bytes either decode to something or throw; they never trap or read out of bounds.
+    @Test func corruptBytesNeverCrash() throws {
+        var rng = SeededRandom(seed: 5)
+        let bytes = SongCodec.encode((0..<6).map { _ in rng.song() })
+        for _ in 0..<3000 {
+            var damaged = bytes
+            for _ in 0..<Int.random(in: 1...4, using: &rng) {
+                damaged[Int.random(in: 0..<damaged.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
+            }
+            _ = try? SongCodec.decode(damaged)
+        }
+        for _ in 0..<500 {
+            let junk = (0..<Int.random(in: 0...64, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            _ = try? SongCodec.decode([SongCodec.version] + junk)
+        }
+        #expect(throws: StoreError.self) { try SongCodec.decode([2, 0, 0]) }
+        // A count that claims more songs than the bytes could hold fails before allocating.
+        #expect(throws: StoreError.self) { try SongCodec.decode([1, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F]) }
+    }
+
+    @Test func byteReaderRejectsOverlongVarints() throws {
+        let bytes: [UInt8] = Array(repeating: 0xFF, count: 10) + [0x01]
+        bytes.withUnsafeBytes { raw in
+            var r = ByteReader(raw)
+            #expect(throws: StoreError.self) { try r.varint() }
+        }
+        var w = ByteWriter()
+        for v in [Int.min, Int.max, 0, -1, 1, 63, -64, 64] { w.int(v) }
+        w.varint(.max)
+        try w.bytes.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws in
+            var r = ByteReader(raw)
+            for v in [Int.min, Int.max, 0, -1, 1, 63, -64, 64] { #expect(try r.int() == v) }
+            #expect(try r.varint() == .max)
+            #expect(r.isAtEnd)
+        }
+    }
+}
+
+extension Song {
+    /// The song with its doubles cleared: `==` on doubles cannot see -0.0 or NaN payloads.
+    var withoutDoubles: Song {
+        var s = self
+        s.added = 0
+        s.replaygainTrackGain = nil; s.replaygainTrackPeak = nil
+        s.replaygainAlbumGain = nil; s.replaygainAlbumPeak = nil
+        s.duration = nil
+        return s
+    }
+
+    var doubleBits: [UInt64?] {
+        [added, replaygainTrackGain, replaygainTrackPeak, replaygainAlbumGain, replaygainAlbumPeak, duration]
+            .map { $0?.bitPattern }
+    }
+}
+
+extension SeededRandom {
+    mutating func string() -> String {
+        let pool = ["", "a", "Ünïcödé", "東京", "🎷🎺", "Miles Davis", "AC/DC", "a\u{0}b", "e\u{301}", "x\ny",
+                    String(repeating: "long ", count: 40)]
+        return pool.randomElement(using: &self)!
+    }
+
+    mutating func maybe<V>(_ make: (inout SeededRandom) -> V) -> V? {
+        Bool.random(using: &self) ? make(&self) : nil
+    }
+
+    mutating func extremeInt() -> Int {
+        [0, 1, -1, 7, 1969, Int.max, Int.min, Int(Int32.max) + 1, Int.random(in: .min ... .max, using: &self)]
+            .randomElement(using: &self)!
+    }
+
+    mutating func extremeDouble() -> Double {
+        [0, -0.0, 1.5, -7.25, .infinity, -.infinity, .nan, Double(bitPattern: 0x7FF8_0000_0000_BEEF),
+         .leastNonzeroMagnitude, .greatestFiniteMagnitude, Double(bitPattern: next())].randomElement(using: &self)!
+    }
+
+    mutating func song() -> Song {
+        var s = Song(id: SongID(uuid()), path: "/music/" + string())
+        s.size = extremeInt()
+        s.mtime = extremeInt()
+        s.fingerprint = maybe { $0.string() }
+        s.missing = Bool.random(using: &self)
+        s.added = extremeDouble()
+        s.title = maybe { $0.string() }
+        s.artists = (0..<Int.random(in: 0...3, using: &self)).map { _ in string() }
+        s.album = maybe { $0.string() }
+        s.albumartist = maybe { $0.string() }
+        s.track = maybe { $0.extremeInt() }
+        s.tracktotal = maybe { $0.extremeInt() }
+        s.disc = maybe { $0.extremeInt() }
+        s.disctotal = maybe { $0.extremeInt() }
+        s.year = maybe { $0.extremeInt() }
+        s.date = maybe { $0.string() }
+        s.genre = maybe { $0.string() }
+        s.composer = maybe { $0.string() }
+        s.compilation = Bool.random(using: &self)
+        s.comment = maybe { $0.string() }
+        s.replaygainTrackGain = maybe { $0.extremeDouble() }
+        s.replaygainTrackPeak = maybe { $0.extremeDouble() }
+        s.replaygainAlbumGain = maybe { $0.extremeDouble() }
+        s.replaygainAlbumPeak = maybe { $0.extremeDouble() }
+        s.mbTrackID = maybe { $0.string() }
+        s.mbAlbumID = maybe { $0.string() }
+        s.mbArtistID = maybe { $0.string() }
+        s.mbAlbumArtistID = maybe { $0.string() }
+        s.mbReleaseGroupID = maybe { $0.string() }
+        s.duration = maybe { $0.extremeDouble() }
+        s.samplerate = maybe { $0.extremeInt() }
+        s.bitdepth = maybe { $0.extremeInt() }
+        s.channels = maybe { $0.extremeInt() }
+        s.bitrate = maybe { $0.extremeInt() }
+        s.format = maybe { $0.string() }
+        s.tags = (0..<Int.random(in: 0...3, using: &self)).map { _ in string() }
+        s.rating = maybe { $0.extremeInt() }
+        s.playcount = extremeInt()
+        s.favorite = Bool.random(using: &self)
+        s.art = maybe { $0.string() }
+        return s
+    }
+}
