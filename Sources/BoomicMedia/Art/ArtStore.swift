@@ -3,7 +3,7 @@ import Synchronization
 
 /// The library's picture cache: each distinct picture is stored once, named by its content hash.
 ///
-/// Files are `<directory>/<hash>.<ext>` (pass the library's `art/` folder). A store writes a
+/// Files are `<directory>/<hash>.<ext>` (pass the library's `art/` folder; it is created). A store writes a
 /// temporary file and renames it into place, so a reader never sees half a picture, and skips
 /// pictures already there. The cache can be rebuilt from the music files at any time, so it does
 /// not fsync; instead an existing file whose size is wrong (a crash before the data reached the
@@ -28,16 +28,16 @@ public final class ArtStore: Sendable {
     private struct State {
         /// `<hash>.<ext>` names known to be stored completely.
         var stored: Set<String> = []
-        var madeDirectory = false
         /// Folder → hash of its cover file, or nil if it has none (or it could not be stored).
         var folders: [String: String?] = [:]
     }
 
     private let state = Mutex(State())
 
-    /// A store writing into `directory`, which is created on the first store.
-    public init(directory: String) {
+    /// A store writing into `directory`, created (with its parents) if missing.
+    public init(directory: String) throws(MediaError) {
         self.directory = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        try makeDirectory()
     }
 
     /// Stores `bytes` (a picture of type `mime`) unless an identical one is stored already, and
@@ -54,8 +54,7 @@ public final class ArtStore: Sendable {
             state.withLock { _ = $0.stored.insert(name) }
             return hash
         }
-        try makeDirectory()
-        try write(bytes, to: path)
+        try write(bytes, named: name)
         state.withLock { _ = $0.stored.insert(name) }
         return hash
     }
@@ -117,7 +116,6 @@ public final class ArtStore: Sendable {
     }
 
     private func makeDirectory() throws(MediaError) {
-        if state.withLock({ $0.madeDirectory }) { return }
         var path = directory.hasPrefix("/") ? "" : "."
         for component in directory.split(separator: "/", omittingEmptySubsequences: true) {
             path += "/\(component)"
@@ -125,12 +123,16 @@ public final class ArtStore: Sendable {
                 throw .unwritable(path: directory, reason: "cannot create the art folder (\(systemErrorText(errno)))")
             }
         }
-        state.withLock { $0.madeDirectory = true }
+        var st = stat()
+        guard stat(directory, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else {
+            throw .unwritable(path: directory, reason: "the art folder is not a folder")
+        }
     }
 
-    private func write(_ bytes: UnsafeRawBufferPointer, to path: String) throws(MediaError) {
-        // A unique temporary name: two workers storing the same picture must not share one.
-        let temp = "\(path).\(getpid()).\(UInt64.random(in: 0...UInt64.max)).tmp"
+    private func write(_ bytes: UnsafeRawBufferPointer, named name: String) throws(MediaError) {
+        let path = "\(directory)/\(name)"
+        // A unique hidden temporary name: two workers storing one picture must not share it.
+        let temp = "\(directory)/.\(name).\(getpid()).\(UInt64.random(in: 0...UInt64.max)).tmp"
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw .unwritable(path: path, reason: "cannot create a temporary file (\(systemErrorText(errno)))")

@@ -60,7 +60,11 @@ public enum Fingerprint {
         while i + 5 <= bytes.count {
             if bytes[i] == 0x4F, bytes[i + 1] == 0x67, bytes[i + 2] == 0x67, bytes[i + 3] == 0x53,
                bytes[i + 4] == 0 {
-                for j in (i + 18)..<min(i + 26, bytes.count) { bytes[j] = 0 }
+                var j = i + 18
+                while j < min(i + 26, bytes.count) {
+                    bytes[j] = 0
+                    j += 1
+                }
                 i += 27
             } else {
                 i += 1

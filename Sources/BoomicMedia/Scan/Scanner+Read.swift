@@ -6,56 +6,60 @@ import Synchronization
 extension Scanner {
     /// Reads one file: tags, audio properties, fingerprint and front cover (stored in `art`).
     ///
-    /// The file is opened read-only and never modified. A file TagLib cannot read comes back as
+    /// The file is opened read-only and never modified. A file TagLib cannot read, or whose
+    /// audio is certainly damaged (`StreamCheck`), comes back as
     /// `.failure(.unreadable(path:reason:))`. A picture that cannot be stored leaves `art` nil
     /// rather than failing the file: the art cache can be rebuilt later.
-    public func read(_ stat: FileStat, art: ArtStore) -> Result<FileFacts, MediaError> {
+    public static func read(_ listed: ListedFile, art: ArtStore,
+                            options: Options = Options()) -> Result<FileFacts, MediaError> {
         let file: TagFile
         do {
-            file = try TagFile(path: stat.path)
+            file = try TagFile(path: listed.path)
         } catch {
             return .failure(error)
         }
-        var facts = FileFacts(path: stat.path, size: stat.size, mtime: stat.mtime)
+        if let problem = StreamCheck.problem(format: file.format, length: file.length,
+                                             read: { file.read(at: $0, count: $1) }) {
+            return .failure(.unreadable(path: listed.path, reason: problem))
+        }
+        var facts = FileFacts(path: listed.path, size: listed.size, mtime: listed.mtime)
         facts.apply(tags: file.properties())
         facts.apply(audio: file.audioProperties, format: file.format)
-        if facts.format == nil { facts.format = Self.fileExtension(of: stat.path) }
-        facts.fingerprint = Fingerprint.of(file, window: fingerprintWindow)
+        if facts.format == nil { facts.format = Self.fileExtension(of: listed.path) }
+        facts.fingerprint = Fingerprint.of(file, window: options.fingerprintWindow)
         facts.art = frontCover(of: file, art: art)
-            ?? art.folderCover(in: Self.folder(of: stat.path))
+            ?? art.folderCover(in: Self.folder(of: listed.path))
         return .success(facts)
     }
 
-    /// Reads `stats` on all cores and returns what was read and what failed, each in input order.
+    /// Reads `files` on all cores and returns what was read and what failed, each in input order.
     ///
-    /// `progress` receives the number of files done so far, increasing, one call at a time, from
-    /// worker threads, every few dozen files. Deterministic: the same files give the same result
-    /// whatever the scheduling.
-    public func readAll(_ stats: [FileStat], art: ArtStore,
-                        progress: @Sendable (Int) -> Void = { _ in }) -> (facts: [FileFacts], failures: [MediaError]) {
-        let count = stats.count
+    /// `progress` is told how many more files are done (a count to add), every few dozen files,
+    /// from worker threads but one call at a time. Deterministic: the same files give the same
+    /// result whatever the scheduling.
+    public static func readAll(_ files: [ListedFile], art: ArtStore, options: Options = Options(),
+                               progress: @Sendable (Int) -> Void = { _ in })
+        -> (facts: [FileFacts], failures: [MediaError]) {
+        let count = files.count
         guard count > 0 else { return ([], []) }
         // Small chunks balance the load (a file with a big cover takes longer); large enough
         // that the shared counter and the progress lock are not contended.
         let chunk = 16
-        let workers = min(concurrency, (count + chunk - 1) / chunk)
+        let workers = min(options.concurrency, (count + chunk - 1) / chunk)
 
         let slots = ResultSlots(count: count)
         defer { slots.free() }
         let next = Atomic<Int>(0)
-        let done = Mutex(0)
+        let reporting = Mutex(())
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while true {
                 let start = next.wrappingAdd(chunk, ordering: .relaxed).oldValue
                 guard start < count else { return }
                 let end = min(start + chunk, count)
                 for i in start..<end {
-                    slots.set(i, read(stats[i], art: art))
+                    slots.set(i, read(files[i], art: art, options: options))
                 }
-                done.withLock { total in
-                    total += end - start
-                    progress(total)
-                }
+                reporting.withLock { _ in progress(end - start) }
             }
         }
 
@@ -73,7 +77,7 @@ extension Scanner {
     }
 
     /// The front cover (type 3, else the first picture), stored in `art`; nil if there is none.
-    private func frontCover(of file: TagFile, art: ArtStore) -> String? {
+    private static func frontCover(of file: TagFile, art: ArtStore) -> String? {
         let pictures = file.pictures().filter { $0.size > 0 }
         guard let chosen = pictures.first(where: { $0.type == PictureInfo.frontCoverType }) ?? pictures.first
         else { return nil }

@@ -1,15 +1,16 @@
+import BoomicCore
 import Foundation
 import Glibc
 
 /// The audio files found under some folders, and the folders that could not be listed.
 public struct Walk: Hashable, Sendable {
     /// Every audio file, depth first, each folder's entries in byte order of their names.
-    public var files: [FileStat]
+    public var files: [ListedFile]
     /// Folders that could not be read. Their files are absent from `files`, which a rescan must
     /// not mistake for deletions.
     public var failures: [MediaError]
 
-    public init(files: [FileStat] = [], failures: [MediaError] = []) {
+    public init(files: [ListedFile] = [], failures: [MediaError] = []) {
         self.files = files
         self.failures = failures
     }
@@ -22,12 +23,21 @@ extension Scanner {
     /// leading dot: `.git`, macOS `._x.flac` resource forks) and never opens a file. Uses
     /// `openat`/`readdir`/`fstatat` and the directory entry types, so only audio files are
     /// stat'ed: this is the whole cost of a rescan that finds nothing changed.
-    public func walk(_ roots: [String]) -> Walk {
-        var walker = Walker(extensions: extensions)
+    /// Folders that cannot be read are reported in `Walk.failures`; the rest is still listed.
+    public static func walk(_ roots: [String], options: Options = Options()) -> Walk {
+        var walker = Walker(extensions: options.extensions)
         for root in roots {
-            walker.walkRoot(Self.absolutePath(root))
+            walker.walkRoot(absolutePath(root))
         }
         return Walk(files: walker.files, failures: walker.failures)
+    }
+
+    /// Like `walk`, but throws the first folder that cannot be read: a rescan must not take the
+    /// files of an unreadable folder for deleted ones.
+    public static func list(roots: [String], options: Options = Options()) throws(MediaError) -> [ListedFile] {
+        let walk = walk(roots, options: options)
+        if let failure = walk.failures.first { throw failure }
+        return walk.files
     }
 
     /// `path` made absolute against the current directory, with `.`/`..` and repeated or
@@ -42,7 +52,7 @@ extension Scanner {
 private struct Walker {
     /// Lower-case extensions as bytes, so entries are matched without building Strings.
     let extensions: Set<[UInt8]>
-    var files: [FileStat] = []
+    var files: [ListedFile] = []
     var failures: [MediaError] = []
     /// (device, inode) of every folder entered, so symlink loops and overlapping roots end.
     var seen: Set<FolderID> = []
@@ -150,8 +160,8 @@ private struct Walker {
         files.append(fileStat(path: path, st))
     }
 
-    private func fileStat(path: [UInt8], _ st: stat) -> FileStat {
-        FileStat(path: String(decoding: path, as: UTF8.self), size: Int(st.st_size),
+    private func fileStat(path: [UInt8], _ st: stat) -> ListedFile {
+        ListedFile(path: String(decoding: path, as: UTF8.self), size: Int(st.st_size),
                  mtime: Int(st.st_mtim.tv_sec) * 1_000_000_000 + Int(st.st_mtim.tv_nsec))
     }
 
