@@ -1,6 +1,46 @@
 import ArgumentParser
+import Foundation
 
+/// `boomic`: an event-sourced music library. Every change is a transaction; nothing is final.
 @main
 struct Boomic: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "An event-sourced music library.")
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "boomic",
+        abstract: "A music library where every change can be undone.",
+        discussion: """
+            The library lives in --library DIR, else $BOOMIC_LIBRARY, else $XDG_DATA_HOME/boomic \
+            (~/.local/share/boomic). Every change is a transaction in its log: see `boomic history`, \
+            `boomic undo`, `boomic rollback`.
+            """,
+        version: version,
+        subcommands: [
+            Init.self, Import.self, Ls.self, Info.self, Modify.self, Tag.self,
+            History.self, Show.self, Rollback.self, Undo.self, Redo.self,
+        ]
+    )
+
+    /// The command line as typed, kept as each transaction's provenance.
+    static var commandLine: String {
+        (["boomic"] + CommandLine.arguments.dropFirst()).map(shellQuoted).joined(separator: " ")
+    }
+
+    static func main() {
+        let raw = Array(CommandLine.arguments.dropFirst())
+        let rewritten = ArgumentRewriting.rewrite(raw)
+        if let lib = rewritten.library { setenv("BOOMIC_LIBRARY", lib, 1) }
+        signal(SIGPIPE, SIG_IGN)
+        do {
+            var command = try parseAsRoot(rewritten.arguments)
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    private static func shellQuoted(_ s: String) -> String {
+        if !s.isEmpty, s.allSatisfy({ $0.isLetter || $0.isNumber || "-_=:./,+#^@%".contains($0) }) { return s }
+        return "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
 }

@@ -1,0 +1,38 @@
+import ArgumentParser
+import BoomicCore
+
+struct Info: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show every field of the matching songs.")
+
+    @OptionGroup var options: LibraryOptions
+    @OptionGroup var output: OutputOptions
+    @Option(name: .customLong("as-of"), help: "Show the songs as they were at REF.")
+    var asOf: String?
+    @Argument(help: "The query.")
+    var query: [String] = []
+
+    func run() throws {
+        let parsed = try QueryParser.parse(query)
+        let lib = try Library.open(at: options.location, create: false)
+        let songs = try lib.basis(asOf: asOf).songs(matching: parsed)
+        if output.json { try JSONOut.printArray(songs.map { SongJSON($0, artDirectory: nil) }); return }
+        if songs.isEmpty { throw CLIError("no songs match '\(query.joined(separator: " "))'", exitCode: 1) }
+        for (i, s) in songs.enumerated() {
+            if i > 0 { Out.line() }
+            Out.line(Terminal.bold(s.path))
+            Out.line("  \("id".padding(toLength: 22, withPad: " ", startingAt: 0)) \(s.id)")
+            for f in SongField.allCases where f != .path {
+                let v = f.value(in: s)
+                if v.isNull || v == .strings([]) { continue }
+                let shown: String
+                switch f {
+                case .tags: shown = s.tags.map { "#" + $0 }.joined(separator: " ")
+                case .added: shown = Formatting.localTime(s.added)
+                case .duration: shown = Formatting.duration(s.duration) + " (\(v))"
+                default: shown = v.description
+                }
+                Out.line("  \(f.name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(shown)")
+            }
+        }
+    }
+}

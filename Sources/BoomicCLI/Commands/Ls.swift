@@ -1,0 +1,65 @@
+import ArgumentParser
+import BoomicCore
+import Foundation
+
+struct Ls: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List songs, albums or artists matching a query.",
+        discussion: """
+            QUERY follows beets: bare words match title/artist/album/…; field:value (substring), \
+            field:=value (exact), field::regex, ranges year:1990..1999, negation ^term or -term, \
+            ',' for OR, sort with field+ / field-, #tag. Example: boomic ls artist:miles year:1955..1965 year+
+            """
+    )
+
+    @OptionGroup var options: LibraryOptions
+    @OptionGroup var output: OutputOptions
+    @Flag(name: [.short, .customLong("albums")], help: "List albums instead of songs.")
+    var albums = false
+    @Flag(help: "List artists instead of songs.")
+    var artists = false
+    @Option(name: [.short, .customLong("format")], help: "Template such as '$artist - $title' (songs) or '$albumartist - $album'.")
+    var format: String?
+    @Option(name: .customLong("as-of"), help: "Show the library as it was at REF (a number, HEAD~N, an id prefix or a date).")
+    var asOf: String?
+    @Argument(help: "The query.")
+    var query: [String] = []
+
+    func validate() throws {
+        if albums && artists { throw ValidationError("choose one of --albums and --artists") }
+    }
+
+    func run() throws {
+        let parsed = try QueryParser.parse(query)
+        let template = try format.map { try SongFormat($0) }
+        let lib = try Library.open(at: options.location, create: false)
+        let basis = try lib.basis(asOf: asOf)
+        let songs = basis.songs(matching: parsed)
+        if albums {
+            try printAlbums(Browse.albums(of: songs, in: basis), template: template)
+        } else if artists {
+            try printArtists(Browse.artists(of: songs, in: basis))
+        } else if output.json {
+            try JSONOut.printArray(songs.lazy.map { SongJSON($0, artDirectory: nil) })
+        } else {
+            let t = try template ?? SongFormat(SongFormat.songDefault)
+            for s in songs { Out.line(t.render(s) + (s.missing ? Terminal.dim(" (missing)") : "")) }
+        }
+    }
+
+    private func printAlbums(_ list: [Browse.AlbumRow], template: SongFormat?) throws {
+        if output.json { try JSONOut.printArray(list); return }
+        for a in list {
+            if let t = template, let first = a.firstSong { Out.line(t.render(first)); continue }
+            let year = a.year.map { " (\($0))" } ?? ""
+            Out.line("\(a.albumartist) - \(a.album)\(year)")
+        }
+    }
+
+    private func printArtists(_ list: [Browse.ArtistRow]) throws {
+        if output.json { try JSONOut.printArray(list); return }
+        for a in list {
+            Out.line("\(a.name)  \(Terminal.dim("\(a.albums) album\(a.albums == 1 ? "" : "s"), \(a.songs) song\(a.songs == 1 ? "" : "s")"))")
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import ArgumentParser
+import BoomicCore
+
+struct Modify: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Change fields of every song matching a query, in one transaction.",
+        discussion: """
+            Arguments with '=' set a field (year=1969, artist=A; B), FIELD! clears it; the rest is \
+            the query. Shows each song's change and asks on a terminal (-y to skip). \
+            'boomic undo' takes the whole change back.
+            """
+    )
+
+    @OptionGroup var options: LibraryOptions
+    @OptionGroup var change: ChangeOptions
+    @Flag(name: .shortAndLong, help: "Don't ask for confirmation.")
+    var yes = false
+    @Flag(help: "Show what would change and change nothing.")
+    var dryRun = false
+    @Argument(help: "QUERY terms and FIELD=VALUE / FIELD! assignments.")
+    var arguments: [String] = []
+
+    func run() throws {
+        let (terms, assignments) = try Self.split(arguments)
+        guard !assignments.isEmpty else {
+            throw ValidationError("nothing to change: give at least one FIELD=VALUE or FIELD!")
+        }
+        let parsed = try QueryParser.parse(terms)
+        let lib = try Library.open(at: options.location, create: false)
+        let preview = EditGeneration.modify(lib.basis, songs: lib.basis.songs(matching: parsed).map(\.id), set: assignments)
+        guard !preview.isEmpty else { Out.line("No changes to make."); return }
+        for l in ChangePrinter.lines(for: preview, in: lib.basis, limit: 200) { Out.line(l) }
+        if dryRun { Out.line("Dry run: \(preview.count) song\(preview.count == 1 ? "" : "s") would change."); return }
+        guard Terminal.confirm("Really modify \(preview.count) song\(preview.count == 1 ? "" : "s")?", yes: yes) else {
+            Out.line("Nothing changed."); return
+        }
+        let what = assignments.map { $0.value.isNull ? "\($0.field.name)!" : "\($0.field.name)=\($0.value)" }.joined(separator: " ")
+        let c = try lib.commit(kind: .edit, message: change.message) { basis in
+            let a = EditGeneration.modify(basis, songs: basis.songs(matching: parsed).map(\.id), set: assignments)
+            return a.isEmpty ? nil : (a, "modify \(what) (\(a.count) song\(a.count == 1 ? "" : "s"))")
+        }
+        if let c { Out.line("Modified \(c.transaction.assertions.count) songs (transaction \(c.seq)); 'boomic undo' takes it back.") }
+    }
+
+    /// Splits arguments into query terms and assignments. An assignment starts with a plain
+    /// field name followed by `=` (so `title:=x` stays a query term) or is `FIELD!`.
+    static func split(_ args: [String]) throws -> (terms: [String], assignments: [FieldAssignment]) {
+        var terms: [String] = [], assignments: [FieldAssignment] = []
+        for a in args {
+            let name = a.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+            let rest = a.dropFirst(name.count)
+            if !name.isEmpty, rest.hasPrefix("=") || rest == "!" {
+                assignments.append(try FieldAssignment.parse(a))
+            } else {
+                terms.append(a)
+            }
+        }
+        return (terms, assignments)
+    }
+}

@@ -1,0 +1,59 @@
+import ArgumentParser
+import Foundation
+import BoomicCore
+
+struct Rollback: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Return the library to the state at REF, as a new transaction.",
+        discussion: """
+            History only grows: the rollback is itself a transaction, so 'boomic undo' takes it back. \
+            Audio files are never touched. REF: a number (0 = empty library), HEAD~N, an id prefix or a date.
+            """
+    )
+
+    @OptionGroup var options: LibraryOptions
+    @OptionGroup var change: ChangeOptions
+    @Flag(name: .shortAndLong, help: "Don't ask for confirmation.")
+    var yes = false
+    @Flag(help: "Show what would change and change nothing.")
+    var dryRun = false
+    @Argument(help: "The state to return to.")
+    var ref: String
+
+    func run() throws {
+        let lib = try Library.open(at: options.location, create: false)
+        let target = try lib.resolve(ref)
+        try RollbackRun(lib: lib, targetSeq: target, kind: .rollback, label: "rollback to \(target)",
+                        message: change.message, yes: yes, dryRun: dryRun).run()
+    }
+}
+
+/// The shared body of rollback, undo and redo: preview the diff to the target state, ask,
+/// then commit the diff computed on the latest basis.
+struct RollbackRun {
+    var lib: Library
+    var targetSeq: Int
+    var kind: Transaction.Kind
+    var label: String
+    var message: String?
+    var yes: Bool
+    var dryRun: Bool
+    var undoes: [UUID]? = nil
+    var redoes: UUID? = nil
+
+    func run() throws {
+        let target = try lib.basis(at: targetSeq)
+        let preview = EditGeneration.rollback(from: lib.basis, to: target)
+        guard !preview.isEmpty else { Out.line("The library is already as it was at \(targetSeq); nothing to do."); return }
+        for l in ChangePrinter.lines(for: preview, in: lib.basis, limit: 50) { Out.line(l) }
+        if dryRun { Out.line("Dry run: \(preview.count) songs would change."); return }
+        guard Terminal.confirm("\(label.prefix(1).uppercased() + label.dropFirst()): change \(preview.count) songs?", yes: yes) else {
+            Out.line("Nothing changed."); return
+        }
+        let c = try lib.commit(kind: kind, message: message, undoes: undoes, redoes: redoes) { basis in
+            let a = EditGeneration.rollback(from: basis, to: target)
+            return a.isEmpty ? nil : (a, "\(label) (\(a.count) song\(a.count == 1 ? "" : "s"))")
+        }
+        if let c { Out.line("Done: \(c.transaction.label) (transaction \(c.seq)); 'boomic undo' takes it back.") }
+    }
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import BoomicCore
+
+struct Tag: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Add and remove #tags on every song matching a query.",
+        discussion: """
+            +#tag adds, -#tag or ^#tag removes (with its children: -#instruments removes \
+            #instruments:piano too); the rest is the query. \
+            Example: boomic tag artist:Miles +#jazz +#instruments:trumpet
+            """
+    )
+
+    @OptionGroup var options: LibraryOptions
+    @OptionGroup var change: ChangeOptions
+    @Flag(name: .shortAndLong, help: "Don't ask for confirmation.")
+    var yes = false
+    @Flag(help: "Show what would change and change nothing.")
+    var dryRun = false
+    @Argument(help: "QUERY terms, +#TAG and -#TAG.")
+    var arguments: [String] = []
+
+    func run() throws {
+        var terms: [String] = [], add: [String] = [], remove: [String] = []
+        for a in arguments {
+            if a.hasPrefix("+") { add.append(String(a.dropFirst())) }
+            else if a.hasPrefix("^#") || a.hasPrefix("-#") { remove.append(String(a.dropFirst())) }
+            else { terms.append(a) }
+        }
+        guard !(add.isEmpty && remove.isEmpty) else { throw ValidationError("nothing to do: give +#TAG to add or -#TAG to remove") }
+        for t in add + remove where t.drop(while: { $0 == "#" }).isEmpty {
+            throw ValidationError("'\(t)' is not a tag: write +#name or -#name")
+        }
+        let parsed = try QueryParser.parse(terms)
+        let lib = try Library.open(at: options.location, create: false)
+        let preview = EditGeneration.tag(lib.basis, songs: lib.basis.songs(matching: parsed).map(\.id), add: add, remove: remove)
+        guard !preview.isEmpty else { Out.line("No changes to make."); return }
+        for l in ChangePrinter.lines(for: preview, in: lib.basis, limit: 200) { Out.line(l) }
+        if dryRun { Out.line("Dry run: \(preview.count) songs would change."); return }
+        guard Terminal.confirm("Really tag \(preview.count) songs?", yes: yes) else { Out.line("Nothing changed."); return }
+        let what = (add.map { "+#" + $0.drop { $0 == "#" } } + remove.map { "-#" + $0.drop { $0 == "#" } }).joined(separator: " ")
+        let c = try lib.commit(kind: .tag, message: change.message) { basis in
+            let a = EditGeneration.tag(basis, songs: basis.songs(matching: parsed).map(\.id), add: add, remove: remove)
+            return a.isEmpty ? nil : (a, "tag \(what) (\(a.count) song\(a.count == 1 ? "" : "s"))")
+        }
+        if let c { Out.line("Tagged \(c.transaction.assertions.count) songs (transaction \(c.seq)).") }
+    }
+}

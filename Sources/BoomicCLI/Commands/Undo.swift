@@ -1,0 +1,50 @@
+import ArgumentParser
+import BoomicCore
+
+struct Undo: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Take back the last N changes (a rollback that 'boomic redo' can take back in turn)."
+    )
+
+    @OptionGroup var options: LibraryOptions
+    @OptionGroup var change: ChangeOptions
+    @Flag(name: .shortAndLong, help: "Don't ask for confirmation.")
+    var yes = false
+    @Flag(help: "Show what would change and change nothing.")
+    var dryRun = false
+    @Argument(help: "How many changes to take back.")
+    var count: Int = 1
+
+    func validate() throws {
+        if count < 1 { throw ValidationError("N must be at least 1") }
+    }
+
+    func run() throws {
+        let lib = try Library.open(at: options.location, create: false)
+        let stack = try lib.undoStack()
+        guard let plan = stack.undoPlan(count: count) else {
+            throw CLIError(stack.done.isEmpty ? "nothing to undo" : "only \(stack.done.count) change\(stack.done.count == 1 ? "" : "s") can be undone; try 'boomic undo \(stack.done.count)'")
+        }
+        let what = plan.steps.map { String($0.seq) }.joined(separator: ", ")
+        try RollbackRun(lib: lib, targetSeq: plan.targetSeq, kind: .undo, label: "undo \(what)",
+                        message: change.message, yes: yes, dryRun: dryRun, undoes: plan.steps.map(\.id)).run()
+    }
+}
+
+struct Redo: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Bring back the change the last undo took back.")
+
+    @OptionGroup var options: LibraryOptions
+    @OptionGroup var change: ChangeOptions
+    @Flag(name: .shortAndLong, help: "Don't ask for confirmation.")
+    var yes = false
+    @Flag(help: "Show what would change and change nothing.")
+    var dryRun = false
+
+    func run() throws {
+        let lib = try Library.open(at: options.location, create: false)
+        guard let plan = try lib.undoStack().redoPlan() else { throw CLIError("nothing to redo") }
+        try RollbackRun(lib: lib, targetSeq: plan.targetSeq, kind: .redo, label: "redo \(plan.step.seq)",
+                        message: change.message, yes: yes, dryRun: dryRun, redoes: plan.step.id).run()
+    }
+}

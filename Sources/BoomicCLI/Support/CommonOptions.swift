@@ -1,0 +1,36 @@
+import ArgumentParser
+import Foundation
+
+/// Where the library is: `--library`, else `$BOOMIC_LIBRARY`, else the XDG data folder.
+struct LibraryOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The library folder.", valueName: "DIR"))
+    var library: String?
+
+    var location: String {
+        let env = ProcessInfo.processInfo.environment
+        if let l = library ?? env["BOOMIC_LIBRARY"], !l.isEmpty { return Paths.absolute(l) }
+        let data = env["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (env["HOME"] ?? NSHomeDirectory()) + "/.local/share"
+        return Paths.absolute(data) + "/boomic"
+    }
+}
+
+/// Options every changing command takes.
+struct ChangeOptions: ParsableArguments {
+    @Option(name: [.short, .customLong("message")], help: "Why: kept in the transaction's provenance.")
+    var message: String?
+}
+
+/// Options every listing command takes.
+struct OutputOptions: ParsableArguments {
+    @Flag(help: "Print one JSON array on stdout.")
+    var json = false
+}
+
+enum Paths {
+    static func absolute(_ p: String) -> String {
+        var p = (p as NSString).expandingTildeInPath
+        if !p.hasPrefix("/") { p = FileManager.default.currentDirectoryPath + "/" + p }
+        return (p as NSString).standardizingPath
+    }
+}

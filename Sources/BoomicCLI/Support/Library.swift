@@ -1,0 +1,149 @@
+import BoomicCore
+import BoomicStore
+import Foundation
+
+/// An open library folder: the Transactor over its log, its music folders and its art.
+///
+/// The only place the CLI meets the store; commands ask it for bases, history and commits.
+final class Library {
+    let location: String
+    let transactor: Transactor<Transaction, DataBasis>
+
+    static let logName = "library.sqlite"
+
+    private init(location: String, transactor: Transactor<Transaction, DataBasis>) {
+        self.location = location
+        self.transactor = transactor
+    }
+
+    /// Opens the library at `location`; with `create`, makes the folder and the log first.
+    static func open(at location: String, create: Bool) throws -> Library {
+        let fm = FileManager.default
+        let log = location + "/" + logName
+        if !fm.fileExists(atPath: log) {
+            guard create else {
+                throw CLIError("no library at \(location); run 'boomic init' or 'boomic import DIR' first, or pass --library")
+            }
+            do {
+                try fm.createDirectory(atPath: location, withIntermediateDirectories: true)
+            } catch {
+                throw CLIError("cannot create the library folder \(location): \(error.localizedDescription)")
+            }
+        }
+        let t = try Transactor<Transaction, DataBasis>(
+            path: log, create: create, initial: DataBasis(),
+            apply: { t, b in b.applying(t) },
+            flatten: { ts in Flatten.transactions(ts)! },
+            codec: BasisCodec.codec,
+            policy: CheckpointPolicy(every: 500, maxWeight: 20_000, retained: 10, weight: { max(1, $0.assertions.count) })
+        )
+        return Library(location: location, transactor: t)
+    }
+
+    var basis: DataBasis { transactor.basis }
+    var head: Int { transactor.head }
+
+    /// The basis at REF, or the latest when `ref` is nil (`--as-of`).
+    func basis(asOf ref: String?) throws -> DataBasis {
+        guard let ref else { return basis }
+        return try basis(at: resolve(ref))
+    }
+
+    func basis(at seq: Int) throws -> DataBasis {
+        seq == head ? basis : try transactor.basis(at: seq)
+    }
+
+    func entry(seq: Int) throws -> LogEntry<Transaction> { try transactor.entry(seq: seq) }
+
+    /// Turns a REF (DESIGN §4) into a sequence number; 0 is the empty library.
+    func resolve(_ text: String) throws -> Int {
+        guard let ref = Ref.parse(text) else {
+            throw CLIError("'\(text)' is not a REF: use a transaction number, HEAD, HEAD~N, an id prefix or a date like 2026-11-01T10:00")
+        }
+        let head = self.head
+        switch ref {
+        case .seq(let n):
+            guard n <= head else { throw CLIError("there is no transaction \(n); the latest is \(head)") }
+            return n
+        case .head(let back):
+            guard back <= head else { throw CLIError("HEAD~\(back) goes back before the first transaction; the history has \(head)") }
+            return head - back
+        case .idPrefix(let p):
+            guard let e = try transactor.entry(idPrefix: p) else { throw CLIError("no transaction id starts with '\(p)'; see 'boomic history'") }
+            return e.seq
+        case let .date(y, mo, d, h, mi, s):
+            var c = DateComponents()
+            c.year = y; c.month = mo; c.day = d
+            c.hour = h ?? 23; c.minute = mi ?? (h == nil ? 59 : 59); c.second = s ?? 59
+            if h != nil && mi == nil { c.minute = 59 }
+            var cal = Calendar(identifier: .gregorian)
+            cal.timeZone = .current
+            guard let date = cal.date(from: c) else { throw CLIError("'\(text)' is not a valid date") }
+            // "The state at the end of that moment": everything up to the last instant it names.
+            return try transactor.seq(atOrBefore: date.timeIntervalSince1970 + 0.999_999)
+        }
+    }
+
+    func summaries(newestFirst: Bool, limit: Int?, includePlays: Bool) throws -> [LogSummary] {
+        if includePlays { return try transactor.summaries(limit: limit, newestFirst: newestFirst) }
+        let all = try transactor.summaries(newestFirst: newestFirst).filter { $0.kind != Transaction.Kind.play.rawValue }
+        return limit.map { Array(all.prefix($0)) } ?? all
+    }
+
+    /// Rebuilds the undo/redo stacks from the log. Only undo and redo transactions need their
+    /// bodies (for what they took back), so the rest is read from the summary columns.
+    func undoStack() throws -> UndoStack {
+        var stack = UndoStack()
+        for s in try transactor.summaries() {
+            let t: Transaction
+            if s.kind == Transaction.Kind.undo.rawValue || s.kind == Transaction.Kind.redo.rawValue {
+                t = try transactor.entry(seq: s.seq).transaction
+            } else {
+                t = Transaction(id: UUID(uuidString: s.id) ?? UUID(), parent: nil, timestamp: s.time,
+                                kind: Transaction.Kind(rawValue: s.kind), label: s.label, assertions: [])
+            }
+            stack.record(seq: s.seq, transaction: t)
+        }
+        return stack
+    }
+
+    /// Generates on the latest basis and commits, with provenance; nil when nothing changes.
+    @discardableResult
+    func commit(kind: Transaction.Kind, message: String?, undoes: [UUID]? = nil, redoes: UUID? = nil,
+                _ generate: (DataBasis) throws -> (assertions: [Assertion], label: String)?) throws
+        -> (seq: Int, transaction: Transaction)? {
+        let r = try transactor.generate { basis, head in
+            guard let (assertions, label) = try generate(basis) else { return nil }
+            let parent = head == 0 ? nil : try transactor.summaries(from: head, through: head).first.flatMap { UUID(uuidString: $0.id) }
+            return Transaction(
+                id: UUID(), parent: parent, timestamp: Date().timeIntervalSince1970, kind: kind, label: label,
+                provenance: .init(command: Boomic.commandLine, message: message, version: Boomic.version),
+                assertions: assertions, undoes: undoes, redoes: redoes)
+        }
+        return r.map { ($0.seq, $0.transaction) }
+    }
+
+    // MARK: Music folders
+
+    private var foldersFile: String { location + "/folders.json" }
+
+    func folders() throws -> [String] {
+        guard let data = FileManager.default.contents(atPath: foldersFile) else { return [] }
+        return (try? JSONDecoder().decode([String].self, from: data)) ?? []
+    }
+
+    /// Remembers folders for `import`; returns the ones that were new.
+    func addFolders(_ new: [String]) throws -> [String] {
+        var all = try folders()
+        let added = new.filter { !all.contains($0) }
+        guard !added.isEmpty else { return [] }
+        all += added
+        let data = try JSONOut.encoder().encode(all)
+        let tmp = foldersFile + ".tmp"
+        guard FileManager.default.createFile(atPath: tmp, contents: data),
+              rename(tmp, foldersFile) == 0 else {
+            throw CLIError("cannot write \(foldersFile); check that the library folder is writable")
+        }
+        return added
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import BoomicCore
+
+/// `-f FORMAT` templates as beets writes them: `$field` or `${field}`, with the field names of
+/// DESIGN §4 (`$artist` the display string, `$tags` with `#`). An unknown field is an error.
+struct SongFormat {
+    private enum Piece { case text(String), field(String) }
+    private let pieces: [Piece]
+
+    static let songDefault = "$artist - $album - $title"
+    static let albumDefault = "$albumartist - $album"
+
+    init(_ template: String) throws(FieldError) {
+        var pieces: [Piece] = []
+        var text = ""
+        var i = template.startIndex
+        while i < template.endIndex {
+            let c = template[i]
+            guard c == "$" else { text.append(c); i = template.index(after: i); continue }
+            var j = template.index(after: i)
+            var name = ""
+            if j < template.endIndex, template[j] == "{" {
+                j = template.index(after: j)
+                while j < template.endIndex, template[j] != "}" { name.append(template[j]); j = template.index(after: j) }
+                if j < template.endIndex { j = template.index(after: j) }
+            } else {
+                while j < template.endIndex, template[j].isLetter || template[j].isNumber || template[j] == "_" {
+                    name.append(template[j]); j = template.index(after: j)
+                }
+            }
+            if name.isEmpty { text.append("$"); i = template.index(after: i); continue }
+            guard Self.known(name) else { throw .unknownField(name, suggestion: FieldName.suggestion(for: name)) }
+            if !text.isEmpty { pieces.append(.text(text)); text = "" }
+            pieces.append(.field(name))
+            i = j
+        }
+        if !text.isEmpty { pieces.append(.text(text)) }
+        self.pieces = pieces
+    }
+
+    private static func known(_ name: String) -> Bool {
+        ["id", "artist", "albumartist", "tags", "length"].contains(name) || FieldName.resolve(name) != nil
+    }
+
+    func render(_ s: Song) -> String {
+        pieces.map { p in
+            switch p {
+            case .text(let t): return t
+            case .field(let f): return Self.value(f, of: s)
+            }
+        }.joined()
+    }
+
+    static func value(_ name: String, of s: Song) -> String {
+        switch name {
+        case "id": return s.id.description
+        case "artist": return s.artist ?? ""
+        case "albumartist": return s.effectiveAlbumArtist ?? ""
+        case "tags": return s.tags.map { "#" + $0 }.joined(separator: " ")
+        case "length", "duration": return Formatting.duration(s.duration)
+        case "track", "disc":
+            let v = name == "track" ? s.track : s.disc
+            return v.map { String(format: "%02d", $0) } ?? ""
+        default:
+            guard let f = FieldName.resolve(name) else { return "" }
+            let v = f.value(in: s)
+            return v.isNull ? "" : v.description
+        }
+    }
+}
