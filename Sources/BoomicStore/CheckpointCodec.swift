@@ -55,23 +55,25 @@ public struct CheckpointPolicy<T>: Sendable {
         count >= every || (count > 0 && weight >= maxWeight)
     }
 
-    /// The checkpoints to delete so that `retained` remain, spread as evenly as possible.
+    /// The checkpoints to keep so that at most `retained` remain, with their merged weights.
     ///
-    /// Repeatedly drops the checkpoint whose removal opens the smallest gap (ties: the older), so
-    /// the worst replay length for time travel grows as little as possible. The newest is kept:
-    /// it is the one that makes opening fast.
-    static func seqsToDrop(from seqs: [Int], retained: Int) -> [Int] {
-        var kept = seqs.sorted()
-        var dropped: [Int] = []
+    /// Repeatedly drops the checkpoint whose removal leaves the lightest replay between its
+    /// neighbours (its own weight plus the next one's; ties drop the older), and gives its weight
+    /// to the next. So the worst replay for time travel grows as little as possible, and the
+    /// checkpoint right after a 50,000-song import outlives those between small edits. The newest
+    /// is always kept: it is the one that makes opening fast.
+    static func thinned(_ checkpoints: [StoredCheckpoint], retained: Int) -> [StoredCheckpoint] {
+        var kept = checkpoints.sorted { $0.seq < $1.seq }
         while kept.count > max(1, retained) {
             var best = 0
-            var bestGap = Int.max
+            var bestCost = Int.max
             for i in 0..<(kept.count - 1) {
-                let gap = kept[i + 1] - (i == 0 ? 0 : kept[i - 1])
-                if gap < bestGap { bestGap = gap; best = i }
+                let cost = kept[i].weight &+ kept[i + 1].weight
+                if cost < bestCost { bestCost = cost; best = i }
             }
-            dropped.append(kept.remove(at: best))
+            kept[best + 1].weight &+= kept[best].weight
+            kept.remove(at: best)
         }
-        return dropped.sorted()
+        return kept
     }
 }

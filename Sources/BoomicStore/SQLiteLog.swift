@@ -4,6 +4,13 @@ import Foundation
 ///
 /// `kind`, `label` and `time` are copies so that `history` can list transactions without decoding
 /// bodies, and so that the file reads well in the `sqlite3` shell.
+/// A checkpoint's place and the replay cost it saves, without its data.
+struct StoredCheckpoint: Equatable, Sendable {
+    var seq: Int
+    /// The summed `CheckpointPolicy.weight` of the transactions since the previous checkpoint.
+    var weight: Int
+}
+
 struct LogRow {
     var seq: Int
     var id: String
@@ -65,6 +72,7 @@ final class SQLiteLog {
                 CREATE TABLE checkpoints(
                     seq INTEGER PRIMARY KEY,
                     format INTEGER NOT NULL,
+                    weight INTEGER NOT NULL,
                     checksum TEXT NOT NULL,
                     data BLOB NOT NULL
                 );
@@ -159,12 +167,12 @@ final class SQLiteLog {
 
     // MARK: Checkpoints
 
-    /// The sequence numbers of all stored checkpoints, ascending.
-    func checkpointSeqs() throws -> [Int] {
-        let stmt = try connection.statement("SELECT seq FROM checkpoints ORDER BY seq")
+    /// All stored checkpoints (of any format), ascending, without their data.
+    func checkpoints() throws -> [StoredCheckpoint] {
+        let stmt = try connection.statement("SELECT seq, weight FROM checkpoints ORDER BY seq")
         defer { stmt.reset() }
-        var out: [Int] = []
-        while try stmt.step() { out.append(stmt.int(0)) }
+        var out: [StoredCheckpoint] = []
+        while try stmt.step() { out.append(StoredCheckpoint(seq: stmt.int(0), weight: stmt.int(1))) }
         return out
     }
 
@@ -188,20 +196,34 @@ final class SQLiteLog {
     }
 
     /// Stores a checkpoint, replacing one at the same seq. Call inside `transaction(immediate: true)`.
-    func insertCheckpoint(seq: Int, format: Int, data: [UInt8]) throws {
+    ///
+    /// `weight` is the replay cost of the transactions since the previous checkpoint; retention
+    /// keeps the checkpoints that save the most replay (see `CheckpointPolicy.thinned`).
+    func insertCheckpoint(seq: Int, format: Int, weight: Int, data: [UInt8]) throws {
         let checksum = Checksum.string(of: data)
-        try connection.statement("INSERT OR REPLACE INTO checkpoints(seq, format, checksum, data) VALUES (?, ?, ?, ?)")
-            .run(.int(seq), .int(format), .text(checksum), .blob(data))
+        try connection.statement(
+            "INSERT OR REPLACE INTO checkpoints(seq, format, weight, checksum, data) VALUES (?, ?, ?, ?, ?)")
+            .run(.int(seq), .int(format), .int(weight), .text(checksum), .blob(data))
+    }
+
+    /// Deletes the checkpoints not in `kept` and stores the weights `kept` gives the others.
+    func retain(_ kept: [StoredCheckpoint], of all: [StoredCheckpoint]) throws {
+        let keptWeights = Dictionary(kept.map { ($0.seq, $0.weight) }, uniquingKeysWith: { a, _ in a })
+        for c in all {
+            if let w = keptWeights[c.seq] {
+                if w != c.weight {
+                    try connection.statement("UPDATE checkpoints SET weight = ? WHERE seq = ?").run(.int(w), .int(c.seq))
+                }
+            } else {
+                try connection.statement("DELETE FROM checkpoints WHERE seq = ?").run(.int(c.seq))
+            }
+        }
     }
 
     /// The newest checkpoint of `format` at or before `seq`, 0 when there is none.
     func latestCheckpointSeq(atOrBefore seq: Int, format: Int) throws -> Int {
         try connection.scalarInt("SELECT max(seq) FROM checkpoints WHERE seq <= ? AND format = ?",
                                  .int(seq), .int(format)) ?? 0
-    }
-
-    func deleteCheckpoint(seq: Int) throws {
-        try connection.statement("DELETE FROM checkpoints WHERE seq = ?").run(.int(seq))
     }
 
     func dropCheckpoints() throws {

@@ -24,12 +24,11 @@ extension Transactor {
         let connection = w.log.connection
         connection.setBusyTimeout(milliseconds: busyTimeout)
         defer { connection.setBusyTimeout(milliseconds: SQLiteConnection.defaultBusyTimeout) }
+        let weight = w.tail.reduce(0) { $1.seq <= s.head ? $0 &+ $1.weight : $0 }
         try connection.transaction(immediate: true) {
-            try w.log.insertCheckpoint(seq: s.head, format: codec.format, data: data)
-            let all = try w.log.checkpointSeqs()
-            for seq in CheckpointPolicy<T>.seqsToDrop(from: all, retained: policy.retained) {
-                try w.log.deleteCheckpoint(seq: seq)
-            }
+            try w.log.insertCheckpoint(seq: s.head, format: codec.format, weight: max(1, weight), data: data)
+            let all = try w.log.checkpoints()
+            try w.log.retain(CheckpointPolicy<T>.thinned(all, retained: policy.retained), of: all)
         }
         w.lastCheckpoint = max(w.lastCheckpoint, s.head)
         w.tail.removeAll { $0.seq <= s.head }
@@ -51,7 +50,7 @@ extension Transactor {
 
     /// The seqs of the stored checkpoints (of any format), ascending.
     public func checkpointSeqs() throws -> [Int] {
-        try reader.withLock { try $0.log.checkpointSeqs() }
+        try reader.withLock { try $0.log.checkpoints().map(\.seq) }
     }
 
     /// Deletes every checkpoint. Nothing changes but speed: the next open replays the whole log.
@@ -75,20 +74,19 @@ extension Transactor {
             w.lastCheckpoint = 0
             w.tail = []
             var basis = initial
-            var tail: [TailItem] = []
             try forEachEntry { entry in
                 basis = apply(entry.transaction, basis)
-                tail.append(TailItem(seq: entry.seq, weight: policy.weight(entry.transaction)))
-                if policy.isDue(count: tail.count, weight: tail.reduce(0) { $0 + $1.weight }) {
+                w.tail.append(TailItem(seq: entry.seq, weight: policy.weight(entry.transaction)))
+                if policy.isDue(count: w.tail.count, weight: w.tail.reduce(0) { $0 &+ $1.weight }) {
+                    // Empties w.tail.
                     try writeCheckpoint(w, Snapshot(head: entry.seq, basis: basis),
                                         busyTimeout: SQLiteConnection.defaultBusyTimeout)
-                    tail = []
                 }
             }
             // catchUp adds the weights of rows past our published head when it reaches them.
             let head = published.withLock { $0.head }
-            w.tail = tail.filter { $0.seq <= head }
-            return try w.log.checkpointSeqs()
+            w.tail.removeAll { $0.seq > head }
+            return try w.log.checkpoints().map(\.seq)
         }
     }
 }

@@ -19,13 +19,30 @@ import Testing
         #expect(Checksum.string(of: "a") == Checksum.string(of: Array("a".utf8)))
     }
 
+    /// Checkpoints at `seqs`, each weighing the number of transactions since the previous one.
+    func evenly(_ seqs: [Int]) -> [StoredCheckpoint] {
+        zip(seqs, [0] + seqs).map { StoredCheckpoint(seq: $0, weight: $0 - $1) }
+    }
+
     @Test func retentionKeepsNewestAndSpreadsTheRest() {
-        #expect(CheckpointPolicy<Int>.seqsToDrop(from: [10, 20, 30], retained: 5) == [])
-        #expect(CheckpointPolicy<Int>.seqsToDrop(from: [10, 20, 30], retained: 1) == [10, 20])
+        let keep = CheckpointPolicy<Int>.thinned
+        #expect(keep(evenly([10, 20, 30]), 5) == evenly([10, 20, 30]))
+        #expect(keep(evenly([10, 20, 30]), 1) == [StoredCheckpoint(seq: 30, weight: 30)])
         // Dropping 20 leaves a gap of 20 (10…30), as does dropping 10 (0…20); ties drop the older.
-        #expect(CheckpointPolicy<Int>.seqsToDrop(from: [10, 20, 30, 100], retained: 3) == [10])
-        let dropped = CheckpointPolicy<Int>.seqsToDrop(from: Array(stride(from: 5, through: 500, by: 5)), retained: 10)
-        #expect(dropped.count == 90)
-        #expect(!dropped.contains(500))
+        #expect(keep(evenly([10, 20, 30, 100]), 3).map(\.seq) == [20, 30, 100])
+        let kept = keep(evenly(Array(stride(from: 5, through: 500, by: 5))), 10)
+        #expect(kept.count == 10)
+        #expect(kept.last?.seq == 500)
+        #expect(kept.map(\.weight).reduce(0, +) == 500)
+        #expect(kept.map(\.weight).max()! <= 100)
+    }
+
+    @Test func retentionKeepsTheCheckpointAfterAHeavyTransaction() {
+        // seq 1 is a 50,000-song import; then small edits.
+        let checkpoints = [StoredCheckpoint(seq: 1, weight: 50_000)]
+            + (1...10).map { StoredCheckpoint(seq: 1 + 500 * $0, weight: 500) }
+        let kept = CheckpointPolicy<Int>.thinned(checkpoints, retained: 4)
+        #expect(kept.first == StoredCheckpoint(seq: 1, weight: 50_000))
+        #expect(kept.count == 4)
     }
 }

@@ -71,7 +71,7 @@ import Testing
             let junk = Checksum.string(of: [1, 2, 3])
             try tamper(path, "UPDATE checkpoints SET data = x'010203', checksum = '\(junk)' WHERE seq = 10")
             try tamper(path, "UPDATE checkpoints SET data = x'7b7d' WHERE seq = 5")
-            try tamper(path, "INSERT INTO checkpoints VALUES (11, 99, 'xxh64:0', x'00')")
+            try tamper(path, "INSERT INTO checkpoints VALUES (11, 99, 1, 'xxh64:0', x'00')")
             let reopened = try openToy(path, checkpointEvery: 5)
             #expect(reopened.basis == expected)
             #expect(try reopened.basis(at: 7) == at7)
