@@ -46,6 +46,7 @@ struct Import: ParsableCommand {
             return plan.assertions.isEmpty ? nil : (plan.assertions, label)
         }
         summary.unreadable = result.failures.count
+        summary.unchanged -= summary.unreadable
         let line = "\(summary.added) added, \(summary.changed) changed, \(summary.moved) moved, \(summary.missing) missing, \(summary.unchanged) unchanged"
             + (summary.unreadable > 0 ? ", \(summary.unreadable) unreadable" : "")
         if let c = committed {

@@ -42,8 +42,9 @@ struct Ls: ParsableCommand {
         } else if output.json {
             try JSONOut.printArray(songs.lazy.map { SongJSON($0, artDirectory: nil) })
         } else {
-            let t = try template ?? SongFormat(SongFormat.songDefault)
-            for s in songs { Out.line(t.render(s) + (s.missing ? Terminal.dim(" (missing)") : "")) }
+            for s in songs {
+                Out.line((template?.render(s) ?? SongFormat.line(s)) + (s.missing ? Terminal.dim(" (missing)") : ""))
+            }
         }
     }
 

@@ -4,8 +4,16 @@ import BoomicCore
 enum ChangePrinter {
     /// A song's name as people read it, from whichever side of the change has one.
     static func name(of s: Song) -> String {
-        [s.artist, s.album, s.title ?? s.path.split(separator: "/").last.map(String.init) ?? s.path]
-            .compactMap { $0 }.joined(separator: " - ")
+        SongFormat.line(s)
+    }
+
+    /// A field value for people: `∅` for nothing, tags with `#`.
+    static func shown(_ v: FieldValue, _ f: SongField) -> String {
+        switch v {
+        case .null, .strings([]): return "∅"
+        case .strings(let xs) where f == .tags: return xs.map { "#" + $0 }.joined(separator: " ")
+        default: return v.description
+        }
     }
 
     static func lines(for assertions: [Assertion], in basis: DataBasis?, limit: Int = .max) -> [String] {
@@ -21,7 +29,7 @@ enum ChangePrinter {
                 let song = basis?[id]
                 out.append(Terminal.yellow("~ ") + (song.map(name(of:)) ?? id.description))
                 for (f, c) in patch.sorted(by: { $0.key < $1.key }) {
-                    out.append("    \(f.name): \(c.old) → \(Terminal.bold(c.new.description))")
+                    out.append("    \(f.name): \(shown(c.old, f)) → \(Terminal.bold(shown(c.new, f)))")
                 }
             }
         }

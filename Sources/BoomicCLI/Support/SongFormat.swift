@@ -7,8 +7,6 @@ struct SongFormat {
     private enum Piece { case text(String), field(String) }
     private let pieces: [Piece]
 
-    static let songDefault = "$artist - $album - $title"
-    static let albumDefault = "$albumartist - $album"
 
     init(_ template: String) throws(FieldError) {
         var pieces: [Piece] = []
@@ -51,9 +49,23 @@ struct SongFormat {
         }.joined()
     }
 
+    /// The default line for a song: artist - album - title, leaving out what the song lacks
+    /// (an untagged file is shown by its file name).
+    static func line(_ s: Song) -> String {
+        [s.artist ?? "", s.album ?? "", s.title ?? fileStem(s.path)].filter { !$0.isEmpty }.joined(separator: " - ")
+    }
+
+    /// An untagged song is shown by its file name, as every player does.
+    static func fileStem(_ path: String) -> String {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        return String(name[..<dot])
+    }
+
     static func value(_ name: String, of s: Song) -> String {
         switch name {
         case "id": return s.id.description
+        case "title": return s.title ?? Self.fileStem(s.path)
         case "artist": return s.artist ?? ""
         case "albumartist": return s.effectiveAlbumArtist ?? ""
         case "tags": return s.tags.map { "#" + $0 }.joined(separator: " ")
