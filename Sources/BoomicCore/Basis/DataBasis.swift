@@ -22,8 +22,34 @@ public struct DataBasis: Sendable, Equatable {
     public init() {}
 
     /// A basis holding exactly these songs (for checkpoints and tests).
-    public init(songs: some Sequence<Song>) {
-        for s in songs { insert(s) }
+    ///
+    /// Builds the indexes in plain dictionaries first and converts each once: opening a library
+    /// decodes a checkpoint and calls this, so it is on the path of every command.
+    public init(songs input: some Sequence<Song>) {
+        let songs = Array(input)
+        var songs0: [SongID: Song] = [:]
+        var albums0: [AlbumKey: [SongID]] = [:], artists0: [String: [SongID]] = [:]
+        var tags0: [String: [SongID]] = [:], paths0: [String: [SongID]] = [:], prints0: [String: [SongID]] = [:]
+        for s in songs {
+            if songs0.updateValue(s, forKey: s.id) != nil {
+                // A duplicate id: the later song wins, as `insert` does. Never in a checkpoint.
+                var b = DataBasis()
+                for s in songs { b.insert(s) }
+                self = b
+                return
+            }
+            if let k = AlbumKey(s) { albums0[k, default: []].append(s.id) }
+            for a in Self.artistKeys(s) { artists0[a, default: []].append(s.id) }
+            for t in s.tags { tags0[t, default: []].append(s.id) }
+            paths0[s.path, default: []].append(s.id)
+            if let f = s.fingerprint { prints0[f, default: []].append(s.id) }
+        }
+        self.songs = TreeDictionary(uniqueKeysWithValues: songs0)
+        self.albums = TreeDictionary(uniqueKeysWithValues: albums0.lazy.map { ($0.key, TreeSet($0.value)) })
+        self.artists = TreeDictionary(uniqueKeysWithValues: artists0.lazy.map { ($0.key, TreeSet($0.value)) })
+        self.tags = TreeDictionary(uniqueKeysWithValues: tags0.lazy.map { ($0.key, TreeSet($0.value)) })
+        self.paths = TreeDictionary(uniqueKeysWithValues: paths0.lazy.map { ($0.key, TreeSet($0.value)) })
+        self.fingerprints = TreeDictionary(uniqueKeysWithValues: prints0.lazy.map { ($0.key, TreeSet($0.value)) })
     }
 
     public static let empty = DataBasis()
