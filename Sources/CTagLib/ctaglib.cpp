@@ -75,20 +75,33 @@ const char *const kITunesFreeform = "----:com.apple.iTunes:";
 } // namespace
 
 struct ctl_file {
+    std::string path;
     FileStream *stream = nullptr;
     FileRef *ref = nullptr;
-    File *file = nullptr; // owned by ref
+    File *file = nullptr; // owned by ref; nullptr only after a failed reopen
     ctl_format format = CTL_FORMAT_UNKNOWN;
     bool picturesLoaded = false;
     std::vector<Picture> pictures;
 
-    ~ctl_file() {
+    void release() {
         delete ref; // the File goes first: it still uses the stream while being destroyed
         delete stream;
+        ref = nullptr;
+        stream = nullptr;
+        file = nullptr;
+        format = CTL_FORMAT_UNKNOWN;
+        picturesLoaded = false;
+        pictures.clear();
     }
+
+    ~ctl_file() { release(); }
 };
 
 namespace {
+
+bool usable(const ctl_file *f) {
+    return f != nullptr && f->file != nullptr;
+}
 
 void setError(char *error, size_t size, const std::string &text) {
     if (error == nullptr || size == 0) return;
@@ -264,6 +277,53 @@ void mp4RemoveFreeform(MP4::Tag *tag, const String &key) {
     for (const auto &k : doomed) tag->removeItem(k);
 }
 
+/// Opens `f->path` into `f` (which holds no stream yet); false and a reason on failure.
+bool load(ctl_file *f, bool writable, char *error, size_t error_size) {
+    errno = 0;
+    // A read-only open never changes the file, works on read-only media, and does not
+    // wake inotify watchers with IN_CLOSE_WRITE the way TagLib's default "rb+" open does.
+    f->stream = new FileStream(f->path.c_str(), !writable);
+    if (!f->stream->isOpen() || (writable && f->stream->readOnly())) {
+        int saved = errno;
+        std::string reason = writable ? "cannot open the file for writing" : "cannot open the file";
+        if (saved != 0) reason += std::string(" (") + std::strerror(saved) + ")";
+        setError(error, error_size, reason);
+        return false;
+    }
+    if (f->stream->length() == 0) {
+        setError(error, error_size, "the file is empty");
+        return false;
+    }
+    f->ref = new FileRef(f->stream, true, AudioProperties::Average);
+    f->file = f->ref->file();
+    if (f->file == nullptr) {
+        setError(error, error_size, "not an audio format TagLib recognises");
+        return false;
+    }
+    f->format = formatOf(f->file);
+    std::string name = formatName(f->format);
+    if (!f->file->isValid()) {
+        setError(error, error_size, "damaged or truncated " + name + " data");
+        return false;
+    }
+    AudioProperties *props = f->file->audioProperties();
+    if (props == nullptr || props->sampleRate() <= 0 || props->channels() <= 0) {
+        setError(error, error_size, "no " + name + " audio stream found");
+        return false;
+    }
+    return true;
+}
+
+/// Closes and reopens `f` in place (after a save). On failure `f` holds no file any more and
+/// every later call on it fails softly.
+bool reopen(ctl_file *f, char *error, size_t error_size) {
+    bool writable = !f->stream->readOnly();
+    f->release();
+    if (load(f, writable, error, error_size)) return true;
+    f->release();
+    return false;
+}
+
 } // namespace
 
 extern "C" {
@@ -276,41 +336,9 @@ ctl_file *ctl_open(const char *path, int writable, char *error, size_t error_siz
             return nullptr;
         }
         auto *f = new ctl_file();
-        errno = 0;
-        // A read-only open never changes the file, works on read-only media, and does not
-        // wake inotify watchers with IN_CLOSE_WRITE the way TagLib's default "rb+" open does.
-        f->stream = new FileStream(path, writable == 0);
-        if (!f->stream->isOpen() || (writable != 0 && f->stream->readOnly())) {
-            int saved = errno;
-            std::string reason = "cannot open the file";
-            if (saved != 0) reason += std::string(" (") + std::strerror(saved) + ")";
+        f->path = path;
+        if (!load(f, writable != 0, error, error_size)) {
             delete f;
-            setError(error, error_size, reason);
-            return nullptr;
-        }
-        if (f->stream->length() == 0) {
-            delete f;
-            setError(error, error_size, "the file is empty");
-            return nullptr;
-        }
-        f->ref = new FileRef(f->stream, true, AudioProperties::Average);
-        f->file = f->ref->file();
-        if (f->file == nullptr) {
-            delete f;
-            setError(error, error_size, "not an audio format TagLib recognises");
-            return nullptr;
-        }
-        f->format = formatOf(f->file);
-        std::string name = formatName(f->format);
-        if (!f->file->isValid()) {
-            delete f;
-            setError(error, error_size, "damaged or truncated " + name + " data");
-            return nullptr;
-        }
-        AudioProperties *props = f->file->audioProperties();
-        if (props == nullptr || props->sampleRate() <= 0 || props->channels() <= 0) {
-            delete f;
-            setError(error, error_size, "no " + name + " audio stream found");
             return nullptr;
         }
         return f;
@@ -337,7 +365,7 @@ void ctl_audio_properties_get(const ctl_file *file, ctl_audio_properties *out) {
     if (out == nullptr) return;
     *out = ctl_audio_properties{0, 0, 0, 0, 0};
     try {
-        AudioProperties *p = file != nullptr ? file->file->audioProperties() : nullptr;
+        AudioProperties *p = usable(file) ? file->file->audioProperties() : nullptr;
         if (p == nullptr) return;
         out->length_ms = p->lengthInMilliseconds();
         out->sample_rate = p->sampleRate();
@@ -350,7 +378,7 @@ void ctl_audio_properties_get(const ctl_file *file, ctl_audio_properties *out) {
 
 int ctl_flac_md5(const ctl_file *file, uint8_t out[16]) {
     try {
-        if (file == nullptr || out == nullptr) return 0;
+        if (!usable(file) || out == nullptr) return 0;
         auto *p = dynamic_cast<FLAC::Properties *>(file->file->audioProperties());
         if (p == nullptr) return 0;
         ByteVector sig = p->signature();
@@ -368,7 +396,7 @@ int ctl_flac_md5(const ctl_file *file, uint8_t out[16]) {
 
 int ctl_mpeg_audio_range(ctl_file *file, int64_t *start, int64_t *end) {
     try {
-        auto *x = file != nullptr ? dynamic_cast<MPEG::File *>(file->file) : nullptr;
+        auto *x = usable(file) ? dynamic_cast<MPEG::File *>(file->file) : nullptr;
         if (x == nullptr) return 0;
         long first = x->firstFrameOffset();
         long last = x->lastFrameOffset();
@@ -388,7 +416,7 @@ int ctl_mpeg_audio_range(ctl_file *file, int64_t *start, int64_t *end) {
 
 int64_t ctl_file_length(ctl_file *file) {
     try {
-        return file != nullptr ? static_cast<int64_t>(file->file->length()) : -1;
+        return usable(file) ? static_cast<int64_t>(file->file->length()) : -1;
     } catch (...) {
         return -1;
     }
@@ -396,7 +424,7 @@ int64_t ctl_file_length(ctl_file *file) {
 
 int64_t ctl_read_at(ctl_file *file, int64_t offset, void *buffer, int64_t count) {
     try {
-        if (file == nullptr || buffer == nullptr || offset < 0 || count < 0) return -1;
+        if (!usable(file) || buffer == nullptr || offset < 0 || count < 0) return -1;
         long length = file->file->length();
         if (offset >= length || count == 0) return 0;
         if (count > length - offset) count = length - offset;
@@ -410,7 +438,7 @@ int64_t ctl_read_at(ctl_file *file, int64_t offset, void *buffer, int64_t count)
 }
 
 int ctl_properties_each(ctl_file *file, ctl_property_callback callback, void *context) {
-    if (file == nullptr || callback == nullptr) return 0;
+    if (!usable(file) || callback == nullptr) return 0;
     int count = 0;
     try {
         PropertyMap map = file->file->properties();
@@ -443,7 +471,7 @@ int ctl_properties_each(ctl_file *file, ctl_property_callback callback, void *co
 }
 
 int ctl_picture_count(ctl_file *file) {
-    if (file == nullptr) return 0;
+    if (!usable(file)) return 0;
     try {
         loadPictures(file);
         return static_cast<int>(file->pictures.size());
@@ -453,7 +481,7 @@ int ctl_picture_count(ctl_file *file) {
 }
 
 int ctl_picture_at(ctl_file *file, int index, ctl_picture *out) {
-    if (file == nullptr || out == nullptr || index < 0) return 0;
+    if (!usable(file) || out == nullptr || index < 0) return 0;
     try {
         loadPictures(file);
         if (static_cast<size_t>(index) >= file->pictures.size()) return 0;
@@ -470,7 +498,7 @@ int ctl_picture_at(ctl_file *file, int index, ctl_picture *out) {
 }
 
 int ctl_property_set(ctl_file *file, const char *key, const char *const *values, int n) {
-    if (file == nullptr || key == nullptr || n < 0) return 0;
+    if (!usable(file) || key == nullptr || n < 0 || (n > 0 && values == nullptr)) return 0;
     try {
         String k = String(key, String::UTF8).upper();
         if (k.isEmpty()) return 0;
@@ -498,7 +526,7 @@ int ctl_property_set(ctl_file *file, const char *key, const char *const *values,
 
 int ctl_set_front_cover(ctl_file *file, const char *mime, const uint8_t *data, int64_t size,
                         const char *description) {
-    if (file == nullptr || size < 0 || (size > 0 && data == nullptr)) return 0;
+    if (!usable(file) || size < 0 || (size > 0 && data == nullptr)) return 0;
     try {
         file->picturesLoaded = false; // pointers handed out earlier are now stale
         ByteVector bytes(reinterpret_cast<const char *>(data), static_cast<unsigned int>(size));
@@ -574,8 +602,8 @@ int ctl_set_front_cover(ctl_file *file, const char *mime, const uint8_t *data, i
 }
 
 int ctl_save(ctl_file *file, char *error, size_t error_size) {
-    if (file == nullptr) {
-        setError(error, error_size, "no file");
+    if (!usable(file)) {
+        setError(error, error_size, "the file is no longer open");
         return 0;
     }
     try {
@@ -601,8 +629,14 @@ int ctl_save(ctl_file *file, char *error, size_t error_size) {
         } else {
             ok = file->file->save();
         }
-        if (!ok) setError(error, error_size, "TagLib could not write the file");
-        return ok ? 1 : 0;
+        if (!ok) {
+            setError(error, error_size, "TagLib could not write the file");
+            return 0;
+        }
+        // FileStream writes through a buffered FILE*: the bytes reach the file only when it is
+        // closed. Close and reopen, so the file on disk is complete now (another reader or
+        // writer may come next) and this handle reflects exactly what was written.
+        return reopen(file, error, error_size) ? 1 : 0;
     } catch (...) {
         setError(error, error_size, "TagLib failed while writing the file");
         return 0;

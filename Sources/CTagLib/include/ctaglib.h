@@ -116,8 +116,10 @@ int ctl_set_front_cover(ctl_file *file, const char *mime, const uint8_t *data, i
                         const char *description);
 
 /// Writes the changes into the file (which must have been opened writable). MP3 is saved
-/// as ID3v2.4 without adding an ID3v1 or APE tag that was not already there.
-/// Returns 1 on success; otherwise 0 and a one-line reason in `error`.
+/// as ID3v2.4 without adding an ID3v1 or APE tag that was not already there. Then the file is
+/// closed and reopened (TagLib's FileStream buffers writes until it is closed), so the bytes are
+/// in the file when this returns and the handle shows what was written; pointers handed out
+/// earlier are invalid. Returns 1 on success; otherwise 0 and a one-line reason in `error`.
 int ctl_save(ctl_file *file, char *error, size_t error_size);
 
 #ifdef __cplusplus
