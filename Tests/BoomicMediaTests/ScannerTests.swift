@@ -1,0 +1,251 @@
+import BoomicCore
+import BoomicMedia
+import Foundation
+import Glibc
+import Synchronization
+import Testing
+
+@Suite struct ScannerWalkTests {
+    let dir = TempDir("boomic-walk")
+    var fm: FileManager { .default }
+
+    func touch(_ relative: String, bytes: Int = 3) throws {
+        let path = dir.file(relative)
+        try fm.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data(repeating: 7, count: bytes).write(to: URL(fileURLWithPath: path))
+    }
+
+    func relative(_ walk: Walk) -> [String] {
+        walk.files.map { String($0.path.dropFirst(dir.path.count + 1)) }
+    }
+
+    @Test func keepsAudioSkipsHiddenAndOtherFiles() throws {
+        for f in ["b/2.mp3", "b/1.FLAC", "a.ogg", "a/x.opus", "notes.txt", "cover.jpg", "noext", ".hidden.mp3",
+                  "._a.flac", ".git/c.flac", "b/.cache/d.mp3", "c/e.M4A", "c/f.wv", "g.flac.part"] {
+            try touch(f)
+        }
+        let walk = Scanner.walk([dir.path])
+        #expect(walk.failures.isEmpty)
+        #expect(relative(walk) == ["a/x.opus", "a.ogg", "b/1.FLAC", "b/2.mp3", "c/e.M4A", "c/f.wv"])
+    }
+
+    @Test func sizesAndNanosecondMtimes() throws {
+        try touch("t.flac", bytes: 1234)
+        var times = [timespec(tv_sec: 1_600_000_000, tv_nsec: 123_456_789),
+                     timespec(tv_sec: 1_600_000_000, tv_nsec: 123_456_789)]
+        #expect(utimensat(AT_FDCWD, dir.file("t.flac"), &times, 0) == 0)
+        let files = try Scanner.list(roots: [dir.path])
+        #expect(files == [ListedFile(path: dir.file("t.flac"), size: 1234, mtime: 1_600_000_000_123_456_789)])
+    }
+
+    @Test func followsSymlinksOnceAndSurvivesLoops() throws {
+        try touch("real/song.mp3")
+        try fm.createSymbolicLink(atPath: dir.file("link"), withDestinationPath: dir.file("real"))
+        try fm.createSymbolicLink(atPath: dir.file("real/loop"), withDestinationPath: dir.path)
+        try fm.createSymbolicLink(atPath: dir.file("dangling.flac"), withDestinationPath: dir.file("gone.flac"))
+        try fm.createSymbolicLink(atPath: dir.file("alias.mp3"), withDestinationPath: dir.file("real/song.mp3"))
+        let walk = Scanner.walk([dir.path])
+        #expect(walk.failures.isEmpty)
+        // The folder is listed once (first reached through "link", which sorts first); a symlinked
+        // file is a file of its own.
+        #expect(relative(walk) == ["alias.mp3", "link/song.mp3"])
+    }
+
+    @Test func overlappingRootsListEachFileOnce() throws {
+        try touch("x/y/a.flac")
+        let walk = Scanner.walk([dir.path, dir.file("x/y"), dir.file("x/y/../y/")])
+        #expect(walk.files.map(\.path) == [dir.file("x/y/a.flac")])
+    }
+
+    @Test func singleFileRootAndRelativeRoots() throws {
+        try touch("one.mp3")
+        #expect(Scanner.walk([dir.file("one.mp3")]).files.map(\.path) == [dir.file("one.mp3")])
+        let cwd = fm.currentDirectoryPath
+        #expect(fm.changeCurrentDirectoryPath(dir.path))
+        defer { _ = fm.changeCurrentDirectoryPath(cwd) }
+        #expect(Scanner.walk(["."]).files.map(\.path) == [dir.file("one.mp3")])
+    }
+
+    @Test func missingRootIsAFailureAndListThrows() throws {
+        let gone = dir.file("gone")
+        let walk = Scanner.walk([gone])
+        #expect(walk.files.isEmpty)
+        #expect(walk.failures == [.unreadableFolder(path: gone, reason: "No such file or directory")])
+        #expect(throws: MediaError.unreadableFolder(path: gone, reason: "No such file or directory")) {
+            try Scanner.list(roots: [gone])
+        }
+    }
+
+    @Test(.enabled(if: geteuid() != 0, "root reads every folder")) func unreadableFolderIsReported() throws {
+        try touch("open/a.mp3")
+        try touch("closed/b.mp3")
+        chmod(dir.file("closed"), 0)
+        defer { chmod(dir.file("closed"), 0o755) }
+        let walk = Scanner.walk([dir.path])
+        #expect(relative(walk) == ["open/a.mp3"])
+        #expect(walk.failures.map(\.path) == [dir.file("closed")])
+    }
+
+    @Test func customExtensions() throws {
+        try touch("a.mp3")
+        try touch("b.xyz")
+        let options = Scanner.Options(extensions: ["XYZ"])
+        #expect(Scanner.walk([dir.path], options: options).files.map(\.path) == [dir.file("b.xyz")])
+    }
+}
+
+@Suite struct ScannerReadTests {
+    let dir = TempDir("boomic-read")
+
+    /// Copies of Samples/ (good and broken) in a private tree.
+    func tree() throws -> [ListedFile] {
+        let root = dir.file("music")
+        try FileManager.default.copyItem(atPath: Repo.samples.path, toPath: root)
+        return try Scanner.list(roots: [root])
+    }
+
+    @Test func readAllKeepsInputOrderAndIsDeterministic() throws {
+        let files = try tree()
+        #expect(files.count > 30)
+        let shuffled = files.reversed() + files
+        let art1 = try ArtStore(directory: dir.file("art1"))
+        let art2 = try ArtStore(directory: dir.file("art2"))
+        let one = Scanner.readAll(Array(shuffled), art: art1, options: .init(concurrency: 1))
+        let many = Scanner.readAll(Array(shuffled), art: art2, options: .init(concurrency: 4))
+        #expect(one.facts == many.facts)
+        #expect(one.failures == many.failures)
+        let expected = shuffled.filter { !$0.path.contains("/Broken/") }.map(\.path)
+        #expect(one.facts.map(\.path) == expected)
+        #expect(one.failures.map(\.path) == shuffled.filter { $0.path.contains("/Broken/") }.map(\.path))
+        for (listed, facts) in zip(shuffled.filter { !$0.path.contains("/Broken/") }, one.facts) {
+            #expect(facts.size == listed.size && facts.mtime == listed.mtime)
+        }
+    }
+
+    @Test func progressAddsUpToTheFileCount() throws {
+        let files = try tree()
+        let total = Mutex(0)
+        let calls = Mutex(0)
+        let result = Scanner.readAll(files + files + files, art: try ArtStore(directory: dir.file("art"))) { n in
+            #expect(n > 0)
+            total.withLock { $0 += n }
+            calls.withLock { $0 += 1 }
+        }
+        #expect(total.withLock { $0 } == files.count * 3)
+        #expect(calls.withLock { $0 } >= 2)
+        #expect(result.facts.count + result.failures.count == files.count * 3)
+    }
+
+    @Test func emptyInput() throws {
+        let result = Scanner.readAll([], art: try ArtStore(directory: dir.file("art"))) { _ in
+            Issue.record("no progress for nothing")
+        }
+        #expect(result.facts.isEmpty && result.failures.isEmpty)
+    }
+
+    @Test func readingNeverModifiesAFile() throws {
+        let files = try tree()
+        let before = try files.map { try bytes(of: $0.path) }
+        _ = Scanner.readAll(files, art: try ArtStore(directory: dir.file("art")))
+        #expect(try files.map { try bytes(of: $0.path) } == before)
+        #expect(try Scanner.list(roots: [dir.file("music")]) == files)
+    }
+
+    @Test func fileGoneSinceTheWalkFailsWithItsPath() throws {
+        // A file vanished between the walk and the read.
+        let gone = ListedFile(path: dir.file("gone.flac"), size: 1, mtime: 1)
+        let result = Scanner.read(gone, art: try ArtStore(directory: dir.file("art")))
+        guard case .failure(let error) = result else { Issue.record("expected a failure"); return }
+        #expect(error.path == gone.path)
+        #expect(error.errorDescription == "\(gone.path): cannot open the file (No such file or directory)")
+    }
+
+    @Test func folderCoverIsUsedOnlyWithoutEmbeddedArt() throws {
+        let album = dir.file("album")
+        try FileManager.default.createDirectory(atPath: album, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Repo.samples.path + "/Loose Files/no tags at all.flac",
+                                         toPath: album + "/plain.flac")
+        try FileManager.default.copyItem(atPath: Repo.samples.path + "/Miles Quartet/Blue Sketches/01 So Modal.flac",
+                                         toPath: album + "/embedded.flac")
+        let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + Array("folder art".utf8)
+        try Data(jpeg).write(to: URL(fileURLWithPath: album + "/Folder.JPG"))
+        try Data([0x89, 0x50, 0x4E, 0x47] + Array("preferred".utf8)).write(to: URL(fileURLWithPath: album + "/COVER.png"))
+
+        let art = try ArtStore(directory: dir.file("art"))
+        let files = try Scanner.list(roots: [album])
+        let facts = Scanner.readAll(files, art: art).facts
+        let plain = try #require(facts.first { $0.path.hasSuffix("plain.flac") })
+        let embedded = try #require(facts.first { $0.path.hasSuffix("embedded.flac") })
+        #expect(plain.art == XXH64.hex([0x89, 0x50, 0x4E, 0x47] + Array("preferred".utf8)), "cover.* before folder.*")
+        #expect(embedded.art != nil && embedded.art != plain.art)
+        #expect(art.path(forHash: try #require(plain.art))?.hasSuffix(".png") == true)
+    }
+}
+
+@Suite struct ArtStoreTests {
+    let dir = TempDir("boomic-art")
+
+    func entries(_ path: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: path).sorted()
+    }
+
+    @Test func storesOncePerContent() throws {
+        let art = try ArtStore(directory: dir.file("lib/art"))
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 1, 2, 3]
+        let h1 = try art.store(png, mime: "image/png")
+        let h2 = try art.store(png, mime: "image/png")
+        let again = try ArtStore(directory: dir.file("lib/art/"))
+        let h3 = try again.store(png, mime: "image/png")
+        #expect(h1 == XXH64.hex(png) && h2 == h1 && h3 == h1)
+        #expect(try entries(dir.file("lib/art")) == ["\(h1).png"])
+        #expect(try bytes(of: dir.file("lib/art/\(h1).png")) == png)
+        #expect(art.path(forHash: h1) == dir.file("lib/art/\(h1).png"))
+        #expect(art.path(forHash: "0000000000000000") == nil)
+    }
+
+    @Test func extensionFromMimeElseFromTheBytes() throws {
+        let art = try ArtStore(directory: dir.file("art"))
+        let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 9]
+        let gif = Array("GIF89a...".utf8)
+        let junk: [UInt8] = [1, 2, 3]
+        let names = [try art.store(jpeg, mime: "") + ".jpg", try art.store(gif, mime: "application/octet-stream") + ".gif",
+                     try art.store(junk, mime: "image/x-unknown") + ".bin", try art.store(junk, mime: "image/jpeg") + ".jpg"]
+        #expect(try entries(dir.file("art")) == names.sorted())
+    }
+
+    @Test func rewritesAFileCutShortByACrash() throws {
+        let art = try ArtStore(directory: dir.file("art"))
+        let bytes1: [UInt8] = Array(repeating: 0xAB, count: 100)
+        let hash = XXH64.hex(bytes1)
+        try Data().write(to: URL(fileURLWithPath: dir.file("art/\(hash).png")))
+        #expect(try art.store(bytes1, mime: "image/png") == hash)
+        #expect(try bytes(of: dir.file("art/\(hash).png")) == bytes1)
+    }
+
+    @Test func concurrentStoresOfOnePictureLeaveOneFileAndNoTemporaries() throws {
+        let art = try ArtStore(directory: dir.file("art"))
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47] + (0..<10_000).map { UInt8(truncatingIfNeeded: $0) }
+        DispatchQueue.concurrentPerform(iterations: 16) { _ in
+            _ = try? art.store(png, mime: "image/png")
+        }
+        #expect(try entries(dir.file("art")) == ["\(XXH64.hex(png)).png"])
+    }
+
+    @Test func unwritableFolderThrows() throws {
+        try Data([1]).write(to: URL(fileURLWithPath: dir.file("file")))
+        #expect(throws: MediaError.self) { try ArtStore(directory: dir.file("file/art")) }
+        #expect(throws: MediaError.self) { try ArtStore(directory: dir.file("file")) }
+    }
+
+    @Test func folderCoverIsRememberedUntilForgotten() throws {
+        let art = try ArtStore(directory: dir.file("art"))
+        let album = dir.file("album")
+        try FileManager.default.createDirectory(atPath: album, withIntermediateDirectories: true)
+        #expect(art.folderCover(in: album) == nil)
+        let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 42]
+        try Data(jpeg).write(to: URL(fileURLWithPath: album + "/front.jpg"))
+        #expect(art.folderCover(in: album) == nil, "cached for the scan")
+        art.forgetFolders()
+        #expect(art.folderCover(in: album) == XXH64.hex(jpeg))
+    }
+}
