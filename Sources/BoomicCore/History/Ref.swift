@@ -27,8 +27,17 @@ public enum Ref: Equatable, Sendable {
         if let d = parseDate(s) { return d }
         if let n = Int(s), n >= 0 { return .seq(n) }
         let hex = s.lowercased()
-        if hex.count >= 4, hex.allSatisfy({ $0.isHexDigit || $0 == "-" }) { return .idPrefix(hex) }
+        if isIDPrefix(hex) { return .idPrefix(hex) }
         return nil
+    }
+
+    /// At least 4 hex digits, with dashes only where a UUID has them (`3fa2c1d4-9b`), so that
+    /// `----` or a mistyped date like `2026-13-01` is not taken for an id.
+    private static func isIDPrefix(_ s: String) -> Bool {
+        let dashes: Set = [8, 13, 18, 23]
+        let isHex = { (c: Character) in c.isASCII && c.isHexDigit }
+        return s.count <= 36 && s.filter(isHex).count >= 4
+            && s.enumerated().allSatisfy { i, c in isHex(c) || (c == "-" && dashes.contains(i)) }
     }
 
     private static func parseDate(_ s: String) -> Ref? {
