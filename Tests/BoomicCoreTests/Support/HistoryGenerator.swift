@@ -1,0 +1,240 @@
+import Foundation
+@testable import BoomicCore
+
+/// Generates random histories the way the product makes them: each transaction is generated on
+/// the basis it applies to, by the same generation functions the commands call.
+///
+/// Imports scan a simulated disk that changes between scans (new, changed, touched, moved, copied,
+/// deleted and restored files, some unreadable, some outside the walked roots); edits pick songs
+/// at random or by a query; undo, redo and rollback go back to earlier bases.
+struct HistoryGenerator {
+    private var rng: SplitMix64
+    private(set) var history: History
+    /// The music folders as they are now: path → what reading the file would give.
+    private var disk: [String: FileFacts] = [:]
+    /// Files deleted from disk, which may come back at their old path or somewhere else.
+    private var deleted: [String: FileFacts] = [:]
+    private var songIDs: CountingIDSource
+    private var fileCounter = 0
+    private var fingerprintCounter = 0
+    /// Nanoseconds, always moving forward, for file modification times.
+    private var clock = 1_700_000_000_000_000_000
+
+    static let maxFiles = 40
+
+    init(seed: UInt64) {
+        rng = SplitMix64(seed: seed)
+        history = History(seed: seed)
+        // Few salts, so that histories share song ids and bases of different histories disagree
+        // about the same song (what `diff` between histories must cope with).
+        songIDs = CountingIDSource(seed: seed % 3)
+    }
+
+    /// A history of 1–30 transactions.
+    static func history(seed: UInt64) -> History {
+        var g = HistoryGenerator(seed: seed)
+        let length = Int.random(in: 1...30, using: &g.rng)
+        var attempts = 0
+        while g.history.seq < length && attempts < length * 6 {
+            g.step()
+            attempts += 1
+        }
+        return g.history
+    }
+
+    /// One user action; most commit one transaction, a no-op commits nothing.
+    mutating func step() {
+        if history.head.isEmpty && rng.chance(0.85) { return scan() }
+        switch Int.random(in: 0..<100, using: &rng) {
+        case 0..<22: scan()
+        case 22..<47: modify()
+        case 47..<62: tag()
+        case 62..<69: remove()
+        case 69..<77: rollback()
+        case 77..<90: history.undo(Int.random(in: 1...3, using: &rng))
+        default: history.redo()
+        }
+    }
+
+    // MARK: Import
+
+    private mutating func scan() {
+        changeDisk()
+        let roots = rng.chance(0.8) ? ["/music"] : ["/music", "/other"]
+        let listed = disk.keys.sorted()
+            .filter { p in roots.contains { p.hasPrefix($0 + "/") } }
+            .map { p in ListedFile(path: p, size: disk[p]!.size, mtime: disk[p]!.mtime) }
+        let toRead = ImportGeneration.filesToRead(in: history.head, listed: listed)
+        // Now and then a file can't be read (corrupt, locked): listed but not read.
+        let read = toRead.filter { _ in !rng.chance(0.05) }.map { disk[$0.path]! }
+        let plan = ImportGeneration.plan(basis: history.head, roots: roots, listed: listed, read: read,
+                                         now: 1_800_000_000 + Double(history.seq), ids: &songIDs)
+        history.commit(plan.assertions, kind: .import, label: "import \(roots.joined(separator: " "))")
+    }
+
+    private mutating func changeDisk() {
+        if disk.isEmpty || rng.chance(0.6) {
+            for _ in 0..<Int.random(in: 1...8, using: &rng) where disk.count < Self.maxFiles {
+                let f = newFile(under: rng.chance(0.9) ? "/music" : "/other")
+                disk[f.path] = f
+            }
+        }
+        if rng.chance(0.3) {  // retagged in another program
+            for p in rng.subset(of: disk.keys.sorted(), max: 3) {
+                var f = disk[p]!
+                retag(&f)
+                f.size += Int.random(in: -500...500, using: &rng)
+                f.mtime = tick()
+                disk[p] = f
+            }
+        }
+        if rng.chance(0.15) {  // touched: newer mtime, same contents
+            for p in rng.subset(of: disk.keys.sorted(), max: 2) { disk[p]!.mtime = tick() }
+        }
+        if rng.chance(0.2) {  // moved or renamed: same audio at a new path
+            for p in rng.subset(of: disk.keys.sorted(), max: 2) {
+                var f = disk.removeValue(forKey: p)!
+                f.path = newPath(under: rng.chance(0.9) ? "/music" : "/other", title: f.title)
+                if rng.chance(0.3) { f.mtime = tick() }
+                disk[f.path] = f
+            }
+        }
+        if rng.chance(0.05), disk.count < Self.maxFiles, let p = disk.keys.sorted().randomElement(using: &rng) {
+            var copy = disk[p]!  // a copy: same fingerprint, and the original is still there
+            copy.path = newPath(under: "/music", title: copy.title)
+            disk[copy.path] = copy
+        }
+        if rng.chance(0.2) {  // deleted or unmounted
+            for p in rng.subset(of: disk.keys.sorted(), max: 2) { deleted[p] = disk.removeValue(forKey: p) }
+        }
+        if rng.chance(0.25) {  // coming back, where it was or somewhere else
+            for p in rng.subset(of: deleted.keys.sorted(), max: 2) where disk.count < Self.maxFiles {
+                var f = deleted.removeValue(forKey: p)!
+                if rng.chance(0.3) { f.path = newPath(under: "/music", title: f.title) }
+                if disk[f.path] == nil { disk[f.path] = f }
+            }
+        }
+    }
+
+    private mutating func tick() -> Int {
+        clock += Int.random(in: 1...5_000_000_000, using: &rng)
+        return clock
+    }
+
+    private mutating func newPath(under root: String, title: String?) -> String {
+        fileCounter += 1
+        let dir = rng.pick(Samples.artists)
+        return "\(root)/\(dir)/\(fileCounter) \(title ?? "untitled").\(rng.pick(Samples.formats))"
+    }
+
+    private mutating func newFile(under root: String) -> FileFacts {
+        let title: String? = rng.chance(0.9) ? rng.pick(Samples.titles) : nil
+        var f = FileFacts(path: newPath(under: root, title: title), size: Int.random(in: 100_000...60_000_000, using: &rng),
+                          mtime: tick())
+        if rng.chance(0.9) {
+            fingerprintCounter += 1
+            f.fingerprint = String(format: "fp%06x", fingerprintCounter)
+        }
+        retag(&f)
+        f.title = title
+        f.duration = Double(Int.random(in: 60...1_200, using: &rng)) / 4
+        f.samplerate = rng.pick([44_100, 48_000, 96_000])
+        f.bitdepth = rng.chance(0.7) ? rng.pick([16, 24]) : nil
+        f.channels = 2
+        f.bitrate = Int.random(in: 128...1_411, using: &rng)
+        f.format = String(f.path.split(separator: ".").last!)
+        return f
+    }
+
+    /// New tag values, as another tagger would write them.
+    private mutating func retag(_ f: inout FileFacts) {
+        f.title = rng.chance(0.9) ? rng.pick(Samples.titles) : nil
+        f.artists = rng.chance(0.9) ? rng.subset(of: Samples.artists, max: rng.chance(0.8) ? 1 : 3) : []
+        f.album = rng.chance(0.8) ? rng.pick(Samples.albums) : nil
+        f.albumartist = rng.chance(0.3) ? rng.pick(Samples.artists) : nil
+        f.compilation = rng.chance(0.1)
+        f.track = rng.chance(0.9) ? Int.random(in: 1...12, using: &rng) : nil
+        f.tracktotal = rng.chance(0.5) ? 12 : nil
+        f.disc = rng.chance(0.3) ? Int.random(in: 1...2, using: &rng) : nil
+        f.year = rng.chance(0.8) ? Int.random(in: 1955...2025, using: &rng) : nil
+        f.date = rng.chance(0.1) ? rng.pick(Samples.dates) : nil
+        f.genre = rng.chance(0.7) ? rng.pick(Samples.genres) : nil
+        f.composer = rng.chance(0.2) ? rng.pick(Samples.composers) : nil
+        f.comment = rng.chance(0.2) ? rng.pick(Samples.comments) : nil
+        f.replaygainTrackGain = rng.chance(0.3) ? Double(Int.random(in: -150...50, using: &rng)) / 10 : nil
+        f.replaygainTrackPeak = rng.chance(0.2) ? Double(Int.random(in: 1...1_000, using: &rng)) / 1_000 : nil
+        f.mbTrackID = rng.chance(0.1) ? "mb-\(Int.random(in: 1...99, using: &rng))" : nil
+        f.art = rng.chance(0.2) ? "art\(Int.random(in: 1...5, using: &rng))" : nil
+    }
+
+    // MARK: Edits
+
+    /// The songs a command acts on: a random handful, or (as the CLI does) those matching a query.
+    private mutating func chooseSongs() -> [SongID] {
+        let ids = history.head.songs.keys.sorted()
+        guard !ids.isEmpty else { return [] }
+        if rng.chance(0.3) {
+            let query = rng.pick([["artist:\(rng.pick(Samples.artists))"], ["album:blue"], ["genre:jazz"],
+                                  ["year:1960..1999"], ["#jazz"], ["^genre:pop"], ["#instruments:"]])
+            guard let parsed = try? QueryParser.parse(query) else { return [] }
+            return history.head.songs(matching: parsed).map(\.id)
+        }
+        return rng.subset(of: ids, max: max(1, ids.count / 3))
+    }
+
+    private mutating func modify() {
+        let ids = chooseSongs()
+        let assignments = (0..<Int.random(in: 1...3, using: &rng)).map { _ in randomAssignment() }
+        let label = "modify " + assignments.map { "\($0.field.name)=\($0.value)" }.joined(separator: " ")
+        history.commit(EditGeneration.modify(history.head, songs: ids, set: assignments), kind: .edit, label: label)
+    }
+
+    private mutating func randomAssignment() -> FieldAssignment {
+        if rng.chance(0.15) {  // as typed on the command line
+            let typed = rng.pick(["year=1969", "artist=Miles Davis; John Coltrane", "genre!", "rating=5",
+                                  "favorite=yes", "replaygain_album_gain=-6.5 dB", "title=Só Danço Samba",
+                                  "comp=true", "albumartist=", "track=3"])
+            if let a = try? FieldAssignment.parse(typed) { return a }
+        }
+        func orNull(_ p: Double, _ v: FieldValue) -> FieldValue { rng.chance(p) ? v : .null }
+        let field = rng.pick([SongField.title, .artists, .album, .albumartist, .genre, .composer, .comment,
+                              .year, .track, .disc, .date, .compilation, .rating, .favorite, .playcount,
+                              .replaygainAlbumGain])
+        let value: FieldValue
+        switch field {
+        case .title: value = orNull(0.85, .string(rng.pick(Samples.titles)))
+        case .artists: value = rng.chance(0.1) ? .null : .strings(rng.subset(of: Samples.artists, max: 3))
+        case .album: value = orNull(0.85, .string(rng.pick(Samples.albums)))
+        case .albumartist: value = orNull(0.6, .string(rng.pick(Samples.artists)))
+        case .genre: value = orNull(0.8, .string(rng.pick(Samples.genres)))
+        case .composer: value = orNull(0.7, .string(rng.pick(Samples.composers)))
+        case .comment: value = orNull(0.8, .string(rng.pick(Samples.comments)))
+        case .date: value = orNull(0.7, .string(rng.pick(Samples.dates)))
+        case .year: value = orNull(0.85, .int(Int.random(in: 1955...2025, using: &rng)))
+        case .track, .disc: value = orNull(0.85, .int(Int.random(in: 1...12, using: &rng)))
+        case .rating: value = orNull(0.8, .int(Int.random(in: 1...5, using: &rng)))
+        case .playcount: value = .int(Int.random(in: 0...20, using: &rng))
+        case .compilation, .favorite: value = .bool(rng.chance(0.5))
+        default: value = orNull(0.8, .double(Double(Int.random(in: -150...50, using: &rng)) / 10))
+        }
+        return FieldAssignment(field: field, value: value)
+    }
+
+    private mutating func tag() {
+        let ids = chooseSongs()
+        let add = rng.chance(0.7) ? rng.subset(of: Samples.tagsToAdd, max: 2) : []
+        let remove = rng.chance(0.5) ? rng.subset(of: Samples.tagsToRemove, max: 2) : []
+        let label = "tag " + (add.map { "+#\($0)" } + remove.map { "-#\($0)" }).joined(separator: " ")
+        history.commit(EditGeneration.tag(history.head, songs: ids, add: add, remove: remove), kind: .tag, label: label)
+    }
+
+    private mutating func remove() {
+        let ids = rng.subset(of: history.head.songs.keys.sorted(), max: 3)
+        history.commit(EditGeneration.remove(history.head, songs: ids), kind: .remove, label: "remove \(ids.count) songs")
+    }
+
+    private mutating func rollback() {
+        guard history.seq > 0 else { return }
+        history.rollback(to: Int.random(in: 0..<history.seq, using: &rng))
+    }
+}

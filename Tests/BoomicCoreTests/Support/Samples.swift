@@ -1,0 +1,25 @@
+@testable import BoomicCore
+
+/// Small pools of names, so that random songs share artists and albums (albums and artists then
+/// merge and split as songs change), with the accents, scripts and punctuation real libraries have.
+enum Samples {
+    /// `Björk` and `bjork` fold to the same artist; `AC/DC` has a slash; one has no Latin letters.
+    static let artists = ["Miles Davis", "John Coltrane", "Björk", "bjork", "Sigur Rós", "Beyoncé",
+                          "坂本龍一", "AC/DC", "Nina Simone"]
+    static let albums = ["Kind of Blue", "kind of blue", "Blue Train", "Homogenic", "Lemonade",
+                         "Greatest Hits", "Café Tacvba"]
+    /// `a:b` needs an escaped colon in a query.
+    static let titles = ["So What", "Blue in Green", "Jóga", "Hyperballad", "Giant Steps", "Formation",
+                         "戦場のメリークリスマス", "Thunderstruck", "Feeling Good", "Naïma", "a:b", "Intro"]
+    static let genres = ["Jazz", "jazz", "Electronic", "Pop", "Rock", "Post-Rock", "Música"]
+    static let composers = ["Bill Evans", "Miles Davis", "Ryuichi Sakamoto"]
+    static let comments = ["ripped from CD", "🎷 live", "a; b", ""]
+    static let dates = ["1959-08-17", "1997-09-22", "2016-04-23"]
+    static let formats = ["flac", "mp3", "ogg", "m4a"]
+
+    /// Tags users add: nested ones, a parent alone, one written with `#` and capitals.
+    static let tagsToAdd = ["jazz", "#Rock", "instruments:piano", "instruments:trumpet", "instruments:guitar",
+                            "mood:calm", "mood", "français", "instruments"]
+    /// Tags users remove: removing a parent removes its children; one nobody has.
+    static let tagsToRemove = ["instruments", "mood", "jazz", "instruments:piano", "rock", "nothing"]
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+@testable import BoomicCore
+
+/// The laws of the transaction function, diff and rollback (DESIGN §1), each checked on every
+/// random history. A failure names the seed; `BOOMIC_SEED=<seed> swift test --filter …` replays it.
+@Suite("Transaction function laws on random histories")
+struct TransactionLawTests {
+    @Test("replaying a log is deterministic and every basis is consistent")
+    func replayIsDeterministic() {
+        for h in Histories.all {
+            // `h.bases` were folded once while the history was generated; fold again and compare.
+            let replayed = History.fold(h.transactions)
+            for (seq, b) in replayed.enumerated() {
+                guard expectSame(b, h.bases[seq], "seed \(h.seed) seq \(seq), replayed"),
+                      expectConsistent(b, "seed \(h.seed) seq \(seq)") else { break }
+            }
+        }
+    }
+
+    @Test("generating a history from a seed is deterministic (generation functions are pure)")
+    func generationIsDeterministic() {
+        for h in Histories.all {
+            let again = HistoryGenerator.history(seed: h.seed)
+            #expect(again.transactions == h.transactions, "seed \(h.seed)")
+        }
+    }
+
+    @Test("a.applying(a.diff(to: b)) == b, within a history and across histories")
+    func diffTurnsOneBasisIntoTheOther() {
+        let all = Histories.all
+        for (n, h) in all.enumerated() {
+            var rng = SplitMix64(seed: h.seed ^ 0xD1FF)
+            let other = all[(n + 1) % all.count]
+            var pairs: [(DataBasis, DataBasis, String)] = [(h.head, .empty, "HEAD → empty"), (.empty, h.head, "empty → HEAD")]
+            for _ in 0..<3 {
+                let i = Int.random(in: 0...h.seq, using: &rng), j = Int.random(in: 0...h.seq, using: &rng)
+                pairs.append((h.bases[i], h.bases[j], "\(i) → \(j)"))
+                let k = Int.random(in: 0...other.seq, using: &rng)
+                pairs.append((h.bases[i], other.bases[k], "\(i) → \(k) of seed \(other.seed)"))
+                pairs.append((other.bases[k], h.bases[i], "\(k) of seed \(other.seed) → \(i)"))
+            }
+            for (a, b, what) in pairs {
+                let d = a.diff(to: b)
+                expectSame(a.applying(d), b, "seed \(h.seed), diff \(what)")
+                #expect(d.isEmpty == (a == b), "seed \(h.seed), diff \(what): empty iff equal")
+                #expect(Set(d.map(\.songID)).count == d.count, "seed \(h.seed), diff \(what): one assertion per song")
+            }
+        }
+    }
+
+    @Test("rolling back to k gives basis k, and the rollback commits and keeps the indexes right")
+    func rollbackReturnsToEveryEarlierState() {
+        for h in Histories.all {
+            var rng = SplitMix64(seed: h.seed ^ 0x5011)
+            let ks = Set([0, h.seq] + (0..<4).map { _ in Int.random(in: 0...h.seq, using: &rng) }).sorted()
+            for k in ks {
+                var branch = h
+                branch.rollback(to: k)
+                guard expectSame(branch.head, h.bases[k], "seed \(h.seed), rollback to \(k)"),
+                      expectConsistent(branch.head, "seed \(h.seed), rollback to \(k)") else { break }
+                #expect(branch.seq == h.seq + (h.head == h.bases[k] ? 0 : 1),
+                        "seed \(h.seed): a rollback commits a transaction exactly when it changes something")
+            }
+        }
+    }
+
+    @Test("an assertion followed by its inverse changes nothing, on the basis it was generated on")
+    func inverseUndoesEachAssertion() {
+        for h in Histories.all {
+            outer: for (i, t) in h.transactions.enumerated() {
+                let before = h.bases[i]
+                for a in t.assertions.prefix(4) {
+                    #expect(a.inverse.inverse == a, "seed \(h.seed)")
+                    let there = before.applying([a])
+                    guard expectSame(there.applying([a.inverse]), before, "seed \(h.seed) seq \(i + 1): \(t.label)") else { break outer }
+                }
+                // The whole transaction, inverted in reverse order, undoes it too.
+                let back = h.bases[i + 1].applying(t.assertions.reversed().map(\.inverse))
+                guard expectSame(back, before, "seed \(h.seed) seq \(i + 1): inverse of \(t.label)") else { break }
+            }
+        }
+    }
+
+    @Test("a transaction survives a JSON round trip: equal, same effect, same bytes")
+    func jsonRoundTrip() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        for h in Histories.all {
+            for (i, t) in h.transactions.enumerated() {
+                let data = try encoder.encode(t)
+                let back = try JSONDecoder().decode(Transaction.self, from: data)
+                #expect(back == t, "seed \(h.seed) seq \(i + 1): \(String(decoding: data, as: UTF8.self).prefix(600))")
+                expectSame(h.bases[i].applying(back), h.bases[i + 1], "seed \(h.seed) seq \(i + 1): decoded transaction")
+                #expect(try encoder.encode(back) == data, "seed \(h.seed) seq \(i + 1): encoding is stable")
+            }
+        }
+    }
+
+    /// A law on histories that never do anything proves nothing: check that the generator
+    /// produces every kind of step the laws are meant to cover.
+    @Test("the random histories cover imports, moves, missing files, edits, tags, removals, rollbacks, undo and redo")
+    func historiesCoverEveryKindOfStep() {
+        var kinds: [Transaction.Kind: Int] = [:]
+        var moved = 0, wentMissing = 0, cameBack = 0, rescanned = 0, deleted = 0, readded = 0, largest = 0
+        for h in Histories.all {
+            largest = max(largest, h.bases.map(\.songs.count).max()!)
+            for (i, t) in h.transactions.enumerated() {
+                kinds[t.kind, default: 0] += 1
+                for a in t.assertions.prefix(4) {
+                    switch a {
+                    case .updateSong(_, let p):
+                        if t.kind == .import && p[.path] != nil { moved += 1 }
+                        if p[.missing]?.new == .bool(true) { wentMissing += 1 }
+                        if t.kind == .import && p[.missing]?.new == .bool(false) { cameBack += 1 }
+                        if t.kind == .import && p[.path] == nil && p[.missing] == nil { rescanned += 1 }
+                    case .deleteSong: deleted += 1
+                    case .addSong(let s): if h.bases[i].song(atPath: s.path) == nil && i > 0 { readded += 1 }
+                    }
+                }
+            }
+        }
+        #expect(Histories.all.count >= Seeds.all.count)
+        for kind in [Transaction.Kind.import, .edit, .tag, .remove, .rollback, .undo, .redo] {
+            #expect(kinds[kind, default: 0] >= 30, "only \(kinds[kind, default: 0]) transactions of kind \(kind)")
+        }
+        #expect(moved >= 20, "moved files: \(moved)")
+        #expect(wentMissing >= 20, "missing files: \(wentMissing)")
+        #expect(cameBack >= 10, "files coming back: \(cameBack)")
+        #expect(rescanned >= 20, "changed files: \(rescanned)")
+        #expect(deleted >= 20, "deletions: \(deleted)")
+        #expect(readded >= 20, "songs added after the first step: \(readded)")
+        #expect((20...60).contains(largest), "largest library: \(largest) songs")
+    }
+}
