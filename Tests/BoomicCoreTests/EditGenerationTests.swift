@@ -1,0 +1,131 @@
+import Testing
+@testable import BoomicCore
+
+/// `modify` and `tag`: parsing what the user typed, and the assertions generated from it.
+@Suite("Edit generation")
+struct EditGenerationTests {
+    @Test("FIELD=VALUE and FIELD! parse to typed assignments", arguments: [
+        ("year=1969", FieldAssignment(field: .year, value: .int(1969))),
+        ("Year= 1969 ", FieldAssignment(field: .year, value: .int(1969))),
+        ("artist=A; B", FieldAssignment(field: .artists, value: .strings(["A", "B"]))),
+        ("artists=Miles Davis;John Coltrane; ", FieldAssignment(field: .artists, value: .strings(["Miles Davis", "John Coltrane"]))),
+        ("genre!", FieldAssignment(field: .genre, value: .null)),
+        ("genre=", FieldAssignment(field: .genre, value: .null)),
+        ("title=Jóga", FieldAssignment(field: .title, value: .string("Jóga"))),
+        ("title=a=b", FieldAssignment(field: .title, value: .string("a=b"))),
+        ("title=Wow!", FieldAssignment(field: .title, value: .string("Wow!"))),
+        ("comp=yes", FieldAssignment(field: .compilation, value: .bool(true))),
+        ("favorite=off", FieldAssignment(field: .favorite, value: .bool(false))),
+        ("rating=5", FieldAssignment(field: .rating, value: .int(5))),
+        ("playcount=0", FieldAssignment(field: .playcount, value: .int(0))),
+        ("replaygain_track_gain=-6.5 dB", FieldAssignment(field: .replaygainTrackGain, value: .double(-6.5))),
+        ("replaygain_album_gain=3", FieldAssignment(field: .replaygainAlbumGain, value: .double(3))),
+    ])
+    func parses(text: String, expected: FieldAssignment) throws {
+        #expect(try FieldAssignment.parse(text) == expected)
+    }
+
+    @Test("bad assignments are errors that say what to do", arguments: [
+        ("yeer=1969", FieldError.unknownField("yeer", suggestion: "year"),
+         "unknown field 'yeer'; did you mean 'year'?"),
+        ("zzzzzzzz=1", FieldError.unknownField("zzzzzzzz", suggestion: nil),
+         "unknown field 'zzzzzzzz'; see 'boomic ls --help' for the field names"),
+        ("=1969", FieldError.unknownField("", suggestion: nil),
+         "unknown field ''; see 'boomic ls --help' for the field names"),
+        ("year=abc", FieldError.badValue(field: "year", value: "abc", expected: "a whole number"),
+         "'abc' is not a valid value for 'year': expected a whole number"),
+        ("year=19.5", FieldError.badValue(field: "year", value: "19.5", expected: "a whole number"),
+         "'19.5' is not a valid value for 'year': expected a whole number"),
+        ("comp=maybe", FieldError.badValue(field: "compilation", value: "maybe", expected: "true or false"),
+         "'maybe' is not a valid value for 'compilation': expected true or false"),
+        ("path=/x.flac", FieldError.readOnly("path"),
+         "field 'path' is read from the file and can't be modified; rescan with 'boomic import' instead"),
+        ("duration!", FieldError.readOnly("duration"),
+         "field 'duration' is read from the file and can't be modified; rescan with 'boomic import' instead"),
+        ("tags=jazz", FieldError.badValue(field: "tags", value: "jazz", expected: "use 'boomic tag QUERY +#tag -#tag'"),
+         "'jazz' is not a valid value for 'tags': expected use 'boomic tag QUERY +#tag -#tag'"),
+        ("year", FieldError.malformed("year"),
+         "'year' is not an assignment: write FIELD=VALUE to set a field or FIELD! to clear it"),
+    ])
+    func rejects(text: String, error: FieldError, message: String) {
+        #expect(throws: error) { try FieldAssignment.parse(text) }
+        #expect(error.errorDescription == message)
+    }
+
+    static let db = library([facts("/m/1.flac", title: "So What", artists: ["Miles Davis"], year: 1959),
+                             facts("/m/2.flac", title: "Jóga", artists: ["Björk"])])
+
+    @Test("modify patches exactly the fields that change, with old and new values")
+    func modify() {
+        let a = EditGeneration.modify(Self.db, songs: [songID(1), songID(2)], set: [FieldAssignment(field: .year, value: .int(1959))])
+        #expect(a == [.updateSong(songID(2), [.year: FieldChange(old: .null, new: .int(1959))])])
+        let b = EditGeneration.modify(Self.db, songs: [songID(1)], set: [
+            FieldAssignment(field: .artists, value: .strings(["Miles Davis", "John Coltrane"])),
+            FieldAssignment(field: .title, value: .null),
+        ])
+        #expect(b == [.updateSong(songID(1), [
+            .artists: FieldChange(old: .strings(["Miles Davis"]), new: .strings(["Miles Davis", "John Coltrane"])),
+            .title: FieldChange(old: .string("So What"), new: .null),
+        ])])
+    }
+
+    @Test("a modify that changes nothing produces nothing", arguments: [
+        [FieldAssignment(field: .year, value: .int(1959))],
+        [FieldAssignment(field: .genre, value: .null)],
+        [FieldAssignment(field: .genre, value: .string(""))],
+        [FieldAssignment(field: .artists, value: .strings(["Miles Davis", ""]))],
+        [FieldAssignment(field: .title, value: .string("x")), FieldAssignment(field: .title, value: .string("So What"))],
+    ])
+    func noOpModify(assignments: [FieldAssignment]) {
+        #expect(EditGeneration.modify(Self.db, songs: [songID(1)], set: assignments) == [])
+    }
+
+    @Test("songs that are not in the library are skipped")
+    func unknownSongs() {
+        #expect(EditGeneration.modify(Self.db, songs: [songID(9)], set: [FieldAssignment(field: .year, value: .int(1))]) == [])
+        #expect(EditGeneration.tag(Self.db, songs: [songID(9)], add: ["jazz"], remove: []) == [])
+        #expect(EditGeneration.remove(Self.db, songs: [songID(9)]) == [])
+    }
+
+    @Test("tag adds and removes; removing a parent removes its children", arguments: [
+        ([], ["#Jazz", "instruments:piano"], [], ["instruments:piano", "jazz"]),
+        (["jazz"], ["jazz"], [], nil),
+        (["jazz", "instruments:piano", "instruments:trumpet", "instrumental"], [], ["instruments"], ["instrumental", "jazz"]),
+        (["instruments", "instruments:piano"], [], ["#instruments"], []),
+        (["instruments:piano"], [], ["instruments:piano:grand"], nil),
+        (["mood:calm"], [], ["mood:calm"], []),
+        (["jazz"], [], ["rock"], nil),
+        (["jazz"], ["jazz"], ["jazz"], nil),
+        (["instruments:piano"], ["instruments:guitar"], ["instruments"], ["instruments:guitar"]),
+    ] as [([String], [String], [String], [String]?)])
+    func tag(before: [String], add: [String], remove: [String], after: [String]?) {
+        var song = Self.db[songID(1)]!
+        song.tags = Song.normalizedTags(before)
+        let db = DataBasis(songs: [song])
+        let assertions = EditGeneration.tag(db, songs: [song.id], add: add, remove: remove)
+        guard let after else {
+            #expect(assertions == [], "no-op tags produce nothing")
+            return
+        }
+        #expect(assertions == [.updateSong(song.id, [.tags: FieldChange(old: .strings(song.tags), new: .strings(after))])])
+    }
+
+    @Test("remove deletes the song from the library, carrying the whole song")
+    func remove() {
+        #expect(EditGeneration.remove(Self.db, songs: [songID(2)]) == [.deleteSong(Self.db[songID(2)]!)])
+    }
+
+    @Test("field names: aliases resolve, typos get a suggestion", arguments: [
+        ("artist", SongField.artists), ("COMP", .compilation), ("tag", .tags), ("length", .duration),
+        ("mb_releasegroup", .mbReleaseGroupID), ("replaygain_track_gain", .replaygainTrackGain),
+    ])
+    func fieldNames(name: String, field: SongField) {
+        #expect(FieldName.resolve(name) == field)
+        #expect(FieldName.all.contains(name.lowercased()))
+    }
+
+    @Test("suggestions for typos", arguments: [("yeer", "year"), ("titel", "title"), ("artst", "artist"), ("gnre", "genre"), ("xyzzyplugh", nil)] as [(String, String?)])
+    func suggestions(typo: String, suggestion: String?) {
+        #expect(FieldName.suggestion(for: typo) == suggestion)
+    }
+}
