@@ -28,14 +28,34 @@ extension SongCodec {
         var table: [String] = []
         table.reserveCapacity(tableCount)
         for _ in 0..<tableCount { table.append(try r.string()) }
+        let listCount = try r.count(atMost: r.remaining)
+        var lists: [[String]] = []
+        lists.reserveCapacity(listCount)
+        for _ in 0..<listCount {
+            let n = try r.count(atMost: r.remaining)
+            var list: [String] = []
+            list.reserveCapacity(n)
+            for _ in 0..<n { list.append(try shared(&r, table)) }
+            lists.append(list)
+        }
         let count = try r.count(atMost: r.remaining / 18)
         var songs: [Song] = []
         songs.reserveCapacity(count)
-        for _ in 0..<count { songs.append(try decodeSong(&r, table)) }
+        for _ in 0..<count { songs.append(try decodeSong(&r, table, lists)) }
         return songs
     }
 
-    private static func decodeSong(_ r: inout ByteReader, _ table: [String]) throws -> Song {
+    @inline(__always)
+    private static func shared<E>(_ r: inout ByteReader, _ table: [E]) throws -> E {
+        let at = r.offset
+        let i = try r.varint()
+        guard i < UInt64(table.count) else {
+            throw StoreError.badEncoding("a reference at byte \(at) is past the table's \(table.count) entries")
+        }
+        return table[Int(i)]
+    }
+
+    private static func decodeSong(_ r: inout ByteReader, _ table: [String], _ lists: [[String]]) throws -> Song {
         let id = try r.uuid()
         let at = r.offset
         let bits = try r.varint()
@@ -44,21 +64,8 @@ extension SongCodec {
         }
         var s = Song(id: SongID(id), path: try r.string())
         @inline(__always) func has(_ bit: Bit) -> Bool { bits & bit.mask != 0 }
-        @inline(__always) func shared() throws -> String {
-            let at = r.offset
-            let i = try r.varint()
-            guard i < UInt64(table.count) else {
-                throw StoreError.badEncoding("a string reference at byte \(at) is past the table's \(table.count)")
-            }
-            return table[Int(i)]
-        }
-        @inline(__always) func sharedList() throws -> [String] {
-            let n = try r.count(atMost: r.remaining)
-            var out: [String] = []
-            out.reserveCapacity(n)
-            for _ in 0..<n { out.append(try shared()) }
-            return out
-        }
+        @inline(__always) func shared() throws -> String { try Self.shared(&r, table) }
+        @inline(__always) func sharedList() throws -> [String] { try Self.shared(&r, lists) }
 
         if has(.size) { s.size = try r.int() }
         if has(.mtime) { s.mtime = try r.int() }

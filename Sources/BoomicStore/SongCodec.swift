@@ -11,14 +11,16 @@ import Foundation
 /// ```
 /// version byte (1)
 /// string table: count, then each string           ← shared values (album, artist, genre, …)
+/// list table: count, then each list as a count and string-table indexes   ← artists, tags
 /// song count, then per song:
 ///   16-byte id, presence bitmap (varint), path (string), then each present field in `Bit` order
 /// ```
 /// Absent optionals, empty arrays, `false`, and numbers equal to their default set no bit and
-/// take no bytes. Values many songs share (album, artists, genre, dates, MusicBrainz album ids,
-/// art hashes, tags) are written once in the table and referenced by index, which also makes
-/// decoded songs share the strings' storage: less memory with 50,000 songs open. Values unique to
-/// a song (path, title, fingerprint, track id, comment) are written in place.
+/// take no bytes. Values many songs share (album, genre, dates, MusicBrainz album ids, art hashes,
+/// and whole `artists` and `tags` lists) are written once in a table and referenced by index, which
+/// also makes decoded songs share their storage: fewer allocations and less memory with 50,000
+/// songs open. Values unique to a song (path, title, fingerprint, track id, comment) are written
+/// in place.
 ///
 /// Every stored property of `Song` round-trips exactly (doubles bit for bit); a test pins the
 /// number of properties, so adding one to `Song` without adding it here fails. Damaged input
@@ -58,20 +60,35 @@ public enum SongCodec {
         out.byte(version)
         out.count(table.strings.count)
         for s in table.strings { out.string(s) }
+        out.count(table.lists.count)
+        for list in table.lists {
+            out.count(list.count)
+            for s in list { out.count(table.index[s]!) }
+        }
         out.count(songs.count)
         out.append(contentsOf: body.bytes)
     }
 
-    /// Strings written once and referenced by their index.
+    /// Strings and string lists written once and referenced by their index.
     struct StringTable {
         var strings: [String] = []
         var index: [String: Int] = [:]
+        var lists: [[String]] = []
+        var listIndex: [[String]: Int] = [:]
 
         mutating func ref(_ s: String) -> Int {
             if let i = index[s] { return i }
             index[s] = strings.count
             strings.append(s)
             return strings.count - 1
+        }
+
+        mutating func ref(_ list: [String]) -> Int {
+            if let i = listIndex[list] { return i }
+            for s in list { _ = ref(s) }
+            listIndex[list] = lists.count
+            lists.append(list)
+            return lists.count - 1
         }
     }
 
@@ -122,11 +139,7 @@ public enum SongCodec {
         w.varint(bits)
         w.string(s.path)
         func shared(_ v: String?) { if let v { w.count(table.ref(v)) } }
-        func sharedList(_ vs: [String]) {
-            guard !vs.isEmpty else { return }
-            w.count(vs.count)
-            for v in vs { w.count(table.ref(v)) }
-        }
+        func sharedList(_ vs: [String]) { if !vs.isEmpty { w.count(table.ref(vs)) } }
         func own(_ v: String?) { if let v { w.string(v) } }
         func int(_ v: Int?) { if let v { w.int(v) } }
         func double(_ v: Double?) { if let v { w.double(v) } }
