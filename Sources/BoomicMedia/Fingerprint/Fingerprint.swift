@@ -13,13 +13,16 @@ public enum Fingerprint {
 
     /// The fingerprint of an open file, or nil if its audio bytes cannot be read.
     public static func of(_ file: TagFile, window: Int = defaultWindow) -> String? {
+        of(file, window: window, read: BlockReader(source: { file.read(at: $0, count: $1) }).reader)
+    }
+
+    /// The fingerprint, reading `file`'s bytes through `read` (which may cache).
+    static func of(_ file: TagFile, window: Int, read: AudioRange.Reader) -> String? {
         if let md5 = file.flacMD5 { return hexString(md5) }
         let format = file.format
-        let length = file.length
-        let range = AudioRange.locate(format: format, length: length, mpegRange: file.mpegAudioRange,
-                                      read: { file.read(at: $0, count: $1) })
-        let sample = sample(of: range, window: window, isOgg: format?.isOgg ?? false,
-                            read: { file.read(at: $0, count: $1) })
+        let range = AudioRange.locate(format: format, length: file.length, mpegRange: file.mpegAudioRange,
+                                      read: read)
+        let sample = sample(of: range, window: window, isOgg: format?.isOgg ?? false, read: read)
         return sample.map { XXH64.hex($0) }
     }
 

@@ -13,8 +13,11 @@ extension FileFacts {
         var tags: [String: [String]] = [:]
         tags.reserveCapacity(raw.count)
         for (key, values) in raw {
-            let kept = values.filter { !$0.allSatisfy(\.isWhitespace) }
-            if !kept.isEmpty { tags[key.uppercased(), default: []].append(contentsOf: kept) }
+            let kept = values.allSatisfy { !$0.isBlank } ? values : values.filter { !$0.isBlank }
+            guard !kept.isEmpty else { continue }
+            // TagLib's keys are upper case already; only a caller's own map may differ.
+            let upper = key.utf8.contains(where: { $0 >= 0x61 && $0 <= 0x7A }) ? key.uppercased() : key
+            tags[upper, default: []].append(contentsOf: kept)
         }
         func first(_ keys: String...) -> String? {
             for key in keys { if let v = tags[key]?.first { return v } }

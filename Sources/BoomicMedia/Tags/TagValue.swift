@@ -1,5 +1,3 @@
-import Foundation
-
 /// Parsers for the text values tags hold, shared by every format.
 ///
 /// Tags are user input: anything unparsable becomes nil, nothing traps. Kept free of files so the
@@ -11,27 +9,37 @@ public enum TagValue {
     /// A track or disc number and its optional total: `"3/12"` → (3, 12), `"03"` → (3, nil),
     /// `"3 of 12"` → (3, 12), `"/12"` → (nil, 12), `"A1"` → (nil, nil).
     public static func numberPair(_ text: String) -> (number: Int?, total: Int?) {
-        let t = text.trimmingWhitespace()
-        guard !t.isEmpty else { return (nil, nil) }
-        let parts: [Substring]
-        if let slash = t.firstIndex(of: "/") {
-            parts = [t[..<slash], t[t.index(after: slash)...]]
-        } else if let of = t.range(of: " of ") {
-            parts = [t[..<of.lowerBound], t[of.upperBound...]]
-        } else {
-            parts = [t[...]]
+        let bytes = Array(text.utf8)
+        if let slash = bytes.firstIndex(of: 0x2F) {
+            return (index(bytes[..<slash]), index(bytes[(slash + 1)...]))
         }
-        let number = index(String(parts[0]))
-        let total = parts.count > 1 ? index(String(parts[1])) : nil
-        return (number, total)
+        let of: [UInt8] = [0x20, 0x6F, 0x66, 0x20] // " of "
+        if bytes.count > of.count {
+            for i in 0...(bytes.count - of.count) where bytes[i..<(i + of.count)].elementsEqual(of) {
+                return (index(bytes[..<i]), index(bytes[(i + of.count)...]))
+            }
+        }
+        return (index(bytes[...]), nil)
     }
 
     /// A positive whole number such as a track total: `"12"`, `" 07 "`; else nil.
     public static func index(_ text: String) -> Int? {
-        let t = text.trimmingWhitespace()
-        guard !t.isEmpty, t.utf8.count <= 9, t.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-              let n = Int(t), n >= 1, n <= maxIndex else { return nil }
-        return n
+        index(Array(text.utf8)[...])
+    }
+
+    /// ASCII digits only, with surrounding spaces: other scripts' digits are not tag numbers.
+    static func index(_ bytes: ArraySlice<UInt8>) -> Int? {
+        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || (b >= 0x09 && b <= 0x0D) }
+        var digits = bytes
+        while let b = digits.first, isSpace(b) { digits.removeFirst() }
+        while let b = digits.last, isSpace(b) { digits.removeLast() }
+        guard !digits.isEmpty, digits.count <= 9 else { return nil }
+        var n = 0
+        for b in digits {
+            guard b >= 0x30 && b <= 0x39 else { return nil }
+            n = n * 10 + Int(b - 0x30)
+        }
+        return n >= 1 && n <= maxIndex ? n : nil
     }
 
     /// A year and a date from a DATE tag: `"1969-09-26"` → (1969, "1969-09-26"),
@@ -58,14 +66,31 @@ public enum TagValue {
     /// A ReplayGain gain or peak: `"-6.50 dB"` → -6.5, `"+1.2 dB"` → 1.2, `"0.988"` → 0.988.
     /// A decimal comma is accepted; NaN, infinities and other text give nil.
     public static func decibels(_ text: String) -> Double? {
-        var t = text.trimmingWhitespace()
-        if t.lowercased().hasSuffix("db") { t = String(t.dropLast(2)).trimmingWhitespace() }
-        if t.hasPrefix("+") { t.removeFirst() }
-        t = t.replacingOccurrences(of: ",", with: ".")
-        // Double() alone would also take "nan", "inf" and hex floats.
-        let allowed = Set("0123456789.-eE".utf8)
-        guard !t.isEmpty, t.utf8.allSatisfy(allowed.contains),
-              let value = Double(t), value.isFinite else { return nil }
+        // On bytes: this runs for four tags of every file, and Foundation's string helpers cost
+        // more than the rest of the tag mapping together.
+        var bytes = Array(text.utf8)
+        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || (b >= 0x09 && b <= 0x0D) }
+        while let last = bytes.last, isSpace(last) { bytes.removeLast() }
+        if bytes.count >= 2, bytes[bytes.count - 2] | 0x20 == 0x64, bytes[bytes.count - 1] | 0x20 == 0x62 {
+            bytes.removeLast(2) // "dB", any case
+            while let last = bytes.last, isSpace(last) { bytes.removeLast() }
+        }
+        var start = 0
+        while start < bytes.count, isSpace(bytes[start]) { start += 1 }
+        if start < bytes.count, bytes[start] == 0x2B { start += 1 } // "+"
+        guard start < bytes.count else { return nil }
+        // Only digits, one sign, a decimal point or comma and an exponent: Double() alone would
+        // also take "nan", "inf" and hex floats.
+        var number = [UInt8]()
+        number.reserveCapacity(bytes.count - start)
+        for b in bytes[start...] {
+            switch b {
+            case 0x30...0x39, 0x2D, 0x2E, 0x65, 0x45: number.append(b)
+            case 0x2C: number.append(0x2E) // decimal comma
+            default: return nil
+            }
+        }
+        guard let value = Double(String(decoding: number, as: UTF8.self)), value.isFinite else { return nil }
         return value
     }
 
@@ -80,8 +105,22 @@ public enum TagValue {
 
 extension String {
     func trimmingWhitespace() -> String {
+        // Almost every tag value has no surrounding space; check the ends as bytes first.
+        if let first = utf8.first, let last = utf8.last, first > 0x20, first < 0x80, last > 0x20, last < 0x80 {
+            return self
+        }
         guard let first = firstIndex(where: { !$0.isWhitespace }),
               let last = lastIndex(where: { !$0.isWhitespace }) else { return "" }
         return String(self[first...last])
+    }
+
+    /// Empty or only whitespace.
+    var isBlank: Bool {
+        for b in utf8 {
+            if b == 0x20 || (b >= 0x09 && b <= 0x0D) { continue }
+            if b < 0x80 { return false }
+            return allSatisfy(\.isWhitespace) // non-ASCII: ask Unicode
+        }
+        return true
     }
 }
