@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+
+/// Re-running `boomic import` is an incremental rescan (DESIGN §1 "Identity, rescans"): a moved
+/// file keeps its id, a retagged file is read again, a deleted file is marked missing (not
+/// forgotten) and comes back when it returns; the library's own fields survive all of it.
+@Suite struct RescanTests {
+    static let modal = "Miles Quartet/Blue Sketches/01 So Modal.flac"
+    static let opening = "The Long Road Band/Double Live/1-01 Opening.flac"
+    static let eightBit = "Old Timer/Retro Hits/01 Eight Bit Song.mp3"
+
+    @Test func movedFileKeepsItsIdAndTheUsersFields() throws {
+        let box = try Sandbox()
+        try box.importSamples()
+        try box.succeed("modify", "title:So Modal", "rating=4", "-y")
+        try box.succeed("tag", "title:So Modal", "+#favourites", "-y")
+        let before = try box.song("title:So Modal")
+        let count = try box.songs().count
+
+        try FileManager.default.createDirectory(atPath: box.file("Elsewhere/Deeper"), withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: box.file(Self.modal), toPath: box.file("Elsewhere/Deeper/renamed.flac"))
+        let run = try box.boomic("import")
+
+        #expect(run.succeeded, "\(run)")
+        #expect(run.stdout.hasPrefix("Imported: 0 added, 0 changed, 1 moved, 0 missing,"), "\(run)")
+        let after = try box.song("title:So Modal")
+        #expect(after.id == before.id)
+        #expect(after.path == box.file("Elsewhere/Deeper/renamed.flac"))
+        #expect(after.isMissing == false)
+        #expect(after.rating == 4)
+        #expect(after.tags == ["#favourites"])
+        var expected = before
+        expected.path = after.path
+        #expect(after == expected, "a move changes the path only")
+        #expect(try box.songs().count == count)
+        #expect(try box.history().first?.label == "import: 1 moved")
+    }
+
+    @Test func retaggedFileIsReadAgainAndTheLibrarysFieldsSurvive() throws {
+        let box = try Sandbox()
+        try box.importSamples()
+        try box.succeed("modify", "title:Opening", "rating=5", "-y")
+        try box.succeed("tag", "title:Opening", "+#roadtrip", "+#mood:loud", "-y")
+        let before = try box.song("title:Opening")
+        let others = try box.songs().filter { $0.id != before.id }
+        let historyCount = try box.historyCount()
+
+        try box.retag(Self.opening, ["title": "Opening (Remastered Edition)", "genre": "Southern Rock"])
+        let run = try box.boomic("import")
+
+        #expect(run.succeeded, "\(run)")
+        #expect(run.stdout.hasPrefix("Imported: 0 added, 1 changed, 0 moved, 0 missing,"), "\(run)")
+        let after = try box.song("title:Opening (Remastered")
+        #expect(after.id == before.id)
+        #expect(after.title == "Opening (Remastered Edition)")
+        #expect(after.genre == "Southern Rock")
+        #expect(after.rating == 5, "the user's rating was lost by the rescan")
+        #expect(after.tags == ["#mood:loud", "#roadtrip"], "the user's tags were lost by the rescan")
+        #expect(after.album == before.album && after.mb_trackid == before.mb_trackid && after.path == before.path)
+        #expect(try box.songs().filter { $0.id != before.id } == others, "only the retagged song changes")
+        #expect(try box.historyCount() == historyCount + 1)
+    }
+
+    @Test func deletedFileIsMarkedMissingThenFoundAgain() throws {
+        let box = try Sandbox()
+        try box.importSamples()
+        try box.succeed("modify", "title:Eight Bit", "rating=2", "-y")
+        let before = try box.song("title:Eight Bit")
+        let count = try box.songs().count
+
+        try FileManager.default.removeItem(atPath: box.file(Self.eightBit))
+        let gone = try box.boomic("import")
+        #expect(gone.succeeded, "\(gone)")
+        #expect(gone.stdout.hasPrefix("Imported: 0 added, 0 changed, 0 moved, 1 missing,"), "\(gone)")
+        let missing = try box.song("title:Eight Bit")
+        #expect(missing.isMissing, "a deleted file must be marked missing")
+        #expect(missing.id == before.id && missing.rating == 2 && missing.title == before.title)
+        #expect(try box.songs().count == count, "a missing song is still listed")
+        let plain = try box.succeed("ls", "title:Eight Bit")
+        #expect(plain.stdout == "Old Timer - Retro Hits - Eight Bit Song (missing)\n")
+        #expect(try box.history().first?.label == "import: 1 missing")
+
+        // A second rescan has nothing new to say about it.
+        let again = try box.boomic("import")
+        #expect(again.stdout.hasPrefix("Nothing changed:"), "\(again)")
+
+        try FileManager.default.copyItem(atPath: Repo.samples + "/" + Self.eightBit, toPath: box.file(Self.eightBit))
+        let back = try box.boomic("import")
+        #expect(back.succeeded, "\(back)")
+        let found = try box.song("title:Eight Bit")
+        #expect(found.isMissing == false)
+        #expect(found.id == before.id)
+        #expect(found.rating == 2)
+        #expect(try box.songs().count == count)
+        let plainAgain = try box.succeed("ls", "title:Eight Bit")
+        #expect(plainAgain.stdout == "Old Timer - Retro Hits - Eight Bit Song\n")
+    }
+
+    /// A file moved while missing (deleted in one rescan, back elsewhere in the next) is the
+    /// same song, found again by its fingerprint.
+    @Test func fileThatReturnsElsewhereIsTheSameSong() throws {
+        let box = try Sandbox()
+        try box.importSamples()
+        let before = try box.song("title:Eight Bit")
+        try FileManager.default.removeItem(atPath: box.file(Self.eightBit))
+        try box.succeed("import")
+        try FileManager.default.copyItem(atPath: Repo.samples + "/" + Self.eightBit, toPath: box.file("Loose Files/eight bit.mp3"))
+        let run = try box.succeed("import")
+        #expect(run.stdout.hasPrefix("Imported: 0 added, 0 changed, 1 moved, 0 missing,"), "\(run)")
+        let found = try box.song("title:Eight Bit")
+        #expect(found.id == before.id && found.isMissing == false && found.path == box.file("Loose Files/eight bit.mp3"))
+    }
+
+    /// A copy of a file that is still in place is a new song, not a move.
+    @Test func copyOfAPresentFileIsANewSong() throws {
+        let box = try Sandbox()
+        try box.importSamples()
+        let original = try box.song("title:So Modal")
+        try FileManager.default.copyItem(atPath: box.file(Self.modal), toPath: box.file("Loose Files/modal copy.flac"))
+        let run = try box.succeed("import")
+        #expect(run.stdout.hasPrefix("Imported: 1 added, 0 changed, 0 moved, 0 missing,"), "\(run)")
+        let both = try box.songs("title:So Modal")
+        #expect(both.count == 2)
+        #expect(both.contains(original), "the original song must not change")
+        #expect(both.contains { $0.id != original.id && $0.path == box.file("Loose Files/modal copy.flac") })
+    }
+
+    /// Moves, edits and deletions found by one rescan are one transaction, and undo takes the
+    /// whole rescan back.
+    @Test func oneRescanIsOneTransaction() throws {
+        let box = try Sandbox()
+        try box.importSamples()
+        let listed = try box.listing()
+        try FileManager.default.moveItem(atPath: box.file(Self.modal), toPath: box.file("Loose Files/So Modal.flac"))
+        try box.retag(Self.opening, ["title": "Opening Night"])
+        try FileManager.default.removeItem(atPath: box.file(Self.eightBit))
+
+        let run = try box.succeed("import")
+        #expect(run.stdout.hasPrefix("Imported: 0 added, 1 changed, 1 moved, 1 missing,"), "\(run)")
+        let history = try box.history()
+        #expect(history.map(\.label) == ["import: 1 changed, 1 moved, 1 missing", "import: \(ManifestEntry.good.count) new"])
+
+        try box.succeed("undo", "-y")
+        #expect(try box.listing() == listed, "undo gives back the library before the rescan")
+    }
+}
