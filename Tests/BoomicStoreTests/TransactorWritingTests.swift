@@ -95,6 +95,21 @@ import Testing
         }
     }
 
+    /// What verification prevents: without it the row is committed and the log no longer opens.
+    @Test func withoutVerificationAnUnreadableBodyBreaksTheLog() throws {
+        try withTemporaryDirectory { dir in
+            let path = dir + "/library.sqlite"
+            let store = try openToy(path, verifiesWrites: true)
+            let poison = Op(id: UUID(), timestamp: 0, label: "poison", changes: [.set("x", 1)])
+            #expect(try store.commit(poison, verifying: false) == 1)
+            #expect {
+                _ = try openToy(path)
+            } throws: { error in
+                if case StoreError.undecodable(seq: 1, _) = error { return true } else { return false }
+            }
+        }
+    }
+
     @Test func anUnencodableTransactionIsNotCommitted() throws {
         try withTemporaryDirectory { dir in
             let store = try openToy(dir + "/library.sqlite")
