@@ -33,7 +33,7 @@ struct TransactionLawTests {
             var rng = SplitMix64(seed: h.seed ^ 0xD1FF)
             let other = all[(n + 1) % all.count]
             var pairs: [(DataBasis, DataBasis, String)] = [(h.head, .empty, "HEAD → empty"), (.empty, h.head, "empty → HEAD")]
-            for _ in 0..<3 {
+            for _ in 0..<2 {
                 let i = Int.random(in: 0...h.seq, using: &rng), j = Int.random(in: 0...h.seq, using: &rng)
                 pairs.append((h.bases[i], h.bases[j], "\(i) → \(j)"))
                 let k = Int.random(in: 0...other.seq, using: &rng)
@@ -70,7 +70,7 @@ struct TransactionLawTests {
         for h in Histories.all {
             outer: for (i, t) in h.transactions.enumerated() {
                 let before = h.bases[i]
-                for a in t.assertions.prefix(4) {
+                for a in t.assertions.prefix(3) {
                     #expect(a.inverse.inverse == a, "seed \(h.seed)")
                     let there = before.applying([a])
                     guard expectSame(there.applying([a.inverse]), before, "seed \(h.seed) seq \(i + 1): \(t.label)") else { break outer }
@@ -90,8 +90,13 @@ struct TransactionLawTests {
             for (i, t) in h.transactions.enumerated() {
                 let data = try encoder.encode(t)
                 let back = try JSONDecoder().decode(Transaction.self, from: data)
+                // Numbers lose their type in JSON (a whole double is written `3`), but patches are
+                // normalised by field when decoded and songs decode typed, so the round trip is exact.
+                // Should that ever change, the effect on the basis is what must survive.
                 #expect(back == t, "seed \(h.seed) seq \(i + 1): \(String(decoding: data, as: UTF8.self).prefix(600))")
-                expectSame(h.bases[i].applying(back), h.bases[i + 1], "seed \(h.seed) seq \(i + 1): decoded transaction")
+                if back != t {
+                    expectSame(h.bases[i].applying(back), h.bases[i + 1], "seed \(h.seed) seq \(i + 1): decoded transaction")
+                }
                 #expect(try encoder.encode(back) == data, "seed \(h.seed) seq \(i + 1): encoding is stable")
             }
         }
@@ -107,7 +112,7 @@ struct TransactionLawTests {
             largest = max(largest, h.bases.map(\.songs.count).max()!)
             for (i, t) in h.transactions.enumerated() {
                 kinds[t.kind, default: 0] += 1
-                for a in t.assertions.prefix(4) {
+                for a in t.assertions.prefix(3) {
                     switch a {
                     case .updateSong(_, let p):
                         if t.kind == .import && p[.path] != nil { moved += 1 }
