@@ -20,7 +20,6 @@ struct Import: ParsableCommand {
 
     func run() throws {
         let lib = try Library.open(at: options.location, create: true)
-        if !folders.isEmpty { _ = try lib.addFolders(folders.map(Paths.absolute)) }
         let roots = folders.isEmpty ? try lib.folders() : folders.map(Paths.absolute)
         guard !roots.isEmpty else {
             throw CLIError("no music folders to scan; run 'boomic import DIR' with your music folder")
@@ -28,6 +27,8 @@ struct Import: ParsableCommand {
         for r in roots where !FileManager.default.fileExists(atPath: r) {
             throw CLIError("music folder \(r) does not exist; check the path, or mount it and try again")
         }
+        // Remembered only once they exist: a typo must not break every later rescan.
+        if !folders.isEmpty { _ = try lib.addFolders(roots) }
         let listed = try Scanner.list(roots: roots)
         let toRead = ImportGeneration.filesToRead(in: lib.basis, listed: listed)
         let progress = Progress(title: "Reading tags", total: toRead.count)
