@@ -54,6 +54,11 @@ final class Sandbox: Sendable {
     /// on stderr.
     @discardableResult
     func succeed(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> ProcessRun {
+        try succeed(arguments, sourceLocation: sourceLocation)
+    }
+
+    @discardableResult
+    func succeed(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> ProcessRun {
         let run = try boomic(arguments)
         #expect(run.succeeded && run.stderr.isEmpty, "\(run)", sourceLocation: sourceLocation)
         return run
