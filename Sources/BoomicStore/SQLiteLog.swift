@@ -44,8 +44,12 @@ final class SQLiteLog {
             throw StoreError.cannotOpen(path: path, code: 14, message: "no such file")
         }
         connection = try SQLiteConnection(path: path)
-        try connection.execute("PRAGMA synchronous=FULL")
-        try prepareSchema()
+        do {
+            try connection.execute("PRAGMA synchronous=FULL")
+            try prepareSchema()
+        } catch StoreError.sqlite(_, let code, _) where code & 0xFF == 26 {
+            throw StoreError.notALibrary(path: path) // SQLITE_NOTADB: not an SQLite file at all
+        }
     }
 
     // MARK: Schema

@@ -58,6 +58,16 @@ import Testing
         }
     }
 
+    @Test func aFileThatIsNotSQLiteIsNotALibrary() throws {
+        try withTemporaryDirectory { dir in
+            let path = dir + "/notes.txt"
+            let text = String(repeating: "not a database\n", count: 100)
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            #expect(throws: StoreError.notALibrary(path: path)) { try openToy(path) }
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
+        }
+    }
+
     @Test func aMissingLibraryIsNotCreatedUnlessAsked() throws {
         try withTemporaryDirectory { dir in
             let path = dir + "/library.sqlite"
