@@ -123,6 +123,8 @@ public struct SongOrder: Sendable {
         }
         return decorated.sorted { a, b in
             for (i, k) in keys.enumerated() where a.keys[i] != b.keys[i] {
+                // Missing values sort last whichever the direction (`ls year-`: newest first, undated at the end).
+                if a.keys[i] == .missing || b.keys[i] == .missing { return b.keys[i] == .missing }
                 return k.ascending ? a.keys[i] < b.keys[i] : a.keys[i] > b.keys[i]
             }
             if a.browse != b.browse { return a.browse < b.browse }
