@@ -17,7 +17,8 @@ struct Boomic: ParsableCommand {
         version: version,
         subcommands: [
             Init.self, Import.self, Ls.self, Info.self, Modify.self, Tag.self,
-            History.self, Show.self, Rollback.self, Undo.self, Redo.self,
+            History.self, Show.self, Diff.self, BlameCommand.self,
+            Rollback.self, Undo.self, Redo.self, Revert.self,
         ]
     )
 

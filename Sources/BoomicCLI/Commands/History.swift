@@ -5,7 +5,10 @@ import BoomicStore
 struct History: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the library's transactions, newest first.",
-        discussion: "Plays are hidden unless --all. Each line: number, time, kind, label."
+        discussion: """
+            Plays are hidden unless --all. With a QUERY, only transactions that touched a matching \
+            song. Each line: number, id prefix, time, kind, label.
+            """
     )
 
     @OptionGroup var options: LibraryOptions
@@ -14,19 +17,37 @@ struct History: ParsableCommand {
     var n: Int?
     @Flag(help: "Include plays.")
     var all = false
+    @Option(help: "Only transactions of this kind (import, rescan, edit, tag, rollback, undo, redo, revert, …).")
+    var kind: [String] = []
+    @Option(help: "Only transactions after the state REF.")
+    var since: String?
+    @Argument(help: "Only transactions that touched songs matching this query.")
+    var query: [String] = []
 
     struct Row: Encodable {
         var seq: Int, id: String, time: String, kind: String, label: String
     }
 
+    func validate() throws {
+        if let n, n < 0 { throw ValidationError("-n must not be negative") }
+    }
+
     func run() throws {
+        let parsed = query.isEmpty ? nil : try QueryParser.parse(query)
         let lib = try Library.open(at: options.location, create: false)
-        let rows = try lib.summaries(newestFirst: true, limit: n, includePlays: all)
+        let after = try since.map { try lib.resolve($0) } ?? 0
+        var rows = try lib.summaries(newestFirst: true, limit: nil, includePlays: all || kind.contains("play"))
+            .filter { $0.seq > after && (kind.isEmpty || kind.contains($0.kind)) }
+        if let parsed {
+            let ids = Set(lib.basis.songs(matching: parsed).map(\.id))
+            rows = try rows.filter { Blame.touches(try lib.entry(seq: $0.seq).transaction, any: ids) }
+        }
+        if let n { rows = Array(rows.prefix(n)) }
         if output.json {
             try JSONOut.printArray(rows.map { Row(seq: $0.seq, id: $0.id, time: Formatting.isoDate($0.time), kind: $0.kind, label: $0.label) })
             return
         }
-        if rows.isEmpty { Out.line("No history yet: run 'boomic import DIR'."); return }
+        if rows.isEmpty { Out.line(lib.head == 0 ? "No history yet: run 'boomic import DIR'." : "No transactions match."); return }
         for r in rows {
             let id = String(r.id.prefix(8))
             Out.line("\(Terminal.bold(String(r.seq).leftPad(5)))  \(Terminal.dim(id))  \(Formatting.localTime(r.time))  \(r.kind.padding(toLength: 8, withPad: " ", startingAt: 0))  \(r.label)")

@@ -123,6 +123,23 @@ final class Library {
         return r.map { ($0.seq, $0.transaction) }
     }
 
+    /// Which transaction set each field's current value (`blame`), reading the log backwards
+    /// in pages and stopping as soon as every field is explained.
+    func blame(_ songs: Set<SongID>, fields: [SongField]) throws -> [SongID: [SongField: Blame.Origin]] {
+        var through = head
+        var result: [SongID: [SongField: Blame.Origin]] = [:]
+        var open = songs
+        while through > 0, !open.isEmpty {
+            let page = try transactor.entries(from: max(1, through - 63), through: through, newestFirst: true)
+            let found = Blame.origins(of: open, fields: fields, newestFirst: page.map { ($0.seq, $0.transaction) })
+            for (id, byField) in found { result[id, default: [:]].merge(byField) { a, _ in a } }
+            open = open.filter { id in (fields.isEmpty ? SongField.allCases : fields).contains { result[id]?[$0] == nil } }
+            // Fields still open were not set in this page; a song added in it is fully explained.
+            through -= 64
+        }
+        return result
+    }
+
     // MARK: Music folders
 
     private var foldersFile: String { location + "/folders.json" }

@@ -1,0 +1,49 @@
+import ArgumentParser
+import BoomicCore
+import Foundation
+
+struct Revert: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Undo just one transaction, keeping every later change (like git revert).",
+        discussion: """
+            A field that a later transaction changed again is a conflict: it is reported and left \
+            alone unless --force. The revert is itself a transaction.
+            """
+    )
+
+    @OptionGroup var options: LibraryOptions
+    @OptionGroup var change: ChangeOptions
+    @Flag(name: .shortAndLong, help: "Don't ask for confirmation.")
+    var yes = false
+    @Flag(help: "Show what would change and change nothing.")
+    var dryRun = false
+    @Flag(help: "Revert conflicting fields too, overwriting the later changes.")
+    var force = false
+    @Argument(help: "The transaction to revert.")
+    var ref: String
+
+    func run() throws {
+        let lib = try Library.open(at: options.location, create: false)
+        let seq = try lib.resolve(ref)
+        guard seq > 0 else { throw CLIError("state 0 is the empty library; name a transaction from 1 to \(lib.head)") }
+        let target = try lib.entry(seq: seq).transaction
+        let preview = RevertGeneration.revert(target, on: lib.basis, force: force)
+        for c in preview.conflicts {
+            let name = lib.basis[c.song].map(SongFormat.line) ?? c.song.description
+            let what = c.field.map { "\($0.name) is now \(ChangePrinter.shown(c.current, $0)), not \(ChangePrinter.shown(c.expected, $0))" }
+                ?? "the song \(c.current) (it was \(c.expected))"
+            Terminal.warn("conflict: \(name): \(what)" + (force ? "; overwriting (--force)" : "; left alone (use --force to overwrite)"))
+        }
+        guard !preview.assertions.isEmpty else { Out.line("Nothing to revert."); return }
+        for l in ChangePrinter.lines(for: preview.assertions, in: lib.basis, limit: 50) { Out.line(l) }
+        if dryRun { Out.line("Dry run: \(preview.assertions.count) songs would change."); return }
+        guard Terminal.confirm("Revert transaction \(seq) (\(target.label)): change \(preview.assertions.count) songs?", yes: yes) else {
+            Out.line("Nothing changed."); return
+        }
+        let c = try lib.commit(kind: .revert, message: change.message) { basis in
+            let r = RevertGeneration.revert(target, on: basis, force: force)
+            return r.assertions.isEmpty ? nil : (r.assertions, "revert \(seq): \(target.label)")
+        }
+        if let c { Out.line("Reverted \(seq) (transaction \(c.seq)); 'boomic undo' takes it back.") }
+    }
+}
