@@ -19,6 +19,7 @@ struct Boomic: ParsableCommand {
             Init.self, Import.self, Ls.self, Info.self, Modify.self, Tag.self,
             History.self, Show.self, Diff.self, BlameCommand.self,
             Rollback.self, Undo.self, Redo.self, Revert.self,
+            Verify.self, Export.self, ImportJSON.self,
         ]
     )
 

@@ -1,0 +1,85 @@
+import ArgumentParser
+import BoomicCore
+import BoomicStore
+import Foundation
+
+struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write the whole log as JSON lines, one transaction per line.",
+        discussion: "The escape hatch: 'boomic import-json FILE' rebuilds the same library from it. Writes to stdout unless -o."
+    )
+
+    @OptionGroup var options: LibraryOptions
+    @Option(name: .shortAndLong, help: "Write to this file instead of stdout.")
+    var output: String?
+
+    struct Line: Codable {
+        var seq: Int
+        var transaction: Transaction
+    }
+
+    func run() throws {
+        let lib = try Library.open(at: options.location, create: false)
+        let enc = JSONOut.encoder()
+        var handle = FileHandle.standardOutput
+        var tmp: String?
+        if let output {
+            let path = Paths.absolute(output)
+            tmp = path + ".tmp"
+            guard FileManager.default.createFile(atPath: tmp!, contents: nil), let h = FileHandle(forWritingAtPath: tmp!) else {
+                throw CLIError("cannot write \(path); check the folder exists and is writable")
+            }
+            handle = h
+        }
+        var n = 0
+        try lib.transactor.forEachEntry { e in
+            var data = try enc.encode(Line(seq: e.seq, transaction: e.transaction))
+            data.append(0x0A)
+            try handle.write(contentsOf: data)
+            n += 1
+        }
+        if let output, let tmp {
+            try handle.synchronize()
+            try handle.close()
+            guard rename(tmp, Paths.absolute(output)) == 0 else { throw CLIError("cannot rename \(tmp) to \(output)") }
+            Terminal.warn("exported \(n) transactions to \(output)")
+        }
+    }
+}
+
+struct ImportJSON: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import-json",
+        abstract: "Rebuild a library from 'boomic export' output, keeping every transaction as it was.",
+        discussion: "The library must be new or empty. Audio files are not read."
+    )
+
+    @OptionGroup var options: LibraryOptions
+    @Argument(help: "The JSON lines file ('-' for stdin).", completion: .file())
+    var file: String
+
+    func run() throws {
+        let data: Data
+        if file == "-" { data = FileHandle.standardInput.readDataToEndOfFile() }
+        else {
+            guard let d = FileManager.default.contents(atPath: file) else { throw CLIError("cannot read \(file); check the path") }
+            data = d
+        }
+        let lib = try Library.open(at: options.location, create: true)
+        guard lib.head == 0 else {
+            throw CLIError("the library at \(lib.location) already has \(lib.head) transactions; import-json needs a new library (--library NEWDIR)")
+        }
+        let dec = JSONDecoder()
+        var lines: [Export.Line] = []
+        for (i, raw) in data.split(separator: 0x0A).enumerated() where !raw.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) {
+            do { lines.append(try dec.decode(Export.Line.self, from: Data(raw))) } catch {
+                throw CLIError("line \(i + 1) of \(file) is not an exported transaction (\(error.localizedDescription)); nothing was imported")
+            }
+        }
+        for (i, l) in lines.enumerated() where l.seq != i + 1 {
+            throw CLIError("line \(i + 1) of \(file) holds transaction \(l.seq), expected \(i + 1): the export is incomplete or reordered; nothing was imported")
+        }
+        for l in lines { try lib.transactor.commit(l.transaction) }
+        Out.line("Imported \(lines.count) transactions; the library now has \(lib.basis.songs.count) songs.")
+    }
+}

@@ -1,0 +1,68 @@
+import ArgumentParser
+import BoomicCore
+import Foundation
+
+struct Verify: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check the library: replay the log alone and compare it with the checkpoints, the art store and the files.",
+        discussion: """
+            Reads every transaction (checking its checksum), rebuilds every checkpointed state from \
+            the log alone and compares, checks that every cover is in art/, and lists songs whose \
+            file is gone. Exit code 1 when something is wrong. --repair rebuilds the checkpoints.
+            """
+    )
+
+    @OptionGroup var options: LibraryOptions
+    @Flag(help: "Rebuild the checkpoints from the log (they are caches; nothing else changes).")
+    var repair = false
+
+    func run() throws {
+        let lib = try Library.open(at: options.location, create: false)
+        var problems: [String] = []
+        let checkpoints = Set(try lib.transactor.checkpointSeqs())
+        var replayed = DataBasis()
+        var count = 0
+        try lib.transactor.forEachEntry { e in
+            replayed = replayed.applying(e.transaction)
+            count += 1
+            if checkpoints.contains(e.seq) {
+                let stored = try lib.transactor.basis(at: e.seq)
+                if stored != replayed { problems.append("checkpoint \(e.seq) differs from the log replayed to \(e.seq)") }
+            }
+            let violations = replayed.invariantViolations()
+            if !violations.isEmpty && e.seq == lib.head { problems += violations.map { "after \(e.seq): \($0)" } }
+        }
+        if replayed != lib.basis { problems.append("the opened library differs from the log replayed from the start") }
+        Out.line("log: \(count) transactions read, checksums good; \(checkpoints.count) checkpoint\(checkpoints.count == 1 ? "" : "s") compared")
+
+        let fm = FileManager.default
+        var artMissing = 0, filesMissing: [Song] = []
+        var seenArt = Set<String>()
+        for s in lib.basis.songs.values {
+            if let a = s.art, seenArt.insert(a).inserted, !ArtFiles.exists(hash: a, in: lib.location + "/art") { artMissing += 1 }
+            if !s.missing, !fm.fileExists(atPath: s.path) { filesMissing.append(s) }
+        }
+        if artMissing > 0 { problems.append("\(artMissing) cover\(artMissing == 1 ? " is" : "s are") missing from art/; run 'boomic import' to store them again") }
+        Out.line("art: \(seenArt.count) pictures referenced, \(seenArt.count - artMissing) present")
+        for s in filesMissing.sorted(by: { $0.path < $1.path }) { Terminal.warn("missing file: \(s.path)") }
+        Out.line("files: \(lib.basis.songs.count - filesMissing.count) of \(lib.basis.songs.count) present" + (filesMissing.isEmpty ? "" : "; run 'boomic import' to mark the \(filesMissing.count) gone ones missing"))
+
+        if repair {
+            let kept = try lib.transactor.rebuildCheckpoints()
+            Out.line("checkpoints rebuilt at \(kept.map(String.init).joined(separator: ", "))")
+        }
+        for p in problems { Terminal.warn("problem: \(p)") }
+        if !problems.isEmpty {
+            throw CLIError("verify found \(problems.count) problem\(problems.count == 1 ? "" : "s")" + (repair ? "" : "; 'boomic verify --repair' rebuilds the checkpoints"))
+        }
+        Out.line("OK")
+    }
+}
+
+/// The art store's naming (`art/<hash>.<ext>`), for checks that do not need BoomicMedia.
+enum ArtFiles {
+    static func exists(hash: String, in dir: String) -> Bool {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return false }
+        return names.contains { $0 == hash || $0.hasPrefix(hash + ".") }
+    }
+}
