@@ -45,8 +45,8 @@ enum ChildProcess {
     static func run(_ executable: String, _ arguments: [String], environment: [String: String?] = [:],
                     directory: String? = nil) throws -> ProcessRun {
         let capture = NSTemporaryDirectory() + "boomic-cli-capture-" + UUID().uuidString
-        FileManager.default.createFile(atPath: capture + ".out", contents: nil)
-        FileManager.default.createFile(atPath: capture + ".err", contents: nil)
+        _ = FileManager.default.createFile(atPath: capture + ".out", contents: nil)
+        _ = FileManager.default.createFile(atPath: capture + ".err", contents: nil)
         defer {
             try? FileManager.default.removeItem(atPath: capture + ".out")
             try? FileManager.default.removeItem(atPath: capture + ".err")
