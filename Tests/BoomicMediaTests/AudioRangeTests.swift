@@ -131,29 +131,3 @@ import Testing
     }
 }
 
-@Suite struct BlockReaderTests {
-    @Test func answersExactlyLikeTheSource() {
-        let data = (0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
-        var calls = 0
-        let source: AudioRange.Reader = { offset, count in
-            calls += 1
-            guard offset >= 0, offset < Int64(data.count) else { return [] }
-            return Array(data[Int(offset)..<min(data.count, Int(offset) + count)])
-        }
-        let cached = BlockReader(blockSize: 512, source: source)
-        #expect(cached.read(0, 10) == Array(data[0..<10]), "the first read is not served from nothing")
-        var seed: UInt64 = 42
-        func next(_ n: Int) -> Int {
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
-            return Int((seed >> 33) % UInt64(n))
-        }
-        for _ in 0..<5000 {
-            let offset = Int64(next(10_200)) - 50
-            let count = next(700)
-            #expect(cached.read(offset, count) == source(offset, count), "offset \(offset) count \(count)")
-        }
-        calls = 0
-        for i in 0..<100 { _ = cached.read(Int64(9_000 + i * 4), 4) }
-        #expect(calls <= 2, "sequential small reads come from the block")
-    }
-}

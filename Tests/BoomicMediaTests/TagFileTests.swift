@@ -55,6 +55,23 @@ import Testing
         #expect(try TagFile(path: sample("Loose Files/no tags at all.wav")).format == .wav)
     }
 
+    @Test func readsAreTheFilesBytesAnywhere() throws {
+        let path = sample("Field Recordist/Backyard Sessions/02 Evening Rain.wav")
+        let data = try bytes(of: path)
+        #expect(data.count > 100_000)
+        let file = try TagFile(path: path)
+        #expect(file.length == Int64(data.count))
+        // Small reads inside, across and after the shim's cached block, large reads, the tail.
+        var seed: UInt64 = 7
+        for _ in 0..<400 {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            let offset = Int((seed >> 20) % UInt64(data.count + 100))
+            let count = Int((seed >> 8) % 4096) + (seed & 1 == 0 ? 0 : 20_000)
+            let expected = offset < data.count ? Array(data[offset..<min(data.count, offset + count)]) : []
+            #expect(file.read(at: Int64(offset), count: count) == expected, "offset \(offset) count \(count)")
+        }
+    }
+
     @Test func readPastTheEndIsShort() throws {
         let file = try TagFile(path: sample("Loose Files/no tags at all.wav"))
         #expect(file.read(at: file.length - 3, count: 10).count == 3)

@@ -13,11 +13,8 @@ public enum Fingerprint {
 
     /// The fingerprint of an open file, or nil if its audio bytes cannot be read.
     public static func of(_ file: TagFile, window: Int = defaultWindow) -> String? {
-        of(file, window: window, read: BlockReader(source: { file.read(at: $0, count: $1) }).reader)
-    }
-
-    /// The fingerprint, reading `file`'s bytes through `read` (which may cache).
-    static func of(_ file: TagFile, window: Int, read: AudioRange.Reader) -> String? {
+        // Small header reads are cheap: the shim's read-only stream serves them from one block.
+        let read: AudioRange.Reader = { file.read(at: $0, count: $1) }
         if let md5 = file.flacMD5 { return hexString(md5) }
         let format = file.format
         let range = AudioRange.locate(format: format, length: file.length, mpegRange: file.mpegAudioRange,

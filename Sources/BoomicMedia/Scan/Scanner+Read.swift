@@ -18,16 +18,15 @@ extension Scanner {
         } catch {
             return .failure(error)
         }
-        // Header checks and the fingerprint read the same few blocks: share one cache.
-        let bytes = BlockReader(source: { file.read(at: $0, count: $1) }).reader
-        if let problem = StreamCheck.problem(format: file.format, length: file.length, read: bytes) {
+        if let problem = StreamCheck.problem(format: file.format, length: file.length,
+                                             read: { file.read(at: $0, count: $1) }) {
             return .failure(.unreadable(path: listed.path, reason: problem))
         }
         var facts = FileFacts(path: listed.path, size: listed.size, mtime: listed.mtime)
         facts.apply(tags: file.properties())
         facts.apply(audio: file.audioProperties, format: file.format)
         if facts.format == nil { facts.format = Self.fileExtension(of: listed.path) }
-        facts.fingerprint = Fingerprint.of(file, window: options.fingerprintWindow, read: bytes)
+        facts.fingerprint = Fingerprint.of(file, window: options.fingerprintWindow)
         facts.art = frontCover(of: file, art: art)
             ?? art.folderCover(in: Self.folder(of: listed.path))
         return .success(facts)

@@ -10,15 +10,13 @@ extension FileFacts {
     /// and COMPOSER are joined with "; " (as `Song.artist` joins artists); the rest take the
     /// first value.
     public mutating func apply(tags raw: [String: [String]]) {
-        var tags: [String: [String]] = [:]
-        tags.reserveCapacity(raw.count)
-        for (key, values) in raw {
-            let kept = values.allSatisfy { !$0.isBlank } ? values : values.filter { !$0.isBlank }
-            guard !kept.isEmpty else { continue }
-            // TagLib's keys are upper case already; only a caller's own map may differ.
-            let upper = key.utf8.contains(where: { $0 >= 0x61 && $0 <= 0x7A }) ? key.uppercased() : key
-            tags[upper, default: []].append(contentsOf: kept)
+        // TagLib's map is usually clean already (upper-case keys, no blank values): then use it
+        // as it is instead of building a copy.
+        let isClean = raw.allSatisfy { key, values in
+            !key.utf8.contains(where: { $0 >= 0x61 && $0 <= 0x7A }) && !values.isEmpty
+                && values.allSatisfy { !$0.isBlank }
         }
+        let tags = isClean ? raw : Self.cleaned(raw)
         func first(_ keys: String...) -> String? {
             for key in keys { if let v = tags[key]?.first { return v } }
             return nil
@@ -68,5 +66,17 @@ extension FileFacts {
         bitrate = audio.bitrateKbps > 0 ? audio.bitrateKbps : nil
         bitdepth = audio.bitsPerSample > 0 ? audio.bitsPerSample : nil
         self.format = format?.rawValue
+    }
+
+    /// `raw` with upper-case keys and without blank values or keys left with no value.
+    private static func cleaned(_ raw: [String: [String]]) -> [String: [String]] {
+        var tags: [String: [String]] = [:]
+        tags.reserveCapacity(raw.count)
+        for (key, values) in raw {
+            let kept = values.filter { !$0.isBlank }
+            guard !kept.isEmpty else { continue }
+            tags[key.uppercased(), default: []].append(contentsOf: kept)
+        }
+        return tags
     }
 }
