@@ -9,9 +9,13 @@ import Synchronization
 /// history and rebuilds any earlier state.
 ///
 /// ```swift
-/// let store = try Transactor<Op, Counters>(path: dir + "/library.sqlite", initial: Counters(), apply: Counters.apply)
-/// try store.generate { basis, head in basis.values["plays"] == 3 ? nil : Op.add("plays", 1, parent: head) }
-/// print(store.basis, store.head)
+/// let store = try Transactor<Transaction, DataBasis>(
+///     path: folder + "/library.sqlite", initial: DataBasis(), apply: { t, db in db.applying(t) },
+///     codec: checkpointCodec, policy: CheckpointPolicy(weight: { $0.assertions.count }))
+/// try store.generate { basis, head in
+///     EditGeneration.modify(…, in: basis)   // nil when nothing would change: nothing is committed
+/// }
+/// print(store.head, store.basis.songs.count)
 /// ```
 ///
 /// Concurrency: one writer at a time per process (a `Mutex` around the write connection) and one
@@ -96,8 +100,8 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
     /// Appends `t` to the log and applies it. Returns its seq.
     ///
     /// Commits after catching up on what other processes committed, like `generate` (which also
-    /// explains `verifying`); a
-    /// transaction computed on an older basis is the caller's to reconcile (prefer `generate`).
+    /// explains `verifying`); a transaction computed on an older basis is the caller's to
+    /// reconcile, so prefer `generate` for anything computed from the basis.
     @discardableResult
     public func commit(_ t: T, verifying: Bool? = nil) throws -> Int {
         // A closure that returns a value always commits, so the result is never nil.
@@ -124,7 +128,7 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
         return try writer.withLock { w in
             var snapshot = published.withLock { $0 }
             var tail: [TailItem] = []
-            var result: (seq: Int, transaction: T, basis: Basis)?
+            var committed: (seq: Int, transaction: T)?
             // Not `connection.transaction { … }`: a closure capturing both `w` and `g` would tie the
             // write side to the caller's isolation, which `Mutex` forbids.
             let connection = w.log.connection
@@ -137,7 +141,7 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
                     let stored = verifies ? try Self.decode(body, seq: nil, w.decoder) : t
                     try w.log.append(LogRow(seq: seq, id: stored.id.uuidString.lowercased(), time: stored.timestamp,
                                             kind: stored.kindName, label: stored.label, body: body))
-                    result = (seq, stored, apply(stored, snapshot.basis))
+                    committed = (seq, stored)
                 }
                 try connection.commit()
             } catch {
@@ -146,13 +150,16 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
                 publish(w, snapshot, tail)
                 throw error
             }
-            if let result {
-                snapshot = Snapshot(head: result.seq, basis: result.basis)
-                tail.append(TailItem(seq: result.seq, weight: policy.weight(result.transaction)))
+            guard let committed else {
+                publish(w, snapshot, tail)
+                return nil
             }
+            // Applied after COMMIT: apply cannot fail, and other processes need not wait for it.
+            snapshot = Snapshot(head: committed.seq, basis: apply(committed.transaction, snapshot.basis))
+            tail.append(TailItem(seq: committed.seq, weight: policy.weight(committed.transaction)))
             publish(w, snapshot, tail)
-            if result != nil { maybeCheckpoint(w, snapshot) }
-            return result
+            maybeCheckpoint(w, snapshot)
+            return (committed.seq, committed.transaction, snapshot.basis)
         }
     }
 
