@@ -165,7 +165,7 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
         case (_, .null): return .null
         case (.string, .string(let s)): return s.isEmpty ? .null : v
         case (.int, .int): return v
-        case (.int, .double(let d)) where d == d.rounded(): return .int(Int(d))
+        case (.int, .double(let d)): return Int(exactly: d).map(FieldValue.int) ?? .null
         case (.double, .double): return v
         case (.double, .int(let i)): return .double(Double(i))
         case (.bool, .bool): return v
