@@ -8,12 +8,12 @@ enum Samples {
                           "坂本龍一", "AC/DC", "Nina Simone"]
     static let albums = ["Kind of Blue", "kind of blue", "Blue Train", "Homogenic", "Lemonade",
                          "Greatest Hits", "Café Tacvba"]
-    /// `a:b` needs an escaped colon in a query.
+    /// `a:b` needs an escaped colon in a query; `1999` must stay a string through JSON.
     static let titles = ["So What", "Blue in Green", "Jóga", "Hyperballad", "Giant Steps", "Formation",
-                         "戦場のメリークリスマス", "Thunderstruck", "Feeling Good", "Naïma", "a:b", "Intro"]
+                         "戦場のメリークリスマス", "Thunderstruck", "Feeling Good", "Naïma", "a:b", "Intro", "1999"]
     static let genres = ["Jazz", "jazz", "Electronic", "Pop", "Rock", "Post-Rock", "Música"]
     static let composers = ["Bill Evans", "Miles Davis", "Ryuichi Sakamoto"]
-    static let comments = ["ripped from CD", "🎷 live", "a; b", ""]
+    static let comments = ["ripped from CD", "🎷 live", "a; b", "", "true"]
     static let dates = ["1959-08-17", "1997-09-22", "2016-04-23"]
     static let formats = ["flac", "mp3", "ogg", "m4a"]
 
