@@ -17,7 +17,8 @@ enum Terminal {
 
     /// Writes to stderr (warnings, progress, prompts): stdout stays clean for pipes and `--json`.
     static func warn(_ s: String) {
-        FileHandle.standardError.write(Data((s + "\n").utf8))
+        // Not FileHandle.write, which traps on a closed pipe (`boomic import 2>&1 | head`).
+        _ = (s + "\n").withCString { write(STDERR_FILENO, $0, strlen($0)) }
     }
 
     /// Asks a yes/no question on a TTY. Without a TTY the caller decides (see `confirm`).
