@@ -84,6 +84,23 @@ import Testing
         #expect(objects.first?["year"] is NSNumber && objects.first?["duration"] is NSNumber && objects.first?["track"] is NSNumber)
     }
 
+    /// `boomic import 2>&1 | head -1`: warnings about unreadable files go to a pipe that closes
+    /// early. boomic must neither crash on the closed stderr nor lose the import.
+    @Test func importWarningsIntoAClosedPipeEndQuietly() throws {
+        let box = try Sandbox(samples: false)
+        let tree = box.root + "/music"
+        try FileManager.default.createDirectory(atPath: tree, withIntermediateDirectories: true)
+        for i in 0..<1500 {
+            _ = FileManager.default.createFile(atPath: tree + "/not audio \(i).mp3", contents: Data("text \(i)\n".utf8))
+        }
+        try FileManager.default.copyItem(atPath: Repo.samples + "/" + RescanTests.modal, toPath: tree + "/good.flac")
+        let command = [box.executable, "--library", box.library, "import", tree].map(Self.shellQuoted).joined(separator: " ")
+        let run = try ChildProcess.run("/bin/bash", ["-c", "\(command) 2>&1 | head -1; echo \"status ${PIPESTATUS[0]}\""])
+        #expect(run.lines.first?.hasPrefix("skipped ") == true, "\(run)")
+        #expect(["status 0", "status 141"].contains(run.lines.last ?? ""), "boomic import 2>&1 | head -1: \(run)")
+        #expect(try box.songs().map(\.title) == ["So Modal"], "the import was lost")
+    }
+
     /// `boomic ls | head -1`: the reader goes away early; boomic ends with status 0 (or is killed
     /// by SIGPIPE) and says nothing. The listing must be far larger than a pipe's 64 KiB buffer,
     /// or boomic would finish writing before `head` closes the pipe.

@@ -96,6 +96,36 @@ import Testing
         #expect(plainAgain.stdout == "Old Timer - Retro Hits - Eight Bit Song\n")
     }
 
+    /// Identity follows the audio, not the tags: a file both moved and retagged by another
+    /// program keeps its id, whatever its format and tag format.
+    @Test(arguments: [
+        "The Long Road Band/Double Live/2-01 Encore.flac",          // vorbis comments
+        "Motörhead-ish/Ace of Spätz/03 Bömber.mp3",                 // ID3v2.4
+        "坂本 龍一郎/東京の夜/1-02 雨の駅.mp3",                        // ID3v2.3
+        "Old Timer/Retro Hits/01 Eight Bit Song.mp3",               // ID3v1 only
+        "Free Software Choir/Open Voices/01 Vorbis Dawn.ogg",       // Ogg Vorbis
+        "Field Recordist/Backyard Sessions/01 Morning Birds.wav",   // WAV with an ID3 chunk
+    ])
+    func movedAndRetaggedFileKeepsItsId(_ relative: String) throws {
+        let box = try Sandbox()
+        try box.importSamples()
+        let before = try #require(try box.songs().first { $0.path == box.file(relative) })
+        try box.succeed("modify", "title:=\(before.title ?? "")", "rating=1", "-y")
+
+        let moved = "Moved Here/" + (relative as NSString).lastPathComponent
+        try FileManager.default.createDirectory(atPath: box.file("Moved Here"), withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: box.file(relative), toPath: box.file(moved))
+        try box.retag(moved, ["title": "Renamed and Moved"])
+        let run = try box.succeed("import")
+
+        #expect(run.stdout.hasPrefix("Imported: 0 added, 0 changed, 1 moved, 0 missing,"), "\(run)")
+        let after = try box.song("title:Renamed and Moved")
+        #expect(after.id == before.id)
+        #expect(after.path == box.file(moved))
+        #expect(after.rating == 1)
+        #expect(after.album == before.album && after.isMissing == false)
+    }
+
     /// A file moved while missing (deleted in one rescan, back elsewhere in the next) is the
     /// same song, found again by its fingerprint.
     @Test func fileThatReturnsElsewhereIsTheSameSong() throws {

@@ -112,11 +112,19 @@ final class Sandbox: Sendable {
 
     /// Rewrites tags of an audio file with mutagen, as another tagger would.
     func retag(_ relative: String, _ tags: [String: String], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        // Easy keys where mutagen has them; WAV's ID3 chunk needs frames.
         let script = """
             import json, sys, mutagen
+            from mutagen.id3 import TIT2, TCON
+            tags = json.loads(sys.argv[2])
             f = mutagen.File(sys.argv[1], easy=True)
-            for k, v in json.loads(sys.argv[2]).items():
-                f[k] = v
+            if f.__class__.__name__ == "WAVE":
+                frames = {"title": TIT2, "genre": TCON}
+                for k, v in tags.items():
+                    f.tags.add(frames[k](encoding=3, text=[v]))
+            else:
+                for k, v in tags.items():
+                    f[k] = v
             f.save()
             """
         let json = String(decoding: try JSONSerialization.data(withJSONObject: tags), as: UTF8.self)
