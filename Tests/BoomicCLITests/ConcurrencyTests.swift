@@ -53,4 +53,54 @@ import Testing
         #expect(song.comment.map { "modify comment=\($0) (1 song)" } == history.first?.label)
         #expect(try box.listing(asOf: "HEAD~1") != box.listing())
     }
+
+    /// `undo` decides what to take back, prints the preview, then commits. A change another
+    /// process commits in between must not be taken back with it (a lost update), and the next
+    /// `undo` must not bring back what this one took back.
+    ///
+    /// Made deterministic with a pipe nobody reads: the preview of a change to long comments is
+    /// far larger than a pipe's 64 KiB, so `undo` blocks while printing it, after planning and
+    /// before committing. The other change is committed then.
+    @Test func undoDoesNotTakeBackAChangeCommittedWhileItPrinted() throws {
+        let box = try Sandbox()
+        try box.importSamples()
+        let long = String(repeating: "x", count: 20_000)
+        try box.succeed("modify", "comment=\(long)", "-y")                           // 2: the change to undo
+        let afterTwo = try box.songs()
+
+        let undoOut = Pipe()
+        let undo = Process()
+        undo.executableURL = URL(fileURLWithPath: box.executable)
+        undo.arguments = ["--library", box.library, "undo", "-y"]
+        undo.environment = ChildProcess.environment(["XDG_DATA_HOME": box.root + "/xdg"])
+        undo.standardInput = FileHandle.nullDevice
+        undo.standardOutput = undoOut
+        undo.standardError = FileHandle.nullDevice
+        try undo.run()
+        let first = undoOut.fileHandleForReading.availableData                      // undo has planned
+        #expect(!first.isEmpty)
+
+        try box.succeed("modify", "title:So Modal", "rating=5", "-y")               // 3: meanwhile
+        let rest = undoOut.fileHandleForReading.readDataToEndOfFile()
+        undo.waitUntilExit()
+        #expect(undo.terminationStatus == 0, "\(String(decoding: first + rest, as: UTF8.self).suffix(300))")
+
+        let history = try box.history()
+        let label = history.first?.label ?? ""
+        let songs = try box.songs()
+        let modal = try #require(songs.first { $0.title == "So Modal" })
+        if label.hasPrefix("undo 2 ") {
+            #expect(modal.rating == 5, "'\(label.prefix(40))' also took back transaction 3 (rating=5), committed while it printed")
+            #expect(songs.allSatisfy { $0.comment == nil }, "undo 2 must take back the comments")
+        } else if label.hasPrefix("undo 3 ") {
+            #expect(songs == afterTwo, "undo 3 must give back the state after 2")
+        } else {
+            #expect(history.first?.seq == 3, "the undo neither committed nor refused cleanly: \(label.prefix(60))")
+        }
+
+        // The stack agrees with the state: the next undo takes back another change, never
+        // re-applies the one just taken back.
+        try box.succeed("undo", "-y")
+        #expect(try box.songs().allSatisfy { $0.comment != long }, "the second undo brought back the comments the first took back")
+    }
 }
