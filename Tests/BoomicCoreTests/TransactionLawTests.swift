@@ -68,16 +68,14 @@ struct TransactionLawTests {
     @Test("an assertion followed by its inverse changes nothing, on the basis it was generated on")
     func inverseUndoesEachAssertion() {
         for h in Histories.all {
-            outer: for (i, t) in h.transactions.enumerated() {
-                let before = h.bases[i]
-                for a in t.assertions.prefix(3) {
-                    #expect(a.inverse.inverse == a, "seed \(h.seed)")
-                    let there = before.applying([a])
-                    guard expectSame(there.applying([a.inverse]), before, "seed \(h.seed) seq \(i + 1): \(t.label)") else { break outer }
-                }
-                // The whole transaction, inverted in reverse order, undoes it too.
-                let back = h.bases[i + 1].applying(t.assertions.reversed().map(\.inverse))
-                guard expectSame(back, before, "seed \(h.seed) seq \(i + 1): inverse of \(t.label)") else { break }
+            var rng = SplitMix64(seed: h.seed ^ 0x1A5E)
+            for (i, t) in h.transactions.enumerated() where !t.assertions.isEmpty {
+                let before = h.bases[i], a = rng.pick(t.assertions)
+                #expect(a.inverse.inverse == a, "seed \(h.seed)")
+                guard expectSame(before.applying([a]).applying([a.inverse]), before, "seed \(h.seed) seq \(i + 1): \(t.label)"),
+                      // The whole transaction, inverted in reverse order, undoes it too.
+                      expectSame(h.bases[i + 1].applying(t.assertions.reversed().map(\.inverse)), before,
+                                 "seed \(h.seed) seq \(i + 1): inverse of \(t.label)") else { break }
             }
         }
     }
