@@ -436,12 +436,22 @@ def count_json(bm, lib, *query):
 def bench_boomic(root, n, q100, q1000, res):
     bm = Boomic(ARGS.boomic)
     lib = os.path.join(ARGS.work, "boomic-lib")
-    step = "init"
-    try:
-        # first import, fresh library each run
+
+    def attempt(step, fn):
+        """Run one measurement; a failure is reported and the next step still runs."""
+        try:
+            fn()
+            return True
+        except Failed as e:
+            res.setdefault("boomic_failed", f"{step}: {e}")
+            note(f"boomic failed at {step}: {e}")
+            log(f"boomic failed at {step}: {e}")
+            return False
+
+    def first_import():
         times = []
         for _ in range(ARGS.runs_import):
-            bm.init(lib)
+            bm.init(lib)  # fresh library each run, untimed
             dt, _ = bm.run(lib, "import", root)
             times.append(dt)
         res["boomic_import"] = statistics.median(times)
@@ -451,69 +461,84 @@ def bench_boomic(root, n, q100, q1000, res):
         if res["boomic_count"] is not None and res["boomic_count"] != n:
             note(f"boomic: `ls --json` lists {res['boomic_count']} songs after importing {n} files.")
 
-        step = "rescan"
+    if not attempt("first import", first_import):
+        return  # nothing else can be measured without a library
+
+    def rescan():
         h = bm.hyperfine(lib, "import", root, runs=5, warmup=1, name="boomic-rescan")
         res["boomic_rescan"] = h["median"]
         res["boomic_rescan_method"] = h["method"]
 
-        step = "ls query"
+    def ls_query():
         _, p = bm.run(lib, "ls", q100, capture=True)
         res["boomic_q100_lines"] = len(p.stdout.splitlines())
         res["boomic_q100_count"] = count_json(bm, lib, q100)
-        h = bm.hyperfine(lib, "ls", q100, runs=10, warmup=2, name="boomic-ls100")
-        res["boomic_ls100"] = h["median"]
+        res["boomic_ls100"] = bm.hyperfine(lib, "ls", q100, runs=10, warmup=2, name="boomic-ls100")["median"]
 
-        step = "ls all"
-        h = bm.hyperfine(lib, "ls", runs=10, warmup=2, name="boomic-lsall")
-        res["boomic_lsall"] = h["median"]
+    def ls_all():
+        res["boomic_lsall"] = bm.hyperfine(lib, "ls", runs=10, warmup=2, name="boomic-lsall")["median"]
 
-        step = "modify"
+    def memory():
+        res["boomic_rss"] = max_rss_kb(bm.cmd(lib, "ls"), env=bm.envfor(lib))
+
+    def modify():
         res["boomic_q1000_count"] = count_json(bm, lib, q1000)
         ts = loop_time([bm.cmd(lib, "modify", q1000, f"genre=BoomicBench{k}", "-y") for k in range(5)],
                        env=bm.envfor(lib))
         res["boomic_modify"] = statistics.median(ts)
         log(f"boomic modify 1000: {ts}")
 
-        step = "open (short history)"
-        h = bm.hyperfine(lib, "history", "-n", "1", runs=10, warmup=2, name="boomic-open-short")
-        res["boomic_open_short"] = h["median"]
+    def open_short():
+        res["boomic_open_short"] = bm.hyperfine(lib, "history", "-n", "1", runs=10, warmup=2,
+                                                name="boomic-open-short")["median"]
         res["boomic_open_short_seq"] = head_seq(bm, lib)
 
-        step = "memory"
-        res["boomic_rss"] = max_rss_kb(bm.cmd(lib, "ls"), env=bm.envfor(lib))
-        log(f"boomic: ls100 {res['boomic_ls100']:.3f} s, ls all {res['boomic_lsall']:.3f} s, rss {res['boomic_rss']} kB")
+    attempt("rescan", rescan)
+    attempt("ls query", ls_query)
+    attempt("ls all", ls_all)
+    attempt("memory", memory)
+    attempt("modify", modify)
+    attempt("open (short history)", open_short)
+    log(f"boomic: ls100 {res.get('boomic_ls100')} s, ls all {res.get('boomic_lsall')} s, rss {res.get('boomic_rss')} kB")
 
-        step = "history"
+    hist = None
+
+    def history():
+        nonlocal hist
         hist = build_history(bm, lib, n, res)
 
-        step = "open (long history)"
-        h = bm.hyperfine(hist, "history", "-n", "1", runs=10, warmup=2, name="boomic-open-long")
-        res["boomic_open"] = h["median"]
-        h = bm.hyperfine(hist, "ls", "artist:NoSuchArtistZZZ", runs=10, warmup=2, name="boomic-open-ls")
-        res["boomic_open_ls"] = h["median"]
+    if not attempt("making history", history):
+        return
+
+    def open_long():
+        res["boomic_open"] = bm.hyperfine(hist, "history", "-n", "1", runs=10, warmup=2,
+                                          name="boomic-open-long")["median"]
+        res["boomic_open_ls"] = bm.hyperfine(hist, "ls", "artist:NoSuchArtistZZZ", runs=10, warmup=2,
+                                             name="boomic-open-ls")["median"]
         res["boomic_rss_hist"] = max_rss_kb(bm.cmd(hist, "ls"), env=bm.envfor(hist))
 
-        step = "as-of"
-        try:
-            h = bm.hyperfine(hist, "ls", q100, "--as-of", "1", runs=5, warmup=1, name="boomic-asof")
-            res["boomic_asof"] = h["median"]
-        except Failed as e:
-            note(f"boomic `ls --as-of 1` failed: {e}")
+    def as_of():
+        res["boomic_asof"] = bm.hyperfine(hist, "ls", q100, "--as-of", "1", runs=5, warmup=1,
+                                          name="boomic-asof")["median"]
 
-        step = "rollback"
+    def rollback():
+        # on a copy, so the cached history library stays as it was made
+        work = os.path.join(ARGS.work, "boomic-hist")
+        shutil.rmtree(work, ignore_errors=True)
+        shutil.copytree(hist, work)
         rb, un = [], []
         for _ in range(3):
-            dt, _ = bm.run(hist, "rollback", "1", "-y")
+            dt, _ = bm.run(work, "rollback", "1", "-y")
             rb.append(dt)
-            dt, _ = bm.run(hist, "undo")
+            dt, _ = bm.run(work, "undo")
             un.append(dt)
         res["boomic_rollback"] = statistics.median(rb)
         res["boomic_undo"] = statistics.median(un)
         log(f"boomic rollback {rb} undo {un}")
-    except Failed as e:
-        res["boomic_failed"] = f"{step}: {e}"
-        note(f"boomic failed at {step}: {e}")
-        log(f"boomic failed at {step}: {e}")
+
+    attempt("open (long history)", open_long)
+    attempt("ls --as-of", as_of)
+    attempt("rollback / undo", rollback)
 
 
 def build_history(bm, lib, n, res):
@@ -692,7 +717,7 @@ def main():
 
     # ---------------------------------------------------------- table
     B = lambda k: res.get(k)
-    bfail = "failed" if "boomic_failed" in res else "n/a"
+    bfail = "failed (notes)" if "boomic_failed" in res else "n/a"
     bi = B("boomic_import")
     b_rate = n / bi if bi else None
     b_rate_s = fmt_rate(b_rate) if bi else bfail
