@@ -11,7 +11,7 @@ struct FlattenTests {
         for h in Histories.all {
             var rng = SplitMix64(seed: h.seed ^ 0xF1A7)
             var ranges = [(0, h.seq)]
-            for _ in 0..<6 {
+            for _ in 0..<4 {
                 let i = Int.random(in: 0...h.seq, using: &rng)
                 ranges.append((i, Int.random(in: i...h.seq, using: &rng)))
             }
