@@ -61,6 +61,19 @@ import Testing
         #expect(try box.historyCount() == historyCount + 1)
     }
 
+    /// A library edit of a field (not written to the file) survives a rescan when another
+    /// program changed a *different* field of the file, e.g. a ReplayGain scanner or a title
+    /// fix: only what changed in the file since it was last read may overwrite the library.
+    @Test func libraryEditOfAFieldTheFileDidNotChangeSurvivesARescan() throws {
+        let box = try Sandbox()
+        try box.importSamples()
+        try box.succeed("modify", "title:Opening", "genre=Library Genre", "-y")
+        try box.retag(Self.opening, ["title": "Opening Night"])
+        try box.succeed("import")
+        let after = try box.song("title:Opening Night")
+        #expect(after.genre == "Library Genre", "the user's genre edit was silently reverted to the file's value by a rescan")
+    }
+
     @Test func deletedFileIsMarkedMissingThenFoundAgain() throws {
         let box = try Sandbox()
         try box.importSamples()
