@@ -171,6 +171,29 @@ import Testing
         return try decodeJSON([String: String?].self, run.stdout)
     }
 
+    /// `ls -a --json` groups the manifest's songs into its albums: a compilation of four artists
+    /// is one album, two discs are one album, a song without an album artist joins its artist's
+    /// album, and files with no album are in none.
+    @Test func albumsAreTheManifestsAlbums() throws {
+        try ManifestEntry.requireLoaded()
+        let box = try Sandbox()
+        try box.importSamples()
+        let run = try box.succeed("ls", "-a", "--json")
+
+        struct Album: Decodable, Hashable { var album: String; var albumartist: String; var songs: Int; var discs: Int; var compilation: Bool; var year: Int? }
+        let listed = try decodeJSON([Album].self, run.stdout)
+        let groups = Dictionary(grouping: ManifestEntry.good.filter { $0.album != nil }) { e in
+            [e.albumartist ?? e.artists?.first ?? "", e.album!]
+        }
+        let expected = groups.map { key, entries in
+            Album(album: key[1], albumartist: key[0], songs: entries.count,
+                  discs: max(1, Set(entries.compactMap(\.disc)).count),
+                  compilation: entries.contains { $0.compilation ?? false }, year: entries.compactMap(\.year).min())
+        }
+        #expect(Set(listed) == Set(expected))
+        #expect(listed.count == expected.count, "an album is listed twice")
+    }
+
     @Test func importingAgainChangesNothingAndCommitsNothing() throws {
         let box = try Sandbox(brokenFiles: true)
         try box.importSamples()
