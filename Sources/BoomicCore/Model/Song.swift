@@ -3,68 +3,279 @@
 /// A value: the basis holds songs in persistent collections, so a changed song is a new value and
 /// earlier snapshots keep the old one. Every stored property has a `SongField`, which is how
 /// assertions patch it field by field.
+///
+/// The fields live in one shared, copy-on-write box, so a `Song` is two words plus its id: the
+/// basis copies, hashes into trees and sorts 50,000 of them on every open and every `ls`, and
+/// moving 600-byte values around was most of that cost.
 public struct Song: Identifiable, Hashable, Sendable, Codable {
     public var id: SongID
+    private var storage: Storage
 
-    // Where it is and what the file looked like when last scanned (for rescans and write-back).
-    public var path: String
-    public var size: Int = 0
-    /// Modification time in whole nanoseconds since 1970, as stat(2) gives it.
-    public var mtime: Int = 0
-    /// FLAC's STREAMINFO MD5, else a hash of the audio bytes: how a moved file is recognised.
-    public var fingerprint: String?
-    /// The file was not found at the last rescan. Kept, not forgotten, until the user removes it.
-    public var missing: Bool = false
-    /// When it was first imported, seconds since 1970 (passed in by the caller; Core has no clock).
-    public var added: Double = 0
+    /// Every stored field but the id, as plain values (synthesized Codable, Hashable).
+    struct Fields: Hashable, Sendable, Codable {
+        var path: String
+        // Where it is and what the file looked like when last scanned (for rescans and write-back).
+        var size: Int = 0
+        var mtime: Int = 0
+        var fingerprint: String?
+        var missing: Bool = false
+        var added: Double = 0
+        // Tags.
+        var title: String?
+        var artists: [String] = []
+        var album: String?
+        var albumartist: String?
+        var track: Int?
+        var tracktotal: Int?
+        var disc: Int?
+        var disctotal: Int?
+        var year: Int?
+        var date: String?
+        var genre: String?
+        var composer: String?
+        var compilation: Bool = false
+        var comment: String?
+        var replaygainTrackGain: Double?
+        var replaygainTrackPeak: Double?
+        var replaygainAlbumGain: Double?
+        var replaygainAlbumPeak: Double?
+        var mbTrackID: String?
+        var mbAlbumID: String?
+        var mbArtistID: String?
+        var mbAlbumArtistID: String?
+        var mbReleaseGroupID: String?
+        // Audio properties.
+        var duration: Double?
+        var samplerate: Int?
+        var bitdepth: Int?
+        var channels: Int?
+        var bitrate: Int?
+        var format: String?
+        // Library-only facts.
+        var tags: [String] = []
+        var rating: Int?
+        var playcount: Int = 0
+        var favorite: Bool = false
+        var art: String?
+    }
 
-    // Tags.
-    public var title: String?
-    /// Every artist the file names; `artist` (the display string) is derived from them.
-    public var artists: [String] = []
-    public var album: String?
-    public var albumartist: String?
-    public var track: Int?
-    public var tracktotal: Int?
-    public var disc: Int?
-    public var disctotal: Int?
-    public var year: Int?
-    /// The full date as tagged (`1969-09-26`), when it says more than the year.
-    public var date: String?
-    public var genre: String?
-    public var composer: String?
-    public var compilation: Bool = false
-    public var comment: String?
-    public var replaygainTrackGain: Double?
-    public var replaygainTrackPeak: Double?
-    public var replaygainAlbumGain: Double?
-    public var replaygainAlbumPeak: Double?
-    public var mbTrackID: String?
-    public var mbAlbumID: String?
-    public var mbArtistID: String?
-    public var mbAlbumArtistID: String?
-    public var mbReleaseGroupID: String?
+    /// The box. Its `fields` are only written through `mutate`, which first copies the box unless
+    /// this song holds the only reference (`isKnownUniquelyReferenced`): a box that two songs,
+    /// or two threads, can see is never written, which is what makes the unchecked Sendable safe.
+    private final class Storage: @unchecked Sendable {
+        var fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
 
-    // Audio properties.
-    public var duration: Double?
-    public var samplerate: Int?
-    public var bitdepth: Int?
-    public var channels: Int?
-    public var bitrate: Int?
-    public var format: String?
-
-    // Library-only facts.
-    /// Tags in the Boomic sense (`#jazz`, `#instruments:piano`), stored without the `#`, sorted, unique.
-    public var tags: [String] = []
-    public var rating: Int?
-    public var playcount: Int = 0
-    public var favorite: Bool = false
-    /// Content hash of the front cover in the library's art store.
-    public var art: String?
+    private mutating func mutate(_ body: (inout Fields) -> Void) {
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
+        body(&storage.fields)
+    }
 
     public init(id: SongID, path: String) {
         self.id = id
-        self.path = path
+        self.storage = Storage(Fields(path: path))
+    }
+
+    // Where it is and what the file looked like when last scanned (for rescans and write-back).
+    public var path: String {
+        get { storage.fields.path }
+        set { mutate { $0.path = newValue } }
+    }
+    public var size: Int {
+        get { storage.fields.size }
+        set { mutate { $0.size = newValue } }
+    }
+    /// Modification time in whole nanoseconds since 1970, as stat(2) gives it.
+    public var mtime: Int {
+        get { storage.fields.mtime }
+        set { mutate { $0.mtime = newValue } }
+    }
+    /// FLAC's STREAMINFO MD5, else a hash of the audio bytes: how a moved file is recognised.
+    public var fingerprint: String? {
+        get { storage.fields.fingerprint }
+        set { mutate { $0.fingerprint = newValue } }
+    }
+    /// The file was not found at the last rescan. Kept, not forgotten, until the user removes it.
+    public var missing: Bool {
+        get { storage.fields.missing }
+        set { mutate { $0.missing = newValue } }
+    }
+    /// When it was first imported, seconds since 1970 (passed in by the caller; Core has no clock).
+    public var added: Double {
+        get { storage.fields.added }
+        set { mutate { $0.added = newValue } }
+    }
+    // Tags.
+    public var title: String? {
+        get { storage.fields.title }
+        set { mutate { $0.title = newValue } }
+    }
+    /// Every artist the file names; `artist` (the display string) is derived from them.
+    public var artists: [String] {
+        get { storage.fields.artists }
+        set { mutate { $0.artists = newValue } }
+    }
+    public var album: String? {
+        get { storage.fields.album }
+        set { mutate { $0.album = newValue } }
+    }
+    public var albumartist: String? {
+        get { storage.fields.albumartist }
+        set { mutate { $0.albumartist = newValue } }
+    }
+    public var track: Int? {
+        get { storage.fields.track }
+        set { mutate { $0.track = newValue } }
+    }
+    public var tracktotal: Int? {
+        get { storage.fields.tracktotal }
+        set { mutate { $0.tracktotal = newValue } }
+    }
+    public var disc: Int? {
+        get { storage.fields.disc }
+        set { mutate { $0.disc = newValue } }
+    }
+    public var disctotal: Int? {
+        get { storage.fields.disctotal }
+        set { mutate { $0.disctotal = newValue } }
+    }
+    public var year: Int? {
+        get { storage.fields.year }
+        set { mutate { $0.year = newValue } }
+    }
+    /// The full date as tagged (`1969-09-26`), when it says more than the year.
+    public var date: String? {
+        get { storage.fields.date }
+        set { mutate { $0.date = newValue } }
+    }
+    public var genre: String? {
+        get { storage.fields.genre }
+        set { mutate { $0.genre = newValue } }
+    }
+    public var composer: String? {
+        get { storage.fields.composer }
+        set { mutate { $0.composer = newValue } }
+    }
+    public var compilation: Bool {
+        get { storage.fields.compilation }
+        set { mutate { $0.compilation = newValue } }
+    }
+    public var comment: String? {
+        get { storage.fields.comment }
+        set { mutate { $0.comment = newValue } }
+    }
+    public var replaygainTrackGain: Double? {
+        get { storage.fields.replaygainTrackGain }
+        set { mutate { $0.replaygainTrackGain = newValue } }
+    }
+    public var replaygainTrackPeak: Double? {
+        get { storage.fields.replaygainTrackPeak }
+        set { mutate { $0.replaygainTrackPeak = newValue } }
+    }
+    public var replaygainAlbumGain: Double? {
+        get { storage.fields.replaygainAlbumGain }
+        set { mutate { $0.replaygainAlbumGain = newValue } }
+    }
+    public var replaygainAlbumPeak: Double? {
+        get { storage.fields.replaygainAlbumPeak }
+        set { mutate { $0.replaygainAlbumPeak = newValue } }
+    }
+    public var mbTrackID: String? {
+        get { storage.fields.mbTrackID }
+        set { mutate { $0.mbTrackID = newValue } }
+    }
+    public var mbAlbumID: String? {
+        get { storage.fields.mbAlbumID }
+        set { mutate { $0.mbAlbumID = newValue } }
+    }
+    public var mbArtistID: String? {
+        get { storage.fields.mbArtistID }
+        set { mutate { $0.mbArtistID = newValue } }
+    }
+    public var mbAlbumArtistID: String? {
+        get { storage.fields.mbAlbumArtistID }
+        set { mutate { $0.mbAlbumArtistID = newValue } }
+    }
+    public var mbReleaseGroupID: String? {
+        get { storage.fields.mbReleaseGroupID }
+        set { mutate { $0.mbReleaseGroupID = newValue } }
+    }
+    // Audio properties.
+    public var duration: Double? {
+        get { storage.fields.duration }
+        set { mutate { $0.duration = newValue } }
+    }
+    public var samplerate: Int? {
+        get { storage.fields.samplerate }
+        set { mutate { $0.samplerate = newValue } }
+    }
+    public var bitdepth: Int? {
+        get { storage.fields.bitdepth }
+        set { mutate { $0.bitdepth = newValue } }
+    }
+    public var channels: Int? {
+        get { storage.fields.channels }
+        set { mutate { $0.channels = newValue } }
+    }
+    public var bitrate: Int? {
+        get { storage.fields.bitrate }
+        set { mutate { $0.bitrate = newValue } }
+    }
+    public var format: String? {
+        get { storage.fields.format }
+        set { mutate { $0.format = newValue } }
+    }
+    // Library-only facts.
+    /// Tags in the Boomic sense (`#jazz`, `#instruments:piano`), stored without the `#`, sorted, unique.
+    public var tags: [String] {
+        get { storage.fields.tags }
+        set { mutate { $0.tags = newValue } }
+    }
+    public var rating: Int? {
+        get { storage.fields.rating }
+        set { mutate { $0.rating = newValue } }
+    }
+    public var playcount: Int {
+        get { storage.fields.playcount }
+        set { mutate { $0.playcount = newValue } }
+    }
+    public var favorite: Bool {
+        get { storage.fields.favorite }
+        set { mutate { $0.favorite = newValue } }
+    }
+    /// Content hash of the front cover in the library's art store.
+    public var art: String? {
+        get { storage.fields.art }
+        set { mutate { $0.art = newValue } }
+    }
+
+    /// The names of the stored properties, for tests that check every one is handled.
+    public static var storedPropertyNames: [String] {
+        ["id"] + Mirror(reflecting: Fields(path: "")).children.compactMap(\.label)
+    }
+
+    public static func == (a: Song, b: Song) -> Bool {
+        a.id == b.id && (a.storage === b.storage || a.storage.fields == b.storage.fields)
+    }
+
+    public func hash(into h: inout Hasher) {
+        h.combine(id)
+        h.combine(storage.fields)
+    }
+
+    private enum IDKey: String, CodingKey { case id }
+
+    // The JSON form is flat ({"id": …, "path": …, "title": …}), as if the fields were stored inline.
+    public init(from decoder: any Decoder) throws {
+        id = try decoder.container(keyedBy: IDKey.self).decode(SongID.self, forKey: .id)
+        storage = Storage(try Fields(from: decoder))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try storage.fields.encode(to: encoder)
+        var c = encoder.container(keyedBy: IDKey.self)
+        try c.encode(id, forKey: .id)
     }
 
     /// The artist as people read it: several artists joined the way taggers join them.
