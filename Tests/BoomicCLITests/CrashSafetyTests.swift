@@ -12,19 +12,24 @@ import Testing
     static let copies = 40
     static let kills = 10
 
-    /// A tree of hard links to the sample files (no bytes copied), `copies` times over.
-    static func tree(in box: Sandbox) throws -> (path: String, songs: Int) {
+    /// A tree of `copies` copies of the good sample files: hard links (no bytes copied) to one
+    /// private copy in the sandbox, never to `Samples/` itself, so that a test writing a file in
+    /// place cannot damage the repository.
+    static func tree(in box: Sandbox, copies: Int = copies) throws -> (path: String, songs: Int) {
         let fm = FileManager.default
         let root = box.root + "/big"
-        let files = (fm.subpaths(atPath: Repo.samples) ?? []).filter { p in
+        let source = box.root + "/big-source"
+        try fm.copyItem(atPath: Repo.samples, toPath: source)
+        try fm.removeItem(atPath: source + "/Broken")
+        let files = (fm.subpaths(atPath: source) ?? []).filter { p in
             var isDir: ObjCBool = false
-            return !p.hasPrefix("Broken") && p.contains("/") && fm.fileExists(atPath: Repo.samples + "/" + p, isDirectory: &isDir) && !isDir.boolValue
+            return p.contains("/") && fm.fileExists(atPath: source + "/" + p, isDirectory: &isDir) && !isDir.boolValue
         }
         for i in 0..<copies {
             for f in files {
                 let target = "\(root)/copy \(i)/\(f)"
                 try fm.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-                try fm.linkItem(atPath: Repo.samples + "/" + f, toPath: target)
+                try fm.linkItem(atPath: source + "/" + f, toPath: target)
             }
         }
         return (root, copies * ManifestEntry.good.count)

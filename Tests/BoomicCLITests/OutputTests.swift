@@ -108,7 +108,9 @@ import Testing
         let box = try Sandbox(samples: false)
         let tree = box.root + "/music"
         try FileManager.default.createDirectory(atPath: tree, withIntermediateDirectories: true)
-        let sample = Repo.samples + "/Miles Quartet/Blue Sketches/01 So Modal.flac"
+        // Hard links to a private copy, never to Samples/ itself.
+        let sample = box.root + "/so modal.flac"
+        try FileManager.default.copyItem(atPath: Repo.samples + "/" + RescanTests.modal, toPath: sample)
         for i in 0..<50 {
             let dir = tree + "/album \(i)"
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

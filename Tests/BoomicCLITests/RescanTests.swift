@@ -36,6 +36,21 @@ import Testing
         #expect(try box.history().first?.label == "import: 1 moved")
     }
 
+    /// Moving a file changes nothing in it, so a move must not undo library edits of fields
+    /// the file also carries (genre, comment, …): only the path changes.
+    @Test func movedFileKeepsLibraryEditsOfFileFields() throws {
+        let box = try Sandbox()
+        try box.importSamples()
+        try box.succeed("modify", "title:So Modal", "genre=Modal Jazz", "comment=my favourite", "-y")
+        let before = try box.song("title:So Modal")
+        try FileManager.default.moveItem(atPath: box.file(Self.modal), toPath: box.file("Loose Files/So Modal.flac"))
+        try box.succeed("import")
+        let after = try box.song("title:So Modal")
+        #expect(after.id == before.id && after.path == box.file("Loose Files/So Modal.flac"))
+        #expect(after.genre == "Modal Jazz", "moving the file reverted the user's genre edit")
+        #expect(after.comment == "my favourite", "moving the file reverted the user's comment edit")
+    }
+
     @Test func retaggedFileIsReadAgainAndTheLibrarysFieldsSurvive() throws {
         let box = try Sandbox()
         try box.importSamples()
