@@ -13,7 +13,7 @@ public enum ImportGeneration {
 
     public static func filesToRead(in basis: DataBasis, listed: [ListedFile]) -> [ListedFile] {
         listed.filter { f in
-            guard let s = basis.song(atPath: f.path) else { return true }
+            guard let s = songs(at: f.path, in: basis, fingerprint: nil).first else { return true }
             return s.missing || s.size != f.size || s.mtime != f.mtime
         }
     }
@@ -26,30 +26,57 @@ public enum ImportGeneration {
     public static func plan(basis: DataBasis, roots: [String], listed: [ListedFile], read: [FileFacts],
                             now: Double, ids: inout some IDSource) -> (assertions: [Assertion], summary: Summary) {
         let listedPaths = Set(listed.map(\.path))
+        let readAt = Dictionary(read.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         var summary = Summary()
         var out: [Assertion] = []
         var claimed = Set<SongID>()
         let gone: (Song) -> Bool = { s in !listedPaths.contains(s.path) && isUnder(s.path, roots) }
+        // A song whose path now holds other audio, or audio without a fingerprint (files renamed
+        // in a chain, 2→3 then 1→2, or swapped): like a gone song, its own audio may be found
+        // elsewhere by fingerprint.
+        let displaced: (Song) -> Bool = { s in
+            guard let mine = s.fingerprint, let there = readAt[s.path] else { return false }
+            return there.fingerprint != mine
+        }
+        func update(_ old: Song, from f: FileFacts) -> Bool {
+            claimed.insert(old.id)
+            var new = old
+            f.apply(to: &new)
+            let p = old.patch(to: new)
+            if !p.isEmpty { out.append(.updateSong(old.id, p)) }
+            return !p.isEmpty
+        }
 
+        // First the files still at their song's path with the same audio; then audio found at a
+        // new path by its fingerprint; then by path alone (a re-encode, a fingerprint that
+        // appeared or vanished); what is left is new.
+        var unmatched: [FileFacts] = []
         for f in read {
-            if let old = basis.song(atPath: f.path) {
-                claimed.insert(old.id)
-                var new = old
-                f.apply(to: &new)
-                let p = old.patch(to: new)
-                if !p.isEmpty { out.append(.updateSong(old.id, p)); summary.changed += 1 } else { summary.unchanged += 1 }
-            } else if let old = movedSong(for: f, in: basis, claimed: claimed, isGone: gone) {
-                claimed.insert(old.id)
-                var new = old
-                f.apply(to: &new)
-                out.append(.updateSong(old.id, old.patch(to: new)))
+            if let old = songs(at: f.path, in: basis, fingerprint: f.fingerprint).first, old.fingerprint == f.fingerprint {
+                if update(old, from: f) { summary.changed += 1 } else { summary.unchanged += 1 }
+            } else {
+                unmatched.append(f)
+            }
+        }
+        var leftover: [FileFacts] = []
+        for f in unmatched {
+            if let old = movedSong(for: f, in: basis, claimed: claimed, isCandidate: { $0.missing || gone($0) || displaced($0) }) {
+                _ = update(old, from: f)
                 summary.moved += 1
+            } else {
+                leftover.append(f)
+            }
+        }
+        for f in leftover {
+            if let old = songs(at: f.path, in: basis, fingerprint: f.fingerprint).first(where: { !claimed.contains($0.id) }) {
+                if update(old, from: f) { summary.changed += 1 } else { summary.unchanged += 1 }
             } else {
                 out.append(.addSong(f.song(id: SongID(ids.next()), added: now)))
                 summary.added += 1
             }
         }
-        for (id, s) in basis.songs where !s.missing && !claimed.contains(id) && gone(s) {
+        // Unclaimed with a file read at its path: that file went to another song.
+        for (id, s) in basis.songs where !s.missing && !claimed.contains(id) && (gone(s) || readAt[s.path] != nil) {
             out.append(.updateSong(id, [.missing: FieldChange(old: .bool(false), new: .bool(true))]))
             summary.missing += 1
         }
@@ -57,11 +84,22 @@ public enum ImportGeneration {
         return (out, summary)
     }
 
+    /// The songs filed at a path, best first: the one with this audio, then present ones, then by
+    /// id. Usually one; a song marked missing keeps its path after another file took that path.
+    static func songs(at path: String, in basis: DataBasis, fingerprint: String?) -> [Song] {
+        guard let ids = basis.paths[path] else { return [] }
+        return ids.compactMap { basis.songs[$0] }.sorted { a, b in
+            let ka = (fingerprint != nil && a.fingerprint == fingerprint ? 0 : 1, a.missing ? 1 : 0)
+            let kb = (fingerprint != nil && b.fingerprint == fingerprint ? 0 : 1, b.missing ? 1 : 0)
+            return ka != kb ? ka < kb : a.id < b.id
+        }
+    }
+
     private static func movedSong(for f: FileFacts, in basis: DataBasis, claimed: Set<SongID>,
-                                  isGone: (Song) -> Bool) -> Song? {
+                                  isCandidate: (Song) -> Bool) -> Song? {
         guard let fp = f.fingerprint, let ids = basis.fingerprints[fp] else { return nil }
         return ids.sorted().lazy.compactMap { basis.songs[$0] }
-            .first { !claimed.contains($0.id) && ($0.missing || isGone($0)) }
+            .first { !claimed.contains($0.id) && isCandidate($0) }
     }
 
     static func isUnder(_ path: String, _ roots: [String]) -> Bool {
