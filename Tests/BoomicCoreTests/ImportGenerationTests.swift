@@ -158,6 +158,92 @@ struct ImportGenerationTests {
         #expect(back.after[id]?.missing == false)
     }
 
+    @Test("files renamed onto each other's paths keep their ids: a chain (b→c, a→b) and a swap")
+    func renameChainAndSwap() {
+        let (db, start) = Self.imported()
+        var ids = start
+        let idA = db.song(atPath: Self.a.path)!.id, idB = db.song(atPath: Self.b.path)!.id
+        var a2 = Self.a, b2 = Self.b
+        a2.path = Self.b.path
+        b2.path = "/music/c.flac"
+        let chain = Self.scan(db, disk: [a2, b2], ids: &ids)
+        #expect(chain.summary == Self.summary(moved: 2))
+        #expect(chain.after.song(atPath: Self.b.path)?.id == idA)
+        #expect(chain.after.song(atPath: "/music/c.flac")?.id == idB)
+        #expect(chain.after[idA]?.rating == 5 && chain.after[idA]?.tags == ["jazz"] && chain.after[idB]?.rating == nil)
+        #expect(chain.after.songs.count == 2 && chain.after.songs.values.allSatisfy { !$0.missing })
+
+        var a3 = Self.a, b3 = Self.b
+        a3.path = Self.b.path
+        b3.path = Self.a.path
+        let swap = Self.scan(db, disk: [a3, b3], ids: &ids)
+        #expect(swap.summary == Self.summary(moved: 2))
+        #expect(swap.after.song(atPath: Self.b.path)?.id == idA && swap.after.song(atPath: Self.a.path)?.id == idB)
+        #expect(swap.after[idA]?.title == "So What" && swap.after[idA]?.rating == 5)
+    }
+
+    @Test("different audio at a song's path, with no other song owning it, is that song re-encoded")
+    func reencoded() {
+        let (db, start) = Self.imported()
+        var ids = start
+        var better = Self.a
+        better.fingerprint = "fa-reencoded"
+        better.size = 150
+        let scan = Self.scan(db, disk: [better, Self.b], ids: &ids)
+        #expect(scan.summary == Self.summary(changed: 1, unchanged: 1))
+        let id = db.song(atPath: Self.a.path)!.id
+        #expect(scan.after.song(atPath: Self.a.path)?.id == id)
+        #expect(scan.after[id]?.fingerprint == "fa-reencoded" && scan.after[id]?.rating == 5)
+    }
+
+    @Test("a song whose path another file took, and whose audio is gone, is missing; its path lists the present song")
+    func displacedAndGone() {
+        let (db, start) = Self.imported()
+        var ids = start
+        let idA = db.song(atPath: Self.a.path)!.id, idB = db.song(atPath: Self.b.path)!.id
+        var a2 = Self.a
+        a2.path = Self.b.path
+        let scan = Self.scan(db, disk: [a2], ids: &ids)
+        #expect(scan.summary == Self.summary(moved: 1, missing: 1))
+        #expect(scan.after.song(atPath: Self.b.path)?.id == idA)
+        #expect(scan.after[idB]?.missing == true && scan.after[idB]?.title == "Jóga")
+
+        let again = Self.scan(scan.after, disk: [a2], ids: &ids)
+        #expect(again.toRead.isEmpty && again.assertions.isEmpty, "a rescan with nothing changed reads nothing")
+
+        var b2 = Self.b
+        b2.path = "/music/b again.flac"
+        let back = Self.scan(scan.after, disk: [a2, b2], ids: &ids)
+        #expect(back.summary == Self.summary(moved: 1, unchanged: 1))
+        #expect(back.after.song(atPath: b2.path)?.id == idB && back.after[idB]?.missing == false)
+    }
+
+    /// Identity across rescans on the random histories (which move, swap, chain-rename, copy,
+    /// delete and restore files): audio that one song owned before a scan is owned by that
+    /// same song after it, whenever exactly one present song has that fingerprint afterwards.
+    @Test("on random histories, a rescan keeps each file's audio under the song id it had")
+    func rescansKeepIdentity() {
+        func owners(_ b: DataBasis, presentOnly: Bool) -> [String: [SongID]] {
+            var out: [String: [SongID]] = [:]
+            for s in b.songs.values where !(presentOnly && s.missing) {
+                if let f = s.fingerprint { out[f, default: []].append(s.id) }
+            }
+            return out
+        }
+        var checked = 0
+        for h in Histories.all {
+            for (i, t) in h.transactions.enumerated() where t.kind == .import {
+                let before = owners(h.bases[i], presentOnly: false)
+                for (fp, now) in owners(h.bases[i + 1], presentOnly: true) where now.count == 1 {
+                    guard let was = before[fp], was.count == 1 else { continue }
+                    #expect(now == was, "seed \(h.seed) seq \(i + 1): audio \(fp) went from song \(was[0]) to \(now[0])")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked >= Seeds.atLeast(1_000), "only \(checked) files followed")
+    }
+
     @Test("only songs under the scanned folders can go missing")
     func outsideRoots() {
         var ids = CountingIDSource(seed: 1)

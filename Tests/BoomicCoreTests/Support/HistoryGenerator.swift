@@ -45,6 +45,8 @@ struct HistoryGenerator {
     /// One user action; most commit one transaction, a no-op commits nothing.
     mutating func step() {
         if history.head.isEmpty && rng.chance(0.85) { return scan() }
+        // Redo is only possible right after an undo: take the chance often enough to test it.
+        if history.stack.redoPlan() != nil && rng.chance(0.35) { history.redo(); return }
         switch Int.random(in: 0..<100, using: &rng) {
         case 0..<22: scan()
         case 22..<47: modify()
@@ -97,6 +99,17 @@ struct HistoryGenerator {
                 f.path = newPath(under: rng.chance(0.9) ? "/music" : "/other", title: f.title)
                 if rng.chance(0.3) { f.mtime = tick() }
                 disk[f.path] = f
+            }
+        }
+        if rng.chance(0.15), disk.count >= 2 {
+            // Renamed onto each other's paths: a swap, or a chain (renumbering tracks: 2→3, then 1→2).
+            let pair = rng.subset(of: disk.keys.sorted(), max: 2).shuffled(using: &rng)
+            if pair.count == 2 {
+                var first = disk.removeValue(forKey: pair[0])!, second = disk.removeValue(forKey: pair[1])!
+                second.path = rng.chance(0.5) ? pair[0] : newPath(under: "/music", title: second.title)
+                first.path = pair[1]
+                disk[first.path] = first
+                disk[second.path] = second
             }
         }
         if rng.chance(0.05), disk.count < Self.maxFiles, let p = disk.keys.sorted().randomElement(using: &rng) {
