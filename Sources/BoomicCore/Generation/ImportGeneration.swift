@@ -38,10 +38,17 @@ public enum ImportGeneration {
             guard let mine = s.fingerprint, let there = readAt[s.path] else { return false }
             return there.fingerprint != mine
         }
-        func update(_ old: Song, from f: FileFacts) -> Bool {
+        func update(_ old: Song, from f: FileFacts, whereOnly moved: Bool = false) -> Bool {
             claimed.insert(old.id)
             var new = old
-            f.apply(to: &new)
+            if moved && f.size == old.size && f.mtime == old.mtime {
+                // Only renamed (mv keeps size and mtime): nothing in the file changed, so the
+                // library's values, edits included, stay; only where it lives is news.
+                new.path = f.path
+                new.missing = false
+            } else {
+                f.apply(to: &new)
+            }
             let p = old.patch(to: new)
             if !p.isEmpty { out.append(.updateSong(old.id, p)) }
             return !p.isEmpty
@@ -61,7 +68,7 @@ public enum ImportGeneration {
         var leftover: [FileFacts] = []
         for f in unmatched {
             if let old = movedSong(for: f, in: basis, claimed: claimed, isCandidate: { $0.missing || gone($0) || displaced($0) }) {
-                _ = update(old, from: f)
+                _ = update(old, from: f, whereOnly: true)
                 summary.moved += 1
             } else {
                 leftover.append(f)
