@@ -44,7 +44,10 @@ struct RollbackRun {
     func run() throws {
         let target = try lib.basis(at: targetSeq)
         let preview = EditGeneration.rollback(from: lib.basis, to: target)
-        guard !preview.isEmpty else { Out.line("The library is already as it was at \(targetSeq); nothing to do."); return }
+        // An undo or redo that changes nothing is still recorded: the undo stack is rebuilt
+        // from the log, and a step left out would be undone again by the next undo.
+        let isStackStep = kind == .undo || kind == .redo
+        guard !preview.isEmpty || isStackStep else { Out.line("The library is already as it was at \(targetSeq); nothing to do."); return }
         for l in ChangePrinter.lines(for: preview, in: lib.basis, limit: 50) { Out.line(l) }
         if dryRun { Out.line("Dry run: \(preview.count) songs would change."); return }
         guard Terminal.confirm("\(label.prefix(1).uppercased() + label.dropFirst()): change \(preview.count) songs?", yes: yes) else {
@@ -52,7 +55,7 @@ struct RollbackRun {
         }
         let c = try lib.commit(kind: kind, message: message, undoes: undoes, redoes: redoes) { basis in
             let a = EditGeneration.rollback(from: basis, to: target)
-            return a.isEmpty ? nil : (a, "\(label) (\(a.count) song\(a.count == 1 ? "" : "s"))")
+            return a.isEmpty && !isStackStep ? nil : (a, "\(label) (\(a.count) song\(a.count == 1 ? "" : "s"))")
         }
         if let c { Out.line("Done: \(c.transaction.label) (transaction \(c.seq)); 'boomic undo' takes it back.") }
     }
