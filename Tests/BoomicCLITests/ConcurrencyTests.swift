@@ -100,7 +100,9 @@ import Testing
 
         // The stack agrees with the state: the next undo takes back another change, never
         // re-applies the one just taken back.
-        try box.succeed("undo", "-y")
-        #expect(try box.songs().allSatisfy { $0.comment != long }, "the second undo brought back the comments the first took back")
+        if label.hasPrefix("undo ") {
+            try box.succeed("undo", "-y")
+            #expect(try box.songs().allSatisfy { $0.comment != long }, "the second undo brought back the comments the first took back")
+        }
     }
 }
