@@ -9,15 +9,15 @@ import HashTreeCollections
 public struct DataBasis: Sendable, Equatable {
     public private(set) var songs: TreeDictionary<SongID, Song> = [:]
     /// album → its songs
-    public private(set) var albums: TreeDictionary<AlbumKey, TreeSet<SongID>> = [:]
+    public private(set) var albums: TreeDictionary<AlbumKey, SongIDSet> = [:]
     /// folded artist name → songs that name it as an artist or album artist
-    public private(set) var artists: TreeDictionary<String, TreeSet<SongID>> = [:]
+    public private(set) var artists: TreeDictionary<String, SongIDSet> = [:]
     /// tag (without `#`) → songs carrying it
-    public private(set) var tags: TreeDictionary<String, TreeSet<SongID>> = [:]
+    public private(set) var tags: TreeDictionary<String, SongIDSet> = [:]
     /// path → songs at that path (one, unless the library holds duplicates), for rescans
-    public private(set) var paths: TreeDictionary<String, TreeSet<SongID>> = [:]
+    public private(set) var paths: TreeDictionary<String, SongIDSet> = [:]
     /// audio fingerprint → songs, to recognise moved files
-    public private(set) var fingerprints: TreeDictionary<String, TreeSet<SongID>> = [:]
+    public private(set) var fingerprints: TreeDictionary<String, SongIDSet> = [:]
 
     public init() {}
 
@@ -45,11 +45,11 @@ public struct DataBasis: Sendable, Equatable {
             if let f = s.fingerprint { prints0[f, default: []].append(s.id) }
         }
         self.songs = TreeDictionary(uniqueKeysWithValues: songs0)
-        self.albums = TreeDictionary(uniqueKeysWithValues: albums0.lazy.map { ($0.key, TreeSet($0.value)) })
-        self.artists = TreeDictionary(uniqueKeysWithValues: artists0.lazy.map { ($0.key, TreeSet($0.value)) })
-        self.tags = TreeDictionary(uniqueKeysWithValues: tags0.lazy.map { ($0.key, TreeSet($0.value)) })
-        self.paths = TreeDictionary(uniqueKeysWithValues: paths0.lazy.map { ($0.key, TreeSet($0.value)) })
-        self.fingerprints = TreeDictionary(uniqueKeysWithValues: prints0.lazy.map { ($0.key, TreeSet($0.value)) })
+        self.albums = TreeDictionary(uniqueKeysWithValues: albums0.lazy.map { ($0.key, SongIDSet($0.value)) })
+        self.artists = TreeDictionary(uniqueKeysWithValues: artists0.lazy.map { ($0.key, SongIDSet($0.value)) })
+        self.tags = TreeDictionary(uniqueKeysWithValues: tags0.lazy.map { ($0.key, SongIDSet($0.value)) })
+        self.paths = TreeDictionary(uniqueKeysWithValues: paths0.lazy.map { ($0.key, SongIDSet($0.value)) })
+        self.fingerprints = TreeDictionary(uniqueKeysWithValues: prints0.lazy.map { ($0.key, SongIDSet($0.value)) })
     }
 
     public static let empty = DataBasis()
@@ -93,10 +93,10 @@ public struct DataBasis: Sendable, Equatable {
         if let f = s.fingerprint { Self.remove(s.id, from: &fingerprints, at: f) }
     }
 
-    private static func remove<K: Hashable>(_ id: SongID, from index: inout TreeDictionary<K, TreeSet<SongID>>, at key: K) {
-        guard var set = index[key] else { return }
-        set.remove(id)
-        index[key] = set.isEmpty ? nil : set
+    private static func remove<K: Hashable>(_ id: SongID, from index: inout TreeDictionary<K, SongIDSet>, at key: K) {
+        guard index[key] != nil else { return }
+        index[key]!.remove(id)
+        if index[key]!.isEmpty { index[key] = nil }
     }
 
     /// The folded names under which a song is listed as an artist.
