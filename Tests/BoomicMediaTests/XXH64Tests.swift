@@ -1,3 +1,4 @@
+import BoomicCore
 @testable import BoomicMedia
 import Testing
 

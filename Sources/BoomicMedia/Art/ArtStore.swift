@@ -1,3 +1,4 @@
+import BoomicCore
 import Glibc
 import Synchronization
 

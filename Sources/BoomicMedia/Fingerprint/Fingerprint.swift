@@ -1,3 +1,4 @@
+import BoomicCore
 /// The audio fingerprint a rescan uses to recognise a moved or renamed file (DESIGN §1).
 ///
 /// FLAC files carry an MD5 of their decoded audio in STREAMINFO; that is the fingerprint (32 hex

@@ -104,13 +104,13 @@ public enum XXH64 {
 }
 
 /// `value` as `2 × MemoryLayout<T>.size` lower-case hex digits.
-func hexString<T: FixedWidthInteger>(_ value: T) -> String {
+public func hexString<T: FixedWidthInteger>(_ value: T) -> String {
     let digits = String(value, radix: 16)
     return String(repeating: "0", count: max(0, MemoryLayout<T>.size * 2 - digits.count)) + digits
 }
 
 /// `bytes` as lower-case hex, two digits per byte.
-func hexString(_ bytes: some Sequence<UInt8>) -> String {
+public func hexString(_ bytes: some Sequence<UInt8>) -> String {
     let table = Array("0123456789abcdef".utf8)
     var out: [UInt8] = []
     for b in bytes {
