@@ -83,19 +83,22 @@ import Testing
         try box.succeed("modify", "title:So Modal", "rating=5", "-y")               // 3: meanwhile
         let rest = undoOut.fileHandleForReading.readDataToEndOfFile()
         undo.waitUntilExit()
-        #expect(undo.terminationStatus == 0, "\(String(decoding: first + rest, as: UTF8.self).suffix(300))")
+        let output = String(decoding: first + rest, as: UTF8.self).suffix(300)
 
         let history = try box.history()
         let label = history.first?.label ?? ""
         let songs = try box.songs()
         let modal = try #require(songs.first { $0.title == "So Modal" })
-        if label.hasPrefix("undo 2 ") {
+        if history.first?.seq == 3 {
+            // Refused: the plan it showed is no longer the latest one. That is an error exit.
+            #expect(undo.terminationStatus != 0, "the undo committed nothing yet claimed success: \(output)")
+        } else if label.hasPrefix("undo 2 ") {
             #expect(modal.rating == 5, "'\(label.prefix(40))' also took back transaction 3 (rating=5), committed while it printed")
             #expect(songs.allSatisfy { $0.comment == nil }, "undo 2 must take back the comments")
         } else if label.hasPrefix("undo 3 ") {
             #expect(songs == afterTwo, "undo 3 must give back the state after 2")
         } else {
-            #expect(history.first?.seq == 3, "the undo neither committed nor refused cleanly: \(label.prefix(60))")
+            Issue.record("the undo neither committed nor refused cleanly: \(label.prefix(60)) \(output)")
         }
 
         // The stack agrees with the state: the next undo takes back another change, never

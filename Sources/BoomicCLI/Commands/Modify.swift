@@ -20,11 +20,14 @@ struct Modify: ParsableCommand {
     @Argument(help: "QUERY terms and FIELD=VALUE / FIELD! assignments.")
     var arguments: [String] = []
 
-    func run() throws {
-        let (terms, assignments) = try Self.split(arguments)
-        guard !assignments.isEmpty else {
+    func validate() throws {
+        if try Self.split(arguments).assignments.isEmpty {
             throw ValidationError("nothing to change: give at least one FIELD=VALUE or FIELD!")
         }
+    }
+
+    func run() throws {
+        let (terms, assignments) = try Self.split(arguments)
         let parsed = try QueryParser.parse(terms)
         let lib = try Library.open(at: options.location, create: false)
         let preview = EditGeneration.modify(lib.basis, songs: lib.basis.songs(matching: parsed).map(\.id), set: assignments)

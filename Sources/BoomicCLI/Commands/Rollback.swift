@@ -40,6 +40,10 @@ struct RollbackRun {
     var dryRun: Bool
     var undoes: [UUID]? = nil
     var redoes: UUID? = nil
+    /// For undo and redo: works the plan out again under the write lock. The plan was made on
+    /// what this process last read; if another process committed since, the steps differ and
+    /// going ahead would take back (or bring back) something the user was not shown.
+    var replan: ((Library) throws -> (steps: [UUID], targetSeq: Int)?)? = nil
 
     func run() throws {
         let target = try lib.basis(at: targetSeq)
@@ -53,7 +57,13 @@ struct RollbackRun {
         guard Terminal.confirm("\(label.prefix(1).uppercased() + label.dropFirst()): change \(preview.count) songs?", yes: yes) else {
             Out.line("Nothing changed."); return
         }
+        let shown = undoes ?? redoes.map { [$0] } ?? []
         let c = try lib.commit(kind: kind, message: message, undoes: undoes, redoes: redoes) { basis in
+            if let replan {
+                guard let now = try replan(lib), now.steps == shown, now.targetSeq == targetSeq else {
+                    throw CLIError("the library changed while this \(kind) was waiting (another boomic committed); nothing was changed, run it again")
+                }
+            }
             let a = EditGeneration.rollback(from: basis, to: target)
             return a.isEmpty && !isStackStep ? nil : (a, "\(label) (\(a.count) song\(a.count == 1 ? "" : "s"))")
         }

@@ -20,17 +20,27 @@ struct Tag: ParsableCommand {
     @Argument(help: "QUERY terms, +#TAG and -#TAG.")
     var arguments: [String] = []
 
-    func run() throws {
+    /// Splits the arguments into query terms, tags to add and tags to remove.
+    private func split() -> (terms: [String], add: [String], remove: [String]) {
         var terms: [String] = [], add: [String] = [], remove: [String] = []
         for a in arguments {
             if a.hasPrefix("+") { add.append(String(a.dropFirst())) }
             else if a.hasPrefix("^#") || a.hasPrefix("-#") { remove.append(String(a.dropFirst())) }
             else { terms.append(a) }
         }
+        return (terms, add, remove)
+    }
+
+    func validate() throws {
+        let (_, add, remove) = split()
         guard !(add.isEmpty && remove.isEmpty) else { throw ValidationError("nothing to do: give +#TAG to add or -#TAG to remove") }
         for t in add + remove where t.drop(while: { $0 == "#" }).isEmpty {
             throw ValidationError("'\(t)' is not a tag: write +#name or -#name")
         }
+    }
+
+    func run() throws {
+        let (terms, add, remove) = split()
         let parsed = try QueryParser.parse(terms)
         let lib = try Library.open(at: options.location, create: false)
         let preview = EditGeneration.tag(lib.basis, songs: lib.basis.songs(matching: parsed).map(\.id), add: add, remove: remove)

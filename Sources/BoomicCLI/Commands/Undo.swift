@@ -26,8 +26,10 @@ struct Undo: ParsableCommand {
             throw CLIError(stack.done.isEmpty ? "nothing to undo" : "only \(stack.done.count) change\(stack.done.count == 1 ? "" : "s") can be undone; try 'boomic undo \(stack.done.count)'")
         }
         let what = plan.steps.map { String($0.seq) }.joined(separator: ", ")
+        let n = count
         try RollbackRun(lib: lib, targetSeq: plan.targetSeq, kind: .undo, label: "undo \(what)",
-                        message: change.message, yes: yes, dryRun: dryRun, undoes: plan.steps.map(\.id)).run()
+                        message: change.message, yes: yes, dryRun: dryRun, undoes: plan.steps.map(\.id),
+                        replan: { lib in try lib.undoStack().undoPlan(count: n).map { ($0.steps.map(\.id), $0.targetSeq) } }).run()
     }
 }
 
@@ -45,6 +47,7 @@ struct Redo: ParsableCommand {
         let lib = try Library.open(at: options.location, create: false)
         guard let plan = try lib.undoStack().redoPlan() else { throw CLIError("nothing to redo") }
         try RollbackRun(lib: lib, targetSeq: plan.targetSeq, kind: .redo, label: "redo \(plan.step.seq)",
-                        message: change.message, yes: yes, dryRun: dryRun, redoes: plan.step.id).run()
+                        message: change.message, yes: yes, dryRun: dryRun, redoes: plan.step.id,
+                        replan: { lib in try lib.undoStack().redoPlan().map { ([$0.step.id], $0.targetSeq) } }).run()
     }
 }

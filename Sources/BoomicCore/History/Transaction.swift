@@ -32,6 +32,38 @@ public struct Transaction: Identifiable, Hashable, Sendable, Codable {
         self.redoes = redoes
     }
 
+    // Codable: ids are written in lower case, as `history`, `ls` and the log's `id` column spell
+    // them, so scripts can join on them; any case is read.
+    private enum CodingKeys: String, CodingKey {
+        case id, parent, timestamp, kind, label, provenance, assertions, undoes, redoes
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(UUID.self, forKey: .id)
+        parent = try c.decodeIfPresent(UUID.self, forKey: .parent)
+        timestamp = try c.decode(Double.self, forKey: .timestamp)
+        kind = try c.decode(Kind.self, forKey: .kind)
+        label = try c.decode(String.self, forKey: .label)
+        provenance = try c.decodeIfPresent(Provenance.self, forKey: .provenance) ?? Provenance()
+        assertions = try c.decode([Assertion].self, forKey: .assertions)
+        undoes = try c.decodeIfPresent([UUID].self, forKey: .undoes)
+        redoes = try c.decodeIfPresent(UUID.self, forKey: .redoes)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id.uuidString.lowercased(), forKey: .id)
+        try c.encodeIfPresent(parent?.uuidString.lowercased(), forKey: .parent)
+        try c.encode(timestamp, forKey: .timestamp)
+        try c.encode(kind, forKey: .kind)
+        try c.encode(label, forKey: .label)
+        try c.encode(provenance, forKey: .provenance)
+        try c.encode(assertions, forKey: .assertions)
+        try c.encodeIfPresent(undoes?.map { $0.uuidString.lowercased() }, forKey: .undoes)
+        try c.encodeIfPresent(redoes?.uuidString.lowercased(), forKey: .redoes)
+    }
+
     /// What made the change. An open set on disk (older logs may hold kinds this build lacks).
     public struct Kind: RawRepresentable, Hashable, Sendable, Codable, ExpressibleByStringLiteral,
                         CustomStringConvertible {

@@ -20,12 +20,12 @@ public struct SongID: Hashable, Comparable, Codable, Sendable, CustomStringConve
     public var description: String { uuid.uuidString.lowercased() }
 
     public init(from decoder: any Decoder) throws {
-        uuid = try decoder.singleValueContainer().decode(UUID.self)
+        uuid = try decoder.singleValueContainer().decode(UUID.self) // any case
     }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.singleValueContainer()
-        try c.encode(uuid)
+        try c.encode(description)
     }
 }
 
