@@ -1,0 +1,252 @@
+import BoomicCore
+import Foundation
+
+/// The pure half of writing tags back: a song as the tag keys a format wants, the key changes
+/// that make a file read as the song, and the fields where a file and the song disagree.
+///
+/// "Reads as" means what a scan would make of the file (`FileFacts.apply(tags:)`), so a file is
+/// only changed where the library and a rescan would disagree: `TRACKNUMBER=03` stays as it is for
+/// track 3, a second MusicBrainz artist id stays next to the first, and keys Boomic does not know
+/// (MOOD, LYRICS, custom ones) are never touched.
+///
+/// ```swift
+/// TagMap.values(for: song, format: .mp3)["TRACKNUMBER"]   // ["3/12"]
+/// TagMap.values(for: song, format: .flac)["TRACKNUMBER"]  // ["3"], and TRACKTOTAL ["12"]
+/// ```
+public enum TagMap {
+    /// Every field written into files: the song's tag fields (`SongField.isTag`), cover included.
+    public static let fields: [SongField] = [
+        .title, .artists, .album, .albumartist, .track, .tracktotal, .disc, .disctotal, .year, .date,
+        .genre, .composer, .compilation, .comment,
+        .replaygainTrackGain, .replaygainTrackPeak, .replaygainAlbumGain, .replaygainAlbumPeak,
+        .mbTrackID, .mbAlbumID, .mbArtistID, .mbAlbumArtistID, .mbReleaseGroupID, .art,
+    ]
+
+    /// How a format spells a track or disc number with its total.
+    public enum NumberStyle: Sendable {
+        /// `TRACKNUMBER=3` and `TRACKTOTAL=12` (Vorbis comments: FLAC and Ogg).
+        case separateTotals
+        /// `TRACKNUMBER=3/12` (ID3v2 `TRCK`, MP4 `trkn`, APE, RIFF INFO, ASF).
+        case slashed
+    }
+
+    public static func numberStyle(of format: AudioFormat) -> NumberStyle {
+        switch format {
+        case .flac, .ogg, .opus, .oggFLAC, .speex: return .separateTotals
+        case .mp3, .m4a, .wav, .aiff, .wavpack, .ape, .mpc, .trueAudio, .wma: return .slashed
+        }
+    }
+
+    // MARK: - Song → keys
+
+    /// The song's tags as TagLib property keys for `format`: every key Boomic owns, with an empty
+    /// array for a key the song has no value for (which means "remove it"). The cover is not a
+    /// key; `TagWriter` writes it as a picture.
+    public static func values(for song: Song, format: AudioFormat) -> [String: [String]] {
+        var out: [String: [String]] = [:]
+        for group in Group.allCases {
+            out.merge(group.values(for: song, style: numberStyle(of: format))) { _, new in new }
+        }
+        return out
+    }
+
+    /// The key changes that make a file whose properties are `current` read as `song`: for each
+    /// field that reads differently, its keys (empty array: remove the key), plus the removal of
+    /// synonyms a reader would otherwise still find (`TOTALTRACKS`, `YEAR`, `TXXX:TRACKTOTAL` in
+    /// an MP3, …). Fields that already read as the song are left exactly as they are.
+    public static func changes(from current: [String: [String]], to song: Song,
+                               format: AudioFormat) -> [String: [String]] {
+        let tags = cleaned(current)
+        let file = reading(tags, as: song)
+        let style = numberStyle(of: format)
+        var out: [String: [String]] = [:]
+        for group in Group.allCases where group.fields.contains(where: { !same($0, file, song) }) {
+            for (key, values) in group.values(for: song, style: style) where (tags[key] ?? []) != values {
+                out[key] = values
+            }
+            for alias in group.synonyms(for: song, style: style) where tags[alias] != nil {
+                out[alias] = []
+            }
+        }
+        return out
+    }
+
+    // MARK: - Comparing
+
+    /// The fields (of `fields`) where a file whose properties are `tags` and whose cover hashes
+    /// to `art` (embedded, else the folder's cover file: what a scan records) reads differently
+    /// from `song`, in `fields` order. After a write, what is left is what the format could not
+    /// hold.
+    public static func differences(between song: Song, fileTags tags: [String: [String]],
+                                   fileArt art: String?) -> [TagDifference] {
+        var file = reading(cleaned(tags), as: song)
+        file.art = art
+        return fields.compactMap { f in
+            let a = f.normalize(f.value(in: file)), b = f.normalize(f.value(in: song))
+            return a == b ? nil : TagDifference(field: f, file: a, library: b)
+        }
+    }
+
+    /// `song` with its tag fields replaced by what a scan reads from `tags`.
+    static func reading(_ tags: [String: [String]], as song: Song) -> Song {
+        var facts = FileFacts(path: song.path, size: song.size, mtime: song.mtime)
+        facts.apply(tags: tags)
+        facts.fingerprint = song.fingerprint
+        facts.art = song.art
+        facts.duration = song.duration; facts.samplerate = song.samplerate
+        facts.bitdepth = song.bitdepth; facts.channels = song.channels
+        facts.bitrate = song.bitrate; facts.format = song.format
+        var out = song
+        facts.apply(to: &out)
+        return out
+    }
+
+    private static func same(_ f: SongField, _ a: Song, _ b: Song) -> Bool {
+        f.normalize(f.value(in: a)) == f.normalize(f.value(in: b))
+    }
+
+    /// Upper-case keys without blank values, as the reader sees them.
+    private static func cleaned(_ raw: [String: [String]]) -> [String: [String]] {
+        var tags: [String: [String]] = [:]
+        for (key, values) in raw {
+            let kept = values.filter { !$0.allSatisfy(\.isWhitespace) }
+            if !kept.isEmpty { tags[key.uppercased(), default: []].append(contentsOf: kept) }
+        }
+        return tags
+    }
+
+    // MARK: - Spelling values
+
+    /// A ReplayGain gain as taggers write it, `-6.50 dB`; more digits only when two would change
+    /// the value (the library keeps whatever precision it was given).
+    public static func decibels(_ gain: Double) -> String {
+        exact(gain, digits: 2) + " dB"
+    }
+
+    /// A ReplayGain peak as taggers write it, `0.987654` (more digits only when needed).
+    public static func peak(_ value: Double) -> String {
+        exact(value, digits: 6)
+    }
+
+    private static func exact(_ v: Double, digits: Int) -> String {
+        let fixed = String(format: "%.\(digits)f", v)
+        return Double(fixed) == v ? fixed : "\(v)"
+    }
+
+    /// A track or disc number with its total in one value: `3/12`, `3`, or `0/12` when only the
+    /// total is known (a reader takes 0 as "no number").
+    static func slashed(_ number: Int?, _ total: Int?) -> String? {
+        switch (number, total) {
+        case (nil, nil): return nil
+        case (let n?, nil): return String(n)
+        case (let n, let t?): return "\(n ?? 0)/\(t)"
+        }
+    }
+
+    /// The DATE value: the full date when it agrees with the year (or there is no year), else
+    /// the year alone, zero-padded to the four digits a reader looks for.
+    static func date(year: Int?, date: String?) -> String? {
+        if let date, year == nil || TagValue.yearAndDate(date).year == year { return date }
+        return year.map { String(format: "%04d", $0) }
+    }
+
+    /// Fields written together: a number and its total share a key in some formats, and DATE
+    /// carries both the year and the date.
+    enum Group: CaseIterable {
+        case title, artists, album, albumartist, track, disc, date, genre, composer, compilation, comment
+        case trackGain, trackPeak, albumGain, albumPeak
+        case mbTrack, mbAlbum, mbArtist, mbAlbumArtist, mbReleaseGroup
+
+        var fields: [SongField] {
+            switch self {
+            case .title: [.title]
+            case .artists: [.artists]
+            case .album: [.album]
+            case .albumartist: [.albumartist]
+            case .track: [.track, .tracktotal]
+            case .disc: [.disc, .disctotal]
+            case .date: [.year, .date]
+            case .genre: [.genre]
+            case .composer: [.composer]
+            case .compilation: [.compilation]
+            case .comment: [.comment]
+            case .trackGain: [.replaygainTrackGain]
+            case .trackPeak: [.replaygainTrackPeak]
+            case .albumGain: [.replaygainAlbumGain]
+            case .albumPeak: [.replaygainAlbumPeak]
+            case .mbTrack: [.mbTrackID]
+            case .mbAlbum: [.mbAlbumID]
+            case .mbArtist: [.mbArtistID]
+            case .mbAlbumArtist: [.mbAlbumArtistID]
+            case .mbReleaseGroup: [.mbReleaseGroupID]
+            }
+        }
+
+        /// The group's keys and their values for `song` (empty: no value).
+        func values(for song: Song, style: NumberStyle) -> [String: [String]] {
+            func one(_ s: String?) -> [String] { s.map { [$0] } ?? [] }
+            switch self {
+            case .title: return ["TITLE": one(song.title)]
+            case .artists: return ["ARTIST": song.artists]
+            case .album: return ["ALBUM": one(song.album)]
+            case .albumartist: return ["ALBUMARTIST": one(song.albumartist)]
+            case .track: return Self.numbered("TRACK", song.track, song.tracktotal, style)
+            case .disc: return Self.numbered("DISC", song.disc, song.disctotal, style)
+            case .date: return ["DATE": one(TagMap.date(year: song.year, date: song.date))]
+            case .genre: return ["GENRE": one(song.genre)]
+            case .composer: return ["COMPOSER": one(song.composer)]
+            case .compilation: return ["COMPILATION": song.compilation ? ["1"] : []]
+            case .comment: return ["COMMENT": one(song.comment)]
+            case .trackGain: return ["REPLAYGAIN_TRACK_GAIN": one(song.replaygainTrackGain.map(TagMap.decibels))]
+            case .trackPeak: return ["REPLAYGAIN_TRACK_PEAK": one(song.replaygainTrackPeak.map(TagMap.peak))]
+            case .albumGain: return ["REPLAYGAIN_ALBUM_GAIN": one(song.replaygainAlbumGain.map(TagMap.decibels))]
+            case .albumPeak: return ["REPLAYGAIN_ALBUM_PEAK": one(song.replaygainAlbumPeak.map(TagMap.peak))]
+            case .mbTrack: return ["MUSICBRAINZ_TRACKID": one(song.mbTrackID)]
+            case .mbAlbum: return ["MUSICBRAINZ_ALBUMID": one(song.mbAlbumID)]
+            case .mbArtist: return ["MUSICBRAINZ_ARTISTID": one(song.mbArtistID)]
+            case .mbAlbumArtist: return ["MUSICBRAINZ_ALBUMARTISTID": one(song.mbAlbumArtistID)]
+            case .mbReleaseGroup: return ["MUSICBRAINZ_RELEASEGROUPID": one(song.mbReleaseGroupID)]
+            }
+        }
+
+        /// Other keys a reader falls back to for this group, removed when the group is rewritten
+        /// so that they cannot contradict it. `ARTISTS` (Picard's list next to a joined ARTIST)
+        /// and `DESCRIPTION` (a Vorbis comment of its own) mean more than a synonym: they go only
+        /// when the song has no value, because a reader would take them in its place.
+        func synonyms(for song: Song, style: NumberStyle) -> [String] {
+            switch self {
+            case .artists: return song.artists.isEmpty ? ["ARTISTS"] : []
+            case .comment: return song.comment == nil ? ["DESCRIPTION"] : []
+            case .track: return style == .slashed ? ["TRACKTOTAL", "TOTALTRACKS"] : ["TOTALTRACKS"]
+            case .disc: return style == .slashed ? ["DISCTOTAL", "TOTALDISCS"] : ["TOTALDISCS"]
+            case .date: return ["YEAR"]
+            default: return []
+            }
+        }
+
+        private static func numbered(_ what: String, _ number: Int?, _ total: Int?,
+                                     _ style: NumberStyle) -> [String: [String]] {
+            switch style {
+            case .separateTotals:
+                return ["\(what)NUMBER": number.map { [String($0)] } ?? [],
+                        "\(what)TOTAL": total.map { [String($0)] } ?? []]
+            case .slashed:
+                return ["\(what)NUMBER": TagMap.slashed(number, total).map { [$0] } ?? []]
+            }
+        }
+    }
+}
+
+/// One field where a file and the library disagree: what a scan of the file reads, and what the
+/// library holds (both normalised for the field).
+public struct TagDifference: Hashable, Sendable {
+    public var field: SongField
+    public var file: FieldValue
+    public var library: FieldValue
+
+    public init(field: SongField, file: FieldValue, library: FieldValue) {
+        self.field = field
+        self.file = file
+        self.library = library
+    }
+}

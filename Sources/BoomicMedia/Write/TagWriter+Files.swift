@@ -1,0 +1,148 @@
+import Glibc
+
+/// The file-system steps of a write: checks, the hidden copy beside the file, fsync, rename.
+///
+/// Every system call goes through here, retries on `EINTR` and turns failures into
+/// `MediaError.unwritable` naming the user's file (never the temporary one).
+extension TagWriter {
+    /// The real file behind `path` (a symbolic link is followed: the link stays, its target is
+    /// replaced) and what `stat` says about it.
+    static func target(of path: String) throws(MediaError) -> (path: String, st: stat) {
+        guard let resolved = realpath(path, nil) else {
+            throw .unreadable(path: path, reason: "cannot find the file (\(systemErrorText(errno)))")
+        }
+        let real = String(cString: resolved)
+        free(resolved)
+        var st = stat()
+        guard stat(real, &st) == 0 else {
+            throw .unreadable(path: path, reason: "cannot stat the file (\(systemErrorText(errno)))")
+        }
+        guard (st.st_mode & S_IFMT) == S_IFREG else {
+            throw .unwritable(path: path, reason: "not a regular file")
+        }
+        return (real, st)
+    }
+
+    static func stamp(_ st: stat) -> FileStamp {
+        FileStamp(size: Int(st.st_size), mtime: Int(st.st_mtim.tv_sec) * 1_000_000_000 + Int(st.st_mtim.tv_nsec))
+    }
+
+    /// Refuses a file the user made read-only, or one in a read-only folder. The mode bits count
+    /// even for root, who could write anyway: a write-protected file is a decision to respect.
+    static func checkWritable(_ path: String, real: String, _ st: stat) throws(MediaError) {
+        if st.st_mode & 0o222 == 0 || access(real, W_OK) != 0 {
+            throw .unwritable(path: path, reason: "the file is read-only; make it writable (chmod u+w) to write its tags")
+        }
+        let folder = Scanner.folder(of: real)
+        var dst = stat()
+        if stat(folder, &dst) != 0 || dst.st_mode & 0o222 == 0 || access(folder, W_OK) != 0 {
+            throw .unwritable(path: path, reason: "its folder is read-only; the tags are written into a copy beside the file, so the folder must be writable")
+        }
+        var fs = statvfs()
+        if statvfs(folder, &fs) == 0, fs.f_flag & UInt(ST_RDONLY) != 0 {
+            throw .unwritable(path: path, reason: "it is on a read-only file system")
+        }
+    }
+
+    /// The hidden name of the copy: `.<name>.boomic-<pid>-<random>.tmp`, in the file's folder.
+    /// Hidden, so scans skip it; `.tmp`, so no player takes it for audio; the pid tells a later
+    /// run whether its writer is gone. Long names are cut so the whole stays under NAME_MAX.
+    static func tempPath(for real: String) -> String {
+        let folder = Scanner.folder(of: real)
+        let random = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+        return "\(folder == "/" ? "" : folder)/\(tempPrefix(for: real))\(getpid())-\(random).tmp"
+    }
+
+    /// `.<name>.boomic-`, the part of a temporary name that only depends on the file.
+    static func tempPrefix(for real: String) -> String {
+        let name = Substring(real[(real.lastIndex(of: "/").map { real.index(after: $0) } ?? real.startIndex)...])
+        var stem = name
+        while stem.utf8.count > 200 { stem = stem.dropLast() }
+        return ".\(stem).boomic-"
+    }
+
+    /// Removes copies of this file left by a writer that was killed (its pid no longer runs).
+    static func removeStaleCopies(of real: String) {
+        let folder = Scanner.folder(of: real)
+        let prefix = tempPrefix(for: real)
+        guard let dir = opendir(folder) else { return }
+        defer { closedir(dir) }
+        var doomed: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw[..<(raw.firstIndex(of: 0) ?? raw.count)], as: UTF8.self)
+            }
+            guard name.hasPrefix(prefix), name.hasSuffix(".tmp") else { continue }
+            let pid = name.dropFirst(prefix.count).prefix { $0 != "-" }
+            if let p = Int32(pid), p != getpid(), kill(p, 0) != 0, errno == ESRCH { doomed.append(name) }
+        }
+        for name in doomed { unlink("\(folder == "/" ? "" : folder)/\(name)") }
+    }
+
+    /// Creates `temp` (mode 0600, never an existing file) holding the bytes of the open `source`.
+    static func copy(from source: Int32, to temp: String, for path: String) throws(MediaError) -> Int32 {
+        let fd = open(temp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw .unwritable(path: path, reason: "cannot create a copy beside it (\(systemErrorText(errno)))")
+        }
+        let size = 1 << 20
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let n = Glibc.read(source, buffer, size)
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 {
+                let reason = systemErrorText(errno)
+                discard(fd, temp)
+                throw .unwritable(path: path, reason: "cannot read the file (\(reason))")
+            }
+            if n == 0 { return fd }
+            var done = 0
+            while done < n {
+                let w = Glibc.write(fd, buffer + done, n - done)
+                if w < 0 && errno == EINTR { continue }
+                guard w > 0 else {
+                    let reason = systemErrorText(errno)
+                    discard(fd, temp)
+                    throw .unwritable(path: path, reason: "cannot write the copy (\(reason))")
+                }
+                done += w
+            }
+        }
+    }
+
+    /// Gives the copy the original's owner, group and mode (owner first: chown clears set-id bits).
+    static func keepOwnership(_ fd: Int32, like st: stat, for path: String) throws(MediaError) {
+        guard fchown(fd, st.st_uid, st.st_gid) == 0 else {
+            throw .unwritable(path: path, reason: "the rewritten file could not keep its owner and group (\(systemErrorText(errno)))")
+        }
+        guard fchmod(fd, st.st_mode & 0o7777) == 0 else {
+            throw .unwritable(path: path, reason: "the rewritten file could not keep its mode (\(systemErrorText(errno)))")
+        }
+    }
+
+    static func sync(_ fd: Int32, for path: String) throws(MediaError) {
+        while fsync(fd) != 0 {
+            if errno == EINTR { continue }
+            throw .unwritable(path: path, reason: "cannot flush the rewritten file to disk (\(systemErrorText(errno)))")
+        }
+    }
+
+    /// Moves the copy over the original, then flushes the folder so the rename itself survives
+    /// a power cut.
+    static func replace(_ real: String, with temp: String, for path: String) throws(MediaError) {
+        guard rename(temp, real) == 0 else {
+            throw .unwritable(path: path, reason: "cannot move the rewritten copy over it (\(systemErrorText(errno)))")
+        }
+        let dir = open(Scanner.folder(of: real), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard dir >= 0 else { return } // renamed already; only durability is at stake
+        defer { close(dir) }
+        while fsync(dir) != 0 && errno == EINTR {}
+    }
+
+    /// Closes and deletes an unfinished copy.
+    static func discard(_ fd: Int32, _ temp: String) {
+        if fd >= 0 { close(fd) }
+        unlink(temp)
+    }
+}

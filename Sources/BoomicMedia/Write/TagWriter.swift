@@ -1,0 +1,222 @@
+import BoomicCore
+import Glibc
+
+/// Writes the library's tags and front cover back into a song's file, safely (DESIGN §1).
+///
+/// The file is never written in place. The writer copies it to a hidden file in the same folder,
+/// writes the tags into the copy through TagLib, reads the copy back, checks that its audio bytes
+/// equal the original's (`AudioComparison`, plus the fingerprint the library records), gives it
+/// the original's owner, group and mode, flushes it to disk, renames it over the original and
+/// flushes the folder. A crash at any moment leaves the old file or the new one, never a mix; a
+/// failed check deletes the copy and leaves the file as it was.
+///
+/// Only fields that read differently from the library are touched (`TagMap.changes`); keys
+/// Boomic does not know stay as they are. A file whose size or mtime is not what the library
+/// recorded changed on disk since it was scanned, and is refused unless the caller accepts that
+/// stamp or forces; a read-only file or folder is refused with a one-line `MediaError`.
+///
+/// ```swift
+/// let writer = TagWriter(art: try ArtStore(directory: library + "/art"))
+/// let outcome = try writer.write(song)   // record outcome.stamp and outcome.fingerprint
+/// for field in outcome.unheld { … }      // what the format could not hold
+/// ```
+public struct TagWriter: Sendable {
+    public let art: ArtStore
+
+    public init(art: ArtStore) {
+        self.art = art
+    }
+
+    /// What writing a song would change in its file, found without changing anything.
+    public struct Plan: Sendable {
+        public var song: Song
+        /// The file as it is now.
+        public var stamp: FileStamp
+        /// Where the file reads differently from the library, in `TagMap.fields` order; empty
+        /// when there is nothing to write.
+        public var differences: [TagDifference]
+        /// The file's size or mtime is not what the library recorded for it.
+        public var isChangedOnDisk: Bool { stamp != FileStamp(of: song) }
+    }
+
+    /// What a write did.
+    public struct Outcome: Sendable {
+        public var song: Song
+        /// The file after writing (unchanged when nothing was written): record it on the song so
+        /// that a rescan sees the file unchanged.
+        public var stamp: FileStamp
+        public var fingerprint: String?
+        /// The fields written (as the file read before); empty when the file already agreed.
+        public var written: [TagDifference]
+        /// Fields the format could not hold: what the file reads back as instead.
+        public var unheld: [TagDifference]
+        /// Anything else worth telling, one line each (hard links that keep the old tags, …).
+        public var notes: [String]
+
+        public var didWrite: Bool { !written.isEmpty }
+    }
+
+    /// Reads the file and compares it with the song. Throws when the file cannot be read, or
+    /// when it differs but is read-only.
+    public func plan(_ song: Song) throws(MediaError) -> Plan {
+        let (real, st) = try Self.target(of: song.path)
+        let differences = try inspect(song, real: real).differences
+        if !differences.isEmpty { try Self.checkWritable(song.path, real: real, st) }
+        return Plan(song: song, stamp: Self.stamp(st), differences: differences)
+    }
+
+    /// Writes the song's tags and cover into its file, if they differ.
+    ///
+    /// - Parameters:
+    ///   - accepting: stamps besides the song's own under which the file counts as unchanged
+    ///     (states the library recorded earlier, e.g. before a rollback).
+    ///   - force: write even if the file changed on disk since it was scanned.
+    public func write(_ song: Song, accepting: Set<FileStamp> = [], force: Bool = false) throws(MediaError) -> Outcome {
+        let path = song.path
+        let (real, st) = try Self.target(of: path)
+        let before = Self.stamp(st)
+        let (original, differences) = try inspect(song, real: real)
+        guard !differences.isEmpty else {
+            return Outcome(song: song, stamp: before, fingerprint: Fingerprint.of(original), written: [],
+                           unheld: [], notes: [])
+        }
+        guard force || before == FileStamp(of: song) || accepting.contains(before) else {
+            throw .unwritable(path: path, reason: "changed on disk since it was last scanned (\(before), the library recorded \(FileStamp(of: song)))")
+        }
+        try Self.checkWritable(path, real: real, st)
+        Self.removeStaleCopies(of: real)
+
+        let source = open(real, O_RDONLY | O_CLOEXEC)
+        guard source >= 0 else {
+            throw .unreadable(path: path, reason: "cannot open the file (\(systemErrorText(errno)))")
+        }
+        defer { close(source) }
+        var sst = stat()
+        guard fstat(source, &sst) == 0, sst.st_ino == st.st_ino, sst.st_dev == st.st_dev, Self.stamp(sst) == before else {
+            throw .unwritable(path: path, reason: "changed while its tags were being written; left as it was")
+        }
+        let temp = Self.tempPath(for: real)
+        let fd = try Self.copy(from: source, to: temp, for: path)
+
+        var notes: [String] = []
+        let unheld: [TagDifference]
+        let fingerprint: String?
+        let after: FileStamp
+        do {
+            notes += try apply(song, differences: differences, to: temp, path: path)
+            let copy = try TagFile(path: temp)
+            var back = TagMap.differences(between: song, fileTags: copy.properties(), fileArt: fileArt(of: copy, real: real))
+            if notes.contains(where: { $0.hasPrefix(Self.missingCoverNote) }) { back.removeAll { $0.field == .art } }
+            unheld = back
+            if let problem = AudioComparison.difference(original, copy) {
+                throw MediaError.unwritable(path: path, reason: "writing the tags would change the audio (\(problem)); left as it was")
+            }
+            fingerprint = Fingerprint.of(copy)
+            guard fingerprint == Fingerprint.of(original) else {
+                throw MediaError.unwritable(path: path, reason: "writing the tags would change the audio fingerprint; left as it was")
+            }
+            try Self.keepOwnership(fd, like: st, for: path)
+            try Self.sync(fd, for: path)
+            var tst = stat()
+            guard fstat(fd, &tst) == 0 else {
+                throw MediaError.unwritable(path: path, reason: "cannot stat the rewritten copy (\(systemErrorText(errno)))")
+            }
+            after = Self.stamp(tst)
+            var now = stat()
+            guard stat(real, &now) == 0, now.st_ino == st.st_ino, Self.stamp(now) == before else {
+                throw MediaError.unwritable(path: path, reason: "changed while its tags were being written; left as it was")
+            }
+        } catch {
+            Self.discard(fd, temp)
+            throw Self.naming(error, path)
+        }
+        close(fd)
+        do {
+            try Self.replace(real, with: temp, for: path)
+        } catch {
+            unlink(temp)
+            throw error
+        }
+        if st.st_nlink > 1 {
+            notes.append("its \(st.st_nlink - 1) other hard link\(st.st_nlink == 2 ? "" : "s") still hold\(st.st_nlink == 2 ? "s" : "") the old tags")
+        }
+        return Outcome(song: song, stamp: after, fingerprint: fingerprint, written: differences,
+                       unheld: unheld, notes: notes)
+    }
+
+    // MARK: - Steps
+
+    /// The file opened read-only and where it reads differently from the song.
+    private func inspect(_ song: Song, real: String) throws(MediaError) -> (file: TagFile, differences: [TagDifference]) {
+        let file: TagFile
+        do {
+            file = try TagFile(path: real)
+        } catch {
+            throw Self.naming(error, song.path)
+        }
+        let differences = TagMap.differences(between: song, fileTags: file.properties(),
+                                             fileArt: fileArt(of: file, real: real))
+        return (file, differences)
+    }
+
+    /// Writes the key changes and the cover into the copy at `temp`; returns notes.
+    private func apply(_ song: Song, differences: [TagDifference], to temp: String,
+                       path: String) throws(MediaError) -> [String] {
+        let file = try TagFile(path: temp, writable: true)
+        guard let format = file.format else {
+            throw .unwritable(path: path, reason: "Boomic does not know how to write this format's tags")
+        }
+        var notes: [String] = []
+        for (key, values) in TagMap.changes(from: file.properties(), to: song, format: format).sorted(by: { $0.key < $1.key }) {
+            file.setProperty(key, values) // a refusal shows up in the read-back
+        }
+        if differences.contains(where: { $0.field == .art }) {
+            if let hash = song.art {
+                if let stored = art.path(forHash: hash),
+                   let bytes = ArtStore.readFile(stored, limit: ArtStore.maxCoverFileSize), !bytes.isEmpty {
+                    file.setFrontCover(bytes, mime: Self.mime(ofStored: stored))
+                } else {
+                    notes.append("\(Self.missingCoverNote) (\(hash)); its cover was left as it was")
+                }
+            } else {
+                file.setFrontCover([], mime: "")
+            }
+        }
+        try file.save()
+        return notes
+    }
+
+    static let missingCoverNote = "the library's cover is no longer in its art store"
+
+    /// The cover a scan would record: the embedded front cover (else the first picture), else the
+    /// cover file in the folder.
+    private func fileArt(of file: TagFile, real: String) -> String? {
+        let pictures = file.pictures().filter { $0.size > 0 }
+        if let chosen = pictures.first(where: { $0.type == PictureInfo.frontCoverType }) ?? pictures.first,
+           let hash = file.withPictureBytes(at: chosen.index, { XXH64.hex($0) }) {
+            return hash
+        }
+        return art.folderCover(in: Scanner.folder(of: real))
+    }
+
+    static func mime(ofStored path: String) -> String {
+        switch Scanner.fileExtension(of: path) {
+        case "jpg": return "image/jpeg"
+        case "png": return "image/png"
+        case "gif": return "image/gif"
+        case "bmp": return "image/bmp"
+        case "webp": return "image/webp"
+        default: return "application/octet-stream"
+        }
+    }
+
+    /// The error as the user should read it: about their file, not the hidden copy.
+    static func naming(_ error: any Error, _ path: String) -> MediaError {
+        switch error as? MediaError {
+        case .unreadable(_, let reason)?: return .unreadable(path: path, reason: reason)
+        case .unwritable(_, let reason)?: return .unwritable(path: path, reason: reason)
+        case .unreadableFolder(_, let reason)?: return .unwritable(path: path, reason: reason)
+        case nil: return .unwritable(path: path, reason: "\(error)")
+        }
+    }
+}
