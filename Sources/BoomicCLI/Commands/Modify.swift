@@ -17,6 +17,8 @@ struct Modify: ParsableCommand {
     var yes = false
     @Flag(help: "Show what would change and change nothing.")
     var dryRun = false
+    @Flag(help: "Then write the changed songs' tags into their files (see 'boomic write').")
+    var write = false
     @Argument(help: "QUERY terms and FIELD=VALUE / FIELD! assignments.")
     var arguments: [String] = []
 
@@ -43,6 +45,7 @@ struct Modify: ParsableCommand {
             return a.isEmpty ? nil : (a, "modify \(what) (\(a.count) song\(a.count == 1 ? "" : "s"))")
         }
         if let c { Out.line("Modified \(c.transaction.assertions.count) songs (transaction \(c.seq)); 'boomic undo' takes it back.") }
+        if write, let c { try TagWriting.afterModify(lib, transaction: c.transaction, message: change.message) }
     }
 
     /// Splits arguments into query terms and assignments. An assignment starts with a plain

@@ -1,0 +1,212 @@
+import ArgumentParser
+import BoomicCore
+import BoomicMedia
+import Foundation
+
+struct Write: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write the library's tags and covers into the files of matching songs.",
+        discussion: """
+            Only files whose tags read differently from the library are written; each change is \
+            shown (field: file → library) and asked for on a terminal (-y to skip). A file is never \
+            written in place: the tags go into a copy beside it, whose audio bytes are checked \
+            against the original's, which is flushed to disk and renamed over the original, keeping \
+            its mode and owner. After 'boomic undo' or 'boomic rollback', 'boomic write' puts the \
+            earlier tags back. A file changed on disk since the library last saw it is skipped \
+            unless --force; read-only files and folders are skipped.
+            """
+    )
+
+    @OptionGroup var options: LibraryOptions
+    @OptionGroup var change: ChangeOptions
+    @Flag(name: .shortAndLong, help: "Don't ask for confirmation.")
+    var yes = false
+    @Flag(help: "Show what would be written and write nothing.")
+    var dryRun = false
+    @Flag(help: "Also write files that changed on disk since they were last scanned, losing those changes.")
+    var force = false
+    @Argument(help: "The query (default: every song).")
+    var query: [String] = []
+
+    func run() throws {
+        let parsed = try QueryParser.parse(query)
+        let lib = try Library.open(at: options.location, create: false)
+        var writing = try TagWriting(lib: lib, force: force)
+        let planned = try writing.plan(lib.basis.songs(matching: parsed))
+        for p in planned {
+            Out.line(Terminal.yellow("~ ") + p.plan.song.path)
+            for d in p.plan.differences { Out.line("    " + TagWriting.shown(d)) }
+        }
+        let count = "\(planned.count) file\(planned.count == 1 ? "" : "s")"
+        if planned.isEmpty {
+            Out.line(writing.failures == 0 ? "Every file already holds the library's tags." : "Nothing to write.")
+        } else if dryRun {
+            Out.line("Dry run: \(count) would be written.")
+        } else if !Terminal.confirm("Write tags into \(count)?", yes: yes) {
+            Out.line("Nothing written.")
+        } else {
+            let outcomes = writing.write(planned)
+            let c = try writing.record(outcomes, message: change.message)
+            Out.line("Wrote tags into \(outcomes.count) file\(outcomes.count == 1 ? "" : "s")"
+                + (c.map { " (transaction \($0))." } ?? "."))
+        }
+        try writing.finish()
+    }
+}
+
+/// Writing songs' tags into their files and recording the files' new stamps: the body of
+/// `boomic write` and of `boomic modify --write`. Problems with single files are reported on
+/// stderr as they come and counted; `finish()` turns them into the exit status.
+struct TagWriting {
+    let lib: Library
+    let writer: TagWriter
+    let force: Bool
+    /// Files that were to be written and were not.
+    private(set) var failures = 0
+
+    struct Planned {
+        var plan: TagWriter.Plan
+        /// The file's stamp when it is not the song's but one the library recorded earlier.
+        var accepting: Set<FileStamp> = []
+    }
+
+    init(lib: Library, force: Bool) throws {
+        self.lib = lib
+        self.force = force
+        writer = TagWriter(art: try ArtStore(directory: lib.location + "/art"))
+    }
+
+    /// Reads each song's file and keeps those whose tags differ from the library, in path order.
+    /// Missing songs, unreadable or read-only files, and files changed on disk are reported.
+    mutating func plan(_ songs: [Song]) throws -> [Planned] {
+        let progress = Progress(title: "Reading tags", total: songs.count)
+        defer { progress.finish() }
+        var planned: [Planned] = []
+        for song in songs.sorted(by: { $0.path < $1.path }) {
+            progress.advance()
+            if song.missing {
+                Terminal.warn("skipped \(song.path): the file was missing at the last scan")
+                continue
+            }
+            do {
+                let plan = try writer.plan(song)
+                if !plan.differences.isEmpty { planned.append(Planned(plan: plan)) }
+            } catch {
+                fail("skipped \(error.localizedDescription)")
+            }
+        }
+        return try accepted(planned)
+    }
+
+    /// The planned files whose stamp the library knows: the song's own, or, after a rollback or
+    /// undo took the song back past a write, one the library recorded earlier. A stamp the
+    /// library never saw means someone else changed the file; writing would lose that change.
+    private mutating func accepted(_ planned: [Planned]) throws -> [Planned] {
+        let changed = planned.filter(\.plan.isChangedOnDisk)
+        guard !force, !changed.isEmpty else { return planned }
+        let recorded = try Self.recordedStamps(of: Set(changed.map(\.plan.song.id)), in: lib)
+        return planned.compactMap { p in
+            guard p.plan.isChangedOnDisk else { return p }
+            if recorded[p.plan.song.id]?.contains(p.plan.stamp) ?? false {
+                return Planned(plan: p.plan, accepting: [p.plan.stamp])
+            }
+            fail("skipped \(p.plan.song.path): changed on disk since the library last read it; run 'boomic import' to read it, or 'boomic write --force' to overwrite it")
+            return nil
+        }
+    }
+
+    /// Writes the planned files one by one; returns what was written.
+    mutating func write(_ planned: [Planned]) -> [TagWriter.Outcome] {
+        let progress = Progress(title: "Writing tags", total: planned.count)
+        defer { progress.finish() }
+        var outcomes: [TagWriter.Outcome] = []
+        for p in planned {
+            progress.advance()
+            do {
+                let outcome = try writer.write(p.plan.song, accepting: p.accepting, force: force)
+                for d in outcome.unheld {
+                    Terminal.warn("warning: \(p.plan.song.path): the file cannot hold \(d.field.name) = \(ChangePrinter.shown(d.library, d.field)) (it reads back as \(ChangePrinter.shown(d.file, d.field)))")
+                }
+                for note in outcome.notes { Terminal.warn("warning: \(p.plan.song.path): \(note)") }
+                if outcome.didWrite { outcomes.append(outcome) }
+            } catch {
+                fail("not written: \(error.localizedDescription)")
+            }
+        }
+        return outcomes
+    }
+
+    /// Commits one `write` transaction with the written files' new size, mtime and fingerprint,
+    /// so that a rescan sees them unchanged. Returns its sequence number.
+    func record(_ outcomes: [TagWriter.Outcome], message: String?) throws -> Int? {
+        guard !outcomes.isEmpty else { return nil }
+        let c = try lib.commit(kind: .write, message: message) { basis in
+            let assertions: [Assertion] = outcomes.compactMap { o in
+                // A song moved or removed meanwhile is not the file that was written.
+                guard let old = basis[o.song.id], old.path == o.song.path else { return nil }
+                var new = old
+                new.size = o.stamp.size
+                new.mtime = o.stamp.mtime
+                new.fingerprint = o.fingerprint ?? old.fingerprint
+                let p = old.patch(to: new)
+                return p.isEmpty ? nil : .updateSong(old.id, p)
+            }
+            let n = outcomes.count
+            return assertions.isEmpty ? nil : (assertions, "write tags into \(n) file\(n == 1 ? "" : "s")")
+        }
+        return c?.seq
+    }
+
+    /// Fails the command (exit 1) when some file was to be written and was not.
+    func finish() throws {
+        guard failures > 0 else { return }
+        throw CLIError("\(failures) file\(failures == 1 ? " was" : "s were") not written; see the messages above")
+    }
+
+    private mutating func fail(_ message: String) {
+        failures += 1
+        Terminal.warn(message)
+    }
+
+    /// `field: file value → library value`.
+    static func shown(_ d: TagDifference) -> String {
+        "\(d.field.name): \(ChangePrinter.shown(d.file, d.field)) → \(Terminal.bold(ChangePrinter.shown(d.library, d.field)))"
+    }
+
+    /// Every size and mtime the log ever recorded for these songs' files, from their adds and
+    /// the updates after them. Reads the whole log, so only asked when a file's stamp is not
+    /// the song's current one.
+    static func recordedStamps(of ids: Set<SongID>, in lib: Library) throws -> [SongID: Set<FileStamp>] {
+        var current: [SongID: FileStamp] = [:]
+        var seen: [SongID: Set<FileStamp>] = [:]
+        try lib.transactor.forEachEntry { entry in
+            for a in entry.transaction.assertions where ids.contains(a.songID) {
+                switch a {
+                case .addSong(let s):
+                    current[s.id] = FileStamp(of: s)
+                case .updateSong(let id, let patch):
+                    guard patch[.size] != nil || patch[.mtime] != nil, var stamp = current[id] else { continue }
+                    if let size = patch[.size]?.new.int { stamp.size = size }
+                    if let mtime = patch[.mtime]?.new.int { stamp.mtime = mtime }
+                    current[id] = stamp
+                case .deleteSong:
+                    continue
+                }
+                if let stamp = current[a.songID] { seen[a.songID, default: []].insert(stamp) }
+            }
+        }
+        return seen
+    }
+
+    /// `modify --write`: writes the songs a committed edit changed, and records the write.
+    static func afterModify(_ lib: Library, transaction: Transaction, message: String?) throws {
+        var writing = try TagWriting(lib: lib, force: false)
+        let ids = Set(transaction.assertions.map(\.songID))
+        let planned = try writing.plan(ids.compactMap { lib.basis[$0] })
+        let outcomes = writing.write(planned)
+        let c = try writing.record(outcomes, message: message)
+        Out.line("Wrote tags into \(outcomes.count) file\(outcomes.count == 1 ? "" : "s")"
+            + (c.map { " (transaction \($0))." } ?? "."))
+        try writing.finish()
+    }
+}
