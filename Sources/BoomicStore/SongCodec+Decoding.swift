@@ -106,6 +106,7 @@ extension SongCodec {
         if has(.playcount) { s.playcount = try r.int() }
         s.favorite = has(.favorite)
         if has(.art) { s.art = try shared() }
+        if has(.fileValues) { s.fileValues = try (0..<r.count(atMost: r.remaining)).map { _ in try r.string() } }
         return s
     }
 }

@@ -27,7 +27,7 @@ import Foundation
 /// throws `StoreError.badEncoding`, never traps.
 public enum SongCodec {
     /// Bump when the layout changes, and bump the checkpoint codec's `format` with it.
-    public static let version: UInt8 = 1
+    public static let version: UInt8 = 2
 
     /// The presence bitmap's bit for each field, in the order fields are written.
     enum Bit: Int, CaseIterable {
@@ -38,6 +38,7 @@ public enum SongCodec {
         case mbTrackID, mbAlbumID, mbArtistID, mbAlbumArtistID, mbReleaseGroupID
         case duration, samplerate, bitdepth, channels, bitrate, format
         case tags, rating, playcount, favorite, art
+        case fileValues
 
         var mask: UInt64 { 1 << UInt64(rawValue) }
         static let all: UInt64 = (1 << UInt64(allCases.count)) - 1
@@ -134,6 +135,7 @@ public enum SongCodec {
         mark(.playcount, s.playcount != 0)
         mark(.favorite, s.favorite)
         mark(.art, s.art != nil)
+        mark(.fileValues, !s.fileValues.isEmpty)
 
         w.uuid(s.id.uuid)
         w.varint(bits)
@@ -180,5 +182,6 @@ public enum SongCodec {
         int(s.rating)
         if s.playcount != 0 { w.int(s.playcount) }
         shared(s.art)
+        if !s.fileValues.isEmpty { w.count(s.fileValues.count); for v in s.fileValues { w.string(v) } }
     }
 }

@@ -58,7 +58,9 @@ struct EditGenerationTests {
     @Test("modify patches exactly the fields that change, with old and new values")
     func modify() {
         let a = EditGeneration.modify(Self.db, songs: [songID(1), songID(2)], set: [FieldAssignment(field: .year, value: .int(1959))])
-        #expect(a == [.updateSong(songID(2), [.year: FieldChange(old: .null, new: .int(1959))])])
+        // The file's value is remembered beside each edit (see `Song.fileValues`).
+        #expect(a == [.updateSong(songID(2), [.year: FieldChange(old: .null, new: .int(1959)),
+                                              .fileValues: FieldChange(old: .strings([]), new: .strings(["year=null"]))])])
         let b = EditGeneration.modify(Self.db, songs: [songID(1)], set: [
             FieldAssignment(field: .artists, value: .strings(["Miles Davis", "John Coltrane"])),
             FieldAssignment(field: .title, value: .null),
@@ -66,7 +68,33 @@ struct EditGenerationTests {
         #expect(b == [.updateSong(songID(1), [
             .artists: FieldChange(old: .strings(["Miles Davis"]), new: .strings(["Miles Davis", "John Coltrane"])),
             .title: FieldChange(old: .string("So What"), new: .null),
+            .fileValues: FieldChange(old: .strings([]), new: .strings(["artists=[\"Miles Davis\"]", "title=\"So What\""])),
         ])])
+    }
+
+    @Test("an edit remembers the file's value once, and forgets it when edited back")
+    func fileValues() {
+        var s = Self.db[songID(1)]!
+        s.edit(.title, to: .string("A"))
+        s.edit(.title, to: .string("B"))
+        #expect(s.fileValueMap == [.title: .string("So What")])
+        s.edit(.rating, to: .int(5))
+        #expect(s.fileValueMap == [.title: .string("So What")], "rating lives in the library only")
+        s.edit(.title, to: .string("So What"))
+        #expect(s.fileValueMap.isEmpty && s.title == "So What")
+    }
+
+    @Test("a rescan keeps library edits of fields the file did not change, and takes the ones it did")
+    func threeWayRescan() {
+        var s = Self.db[songID(1)]!
+        s.edit(.genre, to: .string("Library Genre"))
+        s.edit(.title, to: .string("Library Title"))
+        var f = facts("/m/1.flac", title: "File Title", artists: ["Miles Davis"], year: 1959)
+        f.size = 999
+        s.merge(fileFacts: f)
+        #expect(s.genre == "Library Genre", "the file's genre did not change, so the edit stays")
+        #expect(s.title == "File Title", "the file's title changed, so it wins")
+        #expect(s.fileValueMap == [.genre: .null], "only the kept edit is still unwritten")
     }
 
     @Test("a modify that changes nothing produces nothing", arguments: [

@@ -166,6 +166,7 @@ extension SeededRandom {
         s.playcount = extremeInt()
         s.favorite = Bool.random(using: &self)
         s.art = maybe { $0.string() }
+        s.fileValues = (0..<Int.random(in: 0...2, using: &self)).map { _ in "genre=" + string() }
         return s
     }
 }

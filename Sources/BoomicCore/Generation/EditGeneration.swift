@@ -5,7 +5,7 @@ public enum EditGeneration {
         ids.compactMap { id in
             guard let old = basis[id] else { return nil }
             var new = old
-            for a in assignments { a.field.set(a.value, in: &new) }
+            for a in assignments { new.edit(a.field, to: a.value) }
             let p = old.patch(to: new)
             return p.isEmpty ? nil : .updateSong(id, p)
         }

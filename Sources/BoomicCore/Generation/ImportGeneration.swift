@@ -47,7 +47,7 @@ public enum ImportGeneration {
                 new.path = f.path
                 new.missing = false
             } else {
-                f.apply(to: &new)
+                new.merge(fileFacts: f)
             }
             let p = old.patch(to: new)
             if !p.isEmpty { out.append(.updateSong(old.id, p)) }

@@ -57,6 +57,7 @@ public struct Song: Identifiable, Hashable, Sendable, Codable {
         var playcount: Int = 0
         var favorite: Bool = false
         var art: String?
+        var fileValues: [String] = []
     }
 
     /// The box. Its `fields` are only written through `mutate`, which first copies the box unless
@@ -248,6 +249,17 @@ public struct Song: Identifiable, Hashable, Sendable, Codable {
     public var art: String? {
         get { storage.fields.art }
         set { mutate { $0.art = newValue } }
+    }
+
+    /// For each tag field the library changed since the file was last read or written, the
+    /// file's value then, as `field=JSON` entries, sorted (see `fileValueMap`).
+    ///
+    /// This is what lets a rescan tell "the file changed this field" (take the file's value)
+    /// from "the library changed it and the file did not" (keep the edit), and what `write`
+    /// has left to write.
+    public var fileValues: [String] {
+        get { storage.fields.fileValues }
+        set { mutate { $0.fileValues = newValue } }
     }
 
     /// The names of the stored properties, for tests that check every one is handled.

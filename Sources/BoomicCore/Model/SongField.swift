@@ -17,6 +17,7 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
     case mbReleaseGroupID = "mb_releasegroupid"
     case duration, samplerate, bitdepth, channels, bitrate, format
     case tags, rating, playcount, favorite, art
+    case fileValues = "file_values"
 
     public enum Kind: Sendable { case string, int, double, bool, strings }
 
@@ -39,7 +40,7 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
             return .double
         case .missing, .compilation, .favorite:
             return .bool
-        case .artists, .tags:
+        case .artists, .tags, .fileValues:
             return .strings
         }
     }
@@ -48,7 +49,7 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
     public var isFileFact: Bool {
         switch self {
         case .path, .size, .mtime, .fingerprint, .missing, .added, .duration, .samplerate, .bitdepth,
-             .channels, .bitrate, .format:
+             .channels, .bitrate, .format, .fileValues:
             return true
         default:
             return false
@@ -108,6 +109,7 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
         case .playcount: return .int(song.playcount)
         case .favorite: return .bool(song.favorite)
         case .art: return Self.opt(song.art)
+        case .fileValues: return .strings(song.fileValues)
         }
     }
 
@@ -155,6 +157,7 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
         case .playcount: song.playcount = v.int ?? 0
         case .favorite: song.favorite = v.bool ?? false
         case .art: song.art = v.string
+        case .fileValues: song.fileValues = (v.strings ?? []).sorted()
         }
     }
 
