@@ -35,7 +35,7 @@ final class Library {
             apply: { t, b in b.applying(t) },
             flatten: { ts in Flatten.transactions(ts)! },
             codec: BasisCodec.codec,
-            policy: CheckpointPolicy(every: 500, maxWeight: 20_000, retained: 10, weight: { max(1, $0.assertions.count) })
+            policy: CheckpointPolicy(every: 500, maxWeight: 1_000, retained: 10, weight: { max(1, $0.assertions.count) })
         )
         return Library(location: location, transactor: t)
     }
