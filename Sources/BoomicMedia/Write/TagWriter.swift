@@ -107,6 +107,12 @@ public struct TagWriter: Sendable {
             let copy = try TagFile(path: temp)
             var back = TagMap.differences(between: song, fileTags: copy.properties(), fileArt: fileArt(of: copy, real: real))
             if notes.contains(where: { $0.hasPrefix(Self.missingCoverNote) }) { back.removeAll { $0.field == .art } }
+            // One DATE key holds both; when they disagree (year edited, date not) the year wins.
+            if let date = song.date, let year = song.year, back.contains(where: { $0.field == .date }),
+               TagValue.yearAndDate(date).year != year {
+                back.removeAll { $0.field == .date }
+                notes.append("its date \(date) disagrees with its year \(year), so only the year was written")
+            }
             unheld = back
             if let problem = AudioComparison.difference(original, copy) {
                 throw MediaError.unwritable(path: path, reason: "writing the tags would change the audio (\(problem)); left as it was")
