@@ -1,55 +1,39 @@
 import HashTreeCollections
+import Synchronization
 
 /// The whole library at one moment: songs plus the indexes that queries and browsing need.
 ///
 /// Immutable in use and built on persistent hash trees, so a new basis shares almost all of its
 /// structure with the one before it: applying a transaction costs O(size of the change), old
 /// snapshots stay valid for readers, and `==` between neighbours skips shared subtrees.
-/// Everything but `songs` is derived; `checkInvariants()` rebuilds it from scratch and compares.
+///
+/// Only `songs` is stored; the indexes are derived from it, built the first time one is asked
+/// for and from then on kept up to date change by change. Most commands (`ls`, `info`, `history`)
+/// never ask, and building them was half the cost of opening a library.
+/// `invariantViolations()` rebuilds them from scratch and compares.
 public struct DataBasis: Sendable, Equatable {
     public private(set) var songs: TreeDictionary<SongID, Song> = [:]
+    private var cache = IndexCache()
+
     /// album → its songs
-    public private(set) var albums: TreeDictionary<AlbumKey, SongIDSet> = [:]
+    public var albums: TreeDictionary<AlbumKey, SongIDSet> { indexes.albums }
     /// folded artist name → songs that name it as an artist or album artist
-    public private(set) var artists: TreeDictionary<String, SongIDSet> = [:]
+    public var artists: TreeDictionary<String, SongIDSet> { indexes.artists }
     /// tag (without `#`) → songs carrying it
-    public private(set) var tags: TreeDictionary<String, SongIDSet> = [:]
+    public var tags: TreeDictionary<String, SongIDSet> { indexes.tags }
     /// path → songs at that path (one, unless the library holds duplicates), for rescans
-    public private(set) var paths: TreeDictionary<String, SongIDSet> = [:]
+    public var paths: TreeDictionary<String, SongIDSet> { indexes.paths }
     /// audio fingerprint → songs, to recognise moved files
-    public private(set) var fingerprints: TreeDictionary<String, SongIDSet> = [:]
+    public var fingerprints: TreeDictionary<String, SongIDSet> { indexes.fingerprints }
 
     public init() {}
 
-    /// A basis holding exactly these songs (for checkpoints and tests).
-    ///
-    /// Builds the indexes in plain dictionaries first and converts each once: opening a library
-    /// decodes a checkpoint and calls this, so it is on the path of every command.
+    /// A basis holding exactly these songs (for checkpoints and tests). The later of two songs
+    /// with the same id wins, as in a transaction.
     public init(songs input: some Sequence<Song>) {
-        let songs = Array(input)
-        var songs0: [SongID: Song] = [:]
-        var albums0: [AlbumKey: [SongID]] = [:], artists0: [String: [SongID]] = [:]
-        var tags0: [String: [SongID]] = [:], paths0: [String: [SongID]] = [:], prints0: [String: [SongID]] = [:]
-        for s in songs {
-            if songs0.updateValue(s, forKey: s.id) != nil {
-                // A duplicate id: the later song wins, as `insert` does. Never in a checkpoint.
-                var b = DataBasis()
-                for s in songs { b.insert(s) }
-                self = b
-                return
-            }
-            if let k = AlbumKey(s) { albums0[k, default: []].append(s.id) }
-            for a in Self.artistKeys(s) { artists0[a, default: []].append(s.id) }
-            for t in s.tags { tags0[t, default: []].append(s.id) }
-            paths0[s.path, default: []].append(s.id)
-            if let f = s.fingerprint { prints0[f, default: []].append(s.id) }
-        }
-        self.songs = TreeDictionary(uniqueKeysWithValues: songs0)
-        self.albums = TreeDictionary(uniqueKeysWithValues: albums0.lazy.map { ($0.key, SongIDSet($0.value)) })
-        self.artists = TreeDictionary(uniqueKeysWithValues: artists0.lazy.map { ($0.key, SongIDSet($0.value)) })
-        self.tags = TreeDictionary(uniqueKeysWithValues: tags0.lazy.map { ($0.key, SongIDSet($0.value)) })
-        self.paths = TreeDictionary(uniqueKeysWithValues: paths0.lazy.map { ($0.key, SongIDSet($0.value)) })
-        self.fingerprints = TreeDictionary(uniqueKeysWithValues: prints0.lazy.map { ($0.key, SongIDSet($0.value)) })
+        var all: [SongID: Song] = [:]
+        for s in input { all[s.id] = s }
+        songs = TreeDictionary(uniqueKeysWithValues: all)
     }
 
     public static let empty = DataBasis()
@@ -63,40 +47,33 @@ public struct DataBasis: Sendable, Equatable {
         paths[path].flatMap { $0.min() }.flatMap { songs[$0] }
     }
 
+    /// Bases are equal when their songs are: everything else is derived from them.
+    public static func == (a: DataBasis, b: DataBasis) -> Bool { a.songs == b.songs }
+
+    var indexes: Indexes { cache.indexes(of: songs) }
+
+    /// Whether the indexes have been built (for tests of the lazy path).
+    var hasIndexes: Bool { cache.isBuilt }
+
     // MARK: Mutation (internal: only the transaction function changes a basis)
 
-    /// Adds or replaces a song and links it into every index.
+    /// Adds or replaces a song, and relinks it in the indexes if they are built.
     mutating func insert(_ song: Song) {
-        if let old = songs[song.id] { unlink(old) }
-        songs[song.id] = song
-        link(song)
+        let old = songs.updateValue(song, forKey: song.id)
+        updateIndexes { ix in
+            if let old { ix.unlink(old) }
+            ix.link(song)
+        }
     }
 
     mutating func remove(_ id: SongID) {
         guard let old = songs.removeValue(forKey: id) else { return }
-        unlink(old)
+        updateIndexes { $0.unlink(old) }
     }
 
-    private mutating func link(_ s: Song) {
-        if let k = AlbumKey(s) { albums[k, default: []].insert(s.id) }
-        for a in Self.artistKeys(s) { artists[a, default: []].insert(s.id) }
-        for t in s.tags { tags[t, default: []].insert(s.id) }
-        paths[s.path, default: []].insert(s.id)
-        if let f = s.fingerprint { fingerprints[f, default: []].insert(s.id) }
-    }
-
-    private mutating func unlink(_ s: Song) {
-        if let k = AlbumKey(s) { Self.remove(s.id, from: &albums, at: k) }
-        for a in Self.artistKeys(s) { Self.remove(s.id, from: &artists, at: a) }
-        for t in s.tags { Self.remove(s.id, from: &tags, at: t) }
-        Self.remove(s.id, from: &paths, at: s.path)
-        if let f = s.fingerprint { Self.remove(s.id, from: &fingerprints, at: f) }
-    }
-
-    private static func remove<K: Hashable>(_ id: SongID, from index: inout TreeDictionary<K, SongIDSet>, at key: K) {
-        guard index[key] != nil else { return }
-        index[key]!.remove(id)
-        if index[key]!.isEmpty { index[key] = nil }
+    private mutating func updateIndexes(_ change: (inout Indexes) -> Void) {
+        if !isKnownUniquelyReferenced(&cache) { cache = cache.copy() }
+        cache.update(change)
     }
 
     /// The folded names under which a song is listed as an artist.
@@ -105,5 +82,87 @@ public struct DataBasis: Sendable, Equatable {
         if let a = s.effectiveAlbumArtist, s.album != nil { keys.insert(Fold.key(a)) }
         keys.remove("")
         return keys
+    }
+}
+
+extension DataBasis {
+    /// Everything derived from the songs.
+    struct Indexes: Equatable, Sendable {
+        var albums: TreeDictionary<AlbumKey, SongIDSet> = [:]
+        var artists: TreeDictionary<String, SongIDSet> = [:]
+        var tags: TreeDictionary<String, SongIDSet> = [:]
+        var paths: TreeDictionary<String, SongIDSet> = [:]
+        var fingerprints: TreeDictionary<String, SongIDSet> = [:]
+
+        /// Built in plain dictionaries first and converted once: much cheaper than inserting
+        /// into the persistent trees one song at a time.
+        init(songs: TreeDictionary<SongID, Song>) {
+            var albums0: [AlbumKey: [SongID]] = [:], artists0: [String: [SongID]] = [:]
+            var tags0: [String: [SongID]] = [:], paths0: [String: [SongID]] = [:], prints0: [String: [SongID]] = [:]
+            for (id, s) in songs {
+                if let k = AlbumKey(s) { albums0[k, default: []].append(id) }
+                for a in DataBasis.artistKeys(s) { artists0[a, default: []].append(id) }
+                for t in s.tags { tags0[t, default: []].append(id) }
+                paths0[s.path, default: []].append(id)
+                if let f = s.fingerprint { prints0[f, default: []].append(id) }
+            }
+            albums = TreeDictionary(uniqueKeysWithValues: albums0.lazy.map { ($0.key, SongIDSet($0.value)) })
+            artists = TreeDictionary(uniqueKeysWithValues: artists0.lazy.map { ($0.key, SongIDSet($0.value)) })
+            tags = TreeDictionary(uniqueKeysWithValues: tags0.lazy.map { ($0.key, SongIDSet($0.value)) })
+            paths = TreeDictionary(uniqueKeysWithValues: paths0.lazy.map { ($0.key, SongIDSet($0.value)) })
+            fingerprints = TreeDictionary(uniqueKeysWithValues: prints0.lazy.map { ($0.key, SongIDSet($0.value)) })
+        }
+
+        mutating func link(_ s: Song) {
+            if let k = AlbumKey(s) { albums[k, default: []].insert(s.id) }
+            for a in DataBasis.artistKeys(s) { artists[a, default: []].insert(s.id) }
+            for t in s.tags { tags[t, default: []].insert(s.id) }
+            paths[s.path, default: []].insert(s.id)
+            if let f = s.fingerprint { fingerprints[f, default: []].insert(s.id) }
+        }
+
+        mutating func unlink(_ s: Song) {
+            if let k = AlbumKey(s) { Self.remove(s.id, from: &albums, at: k) }
+            for a in DataBasis.artistKeys(s) { Self.remove(s.id, from: &artists, at: a) }
+            for t in s.tags { Self.remove(s.id, from: &tags, at: t) }
+            Self.remove(s.id, from: &paths, at: s.path)
+            if let f = s.fingerprint { Self.remove(s.id, from: &fingerprints, at: f) }
+        }
+
+        private static func remove<K: Hashable>(_ id: SongID, from index: inout TreeDictionary<K, SongIDSet>, at key: K) {
+            guard index[key] != nil else { return }
+            index[key]!.remove(id)
+            if index[key]!.isEmpty { index[key] = nil }
+        }
+    }
+
+    /// The lazily built indexes of one basis. Shared between copies of a basis until one of them
+    /// changes (then `copy()`), so it is a class; its state sits behind a `Mutex` because readers
+    /// on several threads may ask a shared basis for its indexes at once.
+    final class IndexCache: Sendable {
+        private let state: Mutex<Indexes?>
+
+        init(_ built: Indexes? = nil) { state = Mutex(built) }
+
+        var isBuilt: Bool { state.withLock { $0 != nil } }
+
+        func indexes(of songs: TreeDictionary<SongID, Song>) -> Indexes {
+            state.withLock { ix in
+                if let ix { return ix }
+                let built = Indexes(songs: songs)
+                ix = built
+                return built
+            }
+        }
+
+        func copy() -> IndexCache { IndexCache(state.withLock { $0 }) }
+
+        /// Applies a change to the indexes if they are built; unbuilt ones stay unbuilt.
+        func update(_ change: (inout Indexes) -> Void) {
+            state.withLock { ix in
+                guard ix != nil else { return }
+                change(&ix!)
+            }
+        }
     }
 }
