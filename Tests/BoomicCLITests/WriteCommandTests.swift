@@ -162,6 +162,18 @@ import Testing
         #expect(try Self.mutagenDump(files) == before)
     }
 
+    /// Once written, an edit is the file's value: another tagger changing the field back is a
+    /// change of the file that a rescan takes (the library forgets what the file said before).
+    @Test func aRescanAfterAWriteTakesLaterChangesOfTheFile() throws {
+        let box = try Sandbox()
+        try box.importSamples()
+        try box.succeed("modify", "album:Blue Sketches", "genre=Bebop", "-y", "--write")
+        try box.retag(Self.miles + "01 So Modal.flac", ["genre": "Jazz"])
+        try box.succeed("import")
+        #expect(try box.song("title:So Modal").genre == "Jazz")
+        #expect(try box.song("title:Blue in Grey").genre == "Bebop")
+    }
+
     // MARK: Files that are skipped
 
     @Test func aReadOnlyFileIsSkippedAndTheOthersWritten() throws {

@@ -137,7 +137,8 @@ struct TagWriting {
     }
 
     /// Commits one `write` transaction with the written files' new size, mtime and fingerprint,
-    /// so that a rescan sees them unchanged. Returns its sequence number.
+    /// so that a rescan sees them unchanged, and what is left unwritten (`fileValues`: nothing,
+    /// unless a field could not be held). Returns its sequence number.
     func record(_ outcomes: [TagWriter.Outcome], message: String?) throws -> Int? {
         guard !outcomes.isEmpty else { return nil }
         let c = try lib.commit(kind: .write, message: message) { basis in
@@ -148,6 +149,7 @@ struct TagWriting {
                 new.size = o.stamp.size
                 new.mtime = o.stamp.mtime
                 new.fingerprint = o.fingerprint ?? old.fingerprint
+                new.fileValueMap = Dictionary(o.remaining.map { ($0.field, $0.file) }, uniquingKeysWith: { a, _ in a })
                 let p = old.patch(to: new)
                 return p.isEmpty ? nil : .updateSong(old.id, p)
             }

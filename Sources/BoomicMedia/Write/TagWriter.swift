@@ -50,6 +50,10 @@ public struct TagWriter: Sendable {
         public var written: [TagDifference]
         /// Fields the format could not hold: what the file reads back as instead.
         public var unheld: [TagDifference]
+        /// Every field where the written file still reads differently from the song: `unheld`
+        /// plus what a note explains (a cover missing from the art store, a date the year
+        /// overrode). Empty when the file now reads exactly as the library.
+        public var remaining: [TagDifference]
         /// Anything else worth telling, one line each (hard links that keep the old tags, …).
         public var notes: [String]
 
@@ -78,7 +82,7 @@ public struct TagWriter: Sendable {
         let (original, differences) = try inspect(song, real: real)
         guard !differences.isEmpty else {
             return Outcome(song: song, stamp: before, fingerprint: Fingerprint.of(original), written: [],
-                           unheld: [], notes: [])
+                           unheld: [], remaining: [], notes: [])
         }
         guard force || before == FileStamp(of: song) || accepting.contains(before) else {
             throw .unwritable(path: path, reason: "changed on disk since it was last scanned (\(before), the library recorded \(FileStamp(of: song)))")
@@ -100,12 +104,14 @@ public struct TagWriter: Sendable {
 
         var notes: [String] = []
         let unheld: [TagDifference]
+        let remaining: [TagDifference]
         let fingerprint: String?
         let after: FileStamp
         do {
             notes += try apply(song, differences: differences, to: temp, path: path)
             let copy = try TagFile(path: temp)
             var back = TagMap.differences(between: song, fileTags: copy.properties(), fileArt: fileArt(of: copy, real: real))
+            remaining = back
             if notes.contains(where: { $0.hasPrefix(Self.missingCoverNote) }) { back.removeAll { $0.field == .art } }
             // One DATE key holds both; when they disagree (year edited, date not) the year wins.
             if let date = song.date, let year = song.year, back.contains(where: { $0.field == .date }),
@@ -147,7 +153,7 @@ public struct TagWriter: Sendable {
             notes.append("its \(st.st_nlink - 1) other hard link\(st.st_nlink == 2 ? "" : "s") still hold\(st.st_nlink == 2 ? "s" : "") the old tags")
         }
         return Outcome(song: song, stamp: after, fingerprint: fingerprint, written: differences,
-                       unheld: unheld, notes: notes)
+                       unheld: unheld, remaining: remaining, notes: notes)
     }
 
     // MARK: - Steps
