@@ -1,7 +1,9 @@
 import ArgumentParser
 import BoomicCore
 import BoomicMedia
+import Dispatch
 import Foundation
+import Synchronization
 
 struct Write: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -79,20 +81,30 @@ struct TagWriting {
     /// Reads each song's file and keeps those whose tags differ from the library, in path order.
     /// Missing songs, unreadable or read-only files, and files changed on disk are reported.
     mutating func plan(_ songs: [Song]) throws -> [Planned] {
-        let progress = Progress(title: "Reading tags", total: songs.count)
-        defer { progress.finish() }
-        var planned: [Planned] = []
-        for song in songs.sorted(by: { $0.path < $1.path }) {
-            progress.advance()
-            if song.missing {
-                Terminal.warn("skipped \(song.path): the file was missing at the last scan")
-                continue
+        let sorted = songs.sorted { $0.path < $1.path }
+        for song in sorted where song.missing {
+            Terminal.warn("skipped \(song.path): the file was missing at the last scan")
+        }
+        let present = sorted.filter { !$0.missing }
+        // Reading is most of the time of a write that finds little to do: use every core.
+        let progress = Progress(title: "Reading tags", total: present.count)
+        let results = Mutex([Result<TagWriter.Plan, MediaError>?](repeating: nil, count: present.count))
+        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, present.count))
+        let writer = self.writer
+        DispatchQueue.concurrentPerform(iterations: workers) { w in
+            for i in stride(from: w, to: present.count, by: workers) {
+                let r = Result { () throws(MediaError) in try writer.plan(present[i]) }
+                results.withLock { $0[i] = r }
+                progress.advance()
             }
-            do {
-                let plan = try writer.plan(song)
-                if !plan.differences.isEmpty { planned.append(Planned(plan: plan)) }
-            } catch {
-                fail("skipped \(error.localizedDescription)")
+        }
+        progress.finish()
+        var planned: [Planned] = []
+        for r in results.withLock({ $0 }) {
+            switch r {
+            case .success(let plan)?: if !plan.differences.isEmpty { planned.append(Planned(plan: plan)) }
+            case .failure(let error)?: fail("skipped \(error.localizedDescription)")
+            case nil: break
             }
         }
         return try accepted(planned)
