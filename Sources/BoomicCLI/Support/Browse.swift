@@ -44,7 +44,7 @@ enum Browse {
             return AlbumRow(
                 album: first.album ?? "", albumartist: first.effectiveAlbumArtist ?? "",
                 year: ss.compactMap(\.year).min(), songs: ss.count,
-                discs: max(1, Set(ss.compactMap(\.disc)).count), duration: ss.compactMap(\.duration).reduce(0, +),
+                discs: max(1, Set(ss.compactMap(\.disc)).count), duration: (ss.compactMap(\.duration).reduce(0, +) * 1000).rounded() / 1000,
                 compilation: ss.contains(where: \.compilation), genre: first.genre,
                 art: ss.lazy.compactMap(\.art).first, mb_albumid: first.mbAlbumID,
                 missing: ss.filter(\.missing).count, firstSong: first)

@@ -24,7 +24,8 @@ public struct FieldAssignment: Equatable, Sendable {
         guard !name.isEmpty, let field = FieldName.resolve(String(name)) else {
             throw .unknownField(String(name), suggestion: FieldName.suggestion(for: String(name)))
         }
-        guard !field.isFileFact, field != .tags else {
+        // `art` names a picture in the art store by hash: it comes from the files, never typed.
+        guard !field.isFileFact, field != .tags, field != .art else {
             throw field == .tags ? .badValue(field: "tags", value: String(raw ?? ""), expected: "use 'boomic tag QUERY +#tag -#tag'")
                                  : .readOnly(field.name)
         }
