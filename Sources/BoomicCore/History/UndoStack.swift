@@ -5,8 +5,8 @@ import Foundation
 /// Undo and redo are rollbacks (history only grows), so the stacks are not stored anywhere:
 /// replaying the kinds of the log rebuilds them. A normal transaction is pushed on the done stack
 /// and clears the redo stack, as in every editor; an undo moves entries from done to redo;
-/// a redo moves one back. Plays are not undo steps (undoing an edit must not be blocked by
-/// having listened to a song since).
+/// a redo moves one back. Plays and writes are not undo steps (undoing an edit must not be
+/// blocked by having listened to a song, or by having written the edit into the files).
 public struct UndoStack: Equatable, Sendable {
     /// A transaction that can be undone or redone: its sequence number and id.
     public struct Step: Equatable, Sendable {
@@ -30,7 +30,9 @@ public struct UndoStack: Equatable, Sendable {
             while let last = done.last, ids.contains(last.id) { undone.append(done.removeLast()) }
         case .redo:
             if let last = undone.last, last.id == t.redoes { done.append(undone.removeLast()) }
-        case .play:
+        case .play, .write:
+            // A write only records the files' new stamps: taking it back would not take the
+            // tags out of the files, so `undo` after `modify --write` undoes the modify.
             break
         default:
             done.append(Step(seq: seq, id: t.id))
