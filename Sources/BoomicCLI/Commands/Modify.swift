@@ -13,10 +13,7 @@ struct Modify: ParsableCommand {
 
     @OptionGroup var options: LibraryOptions
     @OptionGroup var change: ChangeOptions
-    @Flag(name: .shortAndLong, help: "Don't ask for confirmation.")
-    var yes = false
-    @Flag(help: "Show what would change and change nothing.")
-    var dryRun = false
+    @OptionGroup var confirm: ConfirmOptions
     @Flag(help: "Then write the changed songs' tags into their files (see 'boomic write').")
     var write = false
     @Argument(help: "QUERY terms and FIELD=VALUE / FIELD! assignments.")
@@ -35,8 +32,8 @@ struct Modify: ParsableCommand {
         let preview = EditGeneration.modify(lib.basis, songs: lib.basis.songs(matching: parsed).map(\.id), set: assignments)
         guard !preview.isEmpty else { Out.line("No changes to make."); return }
         for l in ChangePrinter.lines(for: preview, in: lib.basis, limit: 200) { Out.line(l) }
-        if dryRun { Out.line("Dry run: \(preview.count) song\(preview.count == 1 ? "" : "s") would change."); return }
-        guard Terminal.confirm("Really modify \(preview.count) song\(preview.count == 1 ? "" : "s")?", yes: yes) else {
+        if confirm.dryRun { Out.line("Dry run: \(preview.count) song\(preview.count == 1 ? "" : "s") would change."); return }
+        guard Terminal.confirm("Really modify \(preview.count) song\(preview.count == 1 ? "" : "s")?", yes: confirm.yes) else {
             Out.line("Nothing changed."); return
         }
         let what = assignments.map { $0.value.isNull ? "\($0.field.name)!" : "\($0.field.name)=\($0.value)" }.joined(separator: " ")

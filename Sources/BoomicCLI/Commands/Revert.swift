@@ -13,10 +13,7 @@ struct Revert: ParsableCommand {
 
     @OptionGroup var options: LibraryOptions
     @OptionGroup var change: ChangeOptions
-    @Flag(name: .shortAndLong, help: "Don't ask for confirmation.")
-    var yes = false
-    @Flag(help: "Show what would change and change nothing.")
-    var dryRun = false
+    @OptionGroup var confirm: ConfirmOptions
     @Flag(help: "Revert conflicting fields too, overwriting the later changes.")
     var force = false
     @Argument(help: "The transaction to revert.")
@@ -36,8 +33,8 @@ struct Revert: ParsableCommand {
         }
         guard !preview.assertions.isEmpty else { Out.line("Nothing to revert."); return }
         for l in ChangePrinter.lines(for: preview.assertions, in: lib.basis, limit: 50) { Out.line(l) }
-        if dryRun { Out.line("Dry run: \(preview.assertions.count) songs would change."); return }
-        guard Terminal.confirm("Revert transaction \(seq) (\(target.label)): change \(preview.assertions.count) songs?", yes: yes) else {
+        if confirm.dryRun { Out.line("Dry run: \(preview.assertions.count) songs would change."); return }
+        guard Terminal.confirm("Revert transaction \(seq) (\(target.label)): change \(preview.assertions.count) songs?", yes: confirm.yes) else {
             Out.line("Nothing changed."); return
         }
         let c = try lib.commit(kind: .revert, message: change.message) { basis in

@@ -13,10 +13,7 @@ struct Rollback: ParsableCommand {
 
     @OptionGroup var options: LibraryOptions
     @OptionGroup var change: ChangeOptions
-    @Flag(name: .shortAndLong, help: "Don't ask for confirmation.")
-    var yes = false
-    @Flag(help: "Show what would change and change nothing.")
-    var dryRun = false
+    @OptionGroup var confirm: ConfirmOptions
     @Argument(help: "The state to return to.")
     var ref: String
 
@@ -24,7 +21,7 @@ struct Rollback: ParsableCommand {
         let lib = try Library.open(at: options.location, create: false)
         let target = try lib.resolve(ref)
         try RollbackRun(lib: lib, targetSeq: target, kind: .rollback, label: "rollback to \(target)",
-                        message: change.message, yes: yes, dryRun: dryRun).run()
+                        message: change.message, confirm: confirm).run()
     }
 }
 
@@ -36,8 +33,7 @@ struct RollbackRun {
     var kind: Transaction.Kind
     var label: String
     var message: String?
-    var yes: Bool
-    var dryRun: Bool
+    var confirm: ConfirmOptions
     var undoes: [UUID]? = nil
     var redoes: UUID? = nil
     /// For undo and redo: works the plan out again under the write lock. The plan was made on
@@ -53,8 +49,8 @@ struct RollbackRun {
         let isStackStep = kind == .undo || kind == .redo
         guard !preview.isEmpty || isStackStep else { Out.line("The library is already as it was at \(targetSeq); nothing to do."); return }
         for l in ChangePrinter.lines(for: preview, in: lib.basis, limit: 50) { Out.line(l) }
-        if dryRun { Out.line("Dry run: \(preview.count) songs would change."); return }
-        guard Terminal.confirm("\(label.prefix(1).uppercased() + label.dropFirst()): change \(preview.count) songs?", yes: yes) else {
+        if confirm.dryRun { Out.line("Dry run: \(preview.count) songs would change."); return }
+        guard Terminal.confirm("\(label.prefix(1).uppercased() + label.dropFirst()): change \(preview.count) songs?", yes: confirm.yes) else {
             Out.line("Nothing changed."); return
         }
         let shown = undoes ?? redoes.map { [$0] } ?? []

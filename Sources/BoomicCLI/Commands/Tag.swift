@@ -13,10 +13,7 @@ struct Tag: ParsableCommand {
 
     @OptionGroup var options: LibraryOptions
     @OptionGroup var change: ChangeOptions
-    @Flag(name: .shortAndLong, help: "Don't ask for confirmation.")
-    var yes = false
-    @Flag(help: "Show what would change and change nothing.")
-    var dryRun = false
+    @OptionGroup var confirm: ConfirmOptions
     @Argument(help: "QUERY terms, +#TAG and -#TAG.")
     var arguments: [String] = []
 
@@ -46,8 +43,8 @@ struct Tag: ParsableCommand {
         let preview = EditGeneration.tag(lib.basis, songs: lib.basis.songs(matching: parsed).map(\.id), add: add, remove: remove)
         guard !preview.isEmpty else { Out.line("No changes to make."); return }
         for l in ChangePrinter.lines(for: preview, in: lib.basis, limit: 200) { Out.line(l) }
-        if dryRun { Out.line("Dry run: \(preview.count) songs would change."); return }
-        guard Terminal.confirm("Really tag \(preview.count) songs?", yes: yes) else { Out.line("Nothing changed."); return }
+        if confirm.dryRun { Out.line("Dry run: \(preview.count) songs would change."); return }
+        guard Terminal.confirm("Really tag \(preview.count) songs?", yes: confirm.yes) else { Out.line("Nothing changed."); return }
         let what = (add.map { "+#" + $0.drop { $0 == "#" } } + remove.map { "-#" + $0.drop { $0 == "#" } }).joined(separator: " ")
         let c = try lib.commit(kind: .tag, message: change.message) { basis in
             let a = EditGeneration.tag(basis, songs: basis.songs(matching: parsed).map(\.id), add: add, remove: remove)

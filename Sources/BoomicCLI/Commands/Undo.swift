@@ -8,10 +8,7 @@ struct Undo: ParsableCommand {
 
     @OptionGroup var options: LibraryOptions
     @OptionGroup var change: ChangeOptions
-    @Flag(name: .shortAndLong, help: "Don't ask for confirmation.")
-    var yes = false
-    @Flag(help: "Show what would change and change nothing.")
-    var dryRun = false
+    @OptionGroup var confirm: ConfirmOptions
     @Argument(help: "How many changes to take back.")
     var count: Int = 1
 
@@ -28,7 +25,7 @@ struct Undo: ParsableCommand {
         let what = plan.steps.map { String($0.seq) }.joined(separator: ", ")
         let n = count
         try RollbackRun(lib: lib, targetSeq: plan.targetSeq, kind: .undo, label: "undo \(what)",
-                        message: change.message, yes: yes, dryRun: dryRun, undoes: plan.steps.map(\.id),
+                        message: change.message, confirm: confirm, undoes: plan.steps.map(\.id),
                         replan: { lib in try lib.undoStack().undoPlan(count: n).map { ($0.steps.map(\.id), $0.targetSeq) } }).run()
     }
 }
@@ -38,16 +35,13 @@ struct Redo: ParsableCommand {
 
     @OptionGroup var options: LibraryOptions
     @OptionGroup var change: ChangeOptions
-    @Flag(name: .shortAndLong, help: "Don't ask for confirmation.")
-    var yes = false
-    @Flag(help: "Show what would change and change nothing.")
-    var dryRun = false
+    @OptionGroup var confirm: ConfirmOptions
 
     func run() throws {
         let lib = try Library.open(at: options.location, create: false)
         guard let plan = try lib.undoStack().redoPlan() else { throw CLIError("nothing to redo") }
         try RollbackRun(lib: lib, targetSeq: plan.targetSeq, kind: .redo, label: "redo \(plan.step.seq)",
-                        message: change.message, yes: yes, dryRun: dryRun, redoes: plan.step.id,
+                        message: change.message, confirm: confirm, redoes: plan.step.id,
                         replan: { lib in try lib.undoStack().redoPlan().map { ([$0.step.id], $0.targetSeq) } }).run()
     }
 }

@@ -21,10 +21,7 @@ struct Write: ParsableCommand {
 
     @OptionGroup var options: LibraryOptions
     @OptionGroup var change: ChangeOptions
-    @Flag(name: .shortAndLong, help: "Don't ask for confirmation.")
-    var yes = false
-    @Flag(help: "Show what would be written and write nothing.")
-    var dryRun = false
+    @OptionGroup var confirm: ConfirmOptions
     @Flag(help: "Also write files that changed on disk since they were last scanned, losing those changes.")
     var force = false
     @Argument(help: "The query (default: every song).")
@@ -42,9 +39,9 @@ struct Write: ParsableCommand {
         let count = "\(planned.count) file\(planned.count == 1 ? "" : "s")"
         if planned.isEmpty {
             Out.line(writing.failures == 0 ? "Every file already holds the library's tags." : "Nothing to write.")
-        } else if dryRun {
+        } else if confirm.dryRun {
             Out.line("Dry run: \(count) would be written.")
-        } else if !Terminal.confirm("Write tags into \(count)?", yes: yes) {
+        } else if !Terminal.confirm("Write tags into \(count)?", yes: confirm.yes) {
             Out.line("Nothing written.")
         } else {
             let outcomes = writing.write(planned)

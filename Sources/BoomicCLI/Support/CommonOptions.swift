@@ -34,3 +34,11 @@ enum Paths {
         return (p as NSString).standardizingPath
     }
 }
+
+/// Options of every command that shows a change before making it.
+struct ConfirmOptions: ParsableArguments {
+    @Flag(name: .shortAndLong, help: "Don't ask for confirmation.")
+    var yes = false
+    @Flag(help: "Show what would change and change nothing.")
+    var dryRun = false
+}
