@@ -20,7 +20,7 @@ import Testing
         let path = dir.file(name)
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         let listed = ListedFile(path: path, size: bytes.count, mtime: 0)
-        switch Scanner.read(listed, art: art) {
+        switch MediaScanner.read(listed, art: art) {
         case .success(let facts):
             #expect(facts.path == path)
         case .failure(let error):

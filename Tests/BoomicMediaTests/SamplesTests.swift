@@ -60,8 +60,8 @@ final class SamplesScan: Sendable {
     init() {
         artDir = TempDir("boomic-samples-art")
         art = try! ArtStore(directory: artDir.file("art"))
-        walk = Scanner.walk([Repo.samples.path])
-        let result = Scanner.readAll(walk.files, art: art)
+        walk = MediaScanner.walk([Repo.samples.path])
+        let result = MediaScanner.readAll(walk.files, art: art)
         facts = Dictionary(uniqueKeysWithValues: result.facts.map { ($0.path, $0) })
         failures = Dictionary(uniqueKeysWithValues: result.failures.map { ($0.path, $0) })
     }
@@ -173,7 +173,7 @@ struct SamplesTests {
 
     @Test func readingChangesNothing() throws {
         // The scan above opened every file; none may have been rewritten.
-        let again = Scanner.walk([Repo.samples.path])
+        let again = MediaScanner.walk([Repo.samples.path])
         #expect(again.files == scan.walk.files)
     }
 }

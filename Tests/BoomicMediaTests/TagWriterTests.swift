@@ -40,8 +40,8 @@ import Testing
 
     /// The song a scan makes of `path`.
     func scan(_ path: String) throws -> Song {
-        let listed = try #require(try Scanner.list(roots: [path]).first)
-        let facts = try Scanner.read(listed, art: art).get()
+        let listed = try #require(try MediaScanner.list(roots: [path]).first)
+        let facts = try MediaScanner.read(listed, art: art).get()
         return facts.song(id: SongID(UUID()), added: 0)
     }
 

@@ -29,11 +29,11 @@ struct Import: ParsableCommand {
         }
         // Remembered only once they exist: a typo must not break every later rescan.
         if !folders.isEmpty { _ = try lib.addFolders(roots) }
-        let listed = try Scanner.list(roots: roots)
+        let listed = try MediaScanner.list(roots: roots)
         let toRead = ImportGeneration.filesToRead(in: lib.basis, listed: listed)
         let progress = Progress(title: "Reading tags", total: toRead.count)
         let art = try ArtStore(directory: lib.location + "/art")
-        let result = Scanner.readAll(toRead, art: art) { n in progress.advance(by: n) }
+        let result = MediaScanner.readAll(toRead, art: art) { n in progress.advance(by: n) }
         progress.finish()
         for failure in result.failures { Terminal.warn("skipped \(failure.localizedDescription)") }
 

@@ -33,7 +33,7 @@ extension TagWriter {
         if st.st_mode & 0o222 == 0 || access(real, W_OK) != 0 {
             throw .unwritable(path: path, reason: "the file is read-only; make it writable (chmod u+w) to write its tags")
         }
-        let folder = Scanner.folder(of: real)
+        let folder = MediaScanner.folder(of: real)
         var dst = stat()
         if stat(folder, &dst) != 0 || dst.st_mode & 0o222 == 0 || access(folder, W_OK) != 0 {
             throw .unwritable(path: path, reason: "its folder is read-only; the tags are written into a copy beside the file, so the folder must be writable")
@@ -48,7 +48,7 @@ extension TagWriter {
     /// Hidden, so scans skip it; `.tmp`, so no player takes it for audio; the pid tells a later
     /// run whether its writer is gone. Long names are cut so the whole stays under NAME_MAX.
     static func tempPath(for real: String) -> String {
-        let folder = Scanner.folder(of: real)
+        let folder = MediaScanner.folder(of: real)
         let random = String(UInt32.random(in: 0...UInt32.max), radix: 16)
         return "\(folder == "/" ? "" : folder)/\(tempPrefix(for: real))\(getpid())-\(random).tmp"
     }
@@ -63,7 +63,7 @@ extension TagWriter {
 
     /// Removes copies of this file left by a writer that was killed (its pid no longer runs).
     static func removeStaleCopies(of real: String) {
-        let folder = Scanner.folder(of: real)
+        let folder = MediaScanner.folder(of: real)
         let prefix = tempPrefix(for: real)
         guard let dir = opendir(folder) else { return }
         defer { closedir(dir) }
@@ -134,7 +134,7 @@ extension TagWriter {
         guard rename(temp, real) == 0 else {
             throw .unwritable(path: path, reason: "cannot move the rewritten copy over it (\(systemErrorText(errno)))")
         }
-        let dir = open(Scanner.folder(of: real), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let dir = open(MediaScanner.folder(of: real), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard dir >= 0 else { return } // renamed already; only durability is at stake
         defer { close(dir) }
         while fsync(dir) != 0 && errno == EINTR {}

@@ -208,11 +208,11 @@ public struct TagWriter: Sendable {
            let hash = file.withPictureBytes(at: chosen.index, { XXH64.hex($0) }) {
             return hash
         }
-        return art.folderCover(in: Scanner.folder(of: real))
+        return art.folderCover(in: MediaScanner.folder(of: real))
     }
 
     static func mime(ofStored path: String) -> String {
-        switch Scanner.fileExtension(of: path) {
+        switch MediaScanner.fileExtension(of: path) {
         case "jpg": return "image/jpeg"
         case "png": return "image/png"
         case "gif": return "image/gif"

@@ -3,7 +3,7 @@ import Dispatch
 import Foundation
 import Synchronization
 
-extension Scanner {
+extension MediaScanner {
     /// Reads one file: tags, audio properties, fingerprint and front cover (stored in `art`).
     ///
     /// The file is opened read-only and never modified. A file TagLib cannot read, or whose

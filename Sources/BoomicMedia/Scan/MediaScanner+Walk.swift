@@ -16,7 +16,7 @@ public struct Walk: Hashable, Sendable {
     }
 }
 
-extension Scanner {
+extension MediaScanner {
     /// Lists the audio files under `roots` (folders, or single files) with their size and mtime.
     ///
     /// Follows symbolic links (a folder reached twice is listed once), skips hidden entries (a

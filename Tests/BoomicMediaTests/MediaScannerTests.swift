@@ -24,7 +24,7 @@ import Testing
                   "._a.flac", ".git/c.flac", "b/.cache/d.mp3", "c/e.M4A", "c/f.wv", "g.flac.part"] {
             try touch(f)
         }
-        let walk = Scanner.walk([dir.path])
+        let walk = MediaScanner.walk([dir.path])
         #expect(walk.failures.isEmpty)
         #expect(relative(walk) == ["a/x.opus", "a.ogg", "b/1.FLAC", "b/2.mp3", "c/e.M4A", "c/f.wv"])
     }
@@ -34,7 +34,7 @@ import Testing
         var times = [timespec(tv_sec: 1_600_000_000, tv_nsec: 123_456_789),
                      timespec(tv_sec: 1_600_000_000, tv_nsec: 123_456_789)]
         #expect(utimensat(AT_FDCWD, dir.file("t.flac"), &times, 0) == 0)
-        let files = try Scanner.list(roots: [dir.path])
+        let files = try MediaScanner.list(roots: [dir.path])
         #expect(files == [ListedFile(path: dir.file("t.flac"), size: 1234, mtime: 1_600_000_000_123_456_789)])
     }
 
@@ -44,7 +44,7 @@ import Testing
         try fm.createSymbolicLink(atPath: dir.file("real/loop"), withDestinationPath: dir.path)
         try fm.createSymbolicLink(atPath: dir.file("dangling.flac"), withDestinationPath: dir.file("gone.flac"))
         try fm.createSymbolicLink(atPath: dir.file("alias.mp3"), withDestinationPath: dir.file("real/song.mp3"))
-        let walk = Scanner.walk([dir.path])
+        let walk = MediaScanner.walk([dir.path])
         #expect(walk.failures.isEmpty)
         // The folder is listed once (first reached through "link", which sorts first); a symlinked
         // file is a file of its own.
@@ -53,26 +53,26 @@ import Testing
 
     @Test func overlappingRootsListEachFileOnce() throws {
         try touch("x/y/a.flac")
-        let walk = Scanner.walk([dir.path, dir.file("x/y"), dir.file("x/y/../y/")])
+        let walk = MediaScanner.walk([dir.path, dir.file("x/y"), dir.file("x/y/../y/")])
         #expect(walk.files.map(\.path) == [dir.file("x/y/a.flac")])
     }
 
     @Test func singleFileRootAndRelativeRoots() throws {
         try touch("one.mp3")
-        #expect(Scanner.walk([dir.file("one.mp3")]).files.map(\.path) == [dir.file("one.mp3")])
+        #expect(MediaScanner.walk([dir.file("one.mp3")]).files.map(\.path) == [dir.file("one.mp3")])
         let cwd = fm.currentDirectoryPath
         #expect(fm.changeCurrentDirectoryPath(dir.path))
         defer { _ = fm.changeCurrentDirectoryPath(cwd) }
-        #expect(Scanner.walk(["."]).files.map(\.path) == [dir.file("one.mp3")])
+        #expect(MediaScanner.walk(["."]).files.map(\.path) == [dir.file("one.mp3")])
     }
 
     @Test func missingRootIsAFailureAndListThrows() throws {
         let gone = dir.file("gone")
-        let walk = Scanner.walk([gone])
+        let walk = MediaScanner.walk([gone])
         #expect(walk.files.isEmpty)
         #expect(walk.failures == [.unreadableFolder(path: gone, reason: "No such file or directory")])
         #expect(throws: MediaError.unreadableFolder(path: gone, reason: "No such file or directory")) {
-            try Scanner.list(roots: [gone])
+            try MediaScanner.list(roots: [gone])
         }
     }
 
@@ -81,7 +81,7 @@ import Testing
         try touch("closed/b.mp3")
         chmod(dir.file("closed"), 0)
         defer { chmod(dir.file("closed"), 0o755) }
-        let walk = Scanner.walk([dir.path])
+        let walk = MediaScanner.walk([dir.path])
         #expect(relative(walk) == ["open/a.mp3"])
         #expect(walk.failures.map(\.path) == [dir.file("closed")])
     }
@@ -89,8 +89,8 @@ import Testing
     @Test func customExtensions() throws {
         try touch("a.mp3")
         try touch("b.xyz")
-        let options = Scanner.Options(extensions: ["XYZ"])
-        #expect(Scanner.walk([dir.path], options: options).files.map(\.path) == [dir.file("b.xyz")])
+        let options = MediaScanner.Options(extensions: ["XYZ"])
+        #expect(MediaScanner.walk([dir.path], options: options).files.map(\.path) == [dir.file("b.xyz")])
     }
 }
 
@@ -101,7 +101,7 @@ import Testing
     func tree() throws -> [ListedFile] {
         let root = dir.file("music")
         try FileManager.default.copyItem(atPath: Repo.samples.path, toPath: root)
-        return try Scanner.list(roots: [root])
+        return try MediaScanner.list(roots: [root])
     }
 
     @Test func readAllKeepsInputOrderAndIsDeterministic() throws {
@@ -110,8 +110,8 @@ import Testing
         let shuffled = files.reversed() + files
         let art1 = try ArtStore(directory: dir.file("art1"))
         let art2 = try ArtStore(directory: dir.file("art2"))
-        let one = Scanner.readAll(Array(shuffled), art: art1, options: .init(concurrency: 1))
-        let many = Scanner.readAll(Array(shuffled), art: art2, options: .init(concurrency: 4))
+        let one = MediaScanner.readAll(Array(shuffled), art: art1, options: .init(concurrency: 1))
+        let many = MediaScanner.readAll(Array(shuffled), art: art2, options: .init(concurrency: 4))
         #expect(one.facts == many.facts)
         #expect(one.failures == many.failures)
         let expected = shuffled.filter { !$0.path.contains("/Broken/") }.map(\.path)
@@ -126,7 +126,7 @@ import Testing
         let files = try tree()
         let total = Mutex(0)
         let calls = Mutex(0)
-        let result = Scanner.readAll(files + files + files, art: try ArtStore(directory: dir.file("art"))) { n in
+        let result = MediaScanner.readAll(files + files + files, art: try ArtStore(directory: dir.file("art"))) { n in
             #expect(n > 0)
             total.withLock { $0 += n }
             calls.withLock { $0 += 1 }
@@ -137,7 +137,7 @@ import Testing
     }
 
     @Test func emptyInput() throws {
-        let result = Scanner.readAll([], art: try ArtStore(directory: dir.file("art"))) { _ in
+        let result = MediaScanner.readAll([], art: try ArtStore(directory: dir.file("art"))) { _ in
             Issue.record("no progress for nothing")
         }
         #expect(result.facts.isEmpty && result.failures.isEmpty)
@@ -146,15 +146,15 @@ import Testing
     @Test func readingNeverModifiesAFile() throws {
         let files = try tree()
         let before = try files.map { try bytes(of: $0.path) }
-        _ = Scanner.readAll(files, art: try ArtStore(directory: dir.file("art")))
+        _ = MediaScanner.readAll(files, art: try ArtStore(directory: dir.file("art")))
         #expect(try files.map { try bytes(of: $0.path) } == before)
-        #expect(try Scanner.list(roots: [dir.file("music")]) == files)
+        #expect(try MediaScanner.list(roots: [dir.file("music")]) == files)
     }
 
     @Test func fileGoneSinceTheWalkFailsWithItsPath() throws {
         // A file vanished between the walk and the read.
         let gone = ListedFile(path: dir.file("gone.flac"), size: 1, mtime: 1)
-        let result = Scanner.read(gone, art: try ArtStore(directory: dir.file("art")))
+        let result = MediaScanner.read(gone, art: try ArtStore(directory: dir.file("art")))
         guard case .failure(let error) = result else { Issue.record("expected a failure"); return }
         #expect(error.path == gone.path)
         #expect(error.errorDescription == "\(gone.path): cannot open the file (No such file or directory)")
@@ -172,8 +172,8 @@ import Testing
         try Data([0x89, 0x50, 0x4E, 0x47] + Array("preferred".utf8)).write(to: URL(fileURLWithPath: album + "/COVER.png"))
 
         let art = try ArtStore(directory: dir.file("art"))
-        let files = try Scanner.list(roots: [album])
-        let facts = Scanner.readAll(files, art: art).facts
+        let files = try MediaScanner.list(roots: [album])
+        let facts = MediaScanner.readAll(files, art: art).facts
         let plain = try #require(facts.first { $0.path.hasSuffix("plain.flac") })
         let embedded = try #require(facts.first { $0.path.hasSuffix("embedded.flac") })
         #expect(plain.art == XXH64.hex([0x89, 0x50, 0x4E, 0x47] + Array("preferred".utf8)), "cover.* before folder.*")

@@ -10,11 +10,11 @@ import BoomicCore
 /// Nothing here prints; failures come back as `MediaError` values for the CLI to show.
 ///
 /// ```swift
-/// let listed = try Scanner.list(roots: ["/music"])
+/// let listed = try MediaScanner.list(roots: ["/music"])
 /// let art = try ArtStore(directory: library + "/art")
-/// let (facts, failures) = Scanner.readAll(listed, art: art) { n in bar.advance(by: n) }
+/// let (facts, failures) = MediaScanner.readAll(listed, art: art) { n in bar.advance(by: n) }
 /// ```
-public enum Scanner {
+public enum MediaScanner {
     /// The default audio file extensions (lower case, without the dot).
     public static let defaultExtensions: Set<String> = [
         "flac", "mp3", "wav", "ogg", "oga", "opus", "m4a", "mp4", "aac", "aif", "aiff", "wv", "ape", "mpc",
@@ -29,7 +29,7 @@ public enum Scanner {
         /// How many files `readAll` reads at once: the number of active cores by default.
         public var concurrency: Int
 
-        public init(extensions: Set<String> = Scanner.defaultExtensions,
+        public init(extensions: Set<String> = MediaScanner.defaultExtensions,
                     fingerprintWindow: Int = Fingerprint.defaultWindow,
                     concurrency: Int? = nil) {
             self.extensions = Set(extensions.map { $0.lowercased() })
