@@ -16,7 +16,7 @@ struct Boomic: ParsableCommand {
             """,
         version: version,
         subcommands: [
-            Init.self, Import.self, Ls.self, Info.self, Modify.self, Tag.self, Write.self,
+            Init.self, Import.self, Ls.self, Info.self, Modify.self, Tag.self, Remove.self, Write.self,
             History.self, Show.self, Diff.self, BlameCommand.self,
             Rollback.self, Undo.self, Redo.self, Revert.self,
             Verify.self, Export.self, ImportJSON.self,

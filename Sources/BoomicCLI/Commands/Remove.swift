@@ -1,0 +1,42 @@
+import ArgumentParser
+import BoomicCore
+
+struct Remove: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Remove matching songs from the library (never their files).",
+        discussion: """
+            The audio files stay where they are; only the library forgets the songs, in one \
+            transaction that 'boomic undo' takes back. 'boomic remove missing:true' forgets the \
+            songs whose files are gone. A later import of their folder adds files still on disk again. \
+            A query is required: 'boomic remove' alone does nothing.
+            """
+    )
+
+    @OptionGroup var options: LibraryOptions
+    @OptionGroup var change: ChangeOptions
+    @OptionGroup var confirm: ConfirmOptions
+    @Argument(help: "The query.")
+    var query: [String] = []
+
+    func validate() throws {
+        if query.isEmpty { throw ValidationError("give a query: removing every song needs an explicit one, e.g. 'path:/'") }
+    }
+
+    func run() throws {
+        let parsed = try QueryParser.parse(query)
+        let lib = try Library.open(at: options.location, create: false)
+        let songs = lib.basis.songs(matching: parsed)
+        guard !songs.isEmpty else { Out.line("No songs match."); return }
+        for s in songs.prefix(200) { Out.line("- " + SongFormat.line(s) + Terminal.dim("  \(s.path)")) }
+        if songs.count > 200 { Out.line("… and \(songs.count - 200) more") }
+        if confirm.dryRun { Out.line("Dry run: \(songs.count) songs would be removed from the library."); return }
+        guard Terminal.confirm("Remove \(songs.count) song\(songs.count == 1 ? "" : "s") from the library (files stay)?", yes: confirm.yes) else {
+            Out.line("Nothing changed."); return
+        }
+        let c = try lib.commit(kind: .remove, message: change.message) { basis in
+            let a = EditGeneration.remove(basis, songs: basis.songs(matching: parsed).map(\.id))
+            return a.isEmpty ? nil : (a, "remove \(query.joined(separator: " ")) (\(a.count) song\(a.count == 1 ? "" : "s"))")
+        }
+        if let c { Out.line("Removed \(c.transaction.assertions.count) songs from the library (transaction \(c.seq)); files untouched.") }
+    }
+}
