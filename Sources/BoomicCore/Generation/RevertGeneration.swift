@@ -28,17 +28,30 @@ public enum RevertGeneration {
             switch a {
             case .updateSong(let id, let patch):
                 guard let now = basis[id] else { continue }
-                var back: SongPatch = [:]
-                for (f, c) in patch {
+                var back = now
+                var skipped = Set<SongField>()
+                for (f, c) in patch where f != .fileValues {
                     let cur = f.value(in: now)
                     if cur == c.old { continue }
                     if cur != c.new {
                         conflicts.append(Conflict(song: id, field: f, expected: c.new, current: cur))
-                        if !force { continue }
+                        if !force { skipped.insert(f); continue }
                     }
-                    back[f] = FieldChange(old: cur, new: c.old)
+                    f.set(c.old, in: &back)
                 }
-                if !back.isEmpty { out.append(.updateSong(id, back)) }
+                // `file_values` holds one entry per field; put back only the entries this
+                // transaction changed and nothing changed since, so other edits' entries stay.
+                if let c = patch[.fileValues] {
+                    let was = Self.fileValueMap(c.old, like: now), became = Self.fileValueMap(c.new, like: now)
+                    var current = back.fileValueMap
+                    for f in Set(was.keys).union(became.keys)
+                    where was[f] != became[f] && current[f] == became[f] && !skipped.contains(f) {
+                        current[f] = was[f]
+                    }
+                    back.fileValueMap = current
+                }
+                let p = now.patch(to: back)
+                if !p.isEmpty { out.append(.updateSong(id, p)) }
             case .addSong(let s):
                 guard let now = basis[s.id] else { continue }
                 if now != s {
@@ -57,5 +70,11 @@ public enum RevertGeneration {
             }
         }
         return (out, conflicts)
+    }
+
+    private static func fileValueMap(_ v: FieldValue, like song: Song) -> [SongField: FieldValue] {
+        var s = song
+        SongField.fileValues.set(v, in: &s)
+        return s.fileValueMap
     }
 }
