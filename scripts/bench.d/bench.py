@@ -171,7 +171,7 @@ def taglib_raw(listfile, n):
     res = {}
     for threads in (1, os.cpu_count() or 1):
         best = None
-        for _ in range(5):
+        for _ in range(taglib_repeats(n)):
             _, p = run([exe, listfile, str(threads), "props"], capture=True)
             files, secs, rate, _chk, bad = p.stdout.decode().split()
             if int(bad):
@@ -436,6 +436,7 @@ def count_json(bm, lib, *query):
 def bench_boomic(root, n, q100, q1000, res):
     bm = Boomic(ARGS.boomic)
     lib = os.path.join(ARGS.work, "boomic-lib")
+    base_export = os.path.join(ARGS.work, "import-only.jsonl")
 
     def attempt(step, fn):
         """Run one measurement; a failure is reported and the next step still runs."""
@@ -460,38 +461,42 @@ def bench_boomic(root, n, q100, q1000, res):
         res["boomic_count"] = count_json(bm, lib)
         if res["boomic_count"] is not None and res["boomic_count"] != n:
             note(f"boomic: `ls --json` lists {res['boomic_count']} songs after importing {n} files.")
+        # The history library starts from this real import (its only transaction so far).
+        bm.run(lib, "export", "-o", base_export)
 
     if not attempt("first import", first_import):
         return  # nothing else can be measured without a library
 
+    def fig(key, lib_, *a, runs=10, warmup=2, cap=None):
+        res[key] = timed(bm, lib_, *a, runs=runs, warmup=warmup, cap=cap, name=key)
+        log(f"{key}: {fmt_time(res[key]['t'])} ({res[key]['lines']} lines)  boomic {' '.join(a)}")
+
     def rescan():
-        h = bm.hyperfine(lib, "import", root, runs=5, warmup=1, name="boomic-rescan")
-        res["boomic_rescan"] = h["median"]
-        res["boomic_rescan_method"] = h["method"]
+        fig("rescan", lib, "import", root, runs=5, warmup=1)
 
     def ls_query():
-        _, p = bm.run(lib, "ls", q100, capture=True)
-        res["boomic_q100_lines"] = len(p.stdout.splitlines())
         res["boomic_q100_count"] = count_json(bm, lib, q100)
-        res["boomic_ls100"] = bm.hyperfine(lib, "ls", q100, runs=10, warmup=2, name="boomic-ls100")["median"]
+        fig("ls100", lib, "ls", q100)
 
     def ls_all():
-        res["boomic_lsall"] = bm.hyperfine(lib, "ls", runs=10, warmup=2, name="boomic-lsall")["median"]
+        fig("lsall", lib, "ls")
 
     def memory():
-        res["boomic_rss"] = max_rss_kb(bm.cmd(lib, "ls"), env=bm.envfor(lib))
+        res["rss"] = max_rss_kb(bm.cmd(lib, "ls"), env=bm.envfor(lib))
 
     def modify():
         res["boomic_q1000_count"] = count_json(bm, lib, q1000)
         ts = loop_time([bm.cmd(lib, "modify", q1000, f"genre=BoomicBench{k}", "-y") for k in range(5)],
                        env=bm.envfor(lib))
-        res["boomic_modify"] = statistics.median(ts)
+        res["modify"] = {"t": statistics.median(ts), "runs": ts, "method": "median of 5, a new value each run"}
         log(f"boomic modify 1000: {ts}")
 
     def open_short():
-        res["boomic_open_short"] = bm.hyperfine(lib, "history", "-n", "1", runs=10, warmup=2,
-                                                name="boomic-open-short")["median"]
-        res["boomic_open_short_seq"] = head_seq(bm, lib)
+        fig("open_short", lib, "history", "-n", "1")
+        res["short_seq"] = head_seq(bm, lib)
+
+    def verify_short():
+        res["verify_short"] = verify_once(bm, lib)
 
     attempt("rescan", rescan)
     attempt("ls query", ls_query)
@@ -499,122 +504,183 @@ def bench_boomic(root, n, q100, q1000, res):
     attempt("memory", memory)
     attempt("modify", modify)
     attempt("open (short history)", open_short)
-    log(f"boomic: ls100 {res.get('boomic_ls100')} s, ls all {res.get('boomic_lsall')} s, rss {res.get('boomic_rss')} kB")
+    attempt("verify (short history)", verify_short)
 
     hist = None
 
     def history():
         nonlocal hist
-        hist = build_history(bm, lib, n, res)
+        hist = build_history(bm, base_export, n, res)
 
     if not attempt("making history", history):
         return
+    S = res["hist_summary"]
+    album_word = (S.get("blame_album") or "Album B00042").split(" ")[1]
+    res["blame_query"] = f"album:{album_word}"
 
     def open_long():
-        res["boomic_open"] = bm.hyperfine(hist, "history", "-n", "1", runs=10, warmup=2,
-                                          name="boomic-open-long")["median"]
-        res["boomic_open_ls"] = bm.hyperfine(hist, "ls", "artist:NoSuchArtistZZZ", runs=10, warmup=2,
-                                             name="boomic-open-ls")["median"]
-        res["boomic_rss_hist"] = max_rss_kb(bm.cmd(hist, "ls"), env=bm.envfor(hist))
+        fig("open_hist", hist, "history", "-n", "1")
+        fig("open_ls_hist", hist, "ls", "artist:NoSuchArtistZZZ")
+
+    def ls_hist():
+        fig("ls100_hist", hist, "ls", q100)
+        fig("lsall_hist", hist, "ls")
+        res["rss_hist"] = max_rss_kb(bm.cmd(hist, "ls"), env=bm.envfor(hist))
+
+    def explain():
+        fig("history50", hist, "history", "-n", "50")
+        fig("history_all", hist, "history", runs=5, warmup=1)
+        fig("show10", hist, "show", "HEAD~10")
+        fig("diff1000", hist, "diff", f"HEAD~{diff_back(res['hist_seq'])}", runs=5, warmup=1)
+        fig("blame", hist, "blame", res["blame_query"], runs=5, warmup=1)
 
     def as_of():
-        res["boomic_asof"] = bm.hyperfine(hist, "ls", q100, "--as-of", "1", runs=5, warmup=1,
-                                          name="boomic-asof")["median"]
+        fig("asof100", hist, "ls", q100, "--as-of", "100", runs=5, warmup=1)
+        fig("asofdate", hist, "ls", q100, "--as-of", S["date_ref"], runs=5, warmup=1)
 
     def rollback():
         # on a copy, so the cached history library stays as it was made
-        work = os.path.join(ARGS.work, "boomic-hist")
+        work = os.path.join(ARGS.work, "boomic-hist-rollback")
         shutil.rmtree(work, ignore_errors=True)
         shutil.copytree(hist, work)
         rb, un = [], []
+        back = rollback_back(res["hist_seq"])
         for _ in range(3):
-            dt, _ = bm.run(work, "rollback", "1", "-y")
+            dt, _ = bm.run(work, "rollback", f"HEAD~{back}", "-y")
             rb.append(dt)
-            dt, _ = bm.run(work, "undo")
+            dt, _ = bm.run(work, "undo", "-y")
             un.append(dt)
-        res["boomic_rollback"] = statistics.median(rb)
-        res["boomic_undo"] = statistics.median(un)
-        log(f"boomic rollback {rb} undo {un}")
+        res["rollback"] = {"t": statistics.median(rb), "runs": rb, "method": "median of 3"}
+        res["undo"] = {"t": statistics.median(un), "runs": un, "method": "median of 3"}
+        res["rollback_labels"] = head_labels(bm, work, 2)
+        log(f"boomic rollback {rb} undo {un} {res['rollback_labels']}")
+
+    def modify_hist():
+        work = os.path.join(ARGS.work, "boomic-hist-modify")
+        shutil.rmtree(work, ignore_errors=True)
+        shutil.copytree(hist, work)
+        ts = loop_time([bm.cmd(work, "modify", q1000, f"genre=BoomicBench{k}", "-y") for k in range(3)],
+                       env=bm.envfor(work))
+        res["modify_hist"] = {"t": statistics.median(ts), "runs": ts, "method": "median of 3"}
+        log(f"boomic modify 1000 (long history): {ts}")
+
+    def verify_long():
+        res["verify_hist"] = verify_once(bm, hist)
 
     attempt("open (long history)", open_long)
+    attempt("ls (long history)", ls_hist)
+    attempt("history / show / diff / blame", explain)
     attempt("ls --as-of", as_of)
     attempt("rollback / undo", rollback)
+    attempt("modify (long history)", modify_hist)
+    attempt("verify (long history)", verify_long)
 
 
-def build_history(bm, lib, n, res):
-    """A copy of the library with ARGS.history transactions, made by one-song modifies.
-    Cached per boomic binary, N and target under the bench dir."""
+def timed(bm, lib, *a, runs=10, warmup=2, cap=None, name="b"):
+    """Whole-process wall time of `boomic --library LIB a…` with stdout to /dev/null.
+
+    One probe run first (it counts its output lines and is also a warm-up), with a time limit;
+    then hyperfine, or for a command that took over a second the median of the probe and 2 more."""
+    cap = cap or ARGS.cmd_seconds
+    cmd = bm.cmd(lib, *a)
+    try:
+        dt, p = run(cmd, env=bm.envfor(lib), capture=True, timeout=cap)
+    except subprocess.TimeoutExpired:
+        raise Failed(f"`boomic {shlex.join(a)}` did not finish within {cap:.0f} s (stopped)")
+    lines = p.stdout.count(b"\n")
+    if dt > 1.0:
+        ts = [dt] + loop_time([cmd, cmd], env=bm.envfor(lib))
+        return {"t": statistics.median(ts), "lines": lines, "runs": ts,
+                "method": "probe + 2 runs, median of 3 (python perf_counter)"}
+    h = bm.hyperfine(lib, *a, runs=runs, warmup=warmup, name=name)
+    return {"t": h["median"], "lines": lines, "method": h["method"]}
+
+
+def verify_once(bm, lib):
+    """`boomic verify`, timed once with a time limit (it only reads, so stopping it is safe)."""
+    cmd = bm.cmd(lib, "verify")
+    try:
+        dt, p = run(cmd, env=bm.envfor(lib), capture=True, check=False, timeout=ARGS.verify_seconds)
+    except subprocess.TimeoutExpired:
+        log(f"verify: stopped after {ARGS.verify_seconds:.0f} s")
+        return {"t": None, "over": ARGS.verify_seconds, "ok": None}
+    out = p.stdout.decode(errors="replace").strip().splitlines()
+    ok = p.returncode == 0 and out[-1:] == ["OK"]
+    if not ok:
+        note(f"boomic verify on {lib} exited {p.returncode}: " +
+             " / ".join((out + p.stderr.decode(errors='replace').strip().splitlines())[-3:])[:400])
+    log(f"verify {lib}: {dt:.2f} s, {'OK' if ok else 'NOT OK'}")
+    return {"t": dt, "ok": ok, "first": out[0] if out else ""}
+
+
+def head_labels(bm, lib, k):
+    try:
+        _, p = bm.run(lib, "history", "-n", str(k), "--json", capture=True)
+        return [f"{t['seq']} {t['kind']}: {t['label']}" for t in json.loads(p.stdout.decode())]
+    except Exception:
+        return []
+
+
+def build_history(bm, base_export, n, res):
+    """A library with ARGS.history transactions: the real import of the bench library, then small
+    edits made as `boomic export` JSON lines by mkhistory.py and loaded by `boomic import-json`.
+    Cached per boomic binary, mkhistory.py, N and target under the bench dir."""
     target = ARGS.history
-    h = hashlib.sha256(open(bm.exe, "rb").read()).hexdigest()[:12]
-    hist = os.path.join(ARGS.bench_dir, f"hist-{n}-{target}-{h}")
+    hsh = hashlib.sha256()
+    for p in (bm.exe, os.path.join(HERE, "mkhistory.py")):
+        with open(p, "rb") as f:
+            hsh.update(f.read())
+    hist = os.path.join(ARGS.bench_dir, f"hist-{n}-{target}-{hsh.hexdigest()[:12]}")
     marker = hist + ".done"
     if os.path.exists(marker):
         info = json.load(open(marker))
         res.update(info)
         res["hist_reused"] = True
-        log(f"history: reusing {hist} ({info})")
+        log(f"history: reusing {hist}")
         return hist
-    for old in os.listdir(ARGS.bench_dir):  # caches of older binaries
+    for old in os.listdir(ARGS.bench_dir):  # caches of older binaries or scripts
         if old.startswith(f"hist-{n}-") and not old.startswith(os.path.basename(hist)):
-            shutil.rmtree(os.path.join(ARGS.bench_dir, old), ignore_errors=True)
-            if old.endswith(".done"):
-                os.remove(os.path.join(ARGS.bench_dir, old))
+            p = os.path.join(ARGS.bench_dir, old)
+            shutil.rmtree(p, ignore_errors=True) if os.path.isdir(p) else os.remove(p)
     shutil.rmtree(hist, ignore_errors=True)
-    shutil.copytree(lib, hist)
-    start_seq = head_seq(bm, hist)
-    have = start_seq if start_seq is not None else 7  # import + 5 modifies (+ rescans, none if nothing changed)
-    need = max(0, target - have)
-    log(f"history: making {need} one-song modifies with {ARGS.history_jobs} processes "
-        f"(cap {ARGS.history_seconds:.0f} s)…")
-    t0 = time.perf_counter()
-    deadline = t0 + ARGS.history_seconds
-    ok = fail = 0
-    first_err = None
-
-    def one(k):
-        if time.perf_counter() > deadline:
-            return None
-        i = (k * 7919) % n
-        c = bm.cmd(hist, "modify", f"title:T{i:07d}", f"genre=Hist{k}", "-y")
-        p = subprocess.run(c, env=bm.envfor(hist), stdin=subprocess.DEVNULL,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        return p.returncode, p.stderr.decode(errors="replace").strip()
-
-    reduced_from = None
-
-    def batch(ks):
-        nonlocal ok, fail, first_err
-        with ThreadPoolExecutor(ARGS.history_jobs) as ex:
-            for r in ex.map(one, ks):
-                if r is None:
-                    continue
-                if r[0] == 0:
-                    ok += 1
-                else:
-                    fail += 1
-                    first_err = first_err or " / ".join(r[1].splitlines()[-2:])[-300:]
-                if (ok + fail) % 500 == 0:
-                    log(f"history: {ok + fail} modifies, {time.perf_counter() - t0:.0f} s")
-
-    probe = min(need, 40)
-    batch(range(probe))
-    rate = (ok + fail) / max(time.perf_counter() - t0, 1e-9)
-    projected = (need - probe) / max(rate, 1e-9)
-    if need > probe and projected > ARGS.history_seconds - (time.perf_counter() - t0) and target > 1000:
-        # Too slow to reach the target through the CLI in the time allowed: say so and use 1,000.
-        reduced_from = target
-        log(f"history: {rate:.1f} commits/s would take {projected:.0f} s more for {target:,}; making 1,000 instead")
-        target = 1000
-        need = max(probe, target - have)
-    batch(range(probe, need))
-    dt = time.perf_counter() - t0
+    gen = os.path.join(ARGS.work, "history.jsonl")
+    summ = os.path.join(ARGS.work, "history-summary.json")
+    state = os.path.join(ARGS.work, "history-state.json")
+    log(f"history: generating {target:,} transactions as export JSON lines…")
+    t_gen, _ = run([sys.executable, os.path.join(HERE, "mkhistory.py"), base_export, gen, str(target),
+                    "--summary", summ, "--state", state, "--library-arg", hist])
+    summary = json.load(open(summ))
+    log(f"history: generated in {t_gen:.1f} s ({os.path.getsize(gen) / 1e6:.0f} MB); boomic import-json…")
+    try:
+        t_ij, p = bm.run(hist, "import-json", gen, capture=True)
+    except Failed:
+        shutil.rmtree(hist, ignore_errors=True)
+        raise
     seq = head_seq(bm, hist)
-    info = {"hist_seq": seq if seq is not None else have + ok, "hist_seq_known": seq is not None,
-            "hist_ok": ok, "hist_fail": fail, "hist_seconds": dt, "hist_first_err": first_err,
-            "hist_target": target, "hist_capped": ok + fail < need, "hist_reduced_from": reduced_from,
-            "hist_rate": rate}
+    log(f"history: import-json {t_ij:.1f} s, head {seq}; {p.stdout.decode().strip()}")
+    if seq != summary["transactions"]:
+        raise Failed(f"import-json left {seq} transactions, expected {summary['transactions']}")
+    # Does the built library hold the state the generator tracked? (title, genre, rating, tags)
+    _, p = bm.run(hist, "ls", "--json", capture=True)
+    want = json.load(open(state))
+    got = {s["id"]: s for s in json.loads(p.stdout.decode())}
+    bad = []
+    for sid, w in want.items():
+        g = got.get(sid)
+        if g is None:
+            bad.append(f"{sid} missing")
+            continue
+        gt = sorted(t.lstrip("#") for t in g.get("tags") or [])
+        if (g.get("title"), g.get("genre"), g.get("rating"), gt) != (w["title"], w["genre"], w["rating"], w["tags"]):
+            bad.append(f"{sid}: {(g.get('title'), g.get('genre'), g.get('rating'), gt)} != {tuple(w.values())}")
+    state_check = "every song's title, genre, rating and tags as generated" if not bad else \
+        f"{len(bad)} songs differ from the generated state, e.g. {bad[0]}"
+    if bad:
+        note(f"history library: {state_check}")
+    info = {"hist_seq": seq, "hist_gen_seconds": t_gen, "hist_import_json": t_ij, "hist_summary": summary,
+            "hist_state_check": state_check, "hist_state_ok": not bad,
+            "hist_jsonl_mb": os.path.getsize(gen) / 1e6}
     res.update(info)
-    log(f"history: {info}")
     with open(marker, "w") as f:
         json.dump(info, f)
     return hist
@@ -647,6 +713,15 @@ def loadavg():
         return "?"
 
 
+def make_library(n):
+    root = os.path.join(ARGS.bench_dir, f"lib-{n}")
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, os.path.join(HERE, "mklib.py"), ARGS.templates, root, str(n)], check=True)
+    made = time.perf_counter() - t0
+    os.sync()  # no writeback of the new files during the measurements
+    return root, made
+
+
 def main():
     global ARGS
     # A SIGTERM unwinds like an exception, so a running MPD is stopped by its finally block.
@@ -658,10 +733,11 @@ def main():
     ap.add_argument("--boomic")
     ap.add_argument("--boomic-note", default="")
     ap.add_argument("--beet")
+    ap.add_argument("--beets-songs", type=int, default=10000)
     ap.add_argument("--taglib")
     ap.add_argument("--history", type=int, default=10000)
-    ap.add_argument("--history-jobs", type=int, default=2)
-    ap.add_argument("--history-seconds", type=float, default=1200)
+    ap.add_argument("--verify-seconds", type=float, default=180)
+    ap.add_argument("--cmd-seconds", type=float, default=120)
     ap.add_argument("--runs-import", type=int, default=3)
     ap.add_argument("--no-peers", action="store_true")
     ap.add_argument("--no-beets", action="store_true")
@@ -670,21 +746,18 @@ def main():
     ARGS.work = os.path.join(ARGS.bench_dir, f"run-{n}")
     shutil.rmtree(ARGS.work, ignore_errors=True)
     os.makedirs(ARGS.work)
+    load_start = loadavg()
 
     cpu, mem = machine()
     ncpu = os.cpu_count() or 1
     print(f"Boomic bench — {datetime.datetime.now().isoformat(timespec='seconds')}")
-    print(f"N = {n:,} songs; machine: {ncpu} cores ({cpu}), {mem} RAM, {platform.platform()}")
-    print(f"load average at start: {loadavg()} (other work on the machine skews every figure)")
+    print(f"N = {n:,} songs, history = {ARGS.history:,} transactions; machine: {ncpu} cores ({cpu}), {mem} RAM, "
+          f"{platform.platform()}")
+    print(f"load average at start: {load_start} (the machine is shared: other work skews every figure)")
     if ARGS.boomic_note:
         print(f"boomic: {ARGS.boomic_note}")
 
-    # synthetic library
-    root = os.path.join(ARGS.bench_dir, f"lib-{n}")
-    t0 = time.perf_counter()
-    subprocess.run([sys.executable, os.path.join(HERE, "mklib.py"), ARGS.templates, root, str(n)], check=True)
-    made = time.perf_counter() - t0
-    os.sync()  # no writeback of the new files during the measurements
+    root, made = make_library(n)
     nfiles = warm(root)
     listfile = os.path.join(ARGS.work, "files.txt")
     with open(listfile, "w") as f:
@@ -702,26 +775,53 @@ def main():
     print(f"queries: ~100 songs `{q100}`, ~1,000 songs `{q1000}` ({n_artists} artists × 100 songs, 10 per album)")
 
     res = {}
-    log("warming the page cache and timing raw TagLib…")
+    loads = []
+    log("timing raw TagLib…")
     tl = None if ARGS.no_peers else taglib_raw(listfile, n)
     if not ARGS.no_peers:
         log("MPD…")
         bench_mpd(root, n, res)
+        loads.append(("after MPD", loadavg()))
         if not ARGS.no_beets:
-            bench_beets(root, n, q100, q1000, res)
+            bn = min(n, ARGS.beets_songs)
+            broot = root
+            if bn != n:
+                broot, _ = make_library(bn)
+                warm(broot)
+            res["beets_n"] = bn
+            bench_beets(broot, bn, q100, q1000, res)
+            loads.append(("after beets", loadavg()))
     if ARGS.boomic and os.path.exists(ARGS.boomic):
         log("boomic…")
+        warm(root)
         bench_boomic(root, n, q100, q1000, res)
+        loads.append(("after boomic", loadavg()))
     else:
         note("boomic: no binary (build failed or not yet written); boomic column empty.")
+    report(res, tl, n, ncpu, q100, q1000, load_start, loads)
 
-    # ---------------------------------------------------------- table
-    B = lambda k: res.get(k)
+
+def report(res, tl, n, ncpu, q100, q1000, load_start, loads):
+    F = lambda k: (res.get(k) or {}).get("t") if isinstance(res.get(k), dict) else res.get(k)
     bfail = "failed (notes)" if "boomic_failed" in res else "n/a"
-    bi = B("boomic_import")
+    tstr = lambda v: fmt_time(v) if v is not None else bfail
+    bn = res.get("beets_n", n)
+    bsuf = f" ({bn // 1000}k songs)" if bn != n else ""
+    hs = res.get("hist_seq")
+    H = f"{hs:,} txns" if hs else "long history"
+    short = res.get("short_seq")
+    Sh = f"{short} txns" if short else "short history"
+
+    def budget_row(job, v, limit, budget, peer="—", ratio="—"):
+        row(job, tstr(v), peer, ratio, budget, verdict(v <= limit if v is not None else None))
+
+    def info_row(job, v, budget="none", implied=None):
+        ok = None if implied is None or v is None else v <= implied
+        row(job, tstr(v), "—", "—", budget, "" if ok is None else f"({verdict(ok)})")
+
+    bi = res.get("boomic_import")
     b_rate = n / bi if bi else None
     b_rate_s = fmt_rate(b_rate) if bi else bfail
-
     if tl:
         allc = tl.get(ncpu) or tl[1] * ncpu
         need = 0.7 * tl[1] * ncpu
@@ -731,110 +831,155 @@ def main():
             row("first import", b_rate_s, f"TagLib raw, {ncpu} threads: {fmt_rate(allc)}", speed_ratio(b_rate, allc, True))
     else:
         row("first import", b_rate_s, "TagLib raw: n/a", budget="≥ 70% of TagLib/core, all cores")
-    if B("mpd_import"):
-        r = n / B("mpd_import")
+    if res.get("mpd_import"):
+        r = n / res["mpd_import"]
         row("first import", b_rate_s, f"MPD: {fmt_rate(r)}", speed_ratio(b_rate, r, True))
     else:
         row("first import", b_rate_s, "MPD: peer unavailable")
-    if B("beets_import"):
-        r = n / B("beets_import")
-        row("first import", b_rate_s, f"beets import -A: {fmt_rate(r)}", speed_ratio(b_rate, r, True))
+    if res.get("beets_import"):
+        r = bn / res["beets_import"]
+        row("first import", b_rate_s, f"beets import -A{bsuf}: {fmt_rate(r)}", speed_ratio(b_rate, r, True))
     else:
-        row("first import", b_rate_s, "beets: peer unavailable")
+        row("first import", b_rate_s, "beets: not measured")
 
-    br = B("boomic_rescan")
-    br_s = fmt_time(br) if br else bfail
-    mr = B("mpd_rescan")
-    row("rescan, nothing changed", br_s, f"MPD update: {fmt_time(mr)}" if mr else "MPD: peer unavailable",
+    br = F("rescan")
+    mr = res.get("mpd_rescan")
+    row("rescan, nothing changed", tstr(br), f"MPD update: {fmt_time(mr)}" if mr else "MPD: peer unavailable",
         speed_ratio(br, mr, False), "≤ MPD's time", verdict(br <= mr if br and mr else None))
-    bu = B("beets_rescan")
-    row("rescan, nothing changed", br_s, f"beet update: {fmt_time(bu)}" if bu else "beets: peer unavailable",
-        speed_ratio(br, bu, False))
+    bu = res.get("beets_rescan")
+    row("rescan, nothing changed", tstr(br), f"beet update{bsuf}: {fmt_time(bu)}" if bu else "beets: not measured",
+        speed_ratio(br, bu, False) if bn == n else "—")
 
-    v = B("boomic_ls100")
-    row("ls ~100 songs (open incl.)", fmt_time(v) if v else bfail,
-        f"beet ls: {fmt_time(B('beets_ls100'))}" if B("beets_ls100") else "beets: peer unavailable",
-        speed_ratio(v, B("beets_ls100"), False), "≤ 50 ms", verdict(v <= 0.05 if v else None))
-    v = B("boomic_lsall")
-    row(f"ls everything ({n:,})", fmt_time(v) if v else bfail,
-        f"beet ls: {fmt_time(B('beets_lsall'))}" if B("beets_lsall") else "beets: peer unavailable",
-        speed_ratio(v, B("beets_lsall"), False), "≤ 300 ms at 50k songs", verdict(v <= 0.3 if v else None))
-    v = B("boomic_modify")
-    row("modify ~1,000 songs -y", fmt_time(v) if v else bfail,
-        f"beet modify -W: {fmt_time(B('beets_modify'))}" if B("beets_modify") else "beets: peer unavailable",
-        speed_ratio(v, B("beets_modify"), False), "≤ 200 ms", verdict(v <= 0.2 if v else None))
-    hs = B("hist_seq")
-    v = B("boomic_open")
-    row(f"open: history -n 1, {hs if hs is not None else '?'} txns", fmt_time(v) if v else bfail, "—", "—",
-        "≤ 100 ms at any history", verdict(v <= 0.1 if v else None))
-    v = B("boomic_open_ls")
-    row("open: ls matching nothing", fmt_time(v) if v else bfail, "—", "—", "≤ 100 ms", verdict(v <= 0.1 if v else None))
-    v = B("boomic_open_short")
-    row(f"open: history -n 1, {B('boomic_open_short_seq') or '~7'} txns", fmt_time(v) if v else bfail, "—", "—",
-        "≤ 100 ms", verdict(v <= 0.1 if v else None))
-    v = B("boomic_rollback")
-    row("rollback to txn 1 -y", fmt_time(v) if v else bfail, "none has it", "—", "≤ 300 ms", verdict(v <= 0.3 if v else None))
-    v = B("boomic_undo")
-    row("undo (that rollback)", fmt_time(v) if v else bfail, "none has it", "—", "≤ 300 ms", verdict(v <= 0.3 if v else None))
-    v = B("boomic_asof")
-    row("ls ~100 --as-of 1", fmt_time(v) if v else bfail, "none has it", "—", "≤ 300 ms", verdict(v <= 0.3 if v else None))
-    v = B("boomic_rss")
-    pr = B("beets_rss")
-    row("peak RSS, ls everything", fmt_mb(v) if v else bfail, f"beet ls: {fmt_mb(pr)}" if pr else "beets: peer unavailable",
-        f"{v / pr:.2f}× the peer's" if v and pr else "—", "≤ 150 MB at 50k songs", verdict(v <= 150 * 1024 if v else None))
-    mh = B("mpd_hwm")
-    row("peak RSS, ls everything", fmt_mb(v) if v else bfail, f"MPD daemon: {fmt_mb(mh)}" if mh else "MPD: peer unavailable",
+    def beets_peer(key):
+        v = res.get(key)
+        return (f"beet{bsuf}: {fmt_time(v)}" if v else "beets: not measured"), v
+
+    p, pv = beets_peer("beets_ls100")
+    v = F("ls100")
+    budget_row(f"ls ~100 songs, {Sh}", v, 0.05, "≤ 50 ms", p, speed_ratio(v, pv, False))
+    budget_row(f"ls ~100 songs, {H}", F("ls100_hist"), 0.05, "≤ 50 ms")
+    p, pv = beets_peer("beets_lsall")
+    v = F("lsall")
+    budget_row(f"ls all {n:,}, {Sh}", v, 0.3, "≤ 300 ms at 50k", p, speed_ratio(v, pv, False))
+    budget_row(f"ls all {n:,}, {H}", F("lsall_hist"), 0.3, "≤ 300 ms at 50k")
+    pv = res.get("beets_modify")
+    v = F("modify")
+    budget_row(f"modify 1,000 -y, {Sh}", v, 0.2, "≤ 200 ms",
+               f"beet modify -W{bsuf}: {fmt_time(pv)}" if pv else "beets: not measured", speed_ratio(v, pv, False))
+    budget_row(f"modify 1,000 -y, {H}", F("modify_hist"), 0.2, "≤ 200 ms")
+    budget_row(f"open: history -n 1, {Sh}", F("open_short"), 0.1, "≤ 100 ms")
+    budget_row(f"open: history -n 1, {H}", F("open_hist"), 0.1, "≤ 100 ms at any history")
+    budget_row(f"open: ls matching nothing, {H}", F("open_ls_hist"), 0.1, "≤ 100 ms at any history")
+    budget_row(f"rollback HEAD~{rollback_back(hs or 0)} -y", F("rollback"), 0.3, "≤ 300 ms", "none has it")
+    info_row("undo (that rollback) -y", F("undo"), "(≤ 300 ms, as rollback)", 0.3)
+    S = res.get("hist_summary") or {}
+    budget_row(f"ls ~100 --as-of 100", F("asof100"), 0.3, "≤ 300 ms", "none has it")
+    budget_row(f"ls ~100 --as-of {S.get('date_ref', 'DATE')}", F("asofdate"), 0.3, "≤ 300 ms", "none has it")
+    info_row(f"diff HEAD~{diff_back(hs or 0)}", F("diff1000"), "none (2 states: as-of ≤ 300 ms)", 0.3)
+    info_row("history -n 50", F("history50"), "none (open ≤ 100 ms)", 0.1)
+    info_row(f"history (all {hs or '?'}) > /dev/null", F("history_all"), "none")
+    info_row("show HEAD~10", F("show10"), "none (open ≤ 100 ms)", 0.1)
+    info_row(f"blame {res.get('blame_query', 'album')}", F("blame"), "none")
+    vs, vh = res.get("verify_short") or {}, res.get("verify_hist") or {}
+    row(f"verify, {Sh}", tstr(vs.get("t")), "—", "—", "none", "")
+    row(f"verify, {H}", tstr(vh.get("t")) if vh.get("t") is not None else
+        (f"> {vh['over']:.0f} s (stopped)" if vh.get("over") else bfail), "—", "—", "none", "")
+    if res.get("hist_import_json"):
+        row(f"import-json {hs:,} txns (making the history)", tstr(res["hist_import_json"]), "—", "—", "none", "")
+    v = res.get("rss")
+    pr = res.get("beets_rss")
+    row(f"peak RSS, ls all, {Sh}", fmt_mb(v) if v else bfail, f"beet ls{bsuf}: {fmt_mb(pr)}" if pr else "beets: not measured",
+        f"{v / pr:.2f}× the peer's" if v and pr else "—", "≤ 150 MB at 50k", verdict(v <= 150 * 1024 if v else None))
+    mh = res.get("mpd_hwm")
+    row(f"peak RSS, ls all, {Sh}", fmt_mb(v) if v else bfail, f"MPD daemon: {fmt_mb(mh)}" if mh else "MPD: peer unavailable",
         f"{v / mh:.2f}× the peer's" if v and mh else "—")
+    v = res.get("rss_hist")
+    row(f"peak RSS, ls all, {H}", fmt_mb(v) if v else bfail, "—", "—", "≤ 150 MB at 50k",
+        verdict(v <= 150 * 1024 if v else None))
 
     print_table()
 
     # ---------------------------------------------------------- notes
-    print("How each figure was measured (whole process, wall clock, page cache warm: every file read once first):")
+    M = lambda k: (res.get(k) or {}).get("method", "not measured") if isinstance(res.get(k), dict) else "not measured"
+    L = lambda k: (res.get(k) or {}).get("lines", "?") if isinstance(res.get(k), dict) else "?"
+    print("How each figure was measured (whole process, wall clock, stdout to /dev/null, page cache warm):")
     print(f"- first import: `boomic --library D import ROOT` into a fresh D each run (`init` untimed), median of "
           f"{ARGS.runs_import} runs{' ' + str([round(x, 2) for x in res['boomic_import_runs']]) if res.get('boomic_import_runs') else ''}; "
           f"files/s = N / seconds.")
     print("  TagLib raw: scripts/bench.d/taglib_read.cpp (g++ -O2, TagLib 1.13) opens each file with FileRef "
-          "(audio properties, Average), reads the tag, the full PropertyMap and the audio properties; best of 5, "
-          "timed inside the program (no process start).")
+          "(audio properties, Average), reads the tag, the full PropertyMap and the audio properties; best of "
+          f"{taglib_repeats(n)}, timed inside the program (no process start).")
     print(f"  MPD: seconds from starting `mpd --no-daemon` with no db (null audio output, unix socket, log_level warning) "
           f"until its initial update holds all N songs (protocol polled every 5 ms), median of {ARGS.runs_import}.")
-    print("  beets: `beet -c CFG import -A -q -C -W ROOT` once (no autotag, copy or write; plugins: []; db created and "
-          "migrated beforehand), python perf_counter around the process.")
-    print(f"- rescan: boomic `import ROOT` again on the imported library, {res.get('boomic_rescan_method', 'hyperfine')}; "
+    print(f"  beets: `beet -c CFG import -A -q -C -W ROOT` once (no autotag, copy or write; plugins: []; db created and "
+          f"migrated beforehand), python perf_counter around the process"
+          + (f"; on a {bn:,}-song library of the same layout (the same queries match the same songs), because "
+             f"beets imports ~100 files/s and {n:,} would take {n / 100 / 60:.0f}+ minutes — its figures are not "
+             f"scaled, so the ratios against boomic at {n:,} flatter beets" if bn != n else "") + ".")
+    print(f"- rescan: boomic `import ROOT` again on the imported library, {M('rescan')}; "
           f"MPD {res.get('mpd_rescan_method', 'not measured')}; beets {res.get('beets_rescan_method', 'not measured')}.")
-    print(f"- ls: stdout to /dev/null, hyperfine median (boomic 2 warm-ups + 10 runs; beets 1 + 5 for the query, 1 + 3 for all). "
-          f"`{q100}` matched: boomic {res.get('boomic_q100_count', '?')} songs by --json "
-          f"({res.get('boomic_q100_lines', '?')} lines of plain output), beets {res.get('beets_q100_count', '?')} lines.")
+    print(f"- short-history library = the first import plus the rescans and 5 modifies of 1,000 songs "
+          f"({short or '?'} transactions); long-history library = the first import plus generated edits "
+          f"({hs or '?'} transactions, below).")
+    print(f"- every read command: one probe run (time limit {ARGS.cmd_seconds:.0f} s, also a warm-up), then hyperfine "
+          f"(-N, 2 warm-ups + 10 runs, median; 1 + 5 for history, diff, blame, --as-of); a command slower than 1 s: "
+          f"median of the probe and 2 more runs. `{q100}` matched {res.get('boomic_q100_count', '?')} songs.")
     print(f"- modify: `boomic modify {q1000} genre=BoomicBenchK -y`, a new value each run so every run commits "
-          f"(matched {res.get('boomic_q1000_count', '?')} songs), median of 5; beets `beet modify -y -W` the same way, median of 3.")
-    if "hist_seq" in res:
-        hs_note = (f"{res['hist_ok']:,} one-song `modify title:T… genre=HistK -y` commands "
-                   f"({res['hist_fail']} failed) with {ARGS.history_jobs} processes at once took "
-                   f"{res['hist_seconds']:.0f} s ({res['hist_ok'] / max(res['hist_seconds'], 1e-9):.1f} commits/s)")
-        if res.get("hist_reused"):
-            hs_note += " (history library reused from an earlier run with the same boomic binary)"
-        print(f"- open: `history -n 1` / `ls artist:NoSuchArtistZZZ` on a copy of the library given "
-              f"{res['hist_seq']:,} transactions{'' if res.get('hist_seq_known') else ' (estimated: history --json gave no sequence number)'}: "
-              f"{hs_note}.")
-        if res.get("hist_reduced_from"):
-            print(f"  NOTE: {res['hist_reduced_from']:,} transactions were asked for, but one-song modifies through the CLI ran at "
-                  f"{res['hist_rate']:.1f} commits/s, too slow to make them within {ARGS.history_seconds:.0f} s "
-                  f"(--history-seconds); the open figure is for {res['hist_seq']:,} transactions instead.")
-        if res.get("hist_capped"):
-            print(f"  NOTE: the {res['hist_target']:,}-transaction target was not reached within {ARGS.history_seconds:.0f} s; "
-                  f"the figure is for {res['hist_seq']:,} transactions.")
-        if res.get("hist_first_err"):
-            print(f"  first failure: {res['hist_first_err']}")
-    print("- rollback / undo: `rollback 1 -y` (back to the first import's state) then `undo`, on the long-history library, "
-          "python perf_counter, median of 3. `ls QUERY --as-of 1`: hyperfine 1 + 5.")
-    print(f"- memory: `/usr/bin/time -v` Maximum resident set size of `boomic ls` (all {n:,} songs) on the short-history "
-          f"library; on the long-history one it was {fmt_mb(res.get('boomic_rss_hist'))}. MPD: VmHWM of the daemon after its "
-          f"first import.")
+          f"(matched {res.get('boomic_q1000_count', '?')} songs), median of 5 (short) / 3 (long history, on a copy); "
+          f"beets `beet modify -y -W` the same way, median of 3.")
+    if hs:
+        S = res["hist_summary"]
+        print(f"- long history: `boomic export` of the first import (seq 1), then scripts/bench.d/mkhistory.py appends "
+              f"{hs - 1:,} edit transactions ({S['edit_assertions']:,} song updates: one song or 2–5 tracks of an album; "
+              f"genre, rating, title, genre+rating, or tag ±#x; old values are the tracked current values; "
+              f"file_values kept as modify does; times spread over the year before the run) as export JSON lines "
+              f"({res.get('hist_jsonl_mb', 0):.0f} MB, generated in {res['hist_gen_seconds']:.1f} s), and "
+              f"`boomic --library H import-json FILE` built the library in {res['hist_import_json']:.1f} s"
+              + (" (in the run that first built it; the library is cached per boomic binary)" if res.get("hist_reused") else "")
+              + f". Check: `ls --json` of it holds {res['hist_state_check']}.")
+        print(f"- open: `history -n 1` and `ls artist:NoSuchArtistZZZ` ({M('open_hist')}).")
+        print(f"- rollback: `rollback HEAD~{rollback_back(hs)} -y` then `undo -y`, 3 times, on a copy of the long-history library, "
+              f"python perf_counter around each process; runs {rnd_list(res, 'rollback')} / {rnd_list(res, 'undo')}. "
+              f"Last two transactions: {'; '.join(res.get('rollback_labels') or ['?'])}.")
+        print(f"- --as-of: `ls {q100} --as-of 100` and `--as-of {S['date_ref']}` (the end of that day names transaction "
+              f"{S['date_ref_seq']:,} by the generator's clock).")
+        print(f"- explaining: `history -n 50` ({L('history50')} lines), `history` ({L('history_all')} lines), "
+              f"`show HEAD~10` ({L('show10')} lines), `diff HEAD~{diff_back(hs)}` ({L('diff1000')} lines), "
+              f"`blame {res.get('blame_query')}` ({L('blame')} lines; the album edited most, "
+              f"{S.get('blame_album_edits', '?')} song edits).")
+    vh = res.get("verify_hist") or {}
+    print(f"- verify: `boomic verify` once, time limit {ARGS.verify_seconds:.0f} s (it only reads, stopping it is safe)"
+          + (f"; long history: {vh.get('first', '')}" if vh.get("first") else "")
+          + (f"; NOTE: on the long-history library it did not finish within {vh['over']:.0f} s" if vh.get("over") else "")
+          + ".")
+    print(f"- memory: `/usr/bin/time -v` Maximum resident set size of `boomic ls` (all {n:,} songs). "
+          f"MPD: VmHWM of the daemon after its first import.")
     print("- budgets are DESIGN §7's, stated for 50,000 songs with 10,000 transactions; 'within?' compares this run's "
-          "figure with them as they stand, for information only.")
+          "figure with them, for information only; '(yes)'/'(NO)' compare with the budget in parentheses, which "
+          "DESIGN implies but does not state for that command.")
     for t in NOTES:
         print(f"- {t}")
-    print(f"\nload average at the end: {loadavg()}; bench took {time.perf_counter() - T_START:.0f} s")
+    print(f"\nload average: start {load_start}; " + "; ".join(f"{k} {v}" for k, v in loads) +
+          f"; end {loadavg()}. Bench took {time.perf_counter() - T_START:.0f} s.")
+
+
+def rnd_list(res, k):
+    r = (res.get(k) or {}).get("runs") if isinstance(res.get(k), dict) else None
+    return "[" + ", ".join(f"{x:.2f}" for x in r) + "] s" if r else "?"
+
+
+def rollback_back(t):
+    """How far back `rollback` goes: 5,000 transactions, or half a shorter history."""
+    return max(1, min(5000, t // 2))
+
+
+def diff_back(t):
+    """How far back `diff` looks: 1,000 transactions, or a tenth of a shorter history."""
+    return max(1, min(1000, t // 10))
+
+
+def taglib_repeats(n):
+    return 5 if n <= 20000 else 3
 
 
 if __name__ == "__main__":
