@@ -24,7 +24,7 @@ struct BlameCommand: ParsableCommand {
         for a in arguments {
             if !a.contains(":"), !a.hasPrefix("#"), !a.hasPrefix("^"), let f = FieldName.resolve(a) { fields.append(f) } else { terms.append(a) }
         }
-        let parsed = try QueryParser.parse(terms)
+        let parsed = try QueryParser.parse(terms, timeZone: .current)
         let lib = try Library.open(at: options.location, create: false)
         let songs = lib.basis.songs(matching: parsed)
         let shown = fields.isEmpty ? SongField.allCases.filter { $0.isTag || $0.isLibraryOnly } : fields

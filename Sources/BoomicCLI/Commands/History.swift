@@ -33,7 +33,7 @@ struct History: ParsableCommand {
     }
 
     func run() throws {
-        let parsed = query.isEmpty ? nil : try QueryParser.parse(query)
+        let parsed = query.isEmpty ? nil : try QueryParser.parse(query, timeZone: .current)
         let lib = try Library.open(at: options.location, create: false)
         let after = try since.map { try lib.resolve($0) } ?? 0
         var rows = try lib.summaries(newestFirst: true, limit: nil, includePlays: all || kind.contains("play"))

@@ -12,7 +12,7 @@ struct Info: ParsableCommand {
     var query: [String] = []
 
     func run() throws {
-        let parsed = try QueryParser.parse(query)
+        let parsed = try QueryParser.parse(query, timeZone: .current)
         let lib = try Library.open(at: options.location, create: false)
         let songs = try lib.basis(asOf: asOf).songs(matching: parsed)
         if output.json { try JSONOut.printArray(songs.map { SongJSON($0, artDirectory: nil) }); return }

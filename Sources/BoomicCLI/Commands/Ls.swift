@@ -30,7 +30,7 @@ struct Ls: ParsableCommand {
     }
 
     func run() throws {
-        let parsed = try QueryParser.parse(query)
+        let parsed = try QueryParser.parse(query, timeZone: .current)
         let template = try format.map { try SongFormat($0) }
         let lib = try Library.open(at: options.location, create: false)
         let basis = try lib.basis(asOf: asOf)

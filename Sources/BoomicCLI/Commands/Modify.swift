@@ -27,7 +27,7 @@ struct Modify: ParsableCommand {
 
     func run() throws {
         let (terms, assignments) = try Self.split(arguments)
-        let parsed = try QueryParser.parse(terms)
+        let parsed = try QueryParser.parse(terms, timeZone: .current)
         let lib = try Library.open(at: options.location, create: false)
         let preview = EditGeneration.modify(lib.basis, songs: lib.basis.songs(matching: parsed).map(\.id), set: assignments)
         guard !preview.isEmpty else { Out.line("No changes to make."); return }

@@ -23,7 +23,7 @@ struct Remove: ParsableCommand {
     }
 
     func run() throws {
-        let parsed = try QueryParser.parse(query)
+        let parsed = try QueryParser.parse(query, timeZone: .current)
         let lib = try Library.open(at: options.location, create: false)
         let songs = lib.basis.songs(matching: parsed)
         guard !songs.isEmpty else { Out.line("No songs match."); return }

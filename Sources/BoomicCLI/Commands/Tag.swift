@@ -38,7 +38,7 @@ struct Tag: ParsableCommand {
 
     func run() throws {
         let (terms, add, remove) = split()
-        let parsed = try QueryParser.parse(terms)
+        let parsed = try QueryParser.parse(terms, timeZone: .current)
         let lib = try Library.open(at: options.location, create: false)
         let preview = EditGeneration.tag(lib.basis, songs: lib.basis.songs(matching: parsed).map(\.id), add: add, remove: remove)
         guard !preview.isEmpty else { Out.line("No changes to make."); return }

@@ -28,7 +28,7 @@ struct Write: ParsableCommand {
     var query: [String] = []
 
     func run() throws {
-        let parsed = try QueryParser.parse(query)
+        let parsed = try QueryParser.parse(query, timeZone: .current)
         let lib = try Library.open(at: options.location, create: false)
         var writing = try TagWriting(lib: lib, force: force)
         let planned = try writing.plan(lib.basis.songs(matching: parsed))

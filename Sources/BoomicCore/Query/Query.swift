@@ -20,8 +20,11 @@ public indirect enum Query: Equatable, Sendable {
         case exact(String)
         /// `::regex`
         case regex(String)
-        /// `a..b`, `a..`, `..b`, or a single number (lo == hi); numbers and `YYYY[-MM[-DD]]` dates.
+        /// `a..b`, `a..`, `..b`, or a single number (lo == hi); for `added:`, dates made into
+        /// seconds since 1970.
         case range(lower: Double?, upper: Double?)
+        /// `path:/music/jazz`: that file, or everything in that folder.
+        case pathPrefix(String)
     }
 
     /// Fields that bare words look in.

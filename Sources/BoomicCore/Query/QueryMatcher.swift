@@ -47,6 +47,9 @@ public struct QueryMatcher: Sendable {
         case .regex(let pattern):
             let re = CompiledRegex(pattern)
             return { v in texts(v).contains { re.matches($0) } }
+        case .pathPrefix(let prefix):
+            let folder = prefix.hasSuffix("/") ? prefix : prefix + "/"
+            return { v in v.string.map { $0 == prefix || $0.hasPrefix(folder) } ?? false }
         case .range(let lo, let hi):
             return { v in
                 guard let d = v.double else { return false }

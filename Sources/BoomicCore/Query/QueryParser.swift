@@ -3,7 +3,9 @@ import Foundation
 /// Reads QUERY arguments the way beets does, in two steps: split the arguments into `,`-separated
 /// groups of terms, then read each term as negation, field, operator and pattern.
 public enum QueryParser {
-    public static func parse(_ args: [String]) throws(QueryError) -> ParsedQuery {
+    /// - Parameter timeZone: the zone dates in `added:` ranges are read in (the user's, passed in
+    ///   so that parsing stays pure).
+    public static func parse(_ args: [String], timeZone: TimeZone = TimeZone(identifier: "UTC")!) throws(QueryError) -> ParsedQuery {
         var groups: [[String]] = [[]]
         for arg in args {
             var a = Substring(arg)
@@ -19,7 +21,7 @@ public enum QueryParser {
             var terms: [Query] = []
             for word in group {
                 if let key = sortKey(word) { sort.append(key); continue }
-                terms.append(try term(word))
+                terms.append(try term(word, timeZone: timeZone))
             }
             if !terms.isEmpty { alternatives.append(terms.count == 1 ? terms[0] : .and(terms)) }
         }
@@ -34,15 +36,15 @@ public enum QueryParser {
         return SortKey(field: f, ascending: last == "+")
     }
 
-    static func term(_ word: String) throws(QueryError) -> Query {
+    static func term(_ word: String, timeZone: TimeZone = TimeZone(identifier: "UTC")!) throws(QueryError) -> Query {
         var w = Substring(word)
         var negated = false
         if let c = w.first, c == "^" || (c == "-" && w.count > 1) { negated = true; w = w.dropFirst() }
-        let q = try positiveTerm(w, original: word)
+        let q = try positiveTerm(w, original: word, timeZone: timeZone)
         return negated ? .not(q) : q
     }
 
-    private static func positiveTerm(_ w: Substring, original: String) throws(QueryError) -> Query {
+    private static func positiveTerm(_ w: Substring, original: String, timeZone: TimeZone) throws(QueryError) -> Query {
         if w.isEmpty { throw QueryError(term: original, reason: "nothing after the negation sign") }
         if w.first == "#" {
             let path = w.dropFirst().lowercased()
@@ -58,9 +60,16 @@ public enum QueryParser {
             throw QueryError(term: original, reason: "unknown field '\(name)'; \(hint) (write \\: for a literal colon)")
         }
         if field == .tags {
-            return try positiveTerm("#" + w[w.index(after: colon)...], original: original)
+            return try positiveTerm("#" + w[w.index(after: colon)...], original: original, timeZone: timeZone)
         }
         let pattern = w[w.index(after: colon)...]
+        if field == .path, pattern.hasPrefix("/"), !pattern.hasPrefix("//") {
+            // beets' path query: an absolute path names a file or a folder and everything under it.
+            return .field(field, .pathPrefix(unescape(pattern)))
+        }
+        if field == .added, !pattern.hasPrefix(":"), !pattern.hasPrefix("=") {
+            return .field(field, try dateRange(pattern, original: original, timeZone: timeZone))
+        }
         return .field(field, try match(pattern, for: field, original: original))
     }
 
@@ -87,8 +96,26 @@ public enum QueryParser {
         }
     }
 
-    /// `1990..1999`, `4..`, `..3`, `1969`, and dates `2026-01..` (as days since 1970 would be for
-    /// `added:`; for plain numbers the value itself).
+    /// `added:2026`, `added:2026-01..`, `added:2026-01-01..2026-03-15`, `added:..2025-12-31T18:00`:
+    /// each end names a whole year, month, day or minute, and a range includes all of both ends.
+    private static func dateRange(_ p: Substring, original: String, timeZone: TimeZone) throws(QueryError) -> Query.Match {
+        func period(_ s: Substring) throws(QueryError) -> (start: Double, end: Double)? {
+            if s.isEmpty { return nil }
+            guard let r = DatePeriod.parse(String(s), timeZone: timeZone) else {
+                throw QueryError(term: original, reason: "'\(s)' is not a date; write 2026, 2026-01, 2026-01-15 or 2026-01-15T10:30")
+            }
+            return r
+        }
+        if let r = p.range(of: "..") {
+            let lo = try period(p[..<r.lowerBound]), hi = try period(p[r.upperBound...])
+            if lo == nil, hi == nil { throw QueryError(term: original, reason: "a date range needs at least one end, e.g. 2026-01..") }
+            return .range(lower: lo?.start, upper: hi.map { $0.end.nextDown })
+        }
+        guard let one = try period(p) else { throw QueryError(term: original, reason: "the date is empty") }
+        return .range(lower: one.start, upper: one.end.nextDown)
+    }
+
+    /// `1990..1999`, `4..`, `..3`, `1969`: numbers, both ends included.
     private static func range(_ p: Substring, original: String) throws(QueryError) -> Query.Match {
         func number(_ s: Substring) throws(QueryError) -> Double? {
             if s.isEmpty { return nil }
