@@ -1,0 +1,416 @@
+/// Reads taglist clauses by recursive descent, one function per grammar rule, as Quod Libet's
+/// query parser does: each function reads its rule at the current position or throws an error
+/// that names the offset and what the rule accepts there.
+///
+/// ```
+/// clause     := space sign space ruleList space END
+/// sign       := "+" | "-" | "^"
+/// ruleList   := "(" space rules space ")" | rules
+/// rules      := rule (space "," space rule)*
+/// rule       := tagRule | fieldRule | countRule
+/// tagRule    := "#" tagPath
+/// tagPath    := tagName (":" tagName)* [":"]          a trailing ":" means any child
+/// fieldRule  := "@" fieldName (":" value | "(" value ")")
+/// value      := numeric | truth | textual              chosen by the field's type
+/// numeric    := operator space number | range
+/// range      := number | number? space ".." space number?
+/// truth      := ["=" | "!="] space ("true" | "false" | "yes" | "no" | "1" | "0")
+/// textual    := operator space text | text              a text alone is a substring
+/// countRule  := "count" space "(" space tagRule space ")" space numeric
+/// operator   := "!=" | "<=" | ">=" | "=" | "<" | ">"
+/// ```
+///
+/// The grammar has no recursion (parentheses group the rule list once), so no input can exhaust
+/// the stack, and every function moves forward or throws, so reading is linear in the input.
+/// Positions are `Character` offsets into the clause, which is what a user counts.
+struct TaglistParser {
+    private let source: String
+    private let chars: [Character]
+    private var pos = 0
+
+    init(_ source: String) {
+        self.source = source
+        self.chars = Array(source)
+    }
+
+    // MARK: Entry points
+
+    /// clause := space sign space ruleList space END
+    mutating func clause() throws(TaglistError) -> Clause {
+        space()
+        let sign = try self.sign()
+        space()
+        let rules = try ruleList()
+        space()
+        try end(afterRules: true)
+        return Clause(sign, rules)
+    }
+
+    /// A rule alone, as stored: space rule space END
+    mutating func singleRule() throws(TaglistError) -> Rule {
+        space()
+        let r = try rule()
+        space()
+        try end(afterRules: false)
+        return r
+    }
+
+    // MARK: Clauses
+
+    /// sign := "+" | "-" | "^"
+    private mutating func sign() throws(TaglistError) -> Clause.Sign {
+        switch peek {
+        case "+": pos += 1; return .positive
+        case "-", "^": pos += 1; return .negative
+        default:
+            throw fail("a clause starts with + (songs must satisfy it) or - or ^ (songs are left out when they satisfy every such clause), e.g. +#jazz")
+        }
+    }
+
+    /// ruleList := "(" space rules space ")" | rules
+    private mutating func ruleList() throws(TaglistError) -> [Rule] {
+        guard peek == "(" else { return try rules() }
+        let open = pos
+        pos += 1
+        space()
+        let list = try rules()
+        space()
+        guard peek == ")" else { throw fail("expected ',' between rules, or ')' to close the '(' at offset \(open)") }
+        pos += 1
+        return list
+    }
+
+    /// rules := rule (space "," space rule)*
+    private mutating func rules() throws(TaglistError) -> [Rule] {
+        var list = [try rule()]
+        while true {
+            space()
+            guard peek == "," else { return list }
+            pos += 1
+            space()
+            list.append(try rule())
+        }
+    }
+
+    /// rule := tagRule | fieldRule | countRule
+    private mutating func rule() throws(TaglistError) -> Rule {
+        switch peek {
+        case "#": return try tagRule()
+        case "@": return try fieldRule()
+        default:
+            if lookingAt("count") { return try countRule() }
+            throw fail("expected a rule: #tag, #tag: (any child), @field:value, @field(comparison) or count(#tag:) <= n")
+        }
+    }
+
+    // MARK: Tags
+
+    /// tagRule := "#" tagPath
+    private mutating func tagRule() throws(TaglistError) -> Rule {
+        pos += 1
+        let (path, anyChild) = try tagPath()
+        return anyChild ? .tagPrefix(path) : .tag(path)
+    }
+
+    /// tagPath := tagName (":" tagName)* [":"]. Lower-cased, as songs store tags.
+    private mutating func tagPath() throws(TaglistError) -> (path: String, anyChild: Bool) {
+        let first = pos
+        var segments = [try tagName()]
+        if segments[0].isEmpty { throw fail("expected a tag name after '#', e.g. #jazz or #instruments:piano", at: first) }
+        var anyChild = false
+        while peek == ":" {
+            pos += 1
+            let start = pos
+            let segment = try tagName()
+            if segment.isEmpty {
+                if peek == ":" { throw fail("a tag path has an empty part; write #parent:child", at: start) }
+                anyChild = true
+                break
+            }
+            segments.append(segment)
+        }
+        let path = segments.joined(separator: ":").lowercased()
+        // An escaped colon is still the nesting colon (songs store tags as `a:b`), so it must not
+        // leave an empty part either: `#a\:` would be a tag ending in `:`, which no rule can name.
+        if path.split(separator: ":", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
+            throw fail("a tag path has an empty part; write #parent:child", at: first)
+        }
+        return (path, anyChild)
+    }
+
+    /// tagName := (any character but `,` `:` `(` `)` `#` | "\" any)*, trimmed of unescaped spaces.
+    private mutating func tagName() throws(TaglistError) -> String {
+        try word(stoppingAt: { c in c == "," || c == ":" || c == "(" || c == ")" || c == "#" })
+    }
+
+    // MARK: Fields
+
+    /// fieldRule := "@" fieldName (":" value | "(" value ")")
+    private mutating func fieldRule() throws(TaglistError) -> Rule {
+        pos += 1
+        let (field, name) = try fieldName()
+        switch peek {
+        case ":":
+            pos += 1
+            return .field(field, try value(for: field))
+        case "(":
+            let open = pos
+            pos += 1
+            let v = try value(for: field)
+            space()
+            guard peek == ")" else { throw fail("expected ')' to close the '(' at offset \(open)") }
+            pos += 1
+            return .field(field, v)
+        default:
+            throw fail("expected ':' or '(' after '@\(name)', e.g. @year:1969 or @year(>2010)")
+        }
+    }
+
+    /// fieldName := (letter | digit | "_")+, resolved as QUERY resolves field names.
+    private mutating func fieldName() throws(TaglistError) -> (SongField, String) {
+        let start = pos
+        while let c = peek, c.isLetter || c.isNumber || c == "_" { pos += 1 }
+        let name = String(chars[start..<pos])
+        if name.isEmpty { throw fail("expected a field name after '@', e.g. @year:1969 or @artist:miles") }
+        guard let field = FieldName.resolve(name) else {
+            let hint = FieldName.suggestion(for: name).map { "did you mean '\($0)'?" }
+                ?? "known fields are \(FieldName.all.joined(separator: ", "))"
+            throw fail("unknown field '\(Self.short(name))'; \(hint)", at: start)
+        }
+        return (field, name)
+    }
+
+    /// value := numeric | truth | textual, by the field's type: an explicit operator wins over
+    /// the type, which wins over substring, as in QUERY.
+    private mutating func value(for field: SongField) throws(TaglistError) -> Comparison {
+        space()
+        switch field.kind {
+        case .int, .double: return try numeric()
+        case .bool: return try truth(field)
+        case .string, .strings: return try textual()
+        }
+    }
+
+    /// numeric := operator space number | range
+    private mutating func numeric() throws(TaglistError) -> Comparison {
+        guard let op = comparisonOperator() else { return try range() }
+        space()
+        return .compare(op, .number(try number()))
+    }
+
+    /// range := number | number? space ".." space number?   (a number alone is `=`)
+    private mutating func range() throws(TaglistError) -> Comparison {
+        let start = pos
+        let lower: Double? = try atDots ? nil : number()
+        space()
+        guard atDots else { return .compare(.equal, .number(lower!)) }
+        pos += 2
+        space()
+        let upper: Double? = try atValueEnd ? nil : number()
+        switch (lower, upper) {
+        case (nil, nil):
+            throw fail("a range needs at least one end, e.g. 1990..1999, 2000.. or ..1999", at: start)
+        case (let lo?, let hi?) where lo > hi:
+            throw fail("the range \(Rule.format(lo))..\(Rule.format(hi)) is empty; write the lower end first", at: start)
+        default:
+            return .range(lower: lower, upper: upper)
+        }
+    }
+
+    /// number := "-"? digits ("." digits)? (("e" | "E") ("+" | "-")? digits)?
+    ///
+    /// The token runs to a space, `,`, a parenthesis or `..`, so `19x0` is reported whole.
+    private mutating func number() throws(TaglistError) -> Double {
+        let start = pos
+        while let c = peek, !c.isWhitespace, c != ",", c != "(", c != ")", !atDots { pos += 1 }
+        let token = chars[start..<pos]
+        if token.isEmpty { throw fail("expected a number, e.g. 1969, <2000 or 1990..1999") }
+        guard Self.isNumber(token), let d = Double(String(token)) else {
+            throw fail("'\(Self.short(String(token)))' is not a number; write e.g. 1969, <2000 or 1990..1999", at: start)
+        }
+        guard d.isFinite else { throw fail("'\(Self.short(String(token)))' is too large", at: start) }
+        return d
+    }
+
+    /// truth := ["=" | "!="] space ("true" | "false" | "yes" | "no" | "1" | "0")
+    private mutating func truth(_ field: SongField) throws(TaglistError) -> Comparison {
+        let start = pos
+        let op = comparisonOperator() ?? .equal
+        guard op == .equal || op == .notEqual else {
+            throw fail("'\(field.name)' is true or false; compare it with = or !=", at: start)
+        }
+        space()
+        let wordStart = pos
+        switch try text().lowercased() {
+        case "true", "yes", "1": return .compare(op, .bool(true))
+        case "false", "no", "0": return .compare(op, .bool(false))
+        default: throw fail("'\(field.name)' is true or false (or yes, no, 1, 0)", at: wordStart)
+        }
+    }
+
+    /// textual := operator space text | text
+    private mutating func textual() throws(TaglistError) -> Comparison {
+        if let op = comparisonOperator() {
+            space()
+            let t = try text()
+            if t.isEmpty { throw fail("expected a text after '\(op.rawValue)'") }
+            return .compare(op, .text(t))
+        }
+        let t = try text()
+        if t.isEmpty { throw fail("expected a value, e.g. @artist:miles, @genre:=jazz or @year:>2010") }
+        return .contains(t)
+    }
+
+    /// text := (any character but `,` | "\" any)*, ending at a `)` it did not open; trimmed.
+    private mutating func text() throws(TaglistError) -> String {
+        var depth = 0
+        return try word(stoppingAt: { c in
+            if c == "," { return true }
+            if c == "(" { depth += 1 }
+            if c == ")" { if depth == 0 { return true }; depth -= 1 }
+            return false
+        })
+    }
+
+    // MARK: Counts
+
+    /// countRule := "count" space "(" space tagRule space ")" space numeric
+    private mutating func countRule() throws(TaglistError) -> Rule {
+        pos += 5
+        space()
+        guard peek == "(" else { throw fail("expected '(' after count, e.g. count(#instruments:) <= 2") }
+        let open = pos
+        pos += 1
+        space()
+        let tagStart = pos
+        guard peek == "#", case .tagPrefix(let path) = try tagRule() else {
+            throw fail("count takes a tag ending in ':' and counts its children, e.g. count(#instruments:)", at: tagStart)
+        }
+        space()
+        guard peek == ")" else { throw fail("expected ')' to close the '(' at offset \(open)") }
+        pos += 1
+        space()
+        if atValueEnd { throw fail("expected a comparison after count(#\(Self.short(path)):), e.g. <= 2") }
+        return .count(path, try numeric())
+    }
+
+    // MARK: Tokens
+
+    /// operator := "!=" | "<=" | ">=" | "=" | "<" | ">"   (two-character operators first)
+    private mutating func comparisonOperator() -> Comparison.Operator? {
+        for op in [Comparison.Operator.notEqual, .lessOrEqual, .greaterOrEqual, .equal, .less, .greater]
+        where lookingAt(op.rawValue) {
+            pos += op.rawValue.count
+            return op
+        }
+        return nil
+    }
+
+    /// Characters up to a stop, with `\x` standing for `x`; unescaped spaces at either end dropped.
+    private mutating func word(stoppingAt stop: (Character) -> Bool) throws(TaglistError) -> String {
+        var out: [Character] = []
+        var kept = 0 // out[..<kept] ends with something that is not an unescaped space
+        while let c = peek {
+            if c == "\\" {
+                guard pos + 1 < chars.count else {
+                    throw fail("a '\\' at the end escapes nothing; write \\\\ for a backslash")
+                }
+                out.append(chars[pos + 1])
+                pos += 2
+                kept = out.count
+                continue
+            }
+            if stop(c) { break }
+            pos += 1
+            if c.isWhitespace, out.isEmpty { continue }
+            out.append(c)
+            if !c.isWhitespace { kept = out.count }
+        }
+        return String(out[..<kept])
+    }
+
+    /// END: nothing left. What stopped the rules decides the message.
+    private func end(afterRules: Bool) throws(TaglistError) {
+        guard let c = peek else { return }
+        if c == ")" { throw fail("unmatched ')'; write \\) for a literal parenthesis") }
+        throw fail(afterRules ? "expected ',' between rules, or the end of the clause" : "expected the end of the rule")
+    }
+
+    private mutating func space() {
+        while let c = peek, c.isWhitespace { pos += 1 }
+    }
+
+    private var peek: Character? { pos < chars.count ? chars[pos] : nil }
+
+    private var atDots: Bool { pos + 1 < chars.count && chars[pos] == "." && chars[pos + 1] == "." }
+
+    /// At the end of a value: the end, a `,` or a `)`.
+    private var atValueEnd: Bool { peek.map { $0 == "," || $0 == ")" } ?? true }
+
+    private func lookingAt(_ s: String) -> Bool {
+        var i = pos
+        for c in s {
+            guard i < chars.count, chars[i] == c else { return false }
+            i += 1
+        }
+        return true
+    }
+
+    private func fail(_ reason: String, at offset: Int? = nil) -> TaglistError {
+        .badClause(source, offset: offset ?? pos, reason: reason)
+    }
+
+    /// Quoted pieces of input stay short, so the message stays one readable line.
+    private static func short(_ s: String) -> String { s.count > 24 ? s.prefix(24) + "…" : s }
+
+    private static func isNumber(_ token: ArraySlice<Character>) -> Bool {
+        var i = token.startIndex
+        func digits() -> Bool {
+            let start = i
+            while i < token.endIndex, let a = token[i].asciiValue, a >= 48, a <= 57 { i += 1 }
+            return i > start
+        }
+        if i < token.endIndex, token[i] == "-" { i += 1 }
+        guard digits() else { return false }
+        if i < token.endIndex, token[i] == "." { i += 1; guard digits() else { return false } }
+        if i < token.endIndex, token[i] == "e" || token[i] == "E" {
+            i += 1
+            if i < token.endIndex, token[i] == "+" || token[i] == "-" { i += 1 }
+            guard digits() else { return false }
+        }
+        return i == token.endIndex
+    }
+}
+
+extension Taglist {
+    /// Reads a taglist from its clauses as typed on the command line, one clause an argument.
+    ///
+    /// `Taglist.parse(name: "mix", clauses: ["+#english,#french", "-#french", "-@year(<2000)"])`
+    /// No clauses is a taglist of every song.
+    public static func parse(name: String, clauses: [String]) throws(TaglistError) -> Taglist {
+        if name.allSatisfy(\.isWhitespace) { throw .badName(name, reason: "a taglist needs a name") }
+        if name.contains(where: { $0.isNewline || $0.unicodeScalars.contains { $0.properties.generalCategory == .control } }) {
+            throw .badName(name, reason: "a taglist name is one line of printable characters")
+        }
+        var parsed: [Clause] = []
+        parsed.reserveCapacity(clauses.count)
+        for text in clauses { parsed.append(try Clause(parsing: text)) }
+        return Taglist(name: name, clauses: parsed)
+    }
+}
+
+extension Clause {
+    /// Reads one clause: a sign, then rules separated by commas (`+#english,#french`).
+    public init(parsing text: String) throws(TaglistError) {
+        var p = TaglistParser(text)
+        self = try p.clause()
+    }
+}
+
+extension Rule {
+    /// Reads one rule without a sign (`#instruments:piano`, `@year(<2000)`).
+    public init(parsing text: String) throws(TaglistError) {
+        var p = TaglistParser(text)
+        self = try p.singleRule()
+    }
+}
