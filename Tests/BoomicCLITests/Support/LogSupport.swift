@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+
+/// What time travel, verify and import-json tests need beyond `Sandbox`: runs in a pinned time
+/// zone, the lines of `boomic export` and small edits of them, and direct reads and writes of
+/// `library.sqlite` (through Python's sqlite3, as a damaged disk or a hand edit would do it).
+extension Sandbox {
+    /// `boomic --library LIBRARY ARGS…` with extra environment (a `TZ`, say), recording an issue
+    /// unless it exits 0 with nothing on stderr.
+    @discardableResult
+    func succeed(_ arguments: [String], environment: [String: String?],
+                 sourceLocation: SourceLocation = #_sourceLocation) throws -> ProcessRun {
+        let run = try boomic(arguments, environment: environment)
+        #expect(run.succeeded && run.stderr.isEmpty, "\(run)", sourceLocation: sourceLocation)
+        return run
+    }
+
+    /// `boomic export` (to stdout), one transaction per line.
+    func exportLines(sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
+        let run = try boomic("export")
+        try #require(run.succeeded && run.stderr.isEmpty, "\(run)", sourceLocation: sourceLocation)
+        return run.lines
+    }
+
+    /// Writes `lines` as an export file in the sandbox and returns its path.
+    func exportFile(_ name: String, _ lines: [String]) throws -> String {
+        let path = root + "/" + name
+        try Data(lines.map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// Runs a Python script on `library.sqlite` with `db` open (`sys.argv[1]` is its path, the
+    /// `arguments` follow); the script must commit what it changes.
+    func sqlite(_ script: String, _ arguments: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let run = try ChildProcess.run(systemPython, ["-c", "import sqlite3, sys\ndb = sqlite3.connect(sys.argv[1])\n" + script,
+                                                      library + "/library.sqlite"] + arguments)
+        try #require(run.succeeded, "\(run)", sourceLocation: sourceLocation)
+        return run.stdout
+    }
+
+    /// The seqs of the stored checkpoints, ascending.
+    func checkpointSeqs(sourceLocation: SourceLocation = #_sourceLocation) throws -> [Int] {
+        try sqlite("print(' '.join(str(r[0]) for r in db.execute('SELECT seq FROM checkpoints ORDER BY seq')))",
+                   sourceLocation: sourceLocation).split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+    }
+
+    /// The stored bytes of the checkpoint at `seq`.
+    func checkpointData(_ seq: Int, sourceLocation: SourceLocation = #_sourceLocation) throws -> [UInt8] {
+        let hex = try sqlite("print(db.execute('SELECT hex(data) FROM checkpoints WHERE seq = ?', (int(sys.argv[2]),)).fetchone()[0])",
+                             [String(seq)], sourceLocation: sourceLocation)
+        return Self.bytes(hex: hex.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// Replaces the checkpoint's bytes and, when given, its stored checksum.
+    func storeCheckpoint(_ seq: Int, data: [UInt8], checksum: String?, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let hex = data.map { String(format: "%02x", $0) }.joined()
+        _ = try sqlite("""
+            seq, data, checksum = int(sys.argv[2]), bytes.fromhex(sys.argv[3]), sys.argv[4]
+            db.execute('UPDATE checkpoints SET data = ? WHERE seq = ?', (data, seq))
+            if checksum: db.execute('UPDATE checkpoints SET checksum = ? WHERE seq = ?', (checksum, seq))
+            db.commit()
+            """, [String(seq), hex, checksum ?? ""], sourceLocation: sourceLocation)
+    }
+
+    static func bytes(hex: String) -> [UInt8] {
+        var out: [UInt8] = []
+        var i = hex.startIndex
+        while let j = hex.index(i, offsetBy: 2, limitedBy: hex.endIndex), i < hex.endIndex {
+            out.append(UInt8(hex[i..<j], radix: 16)!)
+            i = j
+        }
+        return out
+    }
+}
+
+/// Lines of `boomic export` and the edits tests make to them.
+enum ExportLines {
+    /// The line with each transaction's `timestamp` replaced by `times[seq - 1]`.
+    static func retimed(_ lines: [String], _ times: [Double]) -> [String] {
+        zip(lines, times).map { line, t in
+            line.replacing(/"timestamp":[-0-9.eE+]+/, with: "\"timestamp\":\(t)")
+        }
+    }
+
+    /// The transaction id of a line (lower case, as exported).
+    static func id(_ line: String) -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+              let t = object["transaction"] as? [String: Any] else { return nil }
+        return t["id"] as? String
+    }
+
+    /// The line with its `"seq":N` replaced.
+    static func renumbered(_ line: String, _ seq: Int) -> String {
+        line.replacing(/^\{"seq":[0-9]+/, with: "{\"seq\":\(seq)")
+    }
+}
+
+/// Seconds since 1970 of a wall-clock time in a time zone (`Asia/Kathmandu` is UTC+5:45 all
+/// year: no daylight saving to dodge, and a quarter-hour offset no UTC mix-up hides behind).
+func wallClock(_ zone: String, _ y: Int, _ mo: Int, _ d: Int, _ h: Int, _ mi: Int, _ s: Int, millis: Int = 0) -> Double {
+    var cal = Calendar(identifier: .gregorian)
+    cal.timeZone = TimeZone(identifier: zone)!
+    let date = cal.date(from: DateComponents(year: y, month: mo, day: d, hour: h, minute: mi, second: s))!
+    return date.timeIntervalSince1970 + Double(millis) / 1_000
+}
+
+/// Expects what a user or script sees of a refused command: exit 1, nothing on stdout, and one
+/// line on stderr (`Error: …`) containing `text`.
+func expectOneLineError(_ run: ProcessRun, _ text: String = "", status: Int32 = 1,
+                        sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(!run.signaled && run.status == status, "\(run)", sourceLocation: sourceLocation)
+    #expect(run.stdout.isEmpty, "nothing on stdout: \(run)", sourceLocation: sourceLocation)
+    #expect(run.errorLines.count == 1 && run.errorLines.first?.hasPrefix("Error: ") == true
+            && run.stderr.contains(text), "one line on stderr with '\(text)': \(run)", sourceLocation: sourceLocation)
+}
