@@ -84,6 +84,13 @@ struct TaglistParserTests {
         ("+#jazz, @rating:>3, count(#instruments:) <= 2",
          .positive(.tag("jazz"), .field(.rating, number(.greater, 3)), .count("instruments", number(.lessOrEqual, 2)))),
         ("^(@year:..1970,#old)", .negative(.field(.year, .range(lower: nil, upper: 1970)), .tag("old"))),
+        // The examples of Documentation/taglists.md.
+        ("+@year(>2010),@playcount:0", .positive(.field(.year, number(.greater, 2010)), .field(.playcount, number(.equal, 0)))),
+        ("-@title:live,#live", .negative(.field(.title, .contains("live")), .tag("live"))),
+        ("+@favorite:yes,@rating:>=4", .positive(.field(.favorite, .compare(.equal, .bool(true))), .field(.rating, number(.greaterOrEqual, 4)))),
+        ("+@title:Live\\, 1970", .positive(.field(.title, .contains("Live, 1970")))),
+        ("+@rating:4..", .positive(.field(.rating, .range(lower: 4, upper: nil)))),
+        ("+count(#mood:) 1..3", .positive(.count("mood", .range(lower: 1, upper: 3)))),
     ] as [(String, Clause)])
     func parses(text: String, expected: Clause) throws {
         #expect(try Clause(parsing: text) == expected)
@@ -115,6 +122,8 @@ struct TaglistParserTests {
         ("+#a::b", 4, "a tag path has an empty part; write #parent:child"),
         ("+#xx\\:", 2, "a tag path has an empty part; write #parent:child"),
         ("+#a #b", 4, "expected ',' between rules, or the end of the clause"),
+        ("+#english #french", 10, "expected ',' between rules, or the end of the clause"),
+        ("+count(#instruments:)", 21, "expected a comparison after count(#instruments:), e.g. <= 2"),
         ("+#a)", 3, "unmatched ')'; write \\) for a literal parenthesis"),
         ("+@title:a)", 9, "unmatched ')'; write \\) for a literal parenthesis"),
         ("+(#a", 4, "expected ',' between rules, or ')' to close the '(' at offset 1"),
