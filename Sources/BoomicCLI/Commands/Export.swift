@@ -32,17 +32,23 @@ struct Export: ParsableCommand {
             handle = h
         }
         var n = 0
-        try lib.transactor.forEachEntry { e in
-            var data = try enc.encode(Line(seq: e.seq, transaction: e.transaction))
-            data.append(0x0A)
-            try handle.write(contentsOf: data)
-            n += 1
-        }
-        if let output, let tmp {
-            try handle.synchronize()
-            try handle.close()
-            guard rename(tmp, Paths.absolute(output)) == 0 else { throw CLIError("cannot rename \(tmp) to \(output)") }
-            Terminal.warn("exported \(n) transactions to \(output)")
+        do {
+            try lib.transactor.forEachEntry { e in
+                var data = try enc.encode(Line(seq: e.seq, transaction: e.transaction))
+                data.append(0x0A)
+                try handle.write(contentsOf: data)
+                n += 1
+            }
+            if let output, let tmp {
+                try handle.synchronize()
+                try handle.close()
+                guard rename(tmp, Paths.absolute(output)) == 0 else { throw CLIError("cannot rename \(tmp) to \(output)") }
+                Terminal.warn("exported \(n) transactions to \(output)")
+            }
+        } catch {
+            // A half-written export must not be left where the next import-json could take it.
+            if let tmp { unlink(tmp) }
+            throw error
         }
     }
 }
@@ -78,6 +84,12 @@ struct ImportJSON: ParsableCommand {
         }
         for (i, l) in lines.enumerated() where l.seq != i + 1 {
             throw CLIError("line \(i + 1) of \(file) holds transaction \(l.seq), expected \(i + 1): the export is incomplete or reordered; nothing was imported")
+        }
+        // The log refuses a repeated id, but only when it gets there: check first, so that an
+        // edited export is refused whole instead of half imported.
+        var ids = Set<UUID>()
+        for (i, l) in lines.enumerated() where !ids.insert(l.transaction.id).inserted {
+            throw CLIError("line \(i + 1) of \(file) repeats transaction \(l.transaction.id.uuidString.lowercased()): the export was edited; nothing was imported")
         }
         for l in lines { try lib.transactor.commit(l.transaction) }
         Out.line("Imported \(lines.count) transactions; the library now has \(lib.basis.songs.count) songs.")
