@@ -45,6 +45,9 @@ struct Verify: ParsableCommand {
         if artMissing > 0 { problems.append("\(artMissing) cover\(artMissing == 1 ? " is" : "s are") missing from art/; run 'boomic import' to store them again") }
         Out.line("art: \(seenArt.count) pictures referenced, \(seenArt.count - artMissing) present")
         for s in filesMissing.sorted(by: { $0.path < $1.path }) { Terminal.warn("missing file: \(s.path)") }
+        if !filesMissing.isEmpty {
+            problems.append("\(filesMissing.count) song file\(filesMissing.count == 1 ? " is" : "s are") gone; run 'boomic import' to mark \(filesMissing.count == 1 ? "it" : "them") missing")
+        }
         Out.line("files: \(lib.basis.songs.count - filesMissing.count) of \(lib.basis.songs.count) present" + (filesMissing.isEmpty ? "" : "; run 'boomic import' to mark the \(filesMissing.count) gone ones missing"))
 
         if repair {
