@@ -67,7 +67,12 @@ final class Library {
         let head = self.head
         switch ref {
         case .seq(let n):
-            guard n <= head else { throw CLIError("there is no transaction \(n); the latest is \(head)") }
+            guard n <= head else {
+                // `history` shows ids' first 8 hex digits, and some are all decimal digits.
+                let digits = text.trimmingCharacters(in: .whitespaces)
+                if digits.count >= 4, let e = try transactor.entry(idPrefix: digits) { return e.seq }
+                throw CLIError("there is no transaction \(n); the latest is \(head)")
+            }
             return n
         case .head(let back):
             guard back <= head else { throw CLIError("HEAD~\(back) goes back before the first transaction; the history has \(head)") }
@@ -82,7 +87,10 @@ final class Library {
             if h != nil && mi == nil { c.minute = 59 }
             var cal = Calendar(identifier: .gregorian)
             cal.timeZone = .current
-            guard let date = cal.date(from: c) else { throw CLIError("'\(text)' is not a valid date") }
+            // The calendar is lenient (30 February would be 1 March): a day it moves is not one.
+            guard let date = cal.date(from: c), cal.component(.day, from: date) == d, cal.component(.month, from: date) == mo else {
+                throw CLIError("'\(text)' is not a valid date")
+            }
             // "The state at the end of that moment": everything up to the last instant it names.
             return try transactor.seq(atOrBefore: date.timeIntervalSince1970 + 0.999_999)
         }
