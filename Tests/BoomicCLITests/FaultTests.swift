@@ -273,14 +273,15 @@ import Testing
     }
 
     /// The files' tags as a fresh library reads them: one line per song without ids and dates.
-    static func freshImport(_ box: Sandbox, _ tree: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
+    static func freshImport(_ box: Sandbox, _ tree: String, dropping: Set<String> = perImport,
+                            sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
         let library = box.root + "/fresh-\(UUID().uuidString.prefix(6))"
         defer { try? FileManager.default.removeItem(atPath: library) }
         let imported = try box.bare(["--library", library, "import", tree])
         try #require(imported.succeeded && imported.stderr.isEmpty, "\(imported)", sourceLocation: sourceLocation)
         let listed = try box.bare(["--library", library, "ls", "--json"])
         try #require(listed.succeeded, "\(listed)", sourceLocation: sourceLocation)
-        return try Fault.canonical(listed.stdout, dropping: perImport)
+        return try Fault.canonical(listed.stdout, dropping: dropping)
     }
 
     /// Writing tags is reversible (DESIGN §1): rollback, then write, gives the files their old
