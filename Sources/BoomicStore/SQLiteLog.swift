@@ -182,6 +182,25 @@ final class SQLiteLog {
 
     /// Calls `body` with each checkpoint at or before `seq` in `format`, newest first, until it
     /// returns a value. Checkpoints whose checksum fails are skipped: a checkpoint is a cache.
+    /// The checkpoint stored at exactly `seq` in `format`, checksum verified: `nil` when there is
+    /// none; `.failure` with the reason when it is damaged. For `verify`, which must see damage
+    /// that opening quietly skips.
+    func checkpoint<R>(at seq: Int, format: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> Result<R, StoreError>? {
+        let stmt = try connection.statement("SELECT checksum, data FROM checkpoints WHERE seq = ? AND format = ?")
+        try stmt.bind([.int(seq), .int(format)])
+        defer { stmt.reset() }
+        guard try stmt.step() else { return nil }
+        let stored = stmt.text(0)
+        return stmt.withBytes(1) { raw -> Result<R, StoreError> in
+            guard Checksum.string(of: raw) == stored else {
+                return .failure(.badEncoding("checkpoint \(seq) does not match its checksum"))
+            }
+            do { return .success(try body(raw)) } catch {
+                return .failure(.badEncoding("checkpoint \(seq) does not decode: \(error.localizedDescription)"))
+            }
+        }
+    }
+
     func newestCheckpoint<R>(atOrBefore seq: Int, format: Int,
                              _ body: (Int, UnsafeRawBufferPointer) -> R?) throws -> (seq: Int, value: R)? {
         let stmt = try connection.statement(

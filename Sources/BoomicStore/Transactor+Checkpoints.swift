@@ -48,6 +48,17 @@ extension Transactor {
         }
     }
 
+    /// The basis stored in the checkpoint at `seq`, read as is (no replay, no fallback):
+    /// `verify` compares it with the log replayed to `seq`. Throws when it is damaged or does not
+    /// decode, which opening would silently skip.
+    ///
+    /// - Returns: nil when there is no checkpoint at `seq` in this build's format.
+    public func storedCheckpoint(at seq: Int) throws -> Basis? {
+        guard let codec else { return nil }
+        let result = try reader.withLock { r in try r.log.checkpoint(at: seq, format: codec.format) { try codec.decode($0) } }
+        return try result?.get()
+    }
+
     /// The seqs of the stored checkpoints (of any format), ascending.
     public func checkpointSeqs() throws -> [Int] {
         try reader.withLock { try $0.log.checkpoints().map(\.seq) }

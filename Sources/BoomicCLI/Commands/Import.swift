@@ -30,9 +30,18 @@ struct Import: ParsableCommand {
         // Remembered only once they exist: a typo must not break every later rescan.
         if !folders.isEmpty { _ = try lib.addFolders(roots) }
         let listed = try MediaScanner.list(roots: roots)
-        let toRead = ImportGeneration.filesToRead(in: lib.basis, listed: listed)
-        let progress = Progress(title: "Reading tags", total: toRead.count)
         let art = try ArtStore(directory: lib.location + "/art")
+        var toRead = ImportGeneration.filesToRead(in: lib.basis, listed: listed)
+        // A cover gone from art/ (deleted, or a library rebuilt by import-json) comes back by
+        // reading its file again, even though the file itself did not change.
+        let chosen = Set(toRead.map(\.path))
+        var present: [String: Bool] = [:]   // one stat per picture, not per song
+        toRead += listed.filter { f in
+            guard !chosen.contains(f.path), let hash = lib.basis.song(atPath: f.path)?.art else { return false }
+            if present[hash] == nil { present[hash] = art.path(forHash: hash) != nil }
+            return present[hash] == false
+        }
+        let progress = Progress(title: "Reading tags", total: toRead.count)
         let result = MediaScanner.readAll(toRead, art: art) { n in progress.advance(by: n) }
         progress.finish()
         for failure in result.failures { Terminal.warn("skipped \(failure.localizedDescription)") }

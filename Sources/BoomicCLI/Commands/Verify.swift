@@ -26,8 +26,13 @@ struct Verify: ParsableCommand {
             replayed = replayed.applying(e.transaction)
             count += 1
             if checkpoints.contains(e.seq) {
-                let stored = try lib.transactor.basis(at: e.seq)
-                if stored != replayed { problems.append("checkpoint \(e.seq) differs from the log replayed to \(e.seq)") }
+                do {
+                    if let stored = try lib.transactor.storedCheckpoint(at: e.seq), stored != replayed {
+                        problems.append("checkpoint \(e.seq) differs from the log replayed to \(e.seq)")
+                    }
+                } catch {
+                    problems.append("checkpoint \(e.seq) is damaged (\(error.localizedDescription))")
+                }
             }
             let violations = replayed.invariantViolations()
             if !violations.isEmpty && e.seq == lib.head { problems += violations.map { "after \(e.seq): \($0)" } }
