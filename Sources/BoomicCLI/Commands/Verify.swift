@@ -19,6 +19,7 @@ struct Verify: ParsableCommand {
     func run() throws {
         let lib = try Library.open(at: options.location, create: false)
         var problems: [String] = []
+        var checkpointProblems: [String] = []   // fixed by --repair
         let checkpoints = Set(try lib.transactor.checkpointSeqs())
         var replayed = DataBasis()
         var count = 0
@@ -28,10 +29,10 @@ struct Verify: ParsableCommand {
             if checkpoints.contains(e.seq) {
                 do {
                     if let stored = try lib.transactor.storedCheckpoint(at: e.seq), stored != replayed {
-                        problems.append("checkpoint \(e.seq) differs from the log replayed to \(e.seq)")
+                        checkpointProblems.append("checkpoint \(e.seq) differs from the log replayed to \(e.seq)")
                     }
                 } catch {
-                    problems.append("checkpoint \(e.seq) is damaged (\(error.localizedDescription))")
+                    checkpointProblems.append("checkpoint \(e.seq) is damaged (\(error.localizedDescription))")
                 }
             }
             let violations = replayed.invariantViolations()
@@ -59,9 +60,12 @@ struct Verify: ParsableCommand {
             let kept = try lib.transactor.rebuildCheckpoints()
             Out.line("checkpoints rebuilt at \(kept.map(String.init).joined(separator: ", "))")
         }
+        for p in checkpointProblems { Terminal.warn((repair ? "repaired: " : "problem: ") + p) }
         for p in problems { Terminal.warn("problem: \(p)") }
+        if !repair { problems += checkpointProblems }
         if !problems.isEmpty {
-            throw CLIError("verify found \(problems.count) problem\(problems.count == 1 ? "" : "s")" + (repair ? "" : "; 'boomic verify --repair' rebuilds the checkpoints"))
+            let hint = !repair && !checkpointProblems.isEmpty ? "; 'boomic verify --repair' rebuilds the checkpoints" : ""
+            throw CLIError("verify found \(problems.count) problem\(problems.count == 1 ? "" : "s")" + hint)
         }
         Out.line("OK")
     }
