@@ -91,7 +91,8 @@ struct ImportJSON: ParsableCommand {
         for (i, l) in lines.enumerated() where !ids.insert(l.transaction.id).inserted {
             throw CLIError("line \(i + 1) of \(file) repeats transaction \(l.transaction.id.uuidString.lowercased()): the export was edited; nothing was imported")
         }
-        for l in lines { try lib.transactor.commit(l.transaction) }
+        // One SQLite transaction for the whole file: a crash or a full disk imports all or nothing.
+        try lib.transactor.appendAll(lines.map(\.transaction), expectedHead: 0)
         Out.line("Imported \(lines.count) transactions; the library now has \(lib.basis.songs.count) songs.")
     }
 }

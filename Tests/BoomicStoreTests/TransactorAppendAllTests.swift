@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+@testable import BoomicStore
+
+/// `appendAll` (what `import-json` uses): the whole batch or nothing, and checkpoints where
+/// one-at-a-time commits would have put them.
+@Suite struct TransactorAppendAllTests {
+    static func ops(_ n: Int) -> [Op] {
+        (1...n).map { Op(id: UUID(), timestamp: Double($0), changes: [.add("x", $0)]) }
+    }
+
+    @Test func aBatchEqualsItsCommitsOneByOne() throws {
+        try withTemporaryDirectory { dir in
+            let ops = Self.ops(120)
+            let batch = try openToy(dir + "/a.sqlite", checkpointEvery: 25)
+            #expect(try batch.appendAll(ops, expectedHead: 0) == 120)
+            let single = try openToy(dir + "/b.sqlite", checkpointEvery: 25)
+            for op in ops { try single.commit(op) }
+            #expect(batch.basis == single.basis)
+            for k in [0, 1, 37, 99, 120] { #expect(try batch.basis(at: k) == single.basis(at: k), "state \(k)") }
+            #expect(try batch.checkpointSeqs() == single.checkpointSeqs(), "checkpoints where the policy puts them")
+            let reopened = try openToy(dir + "/a.sqlite", checkpointEvery: 25)
+            #expect(reopened.basis == single.basis && reopened.head == 120)
+        }
+    }
+
+    @Test func aBadTransactionInTheBatchCommitsNone() throws {
+        try withTemporaryDirectory { dir in
+            let store = try openToy(dir + "/library.sqlite")
+            var ops = Self.ops(10)
+            ops[7].id = ops[2].id // a repeated id: the log refuses it
+            #expect(throws: StoreError.self) { try store.appendAll(ops) }
+            #expect(store.head == 0 && store.basis == Counters())
+            #expect(try store.logHead() == 0)
+        }
+    }
+
+    @Test func anUnexpectedHeadIsRefused() throws {
+        try withTemporaryDirectory { dir in
+            let store = try openToy(dir + "/library.sqlite")
+            try store.commit(Op(id: UUID(), timestamp: 0, changes: [.set("y", 1)]))
+            #expect(throws: StoreError.self) { try store.appendAll(Self.ops(3), expectedHead: 0) }
+            #expect(try store.logHead() == 1)
+        }
+    }
+}
