@@ -1,4 +1,5 @@
 import CSQLite3
+import Glibc
 
 /// One open SQLite database handle, and the only place `sqlite3*` lives.
 ///
@@ -56,7 +57,7 @@ final class SQLiteConnection {
         if rc != SQLITE_OK {
             let message = errmsg.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
             sqlite3_free(errmsg)
-            throw Self.error(function: "sqlite3_exec", code: rc, message: message)
+            throw Self.error(function: "sqlite3_exec", code: rc, message: withSystemError(message, code: rc))
         }
     }
 
@@ -126,8 +127,17 @@ final class SQLiteConnection {
     func check(_ code: Int32, _ function: String) throws {
         switch code & 0xFF {
         case SQLITE_OK, SQLITE_ROW, SQLITE_DONE: return
-        default: throw Self.error(function: function, code: code, message: String(cString: sqlite3_errmsg(handle)))
+        default: throw Self.error(function: function, code: code, message: withSystemError(String(cString: sqlite3_errmsg(handle)), code: code))
         }
+    }
+
+    /// `message` plus the system's words when an I/O call failed and SQLite kept its errno:
+    /// opening a library on a full disk fails creating the -shm file with only "disk I/O error"
+    /// (SQLITE_IOERR_SHMSIZE), and the user must be told the disk is full.
+    private func withSystemError(_ message: String, code: Int32) -> String {
+        let os = sqlite3_system_errno(handle)
+        guard os != 0, [SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN].contains(code & 0xFF) else { return message }
+        return message + " (" + String(cString: strerror(os)) + ")"
     }
 
     static func error(function: String, code: Int32, message: String) -> StoreError {
