@@ -158,7 +158,13 @@ struct TagWriting {
                 new.size = o.stamp.size
                 new.mtime = o.stamp.mtime
                 new.fingerprint = o.fingerprint ?? old.fingerprint
-                new.fileValueMap = Dictionary(o.remaining.map { ($0.field, $0.file) }, uniquingKeysWith: { a, _ in a })
+                var files = Dictionary(o.remaining.map { ($0.field, $0.file) }, uniquingKeysWith: { a, _ in a })
+                // The file holds what was planned; a change committed meanwhile (a modify while
+                // this wrote) departs from it, and a rescan must know the file's value to keep it.
+                for f in TagMap.fields where f.isTag && files[f] == nil && f.value(in: old) != f.value(in: o.song) {
+                    files[f] = f.value(in: o.song)
+                }
+                new.fileValueMap = files
                 let p = old.patch(to: new)
                 return p.isEmpty ? nil : .updateSong(old.id, p)
             }
