@@ -74,8 +74,8 @@ import Testing
             let again = try box.succeed("import", tree)
             let expected = now.history == before.history ? "Imported: \(total - total / 40) added," : "Nothing changed:"
             #expect(again.stdout.hasPrefix(expected), "\(context): run again: \(again)")
-            #expect(try box.historyCount() == 2, "\(context): run again")
             if k == Self.importKills - 1 {
+                #expect(try box.historyCount() == 2, "\(context): run again")
                 #expect(try Fault.state(box).songs(dropping: Self.perImport) == afterSongs, "\(context): run again")
             }
         }
@@ -126,7 +126,7 @@ import Testing
             let again = try box.succeed(command)
             let expected = now.history == before.history ? "Modified \(total) songs" : "No changes to make."
             #expect(again.lines.last?.hasPrefix(expected) == true, "\(context): run again: \(again)")
-            #expect(try box.listing() == after.listing, "\(context): run again")
+            if k == Self.modifyKills - 1 { #expect(try box.listing() == after.listing, "\(context): run again") }
         }
         print("FaultTests.modify: seed \(rng.seed), \(total) songs in \(String(format: "%.2f", seconds)) s; \(hits) of \(Self.modifyKills) kills hit a running modify, \(committed) found it committed")
         #expect(hits > 0, "no kill hit a running modify; the test proved nothing")
@@ -180,7 +180,7 @@ import Testing
             let again = try box.succeed(command)
             let expected = now.history == before.history ? "Done: rollback to 1" : "The library is already as it was at 1"
             #expect(again.lines.last?.hasPrefix(expected) == true, "\(context): run again: \(again)")
-            #expect(try box.listing() == atOne, "\(context): run again")
+            if k == Self.rollbackKills - 1 { #expect(try box.listing() == atOne, "\(context): run again") }
         }
         print("FaultTests.rollback: seed \(rng.seed), \(old + added) songs in \(String(format: "%.2f", seconds)) s; \(hits) of \(Self.rollbackKills) kills hit a running rollback, \(committed) found it committed")
         #expect(hits > 0, "no kill hit a running rollback; the test proved nothing")
@@ -188,7 +188,7 @@ import Testing
 
     // MARK: write
 
-    /// Kills `boomic write -y` of 198 files whose songs got a new comment and genre. After each
+    /// Kills `boomic write -y` of 132 files whose songs got a new comment and genre. After each
     /// kill every file is byte for byte its old self or what an uninterrupted write made of it,
     /// every file decodes to the samples it had, the library is unchanged but for at most one
     /// whole `write` transaction, and running the write again completes and leaves no
@@ -197,7 +197,7 @@ import Testing
         var rng = SplitMix64.fromEnvironment()
         let box = try Sandbox(samples: false)
         let tree = box.root + "/tree"
-        let files = try Fault.copiedTree(box, at: tree, copies: 6)
+        let files = try Fault.copiedTree(box, at: tree, copies: 4)
         try box.succeed("import", tree)
         try box.succeed("modify", "comment=Written after a kill", "genre=Fault Tolerant", "-y")
         let savedTree = box.root + "/saved-tree", savedLibrary = box.root + "/saved-library"
