@@ -1,231 +1,230 @@
 import Foundation
 import Testing
 
-extension FaultTests {
-    /// A full disk gives a clear error and loses nothing (issue 4 item 6).
-    ///
-    /// Two ways to run out of room: a small tmpfs the test mounts (root only; skipped with the
-    /// reason where mounting is not allowed), and a file size limit (RLIMIT_FSIZE, `ulimit -f`),
-    /// which needs no privilege. Under the limit SIGXFSZ kills the process unless it is ignored;
-    /// both are checked: the signal is one more crash at a bad moment, the ignored signal makes
-    /// every write past the limit fail with EFBIG, which must be reported like a full disk.
-    @Suite struct FullDisk {
-        /// A one-line error on stderr that says the disk (or the size limit) is the problem.
-        static func expectOneLineNamingSpace(_ run: ProcessRun, _ context: String, sourceLocation: SourceLocation = #_sourceLocation) {
-            #expect(run.status == 1 && !run.signaled, "\(context): \(run)", sourceLocation: sourceLocation)
-            #expect(run.errorLines.count == 1 && run.errorLines.first?.hasPrefix("Error: ") == true,
-                    "\(context): not one error line: \(run.errorLines)", sourceLocation: sourceLocation)
-            #expect(namesSpace(run.stderr), "\(context): the error does not say the disk is full: \(run.stderr)", sourceLocation: sourceLocation)
-        }
+/// A full disk gives a clear error and loses nothing (issue 4 item 6). Beside the serialized
+/// FaultTests rather than in it: nothing here is timed, so it may run in parallel.
+///
+/// Two ways to run out of room: a small tmpfs the test mounts (root only; skipped with the
+/// reason where mounting is not allowed), and a file size limit (RLIMIT_FSIZE, `ulimit -f`),
+/// which needs no privilege. Under the limit SIGXFSZ kills the process unless it is ignored;
+/// both are checked: the signal is one more crash at a bad moment, the ignored signal makes
+/// every write past the limit fail with EFBIG, which must be reported like a full disk.
+@Suite struct FaultTestsFullDisk {
+    /// A one-line error on stderr that says the disk (or the size limit) is the problem.
+    static func expectOneLineNamingSpace(_ run: ProcessRun, _ context: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(run.status == 1 && !run.signaled, "\(context): \(run)", sourceLocation: sourceLocation)
+        #expect(run.errorLines.count == 1 && run.errorLines.first?.hasPrefix("Error: ") == true,
+                "\(context): not one error line: \(run.errorLines)", sourceLocation: sourceLocation)
+        #expect(namesSpace(run.stderr), "\(context): the error does not say the disk is full: \(run.stderr)", sourceLocation: sourceLocation)
+    }
 
-        /// Whether a message says that space ran out (ENOSPC, SQLITE_FULL) or a file grew past
-        /// the size limit (EFBIG).
-        static func namesSpace(_ text: String) -> Bool {
-            let t = text.lowercased()
-            return ["no space left", "disk is full", "disk full", "is full", "file too large", "size limit"].contains { t.contains($0) }
-        }
+    /// Whether a message says that space ran out (ENOSPC, SQLITE_FULL) or a file grew past
+    /// the size limit (EFBIG).
+    static func namesSpace(_ text: String) -> Bool {
+        let t = text.lowercased()
+        return ["no space left", "disk is full", "disk full", "is full", "file too large", "size limit"].contains { t.contains($0) }
+    }
 
-        // MARK: import
+    // MARK: import
 
-        /// The disk holding the library fills up during an import's commit: one error line,
-        /// the library keeps its state (and opens while the disk is still nearly full), and the
-        /// import completes once there is room.
-        @Test(.enabled(if: SmallDisk.available, SmallDisk.unavailable))
-        func importWhenTheDiskFillsUpFailsCleanly() throws {
-            let box = try Sandbox(samples: false)
-            let tree = box.root + "/big"
-            let total = try Fault.linkedTree(box, at: tree, copies: 0..<40)
-            let disk = try SmallDisk(at: box.library, kilobytes: 1536)
-            defer { disk.unmount() }
-            try box.succeed("import", tree + "/copy 0/Miles Quartet")
-            let before = try Fault.state(box)
+    /// The disk holding the library fills up during an import's commit: one error line,
+    /// the library keeps its state (and opens while the disk is still nearly full), and the
+    /// import completes once there is room.
+    @Test(.enabled(if: SmallDisk.available, SmallDisk.unavailable))
+    func importWhenTheDiskFillsUpFailsCleanly() throws {
+        let box = try Sandbox(samples: false)
+        let tree = box.root + "/big"
+        let total = try Fault.linkedTree(box, at: tree, copies: 0..<40)
+        let disk = try SmallDisk(at: box.library, kilobytes: 1536)
+        defer { disk.unmount() }
+        try box.succeed("import", tree + "/copy 0/Miles Quartet")
+        let before = try Fault.state(box)
 
-            try disk.fill(leaving: 192 * 1024)
-            let run = try box.boomic("import", tree)
-            Self.expectOneLineNamingSpace(run, "import onto a full disk")
-            #expect(!run.stdout.contains("Imported"), "\(run)")
-            #expect(try Fault.state(box) == before, "the library changed")
-            try Fault.expectVerifies(box, "after the failed import")
+        try disk.fill(leaving: 192 * 1024)
+        let run = try box.boomic("import", tree)
+        Self.expectOneLineNamingSpace(run, "import onto a full disk")
+        #expect(!run.stdout.contains("Imported"), "\(run)")
+        #expect(try Fault.state(box) == before, "the library changed")
+        try Fault.expectVerifies(box, "after the failed import")
 
-            disk.empty()
-            let again = try box.succeed("import", tree)
-            #expect(again.stdout.hasPrefix("Imported: \(total - 3) added"), "\(again)")
-            #expect(try box.songs().count == total)
-            try Fault.expectVerifies(box, "after the import with room")
-        }
+        disk.empty()
+        let again = try box.succeed("import", tree)
+        #expect(again.stdout.hasPrefix("Imported: \(total - 3) added"), "\(again)")
+        #expect(try box.songs().count == total)
+        try Fault.expectVerifies(box, "after the import with room")
+    }
 
-        /// The disk is already full when `boomic` starts, and the library was closed cleanly
-        /// (SQLite deleted its -wal and -shm files), so opening it needs room to create them.
-        /// A changing command must still say in one line that the disk is full, and reading
-        /// the library (`ls`, `history`) should work.
-        @Test(.enabled(if: SmallDisk.available, SmallDisk.unavailable))
-        func aFullDiskIsNamedAndTheLibraryStillReads() throws {
-            let box = try Sandbox(samples: false)
-            let tree = box.root + "/big"
-            _ = try Fault.linkedTree(box, at: tree, copies: 0..<2)
-            let disk = try SmallDisk(at: box.library, kilobytes: 512)
-            defer { disk.unmount() }
-            try box.succeed("import", tree + "/copy 0/Miles Quartet")
-            let before = try Fault.state(box)
-            try Fault.closeCleanly(box)
+    /// The disk is already full when `boomic` starts, and the library was closed cleanly
+    /// (SQLite deleted its -wal and -shm files), so opening it needs room to create them.
+    /// A changing command must still say in one line that the disk is full, and reading
+    /// the library (`ls`, `history`) should work.
+    @Test(.enabled(if: SmallDisk.available, SmallDisk.unavailable))
+    func aFullDiskIsNamedAndTheLibraryStillReads() throws {
+        let box = try Sandbox(samples: false)
+        let tree = box.root + "/big"
+        _ = try Fault.linkedTree(box, at: tree, copies: 0..<2)
+        let disk = try SmallDisk(at: box.library, kilobytes: 512)
+        defer { disk.unmount() }
+        try box.succeed("import", tree + "/copy 0/Miles Quartet")
+        let before = try Fault.state(box)
+        try Fault.closeCleanly(box)
 
-            try disk.fill()
-            Self.expectOneLineNamingSpace(try box.boomic("modify", "comment=No room", "-y"), "modify on a full disk")
-            Self.expectOneLineNamingSpace(try box.boomic("import", tree), "import of a new folder on a full disk")
-            let listed = try box.boomic("ls", "--json")
-            #expect(listed.succeeded && listed.stdout == before.listing, "ls on a full disk: \(listed)")
-            let history = try box.boomic("history")
-            #expect(history.succeeded && history.lines.count == 1, "history on a full disk: \(history)")
+        try disk.fill()
+        Self.expectOneLineNamingSpace(try box.boomic("modify", "comment=No room", "-y"), "modify on a full disk")
+        Self.expectOneLineNamingSpace(try box.boomic("import", tree), "import of a new folder on a full disk")
+        let listed = try box.boomic("ls", "--json")
+        #expect(listed.succeeded && listed.stdout == before.listing, "ls on a full disk: \(listed)")
+        let history = try box.boomic("history")
+        #expect(history.succeeded && history.lines.count == 1, "history on a full disk: \(history)")
 
-            disk.empty()
-            #expect(try Fault.state(box) == before, "the library changed")
-            try Fault.expectVerifies(box, "after the disk was emptied")
-        }
+        disk.empty()
+        #expect(try Fault.state(box) == before, "the library changed")
+        try Fault.expectVerifies(box, "after the disk was emptied")
+    }
 
-        /// An import whose log grows past the file size limit: with SIGXFSZ ignored, one error
-        /// line that names the limit and the library as before; with the signal, a crash that
-        /// leaves the library as before; then, without a limit, the import completes.
-        @Test func importOverTheFileSizeLimit() throws {
-            let box = try Sandbox(samples: false)
-            let tree = box.root + "/big"
-            let total = try Fault.linkedTree(box, at: tree, copies: 0..<40)
-            try box.succeed("import", tree + "/copy 0/Miles Quartet")
-            let before = try Fault.state(box)
-            try Fault.closeCleanly(box)
-            let limit = 64 * 1024 // the log is 4 KiB, its -shm 32 KiB; importing 1,320 songs adds over a megabyte
+    /// An import whose log grows past the file size limit: with SIGXFSZ ignored, one error
+    /// line that names the limit and the library as before; with the signal, a crash that
+    /// leaves the library as before; then, without a limit, the import completes.
+    @Test func importOverTheFileSizeLimit() throws {
+        let box = try Sandbox(samples: false)
+        let tree = box.root + "/big"
+        let total = try Fault.linkedTree(box, at: tree, copies: 0..<40)
+        try box.succeed("import", tree + "/copy 0/Miles Quartet")
+        let before = try Fault.state(box)
+        try Fault.closeCleanly(box)
+        let limit = 64 * 1024 // the log is 4 KiB, its -shm 32 KiB; importing 1,320 songs adds over a megabyte
 
-            let failed = try Fault.limited(box, bytes: limit, ignoringSignal: true, ["import", tree])
-            Self.expectOneLineNamingSpace(failed, "import past the file size limit")
-            #expect(try Fault.state(box) == before, "the library changed")
-            try Fault.expectVerifies(box, "after the import past the limit")
+        let failed = try Fault.limited(box, bytes: limit, ignoringSignal: true, ["import", tree])
+        Self.expectOneLineNamingSpace(failed, "import past the file size limit")
+        #expect(try Fault.state(box) == before, "the library changed")
+        try Fault.expectVerifies(box, "after the import past the limit")
 
-            let killed = try Fault.limited(box, bytes: limit, ignoringSignal: false, ["import", tree])
-            #expect(killed.signaled && killed.status == SIGXFSZ, "SIGXFSZ did not stop the import: \(killed)")
-            #expect(try Fault.state(box) == before, "the library changed")
-            try Fault.expectVerifies(box, "after SIGXFSZ")
+        let killed = try Fault.limited(box, bytes: limit, ignoringSignal: false, ["import", tree])
+        #expect(killed.signaled && killed.status == SIGXFSZ, "SIGXFSZ did not stop the import: \(killed)")
+        #expect(try Fault.state(box) == before, "the library changed")
+        try Fault.expectVerifies(box, "after SIGXFSZ")
 
-            let again = try box.succeed("import", tree)
-            #expect(again.stdout.hasPrefix("Imported: \(total - 3) added"), "\(again)")
-            try Fault.expectVerifies(box, "after the import without a limit")
-        }
+        let again = try box.succeed("import", tree)
+        #expect(again.stdout.hasPrefix("Imported: \(total - 3) added"), "\(again)")
+        try Fault.expectVerifies(box, "after the import without a limit")
+    }
 
-        // MARK: write
+    // MARK: write
 
-        /// The tags to write are long (a 6,000-character comment), so a file's tags outgrow the
-        /// padding and the file grows: a write needs room for the copy and then some.
-        static let longComment = "comment=" + String(repeating: "Room for a long comment. ", count: 240)
+    /// The tags to write are long (a 6,000-character comment), so a file's tags outgrow the
+    /// padding and the file grows: a write needs room for the copy and then some.
+    static let longComment = "comment=" + String(repeating: "Room for a long comment. ", count: 240)
 
-        /// A library of one copy of the samples (in `tree`) whose songs all need writing.
-        static func libraryToWrite(_ box: Sandbox, tree: String) throws -> (files: [String], old: [String: Data], before: Fault.State) {
-            let files = try Fault.copiedTree(box, at: tree, copies: 1)
-            try box.succeed("import", tree)
-            try box.succeed("modify", longComment, "genre=Out of Room", "-y")
-            return (files, Fault.contents(files), try Fault.state(box))
-        }
+    /// A library of one copy of the samples (in `tree`) whose songs all need writing.
+    static func libraryToWrite(_ box: Sandbox, tree: String) throws -> (files: [String], old: [String: Data], before: Fault.State) {
+        let files = try Fault.copiedTree(box, at: tree, copies: 1)
+        try box.succeed("import", tree)
+        try box.succeed("modify", longComment, "genre=Out of Room", "-y")
+        return (files, Fault.contents(files), try Fault.state(box))
+    }
 
-        /// After a write that failed for want of room: every file is its old self or, when the
-        /// run says it wrote it, decodes as before; no copy is left beside them; every file the
-        /// run did not write is reported on a line of its own that names the lack of room.
-        static func expectNothingLost(_ run: ProcessRun, files: [String], old: [String: Data], tree: String,
-                                      _ context: String, sourceLocation: SourceLocation = #_sourceLocation) -> [String] {
-            let written = files.filter { FileManager.default.contents(atPath: $0) != old[$0] }
-            #expect(run.status == 1 && !run.signaled, "\(context): \(run)", sourceLocation: sourceLocation)
-            let notWritten = run.errorLines.filter { $0.hasPrefix("not written: ") }
-            #expect(notWritten.count + written.count == files.count && notWritten.count > 0,
-                    "\(context): \(written.count) files written and \(notWritten.count) reported, of \(files.count): \(run)", sourceLocation: sourceLocation)
-            #expect(run.errorLines.last == "Error: \(notWritten.count) file\(notWritten.count == 1 ? " was" : "s were") not written; see the messages above",
-                    "\(context): \(run.errorLines.suffix(2))", sourceLocation: sourceLocation)
-            let unclear = notWritten.filter { !namesSpace($0) }
-            #expect(unclear.isEmpty, "\(context): \(unclear.count) of \(notWritten.count) files not written for want of room say otherwise, e.g. \(unclear.prefix(2))",
-                    sourceLocation: sourceLocation)
-            let temps = Fault.hiddenTemporaries(under: tree)
-            #expect(temps.isEmpty, "\(context): copies left beside the files: \(temps)", sourceLocation: sourceLocation)
-            return written
-        }
+    /// After a write that failed for want of room: every file is its old self or, when the
+    /// run says it wrote it, decodes as before; no copy is left beside them; every file the
+    /// run did not write is reported on a line of its own that names the lack of room.
+    static func expectNothingLost(_ run: ProcessRun, files: [String], old: [String: Data], tree: String,
+                                  _ context: String, sourceLocation: SourceLocation = #_sourceLocation) -> [String] {
+        let written = files.filter { FileManager.default.contents(atPath: $0) != old[$0] }
+        #expect(run.status == 1 && !run.signaled, "\(context): \(run)", sourceLocation: sourceLocation)
+        let notWritten = run.errorLines.filter { $0.hasPrefix("not written: ") }
+        #expect(notWritten.count + written.count == files.count && notWritten.count > 0,
+                "\(context): \(written.count) files written and \(notWritten.count) reported, of \(files.count): \(run)", sourceLocation: sourceLocation)
+        #expect(run.errorLines.last == "Error: \(notWritten.count) file\(notWritten.count == 1 ? " was" : "s were") not written; see the messages above",
+                "\(context): \(run.errorLines.suffix(2))", sourceLocation: sourceLocation)
+        let unclear = notWritten.filter { !namesSpace($0) }
+        #expect(unclear.isEmpty, "\(context): \(unclear.count) of \(notWritten.count) files not written for want of room say otherwise, e.g. \(unclear.prefix(2))",
+                sourceLocation: sourceLocation)
+        let temps = Fault.hiddenTemporaries(under: tree)
+        #expect(temps.isEmpty, "\(context): copies left beside the files: \(temps)", sourceLocation: sourceLocation)
+        return written
+    }
 
-        /// Writing tags into files on a full disk: with no room at all every file stays as it
-        /// was and each says why; with room for copies but not for every grown file, each file
-        /// is its old or new self; with room, the write completes.
-        @Test(.enabled(if: SmallDisk.available, SmallDisk.unavailable))
-        func writeOnAFullDiskLeavesEveryFileWhole() throws {
-            let box = try Sandbox(samples: false)
-            let tree = box.root + "/music"
-            let disk = try SmallDisk(at: tree, kilobytes: 2048)
-            defer { disk.unmount() }
-            let (files, old, before) = try Self.libraryToWrite(box, tree: tree)
-            let decoder = AudioDecoder(scratch: box.root)
-            var samples: [String: String] = [:]
-            for f in files { samples[f] = try decoder.decode(f).get() }
+    /// Writing tags into files on a full disk: with no room at all every file stays as it
+    /// was and each says why; with room for copies but not for every grown file, each file
+    /// is its old or new self; with room, the write completes.
+    @Test(.enabled(if: SmallDisk.available, SmallDisk.unavailable))
+    func writeOnAFullDiskLeavesEveryFileWhole() throws {
+        let box = try Sandbox(samples: false)
+        let tree = box.root + "/music"
+        let disk = try SmallDisk(at: tree, kilobytes: 2048)
+        defer { disk.unmount() }
+        let (files, old, before) = try Self.libraryToWrite(box, tree: tree)
+        let decoder = AudioDecoder(scratch: box.root)
+        var samples: [String: String] = [:]
+        for f in files { samples[f] = try decoder.decode(f).get() }
 
-            try disk.fill()
-            let full = try box.boomic("write", "-y")
-            let none = Self.expectNothingLost(full, files: files, old: old, tree: tree, "write on a full disk")
-            #expect(none.isEmpty, "files changed on a full disk: \(none)")
-            #expect(try Fault.state(box) == before, "the library changed")
+        try disk.fill()
+        let full = try box.boomic("write", "-y")
+        let none = Self.expectNothingLost(full, files: files, old: old, tree: tree, "write on a full disk")
+        #expect(none.isEmpty, "files changed on a full disk: \(none)")
+        #expect(try Fault.state(box) == before, "the library changed")
 
-            disk.empty()
-            try disk.fill(leaving: 160 * 1024) // room for a copy of any one file, not for all of them grown
-            let tight = try box.boomic("write", "-y")
-            let some = Self.expectNothingLost(tight, files: files, old: old, tree: tree, "write on a nearly full disk")
-            let between = Fault.contents(files)
-            try FaultTests.expectDecode(some, like: samples, decoder, "write on a nearly full disk")
-            try Fault.expectVerifies(box, "after the write on a nearly full disk")
+        disk.empty()
+        try disk.fill(leaving: 160 * 1024) // room for a copy of any one file, not for all of them grown
+        let tight = try box.boomic("write", "-y")
+        let some = Self.expectNothingLost(tight, files: files, old: old, tree: tree, "write on a nearly full disk")
+        let between = Fault.contents(files)
+        try FaultTests.expectDecode(some, like: samples, decoder, "write on a nearly full disk")
+        try Fault.expectVerifies(box, "after the write on a nearly full disk")
 
-            disk.empty()
-            let done = try box.boomic("write", "-y")
-            #expect(done.succeeded && done.stderr.isEmpty, "\(done)")
-            let new = Fault.contents(files)
-            #expect(files.allSatisfy { new[$0] != old[$0] }, "the write with room left files unwritten")
-            #expect(files.allSatisfy { between[$0] == old[$0] || between[$0] == new[$0] },
-                    "a file written on the nearly full disk differs from what the write with room made of it")
-            try FaultTests.expectDecode(files, like: samples, decoder, "after the write with room")
-            #expect(Fault.hiddenTemporaries(under: tree).isEmpty)
-            #expect(try box.succeed("import").stdout.hasPrefix("Nothing changed:"), "the writes were not all recorded")
-        }
+        disk.empty()
+        let done = try box.boomic("write", "-y")
+        #expect(done.succeeded && done.stderr.isEmpty, "\(done)")
+        let new = Fault.contents(files)
+        #expect(files.allSatisfy { new[$0] != old[$0] }, "the write with room left files unwritten")
+        #expect(files.allSatisfy { between[$0] == old[$0] || between[$0] == new[$0] },
+                "a file written on the nearly full disk differs from what the write with room made of it")
+        try FaultTests.expectDecode(files, like: samples, decoder, "after the write with room")
+        #expect(Fault.hiddenTemporaries(under: tree).isEmpty)
+        #expect(try box.succeed("import").stdout.hasPrefix("Nothing changed:"), "the writes were not all recorded")
+    }
 
-        /// Writing tags under a file size limit between the files' sizes (52 KiB: four sample
-        /// files are bigger, and the long comment grows at least two more past it): with SIGXFSZ
-        /// ignored, the files that would outgrow the limit stay as they were and say why; with
-        /// the signal, the process dies mid-copy, and the next write (without a limit) cleans
-        /// up and completes. The log is checkpointed first, so that its own writes (a -shm of
-        /// 32 KiB, a WAL of a few pages) stay under the limit.
-        @Test func writeOverTheFileSizeLimit() throws {
-            let box = try Sandbox(samples: false)
-            let tree = box.root + "/music"
-            let (files, old, before) = try Self.libraryToWrite(box, tree: tree)
-            let limit = 52 * 1024
-            #expect(files.filter { (old[$0]?.count ?? 0) > limit }.count >= 2, "no file is too big to copy under the limit")
-            let decoder = AudioDecoder(scratch: box.root)
-            var samples: [String: String] = [:]
-            for f in files { samples[f] = try decoder.decode(f).get() }
+    /// Writing tags under a file size limit between the files' sizes (52 KiB: four sample
+    /// files are bigger, and the long comment grows at least two more past it): with SIGXFSZ
+    /// ignored, the files that would outgrow the limit stay as they were and say why; with
+    /// the signal, the process dies mid-copy, and the next write (without a limit) cleans
+    /// up and completes. The log is checkpointed first, so that its own writes (a -shm of
+    /// 32 KiB, a WAL of a few pages) stay under the limit.
+    @Test func writeOverTheFileSizeLimit() throws {
+        let box = try Sandbox(samples: false)
+        let tree = box.root + "/music"
+        let (files, old, before) = try Self.libraryToWrite(box, tree: tree)
+        let limit = 52 * 1024
+        #expect(files.filter { (old[$0]?.count ?? 0) > limit }.count >= 2, "no file is too big to copy under the limit")
+        let decoder = AudioDecoder(scratch: box.root)
+        var samples: [String: String] = [:]
+        for f in files { samples[f] = try decoder.decode(f).get() }
 
-            try Fault.closeCleanly(box)
-            let failed = try Fault.limited(box, bytes: limit, ignoringSignal: true, ["write", "-y"])
-            let some = Self.expectNothingLost(failed, files: files, old: old, tree: tree, "write past the file size limit")
-            #expect(!some.isEmpty, "no file was small enough to write under the limit: \(failed)")
-            try FaultTests.expectDecode(some, like: samples, decoder, "write past the file size limit")
-            try Fault.expectVerifies(box, "after the write past the limit")
-            let history = try box.history()
-            #expect(history.count == before.history.count + 1 && history.first?.label == "write tags into \(some.count) files",
-                    "the files written under the limit were not recorded: \(history.map(\.label))")
-            let between = Fault.contents(files)
+        try Fault.closeCleanly(box)
+        let failed = try Fault.limited(box, bytes: limit, ignoringSignal: true, ["write", "-y"])
+        let some = Self.expectNothingLost(failed, files: files, old: old, tree: tree, "write past the file size limit")
+        #expect(!some.isEmpty, "no file was small enough to write under the limit: \(failed)")
+        try FaultTests.expectDecode(some, like: samples, decoder, "write past the file size limit")
+        try Fault.expectVerifies(box, "after the write past the limit")
+        let history = try box.history()
+        #expect(history.count == before.history.count + 1 && history.first?.label == "write tags into \(some.count) files",
+                "the files written under the limit were not recorded: \(history.map(\.label))")
+        let between = Fault.contents(files)
 
-            try Fault.closeCleanly(box)
-            let killed = try Fault.limited(box, bytes: limit, ignoringSignal: false, ["write", "-y"])
-            #expect(killed.signaled && killed.status == SIGXFSZ, "SIGXFSZ did not stop the write: \(killed)")
-            let stillOld = files.filter { FileManager.default.contents(atPath: $0) == old[$0] }
-            #expect(files.allSatisfy { f in let b = FileManager.default.contents(atPath: f); return b == old[f] || b == between[f] },
-                    "a write killed by SIGXFSZ changed a file it had not finished")
-            let leftBehind = Fault.hiddenTemporaries(under: tree)
-            try Fault.expectVerifies(box, "after SIGXFSZ")
+        try Fault.closeCleanly(box)
+        let killed = try Fault.limited(box, bytes: limit, ignoringSignal: false, ["write", "-y"])
+        #expect(killed.signaled && killed.status == SIGXFSZ, "SIGXFSZ did not stop the write: \(killed)")
+        let stillOld = files.filter { FileManager.default.contents(atPath: $0) == old[$0] }
+        #expect(files.allSatisfy { f in let b = FileManager.default.contents(atPath: f); return b == old[f] || b == between[f] },
+                "a write killed by SIGXFSZ changed a file it had not finished")
+        let leftBehind = Fault.hiddenTemporaries(under: tree)
+        try Fault.expectVerifies(box, "after SIGXFSZ")
 
-            let done = try box.boomic("write", "-y")
-            #expect(done.succeeded && done.stderr.isEmpty, "\(done)")
-            #expect(done.lines.last?.hasPrefix("Wrote tags into \(stillOld.count) file") == true, "\(done)")
-            #expect(Fault.hiddenTemporaries(under: tree).isEmpty, "SIGXFSZ left \(leftBehind) and the next write did not remove them")
-            try FaultTests.expectDecode(files, like: samples, decoder, "after the write without a limit")
-            #expect(try box.succeed("import").stdout.hasPrefix("Nothing changed:"), "the writes were not all recorded")
-            print("FaultTests.FullDisk: a write killed by SIGXFSZ left \(leftBehind.count) temporary copies; the next write removed them")
-        }
+        let done = try box.boomic("write", "-y")
+        #expect(done.succeeded && done.stderr.isEmpty, "\(done)")
+        #expect(done.lines.last?.hasPrefix("Wrote tags into \(stillOld.count) file") == true, "\(done)")
+        #expect(Fault.hiddenTemporaries(under: tree).isEmpty, "SIGXFSZ left \(leftBehind) and the next write did not remove them")
+        try FaultTests.expectDecode(files, like: samples, decoder, "after the write without a limit")
+        #expect(try box.succeed("import").stdout.hasPrefix("Nothing changed:"), "the writes were not all recorded")
+        print("FaultTests.FullDisk: a write killed by SIGXFSZ left \(leftBehind.count) temporary copies; the next write removed them")
     }
 }

@@ -10,9 +10,9 @@ import Testing
 /// its old or its new self, and decode to the same samples as before.
 ///
 /// The delays come from a seeded generator whose seed is printed; `BOOMIC_TEST_SEED=N` replays a
-/// run. The nested suites (full disk, two writers) are in FaultTests+*.swift. Serialized: the
-/// kill tests time a command, then kill it at moments within that time, and would time each
-/// other otherwise.
+/// run. Serialized: the kill tests time a command, then kill it at moments within that time,
+/// and would time each other otherwise. FaultTestsFullDisk and FaultTestsConcurrent
+/// (FaultTests+*.swift) are not timed and run beside them.
 @Suite(.serialized) struct FaultTests {
     static let importKills = 13
     static let modifyKills = 12
