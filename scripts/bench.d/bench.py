@@ -11,6 +11,7 @@ import json
 import os
 import platform
 import re
+import resource
 import shlex
 import shutil
 import signal
@@ -63,12 +64,16 @@ class Failed(Exception):
 
 
 def run(cmd, env=None, cwd=None, capture=False, timeout=None, check=True):
-    """Run a command; stdout discarded unless capture. Returns (seconds, CompletedProcess)."""
+    """Run a command; stdout discarded unless capture. Returns (seconds, CompletedProcess);
+    p.cpu is the child's user + system CPU seconds (all its threads)."""
+    ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     p = subprocess.run(cmd, env=env, cwd=cwd, stdin=subprocess.DEVNULL,
                        stdout=subprocess.PIPE if capture else subprocess.DEVNULL,
                        stderr=subprocess.PIPE, timeout=timeout)
     dt = time.perf_counter() - t0
+    ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    p.cpu = (ru1.ru_utime + ru1.ru_stime) - (ru0.ru_utime + ru0.ru_stime)
     if check and p.returncode != 0:
         err = p.stderr.decode(errors="replace").strip().splitlines()
         raise Failed(f"`{shlex.join(cmd)}` exited {p.returncode}: " + " / ".join(err[-3:])[:400])
@@ -89,18 +94,31 @@ def hyperfine(cmd, env=None, runs=5, warmup=1, name="x", prepare=None):
         raise Failed(f"hyperfine failed on `{shlex.join(cmd)}`: " + p.stdout.decode(errors="replace")[-400:])
     r = json.load(open(out))["results"][0]
     return {"mean": r["mean"], "median": r["median"], "min": r["min"], "stddev": r.get("stddev") or 0.0,
+            "cpu": (r.get("user") or 0.0) + (r.get("system") or 0.0),
             "runs": len(r["times"]), "method": f"hyperfine, {warmup} warm-up + {len(r['times'])} runs, median"}
 
 
 def loop_time(cmds, env=None, prepare=None):
     """Time each command once (python perf_counter around the whole process); returns list."""
-    times = []
+    return loop_runs(cmds, env, prepare)[0]
+
+
+def loop_runs(cmds, env=None, prepare=None):
+    """Each command once: (wall seconds, CPU seconds) lists."""
+    times, cpus = [], []
     for c in cmds:
         if prepare:
             prepare()
-        dt, _ = run(c, env=env)
+        dt, p = run(c, env=env)
         times.append(dt)
-    return times
+        cpus.append(p.cpu)
+    return times, cpus
+
+
+def figure(times, cpus, method):
+    """A boomic figure: median wall time, fastest run, median CPU time."""
+    return {"t": statistics.median(times), "min": min(times), "cpu": statistics.median(cpus),
+            "runs": times, "method": method}
 
 
 def max_rss_kb(cmd, env=None):
@@ -126,12 +144,12 @@ def warm(root):
 
 # ------------------------------------------------------------------ results table
 
-ROWS = []   # (job, boomic, peer, ratio, budget, verdict)
+ROWS = []   # (job, boomic, min, cpu, peer, ratio, budget, verdict)
 NOTES = []  # text lines
 
 
-def row(job, boomic, peer="—", ratio="—", budget="—", verdict=""):
-    ROWS.append((job, boomic, peer, ratio, budget, verdict))
+def row(job, boomic, peer="—", ratio="—", budget="—", verdict="", mn="", cpu=""):
+    ROWS.append((job, boomic, mn, cpu, peer, ratio, budget, verdict))
 
 
 def note(text):
@@ -139,7 +157,7 @@ def note(text):
 
 
 def print_table():
-    head = ("job", "boomic", "peer", "ratio (boomic vs peer)", "budget (DESIGN §7)", "within?")
+    head = ("job", "boomic", "min", "cpu", "peer", "ratio (boomic vs peer)", "budget (DESIGN §7)", "within?")
     rows = [head] + ROWS
     w = [max(len(r[i]) for r in rows) for i in range(len(head))]
     line = "  ".join("-" * x for x in w)
@@ -450,13 +468,15 @@ def bench_boomic(root, n, q100, q1000, res):
             return False
 
     def first_import():
-        times = []
+        times, cpus = [], []
         for _ in range(ARGS.runs_import):
             bm.init(lib)  # fresh library each run, untimed
-            dt, _ = bm.run(lib, "import", root)
+            dt, p = bm.run(lib, "import", root)
             times.append(dt)
+            cpus.append(p.cpu)
         res["boomic_import"] = statistics.median(times)
         res["boomic_import_runs"] = times
+        res["boomic_import_cpu"] = statistics.median(cpus)
         log(f"boomic first import: {times}")
         res["boomic_count"] = count_json(bm, lib)
         if res["boomic_count"] is not None and res["boomic_count"] != n:
@@ -486,9 +506,9 @@ def bench_boomic(root, n, q100, q1000, res):
 
     def modify():
         res["boomic_q1000_count"] = count_json(bm, lib, q1000)
-        ts = loop_time([bm.cmd(lib, "modify", q1000, f"genre=BoomicBench{k}", "-y") for k in range(5)],
-                       env=bm.envfor(lib))
-        res["modify"] = {"t": statistics.median(ts), "runs": ts, "method": "median of 5, a new value each run"}
+        ts, cpus = loop_runs([bm.cmd(lib, "modify", q1000, f"genre=BoomicBench{k}", "-y") for k in range(5)],
+                             env=bm.envfor(lib))
+        res["modify"] = figure(ts, cpus, "median of 5, a new value each run")
         log(f"boomic modify 1000: {ts}")
 
     def open_short():
@@ -543,15 +563,17 @@ def bench_boomic(root, n, q100, q1000, res):
         work = os.path.join(ARGS.work, "boomic-hist-rollback")
         shutil.rmtree(work, ignore_errors=True)
         shutil.copytree(hist, work)
-        rb, un = [], []
+        rb, un, rbc, unc = [], [], [], []
         back = rollback_back(res["hist_seq"])
         for _ in range(3):
-            dt, _ = bm.run(work, "rollback", f"HEAD~{back}", "-y")
+            dt, p = bm.run(work, "rollback", f"HEAD~{back}", "-y")
             rb.append(dt)
-            dt, _ = bm.run(work, "undo", "-y")
+            rbc.append(p.cpu)
+            dt, p = bm.run(work, "undo", "-y")
             un.append(dt)
-        res["rollback"] = {"t": statistics.median(rb), "runs": rb, "method": "median of 3"}
-        res["undo"] = {"t": statistics.median(un), "runs": un, "method": "median of 3"}
+            unc.append(p.cpu)
+        res["rollback"] = figure(rb, rbc, "median of 3")
+        res["undo"] = figure(un, unc, "median of 3")
         res["rollback_labels"] = head_labels(bm, work, 2)
         log(f"boomic rollback {rb} undo {un} {res['rollback_labels']}")
 
@@ -559,9 +581,9 @@ def bench_boomic(root, n, q100, q1000, res):
         work = os.path.join(ARGS.work, "boomic-hist-modify")
         shutil.rmtree(work, ignore_errors=True)
         shutil.copytree(hist, work)
-        ts = loop_time([bm.cmd(work, "modify", q1000, f"genre=BoomicBench{k}", "-y") for k in range(3)],
-                       env=bm.envfor(work))
-        res["modify_hist"] = {"t": statistics.median(ts), "runs": ts, "method": "median of 3"}
+        ts, cpus = loop_runs([bm.cmd(work, "modify", q1000, f"genre=BoomicBench{k}", "-y") for k in range(3)],
+                             env=bm.envfor(work))
+        res["modify_hist"] = figure(ts, cpus, "median of 3")
         log(f"boomic modify 1000 (long history): {ts}")
 
     def verify_long():
@@ -589,11 +611,13 @@ def timed(bm, lib, *a, runs=10, warmup=2, cap=None, name="b"):
         raise Failed(f"`boomic {shlex.join(a)}` did not finish within {cap:.0f} s (stopped)")
     lines = p.stdout.count(b"\n")
     if dt > 1.0:
-        ts = [dt] + loop_time([cmd, cmd], env=bm.envfor(lib))
-        return {"t": statistics.median(ts), "lines": lines, "runs": ts,
-                "method": "probe + 2 runs, median of 3 (python perf_counter)"}
-    h = bm.hyperfine(lib, *a, runs=runs, warmup=warmup, name=name)
-    return {"t": h["median"], "lines": lines, "method": h["method"]}
+        ts, cpus = loop_runs([cmd, cmd], env=bm.envfor(lib))
+        f = figure([dt] + ts, [p.cpu] + cpus, "probe + 2 runs, median of 3 (python perf_counter)")
+    else:
+        h = bm.hyperfine(lib, *a, runs=runs, warmup=warmup, name=name)
+        f = {"t": h["median"], "min": h["min"], "cpu": h["cpu"], "method": h["method"]}
+    f["lines"] = lines
+    return f
 
 
 def verify_once(bm, lib):
@@ -610,7 +634,7 @@ def verify_once(bm, lib):
         note(f"boomic verify on {lib} exited {p.returncode}: " +
              " / ".join((out + p.stderr.decode(errors='replace').strip().splitlines())[-3:])[:400])
     log(f"verify {lib}: {dt:.2f} s, {'OK' if ok else 'NOT OK'}")
-    return {"t": dt, "ok": ok, "first": out[0] if out else ""}
+    return {"t": dt, "min": dt, "cpu": p.cpu, "ok": ok, "first": out[0] if out else ""}
 
 
 def head_labels(bm, lib, k):
@@ -652,12 +676,12 @@ def build_history(bm, base_export, n, res):
     summary = json.load(open(summ))
     log(f"history: generated in {t_gen:.1f} s ({os.path.getsize(gen) / 1e6:.0f} MB); boomic import-json…")
     try:
-        t_ij, p = bm.run(hist, "import-json", gen, capture=True)
+        t_ij, p_ij = bm.run(hist, "import-json", gen, capture=True)
     except Failed:
         shutil.rmtree(hist, ignore_errors=True)
         raise
     seq = head_seq(bm, hist)
-    log(f"history: import-json {t_ij:.1f} s, head {seq}; {p.stdout.decode().strip()}")
+    log(f"history: import-json {t_ij:.1f} s, head {seq}; {p_ij.stdout.decode().strip()}")
     if seq != summary["transactions"]:
         raise Failed(f"import-json left {seq} transactions, expected {summary['transactions']}")
     # Does the built library hold the state the generator tracked? (title, genre, rating, tags)
@@ -677,7 +701,8 @@ def build_history(bm, base_export, n, res):
         f"{len(bad)} songs differ from the generated state, e.g. {bad[0]}"
     if bad:
         note(f"history library: {state_check}")
-    info = {"hist_seq": seq, "hist_gen_seconds": t_gen, "hist_import_json": t_ij, "hist_summary": summary,
+    info = {"hist_seq": seq, "hist_gen_seconds": t_gen, "hist_import_json": t_ij, "hist_import_json_cpu": p_ij.cpu,
+            "hist_summary": summary,
             "hist_state_check": state_check, "hist_state_ok": not bad,
             "hist_jsonl_mb": os.path.getsize(gen) / 1e6}
     res.update(info)
@@ -812,25 +837,36 @@ def report(res, tl, n, ncpu, q100, q1000, load_start, loads):
     short = res.get("short_seq")
     Sh = f"{short} txns" if short else "short history"
 
-    def budget_row(job, v, limit, budget, peer="—", ratio="—"):
-        row(job, tstr(v), peer, ratio, budget, verdict(v <= limit if v is not None else None))
+    def extra(key):
+        d = res.get(key) if isinstance(res.get(key), dict) else {}
+        return (fmt_time(d["min"]) if d.get("min") is not None else "",
+                fmt_time(d["cpu"]) if d.get("cpu") is not None else "")
 
-    def info_row(job, v, budget="none", implied=None):
+    def budget_row(job, key, limit, budget, peer="—", ratio="—"):
+        v = F(key)
+        mn, cpu = extra(key)
+        row(job, tstr(v), peer, ratio, budget, verdict(v <= limit if v is not None else None), mn, cpu)
+
+    def info_row(job, key, budget="none", implied=None):
+        v = F(key)
+        mn, cpu = extra(key)
         ok = None if implied is None or v is None else v <= implied
-        row(job, tstr(v), "—", "—", budget, "" if ok is None else f"({verdict(ok)})")
+        row(job, tstr(v), "—", "—", budget, "" if ok is None else f"({verdict(ok)})", mn, cpu)
 
     bi = res.get("boomic_import")
     b_rate = n / bi if bi else None
     b_rate_s = fmt_rate(b_rate) if bi else bfail
+    imp_x = (f"best {n / min(res['boomic_import_runs']):,.0f}/s" if res.get("boomic_import_runs") else "",
+             fmt_time(res["boomic_import_cpu"]) if res.get("boomic_import_cpu") else "")
     if tl:
         allc = tl.get(ncpu) or tl[1] * ncpu
         need = 0.7 * tl[1] * ncpu
         row("first import", b_rate_s, f"TagLib raw, 1 core: {fmt_rate(tl[1])}", speed_ratio(b_rate, tl[1], True),
-            f"≥ 70% of TagLib/core × {ncpu} = {need:,.0f} files/s", verdict(b_rate >= need if b_rate else None))
+            f"≥ 70% of TagLib/core × {ncpu} = {need:,.0f} files/s", verdict(b_rate >= need if b_rate else None), *imp_x)
         if ncpu > 1:
             row("first import", b_rate_s, f"TagLib raw, {ncpu} threads: {fmt_rate(allc)}", speed_ratio(b_rate, allc, True))
     else:
-        row("first import", b_rate_s, "TagLib raw: n/a", budget="≥ 70% of TagLib/core, all cores")
+        row("first import", b_rate_s, "TagLib raw: n/a", budget="≥ 70% of TagLib/core, all cores", mn=imp_x[0], cpu=imp_x[1])
     if res.get("mpd_import"):
         r = n / res["mpd_import"]
         row("first import", b_rate_s, f"MPD: {fmt_rate(r)}", speed_ratio(b_rate, r, True))
@@ -845,7 +881,7 @@ def report(res, tl, n, ncpu, q100, q1000, load_start, loads):
     br = F("rescan")
     mr = res.get("mpd_rescan")
     row("rescan, nothing changed", tstr(br), f"MPD update: {fmt_time(mr)}" if mr else "MPD: peer unavailable",
-        speed_ratio(br, mr, False), "≤ MPD's time", verdict(br <= mr if br and mr else None))
+        speed_ratio(br, mr, False), "≤ MPD's time", verdict(br <= mr if br and mr else None), *extra("rescan"))
     bu = res.get("beets_rescan")
     row("rescan, nothing changed", tstr(br), f"beet update{bsuf}: {fmt_time(bu)}" if bu else "beets: not measured",
         speed_ratio(br, bu, False) if bn == n else "—")
@@ -856,36 +892,38 @@ def report(res, tl, n, ncpu, q100, q1000, load_start, loads):
 
     p, pv = beets_peer("beets_ls100")
     v = F("ls100")
-    budget_row(f"ls ~100 songs, {Sh}", v, 0.05, "≤ 50 ms", p, speed_ratio(v, pv, False))
-    budget_row(f"ls ~100 songs, {H}", F("ls100_hist"), 0.05, "≤ 50 ms")
+    budget_row(f"ls ~100 songs, {Sh}", "ls100", 0.05, "≤ 50 ms", p, speed_ratio(v, pv, False))
+    budget_row(f"ls ~100 songs, {H}", "ls100_hist", 0.05, "≤ 50 ms")
     p, pv = beets_peer("beets_lsall")
     v = F("lsall")
-    budget_row(f"ls all {n:,}, {Sh}", v, 0.3, "≤ 300 ms at 50k", p, speed_ratio(v, pv, False))
-    budget_row(f"ls all {n:,}, {H}", F("lsall_hist"), 0.3, "≤ 300 ms at 50k")
+    budget_row(f"ls all {n:,}, {Sh}", "lsall", 0.3, "≤ 300 ms at 50k", p, speed_ratio(v, pv, False))
+    budget_row(f"ls all {n:,}, {H}", "lsall_hist", 0.3, "≤ 300 ms at 50k")
     pv = res.get("beets_modify")
     v = F("modify")
-    budget_row(f"modify 1,000 -y, {Sh}", v, 0.2, "≤ 200 ms",
+    budget_row(f"modify 1,000 -y, {Sh}", "modify", 0.2, "≤ 200 ms",
                f"beet modify -W{bsuf}: {fmt_time(pv)}" if pv else "beets: not measured", speed_ratio(v, pv, False))
-    budget_row(f"modify 1,000 -y, {H}", F("modify_hist"), 0.2, "≤ 200 ms")
-    budget_row(f"open: history -n 1, {Sh}", F("open_short"), 0.1, "≤ 100 ms")
-    budget_row(f"open: history -n 1, {H}", F("open_hist"), 0.1, "≤ 100 ms at any history")
-    budget_row(f"open: ls matching nothing, {H}", F("open_ls_hist"), 0.1, "≤ 100 ms at any history")
-    budget_row(f"rollback HEAD~{rollback_back(hs or 0)} -y", F("rollback"), 0.3, "≤ 300 ms", "none has it")
-    info_row("undo (that rollback) -y", F("undo"), "(≤ 300 ms, as rollback)", 0.3)
+    budget_row(f"modify 1,000 -y, {H}", "modify_hist", 0.2, "≤ 200 ms")
+    budget_row(f"open: history -n 1, {Sh}", "open_short", 0.1, "≤ 100 ms")
+    budget_row(f"open: history -n 1, {H}", "open_hist", 0.1, "≤ 100 ms at any history")
+    budget_row(f"open: ls matching nothing, {H}", "open_ls_hist", 0.1, "≤ 100 ms at any history")
+    budget_row(f"rollback HEAD~{rollback_back(hs or 0)} -y", "rollback", 0.3, "≤ 300 ms", "none has it")
+    info_row("undo (that rollback) -y", "undo", "(≤ 300 ms, as rollback)", 0.3)
     S = res.get("hist_summary") or {}
-    budget_row(f"ls ~100 --as-of 100", F("asof100"), 0.3, "≤ 300 ms", "none has it")
-    budget_row(f"ls ~100 --as-of {S.get('date_ref', 'DATE')}", F("asofdate"), 0.3, "≤ 300 ms", "none has it")
-    info_row(f"diff HEAD~{diff_back(hs or 0)}", F("diff1000"), "none (2 states: as-of ≤ 300 ms)", 0.3)
-    info_row("history -n 50", F("history50"), "none (open ≤ 100 ms)", 0.1)
-    info_row(f"history (all {hs or '?'}) > /dev/null", F("history_all"), "none")
-    info_row("show HEAD~10", F("show10"), "none (open ≤ 100 ms)", 0.1)
-    info_row(f"blame {res.get('blame_query', 'album')}", F("blame"), "none")
+    budget_row(f"ls ~100 --as-of 100", "asof100", 0.3, "≤ 300 ms", "none has it")
+    budget_row(f"ls ~100 --as-of {S.get('date_ref', 'DATE')}", "asofdate", 0.3, "≤ 300 ms", "none has it")
+    info_row(f"diff HEAD~{diff_back(hs or 0)}", "diff1000", "none (2 states: as-of ≤ 300 ms)", 0.3)
+    info_row("history -n 50", "history50", "none (open ≤ 100 ms)", 0.1)
+    info_row(f"history (all {hs or '?'}) > /dev/null", "history_all", "none")
+    info_row("show HEAD~10", "show10", "none (open ≤ 100 ms)", 0.1)
+    info_row(f"blame {res.get('blame_query', 'album')}", "blame", "none")
     vs, vh = res.get("verify_short") or {}, res.get("verify_hist") or {}
-    row(f"verify, {Sh}", tstr(vs.get("t")), "—", "—", "none", "")
+    row(f"verify, {Sh}", tstr(vs.get("t")), "—", "—", "none", "", "", fmt_time(vs["cpu"]) if vs.get("cpu") else "")
     row(f"verify, {H}", tstr(vh.get("t")) if vh.get("t") is not None else
-        (f"> {vh['over']:.0f} s (stopped)" if vh.get("over") else bfail), "—", "—", "none", "")
+        (f"> {vh['over']:.0f} s (stopped)" if vh.get("over") else bfail), "—", "—", "none", "", "",
+        fmt_time(vh["cpu"]) if vh.get("cpu") else "")
     if res.get("hist_import_json"):
-        row(f"import-json {hs:,} txns (making the history)", tstr(res["hist_import_json"]), "—", "—", "none", "")
+        row(f"import-json {hs:,} txns (making the history)", tstr(res["hist_import_json"]), "—", "—", "none", "", "",
+            fmt_time(res["hist_import_json_cpu"]) if res.get("hist_import_json_cpu") else "")
     v = res.get("rss")
     pr = res.get("beets_rss")
     row(f"peak RSS, ls all, {Sh}", fmt_mb(v) if v else bfail, f"beet ls{bsuf}: {fmt_mb(pr)}" if pr else "beets: not measured",
@@ -903,6 +941,9 @@ def report(res, tl, n, ncpu, q100, q1000, load_start, loads):
     M = lambda k: (res.get(k) or {}).get("method", "not measured") if isinstance(res.get(k), dict) else "not measured"
     L = lambda k: (res.get(k) or {}).get("lines", "?") if isinstance(res.get(k), dict) else "?"
     print("How each figure was measured (whole process, wall clock, stdout to /dev/null, page cache warm):")
+    print("- columns: boomic = median wall time of the runs; min = the fastest run; cpu = user + system CPU time of the "
+          "process, all threads (hyperfine's mean, else the median). The machine is shared: when wall is well above "
+          "cpu for a one-threaded command, it waited for a core (or for fsync), and min is the better guide.")
     print(f"- first import: `boomic --library D import ROOT` into a fresh D each run (`init` untimed), median of "
           f"{ARGS.runs_import} runs{' ' + str([round(x, 2) for x in res['boomic_import_runs']]) if res.get('boomic_import_runs') else ''}; "
           f"files/s = N / seconds.")
