@@ -69,10 +69,17 @@ struct TagWriting {
         var accepting: Set<FileStamp> = []
     }
 
+    /// Held from planning to recording: two writes at once would both pass the "unchanged since
+    /// I read it" check and both rename over the same files.
+    let lock: WriteLock
+
     init(lib: Library, force: Bool) throws {
         self.lib = lib
         self.force = force
         writer = TagWriter(art: try ArtStore(directory: lib.location + "/art"))
+        lock = try WriteLock(path: lib.location + "/write.lock")
+        // What another write recorded while we waited for the lock is what the files hold now.
+        try lib.transactor.refresh()
     }
 
     /// Reads each song's file and keeps those whose tags differ from the library, in path order.
@@ -226,4 +233,26 @@ struct TagWriting {
             + (c.map { " (transaction \($0))." } ?? "."))
         try writing.finish()
     }
+}
+
+/// An exclusive `flock` on a file in the library folder, released when the process ends
+/// (even by `kill -9`), so a dead writer never blocks the next one.
+final class WriteLock {
+    private let fd: Int32
+
+    init(path: String) throws {
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw CLIError("cannot open \(path) (\(String(cString: strerror(errno)))); check that the library folder is writable")
+        }
+        while flock(fd, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                let reason = String(cString: strerror(errno))
+                close(fd)
+                throw CLIError("cannot lock \(path) (\(reason)); is another boomic write stuck?")
+            }
+        }
+    }
+
+    deinit { close(fd) }
 }
