@@ -39,6 +39,7 @@ struct Write: ParsableCommand {
         let count = "\(planned.count) file\(planned.count == 1 ? "" : "s")"
         if planned.isEmpty {
             Out.line(writing.failures == 0 ? "Every file already holds the library's tags." : "Nothing to write.")
+            if !confirm.dryRun, !writing.agreeing.isEmpty { _ = try writing.record([], message: change.message) }
         } else if confirm.dryRun {
             Out.line("Dry run: \(count) would be written.")
         } else if !Terminal.confirm("Write tags into \(count)?", yes: confirm.yes) {
@@ -62,6 +63,10 @@ struct TagWriting {
     let force: Bool
     /// Files that were to be written and were not.
     private(set) var failures = 0
+    /// Files that already hold the library's tags but whose stamp the library does not know:
+    /// a write killed after renaming them, or another tagger that wrote the same values.
+    /// Their stamps are recorded, or a later rollback + write would refuse them as changed.
+    private(set) var agreeing: [TagWriter.Plan] = []
 
     struct Planned {
         var plan: TagWriter.Plan
@@ -106,7 +111,9 @@ struct TagWriting {
         var planned: [Planned] = []
         for r in results.withLock({ $0 }) {
             switch r {
-            case .success(let plan)?: if !plan.differences.isEmpty { planned.append(Planned(plan: plan)) }
+            case .success(let plan)?:
+                if !plan.differences.isEmpty { planned.append(Planned(plan: plan)) }
+                else if plan.isChangedOnDisk { agreeing.append(plan) }
             case .failure(let error)?: fail("skipped \(error.localizedDescription)")
             case nil: break
             }
@@ -156,9 +163,19 @@ struct TagWriting {
     /// so that a rescan sees them unchanged, and what is left unwritten (`fileValues`: nothing,
     /// unless a field could not be held). Returns its sequence number.
     func record(_ outcomes: [TagWriter.Outcome], message: String?) throws -> Int? {
-        guard !outcomes.isEmpty else { return nil }
+        guard !outcomes.isEmpty || !agreeing.isEmpty else { return nil }
         let c = try lib.commit(kind: .write, message: message) { basis in
-            let assertions: [Assertion] = outcomes.compactMap { o in
+            let stamps: [Assertion] = agreeing.compactMap { plan in
+                guard let old = basis[plan.song.id], old.path == plan.song.path,
+                      TagMap.fields.allSatisfy({ $0.value(in: old) == $0.value(in: plan.song) }) else { return nil }
+                var new = old
+                new.size = plan.stamp.size
+                new.mtime = plan.stamp.mtime
+                new.fileValueMap = [:]
+                let p = old.patch(to: new)
+                return p.isEmpty ? nil : .updateSong(old.id, p)
+            }
+            let written: [Assertion] = outcomes.compactMap { o in
                 // A song moved or removed meanwhile is not the file that was written.
                 guard let old = basis[o.song.id], old.path == o.song.path else { return nil }
                 var new = old
@@ -176,7 +193,9 @@ struct TagWriting {
                 return p.isEmpty ? nil : .updateSong(old.id, p)
             }
             let n = outcomes.count
-            return assertions.isEmpty ? nil : (assertions, "write tags into \(n) file\(n == 1 ? "" : "s")")
+            let assertions = written + stamps
+            let label = n > 0 ? "write tags into \(n) file\(n == 1 ? "" : "s")" : "record \(stamps.count) file\(stamps.count == 1 ? "" : "s") already written"
+            return assertions.isEmpty ? nil : (assertions, label)
         }
         return c?.seq
     }
