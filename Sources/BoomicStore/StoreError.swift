@@ -45,6 +45,11 @@ extension StoreError: LocalizedError {
         case let .busy(function, message):
             return "Another boomic process kept the library locked for too long (\(function): \(message)); "
                 + "wait for it to finish and try again."
+        case let .sqlite(function, code, message) where code & 0xFF == 10 || code & 0xFF == 13:
+            // SQLITE_IOERR / SQLITE_FULL: almost always the disk (full, a file size limit, a
+            // failing device), not Boomic; SQLite rolled the change back.
+            return "The library database could not be written (\(function): \(message), code \(code)); "
+                + "check that the disk is not full and no file size limit (ulimit -f) is set, then try again."
         case let .sqlite(function, code, message):
             return "The library database failed (\(function): \(message), code \(code)); "
                 + "run `boomic verify`, and report a bug if it persists."

@@ -121,6 +121,11 @@ public struct TagWriter: Sendable {
             }
             unheld = back
             if let problem = AudioComparison.difference(original, copy) {
+                // TagLib's save fails silently when the disk fills; a copy cut short then looks
+                // like changed audio. Say what really happened when it is that.
+                if let room = Self.noRoom(in: temp, needing: Int64(st.st_size) + 65_536) {
+                    throw MediaError.unwritable(path: path, reason: "\(room); left as it was")
+                }
                 throw MediaError.unwritable(path: path, reason: "writing the tags would change the audio (\(problem)); left as it was")
             }
             fingerprint = Fingerprint.of(copy)
@@ -230,5 +235,19 @@ public struct TagWriter: Sendable {
         case .unreadableFolder(_, let reason)?: return .unwritable(path: path, reason: reason)
         case nil: return .unwritable(path: path, reason: "\(error)")
         }
+    }
+
+    /// Why a file of `needed` bytes cannot be written at `path`, if it is for lack of room:
+    /// the file system is (nearly) full, or the process has a file size limit below it.
+    static func noRoom(in path: String, needing needed: Int64) -> String? {
+        var limit = rlimit()
+        if getrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max, Int64(limit.rlim_cur) < needed {
+            return "the file size limit (ulimit -f) is smaller than the file"
+        }
+        var fs = statvfs()
+        if statvfs(path, &fs) == 0, Int64(fs.f_bavail) * Int64(fs.f_frsize) < needed {
+            return "no space left on the disk for a copy of the file"
+        }
+        return nil
     }
 }
