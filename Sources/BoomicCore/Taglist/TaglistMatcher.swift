@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A taglist compiled for evaluation: needles folded once, comparisons reduced to intervals once,
 /// as `QueryMatcher` does for queries.
 ///
@@ -14,8 +16,9 @@ public struct TaglistMatcher: Sendable {
     private let negative: [[Test]]
 
     public init(_ taglist: Taglist) {
-        positive = taglist.clauses.filter { $0.sign == .positive }.map { $0.rules.map(Test.init) }
-        negative = taglist.clauses.filter { $0.sign == .negative }.map { $0.rules.map(Test.init) }
+        let folds = FoldMemo()
+        positive = taglist.clauses.filter { $0.sign == .positive }.map { $0.rules.map { Test($0, folds) } }
+        negative = taglist.clauses.filter { $0.sign == .negative }.map { $0.rules.map { Test($0, folds) } }
     }
 
     public func matches(_ song: Song) -> Bool {
@@ -41,15 +44,15 @@ public struct TaglistMatcher: Sendable {
         /// A comparison that can never hold (a text compared with a count).
         case never
 
-        init(_ rule: Rule) {
+        init(_ rule: Rule, _ folds: FoldMemo) {
             switch rule {
             case .tag(let path): self = .tag(path)
             case .tagPrefix(let path): self = .anyChild(path + ":")
             case .count(let path, let c): self = Interval(c).map { .count(prefix: path + ":", $0) } ?? .never
             case .field(let f, let c):
                 switch c {
-                case .contains(let t): self = .text(f, TextTest(nil, t))
-                case .compare(let op, .text(let t)): self = .text(f, TextTest(op, t))
+                case .contains(let t): self = .text(f, TextTest(nil, t, folds))
+                case .compare(let op, .text(let t)): self = .text(f, TextTest(op, t, folds))
                 case .compare(_, .number), .compare(_, .bool), .range: self = .number(f, Interval(c)!)
                 }
             }
@@ -123,37 +126,93 @@ public struct TaglistMatcher: Sendable {
     }
 
     /// A text comparison (a substring when there is no operator) with its needle folded.
+    ///
+    /// Folding every song's text into a new string was most of the cost of a text rule, so an
+    /// ASCII text is compared with an ASCII needle byte by byte, letters lower-cased on the fly
+    /// (which is all `Fold.key` does to ASCII); other texts are folded.
     private struct TextTest: Sendable {
+        /// `!=` is kept as `=` and `negated`: it holds when no value is equal.
         var op: Comparison.Operator?
+        var negated: Bool
         var needle: String
+        /// The folded needle's bytes, when they are ASCII.
+        var asciiNeedle: [UInt8]?
+        var folds: FoldMemo
 
-        init(_ op: Comparison.Operator?, _ text: String) {
-            self.op = op
+        init(_ op: Comparison.Operator?, _ text: String, _ folds: FoldMemo) {
+            self.op = op == .notEqual ? .equal : op
+            negated = op == .notEqual
             needle = Fold.key(text)
+            asciiNeedle = needle.utf8.allSatisfy { $0 < 0x80 } ? Array(needle.utf8) : nil
+            self.folds = folds
         }
 
+        /// Any of the texts a value offers: each of a list and the list as displayed (`A; B`),
+        /// numbers and truth values as printed, nothing for a missing value.
         func holds(for v: FieldValue) -> Bool {
-            let texts = Self.texts(v)
-            guard let op else { return texts.contains { Fold.key($0).contains(needle) } }
+            let found: Bool
+            switch v {
+            case .null: found = false
+            case .string(let s): found = test(s)
+            case .strings(let xs): found = xs.contains(where: test) || (xs.count > 1 && test(xs.joined(separator: "; ")))
+            default: found = test(v.description)
+            }
+            return found != negated
+        }
+
+        private func test(_ s: String) -> Bool {
             switch op {
-            case .equal: return texts.contains { Fold.key($0) == needle }
-            case .notEqual: return !texts.contains { Fold.key($0) == needle }
-            case .less: return texts.contains { Fold.key($0) < needle }
-            case .lessOrEqual: return texts.contains { Fold.key($0) <= needle }
-            case .greater: return texts.contains { Fold.key($0) > needle }
-            case .greaterOrEqual: return texts.contains { Fold.key($0) >= needle }
+            case nil: return ascii(s, whole: false) ?? folds.key(s).contains(needle)
+            case .equal, .notEqual: return ascii(s, whole: true) ?? (folds.key(s) == needle)
+            case .less: return folds.key(s) < needle
+            case .lessOrEqual: return folds.key(s) <= needle
+            case .greater: return folds.key(s) > needle
+            case .greaterOrEqual: return folds.key(s) >= needle
             }
         }
 
-        /// The strings a value offers to text tests: each of a list and the list as displayed
-        /// (`A; B`), numbers and truth values as printed, nothing for a missing value.
-        private static func texts(_ v: FieldValue) -> [String] {
-            switch v {
-            case .null: return []
-            case .strings(let xs): return xs.count > 1 ? xs + [xs.joined(separator: "; ")] : xs
-            default: return [v.description]
+        /// Whether an ASCII text contains (or is) the needle, ignoring ASCII case; nil when the
+        /// text must be folded: not ASCII, or holding a CR, which with LF is one `Character`
+        /// and so is not found by `String.contains` where the bytes would be.
+        private func ascii(_ text: String, whole: Bool) -> Bool? {
+            var text = text
+            return text.withUTF8 { hay -> Bool? in
+                for b in hay where b >= 0x80 || b == 0x0D { return nil }
+                // A folded needle that is not ASCII is in no ASCII text.
+                guard let needle = asciiNeedle else { return false }
+                if whole { return hay.count == needle.count && Self.equal(hay, from: 0, needle) }
+                guard hay.count >= needle.count else { return false }
+                for start in 0...(hay.count - needle.count) where Self.equal(hay, from: start, needle) { return true }
+                return false
             }
         }
+
+        private static func equal(_ hay: UnsafeBufferPointer<UInt8>, from start: Int, _ needle: [UInt8]) -> Bool {
+            for j in needle.indices {
+                var b = hay[start + j]
+                if b >= 0x41 && b <= 0x5A { b += 0x20 }
+                if b != needle[j] { return false }
+            }
+            return true
+        }
+    }
+}
+
+/// `Fold.key` remembered for the texts one matcher has folded: Foundation's folding costs
+/// microseconds, and a library repeats its artists, albums and genres on every song.
+///
+/// Bounded, so a matcher kept for a long time over a changing library cannot grow without end;
+/// past the bound, texts are folded each time. Shared by the threads using one matcher, hence
+/// the `Mutex`.
+final class FoldMemo: Sendable {
+    private let keys = Mutex<[String: String]>([:])
+    static let limit = 100_000
+
+    func key(_ s: String) -> String {
+        if let k = keys.withLock({ $0[s] }) { return k }
+        let k = Fold.key(s)
+        keys.withLock { if $0.count < Self.limit { $0[s] = k } }
+        return k
     }
 }
 
