@@ -172,8 +172,8 @@ public struct TaglistMatcher: Sendable {
         }
 
         /// Whether an ASCII text contains (or is) the needle, ignoring ASCII case; nil when the
-        /// text must be folded: not ASCII, or holding a CR, which with LF is one `Character`
-        /// and so is not found by `String.contains` where the bytes would be.
+        /// text must be folded: not ASCII, or holding a CR (CR LF is one `Character`, so there
+        /// bytes and characters could disagree, and the general path decides).
         private func ascii(_ text: String, whole: Bool) -> Bool? {
             var text = text
             return text.withUTF8 { hay -> Bool? in
