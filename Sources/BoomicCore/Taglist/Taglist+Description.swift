@@ -1,5 +1,5 @@
-/// Printing taglists back in the syntax the parser reads, so that what `taglist show` prints can
-/// be typed again: `parse(print(t)) == t` for every tree the parser can produce.
+// Printing taglists back in the syntax the parser reads, so that what `taglist show` prints can
+// be typed again: `parse(print(t)) == t` for every tree the parser can produce.
 
 extension Taglist: CustomStringConvertible {
     /// The clauses as shell arguments, each single-quoted:
