@@ -77,7 +77,7 @@ struct QueryMatcherTests {
             return (lo.map { v >= $0 } ?? true) && (hi.map { v <= $0 } ?? true)
         case .flag(let f, let b): return (f == .favorite ? s.favorite : s.compilation) == b
         case .tag(let name, let children):
-            return s.tags.contains { $0 == name || (children && $0.hasPrefix(name + ":")) }
+            return s.tags.contains { children ? $0.hasPrefix(name + ":") : $0 == name }
         case .not(let inner, _): return !matches(inner, s)
         }
     }

@@ -28,7 +28,8 @@ public struct QueryMatcher: Sendable {
             return { s in ts.contains { $0(s) } }
         case .tag(let name, let children):
             let prefix = name + ":"
-            return { s in s.tags.contains { $0 == name || (children && $0.hasPrefix(prefix)) } }
+            // `#instruments:` is any child of the tag, not the tag itself (as in taglists).
+            return { s in s.tags.contains { children ? $0.hasPrefix(prefix) : $0 == name } }
         case .anyField(let m):
             let t = compile(m)
             return { s in Query.anyFieldTargets.contains { t($0.value(in: s)) } }
