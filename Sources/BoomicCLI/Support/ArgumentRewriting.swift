@@ -2,7 +2,8 @@
 ///
 /// Two things the parser cannot do by itself (STYLE "CLI conventions"):
 /// - QUERY negation with `-` (`-genre:jazz`, `-#old`) would be read as short options, so a leading
-///   `-` becomes `^` on tokens that contain `:` or start with `-#` — never after `--`, never on an
+///   `-` becomes `^` on tokens that contain `:` or start with `-#`, `-@` or `-count(` (taglist
+///   clauses) — never after `--`, never on an
 ///   option's value, never on an option itself (`--as-of` has no colon).
 /// - `--library PATH` given before the subcommand (`boomic --library L ls`) is lifted out, so that
 ///   every subcommand sees it the same way as `BOOMIC_LIBRARY`.
@@ -44,6 +45,7 @@ public enum ArgumentRewriting {
 
     static func isNegatedTerm(_ a: String) -> Bool {
         guard a.hasPrefix("-"), !a.hasPrefix("--"), a.count > 1 else { return false }
-        return a.hasPrefix("-#") || a.contains(":")
+        // `-@year(<2000)` and `-count(#x:)<2` are negative taglist clauses.
+        return a.hasPrefix("-#") || a.hasPrefix("-@") || a.hasPrefix("-count(") || a.contains(":")
     }
 }
