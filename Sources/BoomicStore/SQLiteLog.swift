@@ -146,6 +146,22 @@ final class SQLiteLog {
     }
 
     /// Rows with `from <= seq <= through`, oldest first.
+    /// The columns of rows without their bodies: `history` lists thousands of transactions
+    /// whose bodies (an import is tens of megabytes) it never shows.
+    func summaries(from: Int, through: Int, limit: Int? = nil, newestFirst: Bool = false,
+                   excludingKind excluded: String? = nil) throws -> [(seq: Int, id: String, time: Double, kind: String, label: String)] {
+        let sql = "SELECT seq, id, time, kind, label FROM log WHERE seq >= ? AND seq <= ? AND kind != ? "
+            + "ORDER BY seq \(newestFirst ? "DESC" : "ASC") LIMIT ?"
+        let stmt = try connection.statement(sql)
+        try stmt.bind([.int(from), .int(through), .text(excluded ?? "\u{0}"), .int(limit ?? -1)])
+        defer { stmt.reset() }
+        var out: [(seq: Int, id: String, time: Double, kind: String, label: String)] = []
+        while try stmt.step() {
+            out.append((stmt.int(0), stmt.text(1), stmt.double(2), stmt.text(3), stmt.text(4)))
+        }
+        return out
+    }
+
     func rows(from: Int, through: Int, limit: Int? = nil, newestFirst: Bool = false) throws -> [LogRow] {
         var out: [LogRow] = []
         try forEachRow(where: "seq >= ? AND seq <= ?", [.int(from), .int(through)], newestFirst: newestFirst,

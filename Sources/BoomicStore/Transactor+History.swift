@@ -16,9 +16,10 @@ extension Transactor {
 
     /// Like `entries` but without decoding bodies: what a history listing needs, at a fraction of the cost.
     public func summaries(from: Int = 1, through: Int = .max, limit: Int? = nil,
-                          newestFirst: Bool = false) throws -> [LogSummary] {
+                          newestFirst: Bool = false, excludingKind: String? = nil) throws -> [LogSummary] {
         try reader.withLock { r in
-            try r.log.rows(from: from, through: through, limit: limit, newestFirst: newestFirst).map {
+            try r.log.summaries(from: from, through: through, limit: limit, newestFirst: newestFirst,
+                                excludingKind: excludingKind).map {
                 LogSummary(seq: $0.seq, id: $0.id, time: $0.time, kind: $0.kind, label: $0.label)
             }
         }

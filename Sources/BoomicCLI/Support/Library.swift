@@ -97,9 +97,8 @@ final class Library {
     }
 
     func summaries(newestFirst: Bool, limit: Int?, includePlays: Bool) throws -> [LogSummary] {
-        if includePlays { return try transactor.summaries(limit: limit, newestFirst: newestFirst) }
-        let all = try transactor.summaries(newestFirst: newestFirst).filter { $0.kind != Transaction.Kind.play.rawValue }
-        return limit.map { Array(all.prefix($0)) } ?? all
+        try transactor.summaries(limit: limit, newestFirst: newestFirst,
+                                 excludingKind: includePlays ? nil : Transaction.Kind.play.rawValue)
     }
 
     /// Rebuilds the undo/redo stacks from the log. Only undo and redo transactions need their
