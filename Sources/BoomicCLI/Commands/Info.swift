@@ -15,7 +15,7 @@ struct Info: ParsableCommand {
         let parsed = try QueryParser.parse(query, timeZone: .current)
         let lib = try Library.open(at: options.location, create: false)
         let songs = try lib.basis(asOf: asOf).songs(matching: parsed)
-        if output.json { try JSONOut.printArray(songs.map { SongJSON($0, artDirectory: nil) }); return }
+        if output.json { try JSONOut.printArray(songs.map { SongJSON($0) }); return }
         if songs.isEmpty { throw CLIError("no songs match '\(query.joined(separator: " "))'", exitCode: 1) }
         for (i, s) in songs.enumerated() {
             if i > 0 { Out.line() }

@@ -40,7 +40,7 @@ struct Ls: ParsableCommand {
         } else if artists {
             try printArtists(Browse.artists(of: songs, in: basis))
         } else if output.json {
-            try JSONOut.printArray(songs.lazy.map { SongJSON($0, artDirectory: nil) })
+            try JSONOut.printArray(songs.lazy.map { SongJSON($0) })
         } else {
             for s in songs {
                 Out.line((template?.render(s) ?? SongFormat.line(s)) + (s.missing ? Terminal.dim(" (missing)") : ""))

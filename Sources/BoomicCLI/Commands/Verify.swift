@@ -1,5 +1,6 @@
 import ArgumentParser
 import BoomicCore
+import BoomicMedia
 import Foundation
 
 struct Verify: ParsableCommand {
@@ -45,8 +46,9 @@ struct Verify: ParsableCommand {
         let fm = FileManager.default
         var artMissing = 0, filesMissing: [Song] = []
         var seenArt = Set<String>()
+        let art = try ArtStore(directory: lib.location + "/art")
         for s in lib.basis.songs.values {
-            if let a = s.art, seenArt.insert(a).inserted, !ArtFiles.exists(hash: a, in: lib.location + "/art") { artMissing += 1 }
+            if let a = s.art, seenArt.insert(a).inserted, art.path(forHash: a) == nil { artMissing += 1 }
             if !s.missing, !fm.fileExists(atPath: s.path) { filesMissing.append(s) }
         }
         if artMissing > 0 { problems.append("\(artMissing) cover\(artMissing == 1 ? " is" : "s are") missing from art/; run 'boomic import' to store them again") }
@@ -69,13 +71,5 @@ struct Verify: ParsableCommand {
             throw CLIError("verify found \(problems.count) problem\(problems.count == 1 ? "" : "s")" + hint)
         }
         Out.line("OK")
-    }
-}
-
-/// The art store's naming (`art/<hash>.<ext>`), for checks that do not need BoomicMedia.
-enum ArtFiles {
-    static func exists(hash: String, in dir: String) -> Bool {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return false }
-        return names.contains { $0 == hash || $0.hasPrefix(hash + ".") }
     }
 }
