@@ -20,7 +20,7 @@ struct FlattenTests {
                 let flat = Flatten.assertions(ts.flatMap(\.assertions))
                 let context = "seed \(h.seed), flatten \(i)..<\(j)"
                 guard expectSame(h.bases[i].applying(flat), h.bases[j], context) else { break }
-                #expect(Set(flat.map(\.songID)).count == flat.count, "\(context): at most one assertion per song")
+                #expect(Set(flat.map(\.entity)).count == flat.count, "\(context): at most one assertion per entity")
 
                 guard let t = Flatten.transactions(ts) else {
                     #expect(ts.isEmpty, "\(context): nil only for no transactions")
@@ -32,13 +32,22 @@ struct FlattenTests {
         }
     }
 
-    @Test("the whole history flattened from the empty library is only additions, one per song")
+    @Test("the whole history flattened from the empty library is only additions, one per song, taglist and playlist")
     func flattenedFromEmptyIsAdditions() {
         for h in Histories.all {
             let flat = Flatten.assertions(h.transactions.flatMap(\.assertions))
-            let adds = flat.compactMap { if case .addSong(let s) = $0 { s } else { nil } }
-            #expect(adds.count == flat.count, "seed \(h.seed): \(flat.count - adds.count) assertions are not additions")
-            #expect(DataBasis(songs: adds) == h.head, "seed \(h.seed)")
+            var adds: [Song] = [], taglists: [ListID: Taglist] = [:], playlists: [ListID: Playlist] = [:]
+            for a in flat {
+                switch a {
+                case .addSong(let s): adds.append(s)
+                case .taglist(let id, let c) where c.old == nil: taglists[id] = c.new
+                case .playlist(let id, let c) where c.old == nil: playlists[id] = c.new
+                default: break
+                }
+            }
+            #expect(adds.count + taglists.count + playlists.count == flat.count,
+                    "seed \(h.seed): \(flat.count - adds.count - taglists.count - playlists.count) assertions are not additions")
+            #expect(DataBasis(songs: adds, taglists: taglists, playlists: playlists) == h.head, "seed \(h.seed)")
         }
     }
 

@@ -16,6 +16,7 @@ import Testing
                     case .addSong(let s): out[s.id] = s
                     case .deleteSong(let s): out[s.id] = nil
                     case .updateSong(let id, let patch): out[id] = out[id]?.applying(patch)
+                    case .taglist, .playlist: break
                     }
                 }
                 return out

@@ -26,7 +26,7 @@ struct Revert: ParsableCommand {
         let target = try lib.entry(seq: seq).transaction
         let preview = RevertGeneration.revert(target, on: lib.basis, force: force)
         for c in preview.conflicts {
-            let name = lib.basis[c.song].map(SongFormat.line) ?? c.song.description
+            let name = Self.name(of: c.entity, in: lib.basis)
             let what = c.field.map { "\($0.name) is now \(ChangePrinter.shown(c.current, $0)), not \(ChangePrinter.shown(c.expected, $0))" }
                 ?? "the song \(c.current) (it was \(c.expected))"
             Terminal.warn("conflict: \(name): \(what)" + (force ? "; overwriting (--force)" : "; left alone (use --force to overwrite)"))
@@ -42,5 +42,13 @@ struct Revert: ParsableCommand {
             return r.assertions.isEmpty ? nil : (r.assertions, "revert \(seq): \(target.label)")
         }
         if let c { Out.line("Reverted \(seq) (transaction \(c.seq)); 'boomic undo' takes it back.") }
+    }
+
+    static func name(of entity: EntityKey, in basis: DataBasis) -> String {
+        switch entity {
+        case .song(let id): return basis[id].map(SongFormat.line) ?? id.description
+        case .taglist(let id): return "taglist " + (basis.taglists[id]?.name ?? id.description)
+        case .playlist(let id): return "playlist " + (basis.playlists[id]?.name ?? id.description)
+        }
     }
 }

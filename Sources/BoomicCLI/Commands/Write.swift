@@ -223,7 +223,8 @@ struct TagWriting {
         var current: [SongID: FileStamp] = [:]
         var seen: [SongID: Set<FileStamp>] = [:]
         try lib.transactor.forEachEntry { entry in
-            for a in entry.transaction.assertions where ids.contains(a.songID) {
+            for a in entry.transaction.assertions {
+                guard let id = a.songID, ids.contains(id) else { continue }
                 switch a {
                 case .addSong(let s):
                     current[s.id] = FileStamp(of: s)
@@ -232,10 +233,10 @@ struct TagWriting {
                     if let size = patch[.size]?.new.int { stamp.size = size }
                     if let mtime = patch[.mtime]?.new.int { stamp.mtime = mtime }
                     current[id] = stamp
-                case .deleteSong:
+                case .deleteSong, .taglist, .playlist:
                     continue
                 }
-                if let stamp = current[a.songID] { seen[a.songID, default: []].insert(stamp) }
+                if let stamp = current[id] { seen[id, default: []].insert(stamp) }
             }
         }
         return seen
@@ -244,7 +245,7 @@ struct TagWriting {
     /// `modify --write`: writes the songs a committed edit changed, and records the write.
     static func afterModify(_ lib: Library, transaction: Transaction, message: String?) throws {
         var writing = try TagWriting(lib: lib, force: false)
-        let ids = Set(transaction.assertions.map(\.songID))
+        let ids = Set(transaction.assertions.compactMap(\.songID))
         let planned = try writing.plan(ids.compactMap { lib.basis[$0] })
         let outcomes = writing.write(planned)
         let c = try writing.record(outcomes, message: message)

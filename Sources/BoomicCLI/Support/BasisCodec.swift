@@ -1,12 +1,46 @@
 import BoomicCore
 import BoomicStore
+import Foundation
 
-/// How a DataBasis is stored in a checkpoint: its songs in `SongCodec`'s binary form. The
-/// indexes are derived, so they are rebuilt on load rather than stored.
+/// How a DataBasis is stored in a checkpoint: its songs in `SongCodec`'s binary form, then its
+/// taglists and playlists as JSON. The indexes are derived, so they are rebuilt on load rather
+/// than stored.
+///
+/// Layout: the song blob's length (8 bytes, little-endian), the song blob, then a JSON object
+/// `{"taglists": [{"id", "value"}], "playlists": [...]}`. Lists are few and small, so JSON costs
+/// nothing measurable and stays readable; songs are most of the bytes and all of the decode time.
 enum BasisCodec {
+    /// Bump `layout` when this wrapper changes; `SongCodec.version` covers the song blob.
+    private static let layout = 2
+
     static let codec = CheckpointCodec<DataBasis>(
-        format: Int(SongCodec.version),
-        encode: { basis in SongCodec.encode(Array(basis.songs.values)) },
-        decode: { (bytes: UnsafeRawBufferPointer) in DataBasis(songs: try SongCodec.decode(bytes)) }
+        format: layout << 8 | Int(SongCodec.version),
+        encode: { basis in
+            let songs = SongCodec.encode(Array(basis.songs.values))
+            var out = [UInt8]()
+            out.reserveCapacity(songs.count + 64)
+            withUnsafeBytes(of: UInt64(songs.count).littleEndian) { out.append(contentsOf: $0) }
+            out.append(contentsOf: songs)
+            let lists = Lists(taglists: basis.taglists.map { .init(id: $0.key, value: $0.value) }.sorted { $0.id < $1.id },
+                              playlists: basis.playlists.map { .init(id: $0.key, value: $0.value) }.sorted { $0.id < $1.id })
+            out.append(contentsOf: try JSONEncoder().encode(lists))
+            return out
+        },
+        decode: { (bytes: UnsafeRawBufferPointer) in
+            guard bytes.count >= 8 else { throw StoreError.badEncoding("checkpoint shorter than its header") }
+            let n = Int(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self)))
+            guard n <= bytes.count - 8 else { throw StoreError.badEncoding("checkpoint song blob runs past its end") }
+            let songs = try SongCodec.decode(UnsafeRawBufferPointer(rebasing: bytes[8..<(8 + n)]))
+            let lists = try JSONDecoder().decode(Lists.self, from: Data(bytes[(8 + n)...]))
+            return DataBasis(songs: songs,
+                             taglists: Dictionary(lists.taglists.map { ($0.id, $0.value) }, uniquingKeysWith: { $1 }),
+                             playlists: Dictionary(lists.playlists.map { ($0.id, $0.value) }, uniquingKeysWith: { $1 }))
+        }
     )
+
+    private struct Lists: Codable {
+        struct Entry<V: Codable>: Codable { var id: ListID; var value: V }
+        var taglists: [Entry<Taglist>]
+        var playlists: [Entry<Playlist>]
+    }
 }

@@ -31,9 +31,33 @@ enum ChangePrinter {
                 for (f, c) in patch.sorted(by: { $0.key < $1.key }) {
                     out.append("    \(f.name): \(shown(c.old, f)) → \(Terminal.bold(shown(c.new, f)))")
                 }
+            case .taglist(_, let c):
+                out += entityLines("taglist", c) { "    rules: " + $0.arguments.joined(separator: " ") }
+            case .playlist(_, let c):
+                out += entityLines("playlist", c) { "    \($0.songs.count) songs" }
             }
         }
         return out
     }
+
+    /// `+ taglist mix` / `- playlist old` / `~ taglist mix` with what changed.
+    private static func entityLines<V>(_ kind: String, _ c: EntityChange<V>, body: (V) -> String) -> [String]
+    where V: NamedEntity {
+        switch (c.old, c.new) {
+        case (nil, let new?): return [Terminal.green("+ ") + "\(kind) \(new.name)", body(new)]
+        case (let old?, nil): return [Terminal.red("- ") + "\(kind) \(old.name)"]
+        case (let old?, let new?):
+            var out = [Terminal.yellow("~ ") + "\(kind) \(old.name)"]
+            if old.name != new.name { out.append("    name: \(old.name) → \(Terminal.bold(new.name))") }
+            let (was, now) = (body(old), body(new))
+            if was != now { out.append(was + " →"); out.append(Terminal.bold(now)) }
+            return out
+        case (nil, nil): return []
+        }
+    }
 }
+
+protocol NamedEntity { var name: String { get } }
+extension Taglist: NamedEntity {}
+extension Playlist: NamedEntity {}
 

@@ -1,3 +1,5 @@
+import HashTreeCollections
+
 /// `diff(a, b)`: the assertions that turn one basis into another.
 ///
 /// Rollback is built on it (the rollback transaction is `diff(current, target)`), and so are
@@ -6,8 +8,9 @@ extension DataBasis {
     /// Complexity: O(n) in the number of songs, but subtrees shared by the two bases are
     /// cheap to compare, so neighbouring states diff quickly.
     public func diff(to other: DataBasis) -> [Assertion] {
-        if songs == other.songs { return [] }
-        var out: [Assertion] = []
+        var out = Self.diff(taglists, other.taglists, Assertion.taglist)
+            + Self.diff(playlists, other.playlists, Assertion.playlist)
+        if songs == other.songs { return out.sorted { $0.entity < $1.entity } }
         for (id, old) in songs {
             if let new = other.songs[id] {
                 if new != old { out.append(.updateSong(id, old.patch(to: new))) }
@@ -18,6 +21,15 @@ extension DataBasis {
         for (id, new) in other.songs where songs[id] == nil {
             out.append(.addSong(new))
         }
-        return out.sorted { $0.songID < $1.songID }
+        return out.sorted { $0.entity < $1.entity }
+    }
+
+    private static func diff<V>(_ a: TreeDictionary<ListID, V>, _ b: TreeDictionary<ListID, V>,
+                                _ make: (ListID, EntityChange<V>) -> Assertion) -> [Assertion] {
+        if a == b { return [] }
+        var out: [Assertion] = []
+        for (id, old) in a where b[id] != old { out.append(make(id, EntityChange(old: old, new: b[id]))) }
+        for (id, new) in b where a[id] == nil { out.append(make(id, EntityChange(old: nil, new: new))) }
+        return out
     }
 }

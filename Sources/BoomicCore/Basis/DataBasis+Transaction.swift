@@ -24,6 +24,10 @@ extension DataBasis {
             guard let old = songs[id] else { return }
             let new = old.applying(patch)
             if new != old { insert(new) }
+        case .taglist(let id, let change):
+            setTaglist(id, change.new)
+        case .playlist(let id, let change):
+            setPlaylist(id, change.new)
         }
     }
 }

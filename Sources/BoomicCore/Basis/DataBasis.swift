@@ -13,6 +13,9 @@ import Synchronization
 /// `invariantViolations()` rebuilds them from scratch and compares.
 public struct DataBasis: Sendable, Equatable {
     public private(set) var songs: TreeDictionary<SongID, Song> = [:]
+    /// The user's taglists (DESIGN §5), stored entities so their definitions have history.
+    public private(set) var taglists: TreeDictionary<ListID, Taglist> = [:]
+    public private(set) var playlists: TreeDictionary<ListID, Playlist> = [:]
     private var cache = IndexCache()
 
     /// album → its songs
@@ -36,6 +39,13 @@ public struct DataBasis: Sendable, Equatable {
         songs = TreeDictionary(uniqueKeysWithValues: all)
     }
 
+    /// A basis with these songs, taglists and playlists (for checkpoints and tests).
+    public init(songs input: some Sequence<Song>, taglists: [ListID: Taglist], playlists: [ListID: Playlist]) {
+        self.init(songs: input)
+        self.taglists = TreeDictionary(uniqueKeysWithValues: taglists)
+        self.playlists = TreeDictionary(uniqueKeysWithValues: playlists)
+    }
+
     public static let empty = DataBasis()
 
     public var isEmpty: Bool { songs.isEmpty }
@@ -47,8 +57,10 @@ public struct DataBasis: Sendable, Equatable {
         paths[path].flatMap { $0.min() }.flatMap { songs[$0] }
     }
 
-    /// Bases are equal when their songs are: everything else is derived from them.
-    public static func == (a: DataBasis, b: DataBasis) -> Bool { a.songs == b.songs }
+    /// Bases are equal when their entities are: the indexes are derived from them.
+    public static func == (a: DataBasis, b: DataBasis) -> Bool {
+        a.songs == b.songs && a.taglists == b.taglists && a.playlists == b.playlists
+    }
 
     var indexes: Indexes { cache.indexes(of: songs) }
 
@@ -70,6 +82,10 @@ public struct DataBasis: Sendable, Equatable {
         guard let old = songs.removeValue(forKey: id) else { return }
         updateIndexes { $0.unlink(old) }
     }
+
+    mutating func setTaglist(_ id: ListID, _ value: Taglist?) { taglists[id] = value }
+
+    mutating func setPlaylist(_ id: ListID, _ value: Playlist?) { playlists[id] = value }
 
     private mutating func updateIndexes(_ change: (inout Indexes) -> Void) {
         if !isKnownUniquelyReferenced(&cache) { cache = cache.copy() }

@@ -5,18 +5,29 @@
 /// silently throw away the later change — so it is reported and left alone unless forced.
 public enum RevertGeneration {
     public struct Conflict: Equatable, Sendable {
-        public var song: SongID
-        /// nil when the conflict is about the whole song (it was re-added, or changed after being added).
+        /// The song, taglist or playlist in conflict.
+        public var entity: EntityKey
+        /// nil when the conflict is about the whole entity (it was re-added, or changed after being added).
         public var field: SongField?
         /// What the reverted transaction set, and what the library holds now.
         public var expected: FieldValue
         public var current: FieldValue
 
         public init(song: SongID, field: SongField?, expected: FieldValue, current: FieldValue) {
-            self.song = song
+            self.init(entity: .song(song), field: field, expected: expected, current: current)
+        }
+
+        public init(entity: EntityKey, field: SongField?, expected: FieldValue, current: FieldValue) {
+            self.entity = entity
             self.field = field
             self.expected = expected
             self.current = current
+        }
+
+        /// The song in conflict, when it is a song.
+        public var song: SongID? {
+            if case .song(let id) = entity { return id }
+            return nil
         }
     }
 
@@ -67,9 +78,32 @@ public enum RevertGeneration {
                     continue
                 }
                 out.append(.addSong(s))
+            case .taglist(let id, let change):
+                if let back = revert(change, now: basis.taglists[id], key: .taglist(id), force: force, conflicts: &conflicts) {
+                    out.append(.taglist(id, back))
+                }
+            case .playlist(let id, let change):
+                if let back = revert(change, now: basis.playlists[id], key: .playlist(id), force: force, conflicts: &conflicts) {
+                    out.append(.playlist(id, back))
+                }
             }
         }
         return (out, conflicts)
+    }
+
+    /// A taglist or playlist goes back to its old value if it still holds what the reverted
+    /// transaction made of it; otherwise a later change would be lost, which is a conflict.
+    private static func revert<V>(_ change: EntityChange<V>, now: V?, key: EntityKey, force: Bool,
+                                  conflicts: inout [Conflict]) -> EntityChange<V>? {
+        if now == change.old { return nil }
+        if now != change.new {
+            conflicts.append(Conflict(entity: key, field: nil,
+                                      expected: .string(change.new == nil ? "deleted" : "as the transaction left it"),
+                                      current: .string(now == nil ? "deleted since" : "changed since")))
+            if !force { return nil }
+        }
+        guard now != nil || change.old != nil else { return nil }
+        return EntityChange(old: now, new: change.old)
     }
 
     private static func fileValueMap(_ v: FieldValue, like song: Song) -> [SongField: FieldValue] {

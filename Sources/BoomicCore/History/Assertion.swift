@@ -2,16 +2,32 @@
 ///
 /// `delete` carries the whole song it removes so that history can show it and a revert can bring
 /// it back without reading older states; `update` carries old and new per field for the same reason.
+/// Taglists and playlists are small, so their assertions carry the old and new values whole.
 public enum Assertion: Hashable, Sendable, Codable {
     case addSong(Song)
     case updateSong(SongID, SongPatch)
     case deleteSong(Song)
+    /// Adds (old nil), redefines or renames, or deletes (new nil) a taglist.
+    case taglist(ListID, EntityChange<Taglist>)
+    /// Adds, changes (entries, order, name) or deletes a playlist.
+    case playlist(ListID, EntityChange<Playlist>)
 
-    /// The song this assertion is about.
-    public var songID: SongID {
+    /// The song this assertion is about; nil for taglists and playlists.
+    public var songID: SongID? {
         switch self {
         case .addSong(let s), .deleteSong(let s): return s.id
         case .updateSong(let id, _): return id
+        case .taglist, .playlist: return nil
+        }
+    }
+
+    /// The entity this assertion is about.
+    public var entity: EntityKey {
+        switch self {
+        case .addSong(let s), .deleteSong(let s): return .song(s.id)
+        case .updateSong(let id, _): return .song(id)
+        case .taglist(let id, _): return .taglist(id)
+        case .playlist(let id, _): return .playlist(id)
         }
     }
 
@@ -22,13 +38,17 @@ public enum Assertion: Hashable, Sendable, Codable {
         case .deleteSong(let s): return .addSong(s)
         case .updateSong(let id, let p):
             return .updateSong(id, p.mapValues { FieldChange(old: $0.new, new: $0.old) })
+        case .taglist(let id, let c): return .taglist(id, c.inverse)
+        case .playlist(let id, let c): return .playlist(id, c.inverse)
         }
     }
 
     // Codable: {"add": {song}} / {"update": {"id": …, "fields": {"title": {"old": …, "new": …}}}} /
-    // {"delete": {song}}: readable in the log, and stable under sorted keys.
-    private enum Key: String, CodingKey { case add, update, delete }
+    // {"delete": {song}} / {"taglist": {"id": …, "old": …, "new": …}} / {"playlist": {…}}:
+    // readable in the log, and stable under sorted keys.
+    private enum Key: String, CodingKey { case add, update, delete, taglist, playlist }
     private enum UpdateKey: String, CodingKey { case id, fields }
+    private enum ListKey: String, CodingKey { case id, old, new }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Key.self)
@@ -36,6 +56,12 @@ public enum Assertion: Hashable, Sendable, Codable {
             self = .addSong(s)
         } else if let s = try c.decodeIfPresent(Song.self, forKey: .delete) {
             self = .deleteSong(s)
+        } else if c.contains(.taglist) {
+            let l = try c.nestedContainer(keyedBy: ListKey.self, forKey: .taglist)
+            self = .taglist(try l.decode(ListID.self, forKey: .id), try c.decode(EntityChange<Taglist>.self, forKey: .taglist))
+        } else if c.contains(.playlist) {
+            let l = try c.nestedContainer(keyedBy: ListKey.self, forKey: .playlist)
+            self = .playlist(try l.decode(ListID.self, forKey: .id), try c.decode(EntityChange<Playlist>.self, forKey: .playlist))
         } else {
             let u = try c.nestedContainer(keyedBy: UpdateKey.self, forKey: .update)
             let id = try u.decode(SongID.self, forKey: .id)
@@ -55,6 +81,16 @@ public enum Assertion: Hashable, Sendable, Codable {
             var u = c.nestedContainer(keyedBy: UpdateKey.self, forKey: .update)
             try u.encode(id, forKey: .id)
             try u.encode(p, forKey: .fields)
+        case .taglist(let id, let change):
+            var l = c.nestedContainer(keyedBy: ListKey.self, forKey: .taglist)
+            try l.encode(id, forKey: .id)
+            try l.encodeIfPresent(change.old, forKey: .old)
+            try l.encodeIfPresent(change.new, forKey: .new)
+        case .playlist(let id, let change):
+            var l = c.nestedContainer(keyedBy: ListKey.self, forKey: .playlist)
+            try l.encode(id, forKey: .id)
+            try l.encodeIfPresent(change.old, forKey: .old)
+            try l.encodeIfPresent(change.new, forKey: .new)
         }
     }
 }

@@ -25,8 +25,7 @@ public enum Blame {
         for (seq, t) in newestFirst {
             if open.isEmpty { break }
             for a in t.assertions {
-                let id = a.songID
-                guard var remaining = open[id] else { continue }
+                guard let id = a.songID, var remaining = open[id] else { continue }
                 let origin = Origin(seq: seq, transaction: t.id)
                 switch a {
                 case .updateSong(_, let patch):
@@ -40,6 +39,8 @@ public enum Blame {
                 case .deleteSong:
                     // The song was absent before this point; what it holds now was set after.
                     remaining.removeAll()
+                case .taglist, .playlist:
+                    break
                 }
                 open[id] = remaining.isEmpty ? nil : remaining
             }
@@ -49,6 +50,6 @@ public enum Blame {
 
     /// Whether a transaction touched any of the songs (`history QUERY`).
     public static func touches(_ t: Transaction, any songs: Set<SongID>) -> Bool {
-        t.assertions.contains { songs.contains($0.songID) }
+        t.assertions.contains { $0.songID.map(songs.contains) ?? false }
     }
 }

@@ -2,23 +2,58 @@
 ///
 /// Combines many assertions into at most one per song with the same effect:
 /// add+update = add', update+update = merged update, add+delete = nothing,
-/// update+delete = delete, delete+add = update. Law (for histories where each transaction was
+/// update+delete = delete, delete+add = update; a taglist's or playlist's changes combine into
+/// one from its first old value to its last new value. Law (for histories where each transaction was
 /// generated on the basis it applies to): `db.applying(flatten(ts)) == ts.reduce(db) { $0.applying($1) }`.
 public enum Flatten {
     public static func assertions(_ all: some Sequence<Assertion>) -> [Assertion] {
         var entries: [SongID: Entry] = [:]
-        var order: [SongID] = []
+        var lists: [EntityKey: ListEntry] = [:]
+        var order: [EntityKey] = []
         for a in all {
-            let id = a.songID
-            if var e = entries[id] {
-                e.absorb(a)
-                entries[id] = e
-            } else {
-                entries[id] = Entry(first: a)
-                order.append(id)
+            let key = a.entity
+            switch a {
+            case .addSong, .updateSong, .deleteSong:
+                let id = a.songID!
+                if var e = entries[id] {
+                    e.absorb(a)
+                    entries[id] = e
+                } else {
+                    entries[id] = Entry(first: a)
+                    order.append(key)
+                }
+            case .taglist, .playlist:
+                if let e = lists[key] { lists[key] = e.absorbing(a) } else {
+                    lists[key] = ListEntry(first: a)
+                    order.append(key)
+                }
             }
         }
-        return order.compactMap { entries[$0]!.result }
+        return order.compactMap { key in
+            if case .song(let id) = key { return entries[id]!.result }
+            return lists[key]!.result
+        }
+    }
+
+    /// The net change of one taglist or playlist: from the first assertion's old value to the
+    /// last one's new value; nothing when they are equal.
+    private struct ListEntry {
+        var first: Assertion
+        var last: Assertion
+
+        init(first a: Assertion) { first = a; last = a }
+
+        func absorbing(_ a: Assertion) -> ListEntry { var e = self; e.last = a; return e }
+
+        var result: Assertion? {
+            switch (first, last) {
+            case (.taglist(let id, let a), .taglist(_, let b)):
+                return a.old == b.new ? nil : .taglist(id, EntityChange(old: a.old, new: b.new))
+            case (.playlist(let id, let a), .playlist(_, let b)):
+                return a.old == b.new ? nil : .playlist(id, EntityChange(old: a.old, new: b.new))
+            default: return nil
+            }
+        }
     }
 
     /// One transaction with the combined effect of `ts`, carrying the last one's identity.
@@ -53,11 +88,12 @@ public enum Flatten {
         var net: Net
 
         init(first a: Assertion) {
-            id = a.songID
+            id = a.songID!
             switch a {
             case .addSong(let s): existedBefore = false; original = nil; net = .song(s)
             case .updateSong(_, let p): existedBefore = true; original = nil; net = .patch(p)
             case .deleteSong(let s): existedBefore = true; original = s; net = .gone
+            case .taglist, .playlist: preconditionFailure("list assertions are flattened by ListEntry")
             }
         }
 
@@ -73,6 +109,7 @@ public enum Flatten {
             case (.song, .addSong(let s)): net = .song(s)
             case (.gone, .addSong(let s)): net = .song(s)
             case (.gone, .updateSong), (.gone, .deleteSong): break
+            case (_, .taglist), (_, .playlist): break
             }
         }
 

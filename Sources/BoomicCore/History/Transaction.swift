@@ -83,6 +83,8 @@ public struct Transaction: Identifiable, Hashable, Sendable, Codable {
         public static let remove: Kind = "remove"
         public static let play: Kind = "play"
         public static let rating: Kind = "rating"
+        public static let taglist: Kind = "taglist"
+        public static let playlist: Kind = "playlist"
         /// Tags written into files: records the files' new size, mtime and fingerprint.
         public static let write: Kind = "write"
     }

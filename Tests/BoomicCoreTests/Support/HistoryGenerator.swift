@@ -15,6 +15,7 @@ struct HistoryGenerator {
     /// Files deleted from disk, which may come back at their old path or somewhere else.
     private var deleted: [String: FileFacts] = [:]
     private var songIDs: CountingIDSource
+    private var listIDs: CountingIDSource
     private var fileCounter = 0
     private var fingerprintCounter = 0
     /// Nanoseconds, always moving forward, for file modification times.
@@ -28,6 +29,7 @@ struct HistoryGenerator {
         // Few salts, so that histories share song ids and bases of different histories disagree
         // about the same song (what `diff` between histories must cope with).
         songIDs = CountingIDSource(seed: seed % 3)
+        listIDs = CountingIDSource(seed: 1_000 + seed % 3)
     }
 
     /// A history of 1–30 transactions.
@@ -48,9 +50,11 @@ struct HistoryGenerator {
         // Redo is only possible right after an undo: take the chance often enough to test it.
         if history.stack.redoPlan() != nil && rng.chance(0.35) { history.redo(); return }
         switch Int.random(in: 0..<100, using: &rng) {
-        case 0..<22: scan()
-        case 22..<47: modify()
-        case 47..<62: tag()
+        case 0..<19: scan()
+        case 19..<37: modify()
+        case 37..<47: tag()
+        case 47..<54: taglist()
+        case 54..<62: playlist()
         case 62..<69: remove()
         case 69..<77: rollback()
         case 77..<90: history.undo(Int.random(in: 1...3, using: &rng))
@@ -244,6 +248,51 @@ struct HistoryGenerator {
     private mutating func remove() {
         let ids = rng.subset(of: history.head.songs.keys.sorted(), max: 3)
         history.commit(EditGeneration.remove(history.head, songs: ids), kind: .remove, label: "remove \(ids.count) songs")
+    }
+
+    // MARK: Taglists and playlists
+
+    private static let listNames = ["mix", "Mix", "jazz", "Jázz", "road trip", "  spaced  "]
+    private static let clauseSets = [["+#jazz"], ["+#english,#french", "-#french", "-@year(<2000)"],
+                                     ["-@rating:<3"], ["+#instruments:", "+count(#instruments:) <= 2"],
+                                     ["+@genre:jazz,@year:1960..1969"]]
+
+    private mutating func taglist() {
+        let name = rng.pick(Self.listNames)
+        let clauses = rng.pick(Self.clauseSets)
+        let head = history.head
+        let assertions: [Assertion]?
+        switch Int.random(in: 0..<3, using: &rng) {
+        case 0:
+            let t = try! Taglist.parse(name: name, clauses: clauses)
+            assertions = try? TaglistGeneration.add(t, id: ListID(listIDs.next()), on: head)
+        case 1:
+            let parsed = try! Taglist.parse(name: name, clauses: clauses).clauses
+            assertions = try? TaglistGeneration.edit(name, clauses: rng.chance(0.7) ? parsed : nil,
+                                                     rename: rng.chance(0.3) ? rng.pick(Self.listNames) : nil, on: head)
+        default:
+            assertions = try? TaglistGeneration.remove(name, on: head)
+        }
+        if let assertions { history.commit(assertions, kind: .taglist, label: "taglist \(name)") }
+    }
+
+    private mutating func playlist() {
+        let name = rng.pick(Self.listNames)
+        let head = history.head
+        let ids = head.songs.keys.sorted()
+        let count = head.playlist(named: name)?.playlist.songs.count ?? 0
+        func position() -> Int { Int.random(in: 0...(count + 1), using: &rng) }  // sometimes out of range
+        let assertions: [Assertion]?
+        // Most operations need the playlist to exist: create one half of the time it does not.
+        switch head.playlist(named: name) == nil && rng.chance(0.5) ? 0 : Int.random(in: 0..<6, using: &rng) {
+        case 0: assertions = try? PlaylistGeneration.create(name, songs: rng.subset(of: ids + ids, max: 4), id: ListID(listIDs.next()), on: head)
+        case 1: assertions = try? PlaylistGeneration.add(name, songs: chooseSongs(), at: rng.chance(0.3) ? position() : nil, on: head)
+        case 2: assertions = try? PlaylistGeneration.remove(name, positions: [position(), position()], on: head)
+        case 3: assertions = try? PlaylistGeneration.move(name, from: position(), to: position(), on: head)
+        case 4: assertions = try? PlaylistGeneration.rename(name, to: rng.pick(Self.listNames), on: head)
+        default: assertions = try? PlaylistGeneration.delete(name, on: head)
+        }
+        if let assertions { history.commit(assertions, kind: .playlist, label: "playlist \(name)") }
     }
 
     private mutating func rollback() {

@@ -1,0 +1,26 @@
+import Foundation
+
+/// Why a taglist or playlist command cannot be carried out: one line saying what and what to do.
+public enum ListError: Error, Hashable, Sendable, LocalizedError {
+    case notFound(kind: String, name: String, suggestion: String?)
+    case exists(kind: String, name: String)
+    case badName(kind: String, name: String, reason: String)
+    case badPosition(playlist: String, position: Int, count: Int)
+
+    public var errorDescription: String? { message }
+
+    public var message: String {
+        switch self {
+        case .notFound(let kind, let name, let suggestion):
+            return "no \(kind) named '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "; 'boomic \(kind) ls' lists them")
+        case .exists(let kind, let name):
+            return "a \(kind) named '\(name)' already exists; pick another name or edit that one"
+        case .badName(let kind, let name, let reason):
+            return "bad \(kind) name '\(name)': \(reason)"
+        case .badPosition(let playlist, let position, let count):
+            return count == 0
+                ? "playlist '\(playlist)' is empty: there is no position \(position)"
+                : "playlist '\(playlist)' has positions 1 to \(count), not \(position)"
+        }
+    }
+}
