@@ -19,7 +19,7 @@ import Testing
         let dry = try box.boomic("revert", "2", "--dry-run")
         #expect(dry.succeeded && dry.stderr.isEmpty, "the later comment edit is no conflict: \(dry)")
         #expect(dry.lines.first == "~ \(Self.modal)" && dry.lines.contains("    year: 1999 → 1969"), "\(dry)")
-        #expect(!dry.stdout.contains("comment:") && dry.lines.last == "Dry run: 1 songs would change.", "\(dry)")
+        #expect(!dry.stdout.contains("comment:") && dry.lines.last == "Dry run: 1 song would change.", "\(dry)")
         #expect(try box.historyCount() == 4)
         #expect(try box.listing() == listed)
 

@@ -6,15 +6,14 @@ struct Info: ParsableCommand {
 
     @OptionGroup var options: LibraryOptions
     @OptionGroup var output: OutputOptions
-    @Option(name: .customLong("as-of"), help: "Show the songs as they were at REF.")
-    var asOf: String?
+    @OptionGroup var read: ReadOptions
     @Argument(help: "The query.")
     var query: [String] = []
 
     func run() throws {
         let parsed = try QueryParser.parse(query, timeZone: .current)
         let lib = try Library.open(at: options.location, create: false)
-        let songs = try lib.basis(asOf: asOf).songs(matching: parsed)
+        let songs = try lib.basis(asOf: read.asOf, view: read.view).songs(matching: parsed)
         if output.json { try JSONOut.printArray(songs.map { SongJSON($0) }); return }
         if songs.isEmpty { throw CLIError("no songs match '\(query.joined(separator: " "))'", exitCode: 1) }
         for (i, s) in songs.enumerated() {

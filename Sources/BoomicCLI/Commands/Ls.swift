@@ -20,8 +20,7 @@ struct Ls: ParsableCommand {
     var artists = false
     @Option(name: [.short, .customLong("format")], help: "Template such as '$artist - $title' (songs) or '$albumartist - $album'.")
     var format: String?
-    @Option(name: .customLong("as-of"), help: "Show the library as it was at REF (a number, HEAD~N, an id prefix or a date).")
-    var asOf: String?
+    @OptionGroup var read: ReadOptions
     @Argument(help: "The query.")
     var query: [String] = []
 
@@ -33,7 +32,7 @@ struct Ls: ParsableCommand {
         let parsed = try QueryParser.parse(query, timeZone: .current)
         let template = try format.map { try SongFormat($0) }
         let lib = try Library.open(at: options.location, create: false)
-        let basis = try lib.basis(asOf: asOf)
+        let basis = try lib.basis(asOf: read.asOf, view: read.view)
         let songs = basis.songs(matching: parsed)
         if albums {
             try printAlbums(Browse.albums(of: songs, in: basis), template: template)

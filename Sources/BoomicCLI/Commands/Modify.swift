@@ -32,6 +32,7 @@ struct Modify: ParsableCommand {
         let preview = EditGeneration.modify(lib.basis, songs: lib.basis.songs(matching: parsed).map(\.id), set: assignments)
         guard !preview.isEmpty else { Out.line("No changes to make."); return }
         for l in ChangePrinter.lines(for: preview, in: lib.basis, limit: 200) { Out.line(l) }
+        for l in ChangePrinter.taglistLines(for: preview, on: lib.basis) { Out.line(l) }
         if confirm.dryRun { Out.line("Dry run: \(preview.count) song\(preview.count == 1 ? "" : "s") would change."); return }
         guard Terminal.confirm("Really modify \(preview.count) song\(preview.count == 1 ? "" : "s")?", yes: confirm.yes) else {
             Out.line("Nothing changed."); return

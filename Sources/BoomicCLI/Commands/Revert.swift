@@ -33,8 +33,8 @@ struct Revert: ParsableCommand {
         }
         guard !preview.assertions.isEmpty else { Out.line("Nothing to revert."); return }
         for l in ChangePrinter.lines(for: preview.assertions, in: lib.basis, limit: 50) { Out.line(l) }
-        if confirm.dryRun { Out.line("Dry run: \(preview.assertions.count) songs would change."); return }
-        guard Terminal.confirm("Revert transaction \(seq) (\(target.label)): change \(preview.assertions.count) songs?", yes: confirm.yes) else {
+        if confirm.dryRun { Out.line("Dry run: \(ChangePrinter.count(preview.assertions)) would change."); return }
+        guard Terminal.confirm("Revert transaction \(seq) (\(target.label)): change \(ChangePrinter.count(preview.assertions))?", yes: confirm.yes) else {
             Out.line("Nothing changed."); return
         }
         let c = try lib.commit(kind: .revert, message: change.message) { basis in

@@ -49,8 +49,8 @@ struct RollbackRun {
         let isStackStep = kind == .undo || kind == .redo
         guard !preview.isEmpty || isStackStep else { Out.line("The library is already as it was at \(targetSeq); nothing to do."); return }
         for l in ChangePrinter.lines(for: preview, in: lib.basis, limit: 50) { Out.line(l) }
-        if confirm.dryRun { Out.line("Dry run: \(preview.count) songs would change."); return }
-        guard Terminal.confirm("\(label.prefix(1).uppercased() + label.dropFirst()): change \(preview.count) songs?", yes: confirm.yes) else {
+        if confirm.dryRun { Out.line("Dry run: \(ChangePrinter.count(preview)) would change."); return }
+        guard Terminal.confirm("\(label.prefix(1).uppercased() + label.dropFirst()): change \(ChangePrinter.count(preview))?", yes: confirm.yes) else {
             Out.line("Nothing changed."); return
         }
         let shown = undoes ?? redoes.map { [$0] } ?? []
@@ -61,7 +61,7 @@ struct RollbackRun {
                 }
             }
             let a = EditGeneration.rollback(from: basis, to: target)
-            return a.isEmpty && !isStackStep ? nil : (a, "\(label) (\(a.count) song\(a.count == 1 ? "" : "s"))")
+            return a.isEmpty && !isStackStep ? nil : (a, "\(label) (\(ChangePrinter.count(a)))")
         }
         if let c { Out.line("Done: \(c.transaction.label) (transaction \(c.seq)); 'boomic undo' takes it back.") }
     }

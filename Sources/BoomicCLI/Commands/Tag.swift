@@ -43,6 +43,7 @@ struct Tag: ParsableCommand {
         let preview = EditGeneration.tag(lib.basis, songs: lib.basis.songs(matching: parsed).map(\.id), add: add, remove: remove)
         guard !preview.isEmpty else { Out.line("No changes to make."); return }
         for l in ChangePrinter.lines(for: preview, in: lib.basis, limit: 200) { Out.line(l) }
+        for l in ChangePrinter.taglistLines(for: preview, on: lib.basis) { Out.line(l) }
         if confirm.dryRun { Out.line("Dry run: \(preview.count) songs would change."); return }
         guard Terminal.confirm("Really tag \(preview.count) songs?", yes: confirm.yes) else { Out.line("Nothing changed."); return }
         let what = (add.map { "+#" + $0.drop { $0 == "#" } } + remove.map { "-#" + $0.drop { $0 == "#" } }).joined(separator: " ")

@@ -34,10 +34,42 @@ enum ChangePrinter {
             case .taglist(_, let c):
                 out += entityLines("taglist", c) { "    rules: " + $0.arguments.joined(separator: " ") }
             case .playlist(_, let c):
-                out += entityLines("playlist", c) { "    \($0.songs.count) songs" }
+                out += entityLines("playlist", c) { "    songs: \($0.songs.count)" }
             }
         }
         return out
+    }
+
+    /// What-if: which taglists the change would make gain or lose which songs (`--dry-run` and
+    /// every preview of modify, tag and remove).
+    static func taglistLines(for assertions: [Assertion], on basis: DataBasis, songsEach limit: Int = 10) -> [String] {
+        let effects = basis.taglistEffects(of: assertions)
+        guard !effects.isEmpty else { return [] }
+        let after = basis.applying(assertions)
+        var out = ["Taglists:"]
+        for e in effects {
+            let parts = [e.gains.isEmpty ? nil : "gains \(e.gains.count)", e.loses.isEmpty ? nil : "loses \(e.loses.count)"]
+            out.append("  \(Terminal.bold(e.name)): " + parts.compactMap { $0 }.joined(separator: ", "))
+            let listed = e.gains.map { (Terminal.green("+ "), after[$0]) } + e.loses.map { (Terminal.red("- "), basis[$0]) }
+            for (sign, song) in listed.prefix(limit) { out.append("    " + sign + (song.map(name(of:)) ?? "?")) }
+            if listed.count > limit { out.append("    … and \(listed.count - limit) more") }
+        }
+        return out
+    }
+
+    /// "3 songs", "1 taglist", "2 songs and 1 playlist": what a list of assertions changes.
+    static func count(_ assertions: [Assertion]) -> String {
+        var songs = 0, taglists = 0, playlists = 0
+        for a in assertions {
+            switch a {
+            case .addSong, .updateSong, .deleteSong: songs += 1
+            case .taglist: taglists += 1
+            case .playlist: playlists += 1
+            }
+        }
+        let parts = [(songs, "song"), (taglists, "taglist"), (playlists, "playlist")]
+            .filter { $0.0 > 0 }.map { "\($0.0) \($0.1)\($0.0 == 1 ? "" : "s")" }
+        return parts.isEmpty ? "nothing" : parts.joined(separator: " and ")
     }
 
     /// `+ taglist mix` / `- playlist old` / `~ taglist mix` with what changed.
@@ -50,7 +82,10 @@ enum ChangePrinter {
             var out = [Terminal.yellow("~ ") + "\(kind) \(old.name)"]
             if old.name != new.name { out.append("    name: \(old.name) → \(Terminal.bold(new.name))") }
             let (was, now) = (body(old), body(new))
-            if was != now { out.append(was + " →"); out.append(Terminal.bold(now)) }
+            if was != now {
+                let label = was.prefix { $0 != ":" }
+                out.append(was + " → " + Terminal.bold(String(now.dropFirst(label.count + 2))))
+            }
             return out
         case (nil, nil): return []
         }

@@ -42,3 +42,11 @@ struct ConfirmOptions: ParsableArguments {
     @Flag(help: "Show what would change and change nothing.")
     var dryRun = false
 }
+
+/// `--as-of REF` and `--view TAGLIST`, for every command that reads the library.
+struct ReadOptions: ParsableArguments {
+    @Option(name: .customLong("as-of"), help: ArgumentHelp("Show the library as it was at REF (a number, HEAD~N, an id prefix or a date).", valueName: "REF"))
+    var asOf: String?
+    @Option(help: ArgumentHelp("Show the library as if only the songs of this taglist existed (a TagView).", valueName: "TAGLIST"))
+    var view: String?
+}

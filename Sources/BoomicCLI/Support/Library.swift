@@ -53,6 +53,18 @@ final class Library {
         return try basis(at: resolve(ref))
     }
 
+    /// The basis at REF (or the latest), seen through a taglist when `view` names one (`--view`).
+    ///
+    /// With `--as-of`, the taglist is taken as it was defined then, so the view shows what that
+    /// taglist held at that moment; a taglist created later is applied with its current rules.
+    func basis(asOf ref: String?, view: String?) throws -> DataBasis {
+        let b = try basis(asOf: ref)
+        guard let view else { return b }
+        if let (_, t) = b.taglist(named: view) { return b.view(through: t) }
+        let (_, t) = try TaglistGeneration.find(view, in: basis)
+        return b.view(through: t)
+    }
+
     func basis(at seq: Int) throws -> DataBasis {
         seq == head ? basis : try transactor.basis(at: seq)
     }

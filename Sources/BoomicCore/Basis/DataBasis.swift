@@ -83,6 +83,15 @@ public struct DataBasis: Sendable, Equatable {
         updateIndexes { $0.unlink(old) }
     }
 
+    /// This basis with only the songs that pass `keep`: taglists and playlists stay, the indexes
+    /// are rebuilt from the kept songs when first asked for (TagViews).
+    func keepingSongs(where keep: (Song) -> Bool) -> DataBasis {
+        var b = self
+        b.songs = songs.filter { keep($0.value) }
+        b.cache = IndexCache()
+        return b
+    }
+
     mutating func setTaglist(_ id: ListID, _ value: Taglist?) { taglists[id] = value }
 
     mutating func setPlaylist(_ id: ListID, _ value: Playlist?) { playlists[id] = value }

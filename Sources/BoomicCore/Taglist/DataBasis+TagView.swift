@@ -1,0 +1,42 @@
+/// TagViews (DESIGN §5): the library as if only a taglist's songs existed.
+///
+/// A view is a basis, so everything that reads a basis — queries, albums, artists, search,
+/// `--as-of` — works on it unchanged: an album with no song in the taglist is simply not there,
+/// and an artist's album count is what the view holds. Being a pure function of the basis, a view
+/// follows every edit at once; nothing is stored or cached between commands.
+extension DataBasis {
+    public func view(through taglist: Taglist) -> DataBasis {
+        let matcher = TaglistMatcher(taglist)
+        return keepingSongs(where: matcher.matches)
+    }
+
+    /// How a change moves songs in and out of each taglist (`--dry-run`'s what-if).
+    ///
+    /// Membership depends on the song alone, so only the songs the assertions touch are looked
+    /// at, on both sides: O(changed songs × taglists), not O(library).
+    public func taglistEffects(of assertions: [Assertion]) -> [TaglistEffect] {
+        let after = applying(assertions)
+        let touched = Set(assertions.compactMap(\.songID))
+        var out: [TaglistEffect] = []
+        for (id, taglist) in after.taglistsByName {
+            let matcher = TaglistMatcher(taglist)
+            var effect = TaglistEffect(id: id, name: taglist.name)
+            for song in touched.sorted() {
+                let was = self[song].map(matcher.matches) ?? false
+                let now = after[song].map(matcher.matches) ?? false
+                if now && !was { effect.gains.append(song) }
+                if was && !now { effect.loses.append(song) }
+            }
+            if !effect.gains.isEmpty || !effect.loses.isEmpty { out.append(effect) }
+        }
+        return out
+    }
+}
+
+/// The songs a taglist would gain and lose through a change.
+public struct TaglistEffect: Hashable, Sendable {
+    public var id: ListID
+    public var name: String
+    public var gains: [SongID] = []
+    public var loses: [SongID] = []
+}
