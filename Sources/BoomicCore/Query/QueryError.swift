@@ -10,5 +10,13 @@ public struct QueryError: Error, Equatable, LocalizedError {
         self.reason = reason
     }
 
-    public var errorDescription: String? { "bad query term '\(term)': \(reason)" }
+    /// One line whatever was typed: a long term is cut after 40 characters, control
+    /// characters (in the term and in pieces of it the reason quotes) are shown escaped.
+    public var errorDescription: String? {
+        "bad query term '\(TaglistError.excerpt(term, around: 0))': \(TaglistError.visible(Self.shortened(reason)))"
+    }
+
+    private static func shortened(_ s: String) -> String {
+        s.count <= 400 ? s : String(s.prefix(400)) + "…"
+    }
 }
