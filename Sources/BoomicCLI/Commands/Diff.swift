@@ -22,6 +22,6 @@ struct Diff: ParsableCommand {
         if output.json { try JSONOut.printArray(changes); return }
         if changes.isEmpty { Out.line("No differences between \(a) and \(b)."); return }
         for l in ChangePrinter.lines(for: changes, in: before) { Out.line(l) }
-        Out.line(Terminal.dim("\(changes.count) song\(changes.count == 1 ? "" : "s") differ between \(a) and \(b)"))
+        Out.line(Terminal.dim("\(ChangePrinter.count(changes)) differ between \(a) and \(b)"))
     }
 }

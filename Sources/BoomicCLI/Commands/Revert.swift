@@ -26,9 +26,9 @@ struct Revert: ParsableCommand {
         let target = try lib.entry(seq: seq).transaction
         let preview = RevertGeneration.revert(target, on: lib.basis, force: force)
         for c in preview.conflicts {
-            let name = Self.name(of: c.entity, in: lib.basis)
+            let name = Self.name(of: c.entity, in: lib.basis, or: target)
             let what = c.field.map { "\($0.name) is now \(ChangePrinter.shown(c.current, $0)), not \(ChangePrinter.shown(c.expected, $0))" }
-                ?? "the song \(c.current) (it was \(c.expected))"
+                ?? (c.song == nil ? "\(c.current), so reverting would undo that later change" : "the song \(c.current) (it was \(c.expected))")
             Terminal.warn("conflict: \(name): \(what)" + (force ? "; overwriting (--force)" : "; left alone (use --force to overwrite)"))
         }
         guard !preview.assertions.isEmpty else { Out.line("Nothing to revert."); return }
@@ -44,11 +44,17 @@ struct Revert: ParsableCommand {
         if let c { Out.line("Reverted \(seq) (transaction \(c.seq)); 'boomic undo' takes it back.") }
     }
 
-    static func name(of entity: EntityKey, in basis: DataBasis) -> String {
+    /// The entity's name now, else as the transaction knew it.
+    static func name(of entity: EntityKey, in basis: DataBasis, or t: Transaction) -> String {
+        var taglist: String?, playlist: String?
+        for a in t.assertions where a.entity == entity {
+            if case .taglist(_, let c) = a { taglist = (c.new ?? c.old)?.name }
+            if case .playlist(_, let c) = a { playlist = (c.new ?? c.old)?.name }
+        }
         switch entity {
         case .song(let id): return basis[id].map(SongFormat.line) ?? id.description
-        case .taglist(let id): return "taglist " + (basis.taglists[id]?.name ?? id.description)
-        case .playlist(let id): return "playlist " + (basis.playlists[id]?.name ?? id.description)
+        case .taglist(let id): return "taglist " + (basis.taglists[id]?.name ?? taglist ?? id.description)
+        case .playlist(let id): return "playlist " + (basis.playlists[id]?.name ?? playlist ?? id.description)
         }
     }
 }
