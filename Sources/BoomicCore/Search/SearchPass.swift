@@ -16,6 +16,7 @@ struct SearchPass {
     private var words: [UInt8] = []
     private var squash: [UInt8] = []
     private var spans: [FieldSpan] = []
+    private var scratch = SearchText.Scratch()
 
     private(set) var songs: [Scored<Song>] = []
     private(set) var albums: [Scored<AlbumGroup>] = []
@@ -69,9 +70,8 @@ struct SearchPass {
     }
 
     private mutating func scan(_ s: Song) {
+        guard mayMatch(s) else { return }
         load(s)
-        let ok = squash.withUnsafeBufferPointer { query.mayMatch(squash: $0) }
-        guard ok else { return }
         let m = fieldMasks()
         if let t = tier(name: 0, of: m, among: 0..<spans.count) {
             songs.append(Scored(value: s, tier: t.0, isNameMatch: t.1, nameLength: nameLength(0)))
@@ -144,6 +144,26 @@ struct SearchPass {
         spans.append(FieldSpan(field: field, words: w0..<words.count, squash: s0..<squash.count, ordinal: ordinal))
         words.append(SearchText.fieldSeparator)
         squash.append(SearchText.fieldSeparator)
+    }
+
+    /// Whether every word of the text is somewhere in the song's fields: the test almost every
+    /// song fails, so it only squashes the fields, in place.
+    private mutating func mayMatch(_ s: Song) -> Bool {
+        scratch.count = 0
+        text.appendSquash(Self.name(of: s), to: &scratch)
+        scratch.append(SearchText.fieldSeparator)
+        for a in s.artists {
+            text.appendSquash(a, to: &scratch)
+            scratch.append(SearchText.fieldSeparator)
+        }
+        if let album = s.album {
+            text.appendSquash(album, to: &scratch)
+            scratch.append(SearchText.fieldSeparator)
+            if let aa = s.effectiveAlbumArtist { text.appendSquash(aa, to: &scratch) }
+            scratch.append(SearchText.fieldSeparator)
+        }
+        if let c = s.composer { text.appendSquash(c, to: &scratch) }
+        return scratch.storage.withUnsafeBufferPointer { query.mayMatch(squash: UnsafeBufferPointer(rebasing: $0[..<scratch.count])) }
     }
 
     /// A song's searched fields, the name first.

@@ -54,6 +54,88 @@ struct SearchText {
         }
     }
 
+    /// Bytes written in place, for the scan that every song goes through: appending to an
+    /// `Array` byte by byte (capacity and uniqueness checked each time) was most of its cost.
+    struct Scratch {
+        var storage = [UInt8](repeating: 0, count: 4_096)
+        var count = 0
+
+        var bytes: ArraySlice<UInt8> { storage[..<count] }
+
+        mutating func append(_ b: UInt8) {
+            if count == storage.count { storage += repeatElement(0, count: storage.count) }
+            storage[count] = b
+            count += 1
+        }
+
+        mutating func reserve(_ n: Int) {
+            while count + n > storage.count { storage += repeatElement(0, count: storage.count) }
+        }
+    }
+
+    /// Appends the normalized words of `s` without spaces: what `SearchQuery.mayMatch` looks in.
+    mutating func appendSquash(_ s: String, to out: inout Scratch) {
+        var copy = s
+        let start = out.count
+        var room = copy.utf8.count + 8
+        while true {
+            out.reserve(room)
+            var count = start
+            let result = copy.withUTF8 { src in
+                out.storage.withUnsafeMutableBufferPointer { dst in squashFast(src, into: dst, count: &count) }
+            }
+            switch result {
+            case .done:
+                out.count = count
+                return
+            case .needsRoom:
+                room *= 4
+            case .contextual:
+                var w: [UInt8] = [], q: [UInt8] = []
+                appendFolded(Fold.key(s), words: &w, squash: &q)
+                out.count = start
+                out.reserve(q.count)
+                for b in q { out.append(b) }
+                return
+            }
+        }
+    }
+
+    private enum FastResult { case done, needsRoom, contextual }
+
+    private mutating func squashFast(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>,
+                                     count: inout Int) -> FastResult {
+        var o = count
+        defer { count = o }
+        var i = 0
+        let n = bytes.count, end = out.count
+        while i < n {
+            let b = bytes[i]
+            if b < 0x80 {
+                let c = table[Int(b)]
+                if c != Self.space && c != 0xFF {
+                    if o == end { return .needsRoom }
+                    out[o] = c
+                    o += 1
+                }
+                i += 1
+                continue
+            }
+            let length = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2
+            var v = UInt32(b) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+            for j in 1..<length { v = v << 6 | UInt32(bytes[i + j] & 0x3F) }
+            i += length
+            let entry = cache[v] ?? makeEntry(v)
+            if entry.isContextual { return .contextual }
+            if o + entry.bytes.count > end { return .needsRoom }
+            for c in entry.bytes where c != Self.space {
+                out[o] = c
+                o += 1
+            }
+        }
+        return .done
+    }
+
     /// The normalized words of `s` joined by single spaces.
     mutating func words(_ s: String) -> [UInt8] {
         var w: [UInt8] = [], q: [UInt8] = []
