@@ -12,19 +12,22 @@ import Testing
     @Test(.enabled(if: isEnabled)) func fiftyThousandSongs() throws {
         let basis = SearchLibraries.synthetic(songs: 50_000, seed: 7)
         print("search benchmark: \(basis.songs.count) songs")
-        // The floor: reading the fields the search reads, and nothing else.
+        // The floor: reading the fields the search reads (one byte of each, so that each
+        // string's bytes are fetched from memory as the search must), and nothing else.
         var floor = Double.infinity, bytes = 0
         for _ in 0..<7 {
             let start = DispatchTime.now().uptimeNanoseconds
             for s in basis.songs.values {
-                bytes &+= (s.title?.utf8.count ?? 0) &+ (s.album?.utf8.count ?? 0) &+ (s.composer?.utf8.count ?? 0)
-                for a in s.artists { bytes &+= a.utf8.count }
-                bytes &+= s.effectiveAlbumArtist?.utf8.count ?? 0
+                func byte(_ x: String?) -> Int { Int(x?.utf8.last ?? 0) }
+                bytes &+= byte(s.title) &+ byte(s.album) &+ byte(s.composer) &+ byte(s.albumartist)
+                for a in s.artists { bytes &+= byte(a) }
             }
             floor = min(floor, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
         }
-        print(String(format: "  reading the fields %7.2f ms (%d bytes)", floor, bytes / 7))
-        for text in ["miles", "bjork", "kind of blue", "beyonce lemonade", "zzzq", "love", "a", "é"] {
+        print(String(format: "  reading the fields %7.2f ms (checksum %d)", floor, bytes / 7))
+        let typical = ["miles", "bjork", "kind of blue", "beyonce lemonade", "zzzq"]
+        let texts = ProcessInfo.processInfo.environment["BOOMIC_BENCH"] == "typical" ? typical : typical + ["love", "a", "é"]
+        for text in texts {
             var best = Double.infinity, count = 0
             for _ in 0..<7 {
                 let start = DispatchTime.now().uptimeNanoseconds

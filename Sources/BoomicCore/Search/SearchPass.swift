@@ -149,17 +149,30 @@ struct SearchPass {
     /// Whether every word of the text is somewhere in the song's fields: the test almost every
     /// song fails, so it only squashes the fields, in place.
     private mutating func mayMatch(_ s: Song) -> Bool {
+        // Each field read once: every getter retains a string, and the song's box is a cache miss.
         scratch.count = 0
-        text.appendSquash(Self.name(of: s), to: &scratch)
+        if let title = s.title, !title.isEmpty {
+            text.appendSquash(title, to: &scratch)
+        } else {
+            text.appendSquash(Self.name(of: s), to: &scratch)
+        }
         scratch.append(SearchText.fieldSeparator)
-        for a in s.artists {
+        let artists = s.artists
+        for a in artists {
             text.appendSquash(a, to: &scratch)
             scratch.append(SearchText.fieldSeparator)
         }
         if let album = s.album {
             text.appendSquash(album, to: &scratch)
             scratch.append(SearchText.fieldSeparator)
-            if let aa = s.effectiveAlbumArtist { text.appendSquash(aa, to: &scratch) }
+            // `Song.effectiveAlbumArtist` without reading `artists` again (the laws compare).
+            if let aa = s.albumartist, !aa.isEmpty {
+                text.appendSquash(aa, to: &scratch)
+            } else if s.compilation {
+                text.appendSquash("Various Artists", to: &scratch)
+            } else if let first = artists.first {
+                text.appendSquash(first, to: &scratch)
+            }
             scratch.append(SearchText.fieldSeparator)
         }
         if let c = s.composer { text.appendSquash(c, to: &scratch) }
