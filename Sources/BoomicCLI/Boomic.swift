@@ -18,7 +18,7 @@ struct Boomic: ParsableCommand {
         subcommands: [
             Init.self, Import.self, Ls.self, Info.self, Modify.self, Tag.self, Remove.self, Write.self,
             History.self, Show.self, Diff.self, BlameCommand.self,
-            TaglistCommand.self, PlaylistCommand.self,
+            Search.self, TaglistCommand.self, PlaylistCommand.self,
             Rollback.self, Undo.self, Redo.self, Revert.self,
             Verify.self, Export.self, ImportJSON.self,
         ]

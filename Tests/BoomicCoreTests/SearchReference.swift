@@ -71,7 +71,9 @@ enum SearchReference {
                 }.map { SearchHit.Match(field: c.fields[$0].0, text: c.fields[$0].1) }
             }
             let hit = SearchHit(subject: c.subject, name: c.fields[0].1, tier: tier, isNameMatch: inName, matches: matches)
-            ranked.append(((tier.rawValue, inName ? 0 : 1, phrase(name).count, c.kind.rank, phrase(name)), id(c.subject), hit))
+            // Name matches: shorter names first, then kind; other matches: kind first, then length.
+            let (first, second) = inName ? (phrase(name).count, c.kind.rank) : (c.kind.rank, phrase(name).count)
+            ranked.append(((tier.rawValue, inName ? 0 : 1, first, second, phrase(name)), id(c.subject), hit))
         }
         ranked.sort { a, b in
             if a.key.0 != b.key.0 { return a.key.0 < b.key.0 }

@@ -58,8 +58,8 @@ private func names(_ hits: [SearchHit]) -> [String] { hits.map { "\($0.kind.rawV
         #expect(names(try sample().search("miles")) == [
             // Name prefixes, shorter first; same length: album before song.
             "album:Milestones", "song:Milestones", "artist:Miles Davis",
-            // Word prefixes in other fields only, shorter name first.
-            "song:So What", "album:Kind of Blue", "song:Blue in Green",
+            // Word prefixes in other fields only: albums before songs, then shorter names first.
+            "album:Kind of Blue", "song:So What", "song:Blue in Green",
         ])
         // The artist whose name matched outranks the songs that only list him, in the same tier.
         let davis = try sample().search("davis")

@@ -1,8 +1,11 @@
 extension SearchPass {
     /// A hit before it is dressed for output: what decides its rank.
     private struct Ranked {
-        /// Tier, then not-a-name-match, then name length, then kind, packed so that most
-        /// comparisons are one integer compare. Lower is better.
+        /// Tier, then not-a-name-match, then name length and kind, packed so that most
+        /// comparisons are one integer compare. Lower is better. A hit whose own name matched
+        /// ranks by length first (the closest name wins); one that matched only through another
+        /// field (songs and albums of an artist searched for) ranks by kind first, so an
+        /// artist's albums come before their songs, as in a player's search.
         var score: UInt64
         var kind: SearchKind
         /// Index into the list of its kind.
@@ -21,8 +24,9 @@ extension SearchPass {
         ranked.reserveCapacity(songs.count + albums.count + artists.count + items.count)
         func add<V>(_ xs: [Scored<V>], _ kind: SearchKind) {
             for (i, x) in xs.enumerated() {
+                let length = UInt64(min(x.nameLength, (1 << 29) - 1))
                 let score = UInt64(x.tier.rawValue) << 40 | (x.isNameMatch ? 0 : 1) << 39
-                    | UInt64(min(x.nameLength, 1 << 30)) << 4 | UInt64(kind.rank)
+                    | (x.isNameMatch ? length << 4 | UInt64(kind.rank) : UInt64(kind.rank) << 34 | length << 4)
                 ranked.append(Ranked(score: score, kind: kind, index: i))
             }
         }
@@ -33,7 +37,9 @@ extension SearchPass {
         for i in ranked.indices where ranked[i].kind == .taglist {
             let kind: SearchKind = items[ranked[i].index].value.kind == .playlist ? .playlist : .taglist
             ranked[i].kind = kind
-            ranked[i].score = ranked[i].score & ~0xF | UInt64(kind.rank)
+            let name = ranked[i].score >> 39 & 1 == 0
+            ranked[i].score = name ? ranked[i].score & ~0xF | UInt64(kind.rank)
+                : ranked[i].score & ~(UInt64(0xF) << 34) | UInt64(kind.rank) << 34
         }
 
         let wanted = max(0, limit ?? ranked.count)
