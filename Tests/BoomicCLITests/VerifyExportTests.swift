@@ -146,7 +146,8 @@ import Testing
         let file = box.root + "/log.jsonl"
         let written = try box.boomic("export", "-o", file)
         #expect(written.succeeded && written.stdout.isEmpty && written.errorLines == ["exported \(history.count) transactions to \(file)"], "\(written)")
-        #expect(FileManager.default.contents(atPath: file) == Data(stdout.map { $0 + "\n" }.joined().utf8), "-o writes what stdout gets")
+        #expect(FileManager.default.contents(atPath: file) == Data((stdout + [#"{"end":{"transactions":\#(stdout.count)}}"#]).map { $0 + "\n" }.joined().utf8),
+                "-o writes what stdout gets")
 
         let copy = try Sandbox(samples: false)
         let imported = try copy.succeed("import-json", file)
@@ -208,11 +209,20 @@ import Testing
             #expect(kept.isEmpty, "\(what): nothing imported, but \(after)")
         }
 
-        // Cut at a line boundary, the file still parses: only an end marker could tell.
-        withKnownIssue("an export has no end marker, so one cut after a whole line imports as a shorter history") {
+        // Cut at a line boundary, the file still parses: the end line tells.
+        do {
             let target = try Sandbox(samples: false)
-            let run = try target.boomic("import-json", try box.exportFile("short.jsonl", Array(lines.prefix(2))))
-            #expect(!run.succeeded, "\(run)")
+            let short = try target.boomic("import-json", try box.exportFile("short.jsonl", Array(lines.prefix(2)), end: false))
+            expectOneLineError(short, "has no end line")
+            let miscounted = try box.exportFile("miscounted.jsonl", Array(lines.prefix(2)), end: false)
+            try Data((String(contentsOfFile: miscounted, encoding: .utf8) + #"{"end":{"transactions":3}}"# + "\n").utf8)
+                .write(to: URL(fileURLWithPath: miscounted))
+            expectOneLineError(try target.boomic("import-json", miscounted), "its end line says 3")
+            let after = try box.exportFile("after.jsonl", Array(lines.prefix(2)))
+            try Data((String(contentsOfFile: after, encoding: .utf8) + lines[2] + "\n").utf8).write(to: URL(fileURLWithPath: after))
+            expectOneLineError(try target.boomic("import-json", after), "follows the end line")
+            #expect(try target.boomic("history", "--json").stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[\n]"
+                    || !FileManager.default.fileExists(atPath: target.library + "/library.sqlite"))
         }
 
         // export -o into a folder that is not there: one line, nothing written.

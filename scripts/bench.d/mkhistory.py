@@ -204,6 +204,7 @@ def main():
                 "provenance": {"command": command, "version": "0.1.0"}, "timestamp": ts})
         parent = tid
         stamps.append(ts)
+    out.write(json.dumps({"end": {"transactions": seq}}, separators=(",", ":")) + "\n")  # boomic export's end line
     out.close()
 
     # A date REF about a quarter of the way in: the state at the end of that local day.

@@ -6,7 +6,11 @@ import Foundation
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write the whole log as JSON lines, one transaction per line.",
-        discussion: "The escape hatch: 'boomic import-json FILE' rebuilds the same library from it. Writes to stdout unless -o."
+        discussion: """
+            The escape hatch: 'boomic import-json FILE' rebuilds the same library from it. Writes to \
+            stdout unless -o. The last line, {"end":{"transactions":N}}, tells a whole export from \
+            one cut short.
+            """
     )
 
     @OptionGroup var options: LibraryOptions
@@ -16,6 +20,12 @@ struct Export: ParsableCommand {
     struct Line: Codable {
         var seq: Int
         var transaction: Transaction
+    }
+
+    /// The last line: without it, an export cut at a line boundary would read as a shorter history.
+    struct End: Codable {
+        struct Count: Codable { var transactions: Int }
+        var end: Count
     }
 
     func run() throws {
@@ -39,6 +49,9 @@ struct Export: ParsableCommand {
                 try handle.write(contentsOf: data)
                 n += 1
             }
+            var end = try enc.encode(End(end: .init(transactions: n)))
+            end.append(0x0A)
+            try handle.write(contentsOf: end)
             if let output, let tmp {
                 try handle.synchronize()
                 try handle.close()
@@ -77,7 +90,12 @@ struct ImportJSON: ParsableCommand {
         }
         let dec = JSONDecoder()
         var lines: [Export.Line] = []
+        var end: (line: Int, count: Int)?
         for (i, raw) in data.split(separator: 0x0A).enumerated() where !raw.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) {
+            if let e = end {
+                throw CLIError("line \(i + 1) of \(file) follows the end line (line \(e.line)): the export was edited; nothing was imported")
+            }
+            if let e = try? dec.decode(Export.End.self, from: Data(raw)) { end = (i + 1, e.end.transactions); continue }
             do { lines.append(try dec.decode(Export.Line.self, from: Data(raw))) } catch {
                 throw CLIError("line \(i + 1) of \(file) is not an exported transaction (\(error.localizedDescription)); nothing was imported")
             }
@@ -90,6 +108,12 @@ struct ImportJSON: ParsableCommand {
         var ids = Set<UUID>()
         for (i, l) in lines.enumerated() where !ids.insert(l.transaction.id).inserted {
             throw CLIError("line \(i + 1) of \(file) repeats transaction \(l.transaction.id.uuidString.lowercased()): the export was edited; nothing was imported")
+        }
+        guard let end else {
+            throw CLIError("\(file) has no end line: the export was cut short (or not written by 'boomic export'); nothing was imported")
+        }
+        guard end.count == lines.count else {
+            throw CLIError("\(file) holds \(lines.count) transactions but its end line says \(end.count): the export was edited; nothing was imported")
         }
         // One SQLite transaction for the whole file: a crash or a full disk imports all or nothing.
         try lib.transactor.appendAll(lines.map(\.transaction), expectedHead: 0)

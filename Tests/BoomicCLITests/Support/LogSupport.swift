@@ -19,13 +19,16 @@ extension Sandbox {
     func exportLines(sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
         let run = try boomic("export")
         try #require(run.succeeded && run.stderr.isEmpty, "\(run)", sourceLocation: sourceLocation)
-        return run.lines
+        try #require(run.lines.last == #"{"end":{"transactions":\#(run.lines.count - 1)}}"#, "\(run)", sourceLocation: sourceLocation)
+        return run.lines.dropLast()
     }
 
-    /// Writes `lines` as an export file in the sandbox and returns its path.
-    func exportFile(_ name: String, _ lines: [String]) throws -> String {
+    /// Writes `lines` (transaction lines, as `exportLines` gives them) as an export file in the
+    /// sandbox, with the end line unless `end` is false, and returns its path.
+    func exportFile(_ name: String, _ lines: [String], end: Bool = true) throws -> String {
         let path = root + "/" + name
-        try Data(lines.map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: path))
+        let all = lines + (end ? [#"{"end":{"transactions":\#(lines.count)}}"#] : [])
+        try Data(all.map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: path))
         return path
     }
 
