@@ -166,7 +166,11 @@ int ctl_save(ctl_file *file, char *error, size_t error_size) {
             int tags = MPEG::File::ID3v2;
             if (mpeg->hasID3v1Tag()) tags |= MPEG::File::ID3v1;
             if (mpeg->hasAPETag()) tags |= MPEG::File::APE;
-            ok = mpeg->save(tags, File::StripNone, ID3v2::v4, File::DoNotDuplicate);
+            // Keep the file's ID3v2 version: players that read only v2.3 (Windows Explorer,
+            // older car stereos) must still read a v2.3 file after Boomic writes it.
+            ID3v2::Version version = ID3v2::v4;
+            if (mpeg->hasID3v2Tag() && mpeg->ID3v2Tag()->header()->majorVersion() == 3) version = ID3v2::v3;
+            ok = mpeg->save(tags, File::StripNone, version, File::DoNotDuplicate);
         } else if (auto *wav = dynamic_cast<RIFF::WAV::File *>(file->file)) {
             // Same trap: WAV keeps empty ID3v2 and INFO tags in memory; add INFO only if present.
             RIFF::WAV::File::TagTypes tags = wav->hasInfoTag() ? RIFF::WAV::File::AllTags

@@ -144,6 +144,27 @@ import Testing
         #expect(try hasID3v1(v1), "an ID3v1 tag that was there stays (updated)")
     }
 
+    /// The major version byte of a file's leading ID3v2 header, if it has one.
+    func id3v2Version(_ path: String) throws -> UInt8? {
+        let head = try #require(FileHandle(forReadingAtPath: path)).readData(ofLength: 4)
+        return head.count == 4 && head.prefix(3) == Data("ID3".utf8) ? head[3] : nil
+    }
+
+    @Test func anID3v23FileStaysID3v23AndAnID3v24FileStaysID3v24() throws {
+        for (sample, version) in [("坂本 龍一郎/東京の夜/1-01 夜明けの街.mp3", UInt8(3)), (Self.mp3, UInt8(4))] {
+            let path = try copy(sample)
+            #expect(try id3v2Version(path) == version, "\(sample) as made")
+            let new = try edited(try scan(path))
+            _ = try writer.write(new)
+            #expect(try id3v2Version(path) == version, "\(sample) after a write")
+            try expectTags(of: path, equal: new)
+        }
+        // A file with no ID3v2 tag gets the current version.
+        let bare = try copy("Loose Files/no tags at all.mp3")
+        _ = try writer.write(try edited(try scan(bare)))
+        #expect(try id3v2Version(bare) == 4)
+    }
+
     var mp3Samples: (v24: String, none: String, v1: String) {
         (Self.mp3, "Loose Files/no tags at all.mp3", "Old Timer/Retro Hits/01 Eight Bit Song.mp3")
     }
