@@ -29,6 +29,14 @@ struct Remove: ParsableCommand {
         guard !songs.isEmpty else { Out.line("No songs match."); return }
         for s in songs.prefix(200) { Out.line("- " + SongFormat.line(s) + Terminal.dim("  \(s.path)")) }
         if songs.count > 200 { Out.line("… and \(songs.count - 200) more") }
+        let removal = EditGeneration.remove(lib.basis, songs: songs.map(\.id))
+        for l in ChangePrinter.taglistLines(for: removal, on: lib.basis) { Out.line(l) }
+        let removed = Set(removal.compactMap(\.songID))
+        let inPlaylists = lib.basis.playlistsByName.filter { $0.playlist.songs.contains(where: removed.contains) }
+        if !inPlaylists.isEmpty {
+            Out.line("Playlists keeping entries of removed songs (shown as removed until an undo): "
+                     + inPlaylists.map(\.playlist.name).joined(separator: ", "))
+        }
         if confirm.dryRun { Out.line("Dry run: \(songs.count) songs would be removed from the library."); return }
         guard Terminal.confirm("Remove \(songs.count) song\(songs.count == 1 ? "" : "s") from the library (files stay)?", yes: confirm.yes) else {
             Out.line("Nothing changed."); return
