@@ -69,6 +69,22 @@ import Testing
         #expect(throws: StoreError.self) { try SongCodec.decode([1, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F]) }
     }
 
+    /// The bulk constructor that opening uses gives the same basis as `init(songs:)`, duplicate
+    /// ids included (the later wins), so a checkpoint that decodes to them cannot trap.
+    @Test func bulkBasisEqualsTheGeneralOne() throws {
+        var rng = SeededRandom(seed: 17)
+        let songs = (0..<300).map { _ in rng.song() }
+        let decoded = try SongCodec.decode(SongCodec.encode(songs))
+        #expect(DataBasis(uniqueSongs: decoded) == DataBasis(songs: decoded))
+        #expect(DataBasis(uniqueSongs: decoded).songs.count == 300)
+        var dup = decoded[7]
+        dup.title = "the later one"
+        let withDuplicate = decoded + [dup]
+        #expect(DataBasis(uniqueSongs: withDuplicate) == DataBasis(songs: withDuplicate))
+        #expect(DataBasis(uniqueSongs: withDuplicate)[dup.id]?.title == "the later one")
+        #expect(DataBasis(uniqueSongs: []) == DataBasis())
+    }
+
     @Test func byteReaderRejectsOverlongVarints() throws {
         let bytes: [UInt8] = Array(repeating: 0xFF, count: 10) + [0x01]
         bytes.withUnsafeBytes { raw in
