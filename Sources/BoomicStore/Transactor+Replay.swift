@@ -50,14 +50,16 @@ extension Transactor {
             var checkpoint = 0
             if let usableKnown, usableKnown.head >= newest {
                 start = usableKnown
-            } else if let codec, newest > 0,
-                      // Reading and decoding it allocate several times its size: ready the heap first.
-                      case () = HeapPreparation.prepare(forAbout: try r.log.checkpointSize(seq: newest) * 6), let found = try r.log.newestCheckpoint(atOrBefore: newest, format: codec.format, {
+            } else if let codec, newest > 0 {
+                // Reading and decoding it allocate several times its size: ready the heap first.
+                HeapPreparation.prepare(forAbout: try r.log.checkpointSize(seq: newest) * 6)
                 // A checkpoint is a cache: one that does not decode is skipped, and an older one tried.
-                _, bytes in try? codec.decode(bytes)
-            }) {
-                start = Snapshot(head: found.seq, basis: found.value)
-                checkpoint = found.seq
+                if let found = try r.log.newestCheckpoint(atOrBefore: newest, format: codec.format, {
+                    _, bytes in try? codec.decode(bytes)
+                }) {
+                    start = Snapshot(head: found.seq, basis: found.value)
+                    checkpoint = found.seq
+                }
             }
             if let usableKnown, usableKnown.head > start.head { start = usableKnown }
 
