@@ -1,5 +1,7 @@
 import BoomicCore
+import Dispatch
 import Foundation
+import Synchronization
 
 /// A compact binary encoding of `[Song]`, for checkpoints: opening a library decodes one.
 ///
@@ -72,37 +74,45 @@ public enum SongCodec {
 
     /// `songsPerChunk` is a parameter so that tests can make many chunks of a few songs.
     static func encode<C: Collection>(_ songs: C, into out: inout ByteWriter, songsPerChunk: Int) where C.Element == Song {
-        let total = songs.count
+        let all = Array(songs) // no copy when it already is one
+        let total = all.count
         let chunks = chunkCount(total, songsPerChunk: songsPerChunk)
-        var bodies: [ByteWriter] = []
-        var counts: [Int] = []
-        var iterator = songs.makeIterator()
-        for c in 0..<chunks {
-            // Even split: chunk c holds songs [c·n/k, (c+1)·n/k).
-            let n = (c + 1) * total / chunks - c * total / chunks
-            var table = StringTable()
-            var body = ByteWriter(reservingCapacity: n * 200)
-            for _ in 0..<n { encode(iterator.next()!, into: &body, table: &table) }
-            var chunk = ByteWriter(reservingCapacity: body.bytes.count + table.strings.count * 16 + 64)
-            chunk.count(table.strings.count)
-            for s in table.strings { chunk.string(s) }
-            chunk.count(table.lists.count)
-            for list in table.lists {
-                chunk.count(list.count)
-                for s in list { chunk.count(table.index[s]!) }
-            }
-            chunk.append(contentsOf: body.bytes)
-            bodies.append(chunk)
-            counts.append(n)
+        // Even split: chunk c holds songs [c·n/k, (c+1)·n/k). Chunks are independent (each has its
+        // own table), so they are encoded on all cores: a checkpoint of 50,000 songs is ~80 ms of
+        // encoding on one, and `modify` writes one every 1,000 assertions.
+        let ranges = (0..<chunks).map { c in (c * total / chunks)..<((c + 1) * total / chunks) }
+        let encoded = Mutex<[Int: ByteWriter]>([:])
+        @Sendable func work(_ c: Int) {
+            let chunk = encodeChunk(all[ranges[c]])
+            encoded.withLock { $0[c] = chunk }
         }
+        if chunks == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: chunks, execute: work) }
+        let bodies = encoded.withLock { $0 }
         out.byte(version)
         out.count(total)
         out.count(chunks)
-        for (n, chunk) in zip(counts, bodies) {
-            out.count(n)
-            out.count(chunk.bytes.count)
+        for c in 0..<chunks {
+            out.count(ranges[c].count)
+            out.count(bodies[c]!.bytes.count)
         }
-        for chunk in bodies { out.append(contentsOf: chunk.bytes) }
+        for c in 0..<chunks { out.append(contentsOf: bodies[c]!.bytes) }
+    }
+
+    /// One self-contained chunk: its string and list tables, then its songs.
+    private static func encodeChunk(_ songs: ArraySlice<Song>) -> ByteWriter {
+        var table = StringTable()
+        var body = ByteWriter(reservingCapacity: songs.count * 200)
+        for song in songs { encode(song, into: &body, table: &table) }
+        var chunk = ByteWriter(reservingCapacity: body.bytes.count + table.strings.count * 16 + 64)
+        chunk.count(table.strings.count)
+        for s in table.strings { chunk.string(s) }
+        chunk.count(table.lists.count)
+        for list in table.lists {
+            chunk.count(list.count)
+            for s in list { chunk.count(table.index[s]!) }
+        }
+        chunk.append(contentsOf: body.bytes)
+        return chunk
     }
 
     /// How many chunks `total` songs are written in.
