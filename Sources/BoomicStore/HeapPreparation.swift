@@ -37,6 +37,7 @@ enum HeapPreparation {
 
     /// Prepares the heap for about `bytes` of small allocations; does nothing after the first call.
     static func prepare(forAbout bytes: Int) {
+        #if canImport(Glibc)
         guard bytes >= minimumBytes, Thread.isMainThread else { return }
         guard !done.exchange(true, ordering: .relaxed) else { return }
         if ProcessInfo.processInfo.environment["BOOMIC_HEAP_TUNING"] == "0" { return }
@@ -63,6 +64,7 @@ enum HeapPreparation {
             }
         }
         for p in blocks { free(p) }
+        #endif
     }
 
     // <malloc.h> and MADV_HUGEPAGE (Linux); the Glibc module does not export mallopt.
@@ -72,7 +74,9 @@ enum HeapPreparation {
     private static let madvHugepage: Int32 = 14
 }
 
+#if canImport(Glibc)
 /// glibc's `int mallopt(int param, int value)` from <malloc.h>, which Swift's Glibc module does
 /// not include; both arguments and the result are C `int`s, passed as `Int32`.
 @_silgen_name("mallopt")
 private func mallopt(_ param: Int32, _ value: Int32) -> Int32
+#endif
