@@ -72,7 +72,7 @@ extension SongCodec {
             let failed = failures.withLock { $0 }
             if let firstFailed = failed.keys.min() {
                 // Each chunk that failed has already destroyed what it made; destroy the others'.
-                for (i, c) in chunks.enumerated() where failed[i] == nil {
+                for (i, c) in chunks.enumerated() where failed[i] == nil && c.count > 0 {
                     (buffer.baseAddress! + c.first).deinitialize(count: c.count)
                 }
                 initialized = 0
@@ -113,18 +113,20 @@ extension SongCodec {
             for _ in 0..<n { list.append(try shared(&r, table)) }
             lists.append(list)
         }
-        let out = target.output.baseAddress! + chunk.first
+        // An empty result may have no storage at all; then no chunk has songs to put in it.
+        let out = target.output.baseAddress.map { $0 + chunk.first }
         var made = 0
         do {
-            while made < chunk.count {
+            while made < chunk.count, let out {
                 (out + made).initialize(to: try decodeSong(&r, table, lists))
                 made += 1
             }
+            guard made == chunk.count else { throw StoreError.badEncoding("a chunk has songs but the result has no room") }
             guard r.isAtEnd else {
                 throw StoreError.badEncoding("\(r.remaining) bytes follow the last song of a chunk")
             }
         } catch {
-            out.deinitialize(count: made)
+            out?.deinitialize(count: made)
             throw error
         }
     }
