@@ -259,6 +259,11 @@ final class SQLiteLog {
         }
     }
 
+    /// The size in bytes of the checkpoint at `seq`, 0 when there is none (without reading it).
+    func checkpointSize(seq: Int) throws -> Int {
+        try connection.scalarInt("SELECT length(data) FROM checkpoints WHERE seq = ?", .int(seq)) ?? 0
+    }
+
     /// The newest checkpoint of `format` at or before `seq`, 0 when there is none.
     func latestCheckpointSeq(atOrBefore seq: Int, format: Int) throws -> Int {
         try connection.scalarInt("SELECT max(seq) FROM checkpoints WHERE seq <= ? AND format = ?",

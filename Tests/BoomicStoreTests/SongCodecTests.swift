@@ -66,7 +66,71 @@ import Testing
         }
         #expect(throws: StoreError.self) { try SongCodec.decode([2, 0, 0]) }
         // A count that claims more songs than the bytes could hold fails before allocating.
-        #expect(throws: StoreError.self) { try SongCodec.decode([1, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F]) }
+        #expect(throws: StoreError.self) { try SongCodec.decode([SongCodec.version, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F, 1]) }
+        // Chunks that claim more songs or bytes than there are, or fewer songs than the total.
+        #expect(throws: StoreError.self) { try SongCodec.decode([SongCodec.version, 0, 1, 1, 0]) }
+        #expect(throws: StoreError.self) { try SongCodec.decode([SongCodec.version, 0, 1, 0, 9]) }
+        #expect(throws: StoreError.self) { try SongCodec.decode([SongCodec.version, 1] + [UInt8](repeating: 0, count: 30)) }
+        #expect(try SongCodec.decode([SongCodec.version, 0, 1, 0, 2, 0, 0]) == [])
+    }
+
+    /// Songs in several chunks (decoded on several threads) come back in order, exactly.
+    @Test func chunkedSongsRoundTripInOrder() throws {
+        for (seed, n, perChunk) in [(UInt64(1), 40, 3), (2, 17, 2), (3, 9, 1), (4, 100, 40), (5, 5, 8)] {
+            var rng = SeededRandom(seed: seed)
+            let songs = (0..<n).map { _ in rng.song() }
+            let bytes = Self.encode(songs, songsPerChunk: perChunk)
+            let decoded = try SongCodec.decode(bytes)
+            #expect(decoded.count == n, "seed \(seed)")
+            for (a, b) in zip(songs, decoded) {
+                #expect(a.id == b.id && a.withoutDoubles == b.withoutDoubles && a.doubleBits == b.doubleBits, "seed \(seed)")
+            }
+        }
+        #expect(SongCodec.chunkCount(50_000) == 6)
+        #expect(SongCodec.chunkCount(8_191) == 1)
+        #expect(SongCodec.chunkCount(10_000_000) == SongCodec.maxChunks)
+    }
+
+    /// Truncated or damaged chunked data (headers, tables, one chunk of several failing while the
+    /// others decode) throws or decodes; it never traps, leaks a half-made result or reads past the end.
+    @Test func damagedChunksNeverCrash() throws {
+        var rng = SeededRandom(seed: 23)
+        let bytes = Self.encode((0..<12).map { _ in rng.song() }, songsPerChunk: 3)
+        for n in 0..<bytes.count {
+            #expect(throws: StoreError.self) { try SongCodec.decode(Array(bytes[0..<n])) }
+        }
+        for _ in 0..<3000 {
+            var damaged = bytes
+            for _ in 0..<Int.random(in: 1...3, using: &rng) {
+                // Half the hits land in the header, where the chunk counts and lengths are.
+                let at = Bool.random(using: &rng) ? Int.random(in: 0..<min(12, damaged.count), using: &rng)
+                    : Int.random(in: 0..<damaged.count, using: &rng)
+                damaged[at] = UInt8.random(in: 0...255, using: &rng)
+            }
+            _ = try? SongCodec.decode(damaged)
+        }
+    }
+
+    static func encode(_ songs: [Song], songsPerChunk: Int) -> [UInt8] {
+        var w = ByteWriter()
+        SongCodec.encode(songs, into: &w, songsPerChunk: songsPerChunk)
+        return w.bytes
+    }
+
+    /// The bulk constructor that opening uses gives the same basis as `init(songs:)`, duplicate
+    /// ids included (the later wins), so a checkpoint that decodes to them cannot trap.
+    @Test func bulkBasisEqualsTheGeneralOne() throws {
+        var rng = SeededRandom(seed: 17)
+        let songs = (0..<300).map { _ in rng.song() }
+        let decoded = try SongCodec.decode(SongCodec.encode(songs))
+        #expect(DataBasis(uniqueSongs: decoded) == DataBasis(songs: decoded))
+        #expect(DataBasis(uniqueSongs: decoded).songs.count == 300)
+        var dup = decoded[7]
+        dup.title = "the later one"
+        let withDuplicate = decoded + [dup]
+        #expect(DataBasis(uniqueSongs: withDuplicate) == DataBasis(songs: withDuplicate))
+        #expect(DataBasis(uniqueSongs: withDuplicate)[dup.id]?.title == "the later one")
+        #expect(DataBasis(uniqueSongs: []) == DataBasis())
     }
 
     @Test func byteReaderRejectsOverlongVarints() throws {

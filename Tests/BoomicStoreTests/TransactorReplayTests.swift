@@ -79,6 +79,64 @@ import Testing
         }
     }
 
+    /// Long tails are decoded on another thread while the checkpoint decodes. When the newest
+    /// checkpoint is damaged, the rows between the older one used instead and it are replayed
+    /// too; a damaged row anywhere in the tail is still the error that opening reports.
+    @Test func longTailsReplayTheSameWithADamagedNewestCheckpoint() throws {
+        try withTemporaryDirectory { dir in
+            let path = dir + "/library.sqlite"
+            let tail = ToyStore.backgroundTailRows
+            let store = try openToy(path, checkpointEvery: 2 * tail)
+            var rng = SeededRandom(seed: 29)
+            var folds = [Counters()]
+            for i in 0..<(5 * tail + 3) {
+                let op = rng.op(at: Double(i))
+                try store.commit(op)
+                folds.append(applyOp(op, folds.last!))
+            }
+            let newest = 4 * tail
+            #expect(try store.checkpointSeqs() == [2 * tail, newest])
+            // Background tail, good checkpoint (open never flattens; basis(at:) does).
+            try tamper(path, "UPDATE log SET checksum = 'xxh64:0000000000000000' WHERE seq <= \(newest)")
+            #expect(try openToy(path, checkpointEvery: 2 * tail).basis == folds.last!)
+        }
+        try withTemporaryDirectory { dir in
+            let path = dir + "/library.sqlite"
+            let tail = ToyStore.backgroundTailRows
+            let store = try openToy(path, checkpointEvery: 2 * tail)
+            var rng = SeededRandom(seed: 31)
+            var folds = [Counters()]
+            for i in 0..<(5 * tail + 3) {
+                let op = rng.op(at: Double(i))
+                try store.commit(op)
+                folds.append(applyOp(op, folds.last!))
+            }
+            let head = 5 * tail + 3
+            // The newest checkpoint does not decode: replay from the one before, through both segments.
+            let junk = Checksum.string(of: [1, 2, 3])
+            try tamper(path, "UPDATE checkpoints SET data = x'010203', checksum = '\(junk)' WHERE seq = \(4 * tail)")
+            for flatten in [true, false] {
+                let reopened = try openToy(path, checkpointEvery: 2 * tail, flatten: flatten)
+                #expect(reopened.basis == folds[head])
+                #expect(reopened.head == head)
+                for k in [0, 1, 2 * tail, 3 * tail, 4 * tail, head - 1] {
+                    #expect(try reopened.basis(at: k) == folds[k], "k \(k)")
+                }
+            }
+            // A damaged row in the part decoded in the background, then in the part decoded here.
+            for seq in [head - 1, 3 * tail] {
+                try tamper(path, "UPDATE log SET checksum = 'x' || checksum WHERE seq = \(seq)")
+                #expect {
+                    _ = try openToy(path, checkpointEvery: 2 * tail)
+                } throws: { error in
+                    if case StoreError.corrupt(seq: seq, _) = error { return true } else { return false }
+                }
+                try tamper(path, "UPDATE log SET checksum = substr(checksum, 2) WHERE seq = \(seq)")
+            }
+            #expect(try openToy(path, checkpointEvery: 2 * tail).basis == folds[head])
+        }
+    }
+
     @Test func rebuildCheckpointsChangesNothingButSpeed() throws {
         try withTemporaryDirectory { dir in
             let path = dir + "/library.sqlite"

@@ -158,14 +158,15 @@ def note(text):
 
 def print_table():
     head = ("job", "boomic", "min", "cpu", "peer", "ratio (boomic vs peer)", "budget (DESIGN §7)", "within?")
-    rows = [head] + ROWS
+    # --queries-only measures a few rows; the others would all read "n/a".
+    rows = [head] + [r for r in ROWS if not (ARGS.queries_only and r[1] == "n/a")]
     w = [max(len(r[i]) for r in rows) for i in range(len(head))]
     line = "  ".join("-" * x for x in w)
     print()
     print("  ".join(h.ljust(w[i]) for i, h in enumerate(head)))
     print(line)
     prev = None
-    for r in ROWS:
+    for r in rows[1:]:
         cells = list(r)
         if cells[0] == prev:
             cells[0] = ""
@@ -451,6 +452,40 @@ def count_json(bm, lib, *query):
         return None
 
 
+def query_rows(root, n):
+    """The query-language rows (issue 5): one `ls` per kind of term, on the first-import library
+    plus one `tag` transaction. Values are picked from mklib.py's layout so that most match ~100
+    songs, as the `ls` budget's query does: song i is title `Song T{i:07d} …`, artist
+    `Artist A{i/100}`, album `Album B{i/10} …`, year 1950 + (album·7) mod 75, genre
+    GENRES[(album·3) mod 15]. Kinds whose natural query is broad (a decade of years, a date range
+    every song's import falls in, a negation) are also shown narrowed by an artist, so that they
+    measure the term, not printing thousands of lines. Returns [(key, kind, terms)]."""
+    a = min(42, max(0, n // 100 - 1))             # an artist with 100 songs, as q100
+    b = min(42, max(0, n // 100 - 1))             # albums B{b}0..B{b}9: 100 songs
+    t = min(421, max(0, n // 100 - 1))            # titles T{t}00..T{t}99: 100 songs
+    year = time.localtime().tm_year               # every song was imported this run
+    root = os.path.realpath(root)                 # paths are stored resolved
+    return [
+        ("q_word", "bare word", [f"T{t:05d}"]),
+        ("q_sub", "field:value substring", [f"album:B{b:04d}"]),
+        ("q_exact", "field:=exact", [f"artist:=Artist A{a:04d}"]),
+        ("q_regex", "field::regex", [f"title::^Song T{t:05d}"]),
+        ("q_range", "numeric range", ["year:1990..1999"]),
+        ("q_range100", "numeric range, narrowed", ["year:1990..1999", "artist:A000"]),
+        ("q_date", "date range, narrowed", [f"added:{year}-01..", f"artist:A{a:04d}"]),
+        ("q_not", "negation, narrowed", ["^genre:Rock", f"artist:A{a:04d}"]),
+        ("q_or", "OR (`,`)", [f"artist:A{a:04d}", ",", f"artist:A{a + 1:04d}"]),
+        ("q_sort", "sort (field-)", [f"artist:A{a:04d}", "year-", "title+"]),
+        ("q_tag", "#tag", ["#benchq"]),
+        ("q_path", "path: prefix", [f"path:{root}/Artist A{a:04d}"]),
+        # Rows for `taglist`, `ls --view` and `search` (issue 5) go here, as (key, kind, terms)
+        # of an `ls` or, with a "cmd" prefix in the kind, of their own command.
+    ]
+
+
+QUERY_TAG = ("album:B{b:04d}", "+#benchq")   # tagged once in the query library (100 songs)
+
+
 def bench_boomic(root, n, q100, q1000, res):
     bm = Boomic(ARGS.boomic)
     lib = os.path.join(ARGS.work, "boomic-lib")
@@ -501,6 +536,18 @@ def bench_boomic(root, n, q100, q1000, res):
     def ls_all():
         fig("lsall", lib, "ls")
 
+    def queries():
+        # On a copy, so the other rows see the library exactly as imported.
+        qlib = os.path.join(ARGS.work, "boomic-queries")
+        shutil.rmtree(qlib, ignore_errors=True)
+        shutil.copytree(lib, qlib)
+        b = min(42, max(0, n // 100 - 1))
+        bm.run(qlib, "tag", QUERY_TAG[0].format(b=b), QUERY_TAG[1], "-y")
+        res["query_setup"] = f"`boomic tag {QUERY_TAG[0].format(b=b)} {QUERY_TAG[1]} -y` on a copy of the first-import library"
+        for key, kind, terms in query_rows(root, n):
+            res[key + "_count"] = count_json(bm, qlib, *terms)
+            fig(key, qlib, "ls", *terms)
+
     def memory():
         res["rss"] = max_rss_kb(bm.cmd(lib, "ls"), env=bm.envfor(lib))
 
@@ -518,9 +565,15 @@ def bench_boomic(root, n, q100, q1000, res):
     def verify_short():
         res["verify_short"] = verify_once(bm, lib)
 
+    if ARGS.queries_only:
+        attempt("ls query", ls_query)
+        attempt("query rows", queries)
+        attempt("open (short history)", lambda: fig("open_short", lib, "history", "-n", "1"))
+        return
     attempt("rescan", rescan)
     attempt("ls query", ls_query)
     attempt("ls all", ls_all)
+    attempt("query rows", queries)
     attempt("memory", memory)
     attempt("modify", modify)
     attempt("open (short history)", open_short)
@@ -766,7 +819,10 @@ def main():
     ap.add_argument("--runs-import", type=int, default=3)
     ap.add_argument("--no-peers", action="store_true")
     ap.add_argument("--no-beets", action="store_true")
+    ap.add_argument("--queries-only", action="store_true")
     ARGS = ap.parse_args()
+    if ARGS.queries_only:
+        ARGS.runs_import = 1
     n = ARGS.songs
     ARGS.work = os.path.join(ARGS.bench_dir, f"run-{n}")
     shutil.rmtree(ARGS.work, ignore_errors=True)
@@ -783,6 +839,7 @@ def main():
         print(f"boomic: {ARGS.boomic_note}")
 
     root, made = make_library(n)
+    ARGS.root = root
     nfiles = warm(root)
     listfile = os.path.join(ARGS.work, "files.txt")
     with open(listfile, "w") as f:
@@ -903,6 +960,12 @@ def report(res, tl, n, ncpu, q100, q1000, load_start, loads):
     budget_row(f"modify 1,000 -y, {Sh}", "modify", 0.2, "≤ 200 ms",
                f"beet modify -W{bsuf}: {fmt_time(pv)}" if pv else "beets: not measured", speed_ratio(v, pv, False))
     budget_row(f"modify 1,000 -y, {H}", "modify_hist", 0.2, "≤ 200 ms")
+    for key, kind, terms in query_rows(ARGS.root, n):
+        c = res.get(key + "_count")
+        shown = " ".join(shlex.quote(x) if x != "," else x for x in terms)
+        if len(shown) > 34:
+            shown = shown[:33] + "…"
+        budget_row(f"query {kind}: {shown} ({c if c is not None else '?'} songs)", key, 0.1, "≤ 100 ms (issue 5)")
     budget_row(f"open: history -n 1, {Sh}", "open_short", 0.1, "≤ 100 ms")
     budget_row(f"open: history -n 1, {H}", "open_hist", 0.1, "≤ 100 ms at any history")
     budget_row(f"open: ls matching nothing, {H}", "open_ls_hist", 0.1, "≤ 100 ms at any history")
@@ -965,6 +1028,10 @@ def report(res, tl, n, ncpu, q100, q1000, load_start, loads):
     print(f"- every read command: one probe run (time limit {ARGS.cmd_seconds:.0f} s, also a warm-up), then hyperfine "
           f"(-N, 2 warm-ups + 10 runs, median; 1 + 5 for history, diff, blame, --as-of); a command slower than 1 s: "
           f"median of the probe and 2 more runs. `{q100}` matched {res.get('boomic_q100_count', '?')} songs.")
+    print(f"- query rows (issue 5): `boomic ls TERMS` on the first-import library after "
+          f"{res.get('query_setup', 'a tag transaction')}, as every read command (hyperfine, median); the count is "
+          f"what `ls --json` listed. Kinds whose plain query lists thousands of songs are also run narrowed by an "
+          f"artist (AND), so that they time the term rather than the printing.")
     print(f"- modify: `boomic modify {q1000} genre=BoomicBenchK -y`, a new value each run so every run commits "
           f"(matched {res.get('boomic_q1000_count', '?')} songs), median of 5 (short) / 3 (long history, on a copy); "
           f"beets `beet modify -y -W` the same way, median of 3.")
