@@ -32,7 +32,7 @@ enum BasisCodec {
             guard n <= bytes.count - 8 else { throw StoreError.badEncoding("checkpoint song blob runs past its end") }
             let songs = try SongCodec.decode(UnsafeRawBufferPointer(rebasing: bytes[8..<(8 + n)]))
             let lists = try JSONDecoder().decode(Lists.self, from: Data(bytes[(8 + n)...]))
-            return DataBasis(songs: songs,
+            return DataBasis(uniqueSongs: songs,
                              taglists: Dictionary(lists.taglists.map { ($0.id, $0.value) }, uniquingKeysWith: { $1 }),
                              playlists: Dictionary(lists.playlists.map { ($0.id, $0.value) }, uniquingKeysWith: { $1 }))
         }

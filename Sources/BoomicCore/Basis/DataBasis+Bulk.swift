@@ -11,4 +11,11 @@ extension DataBasis {
         self.init()
         for song in uniqueSongs { insert(song) }
     }
+
+    /// A basis with these songs (ids unique, as above), taglists and playlists: a checkpoint.
+    public init(uniqueSongs: [Song], taglists: [ListID: Taglist], playlists: [ListID: Playlist]) {
+        self.init(uniqueSongs: uniqueSongs)
+        for (id, t) in taglists { setTaglist(id, t) }
+        for (id, p) in playlists { setPlaylist(id, p) }
+    }
 }

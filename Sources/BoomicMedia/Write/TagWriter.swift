@@ -144,7 +144,16 @@ public struct TagWriter: Sendable {
                 throw MediaError.unwritable(path: path, reason: "changed while its tags were being written; left as it was")
             }
         } catch {
+            // TagLib's save fails silently when the disk fills, and the copy cut short then fails
+            // to reopen or reads as changed audio: say what really happened (while the copy still
+            // takes its room, so the check sees the disk as the save did).
+            var saysRoom = false
+            if case .unwritable(_, let reason)? = error as? MediaError {
+                saysRoom = reason.hasPrefix("no space") || reason.hasPrefix("the file size limit")
+            }
+            let room = saysRoom ? nil : Self.noRoom(in: temp, needing: Int64(st.st_size) + 65_536)
             Self.discard(fd, temp)
+            if let room { throw MediaError.unwritable(path: path, reason: "\(room); left as it was") }
             throw Self.naming(error, path)
         }
         close(fd)
