@@ -19,13 +19,19 @@ final class SQLiteConnection {
     private var statements: [String: SQLiteStatement] = [:]
 
     /// Opens (or creates, unless `readOnly`) the database at `path`.
-    init(path: String, readOnly: Bool = false, busyTimeoutMilliseconds: Int32 = defaultBusyTimeout) throws {
+    ///
+    /// `immutable` opens read-only with SQLite's `immutable=1`: no locks, no `-shm` file, the
+    /// `-wal` file ignored. Only correct when no other process writes and the WAL is empty; see
+    /// `Transactor`'s read-only fallback on a full disk.
+    init(path: String, readOnly: Bool = false, immutable: Bool = false,
+         busyTimeoutMilliseconds: Int32 = defaultBusyTimeout) throws {
         self.path = path
         var db: OpaquePointer?
         // NOMUTEX: the owner's Mutex already serializes use; SQLite's own mutex would be a second lock.
-        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
-            | SQLITE_OPEN_NOMUTEX
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        let flags = (readOnly || immutable ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+            | SQLITE_OPEN_NOMUTEX | (immutable ? SQLITE_OPEN_URI : 0)
+        let name = immutable ? "file:" + Self.uriEscaped(path) + "?immutable=1" : path
+        let rc = sqlite3_open_v2(name, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             // SQLite hands back a handle even on failure; it must still be closed.
@@ -35,6 +41,14 @@ final class SQLiteConnection {
         handle = db
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
+    }
+
+    /// A path as the path part of an SQLite `file:` URI: `%`, `?` and `#` percent-encoded.
+    static func uriEscaped(_ path: String) -> String {
+        String(decoding: path.utf8.flatMap { b -> [UInt8] in
+            b == UInt8(ascii: "%") || b == UInt8(ascii: "?") || b == UInt8(ascii: "#")
+                ? Array(String(format: "%%%02X", b).utf8) : [b]
+        }, as: UTF8.self)
     }
 
     deinit {

@@ -39,13 +39,13 @@ final class SQLiteLog {
     var path: String { connection.path }
 
     /// Opens the log at `path`, creating the file and its tables when `create` allows it.
-    init(path: String, create: Bool) throws {
+    init(path: String, create: Bool, immutable: Bool = false) throws {
         if !create, !FileManager.default.fileExists(atPath: path) {
             throw StoreError.cannotOpen(path: path, code: 14, message: "no such file")
         }
-        connection = try SQLiteConnection(path: path)
+        connection = try SQLiteConnection(path: path, immutable: immutable)
         do {
-            try connection.execute("PRAGMA synchronous=FULL")
+            if !immutable { try connection.execute("PRAGMA synchronous=FULL") }
             try prepareSchema()
         } catch StoreError.sqlite(_, let code, _) where code & 0xFF == 26 {
             throw StoreError.notALibrary(path: path) // SQLITE_NOTADB: not an SQLite file at all

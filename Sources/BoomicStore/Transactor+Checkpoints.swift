@@ -3,7 +3,7 @@ extension Transactor {
     /// Writes a checkpoint when the policy says one is due. Best effort: a checkpoint is a cache,
     /// so failing to write one never fails the commit that triggered it.
     func maybeCheckpoint(_ w: WriteSide, _ s: Snapshot) {
-        guard let codec else { return }
+        guard let codec, readOnlyBecause == nil else { return }
         // Another process may have written one since; then the tail to count is shorter.
         if let latest = try? w.log.latestCheckpointSeq(atOrBefore: s.head, format: codec.format),
            latest > w.lastCheckpoint {
@@ -40,6 +40,7 @@ extension Transactor {
     @discardableResult
     public func checkpoint() throws -> Int? {
         guard codec != nil else { return nil }
+        if let readOnlyBecause { throw readOnlyBecause }
         return try writer.withLock { w in
             let s = published.withLock { $0 }
             guard s.head > 0 else { return nil }
@@ -66,6 +67,7 @@ extension Transactor {
 
     /// Deletes every checkpoint. Nothing changes but speed: the next open replays the whole log.
     public func dropCheckpoints() throws {
+        if let readOnlyBecause { throw readOnlyBecause }
         try writer.withLock { w in
             try w.log.connection.transaction(immediate: true) { try w.log.dropCheckpoints() }
             w.lastCheckpoint = 0
@@ -80,6 +82,7 @@ extension Transactor {
     @discardableResult
     public func rebuildCheckpoints() throws -> [Int] {
         guard codec != nil else { return [] }
+        if let readOnlyBecause { throw readOnlyBecause }
         return try writer.withLock { w in
             try w.log.connection.transaction(immediate: true) { try w.log.dropCheckpoints() }
             w.lastCheckpoint = 0

@@ -34,6 +34,8 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
     let codec: CheckpointCodec<Basis>?
     let policy: CheckpointPolicy<T>
     let verifiesWrites: Bool
+    /// Set when the log could only be opened read-only (a full disk): why writing is impossible.
+    let readOnlyBecause: StoreError?
 
     /// The latest basis and the seq it is the state after; replaced, never mutated in place.
     let published: Mutex<Snapshot>
@@ -73,8 +75,20 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
         self.policy = policy
         self.verifiesWrites = verifiesWrites
 
-        let writeLog = try SQLiteLog(path: path, create: create)
-        let readLog = try SQLiteLog(path: path, create: false)
+        var readOnly: StoreError?
+        let writeLog: SQLiteLog
+        do {
+            writeLog = try SQLiteLog(path: path, create: create)
+        } catch let error as StoreError where !create && Self.canReadWithoutSharedMemory(path, after: error) {
+            // A full disk (or a file size limit) cannot hold the `-shm` file SQLite needs to
+            // read a WAL database that was closed cleanly. Then nothing is in the WAL, and no
+            // other process can be writing (it would have made the `-shm`), so the database file
+            // alone is the whole log: read it immutably, and refuse writes with the first error.
+            readOnly = error
+            writeLog = try SQLiteLog(path: path, create: false, immutable: true)
+        }
+        let readLog = try SQLiteLog(path: path, create: false, immutable: readOnly != nil)
+        readOnlyBecause = readOnly
         let readSide = ReadSide(log: readLog)
         let loaded = try Self.replay(readSide, to: nil, initial: initial, apply: apply, flatten: nil,
                                      codec: codec, policy: policy)
@@ -82,6 +96,23 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
         writer = Mutex(WriteSide(log: writeLog, lastCheckpoint: loaded.checkpoint, tail: loaded.tail))
         reader = Mutex(readSide)
         writer.withLock { maybeCheckpoint($0, published.withLock { $0 }) }
+    }
+
+    /// Whether opening failed for want of room for SQLite's `-shm` file while the log can still
+    /// be read whole: the error is an I/O or full-disk one, there is no usable `-shm` file, and the
+    /// `-wal` file is absent or empty (a clean close leaves neither).
+    static func canReadWithoutSharedMemory(_ path: String, after error: StoreError) -> Bool {
+        let code: Int32
+        switch error {
+        case .sqlite(_, let c, _), .cannotOpen(_, let c, _): code = c
+        default: return false
+        }
+        guard [10, 13, 14].contains(code & 0xFF) else { return false } // IOERR, FULL, CANTOPEN
+        let fm = FileManager.default
+        // A live `-shm` is at least one 32 KiB region; the failed attempt may have left a stub.
+        if ((try? fm.attributesOfItem(atPath: path + "-shm")[.size] as? Int) ?? 0) >= 32_768 { return false }
+        let wal = (try? fm.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+        return wal == 0
     }
 
     /// The latest basis this instance knows: after its own commits and the last `refresh()`.
@@ -125,6 +156,7 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
     public func generate(verifying: Bool? = nil,
                          _ g: (Basis, Int) throws -> T?) throws -> (seq: Int, transaction: T, basis: Basis)? {
         let verifies = verifying ?? verifiesWrites
+        if let readOnlyBecause { throw readOnlyBecause }
         return try writer.withLock { w in
             var snapshot = published.withLock { $0 }
             var tail: [TailItem] = []
@@ -170,7 +202,8 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
     /// - Returns: the seq of the last one; the head unchanged when `ts` is empty.
     @discardableResult
     public func appendAll(_ ts: [T], expectedHead: Int? = nil) throws -> Int {
-        try writer.withLock { w in
+        if let readOnlyBecause { throw readOnlyBecause }
+        return try writer.withLock { w in
             var snapshot = published.withLock { $0 }
             var tail: [TailItem] = []
             let connection = w.log.connection

@@ -42,7 +42,16 @@ public struct QueryMatcher: Sendable {
     private static func compile(_ m: Query.Match) -> @Sendable (FieldValue) -> Bool {
         switch m {
         case .substring(let needle):
-            return { v in texts(v).contains { Fold.key($0).contains(needle) } }
+            let n = FoldedNeedle(needle)
+            return { v in
+                switch v {
+                case .null: return false
+                case .string(let s): return n.isFound(in: s)
+                case .strings(let xs):
+                    return xs.contains(where: n.isFound) || (xs.count > 1 && n.isFound(in: xs.joined(separator: "; ")))
+                default: return n.isFound(in: v.description)
+                }
+            }
         case .exact(let want):
             return { v in texts(v).contains { $0 == want } || (texts(v).isEmpty && want.isEmpty) }
         case .regex(let pattern):
