@@ -4,7 +4,7 @@ import Foundation
 /// `boomic`: an event-sourced music library. Every change is a transaction; nothing is final.
 @main
 struct Boomic: ParsableCommand {
-    static let version = "0.1.0"
+    static let version = "0.2.0"
 
     static let configuration = CommandConfiguration(
         commandName: "boomic",

@@ -110,7 +110,7 @@ struct ImportJSON: ParsableCommand {
             throw CLIError("line \(i + 1) of \(file) repeats transaction \(l.transaction.id.uuidString.lowercased()): the export was edited; nothing was imported")
         }
         guard let end else {
-            throw CLIError("\(file) has no end line: the export was cut short (or not written by 'boomic export'); nothing was imported")
+            throw CLIError("\(file) has no end line: the export was cut short (or made before boomic 0.2; if it is whole, add the line {\"end\":{\"transactions\":\(lines.count)}}); nothing was imported")
         }
         guard end.count == lines.count else {
             throw CLIError("\(file) holds \(lines.count) transactions but its end line says \(end.count): the export was edited; nothing was imported")
