@@ -50,8 +50,11 @@ enum ChangePrinter {
         for e in effects {
             let parts = [e.gains.isEmpty ? nil : "gains \(e.gains.count)", e.loses.isEmpty ? nil : "loses \(e.loses.count)"]
             out.append("  \(Terminal.bold(e.name)): " + parts.compactMap { $0 }.joined(separator: ", "))
-            let listed = e.gains.map { (Terminal.green("+ "), after[$0]) } + e.loses.map { (Terminal.red("- "), basis[$0]) }
-            for (sign, song) in listed.prefix(limit) { out.append("    " + sign + (song.map(name(of:)) ?? "?")) }
+            // In browsing order, as `ls` would list them.
+            let order = SongOrder([])
+            let listed = order.sorted(e.gains.compactMap { after[$0] }).map { (Terminal.green("+ "), $0) }
+                + order.sorted(e.loses.compactMap { basis[$0] }).map { (Terminal.red("- "), $0) }
+            for (sign, song) in listed.prefix(limit) { out.append("    " + sign + name(of: song)) }
             if listed.count > limit { out.append("    … and \(listed.count - limit) more") }
         }
         return out
