@@ -67,6 +67,22 @@ enum HeapPreparation {
         #endif
     }
 
+    /// Puts glibc's thresholds back to their defaults once the checkpoint is decoded, so that a
+    /// long-running process (an import, later the player) returns freed memory as usual.
+    /// The huge-page range stays marked; it only matters while memory is in use.
+    static func finish() {
+        #if canImport(Glibc)
+        guard Thread.isMainThread, done.load(ordering: .relaxed), !finished.exchange(true, ordering: .relaxed) else { return }
+        if ProcessInfo.processInfo.environment["BOOMIC_HEAP_TUNING"] == "0" { return }
+        let defaultThreshold = Int32(128 << 10)   // glibc's DEFAULT_TRIM_THRESHOLD and DEFAULT_MMAP_THRESHOLD
+        _ = mallopt(mTrimThreshold, defaultThreshold)
+        _ = mallopt(mMmapThreshold, defaultThreshold)
+        _ = mallopt(mTopPad, 0)
+        #endif
+    }
+
+    private static let finished = Atomic<Bool>(false)
+
     // <malloc.h> and MADV_HUGEPAGE (Linux); the Glibc module does not export mallopt.
     private static let mTrimThreshold: Int32 = -1
     private static let mTopPad: Int32 = -2

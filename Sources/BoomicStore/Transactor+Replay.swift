@@ -54,9 +54,11 @@ extension Transactor {
                 // Reading and decoding it allocate several times its size: ready the heap first.
                 HeapPreparation.prepare(forAbout: try r.log.checkpointSize(seq: newest) * 6)
                 // A checkpoint is a cache: one that does not decode is skipped, and an older one tried.
-                if let found = try r.log.newestCheckpoint(atOrBefore: newest, format: codec.format, {
+                let found = try r.log.newestCheckpoint(atOrBefore: newest, format: codec.format, {
                     _, bytes in try? codec.decode(bytes)
-                }) {
+                })
+                HeapPreparation.finish()
+                if let found {
                     start = Snapshot(head: found.seq, basis: found.value)
                     checkpoint = found.seq
                 }

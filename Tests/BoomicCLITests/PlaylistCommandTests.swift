@@ -100,10 +100,17 @@ import Testing
         try box.succeed("playlist", "new", "p", "album:Blue Sketches")
         for args in [["playlist", "new", "P"], ["playlist", "remove", "p", "4"], ["playlist", "remove", "p", "x"],
                      ["playlist", "move", "p", "0", "1"], ["playlist", "show", "q"], ["playlist", "add", "p", "album:nothing-like-this"],
-                     ["playlist", "rename", "p", ""], ["playlist", "add", "p", "year:abc"], ["playlist", "import", "/nonexistent.m3u8"]] {
+                     ["playlist", "rename", "p", ""], ["playlist", "add", "p", "year:abc"], ["playlist", "import", "/nonexistent.m3u8"],
+                     ["playlist", "remove", "p", "--", "-1..9223372036854775807"], ["playlist", "remove", "p", "0..9223372036854775807"],
+                     ["playlist", "show", "x\ny"]] {
             let run = try box.boomic(args)
             #expect(!run.succeeded && run.errorLines.count == 1 && run.stdout.isEmpty, "\(args): \(run)")
         }
         #expect(try box.historyCount() == 2)
+        // A name that looks like a negated query term (`-x:y`) is given after `--`, as for queries.
+        try box.succeed("playlist", "rename", "p", "--", "-best: of")
+        #expect(try box.succeed("playlist", "ls").lines.first?.hasPrefix("-best: of") == true)
+        try box.succeed("playlist", "rename", "--", "-best: of", "p")
+        #expect(try box.succeed("playlist", "ls").lines.first?.hasPrefix("p ") == true)
     }
 }

@@ -102,6 +102,10 @@ import Testing
             #expect(!run.succeeded && run.errorLines.count == 1 && run.stdout.isEmpty, "\(args): \(run)")
         }
         #expect(try box.historyCount() == 6)
+        // An option's value is never rewritten as a negated query term.
+        try box.succeed("taglist", "edit", "mix", "--rename=-best: of")
+        #expect(try box.succeed("taglist", "ls").lines.first?.hasPrefix("-best: of") == true)
+        try box.succeed("taglist", "edit", "--rename", "mix", "--", "-best: of")
         let suggestion = try box.boomic("ls", "--view", "mi")
         #expect(suggestion.stderr.contains("did you mean 'mix'?"), "\(suggestion)")
     }

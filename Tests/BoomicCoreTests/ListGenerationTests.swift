@@ -102,4 +102,28 @@ import Testing
         #expect(String(decoding: data, as: UTF8.self).contains("\"taglist\":{"))
         #expect(throws: (any Error).self) { try JSONDecoder().decode(Assertion.self, from: Data(#"{"taglist":{"id":"00000000-0000-4000-8000-000000000001"}}"#.utf8)) }
     }
+
+    @Test func revertNeverGivesTwoListsOneName() throws {
+        // taglist add mix; taglist rm mix; taglist add MIX; revert the rm: refused, names stay unique.
+        var b = committed(try TaglistGeneration.add(Self.mix, id: ListID(uuid(1)), on: Self.db), on: Self.db)
+        let rm = try TaglistGeneration.remove("mix", on: b)
+        b = committed(rm, on: b)
+        b = committed(try TaglistGeneration.add(Taglist(name: "MIX", clauses: []), id: ListID(uuid(2)), on: b), on: b)
+        let t = Transaction(id: uuid(9), parent: nil, timestamp: 0, kind: .taglist, label: "rm", assertions: rm)
+        for force in [false, true] {
+            let r = RevertGeneration.revert(t, on: b, force: force)
+            #expect(r.assertions.isEmpty && r.conflicts.map(\.entity) == [.taglist(ListID(uuid(1)))], "force \(force)")
+            #expect(b.applying(r.assertions).invariantViolations().isEmpty)
+        }
+    }
+
+    @Test func namesFoldSpacesAndRefuseInvisibleCharacters() throws {
+        let b = committed(try PlaylistGeneration.create("  road   trip ", songs: [], id: ListID(uuid(1)), on: Self.db), on: Self.db)
+        #expect(b.playlist(named: "Road Trip")?.playlist.name == "road trip")
+        #expect(throws: ListError.self) { try PlaylistGeneration.create("road trip", songs: [], id: ListID(uuid(2)), on: b) }
+        #expect(throws: ListError.self) { try PlaylistGeneration.create("mi\u{200B}x", songs: [], id: ListID(uuid(2)), on: b) }
+        #expect(throws: ListError.self) { try PlaylistGeneration.create("a\tb", songs: [], id: ListID(uuid(2)), on: b) }
+        let long = ListError.notFound(kind: "playlist", name: String(repeating: "x\n", count: 500), suggestion: nil).message
+        #expect(!long.contains("\n") && long.count < 200, "\(long)")
+    }
 }

@@ -486,6 +486,7 @@ def query_rows(root, n):
         ("c_view_query", "ls --view + query", ["ls", "--view", "bench5", f"artist:A{a:04d}"]),
         ("c_search", "search, a word", ["search", f"T{t:05d}"]),
         ("c_search_artist", "search, an artist", ["search", f"Artist A{a:04d}"]),
+        ("c_search_none", "search, no match", ["search", "zzqx"]),
     ]
 
 

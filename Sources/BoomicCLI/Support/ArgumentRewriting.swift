@@ -10,7 +10,8 @@
 public enum ArgumentRewriting {
     /// Options that take a value: their next argument is a value, not a query term.
     static let valued: Set<String> = ["--library", "-f", "--format", "--as-of", "-n", "-m", "--message",
-                                       "--kind", "--since", "--limit", "--output", "--repeat", "--view"]
+                                       "--kind", "--since", "--limit", "--output", "--repeat", "--view",
+                                       "--rename", "--name", "--at"]
 
     public struct Result: Equatable {
         public var arguments: [String]

@@ -28,8 +28,8 @@ enum BasisCodec {
         },
         decode: { (bytes: UnsafeRawBufferPointer) in
             guard bytes.count >= 8 else { throw StoreError.badEncoding("checkpoint shorter than its header") }
-            let n = Int(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self)))
-            guard n <= bytes.count - 8 else { throw StoreError.badEncoding("checkpoint song blob runs past its end") }
+            guard let n = Int(exactly: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self))),
+                  n <= bytes.count - 8 else { throw StoreError.badEncoding("checkpoint song blob runs past its end") }
             let songs = try SongCodec.decode(UnsafeRawBufferPointer(rebasing: bytes[8..<(8 + n)]))
             let lists = try JSONDecoder().decode(Lists.self, from: Data(bytes[(8 + n)...]))
             return DataBasis(uniqueSongs: songs,

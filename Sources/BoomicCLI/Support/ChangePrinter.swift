@@ -77,7 +77,7 @@ enum ChangePrinter {
 
     /// `+ taglist mix` / `- playlist old` / `~ taglist mix` with what changed.
     private static func entityLines<V>(_ kind: String, _ c: EntityChange<V>, body: (V) -> String) -> [String]
-    where V: NamedEntity {
+    where V: NamedList {
         switch (c.old, c.new) {
         case (nil, let new?): return [Terminal.green("+ ") + "\(kind) \(new.name)", body(new)]
         case (let old?, nil): return [Terminal.red("- ") + "\(kind) \(old.name)"]
@@ -95,7 +95,4 @@ enum ChangePrinter {
     }
 }
 
-protocol NamedEntity { var name: String { get } }
-extension Taglist: NamedEntity {}
-extension Playlist: NamedEntity {}
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BoomicCore
 import Foundation
 
 /// Where the library is: `--library`, else `$BOOMIC_LIBRARY`, else the XDG data folder.
@@ -28,6 +29,13 @@ struct OutputOptions: ParsableArguments {
 }
 
 enum Paths {
+    /// Absolute, with `~`, `.` and `..` resolved by text only: symbolic links are kept, as the
+    /// scan keeps them in song paths (M3U paths must meet those).
+    static func textual(_ p: String) -> String {
+        let p = (p as NSString).expandingTildeInPath
+        return M3U.normalized(p.hasPrefix("/") ? p : FileManager.default.currentDirectoryPath + "/" + p)
+    }
+
     static func absolute(_ p: String) -> String {
         var p = (p as NSString).expandingTildeInPath
         if !p.hasPrefix("/") { p = FileManager.default.currentDirectoryPath + "/" + p }

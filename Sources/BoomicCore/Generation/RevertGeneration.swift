@@ -88,7 +88,41 @@ public enum RevertGeneration {
                 }
             }
         }
-        return (out, conflicts)
+        return (keepingNamesUnique(out, on: basis, &conflicts), conflicts)
+    }
+
+    /// Names stay unique: a list the revert would give a name another list holds after the revert
+    /// is left as it is and reported, even with `force` (two lists of one name could not be told
+    /// apart). Checked on the state after the whole revert, since one revert may rename several.
+    private static func keepingNamesUnique(_ assertions: [Assertion], on basis: DataBasis,
+                                           _ conflicts: inout [Conflict]) -> [Assertion] {
+        var kept = assertions
+        while true {
+            let after = basis.applying(kept)
+            var clashing: [(Int, String)] = []
+            for (i, a) in kept.enumerated() {
+                switch a {
+                case .taglist(let id, let c):
+                    if let name = c.new?.name, let other = after.taglist(named: name), other.id != id
+                        || after.taglists.values.filter({ ListNames.key($0.name) == ListNames.key(name) }).count > 1 {
+                        clashing.append((i, name))
+                    }
+                case .playlist(let id, let c):
+                    if let name = c.new?.name, let other = after.playlist(named: name), other.id != id
+                        || after.playlists.values.filter({ ListNames.key($0.name) == ListNames.key(name) }).count > 1 {
+                        clashing.append((i, name))
+                    }
+                default: break
+                }
+            }
+            guard !clashing.isEmpty else { return kept }
+            for (i, name) in clashing {
+                conflicts.append(Conflict(entity: kept[i].entity, field: nil, expected: .string("named '\(name)' again"),
+                                          current: .string("that name is taken by another list")))
+            }
+            let drop = Set(clashing.map(\.0))
+            kept = kept.enumerated().filter { !drop.contains($0.offset) }.map(\.element)
+        }
     }
 
     /// A taglist or playlist goes back to its old value if it still holds what the reverted

@@ -103,3 +103,15 @@ public struct Transaction: Identifiable, Hashable, Sendable, Codable {
         }
     }
 }
+
+extension Transaction {
+    /// How costly the transaction is to replay, for the checkpoint policy: one per assertion,
+    /// plus one per hundred entries of a playlist it carries (a playlist change keeps the whole
+    /// list twice, so adding one song to a 20,000-entry playlist is a big row).
+    public var replayWeight: Int {
+        max(1, assertions.reduce(0) { w, a in
+            if case .playlist(_, let c) = a { return w + 1 + ((c.old?.songs.count ?? 0) + (c.new?.songs.count ?? 0)) / 100 }
+            return w + 1
+        })
+    }
+}

@@ -6,14 +6,16 @@ import Foundation
 /// the rest of the library matches names; the generation functions keep names unique under that
 /// folding, so a name finds at most one list.
 extension DataBasis {
+    /// The taglist of that name; should two ever share it (a log merged from elsewhere), the one
+    /// with the smallest id, so the answer never depends on hash order.
     public func taglist(named name: String) -> (id: ListID, taglist: Taglist)? {
         let key = ListNames.key(name)
-        return taglists.first { ListNames.key($0.value.name) == key }.map { ($0.key, $0.value) }
+        return taglists.filter { ListNames.key($0.value.name) == key }.min { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
     public func playlist(named name: String) -> (id: ListID, playlist: Playlist)? {
         let key = ListNames.key(name)
-        return playlists.first { ListNames.key($0.value.name) == key }.map { ($0.key, $0.value) }
+        return playlists.filter { ListNames.key($0.value.name) == key }.min { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
     /// Taglists sorted by name, for listing.
@@ -28,9 +30,9 @@ extension DataBasis {
 
 /// The rules for list names, shared by taglists and playlists.
 public enum ListNames {
-    /// The folded form under which names are unique.
+    /// The folded form under which names are unique: case, accents and runs of spaces ignored.
     public static func key(_ name: String) -> String {
-        Fold.key(name.trimmingCharacters(in: .whitespaces))
+        Fold.key(name.split(whereSeparator: \.isWhitespace).joined(separator: " "))
     }
 
     static func order(_ a: String, _ ia: ListID, _ b: String, _ ib: ListID) -> Bool {
@@ -38,13 +40,15 @@ public enum ListNames {
         return ka != kb ? ka < kb : ia < ib
     }
 
-    /// A usable name: trimmed, one line of printable characters, at most 200 characters.
+    /// A usable name: trimmed, inner runs of spaces made one, one line of printable characters
+    /// (no control or invisible format characters), at most 200 characters.
     public static func validated(_ name: String, kind: String) throws(ListError) -> String {
-        let trimmed = name.trimmingCharacters(in: .whitespaces)
-        if trimmed.isEmpty { throw .badName(kind: kind, name: name, reason: "a \(kind) needs a name") }
-        if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.isWhitespace && $0 != " " }) {
+        if name.unicodeScalars.contains(where: { [.control, .format].contains($0.properties.generalCategory)
+                                                 || $0.properties.isWhitespace && $0 != " " }) {
             throw .badName(kind: kind, name: name.debugDescription, reason: "a name is one line of printable characters")
         }
+        let trimmed = name.split(separator: " ").joined(separator: " ")
+        if trimmed.isEmpty { throw .badName(kind: kind, name: name, reason: "a \(kind) needs a name") }
         if trimmed.count > 200 { throw .badName(kind: kind, name: String(trimmed.prefix(40)) + "…", reason: "a name has at most 200 characters") }
         return trimmed
     }
@@ -56,3 +60,8 @@ public enum ListNames {
         return names.first { let k = ListNames.key($0); return k.hasPrefix(key) || key.hasPrefix(k) || k.contains(key) }
     }
 }
+
+/// A taglist or a playlist: both have a name, unique among their kind.
+public protocol NamedList { var name: String { get } }
+extension Taglist: NamedList {}
+extension Playlist: NamedList {}

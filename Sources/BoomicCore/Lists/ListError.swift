@@ -9,18 +9,20 @@ public enum ListError: Error, Hashable, Sendable, LocalizedError {
 
     public var errorDescription: String? { message }
 
+    /// One line whatever was typed: names are cut after 40 characters, control characters escaped.
     public var message: String {
+        func shown(_ name: String) -> String { TaglistError.excerpt(name, around: 0) }
         switch self {
         case .notFound(let kind, let name, let suggestion):
-            return "no \(kind) named '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "; 'boomic \(kind) ls' lists them")
+            return "no \(kind) named '\(shown(name))'" + (suggestion.map { "; did you mean '\(shown($0))'?" } ?? "; 'boomic \(kind) ls' lists them")
         case .exists(let kind, let name):
-            return "a \(kind) named '\(name)' already exists; pick another name or edit that one"
+            return "a \(kind) named '\(shown(name))' already exists; pick another name or edit that one"
         case .badName(let kind, let name, let reason):
-            return "bad \(kind) name '\(name)': \(reason)"
+            return "bad \(kind) name '\(shown(name))': \(reason)"
         case .badPosition(let playlist, let position, let count):
             return count == 0
-                ? "playlist '\(playlist)' is empty: there is no position \(position)"
-                : "playlist '\(playlist)' has positions 1 to \(count), not \(position)"
+                ? "playlist '\(shown(playlist))' is empty: there is no position \(position)"
+                : "playlist '\(shown(playlist))' has positions 1 to \(count), not \(position)"
         }
     }
 }

@@ -9,6 +9,11 @@ public struct ListID: Hashable, Comparable, Codable, Sendable, CustomStringConve
 
     public init(_ uuid: UUID) { self.uuid = uuid }
 
+    public init?(uuidString: String) {
+        guard let u = UUID(uuidString: uuidString) else { return nil }
+        uuid = u
+    }
+
     public static func < (a: ListID, b: ListID) -> Bool { SongID(a.uuid) < SongID(b.uuid) }
 
     public var description: String { uuid.uuidString.lowercased() }

@@ -23,24 +23,40 @@ public enum M3U {
     public static func parse(_ text: String, base: String) -> (name: String?, paths: [String]) {
         var name: String?
         var paths: [String] = []
-        for raw in text.split(omittingEmptySubsequences: true, whereSeparator: \.isNewline) {
-            var line = raw.trimmingCharacters(in: .whitespaces)
-            if line.hasPrefix("\u{FEFF}") { line.removeFirst() }
-            if line.isEmpty { continue }
+        for raw in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+            // Only line ends are stripped: a file name may begin or end with spaces.
+            var line = Substring(raw)
+            while line.last == "\r" { line.removeLast() }
+            if line.first == "\u{FEFF}" { line.removeFirst() }
+            if line.allSatisfy(\.isWhitespace) { continue }
             if line.hasPrefix("#") {
                 if line.hasPrefix("#PLAYLIST:") { name = String(line.dropFirst("#PLAYLIST:".count)).trimmingCharacters(in: .whitespaces) }
                 continue
             }
-            if line.hasPrefix("file://"), let url = URL(string: line), url.isFileURL {
-                paths.append((url.path as NSString).standardizingPath)
-            } else if line.range(of: "^[A-Za-z][A-Za-z0-9+.-]*://", options: .regularExpression) != nil {
-                paths.append(line)
+            let entry = String(line)
+            if entry.hasPrefix("file://"), let url = URL(string: entry), url.isFileURL {
+                paths.append(normalized(url.path))
+            } else if entry.range(of: "^[A-Za-z][A-Za-z0-9+.-]*://", options: .regularExpression) != nil {
+                paths.append(entry)
             } else {
-                let path = line.hasPrefix("/") ? line : base + "/" + line
-                paths.append((path as NSString).standardizingPath)
+                paths.append(normalized(entry.hasPrefix("/") ? entry : base + "/" + entry))
             }
         }
         return (name, paths)
+    }
+
+    /// `.` and `..` and repeated slashes removed by text alone, never by following symbolic
+    /// links: the library keeps the paths as the scan walked them, links and all.
+    public static func normalized(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            switch part {
+            case ".": continue
+            case "..": if !parts.isEmpty { parts.removeLast() }
+            default: parts.append(part)
+            }
+        }
+        return "/" + parts.joined(separator: "/")
     }
 
     /// The playlist as M3U8 text. With `relativeTo`, paths under that folder or beside it are
@@ -51,7 +67,10 @@ public enum M3U {
             if e.duration != nil || e.title != nil {
                 out += "#EXTINF:\(Int((e.duration ?? -1).rounded())),\(oneLine(e.title ?? ""))\n"
             }
-            out += (base.map { relative(e.path, to: $0) } ?? e.path) + "\n"
+            var path = base.map { relative(e.path, to: $0) } ?? e.path
+            // A line starting with # is a comment, and leading spaces may be trimmed by readers.
+            if path.first == "#" || path.first?.isWhitespace == true { path = "./" + path }
+            out += path + "\n"
         }
         return out
     }

@@ -26,7 +26,7 @@ public enum TaglistError: Error, Hashable, Sendable, LocalizedError {
     }
 
     /// At most 40 characters either side of the offset, with `…` where the text was cut.
-    static func excerpt(_ text: String, around offset: Int) -> String {
+    public static func excerpt(_ text: String, around offset: Int) -> String {
         let chars = Array(text)
         let window = 40
         let lo = max(0, min(offset, chars.count) - window), hi = min(chars.count, offset + window)

@@ -160,7 +160,7 @@ struct PlaylistCommand: ParsableCommand {
             var out: [Int] = []
             for a in args {
                 let parts = a.components(separatedBy: "..")
-                if parts.count == 2, let lo = Int(parts[0]), let hi = Int(parts[1]), lo <= hi, hi - lo < 1_000_000 {
+                if parts.count == 2, let lo = Int(parts[0]), let hi = Int(parts[1]), lo >= 1, lo <= hi, hi - lo < 1_000_000 {
                     out += Array(lo...hi)
                 } else if let n = Int(a) {
                     out.append(n)

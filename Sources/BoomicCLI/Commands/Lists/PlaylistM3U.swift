@@ -36,7 +36,7 @@ extension PlaylistCommand {
                 Out.line(String(M3U.render(name: playlist.name, entries: entries, relativeTo: nil).dropLast()))
                 return
             }
-            let path = Paths.absolute(file)
+            let path = Paths.textual(file)
             let base = (path as NSString).deletingLastPathComponent
             let text = M3U.render(name: playlist.name, entries: entries, relativeTo: absolute ? nil : base)
             do {
@@ -64,7 +64,7 @@ extension PlaylistCommand {
         @Argument(help: "The M3U8 file.") var file: String
 
         func run() throws {
-            let path = Paths.absolute(file)
+            let path = Paths.textual(file)
             guard let data = FileManager.default.contents(atPath: path) else { throw CLIError("cannot read \(path)") }
             guard let text = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .isoLatin1) else {
                 throw CLIError("\(path) is not a text file")
@@ -88,6 +88,9 @@ extension PlaylistCommand {
             let seq = try PlaylistCommand.commit(lib, message: change.message, label: "playlist import \(listName)") { basis in
                 if replace, basis.playlist(named: listName) != nil {
                     return try PlaylistGeneration.replace(listName, songs: ids, on: basis)
+                }
+                if !replace, let (_, existing) = basis.playlist(named: listName) {
+                    throw CLIError("a playlist named '\(existing.name)' already exists: add --replace to replace its entries, or --name NEW")
                 }
                 return try PlaylistGeneration.create(listName, songs: ids, id: ListID(UUID()), on: basis)
             }
