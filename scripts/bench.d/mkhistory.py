@@ -95,6 +95,8 @@ def main():
     with open(a.export, encoding="utf-8") as f:
         first = f.readline()
         rest = f.readline()
+        if rest.strip() and "transaction" not in json.loads(rest):  # boomic export's end line
+            rest = f.readline()
     if rest.strip():
         sys.exit("mkhistory: the export must hold only the import (seq 1); export a freshly imported library")
     line = json.loads(first)
