@@ -6,7 +6,8 @@
 extension DataBasis {
     public func invariantViolations() -> [String] {
         let rebuilt = Indexes(songs: songs)
-        let kept = indexes
+        var kept = Indexes()
+        kept.albums = albums; kept.artists = artists; kept.tags = tags; kept.paths = paths; kept.fingerprints = fingerprints
         var problems: [String] = []
         if rebuilt.albums != kept.albums { problems.append("album index differs from songs") }
         if rebuilt.artists != kept.artists { problems.append("artist index differs from songs") }
