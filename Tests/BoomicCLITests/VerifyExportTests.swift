@@ -19,13 +19,13 @@ import Testing
         #expect(run.succeeded && run.stderr.isEmpty && run.lines.last == "OK", "\(run)", sourceLocation: sourceLocation)
     }
 
-    /// A library with a checkpoint and one transaction after it: the CLI writes one once 1,000
-    /// assertions wait for replay, so every song's comment is edited until it does.
+    /// A library with a checkpoint and one transaction after it: the CLI writes one once 100
+    /// transactions or 5,000 assertions wait for replay, so every song's comment is edited until it does.
     static func checkpointed() throws -> (box: Sandbox, checkpoint: Int) {
         let box = try Sandbox()
         try box.importSamples()
         var pass = 0
-        while try box.checkpointSeqs().isEmpty && pass < 60 {
+        while try box.checkpointSeqs().isEmpty && pass < 120 {
             pass += 1
             try box.succeed("modify", "comment=pass \(pass)", "-y")
         }

@@ -35,7 +35,7 @@ final class Library {
             apply: { t, b in b.applying(t) },
             flatten: { ts in Flatten.transactions(ts)! },
             codec: BasisCodec.codec,
-            policy: CheckpointPolicy(every: 100, maxWeight: 1_000, retained: 10, weight: { $0.replayWeight })
+            policy: CheckpointPolicy(every: 100, maxWeight: 5_000, retained: 10, weight: { $0.replayWeight })
         )
         let library = Library(location: location, transactor: t)
         // One command per process: freeing tens of thousands of songs' trees on the way out
