@@ -74,6 +74,17 @@ import Testing
         #expect(try box.listing() == listed, "repaired")
         #expect(try box.historyCount() == head, "verify and its repair commit nothing")
 
+        // A checkpoint with a good checksum whose header is nonsense (a song blob longer than
+        // Int.max, or than the checkpoint): skipped like a damaged one, never a crash.
+        for header in [[UInt8](repeating: 0xFF, count: 8), [0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x7F]] {
+            var hostile = try box.checkpointData(c)
+            hostile.replaceSubrange(0..<8, with: header)
+            try box.storeCheckpoint(c, data: hostile, checksum: "xxh64:" + XXH64.hex(hostile))
+            #expect(try box.listing() == listed, "header \(header): the checkpoint is skipped, the log replayed")
+            Self.expectProblem(try box.boomic("verify"), "checkpoint \(c)")
+            #expect(try box.boomic("verify", "--repair").succeeded)
+        }
+
         // A damaged transaction (before the checkpoint, so the library still opens): verify
         // names it; export fails without leaving a partial file, old or new.
         _ = try box.sqlite("""
