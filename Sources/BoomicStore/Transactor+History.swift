@@ -26,6 +26,19 @@ extension Transactor {
     }
 
     /// The transaction with sequence number `seq`.
+    /// A transaction's body decoded as `V` instead of `T`: a few fields of a big body without
+    /// building its assertions (the undo stack needs only what undo and redo took back).
+    public func body<V: Decodable & Sendable>(seq: Int, as type: V.Type) throws -> V {
+        try reader.withLock { r in
+            guard let row = try r.log.rows(from: seq, through: seq).first else {
+                throw StoreError.noSuchSeq(seq, head: try r.log.head())
+            }
+            do { return try r.decoder.decode(V.self, from: row.body) } catch {
+                throw StoreError.undecodable(seq: seq, reason: Self.describe(error))
+            }
+        }
+    }
+
     public func entry(seq: Int) throws -> LogEntry<T> {
         guard let entry = try entries(from: seq, through: seq).first else {
             throw StoreError.noSuchSeq(seq, head: try logHead())

@@ -120,7 +120,12 @@ final class Library {
         for s in try transactor.summaries() {
             let t: Transaction
             if s.kind == Transaction.Kind.undo.rawValue || s.kind == Transaction.Kind.redo.rawValue {
-                t = try transactor.entry(seq: s.seq).transaction
+                // Only what it took back: an undo of a big rollback holds thousands of updates,
+                // and decoding them all for every undo in the log made each undo slower than the last.
+                let links = try transactor.body(seq: s.seq, as: UndoLinks.self)
+                t = Transaction(id: UUID(uuidString: s.id) ?? UUID(), parent: nil, timestamp: s.time,
+                                kind: Transaction.Kind(rawValue: s.kind), label: s.label, assertions: [],
+                                undoes: links.undoes, redoes: links.redoes)
             } else {
                 t = Transaction(id: UUID(uuidString: s.id) ?? UUID(), parent: nil, timestamp: s.time,
                                 kind: Transaction.Kind(rawValue: s.kind), label: s.label, assertions: [])
@@ -130,15 +135,22 @@ final class Library {
         return stack
     }
 
+    private struct UndoLinks: Decodable, Sendable {
+        var undoes: [UUID]?
+        var redoes: UUID?
+    }
+
     /// Generates on the latest basis and commits, with provenance; nil when nothing changes.
     @discardableResult
     func commit(kind: Transaction.Kind, message: String?, undoes: [UUID]? = nil, redoes: UUID? = nil,
+                verifying: Bool? = nil,
                 _ generate: (DataBasis) throws -> (assertions: [Assertion], label: String)?) throws
         -> (seq: Int, transaction: Transaction)? {
         // Reading a body back before committing it guards against a Codable bug; for an import of
         // tens of thousands of songs it was a third of the commit. Imports come from one
-        // well-tested path (the JSON round-trip law runs on thousands of random transactions).
-        let verify = kind != .import && kind != .rescan
+        // well-tested path (the JSON round-trip law runs on thousands of random transactions);
+        // so do rollbacks of thousands of songs (a diff), whose callers pass `verifying: false`.
+        let verify = verifying ?? (kind != .import && kind != .rescan)
         let r = try transactor.generate(verifying: verify) { basis, head in
             guard let (assertions, label) = try generate(basis) else { return nil }
             let parent = head == 0 ? nil : try transactor.summaries(from: head, through: head).first.flatMap { UUID(uuidString: $0.id) }
