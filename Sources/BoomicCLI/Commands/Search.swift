@@ -34,7 +34,7 @@ struct Search: ParsableCommand {
         let rows = hits.map { Row($0, basis: basis, whole: whole) }
         if output.json { try JSONOut.printArray(rows); return }
         // Like `ls`, finding nothing is an answer, not an error: exit 0 in both modes.
-        if rows.isEmpty { Out.line("Nothing matches '\(TaglistError.excerpt(text.joined(separator: " "), around: 0))'."); return }
+        if rows.isEmpty { Out.line("Nothing matches '\(OneLine.excerpt(text.joined(separator: " "), around: 0))'."); return }
         for r in rows {
             Out.line(Terminal.dim(r.kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) + r.line)
         }
@@ -82,8 +82,7 @@ struct Search: ParsableCommand {
                 line = display + "  " + Terminal.dim(count(albumCount, "album") + ", " + count(n, "song"))
             case .taglist(let listID, let listName):
                 id = listID
-                let matcher = ListID(uuidString: listID).flatMap { whole.taglists[$0] }.map(TaglistMatcher.init)
-                let n = matcher.map { m in basis.songs.values.lazy.filter(m.matches).count } ?? 0
+                let n = ListID(uuidString: listID).flatMap { whole.taglists[$0] }.map(basis.songCount(in:)) ?? 0
                 songs = n
                 line = listName + "  " + Terminal.dim(count(n, "song"))
             case .playlist(let listID, let listName):

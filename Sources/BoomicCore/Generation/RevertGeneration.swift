@@ -99,19 +99,15 @@ public enum RevertGeneration {
         var kept = assertions
         while true {
             let after = basis.applying(kept)
+            func uses(_ names: some Sequence<String>) -> [String: Int] {
+                names.reduce(into: [:]) { $0[ListNames.key($1), default: 0] += 1 }
+            }
+            let taglistNames = uses(after.taglists.values.map(\.name)), playlistNames = uses(after.playlists.values.map(\.name))
             var clashing: [(Int, String)] = []
             for (i, a) in kept.enumerated() {
                 switch a {
-                case .taglist(let id, let c):
-                    if let name = c.new?.name, let other = after.taglist(named: name), other.id != id
-                        || after.taglists.values.filter({ ListNames.key($0.name) == ListNames.key(name) }).count > 1 {
-                        clashing.append((i, name))
-                    }
-                case .playlist(let id, let c):
-                    if let name = c.new?.name, let other = after.playlist(named: name), other.id != id
-                        || after.playlists.values.filter({ ListNames.key($0.name) == ListNames.key(name) }).count > 1 {
-                        clashing.append((i, name))
-                    }
+                case .taglist(_, let c): if let n = c.new?.name, taglistNames[ListNames.key(n), default: 0] > 1 { clashing.append((i, n)) }
+                case .playlist(_, let c): if let n = c.new?.name, playlistNames[ListNames.key(n), default: 0] > 1 { clashing.append((i, n)) }
                 default: break
                 }
             }

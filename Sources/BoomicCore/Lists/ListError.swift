@@ -11,7 +11,7 @@ public enum ListError: Error, Hashable, Sendable, LocalizedError {
 
     /// One line whatever was typed: names are cut after 40 characters, control characters escaped.
     public var message: String {
-        func shown(_ name: String) -> String { TaglistError.excerpt(name, around: 0) }
+        func shown(_ name: String) -> String { OneLine.excerpt(name, around: 0) }
         switch self {
         case .notFound(let kind, let name, let suggestion):
             return "no \(kind) named '\(shown(name))'" + (suggestion.map { "; did you mean '\(shown($0))'?" } ?? "; 'boomic \(kind) ls' lists them")

@@ -13,7 +13,7 @@ public struct QueryError: Error, Equatable, LocalizedError {
     /// One line whatever was typed: a long term is cut after 40 characters, control
     /// characters (in the term and in pieces of it the reason quotes) are shown escaped.
     public var errorDescription: String? {
-        "bad query term '\(TaglistError.excerpt(term, around: 0))': \(TaglistError.visible(Self.shortened(reason)))"
+        "bad query term '\(OneLine.excerpt(term, around: 0))': \(OneLine.visible(Self.shortened(reason)))"
     }
 
     private static func shortened(_ s: String) -> String {

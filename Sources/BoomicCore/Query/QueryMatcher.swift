@@ -42,7 +42,7 @@ public struct QueryMatcher: Sendable {
     private static func compile(_ m: Query.Match) -> @Sendable (FieldValue) -> Bool {
         switch m {
         case .substring(let needle):
-            let n = FoldedNeedle(needle)
+            let n = FoldedNeedle(folded: needle)
             return { v in
                 switch v {
                 case .null: return false

@@ -114,7 +114,7 @@ public enum SearchError: Error, Equatable, LocalizedError {
         case .noWords(let text):
             text.allSatisfy(\.isWhitespace)
                 ? "nothing to search for: give some text, e.g. boomic search 'kind of blue'"
-                : "nothing to search for in '\(TaglistError.excerpt(text, around: 0))': search looks at letters and digits, give some"
+                : "nothing to search for in '\(OneLine.excerpt(text, around: 0))': search looks at letters and digits, give some"
         case .tooManyWords(let count, let max):
             "the search text has \(count) words; give at most \(max)"
         }

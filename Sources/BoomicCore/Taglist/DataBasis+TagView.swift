@@ -10,6 +10,12 @@ extension DataBasis {
         return keepingSongs(where: matcher.matches)
     }
 
+    /// How many songs the taglist holds, without building a view (`taglist ls`, search hits).
+    public func songCount(in taglist: Taglist) -> Int {
+        let matcher = TaglistMatcher(taglist)
+        return songs.values.lazy.filter(matcher.matches).count
+    }
+
     /// How a change moves songs in and out of each taglist (`--dry-run`'s what-if).
     ///
     /// Membership depends on the song alone, so only the songs the assertions touch are looked

@@ -125,25 +125,19 @@ public struct TaglistMatcher: Sendable {
         }
     }
 
-    /// A text comparison (a substring when there is no operator) with its needle folded.
-    ///
-    /// Folding every song's text into a new string was most of the cost of a text rule, so an
-    /// ASCII text is compared with an ASCII needle byte by byte, letters lower-cased on the fly
-    /// (which is all `Fold.key` does to ASCII); other texts are folded.
+    /// A text comparison (a substring when there is no operator) with its needle folded; ASCII
+    /// texts are compared without folding them (`FoldedNeedle`).
     private struct TextTest: Sendable {
         /// `!=` is kept as `=` and `negated`: it holds when no value is equal.
         var op: Comparison.Operator?
         var negated: Bool
-        var needle: String
-        /// The folded needle's bytes, when they are ASCII.
-        var asciiNeedle: [UInt8]?
+        var needle: FoldedNeedle
         var folds: FoldMemo
 
         init(_ op: Comparison.Operator?, _ text: String, _ folds: FoldMemo) {
             self.op = op == .notEqual ? .equal : op
             negated = op == .notEqual
-            needle = Fold.key(text)
-            asciiNeedle = needle.utf8.allSatisfy { $0 < 0x80 } ? Array(needle.utf8) : nil
+            needle = FoldedNeedle(folded: Fold.key(text))
             self.folds = folds
         }
 
@@ -161,39 +155,15 @@ public struct TaglistMatcher: Sendable {
         }
 
         private func test(_ s: String) -> Bool {
+            let n = needle.text
             switch op {
-            case nil: return ascii(s, whole: false) ?? folds.key(s).contains(needle)
-            case .equal, .notEqual: return ascii(s, whole: true) ?? (folds.key(s) == needle)
-            case .less: return folds.key(s) < needle
-            case .lessOrEqual: return folds.key(s) <= needle
-            case .greater: return folds.key(s) > needle
-            case .greaterOrEqual: return folds.key(s) >= needle
+            case nil: return needle.asciiMatch(s, whole: false) ?? folds.key(s).contains(n)
+            case .equal, .notEqual: return needle.asciiMatch(s, whole: true) ?? (folds.key(s) == n)
+            case .less: return folds.key(s) < n
+            case .lessOrEqual: return folds.key(s) <= n
+            case .greater: return folds.key(s) > n
+            case .greaterOrEqual: return folds.key(s) >= n
             }
-        }
-
-        /// Whether an ASCII text contains (or is) the needle, ignoring ASCII case; nil when the
-        /// text must be folded: not ASCII, or holding a CR (CR LF is one `Character`, so there
-        /// bytes and characters could disagree, and the general path decides).
-        private func ascii(_ text: String, whole: Bool) -> Bool? {
-            var text = text
-            return text.withUTF8 { hay -> Bool? in
-                for b in hay where b >= 0x80 || b == 0x0D { return nil }
-                // A folded needle that is not ASCII is in no ASCII text.
-                guard let needle = asciiNeedle else { return false }
-                if whole { return hay.count == needle.count && Self.equal(hay, from: 0, needle) }
-                guard hay.count >= needle.count else { return false }
-                for start in 0...(hay.count - needle.count) where Self.equal(hay, from: start, needle) { return true }
-                return false
-            }
-        }
-
-        private static func equal(_ hay: UnsafeBufferPointer<UInt8>, from start: Int, _ needle: [UInt8]) -> Bool {
-            for j in needle.indices {
-                var b = hay[start + j]
-                if b >= 0x41 && b <= 0x5A { b += 0x20 }
-                if b != needle[j] { return false }
-            }
-            return true
         }
     }
 }
