@@ -40,8 +40,11 @@ let package = Package(
             dependencies: [
                 "BoomicCore", "BoomicStore", "BoomicMedia",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            plugins: ["BuildInfo"]
         ),
+        // `boomic --version` names the commit it was built from.
+        .plugin(name: "BuildInfo", capability: .buildTool()),
 
         .testTarget(name: "BoomicCoreTests", dependencies: ["BoomicCore"]),
         .testTarget(name: "BoomicStoreTests", dependencies: ["BoomicStore", "BoomicCore"]),

@@ -14,7 +14,7 @@ struct Boomic: ParsableCommand {
             (~/.local/share/boomic). Every change is a transaction in its log: see `boomic history`, \
             `boomic undo`, `boomic rollback`.
             """,
-        version: version,
+        version: "\(version) (commit \(BuildInfo.commit))",
         subcommands: [
             Init.self, Import.self, Ls.self, Info.self, Modify.self, Tag.self, Remove.self, Write.self,
             History.self, Show.self, Diff.self, BlameCommand.self,
