@@ -158,4 +158,36 @@ import Testing
         #expect(try box.succeed("import").stdout.hasPrefix("Nothing changed:"))
         #expect(try box.succeed("write").stdout == "Every file already holds the library's tags.\n")
     }
+
+    // MARK: 2.14 Picard's and beets' ARTISTS
+
+    /// ARTIST holds one credit ("A feat. B"), ARTISTS the artists one by one: the song's artists
+    /// are the list, so `artist:=B` finds the song; an artist edit written back rewrites both
+    /// keys, so that no reader finds the old artists in either.
+    @Test func artistsTagIsTheSongsArtists() throws {
+        let (box, paths) = try Self.foreignLibrary()
+        // An ID3v2.3 frame holds one text: mutagen joins the list with "/" there.
+        let expected: [String: [String]] = ["foobar.wv": ["A", "B"], "picard.flac": ["A", "B"], "picard.ogg": ["A", "B"],
+                                            "v23.mp3": ["A/B"], "v24.mp3": ["A", "B"]]
+        let songs = try box.songs()
+        #expect(Dictionary(uniqueKeysWithValues: songs.map { (($0.path as NSString).lastPathComponent, $0.artists ?? []) }) == expected)
+        #expect(try box.songs("artist:=B").count == 4)
+
+        try box.succeed("modify", "title:Old Title", "artist=C", "-y", "--write")
+        let after = try Self.dump(paths)
+        for path in paths {
+            let tags = try #require(after[path])
+            let name = (path as NSString).lastPathComponent
+            let pairs: [(String, String)] = switch name {
+            case "foobar.wv": [("Artist", "Artists")]
+            case "picard.flac", "picard.ogg": [("ARTIST", "ARTISTS")]
+            default: [("TPE1", "TXXX:ARTISTS")]
+            }
+            for (artist, artists) in pairs {
+                #expect(tags[artist] == ["C"] && tags[artists] == ["C"], "\(name): \(tags)")
+            }
+        }
+        #expect(try box.succeed("import").stdout.hasPrefix("Nothing changed:"))
+        #expect(try box.songs().allSatisfy { $0.artists == ["C"] })
+    }
 }
