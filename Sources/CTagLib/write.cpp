@@ -1,13 +1,25 @@
 // The writing half of the shim: properties, the front cover, save. Reads are in ctaglib.cpp.
 #include "file.h"
 
+#include <taglib/aifffile.h>
+#include <taglib/apefile.h>
+#include <taglib/apeitem.h>
+#include <taglib/apetag.h>
 #include <taglib/attachedpictureframe.h>
+#include <taglib/commentsframe.h>
 #include <taglib/flacfile.h>
 #include <taglib/flacpicture.h>
 #include <taglib/mp4coverart.h>
 #include <taglib/mp4file.h>
 #include <taglib/mp4tag.h>
+#include <taglib/mpcfile.h>
 #include <taglib/mpegfile.h>
+#include <taglib/id3v1tag.h>
+#include <taglib/textidentificationframe.h>
+#include <taglib/uniquefileidentifierframe.h>
+#include <taglib/unsynchronizedlyricsframe.h>
+#include <taglib/urllinkframe.h>
+#include <taglib/wavpackfile.h>
 #include <taglib/tfilestream.h>
 #include <taglib/tpropertymap.h>
 #include <taglib/wavfile.h>
@@ -39,6 +51,160 @@ void mp4RemoveFreeform(MP4::Tag *tag, const String &key) {
     for (const auto &k : doomed) tag->removeItem(k);
 }
 
+// MARK: Per-key writes on the native tag
+//
+// TagLib's File::setProperties(map) rewrites the whole tag from the map, and for APEv2 that is
+// not a round trip: properties() reads both YEAR and DATE as DATE, both DISC and DISCNUMBER as
+// DISCNUMBER, and setProperties writes them back merged under YEAR and DISC, re-spelling keys
+// upper-case. So a key is set on the native tag instead, touching only the items or frames that
+// read as that key and keeping their spelling; everything else stays byte for byte.
+
+enum class Native { NotHandled, Accepted, Rejected };
+
+/// APE items TagLib 1.13's APE::Tag::properties() reads under another property name.
+const char *const kAPEKeyConversions[][2] = {
+    {"TRACKNUMBER", "TRACK"}, {"DATE", "YEAR"}, {"ALBUMARTIST", "ALBUM ARTIST"},
+    {"DISCNUMBER", "DISC"}, {"REMIXER", "MIXARTIST"}};
+
+String apePropertyName(const String &itemKey) {
+    String k = itemKey.upper();
+    for (const auto &c : kAPEKeyConversions) {
+        if (k == c[1]) return c[0];
+    }
+    return k;
+}
+
+String apeItemName(const String &property) {
+    for (const auto &c : kAPEKeyConversions) {
+        if (property == c[0]) return c[1];
+    }
+    return property;
+}
+
+/// Sets property `k` in an APEv2 tag: the first text item that reads as `k` keeps its key as
+/// spelled and gets the values; other items that read as `k` go; without one, a new item.
+Native setAPE(APE::Tag *tag, const String &k, const StringList &list) {
+    StringList carriers; // the tag's (upper-case) map keys
+    String spelled;
+    const APE::ItemListMap &items = tag->itemListMap();
+    for (auto it = items.begin(); it != items.end(); ++it) {
+        if (it->second.type() != APE::Item::Text || apePropertyName(it->first) != k) continue;
+        if (carriers.isEmpty()) spelled = it->second.key();
+        carriers.append(it->first);
+    }
+    if (list.isEmpty() || !carriers.isEmpty()) {
+        for (const auto &c : carriers) tag->removeItem(c);
+        if (!list.isEmpty()) tag->setItem(spelled, APE::Item(spelled, list));
+        return Native::Accepted;
+    }
+    String name = apeItemName(k);
+    if (!APE::Tag::checkKey(name)) return Native::Rejected;
+    tag->setItem(name, APE::Item(name, list));
+    return Native::Accepted;
+}
+
+/// The properties one frame contributes (Frame::asProperties is protected in 1.13; the
+/// subclasses' are public). Pictures, private and unknown frames contribute none.
+PropertyMap propertiesOf(ID3v2::Frame *f) {
+    using namespace ID3v2;
+    if (auto *x = dynamic_cast<UserTextIdentificationFrame *>(f)) return x->asProperties();
+    if (auto *x = dynamic_cast<TextIdentificationFrame *>(f)) return x->asProperties();
+    if (auto *x = dynamic_cast<CommentsFrame *>(f)) return x->asProperties();
+    if (auto *x = dynamic_cast<UniqueFileIdentifierFrame *>(f)) return x->asProperties();
+    if (auto *x = dynamic_cast<UnsynchronizedLyricsFrame *>(f)) return x->asProperties();
+    if (auto *x = dynamic_cast<UserUrlLinkFrame *>(f)) return x->asProperties();
+    if (auto *x = dynamic_cast<UrlLinkFrame *>(f)) return x->asProperties();
+    return PropertyMap();
+}
+
+/// Sets property `k` in an ID3v2 tag: the first frame that reads as `k` keeps its kind,
+/// encoding and (TXXX) description and gets the values; other frames that read as `k` go;
+/// without one, the frame TagLib's setProperties would have made. Frames that carry several
+/// keys at once (TIPL, TMCL) are left to setProperties.
+Native setID3v2(ID3v2::Tag *tag, const String &k, const StringList &list) {
+    ID3v2::FrameList carriers;
+    for (auto *frame : tag->frameList()) {
+        PropertyMap p = propertiesOf(frame);
+        if (!p.contains(k)) continue;
+        if (p.size() != 1 || frame->frameID() == "TIPL" || frame->frameID() == "TMCL") {
+            return Native::NotHandled;
+        }
+        carriers.append(frame);
+    }
+    bool kept = false;
+    if (!list.isEmpty() && !carriers.isEmpty()) {
+        ID3v2::Frame *first = carriers.front();
+        if (auto *txxx = dynamic_cast<ID3v2::UserTextIdentificationFrame *>(first)) {
+            txxx->setText(list);
+            kept = true;
+        } else if (auto *text = dynamic_cast<ID3v2::TextIdentificationFrame *>(first)) {
+            text->setText(list);
+            kept = true;
+        } else if (auto *comm = dynamic_cast<ID3v2::CommentsFrame *>(first); comm && list.size() == 1) {
+            comm->setText(list.front());
+            kept = true;
+        } else if (auto *ufid = dynamic_cast<ID3v2::UniqueFileIdentifierFrame *>(first);
+                   ufid && list.size() == 1) {
+            ufid->setIdentifier(list.front().data(String::UTF8));
+            kept = true;
+        }
+    }
+    for (auto it = carriers.begin(); it != carriers.end(); ++it) {
+        if (kept && it == carriers.begin()) continue;
+        tag->removeFrame(*it, true);
+    }
+    if (list.isEmpty() || kept) return Native::Accepted;
+    ID3v2::Frame *frame = ID3v2::Frame::createTextualFrame(k, list);
+    if (frame == nullptr) return Native::Rejected;
+    tag->addFrame(frame);
+    return Native::Accepted;
+}
+
+/// A tag is where properties() reads from when it has any of the basic fields, or when no
+/// other tag of the file does (TagLib's TagUnion takes the first non-empty tag).
+bool readsFrom(const Tag *tag, std::initializer_list<const Tag *> others) {
+    if (tag == nullptr) return false;
+    if (!tag->isEmpty()) return true;
+    for (const Tag *other : others) {
+        if (other != nullptr && !other->isEmpty()) return false;
+    }
+    return true;
+}
+
+/// Sets `k` on the file's native tag when the format has a per-key path; `map` is the whole
+/// property map as it will read, for the ID3v1 and RIFF INFO tags that can only be set whole.
+Native setNative(File *file, const String &k, const StringList &list, const PropertyMap &map) {
+    if (auto *x = dynamic_cast<MPEG::File *>(file)) {
+        ID3v2::Tag *id3 = x->ID3v2Tag(true);
+        if (!readsFrom(id3, {x->APETag(false), x->ID3v1Tag(false)})) return Native::NotHandled;
+        Native r = setID3v2(id3, k, list);
+        if (r != Native::NotHandled && x->ID3v1Tag(false) != nullptr) x->ID3v1Tag(false)->setProperties(map);
+        return r;
+    }
+    if (auto *x = dynamic_cast<RIFF::WAV::File *>(file)) {
+        if (!readsFrom(x->ID3v2Tag(), {x->InfoTag()})) return Native::NotHandled;
+        Native r = setID3v2(x->ID3v2Tag(), k, list);
+        if (r != Native::NotHandled) x->InfoTag()->setProperties(map);
+        return r;
+    }
+    if (auto *x = dynamic_cast<RIFF::AIFF::File *>(file)) {
+        return x->tag() != nullptr ? setID3v2(x->tag(), k, list) : Native::NotHandled;
+    }
+    auto ape = [&](APE::Tag *tag, ID3v1::Tag *v1) {
+        if (tag == nullptr || !readsFrom(tag, {v1})) return Native::NotHandled;
+        Native r = setAPE(tag, k, list);
+        if (r != Native::NotHandled && v1 != nullptr) v1->setProperties(map);
+        return r;
+    };
+    // A file without an APE tag gets one (as setProperties would do) unless an ID3v1 tag is
+    // what it reads from; then the whole map goes into the new APE tag.
+    auto apeOf = [](auto *x) { return x->APETag(!x->hasID3v1Tag()); };
+    if (auto *x = dynamic_cast<WavPack::File *>(file)) return ape(apeOf(x), x->ID3v1Tag(false));
+    if (auto *x = dynamic_cast<APE::File *>(file)) return ape(apeOf(x), x->ID3v1Tag(false));
+    if (auto *x = dynamic_cast<MPC::File *>(file)) return ape(apeOf(x), x->ID3v1Tag(false));
+    return Native::NotHandled;
+}
+
 } // namespace
 
 extern "C" {
@@ -52,9 +218,15 @@ int ctl_property_set(ctl_file *file, const char *key, const char *const *values,
         for (int i = 0; i < n; ++i) {
             if (values[i] != nullptr) list.append(String(values[i], String::UTF8));
         }
-        // PropertyMap has no per-key setter on File, so read, change one key, write all.
         PropertyMap map = file->file->properties();
         if (list.isEmpty()) map.erase(k); else map.replace(k, list);
+        switch (setNative(file->file, k, list, map)) {
+        case Native::Accepted: return 1;
+        case Native::Rejected: return 0;
+        case Native::NotHandled: break;
+        }
+        // Vorbis comments (setProperties only touches keys whose values differ), MP4 and the
+        // rest: read, change one key, write all.
         PropertyMap rejected = file->file->setProperties(map);
         if (auto *mp4 = dynamic_cast<MP4::File *>(file->file)) {
             MP4::Tag *tag = mp4->tag();

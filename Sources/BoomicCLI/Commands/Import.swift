@@ -20,6 +20,8 @@ struct Import: ParsableCommand {
 
     func run() throws {
         let lib = try Library.open(at: options.location, create: true)
+        // Files a killed write renamed are Boomic's, not news from disk (WriteJournal).
+        try TagWriting.recoverBeforeImport(lib)
         let roots = folders.isEmpty ? try lib.folders() : folders.map(Paths.absolute)
         guard !roots.isEmpty else {
             throw CLIError("no music folders to scan; run 'boomic import DIR' with your music folder")

@@ -30,7 +30,7 @@ struct Write: ParsableCommand {
     func run() throws {
         let parsed = try QueryParser.parse(query, timeZone: .current)
         let lib = try Library.open(at: options.location, create: false)
-        var writing = try TagWriting(lib: lib, force: force)
+        var writing = try TagWriting(lib: lib, force: force, recording: !confirm.dryRun)
         let planned = try writing.plan(lib.basis.songs(matching: parsed))
         for p in planned {
             Out.line(Terminal.yellow("~ ") + p.plan.song.path)
@@ -77,14 +77,26 @@ struct TagWriting {
     /// Held from planning to recording: two writes at once would both pass the "unchanged since
     /// I read it" check and both rename over the same files.
     let lock: WriteLock
+    /// Where each copy is noted before its rename (`WriteJournal`).
+    let journal: WriteJournal
+    /// Stamps of files a killed write renamed and nobody recorded yet: only kept for a dry run,
+    /// which must not record them but must not call them changed on disk either.
+    private var journaled: [SongID: Set<FileStamp>] = [:]
 
-    init(lib: Library, force: Bool) throws {
+    /// - Parameter recording: record the files a killed write left renamed (false for a dry run).
+    init(lib: Library, force: Bool, recording: Bool = true) throws {
         self.lib = lib
         self.force = force
         writer = TagWriter(art: try ArtStore(directory: lib.location + "/art"))
         lock = try WriteLock(path: lib.location + "/write.lock")
+        journal = WriteJournal(library: lib.location)
         // What another write recorded while we waited for the lock is what the files hold now.
         try lib.transactor.refresh()
+        if recording {
+            try Self.recoverInterrupted(lib, writer: writer, journal: journal)
+        } else {
+            for e in journal.entries() { journaled[e.song, default: []].insert(e.stamp) }
+        }
     }
 
     /// Reads each song's file and keeps those whose tags differ from the library, in path order.
@@ -128,6 +140,7 @@ struct TagWriting {
         let changed = planned.filter(\.plan.isChangedOnDisk)
         guard !force, !changed.isEmpty else { return planned }
         let recorded = try Self.recordedStamps(of: Set(changed.map(\.plan.song.id)), in: lib)
+            .merging(journaled) { $0.union($1) }
         return planned.compactMap { p in
             guard p.plan.isChangedOnDisk else { return p }
             if recorded[p.plan.song.id]?.contains(p.plan.stamp) ?? false {
@@ -146,7 +159,7 @@ struct TagWriting {
         for p in planned {
             progress.advance()
             do {
-                let outcome = try writer.write(p.plan.song, accepting: p.accepting, force: force)
+                let outcome = try writer.write(p.plan.song, accepting: p.accepting, force: force, journal: journal)
                 for d in outcome.unheld {
                     Terminal.warn("warning: \(p.plan.song.path): the file cannot hold \(d.field.name) = \(ChangePrinter.shown(d.library, d.field)) (it reads back as \(ChangePrinter.shown(d.file, d.field)))")
                 }
@@ -163,7 +176,10 @@ struct TagWriting {
     /// so that a rescan sees them unchanged, and what is left unwritten (`fileValues`: nothing,
     /// unless a field could not be held). Returns its sequence number.
     func record(_ outcomes: [TagWriter.Outcome], message: String?) throws -> Int? {
-        guard !outcomes.isEmpty || !agreeing.isEmpty else { return nil }
+        guard !outcomes.isEmpty || !agreeing.isEmpty else {
+            journal.clear() // lines of copies that were never renamed
+            return nil
+        }
         let c = try lib.commit(kind: .write, message: message) { basis in
             let stamps: [Assertion] = agreeing.compactMap { plan in
                 guard let old = basis[plan.song.id], old.path == plan.song.path,
@@ -197,7 +213,61 @@ struct TagWriting {
             let label = n > 0 ? "write tags into \(n) file\(n == 1 ? "" : "s")" : "record \(stamps.count) file\(stamps.count == 1 ? "" : "s") already written"
             return assertions.isEmpty ? nil : (assertions, label)
         }
+        // Recorded (or nothing to record): the journal's lines are history now.
+        CrashPoint.recorded.reached()
+        journal.clear()
         return c?.seq
+    }
+
+    /// Records the files that a killed `write` renamed but never recorded (`WriteJournal`),
+    /// as that write would have: their new size, mtime and fingerprint, and, for each field where
+    /// the file now differs from the library (an edit made since), the file's value, so that the
+    /// next `write` writes the edit and a rescan keeps it. A file whose stamp or audio is not the
+    /// journal's was changed by someone else afterwards (or never renamed) and is left to
+    /// `import`. Must be called holding the write lock.
+    static func recoverInterrupted(_ lib: Library, writer: TagWriter, journal: WriteJournal) throws {
+        let entries = journal.entries()
+        guard !entries.isEmpty else { return }
+        var latest: [SongID: WriteJournal.Entry] = [:]
+        for e in entries { latest[e.song] = e }
+        var found: [(entry: WriteJournal.Entry, file: TagWriter.Reading)] = []
+        for e in latest.values.sorted(by: { $0.path < $1.path }) {
+            guard let song = lib.basis[e.song], song.path == e.path, FileStamp(of: song) != e.stamp,
+                  let file = try? writer.read(e.path), file.stamp == e.stamp, file.fingerprint == e.fingerprint
+            else { continue }
+            found.append((e, file))
+        }
+        if !found.isEmpty {
+            try lib.commit(kind: .write, message: nil) { basis in
+                let assertions: [Assertion] = found.compactMap { e, file in
+                    guard let old = basis[e.song], old.path == e.path else { return nil }
+                    var new = old
+                    new.size = file.stamp.size
+                    new.mtime = file.stamp.mtime
+                    new.fingerprint = file.fingerprint ?? old.fingerprint
+                    new.missing = false
+                    new.fileValueMap = Dictionary(file.differences(from: old).map { ($0.field, $0.file) },
+                                                  uniquingKeysWith: { a, _ in a })
+                    let p = old.patch(to: new)
+                    return p.isEmpty ? nil : .updateSong(old.id, p)
+                }
+                let n = assertions.count
+                return n == 0 ? nil : (assertions, "record \(n) file\(n == 1 ? "" : "s") written by an interrupted write")
+            }
+        }
+        journal.clear()
+    }
+
+    /// `import`'s first step: records what a killed write left (`recoverInterrupted`), so that
+    /// the rescan does not take the files' older tags over edits made since. Skipped while a
+    /// write is running (its journal is live, and it records its files itself).
+    static func recoverBeforeImport(_ lib: Library) throws {
+        let journal = WriteJournal(library: lib.location)
+        guard FileManager.default.fileExists(atPath: journal.path),
+              let lock = try WriteLock(path: lib.location + "/write.lock", waiting: false) else { return }
+        try lib.transactor.refresh()
+        try recoverInterrupted(lib, writer: TagWriter(art: try ArtStore(directory: lib.location + "/art")), journal: journal)
+        withExtendedLifetime(lock) {}
     }
 
     /// Fails the command (exit 1) when some file was to be written and was not.
@@ -260,18 +330,28 @@ struct TagWriting {
 final class WriteLock {
     private let fd: Int32
 
-    init(path: String) throws {
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+    convenience init(path: String) throws {
+        try self.init(path: path, waiting: true)!
+    }
+
+    /// Without `waiting`, nil when another process holds the lock.
+    init?(path: String, waiting: Bool) throws {
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw CLIError("cannot open \(path) (\(String(cString: strerror(errno)))); check that the library folder is writable")
         }
-        while flock(fd, LOCK_EX) != 0 {
+        while flock(fd, waiting ? LOCK_EX : LOCK_EX | LOCK_NB) != 0 {
+            if !waiting && errno == EWOULDBLOCK {
+                close(fd)
+                return nil
+            }
             guard errno == EINTR else {
                 let reason = String(cString: strerror(errno))
                 close(fd)
                 throw CLIError("cannot lock \(path) (\(reason)); is another boomic write stuck?")
             }
         }
+        self.fd = fd
     }
 
     deinit { close(fd) }

@@ -6,7 +6,8 @@ extension FileFacts {
     /// Formats disagree on how they spell numbers (MP3 and MP4 say `TRACKNUMBER=3/12`, FLAC says
     /// `3` plus `TRACKTOTAL=12`), so this is where they become one shape. Values are kept as the
     /// file gives them, except that empty ones are dropped; unparsable numbers become nil.
-    /// Fields with several values: every ARTIST becomes an entry of `artists`; ALBUMARTIST, GENRE
+    /// Fields with several values: every ARTISTS value (else every ARTIST value) becomes an entry
+    /// of `artists`; ALBUMARTIST, GENRE
     /// and COMPOSER are joined with "; " (as `Song.artist` joins artists); the rest take the
     /// first value.
     public mutating func apply(tags raw: [String: [String]]) {
@@ -26,7 +27,9 @@ extension FileFacts {
         }
 
         title = first("TITLE")
-        artists = tags["ARTIST"] ?? tags["ARTISTS"] ?? []
+        // Picard and beets write one credit in ARTIST ("A feat. B") and the artists one by one
+        // in ARTISTS: the list is what `artists:` queries and grouping need.
+        artists = tags["ARTISTS"] ?? tags["ARTIST"] ?? []
         album = first("ALBUM")
         albumartist = joined("ALBUMARTIST")
 

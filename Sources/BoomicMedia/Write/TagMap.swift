@@ -61,7 +61,7 @@ public enum TagMap {
         let style = numberStyle(of: format)
         var out: [String: [String]] = [:]
         for group in Group.allCases where group.fields.contains(where: { !same($0, file, song) }) {
-            for (key, values) in group.values(for: song, style: style) where (tags[key] ?? []) != values {
+            for (key, values) in group.values(for: song, style: style, keeping: tags) where (tags[key] ?? []) != values {
                 out[key] = values
             }
             for alias in group.synonyms(for: song, style: style) where tags[alias] != nil {
@@ -182,6 +182,16 @@ public enum TagMap {
             }
         }
 
+        /// The group's keys and their values for `song`, in the shape of a file whose keys are
+        /// `tags`: a file that keeps its artists one by one in ARTISTS (Picard, beets) gets the
+        /// list there and one credit in ARTIST, as those programs write them.
+        func values(for song: Song, style: NumberStyle, keeping tags: [String: [String]]) -> [String: [String]] {
+            if self == .artists, tags["ARTISTS"] != nil, !song.artists.isEmpty {
+                return ["ARTIST": [song.artists.joined(separator: "; ")], "ARTISTS": song.artists]
+            }
+            return values(for: song, style: style)
+        }
+
         /// The group's keys and their values for `song` (empty: no value).
         func values(for song: Song, style: NumberStyle) -> [String: [String]] {
             func one(_ s: String?) -> [String] { s.map { [$0] } ?? [] }
@@ -210,9 +220,10 @@ public enum TagMap {
         }
 
         /// Other keys a reader falls back to for this group, removed when the group is rewritten
-        /// so that they cannot contradict it. `ARTISTS` (Picard's list next to a joined ARTIST)
-        /// and `DESCRIPTION` (a Vorbis comment of its own) mean more than a synonym: they go only
-        /// when the song has no value, because a reader would take them in its place.
+        /// so that they cannot contradict it. `ARTISTS` (Picard's list next to a joined ARTIST,
+        /// rewritten with it) and `DESCRIPTION` (a Vorbis comment of its own) mean more than a
+        /// synonym: they go only when the song has no value, because a reader would take them
+        /// in its place.
         func synonyms(for song: Song, style: NumberStyle) -> [String] {
             switch self {
             case .artists: return song.artists.isEmpty ? ["ARTISTS"] : []

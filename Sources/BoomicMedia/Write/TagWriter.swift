@@ -69,13 +69,44 @@ public struct TagWriter: Sendable {
         return Plan(song: song, stamp: Self.stamp(st), differences: differences)
     }
 
+    /// What a file holds now: enough to tell Boomic's own interrupted write (`WriteJournal`)
+    /// from a foreign change, and to record it as a finished write would have.
+    public struct Reading: Sendable {
+        public var stamp: FileStamp
+        public var fingerprint: String?
+        public var tags: [String: [String]]
+        /// The cover a scan would record.
+        public var art: String?
+
+        /// Where the file reads differently from `song`.
+        public func differences(from song: Song) -> [TagDifference] {
+            TagMap.differences(between: song, fileTags: tags, fileArt: art)
+        }
+    }
+
+    /// Reads the file at `path` without changing it.
+    public func read(_ path: String) throws(MediaError) -> Reading {
+        let (real, st) = try Self.target(of: path)
+        let file: TagFile
+        do {
+            file = try TagFile(path: real)
+        } catch {
+            throw Self.naming(error, path)
+        }
+        return Reading(stamp: Self.stamp(st), fingerprint: Fingerprint.of(file), tags: file.properties(),
+                       art: fileArt(of: file, real: real))
+    }
+
     /// Writes the song's tags and cover into its file, if they differ.
     ///
     /// - Parameters:
     ///   - accepting: stamps besides the song's own under which the file counts as unchanged
     ///     (states the library recorded earlier, e.g. before a rollback).
     ///   - force: write even if the file changed on disk since it was scanned.
-    public func write(_ song: Song, accepting: Set<FileStamp> = [], force: Bool = false) throws(MediaError) -> Outcome {
+    ///   - journal: where the copy's stamp and fingerprint are noted, flushed, before the rename,
+    ///     so that a run killed before recording the write can be told from a foreign change.
+    public func write(_ song: Song, accepting: Set<FileStamp> = [], force: Bool = false,
+                      journal: WriteJournal? = nil) throws(MediaError) -> Outcome {
         let path = song.path
         let (real, st) = try Self.target(of: path)
         let before = Self.stamp(st)
@@ -143,6 +174,8 @@ public struct TagWriter: Sendable {
             guard stat(real, &now) == 0, now.st_ino == st.st_ino, Self.stamp(now) == before else {
                 throw MediaError.unwritable(path: path, reason: "changed while its tags were being written; left as it was")
             }
+            try journal?.append(.init(song: song.id, path: path, stamp: after, fingerprint: fingerprint))
+            CrashPoint.journaled.reached()
         } catch {
             // TagLib's save fails silently when the disk fills, and the copy cut short then fails
             // to reopen or reads as changed audio: say what really happened (while the copy still
@@ -163,6 +196,7 @@ public struct TagWriter: Sendable {
             unlink(temp)
             throw error
         }
+        CrashPoint.renamed.reached()
         if st.st_nlink > 1 {
             notes.append("its \(st.st_nlink - 1) other hard link\(st.st_nlink == 2 ? "" : "s") still hold\(st.st_nlink == 2 ? "s" : "") the old tags")
         }
