@@ -20,7 +20,7 @@ struct Boomic: ParsableCommand {
             History.self, Show.self, Diff.self, BlameCommand.self,
             Search.self, TaglistCommand.self, PlaylistCommand.self,
             Rollback.self, Undo.self, Redo.self, Revert.self,
-            Verify.self, Export.self, ImportJSON.self,
+            Verify.self, Export.self, ImportJSON.self, Backup.self,
         ]
     )
 
@@ -34,6 +34,7 @@ struct Boomic: ParsableCommand {
         let rewritten = ArgumentRewriting.rewrite(raw)
         if let lib = rewritten.library { setenv("BOOMIC_LIBRARY", lib, 1) }
         signal(SIGPIPE, SIG_IGN)
+        signal(SIGXFSZ, SIG_IGN) // past `ulimit -f` a write fails with EFBIG and is reported, not a crash
         do {
             var command = try parseAsRoot(rewritten.arguments)
             try command.run()

@@ -17,6 +17,8 @@ final class SQLiteConnection {
     private let handle: OpaquePointer
     let path: String
     private var statements: [String: SQLiteStatement] = [:]
+    /// Set by `close()`: the handle is gone, and every later call throws instead of using it.
+    private(set) var isClosed = false
 
     /// Opens (or creates, unless `readOnly`) the database at `path`.
     ///
@@ -36,7 +38,7 @@ final class SQLiteConnection {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             // SQLite hands back a handle even on failure; it must still be closed.
             sqlite3_close_v2(db)
-            throw StoreError.cannotOpen(path: path, code: rc, message: message)
+            throw StoreError.cannotOpen(path: path, code: SQLiteResultCode(rc), message: message)
         }
         handle = db
         sqlite3_extended_result_codes(db, 1)
@@ -51,7 +53,15 @@ final class SQLiteConnection {
         }, as: UTF8.self)
     }
 
-    deinit {
+    deinit { close() }
+
+    /// Closes the handle now rather than when the connection is freed: a process that keeps its
+    /// connection to the end (the CLI never frees its library, to exit fast) must still close
+    /// it, because the last connection to close is what folds the `-wal` file back into the
+    /// database file and deletes it. Later calls throw; closing twice does nothing.
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
         statements.removeAll()
         // close_v2 rather than close: "if the database connection is associated with unfinalized
         // prepared statements … the database connection becomes an unusable zombie which will
@@ -59,13 +69,34 @@ final class SQLiteConnection {
         sqlite3_close_v2(handle)
     }
 
+    private func ensureOpen() throws {
+        if isClosed { throw StoreError.sqlite(function: "sqlite3_exec", code: .misuse, message: "the library was closed") }
+    }
+
     /// Changes how long statements wait for a lock; checkpoint writes use 0 so they never queue.
     func setBusyTimeout(milliseconds: Int32) {
+        guard !isClosed else { return }
         sqlite3_busy_timeout(handle, milliseconds)
+    }
+
+    /// Copies the transactions the `-wal` file holds into the database file, without waiting for
+    /// any lock (`SQLITE_CHECKPOINT_PASSIVE`), so that the database file alone holds them: a copy
+    /// of `library.sqlite`, or a `-wal` deleted as a leftover, then loses nothing. Best effort:
+    /// a reader in another process may still need older pages, and then the rest waits for the
+    /// next checkpoint or the last close.
+    ///
+    /// - Returns: whether every frame of the WAL is now in the database file.
+    @discardableResult
+    func checkpointWAL() -> Bool {
+        guard !isClosed else { return false }
+        var frames: Int32 = 0, copied: Int32 = 0
+        let rc = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &frames, &copied)
+        return rc == SQLITE_OK && frames == copied
     }
 
     /// Runs one or more SQL statements that return no rows we need.
     func execute(_ sql: String) throws {
+        try ensureOpen()
         var errmsg: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(handle, sql, nil, nil, &errmsg)
         if rc != SQLITE_OK {
@@ -79,6 +110,7 @@ final class SQLiteConnection {
     ///
     /// Caching matters for commit latency: preparing the insert costs about as much as running it.
     func statement(_ sql: String) throws -> SQLiteStatement {
+        try ensureOpen()
         if let cached = statements[sql] {
             cached.reset()
             return cached
@@ -86,7 +118,7 @@ final class SQLiteConnection {
         var stmt: OpaquePointer?
         try check(sqlite3_prepare_v2(handle, sql, -1, &stmt, nil), "sqlite3_prepare_v2")
         guard let stmt else {
-            throw StoreError.sqlite(function: "sqlite3_prepare_v2", code: SQLITE_MISUSE, message: "empty statement: \(sql)")
+            throw StoreError.sqlite(function: "sqlite3_prepare_v2", code: .misuse, message: "empty statement: \(sql)")
         }
         let statement = SQLiteStatement(stmt, connection: self)
         statements[sql] = statement
@@ -131,16 +163,16 @@ final class SQLiteConnection {
     /// Rolls back the open transaction, if any; it never fails the caller, who is already failing.
     func rollback() {
         // After some errors SQLite already rolled back; the autocommit check avoids a second error.
-        if sqlite3_get_autocommit(handle) == 0 { try? execute("ROLLBACK") }
+        if !isClosed, sqlite3_get_autocommit(handle) == 0 { try? execute("ROLLBACK") }
     }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.
-    var changes: Int { Int(sqlite3_changes(handle)) }
+    var changes: Int { isClosed ? 0 : Int(sqlite3_changes(handle)) }
 
     /// Throws the `StoreError` for `code` unless it is one of the success codes.
     func check(_ code: Int32, _ function: String) throws {
-        switch code & 0xFF {
-        case SQLITE_OK, SQLITE_ROW, SQLITE_DONE: return
+        switch SQLiteResultCode(code).primary {
+        case .ok, .row, .done: return
         default: throw Self.error(function: function, code: code, message: withSystemError(String(cString: sqlite3_errmsg(handle)), code: code))
         }
     }
@@ -150,13 +182,14 @@ final class SQLiteConnection {
     /// (SQLITE_IOERR_SHMSIZE), and the user must be told the disk is full.
     private func withSystemError(_ message: String, code: Int32) -> String {
         let os = sqlite3_system_errno(handle)
-        guard os != 0, [SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN].contains(code & 0xFF) else { return message }
+        guard os != 0, SQLiteResultCode(code).isSystemFailure else { return message }
         return message + " (" + String(cString: strerror(os)) + ")"
     }
 
     static func error(function: String, code: Int32, message: String) -> StoreError {
-        switch code & 0xFF {
-        case SQLITE_BUSY, SQLITE_LOCKED: return .busy(function: function, message: message)
+        let code = SQLiteResultCode(code)
+        switch code.primary {
+        case .busy, .locked: return .busy(function: function, message: message)
         default: return .sqlite(function: function, code: code, message: message)
         }
     }

@@ -39,23 +39,34 @@ final class SQLiteLog {
     var path: String { connection.path }
 
     /// Opens the log at `path`, creating the file and its tables when `create` allows it.
-    init(path: String, create: Bool, immutable: Bool = false) throws {
+    ///
+    /// `salvaging` reads a damaged file as far as it goes, for `Transactor.examine` and
+    /// `salvage`, which never write: SQLite refuses a file shorter than its header says
+    /// ("database disk image is malformed") unless `writable_schema` is on, and then reads the
+    /// pages that are there.
+    init(path: String, create: Bool, immutable: Bool = false, salvaging: Bool = false) throws {
         if !create, !FileManager.default.fileExists(atPath: path) {
-            throw StoreError.cannotOpen(path: path, code: 14, message: "no such file")
+            throw StoreError.cannotOpen(path: path, code: .cantOpen, message: "no such file")
         }
         connection = try SQLiteConnection(path: path, immutable: immutable)
         do {
+            if salvaging { try connection.execute("PRAGMA writable_schema=ON") }
             if !immutable { try connection.execute("PRAGMA synchronous=FULL") }
-            try prepareSchema()
-        } catch StoreError.sqlite(_, let code, _) where code & 0xFF == 26 {
-            throw StoreError.notALibrary(path: path) // SQLITE_NOTADB: not an SQLite file at all
+            try prepareSchema(create: create)
+        } catch StoreError.sqlite(_, let code, _) where code.is(.notADatabase) {
+            throw StoreError.notALibrary(path: path) // not an SQLite file at all
         }
     }
 
     // MARK: Schema
 
-    private func prepareSchema() throws {
+    private func prepareSchema(create: Bool) throws {
         if try isCurrent() { return }
+        // A library is created with its tables in one transaction, so a file that exists
+        // without them was emptied: opening it must not look like (or become) a new library.
+        guard create else {
+            throw StoreError.damagedLog(path: path, reason: "it holds no log at all (it is empty or was truncated)")
+        }
         // journal_mode cannot change inside a transaction; WAL is persistent, set once at creation.
         try connection.execute("PRAGMA journal_mode=WAL")
         try connection.transaction(immediate: true) {
@@ -101,6 +112,26 @@ final class SQLiteLog {
 
     // MARK: Log rows
 
+    /// Throws `StoreError.damagedLog` when the log contradicts itself: fewer rows than its
+    /// highest seq (a row deleted in the middle), a first seq other than 1, or a checkpoint past
+    /// its last row (the file truncated, or rows deleted at the end). Cheap enough for every
+    /// open (the count reads the id index, the rest are single lookups), and it is what keeps a
+    /// damaged file from reading as a shorter history or an empty library.
+    func checkIntact() throws {
+        let head = try head()
+        let count = try connection.scalarInt("SELECT count(*) FROM log") ?? 0
+        let first = try connection.scalarInt("SELECT min(seq) FROM log") ?? 0
+        let checkpoint = try connection.scalarInt("SELECT max(seq) FROM checkpoints") ?? 0
+        if checkpoint > head {
+            throw StoreError.damagedLog(path: path, reason: head == 0
+                ? "it holds no transactions but a checkpoint after transaction \(checkpoint)"
+                : "its last transaction is \(head) but it holds a checkpoint after transaction \(checkpoint)")
+        }
+        if count != head || (count > 0 && first != 1) {
+            throw StoreError.damagedLog(path: path, reason: "it holds \(count) transactions numbered \(first) to \(head)")
+        }
+    }
+
     /// The highest sequence number in the log, 0 when it is empty.
     func head() throws -> Int {
         try connection.scalarInt("SELECT max(seq) FROM log") ?? 0
@@ -115,8 +146,8 @@ final class SQLiteLog {
         do {
             try insert.run(.int(row.seq), .text(row.id), .double(row.time), .text(row.kind), .text(row.label),
                            .text(body), .text(checksum))
-        } catch StoreError.sqlite(_, let code, let message) where code & 0xFF == 19 && message.contains("log.id") {
-            throw StoreError.duplicateID(row.id) // SQLITE_CONSTRAINT on the UNIQUE id
+        } catch StoreError.sqlite(_, .constraintUnique, _) {
+            throw StoreError.duplicateID(row.id) // the id is the log's only UNIQUE column
         }
     }
 

@@ -7,15 +7,24 @@ import Foundation
 /// `sqlite3_errmsg`, the way GRDB's `DatabaseError` does, so a bug report carries the cause.
 public enum StoreError: Error, Equatable, Sendable {
     /// `sqlite3_open_v2` failed: the folder is missing, unreadable or not writable.
-    case cannotOpen(path: String, code: Int32, message: String)
+    case cannotOpen(path: String, code: SQLiteResultCode, message: String)
     /// Another process held SQLite's write lock for longer than the busy timeout (SQLITE_BUSY).
     case busy(function: String, message: String)
     /// Any other SQLite failure, from the named C function.
-    case sqlite(function: String, code: Int32, message: String)
+    case sqlite(function: String, code: SQLiteResultCode, message: String)
+    /// The library can only be read: its folder or `library.sqlite` is not writable for this
+    /// user (`path` is the one that is not, `reason` the system's words).
+    case readOnlyLibrary(path: String, reason: String)
+    /// The library's folder is not writable and its `-wal` file holds transactions, which
+    /// SQLite cannot read without writing beside it.
+    case unreadableWithoutWriting(path: String, reason: String)
     /// The file is an SQLite database, but not a Boomic library (foreign tables or application id).
     case notALibrary(path: String)
     /// The file was written by a newer Boomic whose log format this build does not understand.
     case newerSchema(path: String, found: Int, supported: Int)
+    /// The log contradicts itself (missing rows, a checkpoint past its end, no tables): the file
+    /// was truncated or edited. `reason` says what was seen.
+    case damagedLog(path: String, reason: String)
     /// A log row's body does not match its checksum: the file was damaged or edited by hand.
     case corrupt(seq: Int, reason: String)
     /// A log row is intact but its body is not a transaction this build can read.
@@ -37,6 +46,10 @@ public enum StoreError: Error, Equatable, Sendable {
 }
 
 extension StoreError: LocalizedError {
+    /// The way out of a damaged log, the same from every error that finds one.
+    static let salvageAdvice = "Restore library.sqlite from a backup (`boomic backup`), or run `boomic verify` "
+        + "to see what is lost and `boomic export --salvage -o FILE` to save what is readable."
+
     public var errorDescription: String? {
         switch self {
         case let .cannotOpen(path, code, message):
@@ -45,23 +58,36 @@ extension StoreError: LocalizedError {
         case let .busy(function, message):
             return "Another boomic process kept the library locked for too long (\(function): \(message)); "
                 + "wait for it to finish and try again."
-        case let .sqlite(function, code, message) where code & 0xFF == 10 || code & 0xFF == 13:
-            // SQLITE_IOERR / SQLITE_FULL: almost always the disk (full, a file size limit, a
-            // failing device), not Boomic; SQLite rolled the change back.
+        case let .sqlite(function, code, message) where code.is(.ioError) || code.is(.full):
+            // Almost always the disk (full, a file size limit, a failing device), not Boomic;
+            // SQLite rolled the change back.
             return "The library database could not be written (\(function): \(message), code \(code)); "
                 + "check that the disk is not full and no file size limit (ulimit -f) is set, then try again."
+        case let .sqlite(function, code, message) where code.is(.corrupt):
+            return "The library database is damaged (\(function): \(message), code \(code)); "
+                + Self.salvageAdvice
+        case let .sqlite(function, code, message) where code.is(.readOnly) || code.is(.permission):
+            return "The library database cannot be written (\(function): \(message), code \(code)); "
+                + "check that you may write to the library folder and its library.sqlite files."
         case let .sqlite(function, code, message):
             return "The library database failed (\(function): \(message), code \(code)); "
                 + "run `boomic verify`, and report a bug if it persists."
+        case let .readOnlyLibrary(path, reason):
+            return "You may not write to \(path) (\(reason)), so this library can only be read; "
+                + "ask its owner for write permission, or work on a copy made with `boomic backup`."
+        case let .unreadableWithoutWriting(path, reason):
+            return "You may not write to \(path) (\(reason)), and its library.sqlite-wal holds transactions that "
+                + "SQLite can only read by writing beside it; ask its owner to run any boomic command in it once."
         case let .notALibrary(path):
             return "\(path) is an SQLite database but not a Boomic library; "
                 + "point --library at a Boomic library folder or an empty one."
         case let .newerSchema(path, found, supported):
             return "The library at \(path) uses log format \(found) but this boomic understands only up to "
                 + "\(supported); upgrade boomic to open it."
+        case let .damagedLog(path, reason):
+            return "The log in \(path) is damaged: \(reason); nothing was changed. " + Self.salvageAdvice
         case let .corrupt(seq, reason):
-            return "Transaction \(seq) in the log is damaged (\(reason)); "
-                + "restore library.sqlite from a backup, or export what is readable with `boomic export`."
+            return "Transaction \(seq) in the log is damaged (\(reason)); " + Self.salvageAdvice
         case let .undecodable(seq, reason):
             return "Transaction \(seq) in the log cannot be read by this boomic (\(reason)); "
                 + "it may come from a newer version, so upgrade boomic."

@@ -45,6 +45,7 @@ extension Transactor {
             let s = published.withLock { $0 }
             guard s.head > 0 else { return nil }
             try writeCheckpoint(w, s, busyTimeout: SQLiteConnection.defaultBusyTimeout)
+            w.log.connection.checkpointWAL()
             return s.head
         }
     }
@@ -71,6 +72,7 @@ extension Transactor {
         try writer.withLock { w in
             try w.log.connection.transaction(immediate: true) { try w.log.dropCheckpoints() }
             w.lastCheckpoint = 0
+            w.log.connection.checkpointWAL()
         }
     }
 
@@ -100,6 +102,7 @@ extension Transactor {
             // catchUp adds the weights of rows past our published head when it reaches them.
             let head = published.withLock { $0.head }
             w.tail.removeAll { $0.seq > head }
+            w.log.connection.checkpointWAL()
             return try w.log.checkpoints().map(\.seq)
         }
     }

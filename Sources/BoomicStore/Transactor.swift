@@ -75,11 +75,12 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
         self.policy = policy
         self.verifiesWrites = verifiesWrites
 
-        var readOnly: StoreError?
+        var readOnly: StoreError? = create ? nil : Self.writeDenied(path)
+        if readOnly != nil { _ = try Self.readsImmutably(path) }
         let writeLog: SQLiteLog
         do {
-            writeLog = try SQLiteLog(path: path, create: create)
-        } catch let error as StoreError where !create && Self.canReadWithoutSharedMemory(path, after: error) {
+            writeLog = try SQLiteLog(path: path, create: create, immutable: readOnly != nil)
+        } catch let error as StoreError where readOnly == nil && !create && Self.canReadWithoutSharedMemory(path, after: error) {
             // A full disk (or a file size limit) cannot hold the `-shm` file SQLite needs to
             // read a WAL database that was closed cleanly. Then nothing is in the WAL, and no
             // other process can be writing (it would have made the `-shm`), so the database file
@@ -88,6 +89,7 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
             writeLog = try SQLiteLog(path: path, create: false, immutable: true)
         }
         let readLog = try SQLiteLog(path: path, create: false, immutable: readOnly != nil)
+        try readLog.checkIntact()
         readOnlyBecause = readOnly
         let readSide = ReadSide(log: readLog)
         let loaded = try Self.replay(readSide, to: nil, initial: initial, apply: apply, flatten: nil,
@@ -102,17 +104,46 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
     /// be read whole: the error is an I/O or full-disk one, there is no usable `-shm` file, and the
     /// `-wal` file is absent or empty (a clean close leaves neither).
     static func canReadWithoutSharedMemory(_ path: String, after error: StoreError) -> Bool {
-        let code: Int32
+        let code: SQLiteResultCode
         switch error {
         case .sqlite(_, let c, _), .cannotOpen(_, let c, _): code = c
         default: return false
         }
-        guard [10, 13, 14].contains(code & 0xFF) else { return false } // IOERR, FULL, CANTOPEN
+        guard code.isSystemFailure else { return false }
         let fm = FileManager.default
         // A live `-shm` is at least one 32 KiB region; the failed attempt may have left a stub.
         if ((try? fm.attributesOfItem(atPath: path + "-shm")[.size] as? Int) ?? 0) >= 32_768 { return false }
         let wal = (try? fm.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
         return wal == 0
+    }
+
+    /// Why this user may not write the log at `path`, when the folder or the file is not writable
+    /// (`access(2)`, so root may write anything but a read-only mount); nil when it may.
+    static func writeDenied(_ path: String) -> StoreError? {
+        let folder = (path as NSString).deletingLastPathComponent
+        for p in [folder.isEmpty ? "." : folder, path] where access(p, W_OK) != 0 {
+            return .readOnlyLibrary(path: p, reason: String(cString: strerror(errno)))
+        }
+        return nil
+    }
+
+    /// Whether the log at `path` must be read as immutable: when this user may not write its
+    /// folder or file. SQLite needs to create the -wal and -shm files beside the log even to read
+    /// it, unless it reads it as immutable, which is right when the WAL holds nothing and no
+    /// process writes meanwhile: only the owner can, and then a command of another user may fail
+    /// and is run again.
+    static func readsImmutably(_ path: String) throws -> Bool {
+        guard let denied = writeDenied(path) else { return false }
+        guard walIsEmpty(path) else {
+            guard case let .readOnlyLibrary(folder, reason) = denied else { throw denied }
+            throw StoreError.unreadableWithoutWriting(path: folder, reason: reason)
+        }
+        return true
+    }
+
+    /// Whether the `-wal` file beside `path` is absent or empty (as a clean close leaves it).
+    static func walIsEmpty(_ path: String) -> Bool {
+        ((try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0) == 0
     }
 
     /// The latest basis this instance knows: after its own commits and the last `refresh()`.
@@ -191,6 +222,7 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
             tail.append(TailItem(seq: committed.seq, weight: policy.weight(committed.transaction)))
             publish(w, snapshot, tail)
             maybeCheckpoint(w, snapshot)
+            w.log.connection.checkpointWAL()
             return (committed.seq, committed.transaction, snapshot.basis)
         }
     }
@@ -235,6 +267,7 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
                 publish(w, snapshot, [TailItem(seq: first + i, weight: policy.weight(t))])
                 maybeCheckpoint(w, snapshot)
             }
+            w.log.connection.checkpointWAL()
             return snapshot.head
         }
     }
@@ -251,6 +284,23 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
             defer { publish(w, snapshot, tail) }
             try catchUp(w, &snapshot, &tail)
             return snapshot.head - before
+        }
+    }
+
+    /// Closes both SQLite connections, checkpointing the WAL first; `basis` and `head` stay
+    /// readable, every later read or write of the log throws.
+    ///
+    /// For a process that keeps its transactor to the end instead of freeing it: SQLite folds the
+    /// `-wal` file back into the database file and deletes it when the last connection closes, so
+    /// a process that exits with its connections open leaves the latest transactions in the
+    /// `-wal` file alone. Never waits: a connection in use by another thread (a process exiting
+    /// in the middle of a read) is left open, and its transactions are in the database file
+    /// anyway since every commit checkpoints.
+    public func close() {
+        _ = reader.withLockIfAvailable { r in r.log.connection.close() }
+        _ = writer.withLockIfAvailable { w in
+            w.log.connection.checkpointWAL()
+            w.log.connection.close()
         }
     }
 

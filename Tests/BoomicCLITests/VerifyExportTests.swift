@@ -92,7 +92,7 @@ import Testing
             db.execute('UPDATE log SET body = ? WHERE seq = 2', (body.replace('pass 1', 'PASS 1', 1),))
             db.commit()
             """)
-        expectOneLineError(try box.boomic("verify"), "Transaction 2 in the log is damaged")
+        Self.expectProblem(try box.boomic("verify"), "transaction 2 is unreadable")
         let old = box.root + "/old.jsonl", new = box.root + "/new.jsonl"
         try Data("old\n".utf8).write(to: URL(fileURLWithPath: old))
         for file in [old, new] {
@@ -103,6 +103,19 @@ import Testing
             let litter = try FileManager.default.contentsOfDirectory(atPath: box.root).filter { $0.hasPrefix("old.jsonl.") || $0.hasPrefix("new.jsonl.") }
             #expect(litter.isEmpty, "a failed export leaves no temporary file behind: \(litter)")
         }
+
+        // verify's advice works (issue 9, 2.2): the salvage starts from the checkpoint, which is
+        // past the damage, and keeps the transactions after it.
+        let salvage = box.root + "/salvage.jsonl"
+        let saved = try box.boomic("export", "--salvage", "-o", salvage)
+        #expect(saved.succeeded && saved.stderr.contains("kept the state after transaction \(c) (from its checkpoint) and \(head - c) transaction")
+                && saved.stderr.contains("lost: 2\n"), "\(saved)")
+        let rebuilt = try Sandbox(samples: false)
+        try rebuilt.succeed(["import-json", salvage])
+        #expect(try Fault.canonical(rebuilt.listing(), dropping: []) == Fault.canonical(listed, dropping: []),
+                "the salvage is not the library")
+        #expect(try rebuilt.history().map(\.kind) == ["tag", "salvage"], "one transaction for the checkpoint, then the one after it")
+        Self.expectHealthy(try rebuilt.boomic("verify"))
     }
 
     @Test func verifyReportsMissingArtAndAudioFiles() throws {

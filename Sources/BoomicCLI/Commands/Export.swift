@@ -16,6 +16,8 @@ struct Export: ParsableCommand {
     @OptionGroup var options: LibraryOptions
     @Option(name: .shortAndLong, help: "Write to this file instead of stdout.")
     var output: String?
+    @Flag(help: "Save what is readable of a damaged log: from the newest intact checkpoint past the damage (as one transaction holding its state), or up to the first lost transaction; lists what is lost.")
+    var salvage = false
 
     struct Line: Codable {
         var seq: Int
@@ -29,7 +31,13 @@ struct Export: ParsableCommand {
     }
 
     func run() throws {
-        let lib = try Library.open(at: options.location, create: false)
+        let entries: AnyEntries
+        if salvage {
+            entries = try Self.salvaged(at: options.location)
+        } else {
+            let lib = try Library.open(at: options.location, create: false)
+            entries = { try lib.transactor.forEachEntry($0) }
+        }
         let enc = JSONOut.encoder()
         var handle = FileHandle.standardOutput
         var tmp: String?
@@ -43,7 +51,7 @@ struct Export: ParsableCommand {
         }
         var n = 0
         do {
-            try lib.transactor.forEachEntry { e in
+            try entries { e in
                 var data = try enc.encode(Line(seq: e.seq, transaction: e.transaction))
                 data.append(0x0A)
                 try handle.write(contentsOf: data)
@@ -62,6 +70,47 @@ struct Export: ParsableCommand {
             // A half-written export must not be left where the next import-json could take it.
             if let tmp { unlink(tmp) }
             throw error
+        }
+    }
+}
+
+extension Export {
+    /// Calls its argument with each transaction to export, in order.
+    typealias AnyEntries = ((LogEntry<Transaction>) throws -> Void) throws -> Void
+
+    /// What can be saved of a damaged log, renumbered from 1, with what is lost said on stderr.
+    ///
+    /// Starting from a checkpoint, the first transaction is a `salvage` one that adds what the
+    /// checkpoint holds, so that `import-json` rebuilds exactly the state it recorded; the
+    /// transactions after it keep their ids, so undo still finds what they took back.
+    static func salvaged(at location: String) throws -> AnyEntries {
+        let path = location + "/" + Library.logName
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CLIError("no library at \(location); nothing to salvage")
+        }
+        let s = try Transactor<Transaction, DataBasis>.salvage(path: path, codec: BasisCodec.codec)
+        var out: [Transaction] = []
+        if let (seq, basis) = s.checkpoint {
+            out.append(Transaction(
+                id: UUID(), parent: nil, timestamp: Date().timeIntervalSince1970, kind: Transaction.Kind(rawValue: "salvage"),
+                label: "salvage: the library after transaction \(seq) (\(basis.songs.count) songs), from its checkpoint",
+                provenance: .init(command: Boomic.commandLine, message: nil, version: Boomic.version),
+                assertions: DataBasis().diff(to: basis)))
+        }
+        out += s.entries.map(\.transaction)
+        if s.lost.isEmpty {
+            Terminal.warn("salvage: nothing is lost; this is the whole log")
+        } else if out.isEmpty {
+            Terminal.warn("salvage: nothing could be saved (no readable transaction before the first lost one, and no intact checkpoint after it); lost: \(describeSeqs(s.lost))")
+        } else {
+            let kept = s.checkpoint.map { "the state after transaction \($0.seq) (from its checkpoint) and " } ?? ""
+            let last = s.entries.last?.seq ?? s.checkpoint?.seq ?? 0
+            Terminal.warn("salvage: kept \(kept)\(s.entries.count) transaction\(s.entries.count == 1 ? "" : "s") up to \(last); "
+                + "lost: \(describeSeqs(s.lost))")
+        }
+        let all = out
+        return { body in
+            for (i, t) in all.enumerated() { try body(LogEntry(seq: i + 1, transaction: t)) }
         }
     }
 }

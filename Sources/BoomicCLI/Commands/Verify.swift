@@ -1,15 +1,18 @@
 import ArgumentParser
 import BoomicCore
 import BoomicMedia
+import BoomicStore
 import Foundation
 
 struct Verify: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check the library: replay the log alone and compare it with the checkpoints, the art store and the files.",
         discussion: """
-            Reads every transaction (checking its checksum), rebuilds every checkpointed state from \
+            Checks the file itself (SQLite's integrity check, no transaction missing or damaged), \
+            reads every transaction (checking its checksum), rebuilds every checkpointed state from \
             the log alone and compares, checks that every cover is in art/, and lists songs whose \
-            file is gone. Exit code 1 when something is wrong. --repair rebuilds the checkpoints.
+            file is gone. Exit code 1 when something is wrong. --repair rebuilds the checkpoints; \
+            a damaged log is saved with 'boomic export --salvage' (see Documentation/storage.md).
             """
     )
 
@@ -18,6 +21,7 @@ struct Verify: ParsableCommand {
     var repair = false
 
     func run() throws {
+        try Self.examineLog(at: options.location)
         let lib = try Library.open(at: options.location, create: false)
         var problems: [String] = []
         var checkpointProblems: [String] = []   // fixed by --repair
@@ -71,5 +75,26 @@ struct Verify: ParsableCommand {
             throw CLIError("verify found \(problems.count) problem\(problems.count == 1 ? "" : "s")" + hint)
         }
         Out.line("OK")
+    }
+
+    /// Checks the log file before opening it (opening refuses a damaged log with one line):
+    /// lists every missing or unreadable transaction and what SQLite's integrity check found,
+    /// and says how to save the rest.
+    static func examineLog(at location: String) throws {
+        let path = location + "/" + Library.logName
+        guard FileManager.default.fileExists(atPath: path) else { return } // opening says so
+        let ex = try Transactor<Transaction, DataBasis>.examine(path: path)
+        guard !ex.isIntact else { return }
+        for line in ex.integrity { Terminal.warn("problem: library.sqlite: \(line)") }
+        if !ex.missing.isEmpty {
+            Terminal.warn("problem: transaction\(ex.missing.count == 1 ? "" : "s") \(describeSeqs(ex.missing)) "
+                + "\(ex.missing.count == 1 ? "is" : "are") missing from the log (it reaches \(ex.end))")
+        }
+        for d in ex.damaged { Terminal.warn("problem: transaction \(d.seq) is unreadable (\(d.reason))") }
+        let holes = ex.holes
+        throw CLIError("verify found the log damaged"
+            + (holes.isEmpty ? " (no transaction lost)" : " (lost: \(describeSeqs(holes)))")
+            + "; save what is readable with 'boomic export --salvage -o FILE', then 'boomic import-json --library NEWDIR FILE', "
+            + "or restore library.sqlite from a backup")
     }
 }

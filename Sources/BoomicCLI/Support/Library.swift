@@ -1,6 +1,7 @@
 import BoomicCore
 import BoomicStore
 import Foundation
+import Synchronization
 
 /// An open library folder: the Transactor over its log, its music folders and its art.
 ///
@@ -41,7 +42,25 @@ final class Library {
         // One command per process: freeing tens of thousands of songs' trees on the way out
         // took an eighth of `ls`'s time, and the process is about to end anyway.
         _ = Unmanaged.passRetained(library)
+        // But the SQLite connections are closed at exit, which the basis is not needed for:
+        // the last close folds the -wal file back into library.sqlite.
+        _ = closingAtExit
+        opened.withLock { $0.append(t) }
         return library
+    }
+
+    /// The transactors this process opened, closed at exit.
+    private static let opened = Mutex<[Transactor<Transaction, DataBasis>]>([])
+
+    /// Registers the exit handler once. `atexit` runs on every way out that matters here: `main`
+    /// returning, ArgumentParser's `exit(withError:)`, and `exit(0)` on a closed pipe.
+    private static let closingAtExit: Void = {
+        atexit { Library.closeAll() }
+    }()
+
+    /// Closes every library this process opened (their bases stay in memory).
+    static func closeAll() {
+        for t in opened.withLock({ $0 }) { t.close() }
     }
 
     var basis: DataBasis { transactor.basis }

@@ -1,0 +1,76 @@
+import ArgumentParser
+import BoomicStore
+import Foundation
+
+struct Backup: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Copy the library's log and checkpoints to FILE: a consistent snapshot, even while other boomic processes commit.",
+        discussion: """
+            FILE is a complete library.sqlite: to restore, put it in a library folder under that name. \
+            Copying library.sqlite with cp is not a backup while boomic runs (it misses what is \
+            still in library.sqlite-wal, and a commit during the copy tears it). Cover pictures \
+            (art/) and folders.json are not copied: boomic import rebuilds them. Refuses to replace \
+            an existing FILE unless --force.
+            """
+    )
+
+    @OptionGroup var options: LibraryOptions
+    @Argument(help: "Where to write the copy.", completion: .file())
+    var file: String
+    @Flag(help: "Replace FILE if it exists.")
+    var force = false
+
+    func run() throws {
+        guard !file.isEmpty else { throw CLIError("the backup file name is empty; name the file to write") }
+        let target = Paths.absolute(file)
+        let fm = FileManager.default
+        var isDirectory: ObjCBool = false
+        if fm.fileExists(atPath: target, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { throw CLIError("\(target) is a folder; name a file to write the backup to") }
+            if !force { throw CLIError("\(target) already exists; pass --force to replace it, or name another file") }
+        }
+        let folder = (target as NSString).deletingLastPathComponent
+        guard fm.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw CLIError("the folder \(folder) does not exist; create it first or name another file")
+        }
+        guard access(folder, W_OK) == 0 else {
+            throw CLIError("you may not write to \(folder) (\(String(cString: strerror(errno)))); name another file")
+        }
+        let lib = try Library.open(at: options.location, create: false)
+        // Written beside the target and renamed: a failed or killed backup never leaves a
+        // half-written FILE, nor destroys the old one that --force replaces.
+        let tmp = folder + "/." + (target as NSString).lastPathComponent + ".\(getpid()).tmp"
+        unlink(tmp)
+        let head: Int
+        do {
+            head = try lib.transactor.backup(to: tmp)
+            try Self.sync(tmp)
+            if force {
+                guard rename(tmp, target) == 0 else { throw Self.fileError("replace", target) }
+            } else {
+                // link fails when the target appeared meanwhile: never replaced without --force.
+                guard link(tmp, target) == 0 else { throw Self.fileError("create", target) }
+                unlink(tmp)
+            }
+        } catch {
+            unlink(tmp)
+            throw error
+        }
+        try? Self.sync(folder)
+        Out.line("Backed up \(head) transaction\(head == 1 ? "" : "s") to \(target)")
+    }
+
+    /// Flushes a file (or a folder's entries) to disk.
+    static func sync(_ path: String) throws {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw fileError("read back", path) }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw fileError("flush", path) }
+    }
+
+    static func fileError(_ verb: String, _ path: String) -> CLIError {
+        let reason = String(cString: strerror(errno))
+        if errno == EEXIST { return CLIError("\(path) already exists; pass --force to replace it, or name another file") }
+        return CLIError("cannot \(verb) \(path) (\(reason)); check the folder exists and you may write to it")
+    }
+}

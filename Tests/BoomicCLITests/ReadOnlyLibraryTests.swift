@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+/// A library someone else owns, or on a read-only folder, can be read; a change is refused in
+/// one line that names the permission (issue 9, 2.7: even `ls` failed with "attempt to write a
+/// readonly database … report a bug"). Tests run as root, whom permissions do not stop, so
+/// the commands run as `nobody` through `setpriv`; skipped where that is impossible.
+@Suite struct ReadOnlyLibraryTests {
+    static let setpriv = "/usr/bin/setpriv"
+
+    /// Whether this process may run a command as another user.
+    static let canDropPrivileges: Bool = {
+        guard geteuid() == 0, FileManager.default.isExecutableFile(atPath: setpriv),
+              let run = try? ChildProcess.run(setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups", "/bin/true"]) else { return false }
+        return run.succeeded
+    }()
+
+    /// `boomic --library LIBRARY ARGS` as the user nobody.
+    static func asNobody(_ box: Sandbox, _ arguments: [String]) throws -> ProcessRun {
+        try ChildProcess.run(setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups", box.executable, "--library", box.library] + arguments,
+                             environment: ["XDG_DATA_HOME": box.root + "/xdg", "HOME": box.root], directory: box.root)
+    }
+
+    /// Makes the sandbox readable by everyone (NSTemporaryDirectory's folders are private).
+    static func openToAll(_ box: Sandbox) throws {
+        var dir = box.root
+        while dir != "/" && !dir.isEmpty {
+            var st = stat()
+            if stat(dir, &st) == 0, st.st_mode & 0o005 != 0o005 { chmod(dir, st.st_mode | 0o005) }
+            dir = (dir as NSString).deletingLastPathComponent
+        }
+        let run = try ChildProcess.run("/bin/chmod", ["-R", "a+rX", box.root])
+        try #require(run.succeeded, "\(run)")
+    }
+
+    @Test(.enabled(if: canDropPrivileges, "running as another user needs root and setpriv"))
+    func aLibraryYouMayNotWriteCanBeRead() throws {
+        let box = try Sandbox()
+        try box.importSamples()
+        let songs = try box.listing()
+        try Self.openToAll(box)
+        #expect(!FileManager.default.fileExists(atPath: box.library + "/library.sqlite-wal"), "the -wal file was left behind")
+
+        // Owned by root, readable by all: nobody may not write the folder nor the file.
+        for command in [["ls", "--json"], ["history"], ["verify"]] {
+            let run = try Self.asNobody(box, command)
+            #expect(run.succeeded && run.stderr.isEmpty, "\(run)")
+        }
+        #expect(try Self.asNobody(box, ["ls", "--json"]).stdout == songs)
+        let refused = try Self.asNobody(box, ["modify", "-y", "album:Blue Sketches", "comment=mine"])
+        // The preview of the change may come first; the refusal is one line naming the permission.
+        #expect(refused.status == 1 && refused.errorLines.count == 1 && refused.stderr.hasPrefix("Error: You may not write to \(box.library) (Permission denied)"),
+                "\(refused)")
+        #expect(try box.listing() == songs, "the refused modify changed something")
+
+        // A backup to a folder nobody may write to is refused the same way; to one it may, works.
+        expectOneLineError(try Self.asNobody(box, ["backup", box.library + "/copy.sqlite"]), "you may not write to")
+        let mine = box.root + "/mine"
+        try FileManager.default.createDirectory(atPath: mine, withIntermediateDirectories: true)
+        chown(mine, 65534, 65534)
+        let backup = try Self.asNobody(box, ["backup", mine + "/library.sqlite"])
+        #expect(backup.succeeded && backup.stderr.isEmpty, "\(backup)")
+    }
+}
