@@ -34,6 +34,7 @@ struct Boomic: ParsableCommand {
         let prepared = ArgumentRewriting.rewrite(raw, root: CommandShape(Boomic.self))
         if let lib = prepared.library { setenv("BOOMIC_LIBRARY", lib, 1) }
         signal(SIGPIPE, SIG_IGN)
+        atexit { Out.closeAtExit() }
         do {
             var command = try parseAsRoot(prepared.arguments)
             if var taking = command as? any TakesTerms {
