@@ -31,16 +31,37 @@ struct Boomic: ParsableCommand {
 
     static func main() {
         let raw = Array(CommandLine.arguments.dropFirst())
-        let rewritten = ArgumentRewriting.rewrite(raw)
-        if let lib = rewritten.library { setenv("BOOMIC_LIBRARY", lib, 1) }
+        let prepared = ArgumentRewriting.rewrite(raw, root: CommandShape(Boomic.self))
+        if let lib = prepared.library { setenv("BOOMIC_LIBRARY", lib, 1) }
         signal(SIGPIPE, SIG_IGN)
         signal(SIGXFSZ, SIG_IGN) // past `ulimit -f` a write fails with EFBIG and is reported, not a crash
+        atexit { Out.closeAtExit() }
         do {
-            var command = try parseAsRoot(rewritten.arguments)
+            var command = try parseAsRoot(prepared.arguments)
+            if var taking = command as? any TakesTerms {
+                taking.terms = prepared.terms ?? []
+                do { try taking.validateTerms() } catch let error as ValidationError {
+                    usageError(error, command: prepared.command)
+                }
+                command = taking
+            }
             try command.run()
         } catch {
             exit(withError: error)
         }
+    }
+
+    /// A usage error found once the terms are handed over, printed as swift-argument-parser
+    /// prints the ones it finds while parsing: the reason, the command's usage, exit 64.
+    private static func usageError(_ error: ValidationError, command path: [String]) -> Never {
+        var type: ParsableCommand.Type = Boomic.self
+        for name in path {
+            guard let sub = type.configuration.subcommands.first(where: { $0._commandName == name }) else { break }
+            type = sub
+        }
+        let name = (["boomic"] + path).joined(separator: " ")
+        Terminal.warn("Error: \(error.message)\nUsage: \(usageString(for: type))\n  See '\(name) --help' for more information.")
+        Foundation.exit(ExitCode.validationFailure.rawValue)
     }
 
     private static func shellQuoted(_ s: String) -> String {

@@ -2,7 +2,7 @@ import ArgumentParser
 import BoomicCore
 import Foundation
 
-struct BlameCommand: ParsableCommand {
+struct BlameCommand: ParsableCommand, TakesTerms {
     static let configuration = CommandConfiguration(
         commandName: "blame",
         abstract: "Say, for each matching song and field, which transaction set its current value.",
@@ -13,6 +13,7 @@ struct BlameCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
     @Argument(help: "The query, then optionally field names to explain (default: the tag fields).")
     var arguments: [String] = []
+    var terms: [String] { get { arguments } set { arguments = newValue } }
 
     struct Row: Encodable {
         var id: String, path: String, field: String, value: FieldValue, seq: Int, transaction: String

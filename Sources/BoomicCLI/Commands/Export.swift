@@ -39,37 +39,24 @@ struct Export: ParsableCommand {
             entries = { try lib.transactor.forEachEntry($0) }
         }
         let enc = JSONOut.encoder()
-        var handle = FileHandle.standardOutput
-        var tmp: String?
-        if let output {
-            let path = Paths.absolute(output)
-            tmp = path + ".tmp"
-            guard FileManager.default.createFile(atPath: tmp!, contents: nil), let h = FileHandle(forWritingAtPath: tmp!) else {
-                throw CLIError("cannot write \(path); check the folder exists and is writable")
-            }
-            handle = h
+        // Every write checked: on a full disk the export fails, with nothing left behind.
+        let file = try output.map { try OutputFile(Paths.absolute($0)) }
+        let emit: (Data) throws -> Void = { data in
+            if let file { try file.write(data) } else { Out.bytes(data) }
         }
         var n = 0
-        do {
-            try entries { e in
-                var data = try enc.encode(Line(seq: e.seq, transaction: e.transaction))
-                data.append(0x0A)
-                try handle.write(contentsOf: data)
-                n += 1
-            }
-            var end = try enc.encode(End(end: .init(transactions: n)))
-            end.append(0x0A)
-            try handle.write(contentsOf: end)
-            if let output, let tmp {
-                try handle.synchronize()
-                try handle.close()
-                guard rename(tmp, Paths.absolute(output)) == 0 else { throw CLIError("cannot rename \(tmp) to \(output)") }
-                Terminal.warn("exported \(n) transactions to \(output)")
-            }
-        } catch {
-            // A half-written export must not be left where the next import-json could take it.
-            if let tmp { unlink(tmp) }
-            throw error
+        try entries { e in
+            var data = try enc.encode(Line(seq: e.seq, transaction: e.transaction))
+            data.append(0x0A)
+            try emit(data)
+            n += 1
+        }
+        var end = try enc.encode(End(end: .init(transactions: n)))
+        end.append(0x0A)
+        try emit(end)
+        if let output, let file {
+            try file.commit()
+            Terminal.warn("exported \(n) transactions to \(output)")
         }
     }
 }

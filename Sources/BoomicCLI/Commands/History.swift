@@ -2,7 +2,7 @@ import ArgumentParser
 import BoomicCore
 import BoomicStore
 
-struct History: ParsableCommand {
+struct History: ParsableCommand, TakesTerms {
     static let configuration = CommandConfiguration(
         abstract: "List the library's transactions, newest first.",
         discussion: """
@@ -23,6 +23,7 @@ struct History: ParsableCommand {
     var since: String?
     @Argument(help: "Only transactions that touched songs matching this query.")
     var query: [String] = []
+    var terms: [String] { get { query } set { query = newValue } }
 
     struct Row: Encodable {
         var seq: Int, id: String, time: String, kind: String, label: String

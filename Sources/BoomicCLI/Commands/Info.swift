@@ -1,7 +1,7 @@
 import ArgumentParser
 import BoomicCore
 
-struct Info: ParsableCommand {
+struct Info: ParsableCommand, TakesTerms {
     static let configuration = CommandConfiguration(abstract: "Show every field of the matching songs.")
 
     @OptionGroup var options: LibraryOptions
@@ -9,6 +9,7 @@ struct Info: ParsableCommand {
     @OptionGroup var read: ReadOptions
     @Argument(help: "The query.")
     var query: [String] = []
+    var terms: [String] { get { query } set { query = newValue } }
 
     func run() throws {
         let parsed = try QueryParser.parse(query, timeZone: .current)

@@ -2,7 +2,7 @@ import ArgumentParser
 import BoomicCore
 import Foundation
 
-struct Ls: ParsableCommand {
+struct Ls: ParsableCommand, TakesTerms {
     static let configuration = CommandConfiguration(
         abstract: "List songs, albums or artists matching a query.",
         discussion: """
@@ -23,6 +23,7 @@ struct Ls: ParsableCommand {
     @OptionGroup var read: ReadOptions
     @Argument(help: "The query.")
     var query: [String] = []
+    var terms: [String] { get { query } set { query = newValue } }
 
     func validate() throws {
         if albums && artists { throw ValidationError("choose one of --albums and --artists") }

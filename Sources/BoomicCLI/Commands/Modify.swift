@@ -1,7 +1,7 @@
 import ArgumentParser
 import BoomicCore
 
-struct Modify: ParsableCommand {
+struct Modify: ParsableCommand, TakesTerms {
     static let configuration = CommandConfiguration(
         abstract: "Change fields of every song matching a query, in one transaction.",
         discussion: """
@@ -18,8 +18,9 @@ struct Modify: ParsableCommand {
     var write = false
     @Argument(help: "QUERY terms and FIELD=VALUE / FIELD! assignments.")
     var arguments: [String] = []
+    var terms: [String] { get { arguments } set { arguments = newValue } }
 
-    func validate() throws {
+    func validateTerms() throws {
         if try Self.split(arguments).assignments.isEmpty {
             throw ValidationError("nothing to change: give at least one FIELD=VALUE or FIELD!")
         }
@@ -27,7 +28,7 @@ struct Modify: ParsableCommand {
 
     func run() throws {
         let (terms, assignments) = try Self.split(arguments)
-        let parsed = try QueryParser.parse(terms, timeZone: .current)
+        let parsed = try ChangeQuery.parse(terms)
         let lib = try Library.open(at: options.location, create: false)
         let preview = EditGeneration.modify(lib.basis, songs: lib.basis.songs(matching: parsed).map(\.id), set: assignments)
         guard !preview.isEmpty else { Out.line("No changes to make."); return }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import BoomicCore
 
-struct Remove: ParsableCommand {
+struct Remove: ParsableCommand, TakesTerms {
     static let configuration = CommandConfiguration(
         abstract: "Remove matching songs from the library (never their files).",
         discussion: """
@@ -17,13 +17,14 @@ struct Remove: ParsableCommand {
     @OptionGroup var confirm: ConfirmOptions
     @Argument(help: "The query.")
     var query: [String] = []
+    var terms: [String] { get { query } set { query = newValue } }
 
-    func validate() throws {
+    func validateTerms() throws {
         if query.isEmpty { throw ValidationError("give a query: removing every song needs an explicit one, e.g. 'path:/'") }
     }
 
     func run() throws {
-        let parsed = try QueryParser.parse(query, timeZone: .current)
+        let parsed = try ChangeQuery.parse(query)
         let lib = try Library.open(at: options.location, create: false)
         let songs = lib.basis.songs(matching: parsed)
         guard !songs.isEmpty else { Out.line("No songs match."); return }

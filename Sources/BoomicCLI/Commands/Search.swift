@@ -4,7 +4,7 @@ import Foundation
 
 /// `boomic search TEXT`: one ranked list of songs, albums, artists, taglists and playlists, the
 /// way a player's search box works (`Documentation/search.md`).
-struct Search: ParsableCommand {
+struct Search: ParsableCommand, TakesTerms {
     static let configuration = CommandConfiguration(
         abstract: "Find songs, albums, artists, taglists and playlists by name, best matches first.",
         discussion: """
@@ -19,6 +19,7 @@ struct Search: ParsableCommand {
     @OptionGroup var read: ReadOptions
     @Option(help: "Show at most N results (0 for all).") var limit = 25
     @Argument(help: "What to look for.") var text: [String] = []
+    var terms: [String] { get { text } set { text = newValue } }
 
     func validate() throws {
         if limit < 0 { throw ValidationError("--limit takes a number of results, 0 for all") }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import BoomicCore
 
-struct Tag: ParsableCommand {
+struct Tag: ParsableCommand, TakesTerms {
     static let configuration = CommandConfiguration(
         abstract: "Add and remove #tags on every song matching a query.",
         discussion: """
@@ -16,6 +16,7 @@ struct Tag: ParsableCommand {
     @OptionGroup var confirm: ConfirmOptions
     @Argument(help: "QUERY terms, +#TAG and -#TAG.")
     var arguments: [String] = []
+    var terms: [String] { get { arguments } set { arguments = newValue } }
 
     /// Splits the arguments into query terms, tags to add and tags to remove.
     private func split() -> (terms: [String], add: [String], remove: [String]) {
@@ -28,7 +29,7 @@ struct Tag: ParsableCommand {
         return (terms, add, remove)
     }
 
-    func validate() throws {
+    func validateTerms() throws {
         let (_, add, remove) = split()
         guard !(add.isEmpty && remove.isEmpty) else { throw ValidationError("nothing to do: give +#TAG to add or -#TAG to remove") }
         for t in add + remove where t.drop(while: { $0 == "#" }).isEmpty {
@@ -38,7 +39,7 @@ struct Tag: ParsableCommand {
 
     func run() throws {
         let (terms, add, remove) = split()
-        let parsed = try QueryParser.parse(terms, timeZone: .current)
+        let parsed = try ChangeQuery.parse(terms)
         let lib = try Library.open(at: options.location, create: false)
         let preview = EditGeneration.tag(lib.basis, songs: lib.basis.songs(matching: parsed).map(\.id), add: add, remove: remove)
         guard !preview.isEmpty else { Out.line("No changes to make."); return }

@@ -5,7 +5,7 @@ import Dispatch
 import Foundation
 import Synchronization
 
-struct Write: ParsableCommand {
+struct Write: ParsableCommand, TakesTerms {
     static let configuration = CommandConfiguration(
         abstract: "Write the library's tags and covers into the files of matching songs.",
         discussion: """
@@ -26,9 +26,10 @@ struct Write: ParsableCommand {
     var force = false
     @Argument(help: "The query (default: every song).")
     var query: [String] = []
+    var terms: [String] { get { query } set { query = newValue } }
 
     func run() throws {
-        let parsed = try QueryParser.parse(query, timeZone: .current)
+        let parsed = try ChangeQuery.parse(query)
         let lib = try Library.open(at: options.location, create: false)
         var writing = try TagWriting(lib: lib, force: force, recording: !confirm.dryRun)
         let planned = try writing.plan(lib.basis.songs(matching: parsed))

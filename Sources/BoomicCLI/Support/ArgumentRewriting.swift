@@ -1,47 +1,73 @@
 /// Prepares the raw arguments for swift-argument-parser.
 ///
-/// Two things the parser cannot do by itself (STYLE "CLI conventions"):
-/// - QUERY negation with `-` (`-genre:jazz`, `-#old`) would be read as short options, so a leading
-///   `-` becomes `^` on tokens that contain `:` or start with `-#`, `-@` or `-count(` (taglist
-///   clauses) — never after `--`, never on an
+/// Three things the parser cannot do by itself (STYLE "CLI conventions"):
+/// - A command's trailing terms (its QUERY, assignments or clauses: `TakesTerms`) are taken out
+///   and handed over after parsing, exactly as typed: the parser's bookkeeping is quadratic in
+///   their number, and errors then quote what the user wrote (`-#`, not `^#`).
+/// - QUERY negation with `-` (`-genre:jazz`, `-#old`) would be read as short options, so such a
+///   token is a term, not an option; where it still reaches the parser (a command that does not
+///   take terms) its leading `-` becomes `^`. A token is a negated term when it contains `:` or
+///   starts with `-#`, `-@` or `-count(` (taglist clauses) — never after `--`, never on an
 ///   option's value, never on an option itself (`--as-of` has no colon).
 /// - `--library PATH` given before the subcommand (`boomic --library L ls`) is lifted out, so that
 ///   every subcommand sees it the same way as `BOOMIC_LIBRARY`.
-public enum ArgumentRewriting {
-    /// Options that take a value: their next argument is a value, not a query term.
-    static let valued: Set<String> = ["--library", "-f", "--format", "--as-of", "-n", "-m", "--message",
-                                       "--kind", "--since", "--limit", "--output", "--repeat", "--view",
-                                       "--rename", "--name", "--at"]
-
-    public struct Result: Equatable {
-        public var arguments: [String]
-        public var library: String?
+///
+/// Which options take a value, and how many positionals come before the terms, is read from the
+/// commands' own definitions (`CommandShape`). Linear in the number of arguments.
+enum ArgumentRewriting {
+    struct Result: Equatable {
+        /// What the parser sees.
+        var arguments: [String]
+        var library: String?
+        /// The trailing terms taken out, as typed; nil when the command takes none.
+        var terms: [String]?
+        /// The command run, by name from the root (`["playlist", "add"]`), for usage messages.
+        var command: [String] = []
     }
 
-    public static func rewrite(_ args: [String]) -> Result {
+    static func rewrite(_ args: [String], root: CommandShape) -> Result {
         var out: [String] = []
+        var terms: [String] = []
         var library: String?
-        var i = 0
+        var shape = root
+        var command: [String] = []
+        var positionals = 0
         var afterTerminator = false
-        var sawSubcommand = false
+        var i = 0
+        out.reserveCapacity(args.count)
         while i < args.count {
             let a = args[i]
-            if afterTerminator { out.append(a); i += 1; continue }
-            if a == "--" { afterTerminator = true; out.append(a); i += 1; continue }
-            if !sawSubcommand, a == "--library", i + 1 < args.count {
-                library = args[i + 1]; i += 2; continue
-            }
-            if !sawSubcommand, a.hasPrefix("--library=") {
-                library = String(a.dropFirst("--library=".count)); i += 1; continue
-            }
-            if valued.contains(a), i + 1 < args.count {
-                out.append(a); out.append(args[i + 1]); i += 2; continue
-            }
-            if !a.hasPrefix("-") { sawSubcommand = true }
-            out.append(isNegatedTerm(a) ? "^" + a.dropFirst() : a)
             i += 1
+            if !afterTerminator, a == "--" { afterTerminator = true; out.append(a); continue }
+            let isValue = afterTerminator || !a.hasPrefix("-") || a == "-" || isNegatedTerm(a)
+            if !isValue {
+                if command.isEmpty, a == "--library", i < args.count { library = args[i]; i += 1; continue }
+                if command.isEmpty, a.hasPrefix("--library=") { library = String(a.dropFirst("--library=".count)); continue }
+                out.append(a)
+                if i < args.count, takesValue(a, shape) { out.append(args[i]); i += 1 }
+                continue
+            }
+            if !afterTerminator, positionals == 0, let sub = shape.subcommand(a) {
+                shape = sub
+                command.append(sub.name)
+                out.append(a)
+                continue
+            }
+            if shape.takesTerms, positionals >= shape.leadingPositionals {
+                terms.append(a)
+            } else {
+                out.append(!afterTerminator && isNegatedTerm(a) ? "^" + a.dropFirst() : a)
+                positionals += 1
+            }
         }
-        return Result(arguments: out, library: library)
+        return Result(arguments: out, library: library, terms: shape.takesTerms ? terms : nil, command: command)
+    }
+
+    /// `--format`, `-f`, and a cluster of short flags ending in one that takes a value (`-af`).
+    private static func takesValue(_ option: String, _ shape: CommandShape) -> Bool {
+        if shape.valued.contains(option) { return true }
+        guard !option.hasPrefix("--"), !option.contains("="), option.count > 2, let last = option.last else { return false }
+        return shape.valued.contains("-" + String(last))
     }
 
     static func isNegatedTerm(_ a: String) -> Bool {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What the terminal allows: colour only on a TTY without `NO_COLOR`, progress only on a TTY,
 /// prompts only when stdin is a TTY. Nothing below BoomicCLI prints, so this is the only place
@@ -36,21 +37,61 @@ enum Terminal {
     }
 }
 
-/// Writes lines to stdout, quietly stopping when the reader goes away (`boomic ls | head`).
+/// Writes command output to stdout, every write checked.
+///
+/// When the reader goes away (`boomic ls | head`) the command stops quietly: that is not an
+/// error. Any other failure (a full disk: `boomic ls > /dev/full`) is one line on stderr and
+/// exit 1: output cut short must never look like a success.
 enum Out {
     static func line(_ s: String = "") {
         var s = s
         s.append("\n")
-        s.withUTF8 { buf in
-            var off = 0
-            while off < buf.count {
-                let n = write(STDOUT_FILENO, buf.baseAddress! + off, buf.count - off)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    exit(0) // EPIPE: the reader is gone, which is not an error for us.
-                }
-                off += n
+        s.withUTF8 { bytes(UnsafeRawBufferPointer($0)) }
+    }
+
+    static func bytes(_ buffer: UnsafeRawBufferPointer) {
+        var off = 0
+        while off < buffer.count {
+            let n = write(STDOUT_FILENO, buffer.baseAddress! + off, buffer.count - off)
+            if n < 0 {
+                if errno == EINTR { continue }
+                failed(errno)
             }
+            off += n
         }
+    }
+
+    static func bytes(_ data: Data) {
+        data.withUnsafeBytes { bytes($0) }
+    }
+
+    /// Checks what is left at exit: swift-argument-parser prints help, versions and dumps with
+    /// `print`, which stdio buffers, and a file on a full disk may report the error only when
+    /// it is closed (as coreutils' `close_stdout` does). Installed with `atexit` by `main`.
+    static func closeAtExit() {
+        guard !reported.load(ordering: .relaxed) else { return }
+        // fflush(nil): every stdio stream, stdout among them (Swift 6 cannot name C's `stdout`).
+        errno = 0
+        let flushFailed = fflush(nil) != 0
+        var code = errno
+        if !flushFailed {
+            errno = 0
+            // EBADF: stdout was closed from the start and nothing was written to it.
+            guard close(STDOUT_FILENO) != 0, errno != EBADF else { return }
+            code = errno
+        }
+        guard code != EPIPE else { return }
+        Terminal.warn("Error: cannot write to standard output: \(String(cString: strerror(code == 0 ? EIO : code))); the output is incomplete")
+        _exit(1)
+    }
+
+    /// Set once a failure was reported, so that the check at exit does not report it again.
+    private static let reported = Atomic(false)
+
+    private static func failed(_ code: Int32) -> Never {
+        reported.store(true, ordering: .relaxed)
+        if code == EPIPE { exit(0) }
+        Terminal.warn("Error: cannot write to standard output: \(String(cString: strerror(code))); the output is incomplete")
+        exit(1)
     }
 }

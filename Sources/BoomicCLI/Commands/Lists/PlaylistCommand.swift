@@ -24,15 +24,16 @@ struct PlaylistCommand: ParsableCommand {
     }
 
     static func songs(matching query: [String], in basis: DataBasis) throws -> [SongID] {
-        basis.songs(matching: try QueryParser.parse(query, timeZone: .current)).map(\.id)
+        basis.songs(matching: try ChangeQuery.parse(query)).map(\.id)
     }
 
-    struct New: ParsableCommand {
+    struct New: ParsableCommand, TakesTerms {
         static let configuration = CommandConfiguration(abstract: "Create a playlist, empty or with the songs matching a query.")
         @OptionGroup var options: LibraryOptions
         @OptionGroup var change: ChangeOptions
         @Argument(help: "The playlist's name.") var name: String
         @Argument(help: "A query whose songs fill it, in browsing order (or the query's sort).") var query: [String] = []
+        var terms: [String] { get { query } set { query = newValue } }
 
         func run() throws {
             let lib = try Library.open(at: options.location, create: false)
@@ -111,15 +112,16 @@ struct PlaylistCommand: ParsableCommand {
         }
     }
 
-    struct Add: ParsableCommand {
+    struct Add: ParsableCommand, TakesTerms {
         static let configuration = CommandConfiguration(abstract: "Add the songs matching a query to a playlist (at the end, or at --at).")
         @OptionGroup var options: LibraryOptions
         @OptionGroup var change: ChangeOptions
         @Option(help: ArgumentHelp("Insert before this position instead of appending.", valueName: "POS")) var at: Int?
         @Argument(help: "The playlist's name.") var name: String
         @Argument(help: "The query.") var query: [String] = []
+        var terms: [String] { get { query } set { query = newValue } }
 
-        func validate() throws {
+        func validateTerms() throws {
             if query.isEmpty { throw ValidationError("give a query for the songs to add (a bare word, field:value, #tag, …)") }
         }
 

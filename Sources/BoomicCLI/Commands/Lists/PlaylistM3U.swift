@@ -39,11 +39,9 @@ extension PlaylistCommand {
             let path = Paths.textual(file)
             let base = (path as NSString).deletingLastPathComponent
             let text = M3U.render(name: playlist.name, entries: entries, relativeTo: absolute ? nil : base)
-            do {
-                try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-            } catch {
-                throw CLIError("cannot write \(path): \((error as NSError).localizedDescription)")
-            }
+            let output = try OutputFile(path)
+            try output.write(text)
+            try output.commit()
             Out.line("Wrote \(entries.count) entr\(entries.count == 1 ? "y" : "ies") to \(path).")
         }
     }

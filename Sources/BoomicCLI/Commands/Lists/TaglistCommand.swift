@@ -17,12 +17,13 @@ struct TaglistCommand: ParsableCommand {
         subcommands: [Add.self, List.self, Show.self, Edit.self, Remove.self]
     )
 
-    struct Add: ParsableCommand {
+    struct Add: ParsableCommand, TakesTerms {
         static let configuration = CommandConfiguration(abstract: "Create a taglist.")
         @OptionGroup var options: LibraryOptions
         @OptionGroup var change: ChangeOptions
         @Argument(help: "The taglist's name.") var name: String
         @Argument(help: "The clauses: +#tag,@field:value,… or -….") var clauses: [String] = []
+        var terms: [String] { get { clauses } set { clauses = newValue } }
 
         func run() throws {
             let taglist = try Taglist.parse(name: name, clauses: clauses)
@@ -91,7 +92,7 @@ struct TaglistCommand: ParsableCommand {
         }
     }
 
-    struct Edit: ParsableCommand {
+    struct Edit: ParsableCommand, TakesTerms {
         static let configuration = CommandConfiguration(
             abstract: "Change a taglist's clauses or name.",
             discussion: """
@@ -103,6 +104,7 @@ struct TaglistCommand: ParsableCommand {
         @Option(help: ArgumentHelp("A new name.", valueName: "NAME")) var rename: String?
         @Argument(help: "The taglist's name.") var name: String
         @Argument(help: "The new clauses.") var clauses: [String] = []
+        var terms: [String] { get { clauses } set { clauses = newValue } }
 
         func run() throws {
             let lib = try Library.open(at: options.location, create: false)

@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+
+/// What argument rewriting needs to know of a command, read from the command's own
+/// swift-argument-parser definitions (the ToolInfo JSON of `_dumpHelp()`, which
+/// `--experimental-dump-help` prints) instead of a list kept by hand beside them: such a list
+/// drifted (it lacked `-o` and named a `--repeat` no command has).
+struct CommandShape {
+    /// The command's name, as `help` and usage messages spell it.
+    var name: String
+    /// Spellings of the options that take a value (`--format`, `-f`): the next argument is theirs.
+    var valued: Set<String>
+    /// Positional arguments before the trailing terms (`playlist add NAME QUERY…` has one).
+    var leadingPositionals: Int
+    /// Whether main takes the trailing terms out before parsing (`TakesTerms`).
+    var takesTerms: Bool
+    private var subcommands: [String: ParsableCommand.Type]
+
+    init(_ command: ParsableCommand.Type) {
+        name = command._commandName
+        takesTerms = command is any TakesTerms.Type
+        subcommands = [:]
+        for sub in command.configuration.subcommands {
+            subcommands[sub._commandName] = sub
+            for alias in sub.configuration.aliases { subcommands[alias] = sub }
+        }
+        valued = []
+        leadingPositionals = 0
+        // A command with subcommands takes no positionals here, and dumping it would describe
+        // its whole tree: only the commands actually run are read.
+        guard subcommands.isEmpty else { return }
+        let info: ToolInfo
+        do {
+            info = try JSONDecoder().decode(ToolInfo.self, from: Data(command._dumpHelp().utf8))
+        } catch {
+            preconditionFailure("swift-argument-parser's help dump of \(name) does not decode: \(error)")
+        }
+        for argument in info.command.arguments ?? [] {
+            switch argument.kind {
+            case "option":
+                for n in argument.names ?? [] { valued.insert((n.kind == "long" ? "--" : "-") + n.name) }
+            case "positional":
+                if !argument.isRepeating { leadingPositionals += 1 }
+            default:
+                break
+            }
+        }
+    }
+
+    /// The subcommand the argument names, if this command has one of that name.
+    func subcommand(_ name: String) -> CommandShape? {
+        subcommands[name].map(CommandShape.init)
+    }
+
+    /// The part of ArgumentParserToolInfo's `ToolInfoV0` that the shape needs.
+    private struct ToolInfo: Decodable {
+        struct Command: Decodable { var arguments: [Argument]? }
+        struct Argument: Decodable {
+            var kind: String
+            var isRepeating: Bool
+            var names: [Name]?
+        }
+        struct Name: Decodable { var kind: String; var name: String }
+        var command: Command
+    }
+}
+
+/// A command whose trailing positional values (a query, assignments, clauses) `main` takes out
+/// before swift-argument-parser sees them and hands over after: the parser's bookkeeping of
+/// parsed values costs time quadratic in their number (20,000 terms took over 20 s).
+protocol TakesTerms: ParsableCommand {
+    var terms: [String] { get set }
+    /// Checks that need the terms: `validate()` runs while parsing, before they are handed over.
+    func validateTerms() throws
+}
+
+extension TakesTerms {
+    func validateTerms() throws {}
+}
