@@ -199,7 +199,8 @@ import Testing
         expectOneLineError(try timed.boomic("history", "--since", "9"), "there is no transaction 9")
 
         // show: provenance (command line, message, version) as made in the original library.
-        let version = try timed.succeed("--version").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        // `--version` says "0.2.0 (commit …)"; provenance keeps the release number.
+        let version = try timed.succeed("--version").stdout.split(separator: " ").first.map(String.init) ?? ""
         #expect(!version.isEmpty)
         let shown = try timed.succeed(["show", "2", "--json"], environment: Self.tz)
         let array = try #require(try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [[String: Any]])
