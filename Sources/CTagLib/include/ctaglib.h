@@ -106,8 +106,10 @@ int ctl_picture_count(ctl_file *file);
 int ctl_picture_at(ctl_file *file, int index, ctl_picture *out);
 
 /// Replaces `key` with `values[0..<n]` (n = 0 removes it) in memory; `ctl_save` writes it.
-/// Returns 1 if the format accepted the key, 0 if not. For MP4, keys TagLib rejects are
-/// written as `----:com.apple.iTunes:` freeform atoms (REPLAYGAIN_* lower-cased).
+/// Returns 1 if the format accepted the key, 0 if not. Only what reads as `key` changes: in
+/// APEv2 and ID3v2 tags the item or frame that holds it keeps its spelling (`Title`, a TXXX
+/// description) and every other item or frame stays as it was. For MP4, keys TagLib rejects
+/// are written as `----:com.apple.iTunes:` freeform atoms (REPLAYGAIN_* lower-cased).
 int ctl_property_set(ctl_file *file, const char *key, const char *const *values, int n);
 
 /// Replaces the front cover (type 3) with `data` (`size` bytes of `mime`), or removes every
