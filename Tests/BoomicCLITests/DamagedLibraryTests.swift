@@ -46,7 +46,8 @@ import Testing
         let run = try box.boomic("export", "--salvage", "-o", file)
         try #require(run.succeeded && run.errorLines.count == 2 && run.errorLines[0].hasPrefix("salvage: "), "\(run)", sourceLocation: sourceLocation)
         let note = run.errorLines[0]
-        let upTo = note.firstMatch(of: /up to ([0-9]+)/).flatMap { Int($0.1) } ?? (note.contains("nothing is lost") ? listings.count - 1 : -1)
+        let upTo = note.firstMatch(of: /up to ([0-9]+)/).flatMap { Int($0.1) }
+            ?? (note.contains("nothing is lost") ? listings.count - 1 : note.contains("nothing could be saved") ? 0 : -1)
         try #require(upTo >= 0 && upTo < listings.count, "\(run)", sourceLocation: sourceLocation)
         let rebuilt = try Sandbox(samples: false)
         try rebuilt.succeed(["import-json", file])
