@@ -95,7 +95,7 @@ import Testing
     }
 
     /// An index page with an id changed behind SQLite's back: reads still work (they use the
-    /// table), `verify` finds it, and the salvage keeps everything.
+    /// table), `verify` finds it, the salvage keeps everything, and `verify --repair` rebuilds it.
     @Test func aDamagedIndexIsFoundByVerify() throws {
         let (box, listings) = try Self.library()
         let found = try box.sqlite("""
@@ -114,9 +114,15 @@ import Testing
             print(at)
             """)
         try #require((Int(found.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1) >= 0, "the id is not on the index's root page")
-        try Self.expectVerifyFinds(box, "library.sqlite:")
+        try Self.expectVerifyFinds(box, "verify --repair")
         let (upTo, note) = try Self.salvage(box, listings)
         #expect(upTo == 7 && note.contains("nothing is lost"), "\(note)")
+        // An index is derived data: verify --repair rebuilds it, and nothing else changes.
+        let repaired = try box.boomic("verify", "--repair")
+        #expect(repaired.succeeded && repaired.stderr.contains("repaired: rebuilt the log's indexes") && repaired.lines.last == "OK", "\(repaired)")
+        let healthy = try box.boomic("verify")
+        #expect(healthy.succeeded && healthy.stderr.isEmpty, "\(healthy)")
+        #expect(try box.listing() == listings[7])
     }
 
     /// The file cut to a fraction of its size: never an empty or shorter library.
