@@ -118,10 +118,14 @@ final class SQLiteLog {
     /// open (the count reads the id index, the rest are single lookups), and it is what keeps a
     /// damaged file from reading as a shorter history or an empty library.
     func checkIntact() throws {
-        let head = try head()
-        let count = try connection.scalarInt("SELECT count(*) FROM log") ?? 0
-        let first = try connection.scalarInt("SELECT min(seq) FROM log") ?? 0
-        let checkpoint = try connection.scalarInt("SELECT max(seq) FROM checkpoints") ?? 0
+        // One read transaction: a commit by another process between the counts is no damage.
+        var head = 0, count = 0, first = 0, checkpoint = 0
+        try connection.transaction(immediate: false) {
+            head = try self.head()
+            count = try connection.scalarInt("SELECT count(*) FROM log") ?? 0
+            first = try connection.scalarInt("SELECT min(seq) FROM log") ?? 0
+            checkpoint = try connection.scalarInt("SELECT max(seq) FROM checkpoints") ?? 0
+        }
         if checkpoint > head {
             throw StoreError.damagedLog(path: path, reason: head == 0
                 ? "it holds no transactions but a checkpoint after transaction \(checkpoint)"

@@ -104,3 +104,15 @@ extension Transactor {
         }
     }
 }
+
+extension Transactor {
+    /// Rebuilds the indexes of the log file at `path` from its tables (`REINDEX`): an index is
+    /// derived data, like a checkpoint, so a damaged one loses nothing once rebuilt. Fails (and
+    /// the salvage is the way out) when the damage is in the pages a rebuild must walk.
+    public static func rebuildIndexes(path: String) throws {
+        let log = try SQLiteLog(path: path, create: false)
+        defer { log.connection.close() }
+        try log.connection.execute("REINDEX")
+        log.connection.checkpointWAL()
+    }
+}

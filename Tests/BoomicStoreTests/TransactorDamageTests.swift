@@ -79,6 +79,16 @@ import Testing
         }
     }
 
+    /// Codes are matched by name, primary or extended, never by message text.
+    @Test func resultCodesHaveNames() throws {
+        #expect(SQLiteResultCode.constraintUnique.primary == .constraint && SQLiteResultCode.constraintUnique.is(.constraint))
+        #expect(!SQLiteResultCode.constraint.is(.constraintUnique))
+        #expect(SQLiteResultCode(779).is(.corrupt)) // SQLITE_CORRUPT_INDEX
+        #expect(SQLiteResultCode(1544).is(.readOnly) && SQLiteResultCode.full.isSystemFailure && !SQLiteResultCode.corrupt.isSystemFailure)
+        let e = StoreError.sqlite(function: "sqlite3_step", code: 267, message: "database disk image is malformed")
+        #expect(e.localizedDescription.hasPrefix("The library database is damaged") && e.localizedDescription.contains("export --salvage"))
+    }
+
     @Test func errorsAreOneSentenceNamingTheCFunction() {
         let e = SQLiteConnection.error(function: "sqlite3_step", code: 5, message: "database is locked")
         #expect(e == .busy(function: "sqlite3_step", message: "database is locked"))

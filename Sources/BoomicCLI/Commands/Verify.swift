@@ -11,17 +11,18 @@ struct Verify: ParsableCommand {
             Checks the file itself (SQLite's integrity check, no transaction missing or damaged), \
             reads every transaction (checking its checksum), rebuilds every checkpointed state from \
             the log alone and compares, checks that every cover is in art/, and lists songs whose \
-            file is gone. Exit code 1 when something is wrong. --repair rebuilds the checkpoints; \
-            a damaged log is saved with 'boomic export --salvage' (see Documentation/storage.md).
+            file is gone. Exit code 1 when something is wrong. --repair rebuilds the checkpoints \
+            and damaged indexes; a log with damaged or missing transactions is saved with \
+            'boomic export --salvage' (see Documentation/storage.md).
             """
     )
 
     @OptionGroup var options: LibraryOptions
-    @Flag(help: "Rebuild the checkpoints from the log (they are caches; nothing else changes).")
+    @Flag(help: "Rebuild the checkpoints and the log's indexes from the log (they are caches; nothing else changes).")
     var repair = false
 
     func run() throws {
-        try Self.examineLog(at: options.location)
+        try Self.examineLog(at: options.location, repair: repair)
         let lib = try Library.open(at: options.location, create: false)
         var problems: [String] = []
         var checkpointProblems: [String] = []   // fixed by --repair
@@ -80,10 +81,22 @@ struct Verify: ParsableCommand {
     /// Checks the log file before opening it (opening refuses a damaged log with one line):
     /// lists every missing or unreadable transaction and what SQLite's integrity check found,
     /// and says how to save the rest.
-    static func examineLog(at location: String) throws {
+    ///
+    /// With `repair`, damage to the indexes alone (every transaction readable) is repaired by
+    /// rebuilding them, as checkpoints are rebuilt.
+    static func examineLog(at location: String, repair: Bool) throws {
         let path = location + "/" + Library.logName
         guard FileManager.default.fileExists(atPath: path) else { return } // opening says so
-        let ex = try Transactor<Transaction, DataBasis>.examine(path: path)
+        var ex = try Transactor<Transaction, DataBasis>.examine(path: path)
+        if repair, !ex.isIntact, ex.holes.isEmpty, (try? Transactor<Transaction, DataBasis>.rebuildIndexes(path: path)) != nil {
+            let before = ex.integrity
+            ex = try Transactor<Transaction, DataBasis>.examine(path: path)
+            if ex.isIntact {
+                for line in before { Terminal.warn("repaired: library.sqlite: \(line)") }
+                Terminal.warn("repaired: rebuilt the log's indexes")
+                return
+            }
+        }
         guard !ex.isIntact else { return }
         for line in ex.integrity { Terminal.warn("problem: library.sqlite: \(line)") }
         if !ex.missing.isEmpty {
@@ -93,7 +106,7 @@ struct Verify: ParsableCommand {
         for d in ex.damaged { Terminal.warn("problem: transaction \(d.seq) is unreadable (\(d.reason))") }
         let holes = ex.holes
         throw CLIError("verify found the log damaged"
-            + (holes.isEmpty ? " (no transaction lost)" : " (lost: \(describeSeqs(holes)))")
+            + (holes.isEmpty ? " (no transaction lost; 'boomic verify --repair' rebuilds its indexes)" : " (lost: \(describeSeqs(holes)))")
             + "; save what is readable with 'boomic export --salvage -o FILE', then 'boomic import-json --library NEWDIR FILE', "
             + "or restore library.sqlite from a backup")
     }
