@@ -36,6 +36,7 @@ struct Boomic: ParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         atexit { Out.closeAtExit() }
         do {
+            if prepared.library?.isEmpty == true { throw ValidationError(LibraryOptions.emptyLibrary) }
             var command = try parseAsRoot(prepared.arguments)
             if var taking = command as? any TakesTerms {
                 taking.terms = prepared.terms ?? []
@@ -59,7 +60,9 @@ struct Boomic: ParsableCommand {
             type = sub
         }
         let name = (["boomic"] + path).joined(separator: " ")
-        Terminal.warn("Error: \(error.message)\nUsage: \(usageString(for: type))\n  See '\(name) --help' for more information.")
+        Terminal.warn("Error: \(error.message)")
+        Terminal.warn("Usage: \(usageString(for: type))")
+        Terminal.warn("  See '\(name) --help' for more information.")
         Foundation.exit(ExitCode.validationFailure.rawValue)
     }
 

@@ -19,6 +19,8 @@ struct Import: ParsableCommand {
     var folders: [String] = []
 
     func run() throws {
+        // '' would scan the current folder and remember it: an unset variable, not a choice.
+        if folders.contains(where: \.isEmpty) { throw CLIError("a music folder given is empty (''); name the folder, or '.' for the current one") }
         let lib = try Library.open(at: options.location, create: true)
         let roots = folders.isEmpty ? try lib.folders() : folders.map(Paths.absolute)
         guard !roots.isEmpty else {
