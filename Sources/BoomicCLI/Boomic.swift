@@ -37,6 +37,7 @@ struct Boomic: ParsableCommand {
         signal(SIGXFSZ, SIG_IGN) // past `ulimit -f` a write fails with EFBIG and is reported, not a crash
         atexit { Out.closeAtExit() }
         do {
+            if prepared.library?.isEmpty == true { throw ValidationError(LibraryOptions.emptyLibrary) }
             var command = try parseAsRoot(prepared.arguments)
             if var taking = command as? any TakesTerms {
                 taking.terms = prepared.terms ?? []
@@ -60,7 +61,9 @@ struct Boomic: ParsableCommand {
             type = sub
         }
         let name = (["boomic"] + path).joined(separator: " ")
-        Terminal.warn("Error: \(error.message)\nUsage: \(usageString(for: type))\n  See '\(name) --help' for more information.")
+        Terminal.warn("Error: \(error.message)")
+        Terminal.warn("Usage: \(usageString(for: type))")
+        Terminal.warn("  See '\(name) --help' for more information.")
         Foundation.exit(ExitCode.validationFailure.rawValue)
     }
 

@@ -53,7 +53,7 @@ struct BlameCommand: ParsableCommand, TakesTerms {
         var last = ""
         for r in rows {
             if r.id != last, let s = lib.basis[SongID(UUID(uuidString: r.id)!)] { Out.line(Terminal.bold(SongFormat.line(s))); last = r.id }
-            Out.line("  \(r.field.padding(toLength: 22, withPad: " ", startingAt: 0)) \(ChangePrinter.shown(r.value, FieldName.resolve(r.field)!))  \(Terminal.dim("← \(r.seq) \(Formatting.localTime(try info(r.seq).time)) \(r.label)"))")
+            Out.line("  \(r.field.padding(toLength: 22, withPad: " ", startingAt: 0)) \(ChangePrinter.shown(r.value, FieldName.resolve(r.field)!))  \(Terminal.dim("← \(r.seq) \(Formatting.localTime(try info(r.seq).time)) \(Terminal.printable(r.label))"))")
         }
     }
 

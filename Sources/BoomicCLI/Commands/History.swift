@@ -25,6 +25,10 @@ struct History: ParsableCommand, TakesTerms {
     var query: [String] = []
     var terms: [String] { get { query } set { query = newValue } }
 
+    /// The kinds this build makes, in the order `--help` lists them.
+    static let kinds: [Transaction.Kind] = [.import, .rescan, .edit, .tag, .remove, .write, .rollback, .undo, .redo,
+                                            .revert, .taglist, .playlist, .play, .rating]
+
     struct Row: Encodable {
         var seq: Int, id: String, time: String, kind: String, label: String
     }
@@ -37,6 +41,15 @@ struct History: ParsableCommand, TakesTerms {
         let parsed = query.isEmpty ? nil : try QueryParser.parse(query, timeZone: .current)
         let lib = try Library.open(at: options.location, create: false)
         let after = try since.map { try lib.resolve($0) } ?? 0
+        // A kind nobody makes would silently list nothing: a typo (`--kind edits`) must say so.
+        // Kinds are an open set on disk, so an older log's own kinds count as known too.
+        if kind.contains(where: { k in !Self.kinds.contains { $0.rawValue == k } }) {
+            let logged = Set(try lib.summaries(newestFirst: false, limit: nil, includePlays: true).map(\.kind))
+            let known = Self.kinds.map(\.rawValue) + logged.subtracting(Self.kinds.map(\.rawValue)).sorted()
+            if let unknown = kind.first(where: { !known.contains($0) }) {
+                throw CLIError("there is no transaction kind '\(OneLine.excerpt(unknown, around: 0))'; the kinds are \(known.joined(separator: ", "))")
+            }
+        }
         var rows = try lib.summaries(newestFirst: true, limit: nil, includePlays: all || kind.contains("play"))
             .filter { $0.seq > after && (kind.isEmpty || kind.contains($0.kind)) }
         if let parsed {
@@ -51,7 +64,7 @@ struct History: ParsableCommand, TakesTerms {
         if rows.isEmpty { Out.line(lib.head == 0 ? "No history yet: run 'boomic import DIR'." : "No transactions match."); return }
         for r in rows {
             let id = String(r.id.prefix(8))
-            Out.line("\(Terminal.bold(String(r.seq).leftPad(5)))  \(Terminal.dim(id))  \(Formatting.localTime(r.time))  \(r.kind.padding(toLength: 8, withPad: " ", startingAt: 0))  \(r.label)")
+            Out.line("\(Terminal.bold(String(r.seq).leftPad(5)))  \(Terminal.dim(id))  \(Formatting.localTime(r.time))  \(r.kind.padding(toLength: 8, withPad: " ", startingAt: 0))  \(Terminal.printable(r.label))")
         }
     }
 }

@@ -19,6 +19,8 @@ struct Import: ParsableCommand {
     var folders: [String] = []
 
     func run() throws {
+        // '' would scan the current folder and remember it: an unset variable, not a choice.
+        if folders.contains(where: \.isEmpty) { throw CLIError("a music folder given is empty (''); name the folder, or '.' for the current one") }
         let lib = try Library.open(at: options.location, create: true)
         // Files a killed write renamed are Boomic's, not news from disk (WriteJournal).
         try TagWriting.recoverBeforeImport(lib)

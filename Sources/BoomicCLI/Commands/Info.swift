@@ -19,17 +19,17 @@ struct Info: ParsableCommand, TakesTerms {
         if songs.isEmpty { throw CLIError("no songs match '\(query.joined(separator: " "))'", exitCode: 1) }
         for (i, s) in songs.enumerated() {
             if i > 0 { Out.line() }
-            Out.line(Terminal.bold(s.path))
+            Out.line(Terminal.bold(Terminal.printable(s.path)))
             Out.line("  \("id".padding(toLength: 22, withPad: " ", startingAt: 0)) \(s.id)")
             for f in SongField.allCases where f != .path {
                 let v = f.value(in: s)
                 if v.isNull || v == .strings([]) { continue }
                 let shown: String
                 switch f {
-                case .tags: shown = s.tags.map { "#" + $0 }.joined(separator: " ")
+                case .tags: shown = Terminal.printable(s.tags.map { "#" + $0 }.joined(separator: " "))
                 case .added: shown = Formatting.localTime(s.added)
                 case .duration: shown = Formatting.duration(s.duration) + " (\(v))"
-                default: shown = v.description
+                default: shown = Terminal.printable(v.description)
                 }
                 Out.line("  \(f.name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(shown)")
             }

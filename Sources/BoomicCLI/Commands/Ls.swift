@@ -53,14 +53,14 @@ struct Ls: ParsableCommand, TakesTerms {
         for a in list {
             if let t = template, let first = a.firstSong { Out.line(t.render(first)); continue }
             let year = a.year.map { " (\($0))" } ?? ""
-            Out.line("\(a.albumartist) - \(a.album)\(year)")
+            Out.line(Terminal.printable("\(a.albumartist) - \(a.album)") + year)
         }
     }
 
     private func printArtists(_ list: [Browse.ArtistRow]) throws {
         if output.json { try JSONOut.printArray(list); return }
         for a in list {
-            Out.line("\(a.name)  \(Terminal.dim("\(a.albums) album\(a.albums == 1 ? "" : "s"), \(a.songs) song\(a.songs == 1 ? "" : "s")"))")
+            Out.line("\(Terminal.printable(a.name))  \(Terminal.dim("\(a.albums) album\(a.albums == 1 ? "" : "s"), \(a.songs) song\(a.songs == 1 ? "" : "s")"))")
         }
     }
 }

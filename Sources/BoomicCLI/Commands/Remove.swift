@@ -28,7 +28,7 @@ struct Remove: ParsableCommand, TakesTerms {
         let lib = try Library.open(at: options.location, create: false)
         let songs = lib.basis.songs(matching: parsed)
         guard !songs.isEmpty else { Out.line("No songs match."); return }
-        for s in songs.prefix(200) { Out.line("- " + SongFormat.line(s) + Terminal.dim("  \(s.path)")) }
+        for s in songs.prefix(200) { Out.line("- " + SongFormat.line(s) + Terminal.dim("  " + Terminal.printable(s.path))) }
         if songs.count > 200 { Out.line("… and \(songs.count - 200) more") }
         let removal = EditGeneration.remove(lib.basis, songs: songs.map(\.id))
         for l in ChangePrinter.taglistLines(for: removal, on: lib.basis) { Out.line(l) }

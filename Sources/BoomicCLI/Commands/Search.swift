@@ -76,21 +76,21 @@ struct Search: ParsableCommand, TakesTerms {
                 album = title
                 albumartist = albumArtist
                 songs = n
-                line = "\(albumArtist) - \(title)  " + Terminal.dim(count(n, "song"))
+                line = Terminal.printable("\(albumArtist) - \(title)") + "  " + Terminal.dim(count(n, "song"))
             case .artist(_, let display, let albumCount, let n):
                 albums = albumCount
                 songs = n
-                line = display + "  " + Terminal.dim(count(albumCount, "album") + ", " + count(n, "song"))
+                line = Terminal.printable(display) + "  " + Terminal.dim(count(albumCount, "album") + ", " + count(n, "song"))
             case .taglist(let listID, let listName):
                 id = listID
                 let n = ListID(uuidString: listID).flatMap { whole.taglists[$0] }.map(basis.songCount(in:)) ?? 0
                 songs = n
-                line = listName + "  " + Terminal.dim(count(n, "song"))
+                line = Terminal.printable(listName) + "  " + Terminal.dim(count(n, "song"))
             case .playlist(let listID, let listName):
                 id = listID
                 let n = ListID(uuidString: listID).flatMap { whole.playlists[$0] }?.songs.count ?? 0
                 songs = n
-                line = listName + "  " + Terminal.dim(count(n, "song"))
+                line = Terminal.printable(listName) + "  " + Terminal.dim(count(n, "song"))
             }
         }
     }

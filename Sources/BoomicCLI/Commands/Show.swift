@@ -9,6 +9,8 @@ struct Show: ParsableCommand {
 
     @OptionGroup var options: LibraryOptions
     @OptionGroup var output: OutputOptions
+    @Flag(name: .shortAndLong, help: "Also show the library's bookkeeping fields (file_values).")
+    var verbose = false
     @Argument(help: "The transaction: a number, HEAD, HEAD~N or an id prefix.")
     var ref: String = "HEAD"
 
@@ -25,15 +27,15 @@ struct Show: ParsableCommand {
         }
         Out.line(Terminal.bold("transaction \(seq)") + "  " + t.id.uuidString.lowercased())
         Out.line("kind:     \(t.kind)")
-        Out.line("label:    \(t.label)")
+        Out.line("label:    \(Terminal.printable(t.label))")
         Out.line("time:     \(Formatting.localTime(t.timestamp))")
-        if let c = t.provenance.command { Out.line("command:  \(c)") }
-        if let m = t.provenance.message { Out.line("message:  \(m)") }
+        if let c = t.provenance.command { Out.line("command:  \(Terminal.printable(c))") }
+        if let m = t.provenance.message { Out.line("message:  \(Terminal.printable(m))") }
         if let v = t.provenance.version { Out.line("version:  boomic \(v)") }
         Out.line("changes:  \(t.assertions.count)")
         Out.line()
         let before = try lib.basis(at: seq - 1)
-        for l in ChangePrinter.lines(for: t.assertions, in: before) { Out.line(l) }
+        for l in ChangePrinter.lines(for: t.assertions, in: before, showingBookkeeping: verbose) { Out.line(l) }
     }
 }
 

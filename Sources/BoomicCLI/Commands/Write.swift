@@ -34,7 +34,7 @@ struct Write: ParsableCommand, TakesTerms {
         var writing = try TagWriting(lib: lib, force: force, recording: !confirm.dryRun)
         let planned = try writing.plan(lib.basis.songs(matching: parsed))
         for p in planned {
-            Out.line(Terminal.yellow("~ ") + p.plan.song.path)
+            Out.line(Terminal.yellow("~ ") + Terminal.printable(p.plan.song.path))
             for d in p.plan.differences { Out.line("    " + TagWriting.shown(d)) }
         }
         let count = "\(planned.count) file\(planned.count == 1 ? "" : "s")"

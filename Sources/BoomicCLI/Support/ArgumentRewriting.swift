@@ -8,7 +8,9 @@
 ///   token is a term, not an option; where it still reaches the parser (a command that does not
 ///   take terms) its leading `-` becomes `^`. A token is a negated term when it contains `:` or
 ///   starts with `-#`, `-@` or `-count(` (taglist clauses) — never after `--`, never on an
-///   option's value, never on an option itself (`--as-of` has no colon).
+///   option's value, never on an option itself (`--as-of` has no colon). An option's value that
+///   starts with `-` is joined to the option (`--name -x:1` → `--name=-x:1`), which the parser
+///   takes.
 /// - `--library PATH` given before the subcommand (`boomic --library L ls`) is lifted out, so that
 ///   every subcommand sees it the same way as `BOOMIC_LIBRARY`.
 ///
@@ -43,8 +45,17 @@ enum ArgumentRewriting {
             if !isValue {
                 if command.isEmpty, a == "--library", i < args.count { library = args[i]; i += 1; continue }
                 if command.isEmpty, a.hasPrefix("--library=") { library = String(a.dropFirst("--library=".count)); continue }
-                out.append(a)
-                if i < args.count, takesValue(a, shape) { out.append(args[i]); i += 1 }
+                guard i < args.count, takesValue(a, shape) else { out.append(a); continue }
+                let value = args[i]
+                i += 1
+                // The parser refuses a value that starts with `-` after a space (`--name -live:1`)
+                // but takes it joined (`--name=-live:1`), so both spellings mean the same.
+                if value.hasPrefix("-"), value != "-", let long = shape.long[a] {
+                    out.append(long + "=" + value)
+                } else {
+                    out.append(a)
+                    out.append(value)
+                }
                 continue
             }
             if !afterTerminator, positionals == 0, let sub = shape.subcommand(a) {

@@ -11,24 +11,33 @@ enum ChangePrinter {
     static func shown(_ v: FieldValue, _ f: SongField) -> String {
         switch v {
         case .null, .strings([]): return "∅"
-        case .strings(let xs) where f == .tags: return xs.map { "#" + $0 }.joined(separator: " ")
-        default: return v.description
+        case .strings(let xs) where f == .tags: return Terminal.printable(xs.map { "#" + $0 }.joined(separator: " "))
+        default: return Terminal.printable(v.description)
         }
     }
 
-    static func lines(for assertions: [Assertion], in basis: DataBasis?, limit: Int = .max) -> [String] {
+    /// Fields the library keeps for itself, not for people: `file_values` records what a file
+    /// held before the library's edits, so that `write` knows what it may overwrite.
+    static let bookkeeping: Set<SongField> = [.fileValues]
+
+    /// - Parameter showingBookkeeping: also list `bookkeeping` fields (`show --verbose`); a
+    ///   change that touched nothing else is then left out altogether.
+    static func lines(for assertions: [Assertion], in basis: DataBasis?, limit: Int = .max,
+                      showingBookkeeping: Bool = false) -> [String] {
         var out: [String] = []
         for (i, a) in assertions.enumerated() {
             if i == limit { out.append("… and \(assertions.count - limit) more"); break }
             switch a {
             case .addSong(let s):
-                out.append(Terminal.green("+ ") + name(of: s) + Terminal.dim("  \(s.path)"))
+                out.append(Terminal.green("+ ") + name(of: s) + Terminal.dim("  " + Terminal.printable(s.path)))
             case .deleteSong(let s):
-                out.append(Terminal.red("- ") + name(of: s) + Terminal.dim("  \(s.path)"))
+                out.append(Terminal.red("- ") + name(of: s) + Terminal.dim("  " + Terminal.printable(s.path)))
             case .updateSong(let id, let patch):
+                let shownFields = patch.filter { showingBookkeeping || !bookkeeping.contains($0.key) }
+                guard !shownFields.isEmpty else { continue }
                 let song = basis?[id]
                 out.append(Terminal.yellow("~ ") + (song.map(name(of:)) ?? id.description))
-                for (f, c) in patch.sorted(by: { $0.key < $1.key }) {
+                for (f, c) in shownFields.sorted(by: { $0.key < $1.key }) {
                     out.append("    \(f.name): \(shown(c.old, f)) → \(Terminal.bold(shown(c.new, f)))")
                 }
             case .taglist(_, let c):
@@ -79,12 +88,12 @@ enum ChangePrinter {
     private static func entityLines<V>(_ kind: String, _ c: EntityChange<V>, body: (V) -> String) -> [String]
     where V: NamedList {
         switch (c.old, c.new) {
-        case (nil, let new?): return [Terminal.green("+ ") + "\(kind) \(new.name)", body(new)]
-        case (let old?, nil): return [Terminal.red("- ") + "\(kind) \(old.name)"]
+        case (nil, let new?): return [Terminal.green("+ ") + "\(kind) \(Terminal.printable(new.name))", Terminal.printable(body(new))]
+        case (let old?, nil): return [Terminal.red("- ") + "\(kind) \(Terminal.printable(old.name))"]
         case (let old?, let new?):
-            var out = [Terminal.yellow("~ ") + "\(kind) \(old.name)"]
-            if old.name != new.name { out.append("    name: \(old.name) → \(Terminal.bold(new.name))") }
-            let (was, now) = (body(old), body(new))
+            var out = [Terminal.yellow("~ ") + "\(kind) \(Terminal.printable(old.name))"]
+            if old.name != new.name { out.append("    name: \(Terminal.printable(old.name)) → \(Terminal.bold(Terminal.printable(new.name)))") }
+            let (was, now) = (Terminal.printable(body(old)), Terminal.printable(body(new)))
             if was != now {
                 let label = was.prefix { $0 != ":" }
                 out.append(was + " → " + Terminal.bold(String(now.dropFirst(label.count + 2))))

@@ -10,6 +10,8 @@ struct CommandShape {
     var name: String
     /// Spellings of the options that take a value (`--format`, `-f`): the next argument is theirs.
     var valued: Set<String>
+    /// Each of those spellings' long one (`-f` → `--format`), which takes a value joined by `=`.
+    var long: [String: String]
     /// Positional arguments before the trailing terms (`playlist add NAME QUERY…` has one).
     var leadingPositionals: Int
     /// Whether main takes the trailing terms out before parsing (`TakesTerms`).
@@ -25,6 +27,7 @@ struct CommandShape {
             for alias in sub.configuration.aliases { subcommands[alias] = sub }
         }
         valued = []
+        long = [:]
         leadingPositionals = 0
         // A command with subcommands takes no positionals here, and dumping it would describe
         // its whole tree: only the commands actually run are read.
@@ -38,7 +41,12 @@ struct CommandShape {
         for argument in info.command.arguments ?? [] {
             switch argument.kind {
             case "option":
-                for n in argument.names ?? [] { valued.insert((n.kind == "long" ? "--" : "-") + n.name) }
+                let spellings = (argument.names ?? []).map { ($0.kind == "long" ? "--" : "-") + $0.name }
+                let longest = spellings.first { $0.hasPrefix("--") }
+                for spelling in spellings {
+                    valued.insert(spelling)
+                    long[spelling] = longest
+                }
             case "positional":
                 if !argument.isRepeating { leadingPositionals += 1 }
             default:

@@ -7,6 +7,13 @@ struct LibraryOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The library folder.", valueName: "DIR"))
     var library: String?
 
+    /// An empty `--library ''` (a script's unset variable) would silently mean the default library.
+    func validate() throws {
+        if library?.isEmpty == true { throw ValidationError(Self.emptyLibrary) }
+    }
+
+    static let emptyLibrary = "--library needs a folder, and '' is empty; leave the option out for the default library"
+
     var location: String {
         let env = ProcessInfo.processInfo.environment
         if let l = library ?? env["BOOMIC_LIBRARY"], !l.isEmpty { return Paths.absolute(l) }

@@ -44,18 +44,24 @@ struct SongFormat {
         pieces.map { p in
             switch p {
             case .text(let t): return t
-            case .field(let f): return Self.value(f, of: s)
+            case .field(let f): return Terminal.printable(Self.value(f, of: s))
             }
         }.joined()
     }
 
     /// The default line for a song: artist - album - title, leaving out what the song lacks
-    /// (an untagged file is shown by its file name).
+    /// (an untagged file is shown by its file name, extension and all: `no tags.mp3` and
+    /// `no tags.flac` are two songs, and a listing must tell them apart).
     static func line(_ s: Song) -> String {
-        [s.artist ?? "", s.album ?? "", s.title ?? fileStem(s.path)].filter { !$0.isEmpty }.joined(separator: " - ")
+        Terminal.printable([s.artist ?? "", s.album ?? "", s.title ?? fileName(s.path)].filter { !$0.isEmpty }.joined(separator: " - "))
     }
 
-    /// An untagged song is shown by its file name, as every player does.
+    /// The last component of a path.
+    static func fileName(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+
+    /// An untagged song's title in a playlist file, as players show it: the name without its extension.
     static func fileStem(_ path: String) -> String {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
@@ -65,7 +71,7 @@ struct SongFormat {
     static func value(_ name: String, of s: Song) -> String {
         switch name {
         case "id": return s.id.description
-        case "title": return s.title ?? Self.fileStem(s.path)
+        case "title": return s.title ?? Self.fileName(s.path)
         case "artist": return s.artist ?? ""
         case "albumartist": return s.effectiveAlbumArtist ?? ""
         case "tags": return s.tags.map { "#" + $0 }.joined(separator: " ")

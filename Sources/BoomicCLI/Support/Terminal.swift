@@ -16,10 +16,43 @@ enum Terminal {
     static func green(_ s: String) -> String { useColor ? "\u{1B}[32m\(s)\u{1B}[0m" : s }
     static func yellow(_ s: String) -> String { useColor ? "\u{1B}[33m\(s)\u{1B}[0m" : s }
 
+    /// Text from tags, file names and the user as it may reach a terminal: on a TTY, control
+    /// characters (C0, DEL and C1, ESC among them, which start the sequences that recolour,
+    /// retitle or clear a terminal) are shown as visible escapes (`\e[31m`); elsewhere — a pipe,
+    /// a file, `--json` — the text is left byte for byte.
+    static func printable(_ s: String, tty: Bool = stdoutIsTTY) -> String {
+        guard tty, s.unicodeScalars.contains(where: isControl) else { return s }
+        var out = String.UnicodeScalarView()
+        for u in s.unicodeScalars {
+            guard isControl(u) else { out.append(u); continue }
+            let shown: String
+            switch u {
+            case "\u{1B}": shown = "\\e"
+            case "\n": shown = "\\n"
+            case "\r": shown = "\\r"
+            case "\t": shown = "\\t"
+            default: shown = u.value < 0x80 ? "\\x" + hex(u.value) : "\\u{" + hex(u.value) + "}"
+            }
+            out.append(contentsOf: shown.unicodeScalars)
+        }
+        return String(out)
+    }
+
+    private static func isControl(_ u: Unicode.Scalar) -> Bool {
+        u.value < 0x20 || (0x7F...0x9F).contains(u.value)
+    }
+
+    private static func hex(_ v: UInt32) -> String {
+        let h = String(v, radix: 16, uppercase: true)
+        return h.count < 2 ? "0" + h : h
+    }
+
     /// Writes to stderr (warnings, progress, prompts): stdout stays clean for pipes and `--json`.
+    /// The line may quote file names and tags, so on a terminal it is made printable.
     static func warn(_ s: String) {
+        let line = printable(s, tty: stderrIsTTY) + "\n"
         // Not FileHandle.write, which traps on a closed pipe (`boomic import 2>&1 | head`).
-        _ = (s + "\n").withCString { write(STDERR_FILENO, $0, strlen($0)) }
+        _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
     }
 
     /// Asks a yes/no question on a TTY. Without a TTY the caller decides (see `confirm`).

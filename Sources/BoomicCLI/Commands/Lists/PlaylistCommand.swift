@@ -66,7 +66,7 @@ struct PlaylistCommand: ParsableCommand {
             if output.json { try JSONOut.printArray(rows); return }
             if rows.isEmpty { Out.line("No playlists yet; 'boomic playlist new NAME [QUERY]' makes one."); return }
             for r in rows {
-                Out.line("\(Terminal.bold(r.name))  " + Terminal.dim("\(r.songs) song\(r.songs == 1 ? "" : "s"), \(Formatting.duration(r.duration))"))
+                Out.line("\(Terminal.bold(Terminal.printable(r.name)))  " + Terminal.dim("\(r.songs) song\(r.songs == 1 ? "" : "s"), \(Formatting.duration(r.duration))"))
             }
         }
     }

@@ -55,7 +55,7 @@ struct TaglistCommand: ParsableCommand {
             if output.json { try JSONOut.printArray(rows); return }
             if rows.isEmpty { Out.line("No taglists yet; 'boomic taglist add NAME CLAUSE…' makes one."); return }
             for r in rows {
-                Out.line("\(Terminal.bold(r.name))  \(r.clauses.map(Self.quoted).joined(separator: " "))  "
+                Out.line("\(Terminal.bold(Terminal.printable(r.name)))  \(Terminal.printable(r.clauses.map(Self.quoted).joined(separator: " ")))  "
                          + Terminal.dim("\(r.songs) song\(r.songs == 1 ? "" : "s")"))
             }
         }
