@@ -100,7 +100,7 @@ struct ImportIdentityLawTests {
     @Test("files keep their songs through moves, renames, copies and NFC/NFD renames")
     func identityFollowsTheFile() {
         var checked = 0
-        for seed in Seeds.all.prefix(Seeds.replayed == nil ? 60 : 1) {
+        for seed in Seeds.all.prefix(Seeds.replayed == nil ? 40 : 1) {
             var rng = SplitMix64(seed: seed)
             var m = Model()
             for folder in Self.folders {

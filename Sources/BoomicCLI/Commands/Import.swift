@@ -35,7 +35,8 @@ struct Import: ParsableCommand {
         if !folders.isEmpty { _ = try lib.addFolders(roots) }
         // A folder that cannot be read (a root-owned lost+found) must not stop the rest; its
         // songs are left as they were, not marked missing.
-        let walk = MediaScanner.walk(roots, homes: try lib.folders())
+        let basis = lib.basis
+        let walk = MediaScanner.walk(roots, homes: try lib.folders()) { basis.song(atPath: $0) != nil }
         for failure in walk.failures { Terminal.warn("skipped folder \(failure.localizedDescription)") }
         let listed = walk.files
         let art = try ArtStore(directory: lib.location + "/art")
@@ -60,7 +61,7 @@ struct Import: ParsableCommand {
             var ids = SystemIDSource()
             let plan = ImportGeneration.plan(basis: basis, roots: roots, listed: listed, read: result.facts,
                                              unlisted: walk.failures.map(\.path), now: now, ids: &ids,
-                                             elsewhere: Self.elsewhere)
+                                             elsewhere: MediaScanner.elsewhere)
             summary = plan.summary
             let label = Self.label(plan.summary)
             return plan.assertions.isEmpty ? nil : (plan.assertions, label)
@@ -74,15 +75,6 @@ struct Import: ParsableCommand {
         } else {
             Out.line("Nothing changed: \(line)")
         }
-    }
-
-    /// What is at a song's path outside the scanned folders, for a file found inside them with
-    /// its audio: nothing (it moved in), the same file by another route, or another file.
-    static func elsewhere(_ songPath: String, _ filePath: String) -> ImportGeneration.Elsewhere {
-        var song = stat(), file = stat()
-        guard stat(songPath, &song) == 0 else { return errno == ENOENT || errno == ENOTDIR ? .gone : .otherFile }
-        guard stat(filePath, &file) == 0 else { return .otherFile }
-        return song.st_dev == file.st_dev && song.st_ino == file.st_ino ? .sameFile : .otherFile
     }
 
     static func label(_ s: ImportGeneration.Summary) -> String {

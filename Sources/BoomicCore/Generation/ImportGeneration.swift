@@ -100,20 +100,30 @@ public enum ImportGeneration {
                 unmatched.append(f)
             }
         }
-        var leftover: [FileFacts] = []
-        for f in unmatched {
-            let sharing = songsSharingAudio(with: f, in: basis, claimed: claimed)
-            if let alias = sharing.first(where: { outside($0, f) == .sameFile }) {
-                // One file, one song, whatever the route: the song keeps the path it has.
-                claimed.insert(alias.id)
-                summary.unchanged += 1
-            } else if let old = sharing.first(where: { $0.missing || gone($0) || displaced($0) || outside($0, f) == .gone }) {
-                _ = update(old, from: f, whereOnly: true)
-                summary.moved += 1
-            } else {
-                leftover.append(f)
-            }
+        // Renames keep size and mtime, copies seldom keep the mtime: files whose stat equals a
+        // candidate's go first, so that of a moved file and a copy of it the moved one wins.
+        func isCandidate(_ s: Song, _ f: FileFacts) -> Bool {
+            s.missing || gone(s) || displaced(s) || outside(s, f) == .gone
         }
+        var leftover: [FileFacts] = []
+        for exact in [true, false] {
+            var later: [FileFacts] = []
+            for f in unmatched {
+                let sharing = songsSharingAudio(with: f, in: basis, claimed: claimed)
+                if let alias = sharing.first(where: { outside($0, f) == .sameFile }) {
+                    // One file, one song, whatever the route: the song keeps the path it has.
+                    claimed.insert(alias.id)
+                    summary.unchanged += 1
+                } else if let old = sharing.first(where: { (!exact || ($0.size == f.size && $0.mtime == f.mtime)) && isCandidate($0, f) }) {
+                    _ = update(old, from: f, whereOnly: true)
+                    summary.moved += 1
+                } else {
+                    later.append(f)
+                }
+            }
+            unmatched = later
+        }
+        leftover = unmatched
         for f in leftover {
             if let old = songs(at: f.path, in: basis, fingerprint: f.fingerprint).first(where: { !claimed.contains($0.id) }) {
                 if update(old, from: f) { summary.changed += 1 } else { summary.unchanged += 1 }

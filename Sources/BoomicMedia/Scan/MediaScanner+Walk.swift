@@ -25,21 +25,27 @@ extension MediaScanner {
     /// direct route. A link to a place inside one of `homes` (the library's music folders) or of
     /// the roots is listed under that folder's route, not the link's: a link from one music
     /// folder into another does not give the other folder's files a second path. Of two hard
-    /// links, the first in walk order is listed.
+    /// links, the route `known` says the library already has is listed (so its song keeps its
+    /// path), else the first in walk order.
     ///
     /// Skips hidden entries (a leading dot: `.git`, macOS `._x.flac` resource forks) and never
     /// opens a file. Uses `openat`/`readdir`/`fstatat` and the directory entry types, so only
     /// audio files and links are stat'ed: this is the whole cost of a rescan that finds nothing
     /// changed. Folders that cannot be read, or lie deeper than `maxDepth`, are reported in
     /// `Walk.failures`; the rest is still listed.
-    public static func walk(_ roots: [String], homes: [String] = [], options: Options = Options()) -> Walk {
+    public static func walk(_ roots: [String], homes: [String] = [], known: (String) -> Bool = { _ in false },
+                            options: Options = Options()) -> Walk {
         let roots = roots.map(absolutePath)
         var walker = Walker(extensions: options.extensions, homes: roots + homes.map(absolutePath))
         for root in roots {
             walker.walkRoot(root)
         }
         walker.walkLinks()
-        return Walk(files: walker.files, failures: walker.failures)
+        var files = walker.files
+        for (i, others) in walker.otherRoutes where !known(files[i].path) {
+            if let route = others.first(where: known) { files[i].path = route }
+        }
+        return Walk(files: files, failures: walker.failures)
     }
 
     /// Folders deeper than this below a root are not walked (reported in `Walk.failures`): a
@@ -51,6 +57,16 @@ extension MediaScanner {
         let walk = walk(roots, homes: homes, options: options)
         if let failure = walk.failures.first { throw failure }
         return walk.files
+    }
+
+    /// What is at a song's path outside the scanned folders, for a file found inside them with
+    /// its audio (`ImportGeneration.plan`'s question): nothing (the file moved in), the same file
+    /// by another route (same device and inode), or another file (a copy).
+    public static func elsewhere(_ songPath: String, _ filePath: String) -> ImportGeneration.Elsewhere {
+        var song = stat(), file = stat()
+        guard stat(songPath, &song) == 0 else { return errno == ENOENT || errno == ENOTDIR ? .gone : .otherFile }
+        guard stat(filePath, &file) == 0 else { return .otherFile }
+        return song.st_dev == file.st_dev && song.st_ino == file.st_ino ? .sameFile : .otherFile
     }
 
     /// `path` made absolute against the current directory, with `.`/`..` and repeated or
@@ -73,8 +89,14 @@ private struct Walker {
     var failures: [MediaError] = []
     /// (device, inode) of every folder entered, so symlink loops and overlapping roots end.
     var seen: Set<FileID> = []
-    /// (device, inode) of every file listed: one entry per file, whatever the route.
-    var seenFiles: Set<FileID> = []
+    /// (device, inode) of every file listed, with its index in `files`: one entry per file,
+    /// whatever the route.
+    var seenFiles: [FileID: Int] = [:]
+    /// Other routes to a listed file (hard links, links into a home), by index in `files`.
+    var otherRoutes: [Int: [String]] = [:]
+    /// Whether the folder being walked is reached without a link, or through one into a home
+    /// (a route the file lives at); a route through any other link is never preferred.
+    var direct = true
     /// Symbolic links met on the way, followed once every direct route was walked.
     var links: [(path: [UInt8], depth: Int)] = []
 
@@ -118,7 +140,10 @@ private struct Walker {
             guard let real = realPath(path) else { continue } // dangling, or a loop of links
             var st = stat()
             guard stat(real, &st) == 0 else { continue }
-            let route = homeRoute(of: Array(real.utf8)) ?? path
+            let home = homeRoute(of: Array(real.utf8))
+            let route = home ?? path
+            direct = home != nil
+            defer { direct = true }
             if isDirectory(st) {
                 let fd = open(real, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
                 guard fd >= 0 else {
@@ -215,7 +240,13 @@ private struct Walker {
 
     /// Lists a file unless another route to it was listed already.
     private mutating func add(path: [UInt8], _ st: stat) {
-        guard seenFiles.insert(FileID(st)).inserted else { return }
+        if let listed = seenFiles[FileID(st)] {
+            if direct, !files[listed].path.utf8.elementsEqual(path) {
+                otherRoutes[listed, default: []].append(String(decoding: path, as: UTF8.self))
+            }
+            return
+        }
+        seenFiles[FileID(st)] = files.count
         files.append(ListedFile(path: String(decoding: path, as: UTF8.self), size: Int(st.st_size),
                                 mtime: Int(st.st_mtim.tv_sec) * 1_000_000_000 + Int(st.st_mtim.tv_nsec)))
     }
