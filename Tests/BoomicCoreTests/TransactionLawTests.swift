@@ -116,7 +116,7 @@ struct TransactionLawTests {
                     case .updateSong(_, let p):
                         if t.kind == .import, let path = p[.path]?.new.string {
                             moved += 1
-                            if h.bases[i].paths[path] != nil { renamedOnto += 1 }
+                            if h.bases[i].paths[PathKey(path)] != nil { renamedOnto += 1 }
                         }
                         if p[.missing]?.new == .bool(true) { wentMissing += 1 }
                         if t.kind == .import && p[.missing]?.new == .bool(false) { cameBack += 1 }

@@ -46,9 +46,42 @@ import Testing
         try fm.createSymbolicLink(atPath: dir.file("alias.mp3"), withDestinationPath: dir.file("real/song.mp3"))
         let walk = MediaScanner.walk([dir.path])
         #expect(walk.failures.isEmpty)
-        // The folder is listed once (first reached through "link", which sorts first); a symlinked
-        // file is a file of its own.
-        #expect(relative(walk) == ["alias.mp3", "link/song.mp3"])
+        // One file, one entry, under its direct route: "link" sorts first, and "alias.mp3" is
+        // a link to the same file, but links are followed only after the direct routes.
+        #expect(relative(walk) == ["real/song.mp3"])
+    }
+
+    @Test func aLinkIntoAnotherMusicFolderIsListedUnderThatFolder() throws {
+        try touch("A/mine.mp3")
+        try touch("B/sub/theirs.mp3", bytes: 5)
+        try fm.createSymbolicLink(atPath: dir.file("A/link"), withDestinationPath: dir.file("B/sub"))
+        try fm.createSymbolicLink(atPath: dir.file("A/alias.mp3"), withDestinationPath: dir.file("B/sub/theirs.mp3"))
+        // Walked alone, A reaches B's file only through the links: listed once, under B's route.
+        #expect(MediaScanner.walk([dir.file("A")], homes: [dir.file("B")]).files.map(\.path)
+                == [dir.file("A/mine.mp3"), dir.file("B/sub/theirs.mp3")])
+        // Without B as a home, the link is the only route there is.
+        #expect(relative(MediaScanner.walk([dir.file("A")])) == ["A/mine.mp3", "A/alias.mp3"])
+        // Both roots: the direct route wins, whichever root comes first.
+        #expect(relative(MediaScanner.walk([dir.file("A"), dir.file("B")])) == ["A/mine.mp3", "B/sub/theirs.mp3"])
+    }
+
+    @Test func hardLinksAreOneFile() throws {
+        try touch("a/one.flac")
+        try fm.createDirectory(atPath: dir.file("b"), withIntermediateDirectories: true)
+        #expect(link(dir.file("a/one.flac"), dir.file("b/two.flac")) == 0)
+        #expect(relative(MediaScanner.walk([dir.path])) == ["a/one.flac"])
+        #expect(relative(MediaScanner.walk([dir.file("b"), dir.file("a")])) == ["b/two.flac"])
+    }
+
+    @Test func foldersTooDeepAreReported() throws {
+        let deep = Array(repeating: "d", count: MediaScanner.maxDepth + 2).joined(separator: "/")
+        try touch("shallow.mp3")
+        try touch(deep + "/lost.mp3")
+        let walk = MediaScanner.walk([dir.path])
+        #expect(relative(walk) == ["shallow.mp3"])
+        let tooDeep = dir.file(Array(repeating: "d", count: MediaScanner.maxDepth + 1).joined(separator: "/"))
+        #expect(walk.failures.map(\.path) == [tooDeep])
+        #expect(walk.failures.first?.reason.contains("deep") == true)
     }
 
     @Test func overlappingRootsListEachFileOnce() throws {

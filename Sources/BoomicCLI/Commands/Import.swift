@@ -9,12 +9,16 @@ struct Import: ParsableCommand {
         discussion: """
             New files are added, changed files re-read, moved files keep their identity (matched by \
             audio fingerprint), and files gone from disk are marked missing, not forgotten. Only \
-            files whose size or modification time changed are read. One transaction per run.
+            files whose size or modification time changed are read (all of them with --reread). \
+            A folder that cannot be read is skipped with a warning, and its songs are left as they \
+            were. One transaction per run.
             """
     )
 
     @OptionGroup var options: LibraryOptions
     @OptionGroup var change: ChangeOptions
+    @Flag(help: "Read every file, not only those whose size or modification time changed (finds files swapped with equal size and time).")
+    var reread = false
     @Argument(help: "Folders to scan (remembered); default: the library's music folders.", completion: .directory)
     var folders: [String] = []
 
@@ -33,15 +37,20 @@ struct Import: ParsableCommand {
         }
         // Remembered only once they exist: a typo must not break every later rescan.
         if !folders.isEmpty { _ = try lib.addFolders(roots) }
-        let listed = try MediaScanner.list(roots: roots)
+        // A folder that cannot be read (a root-owned lost+found) must not stop the rest; its
+        // songs are left as they were, not marked missing.
+        let basis = lib.basis
+        let walk = MediaScanner.walk(roots, homes: try lib.folders()) { basis.song(atPath: $0) != nil }
+        for failure in walk.failures { Terminal.warn("skipped folder \(failure.localizedDescription)") }
+        let listed = walk.files
         let art = try ArtStore(directory: lib.location + "/art")
-        var toRead = ImportGeneration.filesToRead(in: lib.basis, listed: listed)
+        var toRead = ImportGeneration.filesToRead(in: lib.basis, listed: listed, reread: reread)
         // A cover gone from art/ (deleted, or a library rebuilt by import-json) comes back by
         // reading its file again, even though the file itself did not change.
-        let chosen = Set(toRead.map(\.path))
+        let chosen = Set(toRead.map { PathKey($0.path) })
         var present: [String: Bool] = [:]   // one stat per picture, not per song
         toRead += listed.filter { f in
-            guard !chosen.contains(f.path), let hash = lib.basis.song(atPath: f.path)?.art else { return false }
+            guard !chosen.contains(PathKey(f.path)), let hash = lib.basis.song(atPath: f.path)?.art else { return false }
             if present[hash] == nil { present[hash] = art.path(forHash: hash) != nil }
             return present[hash] == false
         }
@@ -54,7 +63,9 @@ struct Import: ParsableCommand {
         var summary = ImportGeneration.Summary()
         let committed = try lib.commit(kind: folders.isEmpty && lib.head > 0 ? .rescan : .import, message: change.message) { basis in
             var ids = SystemIDSource()
-            let plan = ImportGeneration.plan(basis: basis, roots: roots, listed: listed, read: result.facts, now: now, ids: &ids)
+            let plan = ImportGeneration.plan(basis: basis, roots: roots, listed: listed, read: result.facts,
+                                             unlisted: walk.failures.map(\.path), now: now, ids: &ids,
+                                             elsewhere: MediaScanner.elsewhere)
             summary = plan.summary
             let label = Self.label(plan.summary)
             return plan.assertions.isEmpty ? nil : (plan.assertions, label)

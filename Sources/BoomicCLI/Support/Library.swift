@@ -202,15 +202,18 @@ final class Library {
 
     private var foldersFile: String { location + "/folders.json" }
 
+    /// The remembered music folders, each once (a file written before they were kept unique
+    /// may repeat one).
     func folders() throws -> [String] {
         guard let data = FileManager.default.contents(atPath: foldersFile) else { return [] }
-        return (try? JSONDecoder().decode([String].self, from: data)) ?? []
+        return Self.unique((try? JSONDecoder().decode([String].self, from: data)) ?? [])
     }
 
-    /// Remembers folders for `import`; returns the ones that were new.
+    /// Remembers folders for `import` (absolute, normalised); returns the ones that were new.
     func addFolders(_ new: [String]) throws -> [String] {
         var all = try folders()
-        let added = new.filter { !all.contains($0) }
+        let known = Set(all.map(PathKey.init))
+        let added = Self.unique(new).filter { !known.contains(PathKey($0)) }
         guard !added.isEmpty else { return [] }
         all += added
         let data = try JSONOut.encoder().encode(all)
@@ -220,5 +223,11 @@ final class Library {
             throw CLIError("cannot write \(foldersFile); check that the library folder is writable")
         }
         return added
+    }
+
+    /// Each path once (by bytes), in first-seen order.
+    private static func unique(_ paths: [String]) -> [String] {
+        var seen = Set<PathKey>()
+        return paths.filter { seen.insert(PathKey($0)).inserted }
     }
 }

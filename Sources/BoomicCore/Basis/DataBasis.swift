@@ -24,8 +24,8 @@ public struct DataBasis: Sendable, Equatable {
     public var artists: TreeDictionary<String, SongIDSet> { cache.index(\.artists, of: songs, Indexes.artists(of:)) }
     /// tag (without `#`) → songs carrying it
     public var tags: TreeDictionary<String, SongIDSet> { cache.index(\.tags, of: songs, Indexes.tags(of:)) }
-    /// path → songs at that path (one, unless the library holds duplicates), for rescans
-    public var paths: TreeDictionary<String, SongIDSet> { cache.index(\.paths, of: songs, Indexes.paths(of:)) }
+    /// path (by bytes) → songs at that path (one, unless the library holds duplicates), for rescans
+    public var paths: TreeDictionary<PathKey, SongIDSet> { cache.index(\.paths, of: songs, Indexes.paths(of:)) }
     /// audio fingerprint → songs, to recognise moved files
     public var fingerprints: TreeDictionary<String, SongIDSet> { cache.index(\.fingerprints, of: songs, Indexes.fingerprints(of:)) }
 
@@ -54,7 +54,7 @@ public struct DataBasis: Sendable, Equatable {
 
     /// The song at a path (the first by id if several claim it).
     public func song(atPath path: String) -> Song? {
-        paths[path].flatMap { $0.min() }.flatMap { songs[$0] }
+        paths[PathKey(path)].flatMap { $0.min() }.flatMap { songs[$0] }
     }
 
     /// Bases are equal when their entities are: the indexes are derived from them.
@@ -114,7 +114,7 @@ extension DataBasis {
         var albums: TreeDictionary<AlbumKey, SongIDSet>?
         var artists: TreeDictionary<String, SongIDSet>?
         var tags: TreeDictionary<String, SongIDSet>?
-        var paths: TreeDictionary<String, SongIDSet>?
+        var paths: TreeDictionary<PathKey, SongIDSet>?
         var fingerprints: TreeDictionary<String, SongIDSet>?
 
         init() {}
@@ -141,8 +141,8 @@ extension DataBasis {
         static func tags(of songs: TreeDictionary<SongID, Song>) -> TreeDictionary<String, SongIDSet> {
             grouped(songs) { s, add in for t in s.tags { add(t) } }
         }
-        static func paths(of songs: TreeDictionary<SongID, Song>) -> TreeDictionary<String, SongIDSet> {
-            grouped(songs) { s, add in add(s.path) }
+        static func paths(of songs: TreeDictionary<SongID, Song>) -> TreeDictionary<PathKey, SongIDSet> {
+            grouped(songs) { s, add in add(PathKey(s.path)) }
         }
         static func fingerprints(of songs: TreeDictionary<SongID, Song>) -> TreeDictionary<String, SongIDSet> {
             grouped(songs) { s, add in if let f = s.fingerprint { add(f) } }
@@ -160,7 +160,7 @@ extension DataBasis {
             if albums != nil, let k = AlbumKey(s) { albums![k, default: []].insert(s.id) }
             if artists != nil { for a in DataBasis.artistKeys(s) { artists![a, default: []].insert(s.id) } }
             if tags != nil { for t in s.tags { tags![t, default: []].insert(s.id) } }
-            paths?[s.path, default: []].insert(s.id)
+            paths?[PathKey(s.path), default: []].insert(s.id)
             if fingerprints != nil, let f = s.fingerprint { fingerprints![f, default: []].insert(s.id) }
         }
 
@@ -168,7 +168,7 @@ extension DataBasis {
             if albums != nil, let k = AlbumKey(s) { Self.remove(s.id, from: &albums!, at: k) }
             if artists != nil { for a in DataBasis.artistKeys(s) { Self.remove(s.id, from: &artists!, at: a) } }
             if tags != nil { for t in s.tags { Self.remove(s.id, from: &tags!, at: t) } }
-            if paths != nil { Self.remove(s.id, from: &paths!, at: s.path) }
+            if paths != nil { Self.remove(s.id, from: &paths!, at: PathKey(s.path)) }
             if fingerprints != nil, let f = s.fingerprint { Self.remove(s.id, from: &fingerprints!, at: f) }
         }
 

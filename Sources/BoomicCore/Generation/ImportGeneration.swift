@@ -11,8 +11,22 @@ public enum ImportGeneration {
         public var isEmpty: Bool { added + changed + moved + missing == 0 }
     }
 
-    public static func filesToRead(in basis: DataBasis, listed: [ListedFile]) -> [ListedFile] {
-        listed.filter { f in
+    /// What is at the path of a song outside the scanned folders, whose audio was just found
+    /// inside them: the caller looks (a `stat` of both paths), the plan stays pure.
+    public enum Elsewhere: Sendable {
+        /// Nothing: the file was moved from there into the scanned folders.
+        case gone
+        /// The very file just found, reached by another route (a hard link, a symbolic link).
+        case sameFile
+        /// Another file with the same audio: what was found is a copy.
+        case otherFile
+    }
+
+    /// The listed files whose tags must be read; with `reread`, all of them (`import --reread`:
+    /// files swapped with equal size and mtime look unchanged, and only reading tells).
+    public static func filesToRead(in basis: DataBasis, listed: [ListedFile], reread: Bool = false) -> [ListedFile] {
+        if reread { return listed }
+        return listed.filter { f in
             guard let s = songs(at: f.path, in: basis, fingerprint: nil).first else { return true }
             return s.missing || s.size != f.size || s.mtime != f.mtime
         }
@@ -22,21 +36,41 @@ public enum ImportGeneration {
     ///   - roots: the folders that were walked; only songs under them can go missing.
     ///   - listed: every audio file the walk found (read or not).
     ///   - read: facts for the files that `filesToRead` chose and that could be read.
+    ///   - unlisted: folders under the roots that could not be listed (unreadable, too deep):
+    ///     their songs are not missing, only unseen.
     ///   - now: the import time, recorded as `added` on new songs.
+    ///   - elsewhere: asked, for a present song outside the roots whose audio a read file has,
+    ///     what is at the song's path now (song path, then the read file's path). A song whose
+    ///     file is gone from there was moved into the roots and keeps its id, wherever it lived.
     public static func plan(basis: DataBasis, roots: [String], listed: [ListedFile], read: [FileFacts],
-                            now: Double, ids: inout some IDSource) -> (assertions: [Assertion], summary: Summary) {
-        let listedPaths = Set(listed.map(\.path))
-        let readAt = Dictionary(read.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+                            unlisted: [String] = [], now: Double, ids: inout some IDSource,
+                            elsewhere: (_ songPath: String, _ filePath: String) -> Elsewhere = { _, _ in .otherFile })
+        -> (assertions: [Assertion], summary: Summary) {
+        let listedPaths = Set(listed.map { PathKey($0.path) })
+        let readAt = Dictionary(read.map { (PathKey($0.path), $0) }, uniquingKeysWith: { first, _ in first })
         var summary = Summary()
         var out: [Assertion] = []
         var claimed = Set<SongID>()
-        let gone: (Song) -> Bool = { s in !listedPaths.contains(s.path) && isUnder(s.path, roots) }
+        let gone: (Song) -> Bool = { s in
+            let key = PathKey(s.path)
+            return !listedPaths.contains(key) && key.isUnder(any: roots) && !key.isUnder(any: unlisted)
+        }
         // A song whose path now holds other audio, or audio without a fingerprint (files renamed
         // in a chain, 2→3 then 1→2, or swapped): like a gone song, its own audio may be found
         // elsewhere by fingerprint.
         let displaced: (Song) -> Bool = { s in
-            guard let mine = s.fingerprint, let there = readAt[s.path] else { return false }
+            guard let mine = s.fingerprint, let there = readAt[PathKey(s.path)] else { return false }
             return there.fingerprint != mine
+        }
+        // Present songs outside the roots that share audio with a read file: a gone one may
+        // have moved in (remembered, as it is missing unless one does).
+        var goneOutside = Set<SongID>()
+        func outside(_ s: Song, _ f: FileFacts) -> Elsewhere? {
+            guard !s.missing, !PathKey(s.path).isUnder(any: roots) else { return nil }
+            if goneOutside.contains(s.id) { return .gone }
+            let found = elsewhere(s.path, f.path)
+            if found == .gone { goneOutside.insert(s.id) }
+            return found
         }
         func update(_ old: Song, from f: FileFacts, whereOnly moved: Bool = false) -> Bool {
             claimed.insert(old.id)
@@ -54,9 +88,10 @@ public enum ImportGeneration {
             return !p.isEmpty
         }
 
-        // First the files still at their song's path with the same audio; then audio found at a
-        // new path by its fingerprint; then by path alone (a re-encode, a fingerprint that
-        // appeared or vanished); what is left is new.
+        // First the files still at their song's path with the same audio; then the same file
+        // reached by another route, or audio found at a new path by its fingerprint (moved from
+        // anywhere); then by path alone (a re-encode, a fingerprint that appeared or vanished);
+        // what is left is new.
         var unmatched: [FileFacts] = []
         for f in read {
             if let old = songs(at: f.path, in: basis, fingerprint: f.fingerprint).first, old.fingerprint == f.fingerprint {
@@ -65,15 +100,30 @@ public enum ImportGeneration {
                 unmatched.append(f)
             }
         }
-        var leftover: [FileFacts] = []
-        for f in unmatched {
-            if let old = movedSong(for: f, in: basis, claimed: claimed, isCandidate: { $0.missing || gone($0) || displaced($0) }) {
-                _ = update(old, from: f, whereOnly: true)
-                summary.moved += 1
-            } else {
-                leftover.append(f)
-            }
+        // Renames keep size and mtime, copies seldom keep the mtime: files whose stat equals a
+        // candidate's go first, so that of a moved file and a copy of it the moved one wins.
+        func isCandidate(_ s: Song, _ f: FileFacts) -> Bool {
+            s.missing || gone(s) || displaced(s) || outside(s, f) == .gone
         }
+        var leftover: [FileFacts] = []
+        for exact in [true, false] {
+            var later: [FileFacts] = []
+            for f in unmatched {
+                let sharing = songsSharingAudio(with: f, in: basis, claimed: claimed)
+                if let alias = sharing.first(where: { outside($0, f) == .sameFile }) {
+                    // One file, one song, whatever the route: the song keeps the path it has.
+                    claimed.insert(alias.id)
+                    summary.unchanged += 1
+                } else if let old = sharing.first(where: { (!exact || ($0.size == f.size && $0.mtime == f.mtime)) && isCandidate($0, f) }) {
+                    _ = update(old, from: f, whereOnly: true)
+                    summary.moved += 1
+                } else {
+                    later.append(f)
+                }
+            }
+            unmatched = later
+        }
+        leftover = unmatched
         for f in leftover {
             if let old = songs(at: f.path, in: basis, fingerprint: f.fingerprint).first(where: { !claimed.contains($0.id) }) {
                 if update(old, from: f) { summary.changed += 1 } else { summary.unchanged += 1 }
@@ -83,7 +133,8 @@ public enum ImportGeneration {
             }
         }
         // Unclaimed with a file read at its path: that file went to another song.
-        for (id, s) in basis.songs where !s.missing && !claimed.contains(id) && (gone(s) || readAt[s.path] != nil) {
+        for (id, s) in basis.songs where !s.missing && !claimed.contains(id)
+            && (gone(s) || readAt[PathKey(s.path)] != nil || goneOutside.contains(id)) {
             out.append(.updateSong(id, [.missing: FieldChange(old: .bool(false), new: .bool(true))]))
             summary.missing += 1
         }
@@ -91,10 +142,11 @@ public enum ImportGeneration {
         return (out, summary)
     }
 
-    /// The songs filed at a path, best first: the one with this audio, then present ones, then by
-    /// id. Usually one; a song marked missing keeps its path after another file took that path.
+    /// The songs filed at a path (by bytes), best first: the one with this audio, then present
+    /// ones, then by id. Usually one; a song marked missing keeps its path after another file
+    /// took that path.
     static func songs(at path: String, in basis: DataBasis, fingerprint: String?) -> [Song] {
-        guard let ids = basis.paths[path] else { return [] }
+        guard let ids = basis.paths[PathKey(path)] else { return [] }
         return ids.compactMap { basis.songs[$0] }.sorted { a, b in
             let ka = (fingerprint != nil && a.fingerprint == fingerprint ? 0 : 1, a.missing ? 1 : 0)
             let kb = (fingerprint != nil && b.fingerprint == fingerprint ? 0 : 1, b.missing ? 1 : 0)
@@ -102,17 +154,19 @@ public enum ImportGeneration {
         }
     }
 
-    private static func movedSong(for f: FileFacts, in basis: DataBasis, claimed: Set<SongID>,
-                                  isCandidate: (Song) -> Bool) -> Song? {
-        guard let fp = f.fingerprint, let ids = basis.fingerprints[fp] else { return nil }
-        return ids.sorted().lazy.compactMap { basis.songs[$0] }
-            .first { !claimed.contains($0.id) && isCandidate($0) }
+    /// Unclaimed songs with the file's audio, best first: those whose file was present at the
+    /// last scan before those already missing (of two copies, a renamed file is the one that
+    /// was there, not a copy lost long ago), then those with the file's size and mtime (a
+    /// rename keeps both, a copy seldom keeps the mtime), then by id.
+    private static func songsSharingAudio(with f: FileFacts, in basis: DataBasis, claimed: Set<SongID>) -> [Song] {
+        guard let fp = f.fingerprint, let ids = basis.fingerprints[fp] else { return [] }
+        func key(_ s: Song) -> (Int, Int) { (s.missing ? 1 : 0, s.size == f.size && s.mtime == f.mtime ? 0 : 1) }
+        return ids.compactMap { basis.songs[$0] }.filter { !claimed.contains($0.id) }.sorted { a, b in
+            key(a) != key(b) ? key(a) < key(b) : a.id < b.id
+        }
     }
 
     static func isUnder(_ path: String, _ roots: [String]) -> Bool {
-        roots.contains { root in
-            let r = root.hasSuffix("/") ? root : root + "/"
-            return path.hasPrefix(r) || path == root
-        }
+        PathKey(path).isUnder(any: roots)
     }
 }

@@ -11,7 +11,9 @@ public struct FieldChange: Hashable, Sendable, Codable {
         self.new = new
     }
 
-    public var isNoOp: Bool { old == new }
+    /// Strings by bytes: a path renamed from NFC to NFD is a change, though `==` calls the
+    /// two canonically equivalent names equal.
+    public var isNoOp: Bool { old.isIdentical(to: new) }
 }
 
 /// A field-level patch of one song, keyed by field.
@@ -30,8 +32,19 @@ extension Song {
         var p: SongPatch = [:]
         for f in SongField.allCases {
             let a = f.value(in: self), b = f.value(in: other)
-            if a != b { p[f] = FieldChange(old: a, new: b) }
+            if a != b || (f == .path && !a.isIdentical(to: b)) { p[f] = FieldChange(old: a, new: b) }
         }
         return p
+    }
+}
+
+extension FieldValue {
+    /// Equal, and strings equal byte for byte (not merely canonically equivalent).
+    func isIdentical(to other: FieldValue) -> Bool {
+        switch (self, other) {
+        case let (.string(a), .string(b)): return a.sameBytes(as: b)
+        case let (.strings(a), .strings(b)): return a.count == b.count && zip(a, b).allSatisfy { $0.sameBytes(as: $1) }
+        default: return self == other
+        }
     }
 }

@@ -80,7 +80,7 @@ public enum M3U {
         let p = path.split(separator: "/", omittingEmptySubsequences: true)
         let b = base.split(separator: "/", omittingEmptySubsequences: true)
         var common = 0
-        while common < min(p.count, b.count) && p[common] == b[common] { common += 1 }
+        while common < min(p.count, b.count) && p[common].utf8.elementsEqual(b[common].utf8) { common += 1 } // names are bytes
         let up = Array(repeating: "..", count: b.count - common)
         return (up + p[common...].map(String.init)).joined(separator: "/")
     }

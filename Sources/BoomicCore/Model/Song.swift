@@ -267,8 +267,11 @@ public struct Song: Identifiable, Hashable, Sendable, Codable {
         ["id"] + Mirror(reflecting: Fields(path: "")).children.compactMap(\.label)
     }
 
+    /// The path is compared by bytes: a file renamed from NFC to NFD is a different song value
+    /// (String `==` alone would call the two names equal, and a diff would lose the rename).
     public static func == (a: Song, b: Song) -> Bool {
-        a.id == b.id && (a.storage === b.storage || a.storage.fields == b.storage.fields)
+        a.id == b.id && (a.storage === b.storage
+            || (a.storage.fields == b.storage.fields && a.path.sameBytes(as: b.path)))
     }
 
     public func hash(into h: inout Hasher) {

@@ -19,25 +19,54 @@ public struct Walk: Hashable, Sendable {
 extension MediaScanner {
     /// Lists the audio files under `roots` (folders, or single files) with their size and mtime.
     ///
-    /// Follows symbolic links (a folder reached twice is listed once), skips hidden entries (a
-    /// leading dot: `.git`, macOS `._x.flac` resource forks) and never opens a file. Uses
-    /// `openat`/`readdir`/`fstatat` and the directory entry types, so only audio files are
-    /// stat'ed: this is the whole cost of a rescan that finds nothing changed.
-    /// Folders that cannot be read are reported in `Walk.failures`; the rest is still listed.
-    public static func walk(_ roots: [String], options: Options = Options()) -> Walk {
-        var walker = Walker(extensions: options.extensions)
+    /// One file, one entry, whatever the route to it: files are told apart by device and inode,
+    /// and symbolic links are followed only after every direct route of every root was walked,
+    /// so a file (or folder) reached both directly and through a link is listed once, under its
+    /// direct route. A link to a place inside one of `homes` (the library's music folders) or of
+    /// the roots is listed under that folder's route, not the link's: a link from one music
+    /// folder into another does not give the other folder's files a second path. Of two hard
+    /// links, the route `known` says the library already has is listed (so its song keeps its
+    /// path), else the first in walk order.
+    ///
+    /// Skips hidden entries (a leading dot: `.git`, macOS `._x.flac` resource forks) and never
+    /// opens a file. Uses `openat`/`readdir`/`fstatat` and the directory entry types, so only
+    /// audio files and links are stat'ed: this is the whole cost of a rescan that finds nothing
+    /// changed. Folders that cannot be read, or lie deeper than `maxDepth`, are reported in
+    /// `Walk.failures`; the rest is still listed.
+    public static func walk(_ roots: [String], homes: [String] = [], known: (String) -> Bool = { _ in false },
+                            options: Options = Options()) -> Walk {
+        let roots = roots.map(absolutePath)
+        var walker = Walker(extensions: options.extensions, homes: roots + homes.map(absolutePath))
         for root in roots {
-            walker.walkRoot(absolutePath(root))
+            walker.walkRoot(root)
         }
-        return Walk(files: walker.files, failures: walker.failures)
+        walker.walkLinks()
+        var files = walker.files
+        for (i, others) in walker.otherRoutes where !known(files[i].path) {
+            if let route = others.first(where: known) { files[i].path = route }
+        }
+        return Walk(files: files, failures: walker.failures)
     }
 
-    /// Like `walk`, but throws the first folder that cannot be read: a rescan must not take the
-    /// files of an unreadable folder for deleted ones.
-    public static func list(roots: [String], options: Options = Options()) throws(MediaError) -> [ListedFile] {
-        let walk = walk(roots, options: options)
+    /// Folders deeper than this below a root are not walked (reported in `Walk.failures`): a
+    /// tree that deep is almost surely a loop the inode check missed.
+    public static let maxDepth = 128
+
+    /// Like `walk`, but throws the first folder that cannot be read.
+    public static func list(roots: [String], homes: [String] = [], options: Options = Options()) throws(MediaError) -> [ListedFile] {
+        let walk = walk(roots, homes: homes, options: options)
         if let failure = walk.failures.first { throw failure }
         return walk.files
+    }
+
+    /// What is at a song's path outside the scanned folders, for a file found inside them with
+    /// its audio (`ImportGeneration.plan`'s question): nothing (the file moved in), the same file
+    /// by another route (same device and inode), or another file (a copy).
+    public static func elsewhere(_ songPath: String, _ filePath: String) -> ImportGeneration.Elsewhere {
+        var song = stat(), file = stat()
+        guard stat(songPath, &song) == 0 else { return errno == ENOENT || errno == ENOTDIR ? .gone : .otherFile }
+        guard stat(filePath, &file) == 0 else { return .otherFile }
+        return song.st_dev == file.st_dev && song.st_ino == file.st_ino ? .sameFile : .otherFile
     }
 
     /// `path` made absolute against the current directory, with `.`/`..` and repeated or
@@ -48,25 +77,38 @@ extension MediaScanner {
     }
 }
 
-/// The state of one walk: results so far and the folders already seen.
+/// The state of one walk: results so far and the files and folders already seen.
 private struct Walker {
     /// Lower-case extensions as bytes, so entries are matched without building Strings.
     let extensions: Set<[UInt8]>
+    /// The routes links are listed under: each folder's path as given, and its real path (made
+    /// on first use).
+    let homes: [[UInt8]]
+    var realHomes: [(route: [UInt8], real: [UInt8])]?
     var files: [ListedFile] = []
     var failures: [MediaError] = []
     /// (device, inode) of every folder entered, so symlink loops and overlapping roots end.
-    var seen: Set<FolderID> = []
+    var seen: Set<FileID> = []
+    /// (device, inode) of every file listed, with its index in `files`: one entry per file,
+    /// whatever the route.
+    var seenFiles: [FileID: Int] = [:]
+    /// Other routes to a listed file (hard links, links into a home), by index in `files`.
+    var otherRoutes: [Int: [String]] = [:]
+    /// Whether the folder being walked is reached without a link, or through one into a home
+    /// (a route the file lives at); a route through any other link is never preferred.
+    var direct = true
+    /// Symbolic links met on the way, followed once every direct route was walked.
+    var links: [(path: [UInt8], depth: Int)] = []
 
-    struct FolderID: Hashable {
+    struct FileID: Hashable {
         var device: UInt64
         var inode: UInt64
+        init(_ st: stat) { device = UInt64(st.st_dev); inode = UInt64(st.st_ino) }
     }
 
-    /// Deep trees beyond this are almost surely a loop the inode check missed.
-    static let maxDepth = 128
-
-    init(extensions: Set<String>) {
+    init(extensions: Set<String>, homes: [String]) {
         self.extensions = Set(extensions.map { Array($0.lowercased().utf8) })
+        self.homes = homes.map { Array($0.utf8) }
     }
 
     mutating func walkRoot(_ root: String) {
@@ -84,16 +126,48 @@ private struct Walker {
             }
             walkFolder(fd: fd, path: rootBytes == [0x2F] ? [] : rootBytes, depth: 0)
         } else if isRegular(st), let name = rootBytes.split(separator: 0x2F).last, isAudio(name) {
-            files.append(fileStat(path: rootBytes, st))
+            add(path: rootBytes, st)
+        }
+    }
+
+    /// Follows the links met so far (and those met on the way), each under the route of the
+    /// home its target lies in, else under the link's own path.
+    mutating func walkLinks() {
+        var next = 0
+        while next < links.count {
+            let (path, depth) = links[next]
+            next += 1
+            guard let real = realPath(path) else { continue } // dangling, or a loop of links
+            var st = stat()
+            guard stat(real, &st) == 0 else { continue }
+            let home = homeRoute(of: Array(real.utf8))
+            let route = home ?? path
+            direct = home != nil
+            defer { direct = true }
+            if isDirectory(st) {
+                let fd = open(real, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                guard fd >= 0 else {
+                    failures.append(.unreadableFolder(path: String(decoding: path, as: UTF8.self),
+                                                      reason: systemErrorText(errno)))
+                    continue
+                }
+                walkFolder(fd: fd, path: route, depth: depth + 1)
+            } else if isRegular(st), isAudio(path.split(separator: 0x2F).last ?? []) {
+                add(path: route, st)
+            }
         }
     }
 
     /// Lists the folder open at `fd` (which this closes) whose path is `path`.
     private mutating func walkFolder(fd: Int32, path: [UInt8], depth: Int) {
         var st = stat()
-        guard fstat(fd, &st) == 0,
-              seen.insert(FolderID(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))).inserted,
-              depth <= Self.maxDepth else {
+        guard fstat(fd, &st) == 0, seen.insert(FileID(st)).inserted else {
+            close(fd)
+            return
+        }
+        guard depth <= MediaScanner.maxDepth else {
+            failures.append(.unreadableFolder(path: String(decoding: path, as: UTF8.self),
+                                              reason: "more than \(MediaScanner.maxDepth) folders deep; not scanned"))
             close(fd)
             return
         }
@@ -131,21 +205,25 @@ private struct Walker {
                 addFile(dirfd: fd, name: name, path: childPath)
             case Int(DT_DIR):
                 enter(dirfd: fd, name: name, path: childPath, depth: depth)
+            case Int(DT_LNK):
+                links.append((childPath, depth))
             default:
-                // A symbolic link or a file system without d_type: ask stat what it points to.
+                // A file system without d_type: ask lstat what the entry is.
                 var st = stat()
-                guard withCName(name, { fstatat(fd, $0, &st, 0) }) == 0 else { continue } // dangling link
-                if isDirectory(st) {
+                guard withCName(name, { fstatat(fd, $0, &st, AT_SYMLINK_NOFOLLOW) }) == 0 else { continue }
+                if (st.st_mode & S_IFMT) == S_IFLNK {
+                    links.append((childPath, depth))
+                } else if isDirectory(st) {
                     enter(dirfd: fd, name: name, path: childPath, depth: depth)
                 } else if isRegular(st), isAudio(name[...]) {
-                    files.append(fileStat(path: childPath, st))
+                    add(path: childPath, st)
                 }
             }
         }
     }
 
     private mutating func enter(dirfd: Int32, name: [UInt8], path: [UInt8], depth: Int) {
-        let child = withCName(name) { openat(dirfd, $0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        let child = withCName(name) { openat(dirfd, $0, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW) }
         guard child >= 0 else {
             failures.append(.unreadableFolder(path: String(decoding: path, as: UTF8.self),
                                               reason: systemErrorText(errno)))
@@ -156,13 +234,47 @@ private struct Walker {
 
     private mutating func addFile(dirfd: Int32, name: [UInt8], path: [UInt8]) {
         var st = stat()
-        guard withCName(name, { fstatat(dirfd, $0, &st, 0) }) == 0, isRegular(st) else { return }
-        files.append(fileStat(path: path, st))
+        guard withCName(name, { fstatat(dirfd, $0, &st, AT_SYMLINK_NOFOLLOW) }) == 0, isRegular(st) else { return }
+        add(path: path, st)
     }
 
-    private func fileStat(path: [UInt8], _ st: stat) -> ListedFile {
-        ListedFile(path: String(decoding: path, as: UTF8.self), size: Int(st.st_size),
-                 mtime: Int(st.st_mtim.tv_sec) * 1_000_000_000 + Int(st.st_mtim.tv_nsec))
+    /// Lists a file unless another route to it was listed already.
+    private mutating func add(path: [UInt8], _ st: stat) {
+        if let listed = seenFiles[FileID(st)] {
+            if direct, !files[listed].path.utf8.elementsEqual(path) {
+                otherRoutes[listed, default: []].append(String(decoding: path, as: UTF8.self))
+            }
+            return
+        }
+        seenFiles[FileID(st)] = files.count
+        files.append(ListedFile(path: String(decoding: path, as: UTF8.self), size: Int(st.st_size),
+                                mtime: Int(st.st_mtim.tv_sec) * 1_000_000_000 + Int(st.st_mtim.tv_nsec)))
+    }
+
+    /// The route under a home for a real path inside that home (the deepest home wins).
+    private mutating func homeRoute(of real: [UInt8]) -> [UInt8]? {
+        if realHomes == nil {
+            realHomes = homes.compactMap { route in realPath(route).map { (route, Array($0.utf8)) } }
+        }
+        var best: (route: [UInt8], real: [UInt8])?
+        for home in realHomes! where real.starts(with: home.real) {
+            let rest = real[home.real.count...]
+            guard rest.isEmpty || rest.first == 0x2F || home.real == [0x2F] else { continue }
+            if best == nil || home.real.count > best!.real.count { best = home }
+        }
+        guard let best else { return nil }
+        let base = best.route == [0x2F] ? [] : best.route
+        let rest = best.real == [0x2F] ? real[...] : real[best.real.count...]
+        return base + rest
+    }
+
+    /// realpath(3): the path with every link, `.` and `..` resolved; nil if it does not resolve.
+    private func realPath(_ path: [UInt8]) -> String? {
+        withCName(path) { p in
+            guard let resolved = realpath(p, nil) else { return nil }
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
     }
 
     /// Whether `name` ends in one of the extensions, ignoring ASCII case.
