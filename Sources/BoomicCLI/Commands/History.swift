@@ -33,8 +33,8 @@ struct History: ParsableCommand {
     }
 
     func run() throws {
-        let parsed = query.isEmpty ? nil : try QueryParser.parse(query, timeZone: .current)
         let lib = try Library.open(at: options.location, create: false)
+        let parsed = query.isEmpty ? nil : try QueryReading.parse(query, in: lib.basis)
         let after = try since.map { try lib.resolve($0) } ?? 0
         var rows = try lib.summaries(newestFirst: true, limit: nil, includePlays: all || kind.contains("play"))
             .filter { $0.seq > after && (kind.isEmpty || kind.contains($0.kind)) }

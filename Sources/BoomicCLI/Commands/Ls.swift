@@ -29,10 +29,10 @@ struct Ls: ParsableCommand {
     }
 
     func run() throws {
-        let parsed = try QueryParser.parse(query, timeZone: .current)
         let template = try format.map { try SongFormat($0) }
         let lib = try Library.open(at: options.location, create: false)
         let basis = try lib.basis(asOf: read.asOf, view: read.view)
+        let parsed = try QueryReading.parse(query, in: basis)
         let songs = basis.songs(matching: parsed)
         if albums {
             try printAlbums(Browse.albums(of: songs, in: basis), template: template)

@@ -23,8 +23,8 @@ struct Remove: ParsableCommand {
     }
 
     func run() throws {
-        let parsed = try QueryParser.parse(query, timeZone: .current)
         let lib = try Library.open(at: options.location, create: false)
+        let parsed = try QueryReading.parse(query, in: lib.basis)
         let songs = lib.basis.songs(matching: parsed)
         guard !songs.isEmpty else { Out.line("No songs match."); return }
         for s in songs.prefix(200) { Out.line("- " + SongFormat.line(s) + Terminal.dim("  \(s.path)")) }

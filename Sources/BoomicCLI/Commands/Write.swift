@@ -28,8 +28,8 @@ struct Write: ParsableCommand {
     var query: [String] = []
 
     func run() throws {
-        let parsed = try QueryParser.parse(query, timeZone: .current)
         let lib = try Library.open(at: options.location, create: false)
+        let parsed = try QueryReading.parse(query, in: lib.basis)
         var writing = try TagWriting(lib: lib, force: force)
         let planned = try writing.plan(lib.basis.songs(matching: parsed))
         for p in planned {

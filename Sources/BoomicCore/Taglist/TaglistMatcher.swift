@@ -69,11 +69,11 @@ public struct TaglistMatcher: Sendable {
                 for t in s.tags where t.hasPrefix(prefix) { n += 1 }
                 return interval.contains(Double(n))
             case .number(let f, let interval):
-                let v = f.value(in: s)
+                let v = f.queryValue(in: s)
                 if let b = v.bool { return interval.contains(b ? 1 : 0) }
                 return interval.contains(v.double)
             case .text(let f, let test):
-                return test.holds(for: f.value(in: s))
+                return test.holds(for: f.queryValue(in: s))
             case .never:
                 return false
             }

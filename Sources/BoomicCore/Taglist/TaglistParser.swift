@@ -27,6 +27,8 @@ struct TaglistParser {
     private let source: String
     private let chars: [Character]
     private var pos = 0
+    /// Numbers may end in `k` (thousands): set while reading a `bitrate` value, as in QUERY.
+    private var kilo = false
 
     init(_ source: String) {
         self.source = source
@@ -184,6 +186,8 @@ struct TaglistParser {
     /// the type, which wins over substring, as in QUERY.
     private mutating func value(for field: SongField) throws(TaglistError) -> Comparison {
         space()
+        kilo = field == .bitrate
+        defer { kilo = false }
         switch field.kind {
         case .int, .double: return try numeric()
         case .bool: return try truth(field)
@@ -225,11 +229,13 @@ struct TaglistParser {
         while let c = peek, !c.isWhitespace, c != ",", c != "(", c != ")", !atDots { pos += 1 }
         let token = chars[start..<pos]
         if token.isEmpty { throw fail("expected a number, e.g. 1969, <2000 or 1990..1999") }
-        guard Self.isNumber(token), let d = Double(String(token)) else {
+        let thousands = kilo && (token.last == "k" || token.last == "K")
+        let digits = String(thousands ? token.dropLast() : token)
+        guard DecimalNumber.isNumber(digits.utf8) else {
             throw fail("'\(Self.short(String(token)))' is not a number; write e.g. 1969, <2000 or 1990..1999", at: start)
         }
-        guard d.isFinite else { throw fail("'\(Self.short(String(token)))' is too large", at: start) }
-        return d
+        guard let d = DecimalNumber.parse(digits) else { throw fail("'\(Self.short(String(token)))' is too large", at: start) }
+        return thousands ? d * 1000 : d
     }
 
     /// truth := ["=" | "!="] space ("true" | "false" | "yes" | "no" | "1" | "0")
@@ -362,22 +368,4 @@ struct TaglistParser {
 
     /// Quoted pieces of input stay short, so the message stays one readable line.
     private static func short(_ s: String) -> String { s.count > 24 ? s.prefix(24) + "…" : s }
-
-    private static func isNumber(_ token: ArraySlice<Character>) -> Bool {
-        var i = token.startIndex
-        func digits() -> Bool {
-            let start = i
-            while i < token.endIndex, let a = token[i].asciiValue, a >= 48, a <= 57 { i += 1 }
-            return i > start
-        }
-        if i < token.endIndex, token[i] == "-" { i += 1 }
-        guard digits() else { return false }
-        if i < token.endIndex, token[i] == "." { i += 1; guard digits() else { return false } }
-        if i < token.endIndex, token[i] == "e" || token[i] == "E" {
-            i += 1
-            if i < token.endIndex, token[i] == "+" || token[i] == "-" { i += 1 }
-            guard digits() else { return false }
-        }
-        return i == token.endIndex
-    }
 }

@@ -24,7 +24,7 @@ struct PlaylistCommand: ParsableCommand {
     }
 
     static func songs(matching query: [String], in basis: DataBasis) throws -> [SongID] {
-        basis.songs(matching: try QueryParser.parse(query, timeZone: .current)).map(\.id)
+        basis.songs(matching: try QueryReading.parse(query, in: basis)).map(\.id)
     }
 
     struct New: ParsableCommand {

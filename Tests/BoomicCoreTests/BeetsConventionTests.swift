@@ -1,0 +1,100 @@
+import BoomicCore
+import Foundation
+import Testing
+
+/// Where Boomic follows beets, it follows it (issue 9, item 2.14): bitrate in bit/s, `path:`
+/// with `..`, missing values first when ascending, `=~`, unknown sort keys, reserved play
+/// fields and beets' names for them, and one number syntax for queries and taglists (item 2.9).
+@Suite("Query: beets' conventions")
+struct BeetsConventionTests {
+    static func song(_ n: Int, _ path: String, bitrate: Int? = nil, year: Int? = nil, genre: String? = nil) -> Song {
+        var s = Song(id: songID(n), path: path)
+        s.bitrate = bitrate
+        s.year = year
+        s.genre = genre
+        return s
+    }
+
+    static let db = DataBasis(songs: [
+        song(1, "/music/a/one.mp3", bitrate: 320, year: 1969, genre: "Rock"),
+        song(2, "/music/b/two.mp3", bitrate: 128, year: 1959, genre: "rock"),
+        song(3, "/music/b/three.flac", genre: "Rock and Roll"),
+    ])
+
+    static func find(_ args: String...) throws -> [Int] {
+        try db.songs(matching: QueryParser.parse(args)).map { s in (1...3).first { songID($0) == s.id }! }
+    }
+
+    @Test func bitrateIsInBitsPerSecondWithAKSuffix() throws {
+        #expect(try Self.find("bitrate:320000") == [1])
+        #expect(try Self.find("bitrate:200000..") == [1])
+        #expect(try Self.find("bitrate:320k..") == [1])
+        #expect(try Self.find("bitrate:..128K") == [2])
+        #expect(try Self.find("bitrate:320") == [], "320 bit/s is not 320 kbit/s")
+        #expect(throws: QueryError.self) { try QueryParser.parse(["year:1969k"]) }
+        let taglist = try Taglist.parse(name: "hq", clauses: ["+@bitrate:>=256k"])
+        #expect(Self.db.songs.values.filter(taglist.matches).map(\.id) == [songID(1)])
+        #expect(try Taglist.parse(name: "hq", clauses: ["+@bitrate:>=256000"]) == taglist)
+    }
+
+    @Test func pathQueriesResolveDotDot() throws {
+        #expect(try Set(Self.find("path:/music/a/../b")) == [2, 3])
+        #expect(try Set(Self.find("path:/music/a/../b/")) == [2, 3])
+        #expect(try Self.find("path:/music/./a/one.mp3") == [1])
+        #expect(try Set(Self.find("path:/../music")) == [1, 2, 3])
+    }
+
+    @Test func missingValuesSortFirstAscendingAndLastDescending() throws {
+        #expect(try Self.find("year+") == [3, 2, 1])
+        #expect(try Self.find("year-") == [1, 2, 3])
+        #expect(try Self.find("bitrate+") == [3, 2, 1])
+    }
+
+    @Test func exactMatchIgnoringCaseAndBareOperators() throws {
+        #expect(try Set(Self.find("genre:=~rock")) == [1, 2])
+        #expect(try Self.find("genre:=rock") == [2])
+        #expect(try Self.find("=rock") == [2], "a bare =value is an exact match on the any-field fields")
+        #expect(try Set(Self.find("=~ROCK")) == [1, 2])
+        #expect(try Self.find(":and") == [3], "a bare :regex is a regex on the any-field fields")
+    }
+
+    @Test("an unknown sort key is an error with a suggestion", arguments: [
+        ("foo+", "unknown field 'foo'"),
+        ("yeer-", "unknown field 'yeer'; did you mean 'year'?"),
+        ("skip_count+", "field 'skipcount' is kept for the play statistics"),
+    ])
+    func unknownSortKey(word: String, reason: String) {
+        #expect {
+            try QueryParser.parse([word])
+        } throws: { error in
+            guard let e = error as? QueryError else { return false }
+            return e.term == word && e.reason.hasPrefix(reason)
+        }
+    }
+
+    @Test func beetsPlayFieldNames() throws {
+        #expect(FieldName.resolve("play_count") == .playcount)
+        #expect(try QueryParser.parse(["play_count:1.."]) == QueryParser.parse(["playcount:1.."]))
+        #expect(try FieldAssignment.parse("play_count=3") == FieldAssignment(field: .playcount, value: .int(3)))
+        for reserved in ["skipcount", "lastplayed", "bookmark", "skip_count", "last_played"] {
+            #expect(throws: QueryError.self) { try QueryParser.parse([reserved + ":1"]) }
+            #expect(throws: FieldError.self) { try FieldAssignment.parse(reserved + "=1") }
+        }
+    }
+
+    @Test("one number syntax: decimals, no hex, nan or inf", arguments: [
+        "0x7B9", "nan", "inf", "-inf", "infinity", ".5", "5.", "1e", "+3", "1_000", "١٩٦٩",
+    ])
+    func numbersThatAreNot(text: String) {
+        #expect(DecimalNumber.parse(text) == nil)
+        #expect(throws: QueryError.self) { try QueryParser.parse(["year:" + text]) }
+        #expect(throws: TaglistError.self) { try Taglist.parse(name: "t", clauses: ["+@year:" + text]) }
+    }
+
+    @Test("numbers both read alike", arguments: ["1969", "-6.5", "0.25", "3e2", "1E-2", "007"])
+    func numbersThatAre(text: String) throws {
+        let d = try #require(DecimalNumber.parse(text))
+        #expect(try QueryParser.parse(["year:" + text]).query == .field(.year, .range(lower: d, upper: d)))
+        #expect(try Rule(parsing: "@year:" + text) == .field(.year, .compare(.equal, .number(d))))
+    }
+}
