@@ -59,8 +59,8 @@ struct BeetsConventionTests {
     }
 
     @Test("an unknown sort key is an error with a suggestion", arguments: [
-        ("foo+", "unknown field 'foo'"),
-        ("yeer-", "unknown field 'yeer'; did you mean 'year'?"),
+        ("foo+", "no field 'foo' to sort by (a word ending in + or - is a sort key; to search for it, write title:foo+); "),
+        ("yeer-", "no field 'yeer' to sort by (a word ending in + or - is a sort key; to search for it, write title:yeer-); did you mean 'year'?"),
         ("skip_count+", "field 'skipcount' is kept for the play statistics"),
     ])
     func unknownSortKey(word: String, reason: String) {

@@ -71,7 +71,7 @@ struct QueryParserTests {
         (["tag:"], "tag:", "a tag needs a name, e.g. #jazz or #instruments:piano"),
         (["^"], "^", "nothing after the negation sign"),
         (["comp:maybe"], "comp:maybe", "'compilation' is true or false"),
-        (["rock-"], "rock-", "unknown field 'rock'; did you mean 'track'? (a word ending in + or - is a sort key; to search for it, write title:rock- or another field)"),
+        (["rock-"], "rock-", "no field 'rock' to sort by (a word ending in + or - is a sort key; to search for it, write title:rock-); did you mean 'track'?"),
     ] as [([String], String, String)])
     func rejects(args: [String], term: String, reason: String) {
         #expect(throws: QueryError(term: term, reason: reason)) { try QueryParser.parse(args) }

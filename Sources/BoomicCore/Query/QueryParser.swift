@@ -52,7 +52,8 @@ public enum QueryParser {
         let ascending = last == "+"
         if let f = FieldName.resolve(name), f != .userFields { return SortKey(field: f, ascending: ascending) }
         if context.userFields.contains(name.lowercased()) { return SortKey(userField: name.lowercased(), ascending: ascending) }
-        throw QueryError(term: word, reason: unknownFieldReason(name, context) + " (a word ending in + or - is a sort key; to search for it, write title:\(word) or another field)")
+        if FieldName.reservedName(name) != nil { throw QueryError(term: word, reason: unknownFieldReason(name, context)) }
+        throw QueryError(term: word, reason: "no field '\(name)' to sort by (a word ending in + or - is a sort key; to search for it, write title:\(word)); \(hint(for: name, context))")
     }
 
     /// Why a name is no field, and what the user may have meant.
@@ -60,9 +61,13 @@ public enum QueryParser {
         if let r = FieldName.reservedName(name) {
             return "field '\(r)' is kept for the play statistics the player will record, which this version does not have yet"
         }
-        let hint = FieldName.suggestion(for: name, userFields: context.userFields).map { "did you mean '\($0)'?" }
+        return "unknown field '\(name)'; \(hint(for: name, context))"
+    }
+
+    /// The closest known name, else the list of them.
+    private static func hint(for name: String, _ context: Context) -> String {
+        FieldName.suggestion(for: name, userFields: context.userFields).map { "did you mean '\($0)'?" }
             ?? "known fields are \((FieldName.all.filter { $0 != SongField.userFields.name } + context.userFields.sorted()).joined(separator: ", "))"
-        return "unknown field '\(name)'; \(hint)"
     }
 
     static func term(_ word: String, timeZone: TimeZone = TimeZone(identifier: "UTC")!, userFields: Set<String> = []) throws(QueryError) -> Query {
