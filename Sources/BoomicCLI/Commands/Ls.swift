@@ -35,7 +35,9 @@ struct Ls: ParsableCommand {
         let parsed = try QueryReading.parse(query, in: basis)
         let songs = basis.songs(matching: parsed)
         if albums {
-            try printAlbums(Browse.albums(of: songs, in: basis), template: template)
+            // In a view, each album says how many of its songs the view holds (taglists.md).
+            let whole = read.view == nil ? nil : try lib.basis(asOf: read.asOf)
+            try printAlbums(Browse.albums(of: songs, in: basis), template: template, whole: whole)
         } else if artists {
             try printArtists(Browse.artists(of: songs, in: basis))
         } else if output.json {
@@ -47,12 +49,16 @@ struct Ls: ParsableCommand {
         }
     }
 
-    private func printAlbums(_ list: [Browse.AlbumRow], template: SongFormat?) throws {
+    private func printAlbums(_ list: [Browse.AlbumRow], template: SongFormat?, whole: DataBasis?) throws {
         if output.json { try JSONOut.printArray(list); return }
         for a in list {
             if let t = template, let first = a.firstSong { Out.line(t.render(first)); continue }
             let year = a.year.map { " (\($0))" } ?? ""
-            Out.line("\(a.albumartist) - \(a.album)\(year)")
+            var counts = ""
+            if let whole, let key = a.firstSong.flatMap(AlbumKey.init), let total = whole.albums[key]?.count {
+                counts = "  " + Terminal.dim("\(a.songs) of \(total) song\(total == 1 ? "" : "s")")
+            }
+            Out.line("\(a.albumartist) - \(a.album)\(year)\(counts)")
         }
     }
 

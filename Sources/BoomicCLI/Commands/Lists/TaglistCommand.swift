@@ -78,6 +78,15 @@ struct TaglistCommand: ParsableCommand {
         @Argument(help: "The taglist's name.") var name: String
 
         func run() throws {
+            // Its definition then (taglists.md): before it existed it held nothing, and today's
+            // rules over that state are what `ls --view` is for.
+            if let asOf {
+                let lib = try Library.open(at: options.location, create: false)
+                if try lib.basis(asOf: asOf).taglist(named: name) == nil, let (_, now) = lib.basis.taglist(named: name) {
+                    throw CLIError("taglist '\(OneLine.excerpt(now.name, around: 0))' did not exist at \(OneLine.excerpt(asOf, around: 0)); "
+                                   + "'boomic ls --view \(OneLine.excerpt(now.name, around: 0)) --as-of \(OneLine.excerpt(asOf, around: 0))' applies its rules of today to the library then")
+                }
+            }
             var ls = try Ls.parse([])
             ls.options = options
             ls.output = output
