@@ -98,3 +98,51 @@ struct BeetsConventionTests {
         #expect(try Rule(parsing: "@year:" + text) == .field(.year, .compare(.equal, .number(d))))
     }
 }
+
+/// One date syntax for queries and taglists (issue 9, item 2.9): `+@added:2026` compared raw
+/// seconds since 1970 with 2026 and held no song, while the query `added:2026` matched.
+@Suite("Taglists: dates as queries read them")
+struct TaglistDateTests {
+    static let jan2026 = 1_767_225_600.0      // 2026-01-01T00:00:00Z
+    static let db: DataBasis = {
+        var songs: [Song] = []
+        for (n, added) in [jan2026 - 1, jan2026 + 10, jan2026 + 40 * 86_400, jan2026 + 400 * 86_400].enumerated() {
+            var s = Song(id: songID(n + 1), path: "/m/\(n + 1).flac")
+            s.added = added
+            songs.append(s)
+        }
+        return DataBasis(songs: songs)
+    }()
+
+    static func held(_ clause: String, timeZone: TimeZone = .gmt) throws -> [Int] {
+        let t = try Taglist.parse(name: "t", clauses: [clause])
+        return db.songs(in: t, timeZone: timeZone).map { s in (1...4).first { songID($0) == s.id }! }.sorted()
+    }
+
+    @Test("a taglist's @added reads dates as the query's added: does", arguments: [
+        ("+@added:2026", [2, 3]), ("+@added:2026-01", [2]), ("+@added:2026-01..2026-02", [2, 3]),
+        ("+@added:..2025", [1]), ("+@added:2027..", [4]), ("+@added:<2026", [1]), ("+@added:<=2026", [1, 2, 3]),
+        ("+@added:>2026", [4]), ("+@added:>=2026-02", [3, 4]), ("+@added:!=2026", [1, 4]), ("+@added(2026)", [2, 3]),
+    ])
+    func datesInTaglists(clause: String, expected: [Int]) throws {
+        #expect(try Self.held(clause) == expected)
+        let t = try Taglist.parse(name: "t", clauses: [clause])
+        #expect(try Taglist.parse(name: "t", clauses: t.arguments) == t, "prints back to itself")
+    }
+
+    @Test func taglistAndQueryAgree() throws {
+        for zone in [TimeZone.gmt, TimeZone(identifier: "Pacific/Kiritimati")!, TimeZone(identifier: "America/Los_Angeles")!] {
+            let byQuery = Self.db.songs(matching: try QueryParser.parse(["added:2026"], timeZone: zone)).map(\.id).sorted()
+            let byTaglist = Self.db.songs(in: try Taglist.parse(name: "t", clauses: ["+@added:2026"]), timeZone: zone).map(\.id).sorted()
+            #expect(byQuery == byTaglist, "\(zone.identifier)")
+        }
+    }
+
+    @Test func secondsSince1970StillRead() throws {
+        // Taglists stored before dates keep their meaning: a number that is no date is seconds.
+        #expect(try Self.held("+@added:>1767225600") == [2, 3, 4])
+        #expect(try Rule(parsing: "@added:>1767225600") == .field(.added, .compare(.greater, .number(1_767_225_600))))
+        #expect(throws: TaglistError.self) { try Taglist.parse(name: "t", clauses: ["+@added:2026..soon"]) }
+        #expect(throws: TaglistError.self) { try Taglist.parse(name: "t", clauses: ["+@added:2027..2026"]) }
+    }
+}

@@ -82,7 +82,7 @@ struct Search: ParsableCommand {
                 line = display + "  " + Terminal.dim(count(albumCount, "album") + ", " + count(n, "song"))
             case .taglist(let listID, let listName):
                 id = listID
-                let n = ListID(uuidString: listID).flatMap { whole.taglists[$0] }.map(basis.songCount(in:)) ?? 0
+                let n = ListID(uuidString: listID).flatMap { whole.taglists[$0] }.map { basis.songCount(in: $0, timeZone: .current) } ?? 0
                 songs = n
                 line = listName + "  " + Terminal.dim(count(n, "song"))
             case .playlist(let listID, let listName):

@@ -188,6 +188,7 @@ struct TaglistParser {
         space()
         kilo = field == .bitrate
         defer { kilo = false }
+        if field == .added { return try dated() }
         switch field.kind {
         case .int, .double: return try numeric()
         case .bool: return try truth(field)
@@ -236,6 +237,52 @@ struct TaglistParser {
         }
         guard let d = DecimalNumber.parse(digits) else { throw fail("'\(Self.short(String(token)))' is too large", at: start) }
         return thousands ? d * 1000 : d
+    }
+
+    /// dated := operator space DATE | DATE | DATE? space ".." space DATE? | numeric
+    ///
+    /// `added` takes dates, as in QUERY (`@added:2026`, `@added:>=2026-01`). A value that is no
+    /// date is read as a number of seconds since 1970, as taglists stored before dates did.
+    private mutating func dated() throws(TaglistError) -> Comparison {
+        let start = pos
+        func isDate(_ token: String?) -> Bool { token.map { DatePeriod.parse($0, timeZone: .gmt) != nil } ?? false }
+        if let op = comparisonOperator() {
+            space()
+            let token = peekToken()
+            guard isDate(token) else { pos = start; return try numeric() }
+            pos += token!.count
+            return .compare(op, .date(token!))
+        }
+        let lower = atDots ? nil : peekToken()
+        if lower != nil && !isDate(lower) { return try numeric() }
+        pos += lower?.count ?? 0
+        space()
+        guard atDots else { return .compare(.equal, .date(lower!)) }
+        pos += 2
+        space()
+        let upperStart = pos
+        let upper = atValueEnd ? nil : peekToken()
+        if lower == nil && !isDate(upper) { pos = start; return try numeric() }
+        if let upper, !isDate(upper) {
+            throw fail("'\(Self.short(upper))' is not a date; write 2026, 2026-01, 2026-01-15 or 2026-01-15T10:30", at: upperStart)
+        }
+        pos += upper?.count ?? 0
+        switch (lower, upper) {
+        case (nil, nil):
+            throw fail("a range needs at least one end, e.g. 2026-01.. or ..2025", at: start)
+        case (let lo?, let hi?) where DatePeriod.parse(lo, timeZone: .gmt)!.start > DatePeriod.parse(hi, timeZone: .gmt)!.start:
+            throw fail("the range \(lo)..\(hi) is empty; write the earlier date first", at: start)
+        default:
+            return .dateRange(lower: lower, upper: upper)
+        }
+    }
+
+    /// The token at `pos` as `number` delimits it (to a space, `,`, a parenthesis or `..`), not consumed.
+    private func peekToken() -> String? {
+        var end = pos
+        while end < chars.count, !chars[end].isWhitespace, chars[end] != ",", chars[end] != "(", chars[end] != ")",
+              !(end + 1 < chars.count && chars[end] == "." && chars[end + 1] == ".") { end += 1 }
+        return end > pos ? String(chars[pos..<end]) : nil
     }
 
     /// truth := ["=" | "!="] space ("true" | "false" | "yes" | "no" | "1" | "0")

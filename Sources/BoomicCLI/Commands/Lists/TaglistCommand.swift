@@ -31,7 +31,7 @@ struct TaglistCommand: ParsableCommand {
                 (try TaglistGeneration.add(taglist, id: ListID(UUID()), on: basis), "taglist add \(taglist.name)")
             }
             guard let c, let (_, t) = lib.basis.taglist(named: taglist.name) else { return }
-            let n = lib.basis.songCount(in: t)
+            let n = lib.basis.songCount(in: t, timeZone: .current)
             Out.line("Added taglist \(t.name): \(n) song\(n == 1 ? "" : "s") (transaction \(c.seq)).")
         }
     }
@@ -49,7 +49,7 @@ struct TaglistCommand: ParsableCommand {
             let lib = try Library.open(at: options.location, create: false)
             let basis = try lib.basis(asOf: asOf)
             let rows = basis.taglistsByName.map { id, t in
-                Row(id: id.description, name: t.name, clauses: t.arguments, songs: basis.songCount(in: t))
+                Row(id: id.description, name: t.name, clauses: t.arguments, songs: basis.songCount(in: t, timeZone: .current))
             }
             if output.json { try JSONOut.printArray(rows); return }
             if rows.isEmpty { Out.line("No taglists yet; 'boomic taglist add NAME CLAUSE…' makes one."); return }
