@@ -66,6 +66,20 @@ import Testing
         #expect(try Self.albums(box, "--view", "mix", "--as-of", "5") == ["Double Live", "Night Drive"])
     }
 
+    /// `+@added:YEAR` and the query `added:YEAR` agree (issue 9, item 2.9: the taglist compared
+    /// seconds since 1970 with the year and held nothing).
+    @Test func addedReadsTheSameInATaglistAndAQuery() throws {
+        let box = try Sandbox()
+        try box.importSamples()
+        let year = String(Calendar.current.component(.year, from: Date()))
+        let all = try box.songs().count
+        #expect(try box.songs("added:" + year).count == all)
+        let add = try box.succeed("taglist", "add", "new", "+@added:" + year)
+        #expect(add.lines.last?.hasPrefix("Added taglist new: \(all) songs") == true, "\(add)")
+        #expect(try box.songs("--view", "new").count == all)
+        #expect(try box.boomic("taglist", "add", "hex", "+@year:0x7B9").status == 1)
+    }
+
     /// The documented `ls -a --view mix`: albums "with their counts in the view".
     @Test func albumsInAViewShowTheirCountsInTheView() throws {
         let box = try Self.worked()
