@@ -193,6 +193,7 @@ extension SongCodec {
         s.favorite = has(.favorite)
         if has(.art) { s.art = try shared() }
         if has(.fileValues) { s.fileValues = try (0..<r.count(atMost: r.remaining)).map { _ in try r.string() } }
+        if has(.userFields) { s.userFields = try sharedList() }
         return s
     }
 }

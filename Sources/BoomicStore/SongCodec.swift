@@ -9,7 +9,7 @@ import Synchronization
 /// second, five times the budget of opening a library (DESIGN §7). This format is hand-rolled
 /// for speed: one pass, no keys, no reflection.
 ///
-/// Layout (version 3), using `ByteWriter`'s primitives:
+/// Layout (version 4), using `ByteWriter`'s primitives:
 /// ```
 /// version byte (3)
 /// song count, chunk count, then per chunk: its song count and its byte length
@@ -21,7 +21,8 @@ import Synchronization
 /// The songs are split into up to `maxChunks` chunks of at least `songsPerChunk` so that opening
 /// decodes them on all cores: a chunk's place in the output and in the bytes is known before any
 /// of it is read, and its own string table means two threads never share (and never contend for
-/// the reference counts of) the same `String`s. Version 2 was one chunk without the header.
+/// the reference counts of) the same `String`s. Version 2 was one chunk without the header;
+/// version 3 had no user fields.
 ///
 /// Absent optionals, empty arrays, `false`, and numbers equal to their default set no bit and
 /// take no bytes. Values many songs share (album, genre, dates, MusicBrainz album ids, art hashes,
@@ -35,7 +36,7 @@ import Synchronization
 /// throws `StoreError.badEncoding`, never traps.
 public enum SongCodec {
     /// Bump when the layout changes, and bump the checkpoint codec's `format` with it.
-    public static let version: UInt8 = 3
+    public static let version: UInt8 = 4
 
     /// Chunks are at least this many songs (fewer songs make one chunk): below that, a thread and
     /// a second string table cost more than they save.
@@ -53,6 +54,7 @@ public enum SongCodec {
         case duration, samplerate, bitdepth, channels, bitrate, format
         case tags, rating, playcount, favorite, art
         case fileValues
+        case userFields
 
         var mask: UInt64 { 1 << UInt64(rawValue) }
         static let all: UInt64 = (1 << UInt64(allCases.count)) - 1
@@ -186,6 +188,7 @@ public enum SongCodec {
         mark(.favorite, s.favorite)
         mark(.art, s.art != nil)
         mark(.fileValues, !s.fileValues.isEmpty)
+        mark(.userFields, !s.userFields.isEmpty)
 
         w.uuid(s.id.uuid)
         w.varint(bits)
@@ -233,5 +236,7 @@ public enum SongCodec {
         if s.playcount != 0 { w.int(s.playcount) }
         shared(s.art)
         if !s.fileValues.isEmpty { w.count(s.fileValues.count); for v in s.fileValues { w.string(v) } }
+        // A user field's entries (`mood=happy`) repeat across songs, so they go in the table.
+        sharedList(s.userFields)
     }
 }

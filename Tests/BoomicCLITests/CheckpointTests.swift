@@ -41,7 +41,8 @@ import Testing
         var states = [1: try box.listing([some])]
         var head = 1
         while try Self.checkpoints(box).isEmpty && head < 12 {
-            try box.succeed("modify", "comment=pass \(head)", "-y")
+            // `round` is a user field: checkpoints must carry those too (issue 9).
+            try box.succeed("modify", "comment=pass \(head)", "round=\(head)", "-y")
             head += 1
             states[head] = try box.listing([some])
         }

@@ -96,6 +96,22 @@ import Testing
 
     /// Blame over more than one page of the log (the CLI reads it backwards 64 transactions at a
     /// time): the log is the real one plus 70 edits of another song, through import-json.
+    /// A name conflict is left alone even with --force (two lists of one name could not be told
+    /// apart), so --force must not claim to overwrite it (issue 9, item 2.16).
+    @Test func forceDoesNotClaimToOverwriteANameConflict() throws {
+        let box = try Sandbox()
+        try box.importSamples()
+        try box.succeed("taglist", "add", "mix", "+#jazz")
+        try box.succeed("taglist", "rm", "mix")
+        try box.succeed("taglist", "add", "MIX", "+#rock")
+        let history = try box.history()
+        let run = try box.boomic("revert", "3", "--force", "-y")  // 1 is the import, 3 the rm
+        #expect(run.succeeded && run.stdout == "Nothing to revert.\n", "\(run)")
+        #expect(run.errorLines.count == 1 && run.errorLines[0].contains("left alone"), "\(run)")
+        #expect(!run.stderr.contains("overwriting"), "\(run)")
+        #expect(try box.history() == history)
+    }
+
     @Test func blameNamesTheTransactionThatSetEachValue() throws {
         let box = try Sandbox()
         try box.importSamples()

@@ -55,6 +55,40 @@ import Testing
         #expect(try Self.albums(box, "--view", "mix", "--as-of", "5") == ["Double Live", "Night Drive"])
     }
 
+    /// `taglist show NAME --as-of REF` lists what the taglist held then, by its definition then
+    /// (taglists.md): before it existed it held nothing, which is one line saying so, not today's
+    /// rules in disguise (issue 9, item 2.16). `ls --view` keeps applying today's rules.
+    @Test func showAsOfBeforeTheTaglistExistedSaysSo() throws {
+        let box = try Self.worked()
+        let run = try box.boomic("taglist", "show", "mix", "--as-of", "5")
+        #expect(run.status == 1 && run.stdout.isEmpty && run.errorLines.count == 1, "\(run)")
+        #expect(run.stderr.contains("did not exist") && run.stderr.contains("--view"), "\(run)")
+        #expect(try Self.albums(box, "--view", "mix", "--as-of", "5") == ["Double Live", "Night Drive"])
+    }
+
+    /// `+@added:YEAR` and the query `added:YEAR` agree (issue 9, item 2.9: the taglist compared
+    /// seconds since 1970 with the year and held nothing).
+    @Test func addedReadsTheSameInATaglistAndAQuery() throws {
+        let box = try Sandbox()
+        try box.importSamples()
+        let year = String(Calendar.current.component(.year, from: Date()))
+        let all = try box.songs().count
+        #expect(try box.songs("added:" + year).count == all)
+        let add = try box.succeed("taglist", "add", "new", "+@added:" + year)
+        #expect(add.lines.last?.hasPrefix("Added taglist new: \(all) songs") == true, "\(add)")
+        #expect(try box.songs("--view", "new").count == all)
+        #expect(try box.boomic("taglist", "add", "hex", "+@year:0x7B9").status == 1)
+    }
+
+    /// The documented `ls -a --view mix`: albums "with their counts in the view".
+    @Test func albumsInAViewShowTheirCountsInTheView() throws {
+        let box = try Self.worked()
+        try box.succeed("modify", "title:Midnight Run", "year=1999", "-y")  // French before 2000: out of the view
+        let lines = try box.succeed("ls", "-a", "--view", "mix").lines
+        #expect(lines == ["The Long Road Band - Double Live (1977)  4 of 4 songs", "Various Artists - Night Drive (2001)  3 of 4 songs"], "\(lines)")
+        #expect(try box.succeed("ls", "-a").lines.contains("The Long Road Band - Double Live (1977)"), "no counts outside a view, as before")
+    }
+
     @Test func definitionsHaveHistoryAndRollBack() throws {
         let box = try Self.worked()
         let edit = try box.succeed("taglist", "edit", "mix", "+#japanese")

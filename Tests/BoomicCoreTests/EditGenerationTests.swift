@@ -26,12 +26,12 @@ struct EditGenerationTests {
     }
 
     @Test("bad assignments are errors that say what to do", arguments: [
-        ("yeer=1969", FieldError.unknownField("yeer", suggestion: "year"),
-         "unknown field 'yeer'; did you mean 'year'?"),
-        ("zzzzzzzz=1", FieldError.unknownField("zzzzzzzz", suggestion: nil),
+        ("yeer=1969", FieldError.nearKnownField("yeer", known: "year"),
+         "unknown field 'yeer'; did you mean 'year'? (pass --new-field to create a field named 'yeer')"),
+        ("zzzzzzzz!", FieldError.unknownField("zzzzzzzz", suggestion: nil),
          "unknown field 'zzzzzzzz'; see 'boomic ls --help' for the field names"),
-        ("=1969", FieldError.unknownField("", suggestion: nil),
-         "unknown field ''; see 'boomic ls --help' for the field names"),
+        ("=1969", FieldError.malformed("=1969"),
+         "'=1969' is not an assignment: write FIELD=VALUE to set a field or FIELD! to clear it"),
         ("year=abc", FieldError.badValue(field: "year", value: "abc", expected: "a whole number"),
          "'abc' is not a valid value for 'year': expected a whole number"),
         ("year=19.5", FieldError.badValue(field: "year", value: "19.5", expected: "a whole number"),

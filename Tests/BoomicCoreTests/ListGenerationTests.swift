@@ -113,6 +113,7 @@ import Testing
         for force in [false, true] {
             let r = RevertGeneration.revert(t, on: b, force: force)
             #expect(r.assertions.isEmpty && r.conflicts.map(\.entity) == [.taglist(ListID(uuid(1)))], "force \(force)")
+            #expect(r.conflicts.allSatisfy { !$0.isOverridable }, "force does not overwrite a name conflict")
             #expect(b.applying(r.assertions).invariantViolations().isEmpty)
         }
     }

@@ -245,11 +245,11 @@ struct QueryMatcherTests {
         #expect(try Self.find("untagged") == [3], "bare words look in the path")
     }
 
-    @Test("sorting: by the keys given, missing values last, then the browsing order")
+    @Test("sorting: by the keys given, missing values first ascending and last descending (as beets), then the browsing order")
     func sortOrder() throws {
-        #expect(try Self.find("year+") == [2, 1, 3])
-        #expect(try Self.find("title+") == [1, 2, 3])
-        #expect(try Self.find("year-") == [1, 2, 3], "missing values sort last in descending order too")
+        #expect(try Self.find("year+") == [3, 2, 1])
+        #expect(try Self.find("title+") == [3, 1, 2])
+        #expect(try Self.find("year-") == [1, 2, 3], "missing values sort last in descending order")
         #expect(try Self.find("title-") == [2, 1, 3])
         #expect(try Self.find() == [3, 1, 2], "album artist, album, disc, track, path: the untagged song has no album artist")
     }

@@ -40,7 +40,8 @@ struct QueryParserTests {
         (["year+", "title-"], ParsedQuery(query: .all, sort: [SortKey(field: .year, ascending: true),
                                                              SortKey(field: .title, ascending: false)])),
         (["jazz", "artist+"], ParsedQuery(query: any("jazz"), sort: [SortKey(field: .artists, ascending: true)])),
-        (["rock-"], ParsedQuery(query: any("rock-"))),
+        (["c++"], ParsedQuery(query: any("c++"))),
+        (["title:rock-"], ParsedQuery(query: .field(.title, .substring("rock-")))),
         (["#jazz"], ParsedQuery(query: .tag("jazz", includeChildren: false))),
         (["#Jazz"], ParsedQuery(query: .tag("jazz", includeChildren: false))),
         (["#instruments:"], ParsedQuery(query: .tag("instruments", includeChildren: true))),
@@ -70,6 +71,7 @@ struct QueryParserTests {
         (["tag:"], "tag:", "a tag needs a name, e.g. #jazz or #instruments:piano"),
         (["^"], "^", "nothing after the negation sign"),
         (["comp:maybe"], "comp:maybe", "'compilation' is true or false"),
+        (["rock-"], "rock-", "no field 'rock' to sort by (a word ending in + or - is a sort key; to search for it, write title:rock-); did you mean 'track'?"),
     ] as [([String], String, String)])
     func rejects(args: [String], term: String, reason: String) {
         #expect(throws: QueryError(term: term, reason: reason)) { try QueryParser.parse(args) }

@@ -106,6 +106,7 @@ struct TransactionLawTests {
           .enabled(if: Seeds.replayed == nil, "counts are over all seeds"))
     func historiesCoverEveryKindOfStep() {
         var kinds: [Transaction.Kind: Int] = [:]
+        var userFieldEdits = 0, userFieldsRolledBack = 0
         var moved = 0, renamedOnto = 0, wentMissing = 0, cameBack = 0, rescanned = 0, deleted = 0, readded = 0, largest = 0
         for h in Histories.all {
             largest = max(largest, h.bases.map(\.songs.count).max()!)
@@ -114,6 +115,10 @@ struct TransactionLawTests {
                 for a in t.assertions.prefix(3) {
                     switch a {
                     case .updateSong(_, let p):
+                        if p[.userFields] != nil {
+                            if t.kind == .edit { userFieldEdits += 1 }
+                            if [.undo, .redo, .rollback].contains(t.kind) { userFieldsRolledBack += 1 }
+                        }
                         if t.kind == .import, let path = p[.path]?.new.string {
                             moved += 1
                             if h.bases[i].paths[PathKey(path)] != nil { renamedOnto += 1 }
@@ -133,6 +138,8 @@ struct TransactionLawTests {
             #expect(kinds[kind, default: 0] >= 100, "only \(kinds[kind, default: 0]) transactions of kind \(kind)")
         }
         #expect(moved >= 20, "moved files: \(moved)")
+        #expect(userFieldEdits >= 50, "edits of user fields: \(userFieldEdits)")
+        #expect(userFieldsRolledBack >= 20, "user fields undone or rolled back: \(userFieldsRolledBack)")
         #expect(renamedOnto >= 10, "files renamed onto another song's path: \(renamedOnto)")
         #expect(wentMissing >= 20, "missing files: \(wentMissing)")
         #expect(cameBack >= 10, "files coming back: \(cameBack)")

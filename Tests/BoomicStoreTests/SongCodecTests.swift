@@ -231,6 +231,7 @@ extension SeededRandom {
         s.favorite = Bool.random(using: &self)
         s.art = maybe { $0.string() }
         s.fileValues = (0..<Int.random(in: 0...2, using: &self)).map { _ in "genre=" + string() }
+        s.userFields = Song.normalizedUserFields((0..<Int.random(in: 0...3, using: &self)).map { i in "f\(i)=" + string() })
         return s
     }
 }

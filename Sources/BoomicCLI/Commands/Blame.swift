@@ -25,8 +25,8 @@ struct BlameCommand: ParsableCommand, TakesTerms {
         for a in arguments {
             if !a.contains(":"), !a.hasPrefix("#"), !a.hasPrefix("^"), let f = FieldName.resolve(a) { fields.append(f) } else { terms.append(a) }
         }
-        let parsed = try QueryParser.parse(terms, timeZone: .current)
         let lib = try Library.open(at: options.location, create: false)
+        let parsed = try QueryReading.parse(terms, in: lib.basis)
         let songs = lib.basis.songs(matching: parsed)
         let shown = fields.isEmpty ? SongField.allCases.filter { $0.isTag || $0.isLibraryOnly } : fields
         let origins = try lib.blame(Set(songs.map(\.id)), fields: shown)

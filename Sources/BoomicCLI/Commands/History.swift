@@ -38,8 +38,8 @@ struct History: ParsableCommand, TakesTerms {
     }
 
     func run() throws {
-        let parsed = query.isEmpty ? nil : try QueryParser.parse(query, timeZone: .current)
         let lib = try Library.open(at: options.location, create: false)
+        let parsed = query.isEmpty ? nil : try QueryReading.parse(query, in: lib.basis)
         let after = try since.map { try lib.resolve($0) } ?? 0
         // A kind nobody makes would silently list nothing: a typo (`--kind edits`) must say so.
         // Kinds are an open set on disk, so an older log's own kinds count as known too.

@@ -12,16 +12,16 @@ struct Info: ParsableCommand, TakesTerms {
     var terms: [String] { get { query } set { query = newValue } }
 
     func run() throws {
-        let parsed = try QueryParser.parse(query, timeZone: .current)
         let lib = try Library.open(at: options.location, create: false)
-        let songs = try lib.basis(asOf: read.asOf, view: read.view).songs(matching: parsed)
+        let basis = try lib.basis(asOf: read.asOf, view: read.view)
+        let songs = basis.songs(matching: try QueryReading.parse(query, in: basis))
         if output.json { try JSONOut.printArray(songs.map { SongJSON($0) }); return }
         if songs.isEmpty { throw CLIError("no songs match '\(query.joined(separator: " "))'", exitCode: 1) }
         for (i, s) in songs.enumerated() {
             if i > 0 { Out.line() }
             Out.line(Terminal.bold(Terminal.printable(s.path)))
             Out.line("  \("id".padding(toLength: 22, withPad: " ", startingAt: 0)) \(s.id)")
-            for f in SongField.allCases where f != .path {
+            for f in SongField.allCases where f != .path && f != .userFields {
                 let v = f.value(in: s)
                 if v.isNull || v == .strings([]) { continue }
                 let shown: String
@@ -29,9 +29,14 @@ struct Info: ParsableCommand, TakesTerms {
                 case .tags: shown = Terminal.printable(s.tags.map { "#" + $0 }.joined(separator: " "))
                 case .added: shown = Formatting.localTime(s.added)
                 case .duration: shown = Formatting.duration(s.duration) + " (\(v))"
+                case .bitrate: shown = "\(v) kbit/s"
                 default: shown = Terminal.printable(v.description)
                 }
                 Out.line("  \(f.name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(shown)")
+            }
+            // The user's own fields, after the known ones, by name.
+            for (name, value) in s.userFieldMap.sorted(by: { $0.key < $1.key }) {
+                Out.line("  \(name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(value)")
             }
         }
     }

@@ -30,13 +30,15 @@ struct Ls: ParsableCommand, TakesTerms {
     }
 
     func run() throws {
-        let parsed = try QueryParser.parse(query, timeZone: .current)
         let template = try format.map { try SongFormat($0) }
         let lib = try Library.open(at: options.location, create: false)
         let basis = try lib.basis(asOf: read.asOf, view: read.view)
+        let parsed = try QueryReading.parse(query, in: basis)
         let songs = basis.songs(matching: parsed)
         if albums {
-            try printAlbums(Browse.albums(of: songs, in: basis), template: template)
+            // In a view, each album says how many of its songs the view holds (taglists.md).
+            let whole = read.view == nil ? nil : try lib.basis(asOf: read.asOf)
+            try printAlbums(Browse.albums(of: songs, in: basis), template: template, whole: whole)
         } else if artists {
             try printArtists(Browse.artists(of: songs, in: basis))
         } else if output.json {
@@ -48,12 +50,16 @@ struct Ls: ParsableCommand, TakesTerms {
         }
     }
 
-    private func printAlbums(_ list: [Browse.AlbumRow], template: SongFormat?) throws {
+    private func printAlbums(_ list: [Browse.AlbumRow], template: SongFormat?, whole: DataBasis?) throws {
         if output.json { try JSONOut.printArray(list); return }
         for a in list {
             if let t = template, let first = a.firstSong { Out.line(t.render(first)); continue }
             let year = a.year.map { " (\($0))" } ?? ""
-            Out.line(Terminal.printable("\(a.albumartist) - \(a.album)") + year)
+            var counts = ""
+            if let whole, let key = a.firstSong.flatMap(AlbumKey.init), let total = whole.albums[key]?.count {
+                counts = "  " + Terminal.dim("\(a.songs) of \(total) song\(total == 1 ? "" : "s")")
+            }
+            Out.line(Terminal.printable("\(a.albumartist) - \(a.album)") + year + counts)
         }
     }
 

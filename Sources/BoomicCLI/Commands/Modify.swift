@@ -6,8 +6,9 @@ struct Modify: ParsableCommand, TakesTerms {
         abstract: "Change fields of every song matching a query, in one transaction.",
         discussion: """
             Arguments with '=' set a field (year=1969, artist=A; B), FIELD! clears it; the rest is \
-            the query. Shows each song's change and asks on a terminal (-y to skip). \
-            'boomic undo' takes the whole change back.
+            the query. A name no field has creates your own field (mood=happy), kept in the library \
+            and never written to files; a name close to a known field needs --new-field. Shows each \
+            song's change and asks on a terminal (-y to skip). 'boomic undo' takes the whole change back.
             """
     )
 
@@ -16,29 +17,36 @@ struct Modify: ParsableCommand, TakesTerms {
     @OptionGroup var confirm: ConfirmOptions
     @Flag(help: "Then write the changed songs' tags into their files (see 'boomic write').")
     var write = false
+    @Flag(help: "Create a new field even though its name is close to a known one (yeer=1969).")
+    var newField = false
     @Argument(help: "QUERY terms and FIELD=VALUE / FIELD! assignments.")
     var arguments: [String] = []
     var terms: [String] { get { arguments } set { arguments = newValue } }
 
     func validateTerms() throws {
-        if try Self.split(arguments).assignments.isEmpty {
+        if Self.split(arguments).assignments.isEmpty {
             throw ValidationError("nothing to change: give at least one FIELD=VALUE or FIELD!")
         }
     }
 
     func run() throws {
-        let (terms, assignments) = try Self.split(arguments)
-        let parsed = try ChangeQuery.parse(terms)
+        let (terms, typed) = Self.split(arguments)
         let lib = try Library.open(at: options.location, create: false)
+        let userFields = lib.basis.userFieldNames
+        let assignments = try typed.map { try FieldAssignment.parse($0, userFields: userFields, newField: newField) }
+        let parsed = try ChangeQuery.parse(terms, in: lib.basis)
         let preview = EditGeneration.modify(lib.basis, songs: lib.basis.songs(matching: parsed).map(\.id), set: assignments)
         guard !preview.isEmpty else { Out.line("No changes to make."); return }
         for l in ChangePrinter.lines(for: preview, in: lib.basis, limit: 200) { Out.line(l) }
         for l in ChangePrinter.taglistLines(for: preview, on: lib.basis) { Out.line(l) }
+        for name in Set(assignments.compactMap(\.userField)).subtracting(userFields).sorted() {
+            Out.line("New field '\(name)': kept in the library (queries, --json, info), never written to files.")
+        }
         if confirm.dryRun { Out.line("Dry run: \(preview.count) song\(preview.count == 1 ? "" : "s") would change."); return }
         guard Terminal.confirm("Really modify \(preview.count) song\(preview.count == 1 ? "" : "s")?", yes: confirm.yes) else {
             Out.line("Nothing changed."); return
         }
-        let what = assignments.map { $0.value.isNull ? "\($0.field.name)!" : "\($0.field.name)=\($0.value)" }.joined(separator: " ")
+        let what = assignments.map { $0.value.isNull ? "\($0.name)!" : "\($0.name)=\($0.value)" }.joined(separator: " ")
         let c = try lib.commit(kind: .edit, message: change.message) { basis in
             let a = EditGeneration.modify(basis, songs: basis.songs(matching: parsed).map(\.id), set: assignments)
             return a.isEmpty ? nil : (a, "modify \(what) (\(a.count) song\(a.count == 1 ? "" : "s"))")
@@ -48,14 +56,15 @@ struct Modify: ParsableCommand, TakesTerms {
     }
 
     /// Splits arguments into query terms and assignments. An assignment starts with a plain
-    /// field name followed by `=` (so `title:=x` stays a query term) or is `FIELD!`.
-    static func split(_ args: [String]) throws -> (terms: [String], assignments: [FieldAssignment]) {
-        var terms: [String] = [], assignments: [FieldAssignment] = []
+    /// field name followed by `=` (so `title:=x` stays a query term) or is `FIELD!`; it is
+    /// parsed once the library's own fields are known.
+    static func split(_ args: [String]) -> (terms: [String], assignments: [String]) {
+        var terms: [String] = [], assignments: [String] = []
         for a in args {
             let name = a.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
             let rest = a.dropFirst(name.count)
             if !name.isEmpty, rest.hasPrefix("=") || rest == "!" {
-                assignments.append(try FieldAssignment.parse(a))
+                assignments.append(a)
             } else {
                 terms.append(a)
             }

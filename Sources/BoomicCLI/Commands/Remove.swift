@@ -24,8 +24,8 @@ struct Remove: ParsableCommand, TakesTerms {
     }
 
     func run() throws {
-        let parsed = try ChangeQuery.parse(query)
         let lib = try Library.open(at: options.location, create: false)
+        let parsed = try ChangeQuery.parse(query, in: lib.basis)
         let songs = lib.basis.songs(matching: parsed)
         guard !songs.isEmpty else { Out.line("No songs match."); return }
         for s in songs.prefix(200) { Out.line("- " + SongFormat.line(s) + Terminal.dim("  " + Terminal.printable(s.path))) }

@@ -28,8 +28,11 @@ struct Revert: ParsableCommand {
         for c in preview.conflicts {
             let name = Self.name(of: c.entity, in: lib.basis, or: target)
             let what = c.field.map { "\($0.name) is now \(ChangePrinter.shown(c.current, $0)), not \(ChangePrinter.shown(c.expected, $0))" }
-                ?? (c.song == nil ? "\(c.current), so reverting would undo that later change" : "the song \(c.current) (it was \(c.expected))")
-            Terminal.warn("conflict: \(name): \(what)" + (force ? "; overwriting (--force)" : "; left alone (use --force to overwrite)"))
+                ?? (!c.isOverridable ? "\(c.current)"
+                    : c.song == nil ? "\(c.current), so reverting would undo that later change" : "the song \(c.current) (it was \(c.expected))")
+            let outcome = !c.isOverridable ? "; left alone, even with --force (rename one of the lists first)"
+                : force ? "; overwriting (--force)" : "; left alone (use --force to overwrite)"
+            Terminal.warn("conflict: \(name): \(what)" + outcome)
         }
         guard !preview.assertions.isEmpty else { Out.line("Nothing to revert."); return }
         for l in ChangePrinter.lines(for: preview.assertions, in: lib.basis, limit: 50) { Out.line(l) }

@@ -83,7 +83,7 @@ struct Search: ParsableCommand, TakesTerms {
                 line = Terminal.printable(display) + "  " + Terminal.dim(count(albumCount, "album") + ", " + count(n, "song"))
             case .taglist(let listID, let listName):
                 id = listID
-                let n = ListID(uuidString: listID).flatMap { whole.taglists[$0] }.map(basis.songCount(in:)) ?? 0
+                let n = ListID(uuidString: listID).flatMap { whole.taglists[$0] }.map { basis.songCount(in: $0, timeZone: .current) } ?? 0
                 songs = n
                 line = Terminal.printable(listName) + "  " + Terminal.dim(count(n, "song"))
             case .playlist(let listID, let listName):

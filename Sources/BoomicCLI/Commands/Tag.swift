@@ -39,8 +39,8 @@ struct Tag: ParsableCommand, TakesTerms {
 
     func run() throws {
         let (terms, add, remove) = split()
-        let parsed = try ChangeQuery.parse(terms)
         let lib = try Library.open(at: options.location, create: false)
+        let parsed = try ChangeQuery.parse(terms, in: lib.basis)
         let preview = EditGeneration.tag(lib.basis, songs: lib.basis.songs(matching: parsed).map(\.id), add: add, remove: remove)
         guard !preview.isEmpty else { Out.line("No changes to make."); return }
         for l in ChangePrinter.lines(for: preview, in: lib.basis, limit: 200) { Out.line(l) }

@@ -29,8 +29,8 @@ struct Write: ParsableCommand, TakesTerms {
     var terms: [String] { get { query } set { query = newValue } }
 
     func run() throws {
-        let parsed = try ChangeQuery.parse(query)
         let lib = try Library.open(at: options.location, create: false)
+        let parsed = try ChangeQuery.parse(query, in: lib.basis)
         var writing = try TagWriting(lib: lib, force: force, recording: !confirm.dryRun)
         let planned = try writing.plan(lib.basis.songs(matching: parsed))
         for p in planned {

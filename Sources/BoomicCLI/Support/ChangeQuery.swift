@@ -7,9 +7,9 @@ import BoomicCore
 /// a script's `"$UNSET"` — reads as no condition at all and would select every song without
 /// anyone having asked for that. So it is refused, and `path:/` is the way to say "every song".
 enum ChangeQuery {
-    static func parse(_ terms: [String]) throws -> ParsedQuery {
+    static func parse(_ terms: [String], in basis: @autoclosure () throws -> DataBasis) throws -> ParsedQuery {
         try requireNoEmptyTerm(terms)
-        return try QueryParser.parse(terms, timeZone: .current)
+        return try QueryReading.parse(terms, in: try basis())
     }
 
     /// `,` between terms is the OR separator; anywhere else a term of only spaces and commas

@@ -79,9 +79,9 @@ final class Library {
     func basis(asOf ref: String?, view: String?) throws -> DataBasis {
         let b = try basis(asOf: ref)
         guard let view else { return b }
-        if let (_, t) = b.taglist(named: view) { return b.view(through: t) }
+        if let (_, t) = b.taglist(named: view) { return b.view(through: t, timeZone: .current) }
         let (_, t) = try TaglistGeneration.find(view, in: basis)
-        return b.view(through: t)
+        return b.view(through: t, timeZone: .current)
     }
 
     func basis(at seq: Int) throws -> DataBasis {

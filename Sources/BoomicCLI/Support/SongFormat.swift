@@ -76,6 +76,8 @@ struct SongFormat {
         case "albumartist": return s.effectiveAlbumArtist ?? ""
         case "tags": return s.tags.map { "#" + $0 }.joined(separator: " ")
         case "length", "duration": return Formatting.duration(s.duration)
+        // Text shows kbit/s, as beets' `$bitrate` does; queries and --json use bit/s.
+        case "bitrate": return s.bitrate.map { "\($0)kbps" } ?? ""
         case "track", "disc":
             let v = name == "track" ? s.track : s.disc
             return v.map { String(format: "%02d", $0) } ?? ""

@@ -3,7 +3,9 @@ import Foundation
 import Synchronization
 
 /// The `--json` shape of a song (DESIGN §4): the design's field names, numbers as numbers,
-/// missing values omitted, `artist` the display string and `artists` the list, tags with `#`.
+/// missing values omitted, `artist` the display string and `artists` the list, tags with `#`,
+/// `bitrate` in bit/s (as beets stores it), and the user's own fields as keys of their own
+/// (their names never collide with the others: every known name is refused for a user field).
 struct SongJSON: Encodable {
     var id: String
     var path: String
@@ -26,13 +28,15 @@ struct SongJSON: Encodable {
     var comment: String?
     var replaygain_track_gain, replaygain_track_peak, replaygain_album_gain, replaygain_album_peak: Double?
     var mb_trackid, mb_albumid, mb_artistid, mb_albumartistid, mb_releasegroupid: String?
+    /// Encoded as top-level keys, not under this name.
+    var userFields: [String: String]
 
     init(_ s: Song) {
         id = s.id.description; path = s.path; title = s.title; artist = s.artist; artists = s.artists
         album = s.album; albumartist = s.albumartist; track = s.track; tracktotal = s.tracktotal
         disc = s.disc; disctotal = s.disctotal; year = s.year; date = s.date; genre = s.genre
         composer = s.composer; compilation = s.compilation; duration = s.duration
-        samplerate = s.samplerate; bitdepth = s.bitdepth; channels = s.channels; bitrate = s.bitrate
+        samplerate = s.samplerate; bitdepth = s.bitdepth; channels = s.channels; bitrate = s.bitrate.map { $0 * 1000 }
         format = s.format; tags = s.tags.map { "#" + $0 }; rating = s.rating; playcount = s.playcount
         favorite = s.favorite; art = s.art; missing = s.missing
         added = Formatting.isoDate(s.added); comment = s.comment
@@ -40,6 +44,52 @@ struct SongJSON: Encodable {
         replaygain_album_gain = s.replaygainAlbumGain; replaygain_album_peak = s.replaygainAlbumPeak
         mb_trackid = s.mbTrackID; mb_albumid = s.mbAlbumID; mb_artistid = s.mbArtistID
         mb_albumartistid = s.mbAlbumArtistID; mb_releasegroupid = s.mbReleaseGroupID
+        userFields = s.userFieldMap
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, path, title, artist, artists, album, albumartist, track, tracktotal, disc, disctotal, year
+        case date, genre, composer, compilation, duration, samplerate, bitdepth, channels, bitrate, format
+        case tags, rating, playcount, favorite, art, missing, added, comment
+        case replaygain_track_gain, replaygain_track_peak, replaygain_album_gain, replaygain_album_peak
+        case mb_trackid, mb_albumid, mb_artistid, mb_albumartistid, mb_releasegroupid
+    }
+
+    private struct UserKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id); try c.encode(path, forKey: .path)
+        try c.encodeIfPresent(title, forKey: .title); try c.encodeIfPresent(artist, forKey: .artist)
+        try c.encode(artists, forKey: .artists); try c.encodeIfPresent(album, forKey: .album)
+        try c.encodeIfPresent(albumartist, forKey: .albumartist); try c.encodeIfPresent(track, forKey: .track)
+        try c.encodeIfPresent(tracktotal, forKey: .tracktotal); try c.encodeIfPresent(disc, forKey: .disc)
+        try c.encodeIfPresent(disctotal, forKey: .disctotal); try c.encodeIfPresent(year, forKey: .year)
+        try c.encodeIfPresent(date, forKey: .date); try c.encodeIfPresent(genre, forKey: .genre)
+        try c.encodeIfPresent(composer, forKey: .composer); try c.encode(compilation, forKey: .compilation)
+        try c.encodeIfPresent(duration, forKey: .duration); try c.encodeIfPresent(samplerate, forKey: .samplerate)
+        try c.encodeIfPresent(bitdepth, forKey: .bitdepth); try c.encodeIfPresent(channels, forKey: .channels)
+        try c.encodeIfPresent(bitrate, forKey: .bitrate); try c.encodeIfPresent(format, forKey: .format)
+        try c.encode(tags, forKey: .tags); try c.encodeIfPresent(rating, forKey: .rating)
+        try c.encode(playcount, forKey: .playcount); try c.encode(favorite, forKey: .favorite)
+        try c.encodeIfPresent(art, forKey: .art); try c.encode(missing, forKey: .missing)
+        try c.encode(added, forKey: .added); try c.encodeIfPresent(comment, forKey: .comment)
+        try c.encodeIfPresent(replaygain_track_gain, forKey: .replaygain_track_gain)
+        try c.encodeIfPresent(replaygain_track_peak, forKey: .replaygain_track_peak)
+        try c.encodeIfPresent(replaygain_album_gain, forKey: .replaygain_album_gain)
+        try c.encodeIfPresent(replaygain_album_peak, forKey: .replaygain_album_peak)
+        try c.encodeIfPresent(mb_trackid, forKey: .mb_trackid); try c.encodeIfPresent(mb_albumid, forKey: .mb_albumid)
+        try c.encodeIfPresent(mb_artistid, forKey: .mb_artistid)
+        try c.encodeIfPresent(mb_albumartistid, forKey: .mb_albumartistid)
+        try c.encodeIfPresent(mb_releasegroupid, forKey: .mb_releasegroupid)
+        guard !userFields.isEmpty else { return }
+        var u = encoder.container(keyedBy: UserKey.self)
+        for (name, value) in userFields { try u.encode(value, forKey: UserKey(stringValue: name)) }
     }
 }
 

@@ -5,7 +5,9 @@ public enum EditGeneration {
         ids.compactMap { id in
             guard let old = basis[id] else { return nil }
             var new = old
-            for a in assignments { new.edit(a.field, to: a.value) }
+            for a in assignments {
+                if let name = a.userField { new.setUserField(name, to: a.value.string) } else { new.edit(a.field, to: a.value) }
+            }
             let p = old.patch(to: new)
             return p.isEmpty ? nil : .updateSong(id, p)
         }

@@ -5,14 +5,30 @@ public struct FieldAssignment: Equatable, Sendable {
     public var field: SongField
     /// `.null` clears the field.
     public var value: FieldValue
+    /// The user field this sets (`mood=happy`), with `field` `.userFields` and a `.string` value.
+    public var userField: String?
 
     public init(field: SongField, value: FieldValue) {
         self.field = field
         self.value = field.normalize(value)
     }
 
-    /// Parses `year=1969`, `artist=A; B`, `genre!`.
-    public static func parse(_ text: String) throws(FieldError) -> FieldAssignment {
+    /// Sets (or with nil, clears) one of the user's own fields.
+    public init(userField name: String, value: String?) {
+        field = .userFields
+        userField = name
+        self.value = value.flatMap { $0.isEmpty ? nil : FieldValue.string($0) } ?? .null
+    }
+
+    /// The name as the user reads it: the user field's, else the song field's.
+    public var name: String { userField ?? field.name }
+
+    /// Parses `year=1969`, `artist=A; B`, `genre!`; a name no field has is a user field
+    /// (`mood=happy`) when it is a valid name and not within two edits of a known one, unless
+    /// `newField` (the user said `--new-field`). Clearing (`mood!`) needs a field that exists.
+    ///
+    /// - Parameter userFields: the user fields the library has.
+    public static func parse(_ text: String, userFields: Set<String> = [], newField: Bool = false) throws(FieldError) -> FieldAssignment {
         let name: Substring, raw: Substring?
         if let eq = text.firstIndex(of: "=") {
             name = text[..<eq]; raw = text[text.index(after: eq)...]
@@ -21,16 +37,39 @@ public struct FieldAssignment: Equatable, Sendable {
         } else {
             throw .malformed(text)
         }
-        guard !name.isEmpty, let field = FieldName.resolve(String(name)) else {
-            throw .unknownField(String(name), suggestion: FieldName.suggestion(for: String(name)))
+        guard !name.isEmpty else { throw .malformed(text) }
+        guard let field = FieldName.resolve(String(name)) else {
+            return try userAssignment(String(name), raw.map(String.init), userFields: userFields, newField: newField)
         }
         // `art` names a picture in the art store by hash: it comes from the files, never typed.
-        guard !field.isFileFact, field != .tags, field != .art else {
-            throw field == .tags ? .badValue(field: "tags", value: String(raw ?? ""), expected: "use 'boomic tag QUERY +#tag -#tag'")
-                                 : .readOnly(field.name)
+        guard !field.isFileFact, field != .tags, field != .art, field != .userFields else {
+            switch field {
+            case .tags: throw .badValue(field: "tags", value: String(raw ?? ""), expected: "use 'boomic tag QUERY +#tag -#tag'")
+            case .userFields: throw .badValue(field: field.name, value: String(raw ?? ""), expected: "set each of your fields by its name, e.g. mood=happy")
+            default: throw .readOnly(field.name)
+            }
         }
         guard let raw else { return FieldAssignment(field: field, value: .null) }
         return FieldAssignment(field: field, value: try typed(String(raw), for: field))
+    }
+
+    private static func userAssignment(_ typed: String, _ raw: String?, userFields: Set<String>, newField: Bool) throws(FieldError) -> FieldAssignment {
+        if let r = FieldName.reservedName(typed) { throw .reserved(r) }
+        let name = typed.lowercased()
+        guard FieldName.isValidUserFieldName(name) else {
+            if let s = FieldName.suggestion(for: name, userFields: userFields) { throw .unknownField(typed, suggestion: s) }
+            throw .badFieldName(typed)
+        }
+        let value = raw?.trimmingCharacters(in: .whitespaces)
+        if userFields.contains(name) { return FieldAssignment(userField: name, value: value) }
+        // Clearing a field no song has would do nothing: it is a typo.
+        guard let value, !value.isEmpty else {
+            throw .unknownField(typed, suggestion: FieldName.suggestion(for: name, userFields: userFields))
+        }
+        if !newField, let known = FieldName.nearKnownName(name, userFields: userFields) {
+            throw .nearKnownField(typed, known: known)
+        }
+        return FieldAssignment(userField: name, value: value)
     }
 
     static func typed(_ raw: String, for field: SongField) throws(FieldError) -> FieldValue {

@@ -12,6 +12,9 @@ public enum RevertGeneration {
         /// What the reverted transaction set, and what the library holds now.
         public var expected: FieldValue
         public var current: FieldValue
+        /// Whether `force` overwrites it. A name conflict is left alone even then: two lists of
+        /// one name could not be told apart.
+        public var isOverridable = true
 
         public init(song: SongID, field: SongField?, expected: FieldValue, current: FieldValue) {
             self.init(entity: .song(song), field: field, expected: expected, current: current)
@@ -113,8 +116,10 @@ public enum RevertGeneration {
             }
             guard !clashing.isEmpty else { return kept }
             for (i, name) in clashing {
-                conflicts.append(Conflict(entity: kept[i].entity, field: nil, expected: .string("named '\(name)' again"),
-                                          current: .string("that name is taken by another list")))
+                var c = Conflict(entity: kept[i].entity, field: nil, expected: .string("named '\(name)' again"),
+                                 current: .string("that name is taken by another list"))
+                c.isOverridable = false
+                conflicts.append(c)
             }
             let drop = Set(clashing.map(\.0))
             kept = kept.enumerated().filter { !drop.contains($0.offset) }.map(\.element)

@@ -7,22 +7,52 @@ public enum FieldName {
     static let aliases: [String: SongField] = [
         "artist": .artists, "comp": .compilation, "tag": .tags, "length": .duration,
         "filename": .path, "albumartists": .albumartist, "mb_releasegroup": .mbReleaseGroupID,
+        "play_count": .playcount,
     ]
+
+    /// The play fields the player will record (DESIGN §6): known names, so that no user field
+    /// takes them before the player does, but not fields of this version.
+    public static let reserved: Set<String> = ["skipcount", "lastplayed", "bookmark"]
+    /// beets' spellings of the reserved names.
+    static let reservedAliases: [String: String] = ["skip_count": "skipcount", "last_played": "lastplayed"]
 
     public static func resolve(_ name: String) -> SongField? {
         let n = name.lowercased()
         return SongField(rawValue: n) ?? aliases[n]
     }
 
+    /// The reserved name `name` stands for (`skip_count` → `skipcount`), if it is one.
+    public static func reservedName(_ name: String) -> String? {
+        let n = name.lowercased()
+        return reserved.contains(n) ? n : reservedAliases[n]
+    }
+
     /// Every name a user may type, for error messages and completions.
     public static var all: [String] { (SongField.allCases.map(\.rawValue) + aliases.keys).sorted() }
 
-    /// The known name closest to a typo, if one is close enough to be a useful hint.
-    public static func suggestion(for name: String) -> String? {
+    /// The known name closest to a typo, if one is close enough to be a useful hint; `userFields`
+    /// are the library's own fields, which count as known too.
+    public static func suggestion(for name: String, userFields: Set<String> = []) -> String? {
         let n = name.lowercased()
-        let best = all.map { ($0, editDistance(n, $0)) }.min { $0.1 < $1.1 }
+        let best = (all + userFields.sorted()).map { ($0, editDistance(n, $0)) }.min { $0.1 < $1.1 }
         guard let (candidate, d) = best, d <= max(2, n.count / 3) else { return nil }
         return candidate
+    }
+
+    /// Whether `name` can name a user field: lower-case ASCII letters, digits and `_`, starting
+    /// with a letter, at most 64 characters (so it is a word in queries, `-f` formats and JSON).
+    public static func isValidUserFieldName(_ name: String) -> Bool {
+        guard let first = name.utf8.first, (97...122).contains(first), name.utf8.count <= 64 else { return false }
+        return name.utf8.allSatisfy { (97...122).contains($0) || (48...57).contains($0) || $0 == 95 }
+    }
+
+    /// A known name (a field, an alias, a reserved name or one of `userFields`) within two edits
+    /// of `name`: creating a user field that close to one needs `--new-field`, since it is more
+    /// likely a typo (`yeer=1969`) than a new field.
+    public static func nearKnownName(_ name: String, userFields: Set<String>) -> String? {
+        let known = all + reserved.sorted() + reservedAliases.keys.sorted() + userFields.sorted()
+        return known.filter { $0 != name }.map { ($0, editDistance(name, $0)) }.filter { $0.1 <= 2 }
+            .min { $0.1 < $1.1 }?.0
     }
 
     static func editDistance(_ a: String, _ b: String) -> Int {
@@ -46,6 +76,12 @@ public enum FieldError: Error, Equatable, LocalizedError {
     case readOnly(String)
     case badValue(field: String, value: String, expected: String)
     case malformed(String)
+    /// A name kept for the player's play statistics.
+    case reserved(String)
+    /// A new user field whose name is within two edits of a known one.
+    case nearKnownField(String, known: String)
+    /// A name that can't be a user field.
+    case badFieldName(String)
 
     public var errorDescription: String? {
         switch self {
@@ -57,6 +93,12 @@ public enum FieldError: Error, Equatable, LocalizedError {
             return "'\(v)' is not a valid value for '\(f)': expected \(e)"
         case .malformed(let s):
             return "'\(s)' is not an assignment: write FIELD=VALUE to set a field or FIELD! to clear it"
+        case .reserved(let f):
+            return "field '\(f)' is kept for the play statistics the player will record; it can't be set or queried yet"
+        case .nearKnownField(let f, let known):
+            return "unknown field '\(f)'; did you mean '\(known)'? (pass --new-field to create a field named '\(f)')"
+        case .badFieldName(let f):
+            return "'\(f)' can't name a field: use lower-case letters, digits and '_', starting with a letter"
         }
     }
 }

@@ -58,6 +58,9 @@ public struct Song: Identifiable, Hashable, Sendable, Codable {
         var favorite: Bool = false
         var art: String?
         var fileValues: [String] = []
+        // Optional so that the synthesized Codable omits it when empty: add rows written before
+        // user fields existed decode unchanged, and rows without any stay as they were.
+        var userFields: [String]?
     }
 
     /// The box. Its `fields` are only written through `mutate`, which first copies the box unless
@@ -260,6 +263,15 @@ public struct Song: Identifiable, Hashable, Sendable, Codable {
     public var fileValues: [String] {
         get { storage.fields.fileValues }
         set { mutate { $0.fileValues = newValue } }
+    }
+
+    /// The user's own fields (beets' flexible attributes: `modify mood=happy`), as `name=value`
+    /// entries sorted by name, one per name (see `userFieldMap`).
+    ///
+    /// They live in the library only: a rescan keeps them and write-back never puts them in a file.
+    public var userFields: [String] {
+        get { storage.fields.userFields ?? [] }
+        set { mutate { $0.userFields = newValue.isEmpty ? nil : newValue } }
     }
 
     /// The names of the stored properties, for tests that check every one is handled.

@@ -18,6 +18,9 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
     case duration, samplerate, bitdepth, channels, bitrate, format
     case tags, rating, playcount, favorite, art
     case fileValues = "file_values"
+    /// The user's own fields, all in one (`name=value` entries): a change of `mood` is a change
+    /// of this field, so user fields replay, flatten, diff and roll back like any other.
+    case userFields = "user_fields"
 
     public enum Kind: Sendable { case string, int, double, bool, strings }
 
@@ -40,7 +43,7 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
             return .double
         case .missing, .compilation, .favorite:
             return .bool
-        case .artists, .tags, .fileValues:
+        case .artists, .tags, .fileValues, .userFields:
             return .strings
         }
     }
@@ -59,7 +62,7 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
     /// Fields the library owns rather than the file's tags: a rescan never overwrites them.
     public var isLibraryOnly: Bool {
         switch self {
-        case .tags, .rating, .playcount, .favorite: return true
+        case .tags, .rating, .playcount, .favorite, .userFields: return true
         default: return false
         }
     }
@@ -110,6 +113,7 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
         case .favorite: return .bool(song.favorite)
         case .art: return Self.opt(song.art)
         case .fileValues: return .strings(song.fileValues)
+        case .userFields: return .strings(song.userFields)
         }
     }
 
@@ -158,6 +162,7 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
         case .favorite: song.favorite = v.bool ?? false
         case .art: song.art = v.string
         case .fileValues: song.fileValues = (v.strings ?? []).sorted()
+        case .userFields: song.userFields = v.strings ?? []
         }
     }
 
@@ -173,10 +178,22 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
         case (.double, .int(let i)): return .double(Double(i))
         case (.bool, .bool): return v
         case (.strings, .strings(let xs)):
-            return self == .tags ? .strings(Song.normalizedTags(xs)) : .strings(xs.filter { !$0.isEmpty })
+            switch self {
+            case .tags: return .strings(Song.normalizedTags(xs))
+            case .userFields: return .strings(Song.normalizedUserFields(xs))
+            default: return .strings(xs.filter { !$0.isEmpty })
+            }
         case (.strings, .string(let s)): return s.isEmpty ? .strings([]) : .strings([s])
         default: return .null
         }
+    }
+
+    /// The value as queries, taglists, sort keys and `--json` see it. The same as `value(in:)`
+    /// but for `bitrate`, which the log keeps in TagLib's kbit/s and users see in bit/s, as
+    /// beets stores it (`bitrate:320000..`, or `bitrate:320k..`).
+    public func queryValue(in song: Song) -> FieldValue {
+        if self == .bitrate { return song.bitrate.map { .int($0 * 1000) } ?? .null }
+        return value(in: song)
     }
 
     private static func opt(_ s: String?) -> FieldValue { s.map(FieldValue.string) ?? .null }
@@ -196,6 +213,19 @@ extension Song {
             if !n.isEmpty, seen.insert(n).inserted { out.append(n) }
         }
         return out.sorted()
+    }
+}
+
+extension Song {
+    /// User fields as stored: `name=value` entries with a non-empty name and value, one per name
+    /// (the last wins), sorted by name, so equal sets compare equal.
+    public static func normalizedUserFields(_ entries: [String]) -> [String] {
+        var byName: [Substring: Substring] = [:]
+        for e in entries {
+            guard let eq = e.firstIndex(of: "="), eq != e.startIndex, e.index(after: eq) != e.endIndex else { continue }
+            byName[e[..<eq]] = e[e.index(after: eq)...]
+        }
+        return byName.keys.sorted().map { $0 + "=" + byName[$0]! }
     }
 }
 

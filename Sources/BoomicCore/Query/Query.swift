@@ -3,6 +3,8 @@ public indirect enum Query: Equatable, Sendable {
     case all
     /// `artist:miles`, `year:1990..1999`, `title:=So What`
     case field(SongField, Match)
+    /// `mood:happy`: one of the user's own fields (beets' flexible attributes).
+    case userField(String, Match)
     /// Bare words: matched against title, artist, album, album artist, genre, composer and path.
     case anyField(Match)
     /// `#jazz`, `#instruments:piano`; `#instruments:` (trailing colon) is any child.
@@ -18,6 +20,8 @@ public indirect enum Query: Equatable, Sendable {
         case substring(String)
         /// `=value`: the whole value, case-sensitive as beets does.
         case exact(String)
+        /// `=~value`: the whole value, ignoring case (beets' `=~`); stored lower-cased.
+        case exactIgnoringCase(String)
         /// `::regex`
         case regex(String)
         /// `a..b`, `a..`, `..b`, or a single number (lo == hi); for `added:`, dates made into
@@ -33,12 +37,35 @@ public indirect enum Query: Equatable, Sendable {
 
 /// `year+` / `title-` at the end of a query.
 public struct SortKey: Equatable, Sendable {
+    /// The song field, or `.userFields` when `userField` names one of the user's fields.
     public var field: SongField
+    public var userField: String?
     public var ascending: Bool
 
     public init(field: SongField, ascending: Bool) {
         self.field = field
         self.ascending = ascending
+    }
+
+    public init(userField: String, ascending: Bool) {
+        self.field = .userFields
+        self.userField = userField
+        self.ascending = ascending
+    }
+
+    /// The value sorted on, as queries see it.
+    func value(in song: Song) -> FieldValue {
+        guard let name = userField else { return field.queryValue(in: song) }
+        return UserFieldValue.typed(song.userField(name))
+    }
+}
+
+/// How a user field's text reads as a value: a number when it is one in the shared number
+/// syntax (so `bpm+` sorts 90 before 120 and `bpm:100..` compares numbers), else the text.
+enum UserFieldValue {
+    static func typed(_ text: String?) -> FieldValue {
+        guard let text else { return .null }
+        return DecimalNumber.parse(text).map(FieldValue.double) ?? .string(text)
     }
 }
 

@@ -35,7 +35,11 @@ public struct QueryMatcher: Sendable {
             return { s in Query.anyFieldTargets.contains { t($0.value(in: s)) } }
         case .field(let f, let m):
             let t = compile(m)
-            return { s in t(f.value(in: s)) }
+            return { s in t(f.queryValue(in: s)) }
+        case .userField(let name, let m):
+            let t = compile(m)
+            if case .range = m { return { s in t(UserFieldValue.typed(s.userField(name))) } }
+            return { s in t(s.userField(name).map(FieldValue.string) ?? .null) }
         }
     }
 
@@ -54,6 +58,8 @@ public struct QueryMatcher: Sendable {
             }
         case .exact(let want):
             return { v in texts(v).contains { $0 == want } || (texts(v).isEmpty && want.isEmpty) }
+        case .exactIgnoringCase(let want):
+            return { v in texts(v).contains { $0.lowercased() == want } || (texts(v).isEmpty && want.isEmpty) }
         case .regex(let pattern):
             let re = CompiledRegex(pattern)
             return { v in texts(v).contains { re.matches($0) } }
@@ -110,11 +116,12 @@ public struct SongOrder: Sendable {
     public init(_ keys: [SortKey]) { self.keys = keys }
 
     /// A field's value reduced to something cheap to compare: numbers as numbers, text case- and
-    /// accent-folded; missing values sort last in either direction.
+    /// accent-folded; a missing value is less than any other, so it sorts first ascending and
+    /// last descending, as in beets.
     enum SortValue: Hashable, Comparable {
+        case missing
         case number(Double)
         case text(String)
-        case missing
 
         init(_ v: FieldValue) {
             switch v {
@@ -127,22 +134,22 @@ public struct SongOrder: Sendable {
     }
 
     private struct Column {
-        /// Rank of each song's value; `Int.max` for a missing value.
+        /// Rank of each song's value (a missing value ranks lowest).
         var ranks: [Int]
         var ascending: Bool
 
         init(_ values: [SortValue], ascending: Bool) {
-            let distinct = Set(values).subtracting([.missing]).sorted()
+            let distinct = Set(values).sorted()
             var rank: [SortValue: Int] = [:]
             rank.reserveCapacity(distinct.count)
             for (i, v) in distinct.enumerated() { rank[v] = i }
-            ranks = values.map { rank[$0] ?? Int.max }
+            ranks = values.map { rank[$0]! }
             self.ascending = ascending
         }
     }
 
     public func sorted(_ songs: [Song]) -> [Song] {
-        var columns = keys.map { k in Column(songs.map { SortValue(k.field.value(in: $0)) }, ascending: k.ascending) }
+        var columns = keys.map { k in Column(songs.map { SortValue(k.value(in: $0)) }, ascending: k.ascending) }
         columns.append(Column(songs.map { .text(Fold.key($0.effectiveAlbumArtist ?? "")) }, ascending: true))
         columns.append(Column(songs.map { .text(Fold.key($0.album ?? "")) }, ascending: true))
         columns.append(Column(songs.map { .number(Double($0.disc ?? 0)) }, ascending: true))
@@ -154,8 +161,6 @@ public struct SongOrder: Sendable {
             for c in columns {
                 let a = c.ranks[i], b = c.ranks[j]
                 if a == b { continue }
-                if a == Int.max { return false }
-                if b == Int.max { return true }
                 return c.ascending ? a < b : a > b
             }
             return ids[i] < ids[j]

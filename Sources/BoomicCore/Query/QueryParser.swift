@@ -3,9 +3,14 @@ import Foundation
 /// Reads QUERY arguments the way beets does, in two steps: split the arguments into `,`-separated
 /// groups of terms, then read each term as negation, field, operator and pattern.
 public enum QueryParser {
-    /// - Parameter timeZone: the zone dates in `added:` ranges are read in (the user's, passed in
-    ///   so that parsing stays pure).
-    public static func parse(_ args: [String], timeZone: TimeZone = TimeZone(identifier: "UTC")!) throws(QueryError) -> ParsedQuery {
+    /// - Parameters:
+    ///   - timeZone: the zone dates in `added:` ranges are read in (the user's, passed in
+    ///     so that parsing stays pure).
+    ///   - userFields: the user fields the library has (`DataBasis.userFieldNames`): these names
+    ///     are fields too; any other unknown name is an error.
+    public static func parse(_ args: [String], timeZone: TimeZone = TimeZone(identifier: "UTC")!,
+                             userFields: Set<String> = []) throws(QueryError) -> ParsedQuery {
+        let context = Context(timeZone: timeZone, userFields: userFields)
         var groups: [[String]] = [[]]
         for arg in args {
             var a = Substring(arg)
@@ -20,8 +25,8 @@ public enum QueryParser {
         for group in groups {
             var terms: [Query] = []
             for word in group {
-                if let key = sortKey(word) { sort.append(key); continue }
-                terms.append(try term(word, timeZone: timeZone))
+                if let key = try sortKey(word, context) { sort.append(key); continue }
+                terms.append(try term(word, context))
             }
             if !terms.isEmpty { alternatives.append(terms.count == 1 ? terms[0] : .and(terms)) }
         }
@@ -29,51 +34,106 @@ public enum QueryParser {
         return ParsedQuery(query: q, sort: sort)
     }
 
-    /// `year+`, `title-`: a known field name followed by the direction.
-    static func sortKey(_ word: String) -> SortKey? {
-        guard let last = word.last, last == "+" || last == "-", word.count > 1 else { return nil }
-        guard let f = FieldName.resolve(String(word.dropLast())) else { return nil }
-        return SortKey(field: f, ascending: last == "+")
+    /// What parsing needs besides the text.
+    struct Context {
+        var timeZone: TimeZone
+        var userFields: Set<String>
     }
 
-    static func term(_ word: String, timeZone: TimeZone = TimeZone(identifier: "UTC")!) throws(QueryError) -> Query {
+    /// `year+`, `title-`: a field name followed by the direction. A word made of a name and a
+    /// sign is always a sort key, as in beets, so an unknown name is an error rather than a
+    /// search for the text `foo+` that finds nothing.
+    static func sortKey(_ word: String, _ context: Context) throws(QueryError) -> SortKey? {
+        guard let last = word.last, last == "+" || last == "-", word.count > 1 else { return nil }
+        let name = String(word.dropLast())
+        guard let first = name.unicodeScalars.first, first.properties.isAlphabetic || first == "_",
+              name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "_") })
+        else { return nil }
+        let ascending = last == "+"
+        if let f = FieldName.resolve(name), f != .userFields { return SortKey(field: f, ascending: ascending) }
+        if context.userFields.contains(name.lowercased()) { return SortKey(userField: name.lowercased(), ascending: ascending) }
+        if FieldName.reservedName(name) != nil { throw QueryError(term: word, reason: unknownFieldReason(name, context)) }
+        throw QueryError(term: word, reason: "no field '\(name)' to sort by (a word ending in + or - is a sort key; to search for it, write title:\(word)); \(hint(for: name, context))")
+    }
+
+    /// Why a name is no field, and what the user may have meant.
+    static func unknownFieldReason(_ name: String, _ context: Context) -> String {
+        if let r = FieldName.reservedName(name) {
+            return "field '\(r)' is kept for the play statistics the player will record, which this version does not have yet"
+        }
+        return "unknown field '\(name)'; \(hint(for: name, context))"
+    }
+
+    /// The closest known name, else the list of them.
+    private static func hint(for name: String, _ context: Context) -> String {
+        FieldName.suggestion(for: name, userFields: context.userFields).map { "did you mean '\($0)'?" }
+            ?? "known fields are \((FieldName.all.filter { $0 != SongField.userFields.name } + context.userFields.sorted()).joined(separator: ", "))"
+    }
+
+    static func term(_ word: String, timeZone: TimeZone = TimeZone(identifier: "UTC")!, userFields: Set<String> = []) throws(QueryError) -> Query {
+        try term(word, Context(timeZone: timeZone, userFields: userFields))
+    }
+
+    static func term(_ word: String, _ context: Context) throws(QueryError) -> Query {
         var w = Substring(word)
         var negated = false
         if let c = w.first, c == "^" || (c == "-" && w.count > 1) { negated = true; w = w.dropFirst() }
-        let q = try positiveTerm(w, original: word, timeZone: timeZone)
+        let q = try positiveTerm(w, original: word, context)
         return negated ? .not(q) : q
     }
 
-    private static func positiveTerm(_ w: Substring, original: String, timeZone: TimeZone) throws(QueryError) -> Query {
+    private static func positiveTerm(_ w: Substring, original: String, _ context: Context) throws(QueryError) -> Query {
         if w.isEmpty { throw QueryError(term: original, reason: "nothing after the negation sign") }
         if w.first == "#" {
             let path = w.dropFirst().lowercased()
             if path.isEmpty || path == ":" { throw QueryError(term: original, reason: "a tag needs a name, e.g. #jazz or #instruments:piano") }
             return path.hasSuffix(":") ? .tag(String(path.dropLast()), includeChildren: true) : .tag(path, includeChildren: false)
         }
+        // beets reads an operator on a bare word as that match on any field: `=Rock`, `=~rock`,
+        // `:^So` (a bare `:` starts a regex, not a field named '').
+        if w.hasPrefix("=") || w.hasPrefix(":") {
+            return .anyField(try explicit(w, original: original)!)
+        }
         guard let colon = unescapedColon(in: w) else {
             return .anyField(.substring(Fold.key(unescape(w))))
         }
         let name = String(w[..<colon])
-        guard let field = FieldName.resolve(name) else {
-            let hint = FieldName.suggestion(for: name).map { "did you mean '\($0)'?" } ?? "known fields are \(FieldName.all.joined(separator: ", "))"
-            throw QueryError(term: original, reason: "unknown field '\(name)'; \(hint) (write \\: for a literal colon)")
+        let pattern = w[w.index(after: colon)...]
+        guard let field = FieldName.resolve(name), field != .userFields else {
+            if context.userFields.contains(name.lowercased()) {
+                return .userField(name.lowercased(), try userMatch(pattern, original: original))
+            }
+            throw QueryError(term: original, reason: unknownFieldReason(name, context) + " (write \\: for a literal colon)")
         }
         if field == .tags {
-            return try positiveTerm("#" + w[w.index(after: colon)...], original: original, timeZone: timeZone)
+            return try positiveTerm("#" + pattern, original: original, context)
         }
-        let pattern = w[w.index(after: colon)...]
         if field == .path, pattern.hasPrefix("/"), !pattern.hasPrefix("//") {
             // beets' path query: an absolute path names a file or a folder and everything under it.
-            return .field(field, .pathPrefix(unescape(pattern)))
+            return .field(field, .pathPrefix(normalizedPath(unescape(pattern))))
         }
         if field == .added, !pattern.hasPrefix(":"), !pattern.hasPrefix("=") {
-            return .field(field, try dateRange(pattern, original: original, timeZone: timeZone))
+            return .field(field, try dateRange(pattern, original: original, timeZone: context.timeZone))
         }
         return .field(field, try match(pattern, for: field, original: original))
     }
 
-    private static func match(_ p: Substring, for field: SongField, original: String) throws(QueryError) -> Query.Match {
+    /// `/music/a/../b/./c` as `/music/b/c`, as beets normalises a path query: `.` and `..` are
+    /// resolved by name (no file system access; `..` at the root stays at the root).
+    static func normalizedPath(_ path: String) -> String {
+        var parts: [Substring] = []
+        for p in path.split(separator: "/") {
+            if p == "." { continue }
+            if p == ".." { _ = parts.popLast(); continue }
+            parts.append(p)
+        }
+        let joined = "/" + parts.joined(separator: "/")
+        // A trailing slash still names a folder only.
+        return path.hasSuffix("/") && joined != "/" ? joined + "/" : joined
+    }
+
+    /// An explicit operator (`::regex`, `=~text`, `=text`), or nil when the pattern has none.
+    private static func explicit(_ p: Substring, original: String) throws(QueryError) -> Query.Match? {
         if p.hasPrefix(":") {
             let re = String(p.dropFirst())
             do { _ = try NSRegularExpression(pattern: re) } catch {
@@ -81,10 +141,23 @@ public enum QueryParser {
             }
             return .regex(re)
         }
+        if p.hasPrefix("=~") { return .exactIgnoringCase(unescape(p.dropFirst(2)).lowercased()) }
         if p.hasPrefix("=") { return .exact(unescape(p.dropFirst())) }
+        return nil
+    }
+
+    /// A user field's text is matched as text, or as numbers in a range (`bpm:100..140`).
+    private static func userMatch(_ p: Substring, original: String) throws(QueryError) -> Query.Match {
+        if let m = try explicit(p, original: original) { return m }
+        if p.contains("..") { return try range(p, original: original) }
+        return .substring(Fold.key(unescape(p)))
+    }
+
+    private static func match(_ p: Substring, for field: SongField, original: String) throws(QueryError) -> Query.Match {
+        if let m = try explicit(p, original: original) { return m }
         switch field.kind {
         case .int, .double:
-            return try range(p, original: original)
+            return try range(p, original: original, kilo: field == .bitrate)
         case .bool:
             switch p.lowercased() {
             case "1", "true", "yes": return .exact("true")
@@ -115,14 +188,17 @@ public enum QueryParser {
         return .range(lower: one.start, upper: one.end.nextDown)
     }
 
-    /// `1990..1999`, `4..`, `..3`, `1969`: numbers, both ends included.
-    private static func range(_ p: Substring, original: String) throws(QueryError) -> Query.Match {
+    /// `1990..1999`, `4..`, `..3`, `1969`: numbers (`DecimalNumber`), both ends included.
+    /// With `kilo` (bitrate), a number may end in `k` for thousands: `320k` is 320000 bit/s.
+    private static func range(_ p: Substring, original: String, kilo: Bool = false) throws(QueryError) -> Query.Match {
         func number(_ s: Substring) throws(QueryError) -> Double? {
             if s.isEmpty { return nil }
-            guard let d = Double(s) else {
-                throw QueryError(term: original, reason: "'\(s)' is not a number; write a value like 1969 or a range like 1990..1999")
+            let thousands = kilo && (s.hasSuffix("k") || s.hasSuffix("K"))
+            guard let d = DecimalNumber.parse(thousands ? s.dropLast() : s) else {
+                throw QueryError(term: original, reason: "'\(s)' is not a number; write a value like 1969 or a range like 1990..1999"
+                                 + (kilo ? " (bit/s, or kbit/s with k: 320k..)" : ""))
             }
-            return d
+            return thousands ? d * 1000 : d
         }
         if let r = p.range(of: "..") {
             let lo = try number(p[..<r.lowerBound]), hi = try number(p[r.upperBound...])

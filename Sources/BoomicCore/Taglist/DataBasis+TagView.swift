@@ -1,3 +1,5 @@
+import Foundation
+
 /// TagViews (DESIGN §5): the library as if only a taglist's songs existed.
 ///
 /// A view is a basis, so everything that reads a basis — queries, albums, artists, search,
@@ -5,14 +7,14 @@
 /// and an artist's album count is what the view holds. Being a pure function of the basis, a view
 /// follows every edit at once; nothing is stored or cached between commands.
 extension DataBasis {
-    public func view(through taglist: Taglist) -> DataBasis {
-        let matcher = TaglistMatcher(taglist)
+    public func view(through taglist: Taglist, timeZone: TimeZone = .gmt) -> DataBasis {
+        let matcher = TaglistMatcher(taglist, timeZone: timeZone)
         return keepingSongs(where: matcher.matches)
     }
 
     /// How many songs the taglist holds, without building a view (`taglist ls`, search hits).
-    public func songCount(in taglist: Taglist) -> Int {
-        let matcher = TaglistMatcher(taglist)
+    public func songCount(in taglist: Taglist, timeZone: TimeZone = .gmt) -> Int {
+        let matcher = TaglistMatcher(taglist, timeZone: timeZone)
         return songs.values.lazy.filter(matcher.matches).count
     }
 
@@ -20,12 +22,12 @@ extension DataBasis {
     ///
     /// Membership depends on the song alone, so only the songs the assertions touch are looked
     /// at, on both sides: O(changed songs × taglists), not O(library).
-    public func taglistEffects(of assertions: [Assertion]) -> [TaglistEffect] {
+    public func taglistEffects(of assertions: [Assertion], timeZone: TimeZone = .gmt) -> [TaglistEffect] {
         let after = applying(assertions)
         let touched = Set(assertions.compactMap(\.songID))
         var out: [TaglistEffect] = []
         for (id, taglist) in after.taglistsByName {
-            let matcher = TaglistMatcher(taglist)
+            let matcher = TaglistMatcher(taglist, timeZone: timeZone)
             var effect = TaglistEffect(id: id, name: taglist.name)
             for song in touched.sorted() {
                 let was = self[song].map(matcher.matches) ?? false

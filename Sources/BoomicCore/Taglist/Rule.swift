@@ -39,6 +39,10 @@ public enum Comparison: Hashable, Sendable {
     case compare(Operator, Operand)
     /// `a..b`, `a..`, `..b`: inclusive at both ends, either end may be left out.
     case range(lower: Double?, upper: Double?)
+    /// `@added:2026-01..2026-03`: dates as QUERY reads them, each naming a whole year, month,
+    /// day, hour or minute, both included. Kept as typed: which instants they name depends on the
+    /// time zone the taglist is evaluated in (`TaglistMatcher`).
+    case dateRange(lower: String?, upper: String?)
 
     public enum Operator: String, Hashable, Sendable, CaseIterable {
         case equal = "="
@@ -53,6 +57,9 @@ public enum Comparison: Hashable, Sendable {
         case number(Double)
         case text(String)
         case bool(Bool)
+        /// A date as typed (`2026-01`), compared as the period it names: `<` before its start,
+        /// `<=` before its end, `=` within it.
+        case date(String)
     }
 }
 

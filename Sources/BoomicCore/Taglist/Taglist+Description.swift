@@ -83,6 +83,8 @@ extension Comparison: CustomStringConvertible {
         case .compare(let op, .text(let t)): return op.rawValue + Rule.escapedText(t)
         case .compare(let op, .bool(let b)): return op.rawValue + (b ? "true" : "false")
         case .range(let lo, let hi): return (lo.map(Rule.format) ?? "") + ".." + (hi.map(Rule.format) ?? "")
+        case .compare(let op, .date(let d)): return op.rawValue + d
+        case .dateRange(let lo, let hi): return (lo ?? "") + ".." + (hi ?? "")
         }
     }
 }

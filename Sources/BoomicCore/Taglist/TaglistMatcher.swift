@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// A taglist compiled for evaluation: needles folded once, comparisons reduced to intervals once,
@@ -15,10 +16,12 @@ public struct TaglistMatcher: Sendable {
     private let positive: [[Test]]
     private let negative: [[Test]]
 
-    public init(_ taglist: Taglist) {
+    /// - Parameter timeZone: the zone dates in `@added` rules are read in (the user's, passed in
+    ///   so that matching stays pure; UTC unless given).
+    public init(_ taglist: Taglist, timeZone: TimeZone = .gmt) {
         let folds = FoldMemo()
-        positive = taglist.clauses.filter { $0.sign == .positive }.map { $0.rules.map { Test($0, folds) } }
-        negative = taglist.clauses.filter { $0.sign == .negative }.map { $0.rules.map { Test($0, folds) } }
+        positive = taglist.clauses.filter { $0.sign == .positive }.map { $0.rules.map { Test($0, folds, timeZone) } }
+        negative = taglist.clauses.filter { $0.sign == .negative }.map { $0.rules.map { Test($0, folds, timeZone) } }
     }
 
     public func matches(_ song: Song) -> Bool {
@@ -44,16 +47,17 @@ public struct TaglistMatcher: Sendable {
         /// A comparison that can never hold (a text compared with a count).
         case never
 
-        init(_ rule: Rule, _ folds: FoldMemo) {
+        init(_ rule: Rule, _ folds: FoldMemo, _ zone: TimeZone) {
             switch rule {
             case .tag(let path): self = .tag(path)
             case .tagPrefix(let path): self = .anyChild(path + ":")
-            case .count(let path, let c): self = Interval(c).map { .count(prefix: path + ":", $0) } ?? .never
+            case .count(let path, let c): self = Interval(c, zone).map { .count(prefix: path + ":", $0) } ?? .never
             case .field(let f, let c):
                 switch c {
                 case .contains(let t): self = .text(f, TextTest(nil, t, folds))
                 case .compare(let op, .text(let t)): self = .text(f, TextTest(op, t, folds))
-                case .compare(_, .number), .compare(_, .bool), .range: self = .number(f, Interval(c)!)
+                case .compare(_, .number), .compare(_, .bool), .range, .compare(_, .date), .dateRange:
+                    self = Interval(c, zone).map { .number(f, $0) } ?? .never
                 }
             }
         }
@@ -69,11 +73,11 @@ public struct TaglistMatcher: Sendable {
                 for t in s.tags where t.hasPrefix(prefix) { n += 1 }
                 return interval.contains(Double(n))
             case .number(let f, let interval):
-                let v = f.value(in: s)
+                let v = f.queryValue(in: s)
                 if let b = v.bool { return interval.contains(b ? 1 : 0) }
                 return interval.contains(v.double)
             case .text(let f, let test):
-                return test.holds(for: f.value(in: s))
+                return test.holds(for: f.queryValue(in: s))
             case .never:
                 return false
             }
@@ -87,11 +91,29 @@ public struct TaglistMatcher: Sendable {
         var upper: Double?, upperIncluded = true
         var negated = false
 
-        /// Nil when the comparison is not numeric.
-        init?(_ c: Comparison) {
+        /// Nil when the comparison is not numeric (or names a date that does not exist in `zone`).
+        init?(_ c: Comparison, _ zone: TimeZone) {
             switch c {
             case .range(let lo, let hi):
                 self = Interval(lower: lo, upper: hi)
+            case .dateRange(let lo, let hi):
+                var lower: Double?, upper: Double?
+                if let lo { guard let p = DatePeriod.parse(lo, timeZone: zone) else { return nil }; lower = p.start }
+                if let hi { guard let p = DatePeriod.parse(hi, timeZone: zone) else { return nil }; upper = p.end }
+                self = Interval(lower: lower, upper: upper)
+                upperIncluded = false
+            case .compare(let op, .date(let d)):
+                guard let p = DatePeriod.parse(d, timeZone: zone) else { return nil }
+                switch op {
+                case .equal, .notEqual:
+                    self = Interval(lower: p.start, upper: p.end)
+                    upperIncluded = false
+                    negated = op == .notEqual
+                case .less: self = Interval(lower: nil, upper: p.start); upperIncluded = false
+                case .lessOrEqual: self = Interval(lower: nil, upper: p.end); upperIncluded = false
+                case .greater: self = Interval(lower: p.end, upper: nil)
+                case .greaterOrEqual: self = Interval(lower: p.start, upper: nil)
+                }
             case .compare(let op, .number(let n)):
                 self = Interval(op, n)
             case .compare(let op, .bool(let b)):
@@ -190,8 +212,8 @@ extension DataBasis {
     /// The songs in a taglist, in browsing order (album artist, album, disc, track, path).
     ///
     /// Complexity: O(n) rule tests over the basis's songs plus O(k log k) to sort the k found.
-    public func songs(in taglist: Taglist) -> [Song] {
-        let matcher = TaglistMatcher(taglist)
+    public func songs(in taglist: Taglist, timeZone: TimeZone = .gmt) -> [Song] {
+        let matcher = TaglistMatcher(taglist, timeZone: timeZone)
         return SongOrder([]).sorted(songs.values.filter(matcher.matches))
     }
 }

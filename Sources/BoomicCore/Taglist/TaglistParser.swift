@@ -27,6 +27,8 @@ struct TaglistParser {
     private let source: String
     private let chars: [Character]
     private var pos = 0
+    /// Numbers may end in `k` (thousands): set while reading a `bitrate` value, as in QUERY.
+    private var kilo = false
 
     init(_ source: String) {
         self.source = source
@@ -184,6 +186,9 @@ struct TaglistParser {
     /// the type, which wins over substring, as in QUERY.
     private mutating func value(for field: SongField) throws(TaglistError) -> Comparison {
         space()
+        kilo = field == .bitrate
+        defer { kilo = false }
+        if field == .added { return try dated() }
         switch field.kind {
         case .int, .double: return try numeric()
         case .bool: return try truth(field)
@@ -225,11 +230,59 @@ struct TaglistParser {
         while let c = peek, !c.isWhitespace, c != ",", c != "(", c != ")", !atDots { pos += 1 }
         let token = chars[start..<pos]
         if token.isEmpty { throw fail("expected a number, e.g. 1969, <2000 or 1990..1999") }
-        guard Self.isNumber(token), let d = Double(String(token)) else {
+        let thousands = kilo && (token.last == "k" || token.last == "K")
+        let digits = String(thousands ? token.dropLast() : token)
+        guard DecimalNumber.isNumber(digits.utf8) else {
             throw fail("'\(Self.short(String(token)))' is not a number; write e.g. 1969, <2000 or 1990..1999", at: start)
         }
-        guard d.isFinite else { throw fail("'\(Self.short(String(token)))' is too large", at: start) }
-        return d
+        guard let d = DecimalNumber.parse(digits) else { throw fail("'\(Self.short(String(token)))' is too large", at: start) }
+        return thousands ? d * 1000 : d
+    }
+
+    /// dated := operator space DATE | DATE | DATE? space ".." space DATE? | numeric
+    ///
+    /// `added` takes dates, as in QUERY (`@added:2026`, `@added:>=2026-01`). A value that is no
+    /// date is read as a number of seconds since 1970, as taglists stored before dates did.
+    private mutating func dated() throws(TaglistError) -> Comparison {
+        let start = pos
+        func isDate(_ token: String?) -> Bool { token.map { DatePeriod.parse($0, timeZone: .gmt) != nil } ?? false }
+        if let op = comparisonOperator() {
+            space()
+            let token = peekToken()
+            guard isDate(token) else { pos = start; return try numeric() }
+            pos += token!.count
+            return .compare(op, .date(token!))
+        }
+        let lower = atDots ? nil : peekToken()
+        if lower != nil && !isDate(lower) { return try numeric() }
+        pos += lower?.count ?? 0
+        space()
+        guard atDots else { return .compare(.equal, .date(lower!)) }
+        pos += 2
+        space()
+        let upperStart = pos
+        let upper = atValueEnd ? nil : peekToken()
+        if lower == nil && !isDate(upper) { pos = start; return try numeric() }
+        if let upper, !isDate(upper) {
+            throw fail("'\(Self.short(upper))' is not a date; write 2026, 2026-01, 2026-01-15 or 2026-01-15T10:30", at: upperStart)
+        }
+        pos += upper?.count ?? 0
+        switch (lower, upper) {
+        case (nil, nil):
+            throw fail("a range needs at least one end, e.g. 2026-01.. or ..2025", at: start)
+        case (let lo?, let hi?) where DatePeriod.parse(lo, timeZone: .gmt)!.start > DatePeriod.parse(hi, timeZone: .gmt)!.start:
+            throw fail("the range \(lo)..\(hi) is empty; write the earlier date first", at: start)
+        default:
+            return .dateRange(lower: lower, upper: upper)
+        }
+    }
+
+    /// The token at `pos` as `number` delimits it (to a space, `,`, a parenthesis or `..`), not consumed.
+    private func peekToken() -> String? {
+        var end = pos
+        while end < chars.count, !chars[end].isWhitespace, chars[end] != ",", chars[end] != "(", chars[end] != ")",
+              !(end + 1 < chars.count && chars[end] == "." && chars[end + 1] == ".") { end += 1 }
+        return end > pos ? String(chars[pos..<end]) : nil
     }
 
     /// truth := ["=" | "!="] space ("true" | "false" | "yes" | "no" | "1" | "0")
@@ -362,22 +415,4 @@ struct TaglistParser {
 
     /// Quoted pieces of input stay short, so the message stays one readable line.
     private static func short(_ s: String) -> String { s.count > 24 ? s.prefix(24) + "…" : s }
-
-    private static func isNumber(_ token: ArraySlice<Character>) -> Bool {
-        var i = token.startIndex
-        func digits() -> Bool {
-            let start = i
-            while i < token.endIndex, let a = token[i].asciiValue, a >= 48, a <= 57 { i += 1 }
-            return i > start
-        }
-        if i < token.endIndex, token[i] == "-" { i += 1 }
-        guard digits() else { return false }
-        if i < token.endIndex, token[i] == "." { i += 1; guard digits() else { return false } }
-        if i < token.endIndex, token[i] == "e" || token[i] == "E" {
-            i += 1
-            if i < token.endIndex, token[i] == "+" || token[i] == "-" { i += 1 }
-            guard digits() else { return false }
-        }
-        return i == token.endIndex
-    }
 }

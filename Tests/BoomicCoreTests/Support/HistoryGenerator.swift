@@ -53,8 +53,8 @@ struct HistoryGenerator {
         case 0..<19: scan()
         case 19..<37: modify()
         case 37..<47: tag()
-        case 47..<54: taglist()
-        case 54..<62: playlist()
+        case 47..<55: taglist()
+        case 55..<62: playlist()
         case 62..<69: remove()
         case 69..<77: rollback()
         case 77..<90: history.undo(Int.random(in: 1...3, using: &rng))
@@ -191,9 +191,11 @@ struct HistoryGenerator {
         let ids = history.head.songs.keys.sorted()
         guard !ids.isEmpty else { return [] }
         if rng.chance(0.3) {
-            let query = rng.pick([["artist:\(rng.pick(Samples.artists))"], ["album:blue"], ["genre:jazz"],
-                                  ["year:1960..1999"], ["#jazz"], ["^genre:pop"], ["#instruments:"]])
-            guard let parsed = try? QueryParser.parse(query) else { return [] }
+            let query = rng.chance(0.1) ? rng.pick([["mood:happy"], ["^bpm:100..140"], ["mood+"]])
+                : rng.pick([["artist:\(rng.pick(Samples.artists))"], ["album:blue"], ["genre:jazz"],
+                            ["year:1960..1999"], ["#jazz"], ["^genre:pop"], ["#instruments:"]])
+            // A user field no song has is an unknown field: that query selects nothing.
+            guard let parsed = try? QueryParser.parse(query, userFields: history.head.userFieldNames) else { return [] }
             return history.head.songs(matching: parsed).map(\.id)
         }
         return rng.subset(of: ids, max: max(1, ids.count / 3))
@@ -202,11 +204,19 @@ struct HistoryGenerator {
     private mutating func modify() {
         let ids = chooseSongs()
         let assignments = (0..<Int.random(in: 1...3, using: &rng)).map { _ in randomAssignment() }
-        let label = "modify " + assignments.map { "\($0.field.name)=\($0.value)" }.joined(separator: " ")
+        let label = "modify " + assignments.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
         history.commit(EditGeneration.modify(history.head, songs: ids, set: assignments), kind: .edit, label: label)
     }
 
     private mutating func randomAssignment() -> FieldAssignment {
+        if rng.chance(0.2) {  // the user's own fields, as beets' flexible attributes: set, changed, cleared
+            let name = rng.pick(Samples.userFieldNames)
+            if rng.chance(0.3) {  // as typed, which creates the field when no song has it yet
+                let typed = rng.chance(0.25) ? name + "!" : name + "=" + rng.pick(Samples.userFieldValues)
+                if let a = try? FieldAssignment.parse(typed, userFields: history.head.userFieldNames) { return a }
+            }
+            return FieldAssignment(userField: name, value: rng.chance(0.8) ? rng.pick(Samples.userFieldValues) : nil)
+        }
         if rng.chance(0.15) {  // as typed on the command line
             let typed = rng.pick(["year=1969", "artist=Miles Davis; John Coltrane", "genre!", "rating=5",
                                   "favorite=yes", "replaygain_album_gain=-6.5 dB", "title=Só Danço Samba",

@@ -16,6 +16,10 @@ enum Samples {
     static let comments = ["ripped from CD", "🎷 live", "a; b", "", "true"]
     static let dates = ["1959-08-17", "1997-09-22", "2016-04-23"]
     static let formats = ["flac", "mp3", "ogg", "m4a"]
+    /// The user's own fields (beets' flexible attributes), and values with numbers, accents,
+    /// `=` and `;` in them.
+    static let userFieldNames = ["mood", "bpm", "source", "grouping_2"]
+    static let userFieldValues = ["happy", "Mélancolique", "120", "96.5", "a=b", "vinyl; rip", " "]
 
     /// Tags users add: nested ones, a parent alone, one written with `#` and capitals.
     static let tagsToAdd = ["jazz", "#Rock", "instruments:piano", "instruments:trumpet", "instruments:guitar",

@@ -32,7 +32,7 @@ struct TaglistCommand: ParsableCommand {
                 (try TaglistGeneration.add(taglist, id: ListID(UUID()), on: basis), "taglist add \(taglist.name)")
             }
             guard let c, let (_, t) = lib.basis.taglist(named: taglist.name) else { return }
-            let n = lib.basis.songCount(in: t)
+            let n = lib.basis.songCount(in: t, timeZone: .current)
             Out.line("Added taglist \(t.name): \(n) song\(n == 1 ? "" : "s") (transaction \(c.seq)).")
         }
     }
@@ -50,7 +50,7 @@ struct TaglistCommand: ParsableCommand {
             let lib = try Library.open(at: options.location, create: false)
             let basis = try lib.basis(asOf: asOf)
             let rows = basis.taglistsByName.map { id, t in
-                Row(id: id.description, name: t.name, clauses: t.arguments, songs: basis.songCount(in: t))
+                Row(id: id.description, name: t.name, clauses: t.arguments, songs: basis.songCount(in: t, timeZone: .current))
             }
             if output.json { try JSONOut.printArray(rows); return }
             if rows.isEmpty { Out.line("No taglists yet; 'boomic taglist add NAME CLAUSE…' makes one."); return }
@@ -79,6 +79,15 @@ struct TaglistCommand: ParsableCommand {
         @Argument(help: "The taglist's name.") var name: String
 
         func run() throws {
+            // Its definition then (taglists.md): before it existed it held nothing, and today's
+            // rules over that state are what `ls --view` is for.
+            if let asOf {
+                let lib = try Library.open(at: options.location, create: false)
+                if try lib.basis(asOf: asOf).taglist(named: name) == nil, let (_, now) = lib.basis.taglist(named: name) {
+                    throw CLIError("taglist '\(OneLine.excerpt(now.name, around: 0))' did not exist at \(OneLine.excerpt(asOf, around: 0)); "
+                                   + "'boomic ls --view \(OneLine.excerpt(now.name, around: 0)) --as-of \(OneLine.excerpt(asOf, around: 0))' applies its rules of today to the library then")
+                }
+            }
             var ls = try Ls.parse([])
             ls.options = options
             ls.output = output
