@@ -183,7 +183,7 @@ struct TagWriting {
         }
         let c = try lib.commit(kind: .write, message: message) { basis in
             let stamps: [Assertion] = agreeing.compactMap { plan in
-                guard let old = basis[plan.song.id], old.path == plan.song.path,
+                guard let old = basis[plan.song.id], old.path.sameBytes(as: plan.song.path),
                       TagMap.fields.allSatisfy({ $0.value(in: old) == $0.value(in: plan.song) }) else { return nil }
                 var new = old
                 new.size = plan.stamp.size
@@ -194,7 +194,7 @@ struct TagWriting {
             }
             let written: [Assertion] = outcomes.compactMap { o in
                 // A song moved or removed meanwhile is not the file that was written.
-                guard let old = basis[o.song.id], old.path == o.song.path else { return nil }
+                guard let old = basis[o.song.id], old.path.sameBytes(as: o.song.path) else { return nil }
                 var new = old
                 new.size = o.stamp.size
                 new.mtime = o.stamp.mtime
@@ -233,7 +233,7 @@ struct TagWriting {
         for e in entries { latest[e.song] = e }
         var found: [(entry: WriteJournal.Entry, file: TagWriter.Reading)] = []
         for e in latest.values.sorted(by: { $0.path < $1.path }) {
-            guard let song = lib.basis[e.song], song.path == e.path, FileStamp(of: song) != e.stamp,
+            guard let song = lib.basis[e.song], song.path.sameBytes(as: e.path), FileStamp(of: song) != e.stamp,
                   let file = try? writer.read(e.path), file.stamp == e.stamp, file.fingerprint == e.fingerprint
             else { continue }
             found.append((e, file))
@@ -241,7 +241,7 @@ struct TagWriting {
         if !found.isEmpty {
             try lib.commit(kind: .write, message: nil) { basis in
                 let assertions: [Assertion] = found.compactMap { e, file in
-                    guard let old = basis[e.song], old.path == e.path else { return nil }
+                    guard let old = basis[e.song], old.path.sameBytes(as: e.path) else { return nil }
                     var new = old
                     new.size = file.stamp.size
                     new.mtime = file.stamp.mtime
