@@ -29,7 +29,7 @@ import Testing
             for f in files {
                 let target = "\(root)/copy \(i)/\(f)"
                 try fm.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-                try fm.linkItem(atPath: source + "/" + f, toPath: target)
+                try fm.copyItem(atPath: source + "/" + f, toPath: target) // hard links would be one song
             }
         }
         return (root, copies * ManifestEntry.good.count)

@@ -227,9 +227,9 @@ final class AudioDecoder {
 }
 
 extension Fault {
-    /// `copies` copies of the good samples as hard links (no bytes copied) to one private copy
-    /// in the sandbox, as `ROOT/copy N/…`, never to `Samples/` itself; returns the song count.
-    /// For commands that never write audio files (import, modify, rollback).
+    /// `copies` copies of the good samples, made from one private copy in the sandbox, as
+    /// `ROOT/copy N/…`; returns the song count. Real copies, not hard links: one file reached
+    /// by two names is one song (history.md, "A song's identity").
     static func linkedTree(_ box: Sandbox, at root: String, copies: Range<Int>) throws -> Int {
         let fm = FileManager.default
         let source = box.root + "/link-source"
@@ -246,7 +246,7 @@ extension Fault {
             for f in files {
                 let target = "\(root)/copy \(i)/\(f)"
                 try fm.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-                try fm.linkItem(atPath: source + "/" + f, toPath: target)
+                try fm.copyItem(atPath: source + "/" + f, toPath: target)
             }
         }
         return audioFiles(under: source).count * copies.count
