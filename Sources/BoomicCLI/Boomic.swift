@@ -48,8 +48,17 @@ struct Boomic: ParsableCommand {
             }
             try command.run()
         } catch {
-            exit(withError: error)
+            exit(withError: printable(error))
         }
+    }
+
+    /// An error's message may quote file names, tags and terms: on a terminal its control
+    /// characters are escaped like any other output (`Terminal.printable`).
+    private static func printable(_ error: Error) -> Error {
+        guard Terminal.stderrIsTTY, !(error is ValidationError), let message = (error as? LocalizedError)?.errorDescription
+        else { return error }
+        let shown = Terminal.printable(message, tty: true)
+        return shown == message ? error : CLIError(shown)
     }
 
     /// A usage error found once the terms are handed over, printed as swift-argument-parser

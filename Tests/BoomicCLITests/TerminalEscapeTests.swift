@@ -50,6 +50,10 @@ import Testing
             #expect(run.succeeded, "\(run)")
             #expect(!run.stdout.contains("\u{1B}") && !run.stdout.contains("\u{07}"), "\(arguments): raw escape on the terminal: \(run.stdout.debugDescription)")
         }
+        // Errors quote terms and names too (stderr is the same terminal here).
+        let error = try Self.onTerminal(box, ["info", "title:=\u{1B}[2Jnothing"])
+        #expect(error.status == 1 && error.stdout.contains(#"\e[2Jnothing"#), "\(error)")
+        #expect(!error.stdout.contains("\u{1B}"), "\(error.stdout.debugDescription)")
         let listed = try Self.onTerminal(box, ["ls"]).stdout
         #expect(listed.contains(#"\e[31mred\e]0;owned\x07"#), "\(listed.debugDescription)")
         #expect(listed.contains(#"evil\e[2J.wav"#), "\(listed.debugDescription)")

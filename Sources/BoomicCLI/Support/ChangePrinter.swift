@@ -58,7 +58,7 @@ enum ChangePrinter {
         var out = ["Taglists:"]
         for e in effects {
             let parts = [e.gains.isEmpty ? nil : "gains \(e.gains.count)", e.loses.isEmpty ? nil : "loses \(e.loses.count)"]
-            out.append("  \(Terminal.bold(e.name)): " + parts.compactMap { $0 }.joined(separator: ", "))
+            out.append("  \(Terminal.bold(Terminal.printable(e.name))): " + parts.compactMap { $0 }.joined(separator: ", "))
             // In browsing order, as `ls` would list them.
             let order = SongOrder([])
             let listed = order.sorted(e.gains.compactMap { after[$0] }).map { (Terminal.green("+ "), $0) }

@@ -26,12 +26,12 @@ final class Progress: Sendable {
             s.lastDraw = now
             return render(done: s.done, now: now)
         }
-        if let line { FileHandle.standardError.write(Data(line.utf8)) }
+        if let line { Terminal.raw(line) }
     }
 
     func finish() {
         guard enabled else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        Terminal.raw("\r\u{1B}[K")
     }
 
     private func render(done: Int, now: Double) -> String {

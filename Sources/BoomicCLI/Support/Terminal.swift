@@ -55,9 +55,15 @@ enum Terminal {
         _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
     }
 
+    /// Writes to stderr as it is (progress bars, prompts); a failure is nothing to report.
+    static func raw(_ s: String) {
+        // Not FileHandle.write, which traps on a closed pipe (`boomic import 2>&1 | head`).
+        _ = s.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+    }
+
     /// Asks a yes/no question on a TTY. Without a TTY the caller decides (see `confirm`).
     static func ask(_ question: String) -> Bool {
-        FileHandle.standardError.write(Data("\(question) [y/N] ".utf8))
+        raw(printable("\(question) [y/N] ", tty: stderrIsTTY))
         guard let line = readLine() else { return false }
         return ["y", "yes"].contains(line.trimmingCharacters(in: .whitespaces).lowercased())
     }
