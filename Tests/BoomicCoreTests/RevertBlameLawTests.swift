@@ -98,12 +98,17 @@ struct RevertBlameLawTests {
                         continue
                     }
                     guard let back else { Issue.record("\(context): song \(id) disappeared"); ok = false; continue }
-                    for f in SongField.allCases where f != .fileValues {
+                    for f in SongField.allCases where f != .fileValues && f != .userFields {
                         let expected = e.fields.contains(f) ? f.value(in: old) : f.value(in: now)
                         if f.value(in: back) != expected {
                             ok = false
                             Issue.record("\(context): song \(id) \(f.name) is \(f.value(in: back)), expected \(expected)")
                         }
+                    }
+                    let fields = Self.userFieldsBack(before: old, after: h.bases[i + 1][id], now: now)
+                    if back.userFieldMap != fields {
+                        ok = false
+                        Issue.record("\(context): song \(id) user fields are \(back.userFieldMap), expected \(fields)")
                     }
                     let keys = Self.fileValueKeys(before: old, after: h.bases[i + 1][id], fields: e.fields)
                     if let lost = Self.lostFileValues(now: now, back: back, keys: keys) {
@@ -141,6 +146,15 @@ struct RevertBlameLawTests {
         #expect(checked >= Seeds.atLeast(500), "only \(checked) reverts reverted")
     }
 
+    /// User fields revert one by one: each one the transaction changed goes back to its value
+    /// before it, the others keep their value now.
+    static func userFieldsBack(before: Song, after: Song?, now: Song) -> [String: String] {
+        let was = before.userFieldMap, became = after?.userFieldMap ?? [:]
+        var out = now.userFieldMap
+        for name in Set(was.keys).union(became.keys) where was[name] != became[name] { out[name] = was[name] }
+        return out
+    }
+
     @Test("with force, every field the reverted transaction set is back to its old value")
     func forceRestoresEveryField() {
         var forced = 0
@@ -154,9 +168,13 @@ struct RevertBlameLawTests {
                 let effects = Self.effects(of: t, before: h.bases[i])
                 for (id, e) in effects where !e.added && !e.deleted {
                     guard let old = e.old, let back = after[id] else { continue }  // removed since: nothing to set
-                    for f in e.fields where f != .fileValues && f.value(in: back) != f.value(in: old) {
+                    for f in e.fields where f != .fileValues && f != .userFields && f.value(in: back) != f.value(in: old) {
                         ok = false
                         Issue.record("\(context): song \(id) \(f.name) is \(f.value(in: back)), was \(f.value(in: old))")
+                    }
+                    if let now = h.head[id], back.userFieldMap != Self.userFieldsBack(before: old, after: h.bases[i + 1][id], now: now) {
+                        ok = false
+                        Issue.record("\(context): song \(id) user fields are \(back.userFieldMap)")
                     }
                 }
                 for a in t.assertions {
@@ -241,6 +259,27 @@ struct RevertBlameLawTests {
         #expect(after.year == 1969)
         #expect(after.comment == "later")
         #expect(after.fileValueMap == [.comment: .null], "year is the file's again; the comment is still an edit")
+    }
+
+    @Test("user fields revert one by one: a later edit of another user field is no conflict, of the same one is")
+    func userFieldsRevertOneByOne() throws {
+        let (b0, id) = Self.oneSong()
+        func set(_ b: DataBasis, _ name: String, _ value: String?, n: Int) -> (Transaction, DataBasis) {
+            let t = transaction(n, EditGeneration.modify(b, songs: [id], set: [FieldAssignment(userField: name, value: value)]))
+            return (t, b.applying(t))
+        }
+        let (t1, b1) = set(b0, "mood", "happy", n: 1)
+        let (_, b2) = set(b1, "bpm", "120", n: 2)
+        let r = RevertGeneration.revert(t1, on: b2, force: false)
+        #expect(r.conflicts == [], "the bpm edit does not conflict with reverting mood")
+        let after = try #require(b2.applying(r.assertions)[id])
+        #expect(after.userFieldMap == ["bpm": "120"])
+
+        let (_, b3) = set(b2, "mood", "sad", n: 3)
+        let left = RevertGeneration.revert(t1, on: b3, force: false)
+        #expect(left.conflicts.map(\.field) == [.userFields] && left.assertions.isEmpty, "mood changed since: left alone")
+        let forced = RevertGeneration.revert(t1, on: b3, force: true)
+        #expect(try #require(b3.applying(forced.assertions)[id]).userFieldMap == ["bpm": "120"])
     }
 
     @Test("a conflicting field left alone keeps the record of the file's value")

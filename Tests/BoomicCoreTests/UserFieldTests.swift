@@ -39,6 +39,7 @@ struct UserFieldTests {
         ("user_fields=x", FieldError.badValue(field: "user_fields", value: "x", expected: "set each of your fields by its name, e.g. mood=happy")),
         ("nosuch!", FieldError.unknownField("nosuch", suggestion: nil)),
         ("9zzzzzz=x", FieldError.badFieldName("9zzzzzz")),
+        ("ID=x", FieldError.songID),
     ])
     func refused(text: String, error: FieldError) {
         #expect(throws: error) { try FieldAssignment.parse(text, userFields: ["mood", "bpm"]) }

@@ -55,6 +55,7 @@ public struct FieldAssignment: Equatable, Sendable {
 
     private static func userAssignment(_ typed: String, _ raw: String?, userFields: Set<String>, newField: Bool) throws(FieldError) -> FieldAssignment {
         if let r = FieldName.reservedName(typed) { throw .reserved(r) }
+        if typed.lowercased() == "id" { throw .songID }
         let name = typed.lowercased()
         guard FieldName.isValidUserFieldName(name) else {
             if let s = FieldName.suggestion(for: name, userFields: userFields) { throw .unknownField(typed, suggestion: s) }

@@ -44,7 +44,7 @@ public enum RevertGeneration {
                 guard let now = basis[id] else { continue }
                 var back = now
                 var skipped = Set<SongField>()
-                for (f, c) in patch where f != .fileValues {
+                for (f, c) in patch where f != .fileValues && f != .userFields {
                     let cur = f.value(in: now)
                     if cur == c.old { continue }
                     if cur != c.new {
@@ -52,6 +52,22 @@ public enum RevertGeneration {
                         if !force { skipped.insert(f); continue }
                     }
                     f.set(c.old, in: &back)
+                }
+                // User fields are one song field holding each of them: revert each field this
+                // transaction changed on its own, so a later edit of another field is no conflict.
+                if let c = patch[.userFields] {
+                    let was = Self.userFieldMap(c.old, like: now), became = Self.userFieldMap(c.new, like: now)
+                    var current = back.userFieldMap
+                    for name in Set(was.keys).union(became.keys).sorted() where was[name] != became[name] {
+                        if current[name] == was[name] { continue }
+                        if current[name] != became[name] {
+                            func shown(_ v: String?) -> FieldValue { v.map { .string(name + "=" + $0) } ?? .string(name + " unset") }
+                            conflicts.append(Conflict(song: id, field: .userFields, expected: shown(became[name]), current: shown(current[name])))
+                            if !force { continue }
+                        }
+                        current[name] = was[name]
+                    }
+                    back.userFields = Song.normalizedUserFields(current.map { $0.key + "=" + $0.value })
                 }
                 // `file_values` holds one entry per field; put back only the entries this
                 // transaction changed and nothing changed since, so other edits' entries stay.
@@ -139,6 +155,12 @@ public enum RevertGeneration {
         }
         guard now != nil || change.old != nil else { return nil }
         return EntityChange(old: now, new: change.old)
+    }
+
+    private static func userFieldMap(_ v: FieldValue, like song: Song) -> [String: String] {
+        var s = song
+        SongField.userFields.set(v, in: &s)
+        return s.userFieldMap
     }
 
     private static func fileValueMap(_ v: FieldValue, like song: Song) -> [SongField: FieldValue] {

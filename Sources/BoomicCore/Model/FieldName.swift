@@ -78,6 +78,8 @@ public enum FieldError: Error, Equatable, LocalizedError {
     case malformed(String)
     /// A name kept for the player's play statistics.
     case reserved(String)
+    /// `id`: the song's identity, a key of `--json` and `-f`, which no field may take.
+    case songID
     /// A new user field whose name is within two edits of a known one.
     case nearKnownField(String, known: String)
     /// A name that can't be a user field.
@@ -95,6 +97,8 @@ public enum FieldError: Error, Equatable, LocalizedError {
             return "'\(s)' is not an assignment: write FIELD=VALUE to set a field or FIELD! to clear it"
         case .reserved(let f):
             return "field '\(f)' is kept for the play statistics the player will record; it can't be set or queried yet"
+        case .songID:
+            return "'id' is the song's identity in the library: it can't be set, nor be the name of your own field"
         case .nearKnownField(let f, let known):
             return "unknown field '\(f)'; did you mean '\(known)'? (pass --new-field to create a field named '\(f)')"
         case .badFieldName(let f):
