@@ -16,6 +16,8 @@ import Testing
         let before = try box.historyCount()
         let preview = try box.succeed("modify", "artist:Miles", "mood=happy", "--dry-run")
         #expect(preview.stdout.contains("New field 'mood'"), "the preview says a field is created: \(preview)")
+        // The change as the user wrote it, not the stored `name=value` list.
+        #expect(preview.stdout.contains("    mood: ∅ → happy") && !preview.stdout.contains("user_fields"), "\(preview)")
         #expect(try box.historyCount() == before)
 
         try box.succeed("modify", "artist:Miles", "mood=happy", "-y")

@@ -38,6 +38,7 @@ enum ChangePrinter {
                 let song = basis?[id]
                 out.append(Terminal.yellow("~ ") + (song.map(name(of:)) ?? id.description))
                 for (f, c) in shownFields.sorted(by: { $0.key < $1.key }) {
+                    if f == .userFields { out += userFieldLines(c.old, c.new); continue }
                     out.append("    \(f.name): \(shown(c.old, f)) → \(Terminal.bold(shown(c.new, f)))")
                 }
             case .taglist(_, let c):
@@ -47,6 +48,25 @@ enum ChangePrinter {
             }
         }
         return out
+    }
+
+    /// A user field's change as the user wrote it (`mood: ∅ → happy`), one line per field that
+    /// changed, not the stored list of `name=value` entries they all share.
+    static func userFieldLines(_ old: FieldValue, _ new: FieldValue) -> [String] {
+        func map(_ v: FieldValue) -> [String: String] {
+            guard case .strings(let entries) = v else { return [:] }
+            var out: [String: String] = [:]
+            for e in entries {
+                guard let eq = e.firstIndex(of: "=") else { continue }
+                out[String(e[..<eq])] = String(e[e.index(after: eq)...])
+            }
+            return out
+        }
+        let (was, now) = (map(old), map(new))
+        let shown = { (v: String?) -> String in v.map { Terminal.printable($0) } ?? "∅" }
+        return Set(was.keys).union(now.keys).sorted().filter { was[$0] != now[$0] }.map { name in
+            "    \(Terminal.printable(name)): \(shown(was[name])) → \(Terminal.bold(shown(now[name])))"
+        }
     }
 
     /// What-if: which taglists the change would make gain or lose which songs (`--dry-run` and
