@@ -34,7 +34,7 @@ public struct QueryMatcher: Sendable {
             let t = compile(m)
             return { s in Query.anyFieldTargets.contains { t($0.value(in: s)) } }
         case .field(.artists, let m):
-            // `artist:` is any listed artist, the list as displayed, or the file's credit.
+            // `artist:` is any listed artist, the list joined (`A; B`), or the file's credit.
             let t = compile(m)
             return { s in t(.strings(s.artists)) || (s.artistCredit.map { t(.string($0)) } ?? false) }
         case .field(let f, let m):

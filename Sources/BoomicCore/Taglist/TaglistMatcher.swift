@@ -77,7 +77,7 @@ public struct TaglistMatcher: Sendable {
                 if let b = v.bool { return interval.contains(b ? 1 : 0) }
                 return interval.contains(v.double)
             case .text(.artists, let test):
-                // As in queries: any listed artist, the list as displayed, or the file's credit.
+                // As in queries: any listed artist, the list joined, or the file's credit.
                 return test.holds(for: .strings(s.artists), or: s.artistCredit)
             case .text(let f, let test):
                 return test.holds(for: f.queryValue(in: s))
