@@ -160,6 +160,7 @@ extension SongCodec {
         if has(.added) { s.added = try r.double() }
         if has(.title) { s.title = try r.string() }
         if has(.artists) { s.artists = try sharedList() }
+        if has(.artistCredit) { s.artistCredit = try shared() }
         if has(.album) { s.album = try shared() }
         if has(.albumartist) { s.albumartist = try shared() }
         if has(.track) { s.track = try r.int() }

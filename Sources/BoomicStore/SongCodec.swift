@@ -9,9 +9,9 @@ import Synchronization
 /// second, five times the budget of opening a library (DESIGN §7). This format is hand-rolled
 /// for speed: one pass, no keys, no reflection.
 ///
-/// Layout (version 4), using `ByteWriter`'s primitives:
+/// Layout (version 5), using `ByteWriter`'s primitives:
 /// ```
-/// version byte (3)
+/// version byte (5)
 /// song count, chunk count, then per chunk: its song count and its byte length
 /// the chunks, one after the other; each is self-contained:
 ///   string table: count, then each string           ← shared values (album, artist, genre, …)
@@ -22,7 +22,7 @@ import Synchronization
 /// decodes them on all cores: a chunk's place in the output and in the bytes is known before any
 /// of it is read, and its own string table means two threads never share (and never contend for
 /// the reference counts of) the same `String`s. Version 2 was one chunk without the header;
-/// version 3 had no user fields.
+/// version 3 had no user fields, version 4 no artist credit.
 ///
 /// Absent optionals, empty arrays, `false`, and numbers equal to their default set no bit and
 /// take no bytes. Values many songs share (album, genre, dates, MusicBrainz album ids, art hashes,
@@ -36,7 +36,7 @@ import Synchronization
 /// throws `StoreError.badEncoding`, never traps.
 public enum SongCodec {
     /// Bump when the layout changes, and bump the checkpoint codec's `format` with it.
-    public static let version: UInt8 = 4
+    public static let version: UInt8 = 5
 
     /// Chunks are at least this many songs (fewer songs make one chunk): below that, a thread and
     /// a second string table cost more than they save.
@@ -47,7 +47,7 @@ public enum SongCodec {
     /// The presence bitmap's bit for each field, in the order fields are written.
     enum Bit: Int, CaseIterable {
         case size, mtime, fingerprint, missing, added
-        case title, artists, album, albumartist, track, tracktotal, disc, disctotal, year, date
+        case title, artists, artistCredit, album, albumartist, track, tracktotal, disc, disctotal, year, date
         case genre, composer, compilation, comment
         case replaygainTrackGain, replaygainTrackPeak, replaygainAlbumGain, replaygainAlbumPeak
         case mbTrackID, mbAlbumID, mbArtistID, mbAlbumArtistID, mbReleaseGroupID
@@ -155,6 +155,7 @@ public enum SongCodec {
         mark(.added, s.added.bitPattern != 0) // -0.0 is not 0.0 bit for bit, so it is written
         mark(.title, s.title != nil)
         mark(.artists, !s.artists.isEmpty)
+        mark(.artistCredit, s.artistCredit != nil)
         mark(.album, s.album != nil)
         mark(.albumartist, s.albumartist != nil)
         mark(.track, s.track != nil)
@@ -205,6 +206,7 @@ public enum SongCodec {
         if s.added.bitPattern != 0 { w.double(s.added) }
         own(s.title)
         sharedList(s.artists)
+        shared(s.artistCredit) // one credit ("A & B") is often on many songs
         shared(s.album)
         shared(s.albumartist)
         int(s.track)

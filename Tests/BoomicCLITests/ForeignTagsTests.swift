@@ -188,6 +188,48 @@ import Testing
             }
         }
         #expect(try box.succeed("import").stdout.hasPrefix("Nothing changed:"))
-        #expect(try box.songs().allSatisfy { $0.artists == ["C"] })
+        // An artist edit replaces the credit too: "C", not "A feat. B".
+        #expect(try box.songs().allSatisfy { $0.artists == ["C"] && $0.artist == "C" })
+    }
+
+    /// beets keeps both: `artist` is the credit (the ARTIST tag), `artists` the list (ARTISTS).
+    /// The song shows "A feat. B" in `ls`, `--json`, `-f` and `info`, not the joined list, while
+    /// queries find it by the credit and by each artist, and browsing groups it under each listed
+    /// artist (the credit is no artist of its own). Nothing of it makes the file look changed.
+    @Test func artistCreditIsTheDisplayedArtist() throws {
+        let (box, _) = try Self.foreignLibrary()
+        let songs = try box.songs()
+        #expect(songs.count == Self.fixtures.count)
+        for s in songs { #expect(s.artist == "A feat. B", "\(s.path): \(s.artist ?? "nil") for \(s.artists ?? [])") }
+        let ls = try box.succeed("ls").lines
+        #expect(ls.count == Self.fixtures.count && ls.allSatisfy { $0.hasPrefix("A feat. B - Foreign Album - ") }, "\(ls)")
+        #expect(try box.succeed("ls", "-f", "$artist").lines == Array(repeating: "A feat. B", count: Self.fixtures.count))
+        let info = try box.succeed("info", "path::picard.flac").lines
+        #expect(info.contains { $0.split(separator: " ", omittingEmptySubsequences: true) == ["artist_credit", "A", "feat.", "B"] }, "\(info)")
+
+        #expect(try box.songs("artist:=A feat. B").count == Self.fixtures.count)
+        #expect(try box.songs("artist:feat").count == Self.fixtures.count)
+        #expect(try box.songs("artist:=B").count == 4)
+        #expect(try box.songs("^artist:feat").isEmpty)
+        // foobar.wv files its album under "Various"; an ID3v2.3 frame holds one text ("A/B").
+        let artists = try box.succeed("ls", "--artists").lines.map { $0.components(separatedBy: "  ")[0] }
+        #expect(artists.sorted() == ["A", "A/B", "B", "Various"], "\(artists)")
+
+        #expect(try box.succeed("import").stdout.hasPrefix("Nothing changed:"))
+        #expect(try box.succeed("write").stdout == "Every file already holds the library's tags.\n")
+    }
+
+    /// A credit edited in the library is written to ARTIST, with the list in ARTISTS, and reads
+    /// back as it was; `artist=` afterwards replaces both.
+    @Test func editedCreditIsWrittenToArtist() throws {
+        let (box, paths) = try Self.foreignLibrary()
+        let flac = try #require(paths.first { $0.hasSuffix("picard.flac") })
+        try box.succeed("modify", "path::picard.flac", "artist_credit=A & B", "-y", "--write")
+        let tags = try #require(try Self.dump([flac])[flac])
+        #expect(tags["ARTIST"] == ["A & B"] && tags["ARTISTS"] == ["A", "B"], "\(tags)")
+        #expect(try box.succeed("import").stdout.hasPrefix("Nothing changed:"))
+        let song = try #require(try box.songs("path::picard.flac").first)
+        #expect(song.artist == "A & B" && song.artists == ["A", "B"])
+        #expect(try box.songs("artist:=A feat. B").count == Self.fixtures.count - 1)
     }
 }

@@ -48,11 +48,13 @@ struct QueryMatcherTests {
             .filter { $0.properties.generalCategory != .nonspacingMark })).lowercased()
     }
 
-    /// The texts a song offers for a field: each artist, and the display string when there are several.
+    /// The texts a song offers for a field: each artist, the list joined when there are several,
+    /// and the file's credit (`A feat. B`) when it has one.
     static func texts(_ s: Song, _ f: TextField) -> [String] {
         switch f {
         case .title: return [s.title].compactMap { $0 }
-        case .artist: return s.artists.count > 1 ? s.artists + [s.artists.joined(separator: "; ")] : s.artists
+        case .artist:
+            return (s.artists.count > 1 ? s.artists + [s.artists.joined(separator: "; ")] : s.artists) + [s.artistCredit].compactMap { $0 }
         case .album: return [s.album].compactMap { $0 }
         case .albumartist: return [s.albumartist].compactMap { $0 }
         case .genre: return [s.genre].compactMap { $0 }
@@ -84,7 +86,7 @@ struct QueryMatcherTests {
 
     /// A piece of a name from the pools, sometimes with its case changed or its accents dropped.
     static func fragment(_ rng: inout SplitMix64) -> String {
-        let source = rng.pick(Samples.artists + Samples.albums + Samples.titles + Samples.genres + Samples.composers)
+        let source = rng.pick(Samples.artists + Samples.artistCredits + Samples.albums + Samples.titles + Samples.genres + Samples.composers)
         var chars = Array(rng.chance(0.3) ? fold(source) : source)
         let start = Int.random(in: 0..<chars.count, using: &rng)
         chars = Array(chars[start..<min(chars.count, start + Int.random(in: 1...6, using: &rng))])
@@ -111,7 +113,7 @@ struct QueryMatcherTests {
             let f = rng.pick(TextField.allCases)
             let values: [String] = switch f {
             case .title: Samples.titles
-            case .artist: Samples.artists + ["Miles Davis; John Coltrane"]
+            case .artist: Samples.artists + Samples.artistCredits + ["Miles Davis; John Coltrane"]
             case .album: Samples.albums
             case .albumartist: Samples.artists
             case .genre: Samples.genres

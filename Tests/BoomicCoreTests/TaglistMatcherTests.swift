@@ -31,6 +31,7 @@ enum TaglistModel {
         s.genre = rng.chance(0.7) ? rng.pick(Samples.genres) : nil
         s.album = rng.chance(0.7) ? rng.pick(Samples.albums) : nil
         s.artists = rng.chance(0.8) ? rng.subset(of: Samples.artists, max: 2) : []
+        s.artistCredit = !s.artists.isEmpty && rng.chance(0.25) ? rng.pick(Samples.artistCredits) : nil
         s.date = rng.chance(0.5) ? rng.pick(Samples.dates) : nil
         s.favorite = rng.chance(0.3)
         s.compilation = rng.chance(0.2)
@@ -95,7 +96,7 @@ enum TaglistModel {
 
     /// A piece of a name from the pools, sometimes with its case changed or its accents dropped.
     static func fragment(_ rng: inout SplitMix64) -> String {
-        let source = rng.pick(Samples.artists + Samples.albums + Samples.titles + Samples.genres + Samples.dates)
+        let source = rng.pick(Samples.artists + Samples.artistCredits + Samples.albums + Samples.titles + Samples.genres + Samples.dates)
         var chars = Array(rng.chance(0.3) ? fold(source) : source)
         let start = Int.random(in: 0..<chars.count, using: &rng)
         chars = Array(chars[start..<min(chars.count, start + Int.random(in: 1...6, using: &rng))])
@@ -109,7 +110,7 @@ enum TaglistModel {
         case .title: Samples.titles
         case .genre: Samples.genres
         case .album: Samples.albums
-        case .artists: Samples.artists + ["Miles Davis; John Coltrane"]
+        case .artists: Samples.artists + Samples.artistCredits + ["Miles Davis; John Coltrane"]
         default: Samples.dates + ["1990", "2000-01"]
         }
         let v = rng.pick(pool)
@@ -162,7 +163,10 @@ enum TaglistModel {
             case .genre: return compare([s.genre].compactMap { $0 }, c)
             case .album: return compare([s.album].compactMap { $0 }, c)
             case .date: return compare([s.date].compactMap { $0 }, c)
-            case .artists: return compare(s.artists.count > 1 ? s.artists + [s.artists.joined(separator: "; ")] : s.artists, c)
+            // Each artist, the list joined, and the file's credit.
+            case .artists:
+                return compare((s.artists.count > 1 ? s.artists + [s.artists.joined(separator: "; ")] : s.artists)
+                               + [s.artistCredit].compactMap { $0 }, c)
             default: fatalError("the model has no field \(f)")
             }
         }

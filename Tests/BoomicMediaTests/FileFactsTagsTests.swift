@@ -77,6 +77,16 @@ import Testing
         #expect(facts(["ARTIST": ["A & B"], "ARTISTS": ["", " "]]).artists == ["A & B"])
     }
 
+    /// Beside ARTISTS, ARTIST is the credit people read ("A feat. B"); kept only when it says
+    /// something else than the list joined.
+    @Test func artistBesideArtistsIsTheCredit() {
+        #expect(facts(["ARTIST": ["A feat. B"], "ARTISTS": ["A", "B"]]).artistCredit == "A feat. B")
+        #expect(facts(["ARTIST": ["A; B"], "ARTISTS": ["A", "B"]]).artistCredit == nil)
+        #expect(facts(["ARTISTS": ["A", "B"]]).artistCredit == nil)
+        #expect(facts(["ARTIST": ["A", "B"]]).artistCredit == nil)
+        #expect(facts(["ARTIST": ["A feat. B"], "ARTISTS": [" "]]).artistCredit == nil)
+    }
+
     @Test func listsJoinAndSinglesTakeTheFirst() {
         let f = facts(["GENRE": ["Rock", "Pop"], "TITLE": ["One", "Two"], "COMPOSER": ["X", "Y"],
                        "ALBUMARTIST": ["P", "Q"]])

@@ -68,7 +68,7 @@ struct Search: ParsableCommand, TakesTerms {
             case .song(let songID):
                 let s = basis[songID]
                 id = songID.description
-                artist = s.map { $0.artists.joined(separator: "; ") }
+                artist = s.map { $0.artist ?? "" }
                 album = s?.album
                 path = s?.path
                 line = s.map(SongFormat.line) ?? hit.name

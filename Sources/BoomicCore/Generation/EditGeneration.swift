@@ -2,12 +2,14 @@
 /// the latest basis. Songs already as asked produce nothing, so a no-op edit commits nothing.
 public enum EditGeneration {
     public static func modify(_ basis: DataBasis, songs ids: [SongID], set assignments: [FieldAssignment]) -> [Assertion] {
-        ids.compactMap { id in
+        let fields = Set(assignments.filter { $0.userField == nil }.map(\.field))
+        return ids.compactMap { id in
             guard let old = basis[id] else { return nil }
             var new = old
             for a in assignments {
                 if let name = a.userField { new.setUserField(name, to: a.value.string) } else { new.edit(a.field, to: a.value) }
             }
+            new.settleArtistCredit(afterSetting: fields)
             let p = old.patch(to: new)
             return p.isEmpty ? nil : .updateSong(id, p)
         }

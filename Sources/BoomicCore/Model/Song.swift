@@ -23,6 +23,9 @@ public struct Song: Identifiable, Hashable, Sendable, Codable {
         // Tags.
         var title: String?
         var artists: [String] = []
+        // Optional, so the synthesized Codable omits it when absent: rows written before credits
+        // were kept decode unchanged, and most songs have none.
+        var artistCredit: String?
         var album: String?
         var albumartist: String?
         var track: Int?
@@ -115,10 +118,17 @@ public struct Song: Identifiable, Hashable, Sendable, Codable {
         get { storage.fields.title }
         set { mutate { $0.title = newValue } }
     }
-    /// Every artist the file names; `artist` (the display string) is derived from them.
+    /// Every artist the file names: what `artists:` queries, albums and artists go by.
     public var artists: [String] {
         get { storage.fields.artists }
         set { mutate { $0.artists = newValue } }
+    }
+    /// The artist as the file credits it (ARTIST `A feat. B`, as Picard and beets write it next to
+    /// the list in ARTISTS), kept only when it says something else than `artists` joined: beets
+    /// likewise keeps `artist` and `artists` apart. `artist` shows it.
+    public var artistCredit: String? {
+        get { storage.fields.artistCredit }
+        set { mutate { $0.artistCredit = newValue } }
     }
     public var album: String? {
         get { storage.fields.album }
@@ -305,8 +315,12 @@ public struct Song: Identifiable, Hashable, Sendable, Codable {
         try c.encode(id, forKey: .id)
     }
 
-    /// The artist as people read it: several artists joined the way taggers join them.
-    public var artist: String? { artists.isEmpty ? nil : artists.joined(separator: "; ") }
+    /// The artist as people read it: the credit when the file has one, else the artists joined
+    /// the way taggers join them.
+    public var artist: String? { artistCredit ?? joinedArtists }
+
+    /// The artists joined the way taggers join them (`A; B`), as a credit would say it.
+    public var joinedArtists: String? { artists.isEmpty ? nil : artists.joined(separator: "; ") }
 
     /// The artist an album is filed under: the album artist, else the first track artist.
     public var effectiveAlbumArtist: String? {

@@ -4,7 +4,10 @@
 /// field names with it. A new `Song` property needs a case here, or it is invisible to history.
 public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, CodingKeyRepresentable {
     case path, size, mtime, fingerprint, missing, added
-    case title, artists, album, albumartist, track, tracktotal, disc, disctotal, year, date
+    case title, artists
+    /// The ARTIST credit when it differs from the joined `artists` (see `Song.artistCredit`).
+    case artistCredit = "artist_credit"
+    case album, albumartist, track, tracktotal, disc, disctotal, year, date
     case genre, composer, compilation, comment
     case replaygainTrackGain = "replaygain_track_gain"
     case replaygainTrackPeak = "replaygain_track_peak"
@@ -32,7 +35,7 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
 
     public var kind: Kind {
         switch self {
-        case .path, .fingerprint, .title, .album, .albumartist, .date, .genre, .composer, .comment,
+        case .path, .fingerprint, .title, .artistCredit, .album, .albumartist, .date, .genre, .composer, .comment,
              .mbTrackID, .mbAlbumID, .mbArtistID, .mbAlbumArtistID, .mbReleaseGroupID, .format, .art:
             return .string
         case .size, .mtime, .track, .tracktotal, .disc, .disctotal, .year, .samplerate, .bitdepth,
@@ -80,6 +83,7 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
         case .added: return .double(song.added)
         case .title: return Self.opt(song.title)
         case .artists: return .strings(song.artists)
+        case .artistCredit: return Self.opt(song.artistCredit)
         case .album: return Self.opt(song.album)
         case .albumartist: return Self.opt(song.albumartist)
         case .track: return Self.opt(song.track)
@@ -129,6 +133,7 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
         case .added: song.added = v.double ?? 0
         case .title: song.title = v.string
         case .artists: song.artists = v.strings ?? []
+        case .artistCredit: song.artistCredit = v.string
         case .album: song.album = v.string
         case .albumartist: song.albumartist = v.string
         case .track: song.track = v.int

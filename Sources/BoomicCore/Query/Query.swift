@@ -32,7 +32,7 @@ public indirect enum Query: Equatable, Sendable {
     }
 
     /// Fields that bare words look in.
-    public static let anyFieldTargets: [SongField] = [.title, .artists, .album, .albumartist, .genre, .composer, .path]
+    public static let anyFieldTargets: [SongField] = [.title, .artists, .artistCredit, .album, .albumartist, .genre, .composer, .path]
 }
 
 /// `year+` / `title-` at the end of a query.
@@ -53,8 +53,9 @@ public struct SortKey: Equatable, Sendable {
         self.ascending = ascending
     }
 
-    /// The value sorted on, as queries see it.
+    /// The value sorted on, as queries see it; artists as displayed (the credit, if any).
     func value(in song: Song) -> FieldValue {
+        if field == .artists { return song.artist.map(FieldValue.string) ?? .null }
         guard let name = userField else { return field.queryValue(in: song) }
         return UserFieldValue.typed(song.userField(name))
     }

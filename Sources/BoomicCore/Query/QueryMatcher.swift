@@ -33,6 +33,10 @@ public struct QueryMatcher: Sendable {
         case .anyField(let m):
             let t = compile(m)
             return { s in Query.anyFieldTargets.contains { t($0.value(in: s)) } }
+        case .field(.artists, let m):
+            // `artist:` is any listed artist, the list joined (`A; B`), or the file's credit.
+            let t = compile(m)
+            return { s in t(.strings(s.artists)) || (s.artistCredit.map { t(.string($0)) } ?? false) }
         case .field(let f, let m):
             let t = compile(m)
             return { s in t(f.queryValue(in: s)) }

@@ -11,6 +11,8 @@ public struct FileFacts: Hashable, Sendable, Codable {
 
     public var title: String?
     public var artists: [String] = []
+    /// The ARTIST credit when ARTISTS lists the artists and the credit says something else.
+    public var artistCredit: String?
     public var album: String?
     public var albumartist: String?
     public var track: Int?
@@ -62,7 +64,7 @@ extension FileFacts {
     /// Writes the file's facts and tags into a song, leaving library-only fields alone.
     public func apply(to s: inout Song) {
         s.path = path; s.size = size; s.mtime = mtime; s.fingerprint = fingerprint; s.missing = false
-        s.title = title; s.artists = artists; s.album = album; s.albumartist = albumartist
+        s.title = title; s.artists = artists; s.artistCredit = artistCredit; s.album = album; s.albumartist = albumartist
         s.track = track; s.tracktotal = tracktotal; s.disc = disc; s.disctotal = disctotal
         s.year = year; s.date = date; s.genre = genre; s.composer = composer
         s.compilation = compilation; s.comment = comment

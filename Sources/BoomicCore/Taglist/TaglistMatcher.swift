@@ -76,6 +76,9 @@ public struct TaglistMatcher: Sendable {
                 let v = f.queryValue(in: s)
                 if let b = v.bool { return interval.contains(b ? 1 : 0) }
                 return interval.contains(v.double)
+            case .text(.artists, let test):
+                // As in queries: any listed artist, the list joined, or the file's credit.
+                return test.holds(for: .strings(s.artists), or: s.artistCredit)
             case .text(let f, let test):
                 return test.holds(for: f.queryValue(in: s))
             case .never:
@@ -163,16 +166,17 @@ public struct TaglistMatcher: Sendable {
             self.folds = folds
         }
 
-        /// Any of the texts a value offers: each of a list and the list as displayed (`A; B`),
-        /// numbers and truth values as printed, nothing for a missing value.
-        func holds(for v: FieldValue) -> Bool {
-            let found: Bool
+        /// Any of the texts a value offers (and `extra`, when given): each of a list and the list
+        /// as displayed (`A; B`), numbers and truth values as printed, nothing for a missing value.
+        func holds(for v: FieldValue, or extra: String? = nil) -> Bool {
+            var found: Bool
             switch v {
             case .null: found = false
             case .string(let s): found = test(s)
             case .strings(let xs): found = xs.contains(where: test) || (xs.count > 1 && test(xs.joined(separator: "; ")))
             default: found = test(v.description)
             }
+            if !found, let extra { found = test(extra) }
             return found != negated
         }
 

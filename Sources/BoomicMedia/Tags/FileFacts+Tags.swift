@@ -7,9 +7,9 @@ extension FileFacts {
     /// `3` plus `TRACKTOTAL=12`), so this is where they become one shape. Values are kept as the
     /// file gives them, except that empty ones are dropped; unparsable numbers become nil.
     /// Fields with several values: every ARTISTS value (else every ARTIST value) becomes an entry
-    /// of `artists`; ALBUMARTIST, GENRE
-    /// and COMPOSER are joined with "; " (as `Song.artist` joins artists); the rest take the
-    /// first value.
+    /// of `artists`, and next to ARTISTS the ARTIST values, joined, are `artistCredit` when they
+    /// differ from the list joined; ALBUMARTIST, GENRE and COMPOSER are joined with "; " (as
+    /// `Song.artist` joins artists); the rest take the first value.
     public mutating func apply(tags raw: [String: [String]]) {
         // TagLib's map is usually clean already (upper-case keys, no blank values): then use it
         // as it is instead of building a copy.
@@ -28,8 +28,16 @@ extension FileFacts {
 
         title = first("TITLE")
         // Picard and beets write one credit in ARTIST ("A feat. B") and the artists one by one
-        // in ARTISTS: the list is what `artists:` queries and grouping need.
-        artists = tags["ARTISTS"] ?? tags["ARTIST"] ?? []
+        // in ARTISTS: the list is what `artists:` queries and grouping need, the credit what
+        // people read. Both are kept, the credit only when it says more than the list.
+        if let list = tags["ARTISTS"] {
+            artists = list
+            let credit = joined("ARTIST")
+            artistCredit = credit == list.joined(separator: "; ") ? nil : credit
+        } else {
+            artists = tags["ARTIST"] ?? []
+            artistCredit = nil
+        }
         album = first("ALBUM")
         albumartist = joined("ALBUMARTIST")
 

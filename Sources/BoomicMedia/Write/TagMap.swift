@@ -16,7 +16,7 @@ import Foundation
 public enum TagMap {
     /// Every field written into files: the song's tag fields (`SongField.isTag`), cover included.
     public static let fields: [SongField] = [
-        .title, .artists, .album, .albumartist, .track, .tracktotal, .disc, .disctotal, .year, .date,
+        .title, .artists, .artistCredit, .album, .albumartist, .track, .tracktotal, .disc, .disctotal, .year, .date,
         .genre, .composer, .compilation, .comment,
         .replaygainTrackGain, .replaygainTrackPeak, .replaygainAlbumGain, .replaygainAlbumPeak,
         .mbTrackID, .mbAlbumID, .mbArtistID, .mbAlbumArtistID, .mbReleaseGroupID, .art,
@@ -160,7 +160,7 @@ public enum TagMap {
         var fields: [SongField] {
             switch self {
             case .title: [.title]
-            case .artists: [.artists]
+            case .artists: [.artists, .artistCredit]
             case .album: [.album]
             case .albumartist: [.albumartist]
             case .track: [.track, .tracktotal]
@@ -186,8 +186,8 @@ public enum TagMap {
         /// `tags`: a file that keeps its artists one by one in ARTISTS (Picard, beets) gets the
         /// list there and one credit in ARTIST, as those programs write them.
         func values(for song: Song, style: NumberStyle, keeping tags: [String: [String]]) -> [String: [String]] {
-            if self == .artists, tags["ARTISTS"] != nil, !song.artists.isEmpty {
-                return ["ARTIST": [song.artists.joined(separator: "; ")], "ARTISTS": song.artists]
+            if self == .artists, tags["ARTISTS"] != nil, let credit = song.artist, !song.artists.isEmpty {
+                return ["ARTIST": [credit], "ARTISTS": song.artists]
             }
             return values(for: song, style: style)
         }
@@ -197,7 +197,13 @@ public enum TagMap {
             func one(_ s: String?) -> [String] { s.map { [$0] } ?? [] }
             switch self {
             case .title: return ["TITLE": one(song.title)]
-            case .artists: return ["ARTIST": song.artists]
+            case .artists:
+                // A credit needs the list beside it (ARTISTS, as Picard and beets write it):
+                // ARTIST alone would read back as one artist named "A feat. B".
+                if let credit = song.artistCredit, !song.artists.isEmpty {
+                    return ["ARTIST": [credit], "ARTISTS": song.artists]
+                }
+                return ["ARTIST": song.artists.isEmpty ? one(song.artistCredit) : song.artists]
             case .album: return ["ALBUM": one(song.album)]
             case .albumartist: return ["ALBUMARTIST": one(song.albumartist)]
             case .track: return Self.numbered("TRACK", song.track, song.tracktotal, style)

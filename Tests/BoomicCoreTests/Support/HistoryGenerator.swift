@@ -167,6 +167,8 @@ struct HistoryGenerator {
     private mutating func retag(_ f: inout FileFacts) {
         f.title = rng.chance(0.9) ? rng.pick(Samples.titles) : nil
         f.artists = rng.chance(0.9) ? rng.subset(of: Samples.artists, max: rng.chance(0.8) ? 1 : 3) : []
+        // Picard's and beets' ARTIST credit beside the list in ARTISTS.
+        f.artistCredit = !f.artists.isEmpty && rng.chance(0.25) ? rng.pick(Samples.artistCredits) : nil
         f.album = rng.chance(0.8) ? rng.pick(Samples.albums) : nil
         f.albumartist = rng.chance(0.3) ? rng.pick(Samples.artists) : nil
         f.compilation = rng.chance(0.1)
@@ -192,7 +194,7 @@ struct HistoryGenerator {
         guard !ids.isEmpty else { return [] }
         if rng.chance(0.3) {
             let query = rng.chance(0.1) ? rng.pick([["mood:happy"], ["^bpm:100..140"], ["mood+"]])
-                : rng.pick([["artist:\(rng.pick(Samples.artists))"], ["album:blue"], ["genre:jazz"],
+                : rng.pick([["artist:\(rng.pick(Samples.artists))"], ["artist:feat"], ["album:blue"], ["genre:jazz"],
                             ["year:1960..1999"], ["#jazz"], ["^genre:pop"], ["#instruments:"]])
             // A user field no song has is an unknown field: that query selects nothing.
             guard let parsed = try? QueryParser.parse(query, userFields: history.head.userFieldNames) else { return [] }
@@ -219,18 +221,20 @@ struct HistoryGenerator {
         }
         if rng.chance(0.15) {  // as typed on the command line
             let typed = rng.pick(["year=1969", "artist=Miles Davis; John Coltrane", "genre!", "rating=5",
+                                  "artist_credit=Miles Davis feat. John Coltrane", "artist_credit!",
                                   "favorite=yes", "replaygain_album_gain=-6.5 dB", "title=Só Danço Samba",
                                   "comp=true", "albumartist=", "track=3"])
             if let a = try? FieldAssignment.parse(typed) { return a }
         }
         func orNull(_ p: Double, _ v: FieldValue) -> FieldValue { rng.chance(p) ? v : .null }
-        let field = rng.pick([SongField.title, .artists, .album, .albumartist, .genre, .composer, .comment,
+        let field = rng.pick([SongField.title, .artists, .artistCredit, .album, .albumartist, .genre, .composer, .comment,
                               .year, .track, .disc, .date, .compilation, .rating, .favorite, .playcount,
                               .replaygainAlbumGain])
         let value: FieldValue
         switch field {
         case .title: value = orNull(0.85, .string(rng.pick(Samples.titles)))
         case .artists: value = rng.chance(0.1) ? .null : .strings(rng.subset(of: Samples.artists, max: 3))
+        case .artistCredit: value = orNull(0.7, .string(rng.pick(Samples.artistCredits)))
         case .album: value = orNull(0.85, .string(rng.pick(Samples.albums)))
         case .albumartist: value = orNull(0.6, .string(rng.pick(Samples.artists)))
         case .genre: value = orNull(0.8, .string(rng.pick(Samples.genres)))

@@ -6,6 +6,10 @@ enum Samples {
     /// `Björk` and `bjork` fold to the same artist; `AC/DC` has a slash; one has no Latin letters.
     static let artists = ["Miles Davis", "John Coltrane", "Björk", "bjork", "Sigur Rós", "Beyoncé",
                           "坂本龍一", "AC/DC", "Nina Simone"]
+    /// ARTIST credits as Picard and beets write them beside the ARTISTS list; none is a list
+    /// joined with "; ", which a scan would not keep as a credit.
+    static let artistCredits = ["Miles Davis feat. John Coltrane", "Björk & Sigur Rós", "Beyoncé (feat. Nina Simone)",
+                                "坂本龍一 × bjork"]
     static let albums = ["Kind of Blue", "kind of blue", "Blue Train", "Homogenic", "Lemonade",
                          "Greatest Hits", "Café Tacvba"]
     /// `a:b` needs an escaped colon in a query; `1999` must stay a string through JSON.

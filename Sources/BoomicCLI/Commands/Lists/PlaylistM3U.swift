@@ -27,7 +27,7 @@ extension PlaylistCommand {
             for id in playlist.songs {
                 guard let s = basis[id] else { removed += 1; continue }
                 if s.path.contains(where: \.isNewline) { Terminal.warn("left out \(s.path.debugDescription): M3U cannot hold a path with a line break"); continue }
-                let artist = s.artists.joined(separator: ", ")
+                let artist = s.artistCredit ?? s.artists.joined(separator: ", ")
                 entries.append(M3U.Entry(path: s.path, duration: s.duration,
                                          title: artist.isEmpty ? (s.title ?? SongFormat.fileStem(s.path)) : "\(artist) - \(s.title ?? SongFormat.fileStem(s.path))"))
             }
