@@ -25,15 +25,17 @@ extension Song.Fields {
         .fileValues: "fileValues", .userFields: "userFields",
     ]
 
-    /// Made once: `allCases` builds a new array on every call, and this runs once per song.
+    /// Made once, as are the keys (this runs once per song): `allCases` builds a new array on
+    /// every call.
     private static let fields = SongField.allCases
+    private static let keys = fields.map(Key.init)
+    private static let oldSpelling = fields.map { oldKeys[$0] ?? Key($0) }
 
     /// Optional fields are left out when nil, and `userFields` when empty, so rows read the same
     /// whether written before or after a field existed; the others are always written.
     func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Key.self)
-        for f in Self.fields {
-            let k = Key(f)
+        for (f, k) in zip(Self.fields, Self.keys) {
             switch f {
             case .path: try c.encode(path, forKey: k)
             case .size: try c.encode(size, forKey: k)
@@ -82,12 +84,12 @@ extension Song.Fields {
     }
 
     /// Reads either spelling; the fields always written are required, as they always were.
+    /// A row is in one spelling or the other, told by `file_values`, which both always wrote.
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Key.self)
         self.init(path: "")
-        for f in Self.fields {
-            var k = Key(f)
-            if let old = Self.oldKeys[f], !c.contains(k), c.contains(old) { k = old }
+        let old = !c.contains(Key(.fileValues)) && c.contains(Self.oldKeys[.fileValues]!)
+        for (f, k) in zip(Self.fields, old ? Self.oldSpelling : Self.keys) {
             switch f {
             case .path: path = try c.decode(String.self, forKey: k)
             case .size: size = try c.decode(Int.self, forKey: k)
