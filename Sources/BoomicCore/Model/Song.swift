@@ -11,7 +11,8 @@ public struct Song: Identifiable, Hashable, Sendable, Codable {
     public var id: SongID
     private var storage: Storage
 
-    /// Every stored field but the id, as plain values (synthesized Codable, Hashable).
+    /// Every stored field but the id, as plain values. Codable by hand, under the fields'
+    /// `SongField` names (Song+LogCoding.swift): a new property needs a line there too.
     struct Fields: Hashable, Sendable, Codable {
         var path: String
         // Where it is and what the file looked like when last scanned (for rescans and write-back).
@@ -61,8 +62,8 @@ public struct Song: Identifiable, Hashable, Sendable, Codable {
         var favorite: Bool = false
         var art: String?
         var fileValues: [String] = []
-        // Optional so that the synthesized Codable omits it when empty: add rows written before
-        // user fields existed decode unchanged, and rows without any stay as they were.
+        // Optional so that the log omits it when empty: add rows written before user fields
+        // existed decode unchanged, and rows without any stay as they were.
         var userFields: [String]?
     }
 
