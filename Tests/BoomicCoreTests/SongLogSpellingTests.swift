@@ -74,7 +74,10 @@ import Testing
     }
 
     @Test func newAddAndDeleteRowsUseTheUsersNamesOnly() throws {
-        for (kind, assertion) in [("add", Assertion.addSong(Self.soWhat)), ("delete", .deleteSong(Self.soWhat))] {
+        // Every field set, the artist credit too (a field newer than the old spelling).
+        var full = Self.soWhat
+        full.artistCredit = "Miles Davis & John Coltrane"
+        for (kind, assertion) in [("add", Assertion.addSong(full)), ("delete", .deleteSong(full))] {
             let row = try Self.logEncoder().encode(assertion)
             let text = String(decoding: row, as: UTF8.self)
             let keys = try Self.songKeys(row, kind)
