@@ -23,24 +23,22 @@ struct Import: ParsableCommand {
     var folders: [String] = []
 
     func run() throws {
-        // '' would scan the current folder and remember it: an unset variable, not a choice.
-        if folders.contains(where: \.isEmpty) { throw CLIError("a music folder given is empty (''); name the folder, or '.' for the current one") }
+        let given = try Paths.musicFolders(folders)
         let lib = try Library.open(at: options.location, create: true)
         // Files a killed write renamed are Boomic's, not news from disk (WriteJournal).
         try TagWriting.recoverBeforeImport(lib)
-        let roots = folders.isEmpty ? try lib.folders() : folders.map(Paths.absolute)
+        // Remembered only once they exist: a typo must not break every later rescan.
+        if !given.isEmpty { _ = try lib.addFolders(given) }
+        let remembered = try lib.folders()
+        let roots = given.isEmpty ? remembered : given
         guard !roots.isEmpty else {
             throw CLIError("no music folders to scan; run 'boomic import DIR' with your music folder")
         }
-        for r in roots where !FileManager.default.fileExists(atPath: r) {
-            throw CLIError("music folder \(r) does not exist; check the path, or mount it and try again")
-        }
-        // Remembered only once they exist: a typo must not break every later rescan.
-        if !folders.isEmpty { _ = try lib.addFolders(roots) }
+        try Paths.requireExisting(roots)
         // A folder that cannot be read (a root-owned lost+found) must not stop the rest; its
         // songs are left as they were, not marked missing.
         let basis = lib.basis
-        let walk = MediaScanner.walk(roots, homes: try lib.folders()) { basis.song(atPath: $0) != nil }
+        let walk = MediaScanner.walk(roots, homes: remembered) { basis.song(atPath: $0) != nil }
         for failure in walk.failures { Terminal.warn("skipped folder \(failure.localizedDescription)") }
         let listed = walk.files
         let art = try ArtStore(directory: lib.location + "/art")

@@ -13,11 +13,7 @@ struct Init: ParsableCommand {
     var folders: [String] = []
 
     func run() throws {
-        let paths = folders.map(Paths.absolute)
-        // Checked before the library is created: a typo must leave nothing behind.
-        for (given, path) in zip(folders, paths) where given.isEmpty || !FileManager.default.fileExists(atPath: path) {
-            throw CLIError("music folder '\(given)' does not exist; check the path, or mount it and try again")
-        }
+        let paths = try Paths.musicFolders(folders)
         let lib = try Library.open(at: options.location, create: true)
         let added = try lib.addFolders(paths)
         Out.line("Library at \(lib.location)")

@@ -43,6 +43,24 @@ enum Paths {
         return M3U.normalized(p.hasPrefix("/") ? p : FileManager.default.currentDirectoryPath + "/" + p)
     }
 
+    /// The music folders given to `init` or `import`, absolute, each checked to exist. Checked
+    /// before a library is created or a folder remembered: a typo must leave nothing behind, and
+    /// `''` (an unset variable) would otherwise mean the current folder.
+    static func musicFolders(_ given: [String]) throws -> [String] {
+        if given.contains(where: \.isEmpty) {
+            throw CLIError("a music folder given is empty (''); name the folder, or '.' for the current one")
+        }
+        let paths = given.map(absolute)
+        try requireExisting(paths)
+        return paths
+    }
+
+    static func requireExisting(_ folders: [String]) throws {
+        for f in folders where !FileManager.default.fileExists(atPath: f) {
+            throw CLIError("music folder \(f) does not exist; check the path, or mount it and try again")
+        }
+    }
+
     static func absolute(_ p: String) -> String {
         var p = (p as NSString).expandingTildeInPath
         if !p.hasPrefix("/") { p = FileManager.default.currentDirectoryPath + "/" + p }
