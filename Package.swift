@@ -35,10 +35,16 @@ let package = Package(
             name: "BoomicMedia",
             dependencies: ["BoomicCore", "CTagLib"]
         ),
+        // One library session: opening, codecs, import/write/undo flows (DESIGN §2). The CLI, the
+        // player and the server all open a library through it.
+        .target(
+            name: "BoomicLibrary",
+            dependencies: ["BoomicCore", "BoomicStore", "BoomicMedia"]
+        ),
         .executableTarget(
             name: "BoomicCLI",
             dependencies: [
-                "BoomicCore", "BoomicStore", "BoomicMedia",
+                "BoomicCore", "BoomicStore", "BoomicMedia", "BoomicLibrary",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             plugins: ["BuildInfo"]
@@ -47,7 +53,8 @@ let package = Package(
         .plugin(name: "BuildInfo", capability: .buildTool()),
 
         .testTarget(name: "BoomicCoreTests", dependencies: ["BoomicCore"]),
-        .testTarget(name: "BoomicStoreTests", dependencies: ["BoomicStore", "BoomicCore"]),
+        .testTarget(name: "BoomicStoreTests", dependencies: ["BoomicStore", "BoomicCore", "BoomicLibrary"]),
+        .testTarget(name: "BoomicLibraryTests", dependencies: ["BoomicLibrary", "BoomicStore", "BoomicMedia", "BoomicCore"]),
         .testTarget(name: "BoomicMediaTests", dependencies: ["BoomicMedia", "BoomicCore"]),
         .testTarget(name: "BoomicCLITests", dependencies: ["BoomicCore", "BoomicStore"]),
     ],

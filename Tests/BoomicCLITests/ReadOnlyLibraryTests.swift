@@ -48,9 +48,17 @@ import Testing
         }
         #expect(try Self.asNobody(box, ["ls", "--json"]).stdout == songs)
         let refused = try Self.asNobody(box, ["modify", "-y", "album:Blue Sketches", "comment=mine"])
-        // The preview of the change may come first; the refusal is one line naming the permission.
+        // Refused before any preview (showing a change that cannot be made misleads), in one
+        // line naming the permission; so is every other changing command.
         #expect(refused.status == 1 && refused.errorLines.count == 1 && refused.stderr.hasPrefix("Error: You may not write to \(box.library) (Permission denied)"),
                 "\(refused)")
+        #expect(refused.stdout.isEmpty, "a change that cannot be made was previewed: \(refused)")
+        for command in [["tag", "-y", "album:Blue Sketches", "+#mine"], ["remove", "-y", "album:Blue Sketches"],
+                        ["undo", "-y"], ["rollback", "-y", "0"], ["write", "-y"], ["revert", "-y", "1"]] {
+            let run = try Self.asNobody(box, command)
+            #expect(run.status == 1 && run.errorLines.count == 1 && run.stdout.isEmpty
+                    && run.stderr.hasPrefix("Error: You may not write to \(box.library) (Permission denied)"), "\(command): \(run)")
+        }
         #expect(try box.listing() == songs, "the refused modify changed something")
 
         // A backup to a folder nobody may write to is refused the same way; to one it may, works.

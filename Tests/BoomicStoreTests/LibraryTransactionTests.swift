@@ -2,6 +2,7 @@ import BoomicCore
 import Foundation
 import Testing
 @testable import BoomicStore
+import BoomicLibrary
 
 /// The library's own `Transaction` goes through the store: its kind and label become columns.
 @Suite struct LibraryTransactionTests {

@@ -1,7 +1,8 @@
 import BoomicCore
 import Foundation
 import Testing
-@testable import BoomicStore
+@testable import BoomicLibrary
+import BoomicStore
 
 @Suite struct SongCodecTests {
     /// Every stored property of `Song`: a new one must be added to `SongCodec` (and this count).

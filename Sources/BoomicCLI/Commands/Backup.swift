@@ -1,3 +1,4 @@
+import BoomicLibrary
 import ArgumentParser
 import BoomicStore
 import Foundation

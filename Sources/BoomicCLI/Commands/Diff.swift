@@ -1,5 +1,6 @@
 import ArgumentParser
 import BoomicCore
+import BoomicLibrary
 
 struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BoomicCore
+import BoomicLibrary
 import BoomicStore
 
 struct History: ParsableCommand, TakesTerms {

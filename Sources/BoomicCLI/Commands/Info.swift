@@ -1,5 +1,6 @@
 import ArgumentParser
 import BoomicCore
+import BoomicLibrary
 
 struct Info: ParsableCommand, TakesTerms {
     static let configuration = CommandConfiguration(abstract: "Show every field of the matching songs.")

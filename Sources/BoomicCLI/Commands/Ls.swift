@@ -1,5 +1,6 @@
 import ArgumentParser
 import BoomicCore
+import BoomicLibrary
 import Foundation
 
 struct Ls: ParsableCommand, TakesTerms {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BoomicCore
+import BoomicLibrary
 
 struct Modify: ParsableCommand, TakesTerms {
     static let configuration = CommandConfiguration(
@@ -35,7 +36,8 @@ struct Modify: ParsableCommand, TakesTerms {
         let userFields = lib.basis.userFieldNames
         let assignments = try typed.map { try FieldAssignment.parse($0, userFields: userFields, newField: newField) }
         let parsed = try ChangeQuery.parse(terms, in: lib.basis)
-        let preview = EditGeneration.modify(lib.basis, songs: lib.basis.songs(matching: parsed).map(\.id), set: assignments)
+        let flow = try EditFlow.modify(lib, query: parsed, set: assignments)
+        let preview = flow.preview
         guard !preview.isEmpty else { Out.line("No changes to make."); return }
         for l in ChangePrinter.lines(for: preview, in: lib.basis, limit: 200) { Out.line(l) }
         for l in ChangePrinter.taglistLines(for: preview, on: lib.basis) { Out.line(l) }
@@ -46,11 +48,7 @@ struct Modify: ParsableCommand, TakesTerms {
         guard Terminal.confirm("Really modify \(preview.count) song\(preview.count == 1 ? "" : "s")?", yes: confirm.yes) else {
             Out.line("Nothing changed."); return
         }
-        let what = assignments.map { $0.value.isNull ? "\($0.name)!" : "\($0.name)=\($0.value)" }.joined(separator: " ")
-        let c = try lib.commit(kind: .edit, message: change.message) { basis in
-            let a = EditGeneration.modify(basis, songs: basis.songs(matching: parsed).map(\.id), set: assignments)
-            return a.isEmpty ? nil : (a, "modify \(what) (\(a.count) song\(a.count == 1 ? "" : "s"))")
-        }
+        let c = try flow.commit(message: change.message)
         if let c { Out.line("Modified \(c.transaction.assertions.count) songs (transaction \(c.seq)); 'boomic undo' takes it back.") }
         if write, let c { try TagWriting.afterModify(lib, transaction: c.transaction, message: change.message) }
     }

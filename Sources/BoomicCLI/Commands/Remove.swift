@@ -1,5 +1,6 @@
 import ArgumentParser
 import BoomicCore
+import BoomicLibrary
 
 struct Remove: ParsableCommand, TakesTerms {
     static let configuration = CommandConfiguration(
@@ -26,11 +27,12 @@ struct Remove: ParsableCommand, TakesTerms {
     func run() throws {
         let lib = try Library.open(at: options.location, create: false)
         let parsed = try ChangeQuery.parse(query, in: lib.basis)
-        let songs = lib.basis.songs(matching: parsed)
+        let flow = try EditFlow.remove(lib, query: parsed, described: query.joined(separator: " "))
+        let songs = flow.matched
         guard !songs.isEmpty else { Out.line("No songs match."); return }
         for s in songs.prefix(200) { Out.line("- " + SongFormat.line(s) + Terminal.dim("  " + Terminal.printable(s.path))) }
         if songs.count > 200 { Out.line("… and \(songs.count - 200) more") }
-        let removal = EditGeneration.remove(lib.basis, songs: songs.map(\.id))
+        let removal = flow.preview
         for l in ChangePrinter.taglistLines(for: removal, on: lib.basis) { Out.line(l) }
         let removed = Set(removal.compactMap(\.songID))
         let inPlaylists = lib.basis.playlistsByName.filter { $0.playlist.songs.contains(where: removed.contains) }
@@ -42,10 +44,7 @@ struct Remove: ParsableCommand, TakesTerms {
         guard Terminal.confirm("Remove \(songs.count) song\(songs.count == 1 ? "" : "s") from the library (files stay)?", yes: confirm.yes) else {
             Out.line("Nothing changed."); return
         }
-        let c = try lib.commit(kind: .remove, message: change.message) { basis in
-            let a = EditGeneration.remove(basis, songs: basis.songs(matching: parsed).map(\.id))
-            return a.isEmpty ? nil : (a, "remove \(query.joined(separator: " ")) (\(a.count) song\(a.count == 1 ? "" : "s"))")
-        }
+        let c = try flow.commit(message: change.message)
         if let c { Out.line("Removed \(c.transaction.assertions.count) songs from the library (transaction \(c.seq)); files untouched.") }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BoomicCore
+import BoomicLibrary
 import Foundation
 
 struct Revert: ParsableCommand {
@@ -24,7 +25,11 @@ struct Revert: ParsableCommand {
         let seq = try lib.resolve(ref)
         guard seq > 0 else { throw CLIError("state 0 is the empty library; name a transaction from 1 to \(lib.head)") }
         let target = try lib.entry(seq: seq).transaction
+        let force = self.force
         let preview = RevertGeneration.revert(target, on: lib.basis, force: force)
+        let flow = try EditFlow(lib: lib, kind: .revert, label: "revert \(seq): \(target.label)") { basis in
+            RevertGeneration.revert(target, on: basis, force: force).assertions
+        }
         for c in preview.conflicts {
             let name = Self.name(of: c.entity, in: lib.basis, or: target)
             let what = c.field.map { "\($0.name) is now \(ChangePrinter.shown(c.current, $0)), not \(ChangePrinter.shown(c.expected, $0))" }
@@ -40,10 +45,7 @@ struct Revert: ParsableCommand {
         guard Terminal.confirm("Revert transaction \(seq) (\(target.label)): change \(ChangePrinter.count(preview.assertions))?", yes: confirm.yes) else {
             Out.line("Nothing changed."); return
         }
-        let c = try lib.commit(kind: .revert, message: change.message) { basis in
-            let r = RevertGeneration.revert(target, on: basis, force: force)
-            return r.assertions.isEmpty ? nil : (r.assertions, "revert \(seq): \(target.label)")
-        }
+        let c = try flow.commit(message: change.message)
         if let c { Out.line("Reverted \(seq) (transaction \(c.seq)); 'boomic undo' takes it back.") }
     }
 

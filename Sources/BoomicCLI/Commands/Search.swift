@@ -1,5 +1,6 @@
 import ArgumentParser
 import BoomicCore
+import BoomicLibrary
 import Foundation
 
 /// `boomic search TEXT`: one ranked list of songs, albums, artists, taglists and playlists, the

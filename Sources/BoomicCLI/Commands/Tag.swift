@@ -1,5 +1,6 @@
 import ArgumentParser
 import BoomicCore
+import BoomicLibrary
 
 struct Tag: ParsableCommand, TakesTerms {
     static let configuration = CommandConfiguration(
@@ -41,17 +42,14 @@ struct Tag: ParsableCommand, TakesTerms {
         let (terms, add, remove) = split()
         let lib = try Library.open(at: options.location, create: false)
         let parsed = try ChangeQuery.parse(terms, in: lib.basis)
-        let preview = EditGeneration.tag(lib.basis, songs: lib.basis.songs(matching: parsed).map(\.id), add: add, remove: remove)
+        let flow = try EditFlow.tag(lib, query: parsed, add: add, remove: remove)
+        let preview = flow.preview
         guard !preview.isEmpty else { Out.line("No changes to make."); return }
         for l in ChangePrinter.lines(for: preview, in: lib.basis, limit: 200) { Out.line(l) }
         for l in ChangePrinter.taglistLines(for: preview, on: lib.basis) { Out.line(l) }
         if confirm.dryRun { Out.line("Dry run: \(preview.count) songs would change."); return }
         guard Terminal.confirm("Really tag \(preview.count) songs?", yes: confirm.yes) else { Out.line("Nothing changed."); return }
-        let what = (add.map { "+#" + $0.drop { $0 == "#" } } + remove.map { "-#" + $0.drop { $0 == "#" } }).joined(separator: " ")
-        let c = try lib.commit(kind: .tag, message: change.message) { basis in
-            let a = EditGeneration.tag(basis, songs: basis.songs(matching: parsed).map(\.id), add: add, remove: remove)
-            return a.isEmpty ? nil : (a, "tag \(what) (\(a.count) song\(a.count == 1 ? "" : "s"))")
-        }
+        let c = try flow.commit(message: change.message)
         if let c { Out.line("Tagged \(c.transaction.assertions.count) songs (transaction \(c.seq)).") }
     }
 }

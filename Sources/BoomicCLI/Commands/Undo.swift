@@ -1,5 +1,6 @@
 import ArgumentParser
 import BoomicCore
+import BoomicLibrary
 
 struct Undo: ParsableCommand {
     static let configuration = CommandConfiguration(

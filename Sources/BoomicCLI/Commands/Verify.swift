@@ -1,5 +1,6 @@
 import ArgumentParser
 import BoomicCore
+import BoomicLibrary
 import BoomicMedia
 import BoomicStore
 import Foundation
@@ -24,55 +25,20 @@ struct Verify: ParsableCommand {
     func run() throws {
         try Self.examineLog(at: options.location, repair: repair)
         let lib = try Library.open(at: options.location, create: false)
-        var problems: [String] = []
-        var checkpointProblems: [String] = []   // fixed by --repair
-        let checkpoints = Set(try lib.transactor.checkpointSeqs())
-        var replayed = DataBasis()
-        var count = 0
-        try lib.transactor.forEachEntry { e in
-            replayed = replayed.applying(e.transaction)
-            count += 1
-            if checkpoints.contains(e.seq) {
-                do {
-                    if let stored = try lib.transactor.storedCheckpoint(at: e.seq), stored != replayed {
-                        checkpointProblems.append("checkpoint \(e.seq) differs from the log replayed to \(e.seq)")
-                    }
-                } catch {
-                    checkpointProblems.append("checkpoint \(e.seq) is damaged (\(error.localizedDescription))")
-                }
-            }
-            if e.seq == lib.head {
-                problems += replayed.invariantViolations().map { "after \(e.seq): \($0)" }
-            }
-        }
-        if replayed != lib.basis { problems.append("the opened library differs from the log replayed from the start") }
-        Out.line("log: \(count) transactions read, checksums good; \(checkpoints.count) checkpoint\(checkpoints.count == 1 ? "" : "s") compared")
-
-        let fm = FileManager.default
-        var artMissing = 0, filesMissing: [Song] = []
-        var seenArt = Set<String>()
-        let art = try ArtStore(directory: lib.location + "/art")
-        for s in lib.basis.songs.values {
-            if let a = s.art, seenArt.insert(a).inserted, art.path(forHash: a) == nil { artMissing += 1 }
-            if !s.missing, !fm.fileExists(atPath: s.path) { filesMissing.append(s) }
-        }
-        if artMissing > 0 { problems.append("\(artMissing) cover\(artMissing == 1 ? " is" : "s are") missing from art/; run 'boomic import' to store them again") }
-        Out.line("art: \(seenArt.count) pictures referenced, \(seenArt.count - artMissing) present")
-        for s in filesMissing.sorted(by: { $0.path < $1.path }) { Terminal.warn("missing file: \(s.path)") }
-        if !filesMissing.isEmpty {
-            problems.append("\(filesMissing.count) song file\(filesMissing.count == 1 ? " is" : "s are") gone; run 'boomic import' to mark \(filesMissing.count == 1 ? "it" : "them") missing")
-        }
-        Out.line("files: \(lib.basis.songs.count - filesMissing.count) of \(lib.basis.songs.count) present" + (filesMissing.isEmpty ? "" : "; run 'boomic import' to mark the \(filesMissing.count) gone ones missing"))
-
-        if repair {
-            let kept = try lib.transactor.rebuildCheckpoints()
+        let r = try VerifyFlow.run(lib, repair: repair)
+        Out.line("log: \(r.transactions) transactions read, checksums good; \(r.checkpoints) checkpoint\(r.checkpoints == 1 ? "" : "s") compared")
+        Out.line("art: \(r.pictures) pictures referenced, \(r.pictures - r.picturesMissing) present")
+        for path in r.filesMissing { Terminal.warn("missing file: \(path)") }
+        let gone = r.filesMissing.count
+        Out.line("files: \(r.songs - gone) of \(r.songs) present" + (gone == 0 ? "" : "; run 'boomic import' to mark the \(gone) gone ones missing"))
+        if let kept = r.rebuilt {
             Out.line("checkpoints rebuilt at \(kept.map(String.init).joined(separator: ", "))")
         }
-        for p in checkpointProblems { Terminal.warn((repair ? "repaired: " : "problem: ") + p) }
-        for p in problems { Terminal.warn("problem: \(p)") }
-        if !repair { problems += checkpointProblems }
+        for p in r.checkpointProblems { Terminal.warn((repair ? "repaired: " : "problem: ") + p) }
+        for p in r.problems { Terminal.warn("problem: \(p)") }
+        let problems = r.problems + (repair ? [] : r.checkpointProblems)
         if !problems.isEmpty {
-            let hint = !repair && !checkpointProblems.isEmpty ? "; 'boomic verify --repair' rebuilds the checkpoints" : ""
+            let hint = !repair && !r.checkpointProblems.isEmpty ? "; 'boomic verify --repair' rebuilds the checkpoints" : ""
             throw CLIError("verify found \(problems.count) problem\(problems.count == 1 ? "" : "s")" + hint)
         }
         Out.line("OK")
@@ -85,7 +51,7 @@ struct Verify: ParsableCommand {
     /// With `repair`, damage to the indexes alone (every transaction readable) is repaired by
     /// rebuilding them, as checkpoints are rebuilt.
     static func examineLog(at location: String, repair: Bool) throws {
-        let path = location + "/" + Library.logName
+        let path = location + "/" + LibrarySession.logName
         guard FileManager.default.fileExists(atPath: path) else { return } // opening says so
         var ex = try Transactor<Transaction, DataBasis>.examine(path: path)
         if repair, !ex.isIntact, ex.holes.isEmpty, (try? Transactor<Transaction, DataBasis>.rebuildIndexes(path: path)) != nil {

@@ -1,4 +1,6 @@
 import BoomicCore
+import BoomicLibrary
+import BoomicMedia
 
 /// Prints assertions in words: per song, `field: old → new` (`show`, previews, `diff`).
 enum ChangePrinter {
@@ -9,11 +11,12 @@ enum ChangePrinter {
 
     /// A field value for people: `∅` for nothing, tags with `#`.
     static func shown(_ v: FieldValue, _ f: SongField) -> String {
-        switch v {
-        case .null, .strings([]): return "∅"
-        case .strings(let xs) where f == .tags: return Terminal.printable(xs.map { "#" + $0 }.joined(separator: " "))
-        default: return Terminal.printable(v.description)
-        }
+        Terminal.printable(v.shown(as: f))
+    }
+
+    /// A difference `write` would make: `field: file value → library value`.
+    static func shown(_ d: TagDifference) -> String {
+        "\(d.field.name): \(shown(d.file, d.field)) → \(Terminal.bold(shown(d.library, d.field)))"
     }
 
     /// Fields the library keeps for itself, not for people: `file_values` records what a file
@@ -90,19 +93,7 @@ enum ChangePrinter {
     }
 
     /// "3 songs", "1 taglist", "2 songs and 1 playlist": what a list of assertions changes.
-    static func count(_ assertions: [Assertion]) -> String {
-        var songs = 0, taglists = 0, playlists = 0
-        for a in assertions {
-            switch a {
-            case .addSong, .updateSong, .deleteSong: songs += 1
-            case .taglist: taglists += 1
-            case .playlist: playlists += 1
-            }
-        }
-        let parts = [(songs, "song"), (taglists, "taglist"), (playlists, "playlist")]
-            .filter { $0.0 > 0 }.map { "\($0.0) \($0.1)\($0.0 == 1 ? "" : "s")" }
-        return parts.isEmpty ? "nothing" : parts.joined(separator: " and ")
-    }
+    static func count(_ assertions: [Assertion]) -> String { RollbackFlow.count(assertions) }
 
     /// `+ taglist mix` / `- playlist old` / `~ taglist mix` with what changed.
     private static func entityLines<V>(_ kind: String, _ c: EntityChange<V>, body: (V) -> String) -> [String]

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BoomicCore
+import BoomicLibrary
 import Foundation
 
 /// Where the library is: `--library`, else `$BOOMIC_LIBRARY`, else the XDG data folder.
@@ -14,13 +15,7 @@ struct LibraryOptions: ParsableArguments {
 
     static let emptyLibrary = "--library needs a folder, and '' is empty; leave the option out for the default library"
 
-    var location: String {
-        let env = ProcessInfo.processInfo.environment
-        if let l = library ?? env["BOOMIC_LIBRARY"], !l.isEmpty { return Paths.absolute(l) }
-        let data = env["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (env["HOME"] ?? NSHomeDirectory()) + "/.local/share"
-        return Paths.absolute(data) + "/boomic"
-    }
+    var location: String { LibraryLocation.resolve(given: library) }
 }
 
 /// Options every changing command takes.
@@ -33,39 +28,6 @@ struct ChangeOptions: ParsableArguments {
 struct OutputOptions: ParsableArguments {
     @Flag(help: "Print one JSON array on stdout.")
     var json = false
-}
-
-enum Paths {
-    /// Absolute, with `~`, `.` and `..` resolved by text only: symbolic links are kept, as the
-    /// scan keeps them in song paths (M3U paths must meet those).
-    static func textual(_ p: String) -> String {
-        let p = (p as NSString).expandingTildeInPath
-        return M3U.normalized(p.hasPrefix("/") ? p : FileManager.default.currentDirectoryPath + "/" + p)
-    }
-
-    /// The music folders given to `init` or `import`, absolute, each checked to exist. Checked
-    /// before a library is created or a folder remembered: a typo must leave nothing behind, and
-    /// `''` (an unset variable) would otherwise mean the current folder.
-    static func musicFolders(_ given: [String]) throws -> [String] {
-        if given.contains(where: \.isEmpty) {
-            throw CLIError("a music folder given is empty (''); name the folder, or '.' for the current one")
-        }
-        let paths = given.map(absolute)
-        try requireExisting(paths)
-        return paths
-    }
-
-    static func requireExisting(_ folders: [String]) throws {
-        for f in folders where !FileManager.default.fileExists(atPath: f) {
-            throw CLIError("music folder \(f) does not exist; check the path, or mount it and try again")
-        }
-    }
-
-    static func absolute(_ p: String) -> String {
-        var p = (p as NSString).expandingTildeInPath
-        if !p.hasPrefix("/") { p = FileManager.default.currentDirectoryPath + "/" + p }
-        return (p as NSString).standardizingPath
-    }
 }
 
 /// Options of every command that shows a change before making it.

@@ -49,3 +49,15 @@ public enum FieldValue: Hashable, Sendable, Codable, CustomStringConvertible {
         }
     }
 }
+
+extension FieldValue {
+    /// The value as people read it in a change (`field: old → new`): `∅` for nothing, tags with
+    /// their `#`. Fronts escape it for their own medium (a terminal's control characters).
+    public func shown(as field: SongField) -> String {
+        switch self {
+        case .null, .strings([]): return "∅"
+        case .strings(let xs) where field == .tags: return xs.map { "#" + $0 }.joined(separator: " ")
+        default: return description
+        }
+    }
+}

@@ -1,3 +1,4 @@
+import BoomicCore
 import Glibc
 
 /// The file-system steps of a write: checks, the hidden copy beside the file, fsync, rename.

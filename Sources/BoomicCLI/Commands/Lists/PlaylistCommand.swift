@@ -1,5 +1,6 @@
 import ArgumentParser
 import BoomicCore
+import BoomicLibrary
 import Foundation
 
 /// `boomic playlist …`: hand-ordered lists of songs. Entries follow songs by id, so a moved file
@@ -14,7 +15,7 @@ struct PlaylistCommand: ParsableCommand {
     )
 
     /// Commits one playlist change and says what happened.
-    static func commit(_ lib: Library, message: String?, label: String,
+    static func commit(_ lib: LibrarySession, message: String?, label: String,
                        _ generate: (DataBasis) throws -> [Assertion]) throws -> Int? {
         let c = try lib.commit(kind: .playlist, message: message) { basis in
             let a = try generate(basis)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BoomicCore
+import BoomicLibrary
 import Foundation
 
 /// `boomic taglist …`: rule-based lists of songs (DESIGN §5), stored in the library so that

@@ -1,4 +1,5 @@
 import BoomicCore
+import BoomicStore
 import Dispatch
 import Foundation
 import Synchronization

@@ -1,5 +1,3 @@
-import BoomicCore
-
 /// What `stat` says about a file that tells whether it changed: its size and modification time,
 /// as a scan records them on a song.
 public struct FileStamp: Hashable, Sendable, CustomStringConvertible {

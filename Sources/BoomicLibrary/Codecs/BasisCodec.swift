@@ -9,11 +9,11 @@ import Foundation
 /// Layout: the song blob's length (8 bytes, little-endian), the song blob, then a JSON object
 /// `{"taglists": [{"id", "value"}], "playlists": [...]}`. Lists are few and small, so JSON costs
 /// nothing measurable and stays readable; songs are most of the bytes and all of the decode time.
-enum BasisCodec {
+public enum BasisCodec {
     /// Bump `layout` when this wrapper changes; `SongCodec.version` covers the song blob.
     private static let layout = 2
 
-    static let codec = CheckpointCodec<DataBasis>(
+    public static let codec = CheckpointCodec<DataBasis>(
         format: layout << 8 | Int(SongCodec.version),
         encode: { basis in
             let songs = SongCodec.encode(Array(basis.songs.values))

@@ -1,36 +1,34 @@
-import BoomicCore
-
 /// Albums and artists of a set of songs, as `ls -a` and `ls --artists` show them.
 ///
 /// Computed from the matching songs rather than stored, so a query (and later a TagView) narrows
 /// albums and artists the same way it narrows songs.
-enum Browse {
-    struct AlbumRow: Encodable {
-        var album: String
-        var albumartist: String
-        var year: Int?
-        var songs: Int
-        var discs: Int
-        var duration: Double
-        var compilation: Bool
-        var genre: String?
-        var art: String?
-        var mb_albumid: String?
-        var missing: Int
-        var firstSong: Song?
+public enum Browse {
+    public struct AlbumRow: Encodable, Sendable {
+        public var album: String
+        public var albumartist: String
+        public var year: Int?
+        public var songs: Int
+        public var discs: Int
+        public var duration: Double
+        public var compilation: Bool
+        public var genre: String?
+        public var art: String?
+        public var mb_albumid: String?
+        public var missing: Int
+        public var firstSong: Song?
 
         enum CodingKeys: String, CodingKey {
             case album, albumartist, year, songs, discs, duration, compilation, genre, art, mb_albumid, missing
         }
     }
 
-    struct ArtistRow: Encodable {
-        var name: String
-        var albums: Int
-        var songs: Int
+    public struct ArtistRow: Encodable, Sendable {
+        public var name: String
+        public var albums: Int
+        public var songs: Int
     }
 
-    static func albums(of songs: [Song], in basis: DataBasis) -> [AlbumRow] {
+    public static func albums(of songs: [Song], in basis: DataBasis) -> [AlbumRow] {
         var groups: [AlbumKey: [Song]] = [:]
         var order: [AlbumKey] = []
         for s in songs {
@@ -51,7 +49,7 @@ enum Browse {
         }
     }
 
-    static func artists(of songs: [Song], in basis: DataBasis) -> [ArtistRow] {
+    public static func artists(of songs: [Song], in basis: DataBasis) -> [ArtistRow] {
         var names: [String: String] = [:]
         var songCount: [String: Int] = [:]
         var albumSets: [String: Set<AlbumKey>] = [:]

@@ -1,0 +1,129 @@
+import BoomicCore
+import BoomicStore
+import Foundation
+
+/// The export format: the whole log as JSON lines, one transaction per line, then an end line.
+///
+/// `boomic export` writes it and `boomic import-json` reads it back into a new library with every
+/// transaction as it was, so it is the escape hatch from any damage to `library.sqlite`. The end
+/// line (`{"end":{"transactions":N}}`) tells a whole export from one cut at a line boundary.
+public enum ExportFormat {
+    public struct Line: Codable, Sendable {
+        public var seq: Int
+        public var transaction: Transaction
+
+        public init(seq: Int, transaction: Transaction) {
+            self.seq = seq
+            self.transaction = transaction
+        }
+    }
+
+    /// The last line: without it, an export cut at a line boundary would read as a shorter history.
+    struct End: Codable {
+        struct Count: Codable { var transactions: Int }
+        var end: Count
+    }
+
+    /// An encoder for lines: sorted keys, as the log stores bodies, so exports diff cleanly.
+    public static func encoder() -> JSONEncoder {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return e
+    }
+
+    /// Calls `emit` with each line's bytes (newline included) for `entries`, then the end line;
+    /// returns how many transactions were written.
+    public static func write(_ entries: Entries, emit: @escaping (Data) throws -> Void) throws -> Int {
+        let enc = encoder()
+        var n = 0
+        try entries { e in
+            var data = try enc.encode(Line(seq: e.seq, transaction: e.transaction))
+            data.append(0x0A)
+            try emit(data)
+            n += 1
+        }
+        var end = try enc.encode(End(end: .init(transactions: n)))
+        end.append(0x0A)
+        try emit(end)
+        return n
+    }
+
+    /// Calls its argument with each transaction to export, in order.
+    public typealias Entries = ((LogEntry<Transaction>) throws -> Void) throws -> Void
+
+    /// The transactions of an export, checked whole before anything is imported: numbered from 1
+    /// without gaps, no id twice, and an end line that agrees. `name` is how errors name the file.
+    public static func read(_ data: Data, name: String) throws -> [Transaction] {
+        let dec = JSONDecoder()
+        var lines: [Line] = []
+        var end: (line: Int, count: Int)?
+        for (i, raw) in data.split(separator: 0x0A).enumerated() where !raw.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) {
+            if let e = end {
+                throw LibraryError("line \(i + 1) of \(name) follows the end line (line \(e.line)): the export was edited; nothing was imported")
+            }
+            if let e = try? dec.decode(End.self, from: Data(raw)) { end = (i + 1, e.end.transactions); continue }
+            do { lines.append(try dec.decode(Line.self, from: Data(raw))) } catch {
+                throw LibraryError("line \(i + 1) of \(name) is not an exported transaction (\(error.localizedDescription)); nothing was imported")
+            }
+        }
+        for (i, l) in lines.enumerated() where l.seq != i + 1 {
+            throw LibraryError("line \(i + 1) of \(name) holds transaction \(l.seq), expected \(i + 1): the export is incomplete or reordered; nothing was imported")
+        }
+        // The log refuses a repeated id, but only when it gets there: check first, so that an
+        // edited export is refused whole instead of half imported.
+        var ids = Set<UUID>()
+        for (i, l) in lines.enumerated() where !ids.insert(l.transaction.id).inserted {
+            throw LibraryError("line \(i + 1) of \(name) repeats transaction \(l.transaction.id.uuidString.lowercased()): the export was edited; nothing was imported")
+        }
+        guard let end else {
+            throw LibraryError("\(name) has no end line: the export was cut short (or made before boomic 0.2; if it is whole, add the line {\"end\":{\"transactions\":\(lines.count)}}); nothing was imported")
+        }
+        guard end.count == lines.count else {
+            throw LibraryError("\(name) holds \(lines.count) transactions but its end line says \(end.count): the export was edited; nothing was imported")
+        }
+        return lines.map(\.transaction)
+    }
+
+    /// What can be saved of a damaged log, renumbered from 1, and what is lost.
+    ///
+    /// Starting from a checkpoint, the first transaction is a `salvage` one that adds what the
+    /// checkpoint holds, so that `import-json` rebuilds exactly the state it recorded; the
+    /// transactions after it keep their ids, so undo still finds what they took back.
+    public struct Salvage {
+        public var entries: Entries
+        /// A sentence saying what was kept and what is lost, by sequence number.
+        public var report: String
+    }
+
+    public static func salvage(at location: String, client: LibrarySession.Client) throws -> Salvage {
+        let path = location + "/" + LibrarySession.logName
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw LibraryError("no library at \(location); nothing to salvage")
+        }
+        let s = try Transactor<Transaction, DataBasis>.salvage(path: path, codec: BasisCodec.codec)
+        var out: [Transaction] = []
+        if let (seq, basis) = s.checkpoint {
+            out.append(Transaction(
+                id: UUID(), parent: nil, timestamp: Date().timeIntervalSince1970, kind: Transaction.Kind(rawValue: "salvage"),
+                label: "salvage: the library after transaction \(seq) (\(basis.songs.count) songs), from its checkpoint",
+                provenance: .init(command: client.command, message: nil, version: client.version),
+                assertions: DataBasis().diff(to: basis)))
+        }
+        out += s.entries.map(\.transaction)
+        let report: String
+        if s.lost.isEmpty {
+            report = "salvage: nothing is lost; this is the whole log"
+        } else if out.isEmpty {
+            report = "salvage: nothing could be saved (no readable transaction before the first lost one, and no intact checkpoint after it); lost: \(describeSeqs(s.lost))"
+        } else {
+            let kept = s.checkpoint.map { "the state after transaction \($0.seq) (from its checkpoint) and " } ?? ""
+            let last = s.entries.last?.seq ?? s.checkpoint?.seq ?? 0
+            report = "salvage: kept \(kept)\(s.entries.count) transaction\(s.entries.count == 1 ? "" : "s") up to \(last); "
+                + "lost: \(describeSeqs(s.lost))"
+        }
+        let all = out
+        return Salvage(entries: { body in
+            for (i, t) in all.enumerated() { try body(LogEntry(seq: i + 1, transaction: t)) }
+        }, report: report)
+    }
+}

@@ -1,0 +1,83 @@
+import BoomicCore
+import BoomicMedia
+import Foundation
+
+/// Scanning music folders into the library: the body of `boomic import`, of the server's `update`,
+/// and of anything else that rescans. One transaction per run.
+public enum ImportFlow {
+    /// What one run found, and the transaction it committed (nil when nothing changed).
+    public struct Result: Sendable {
+        public var summary: ImportGeneration.Summary
+        public var seq: Int?
+        public var label: String?
+    }
+
+    /// Scans `given` folders (remembering them), or the library's remembered folders when none
+    /// are given, and commits what changed on disk.
+    ///
+    /// - Parameters:
+    ///   - given: absolute folders (`Paths.musicFolders`), checked to exist.
+    ///   - reread: read every file, not only those whose size or mtime changed.
+    /// A folder that cannot be read (a root-owned `lost+found`) is reported through `events` and
+    /// its songs are left as they were, not marked missing; so are single unreadable files.
+    public static func run(_ lib: LibrarySession, given: [String], reread: Bool, message: String?,
+                           events: any LibraryEvents, now: Double = Date().timeIntervalSince1970) throws -> Result {
+        // Files a killed write renamed are Boomic's, not news from disk (WriteJournal).
+        try TagWriting.recoverBeforeImport(lib)
+        // Remembered only once they exist: a typo must not break every later rescan.
+        if !given.isEmpty { _ = try lib.addFolders(given) }
+        let remembered = try lib.folders()
+        let roots = given.isEmpty ? remembered : given
+        guard !roots.isEmpty else {
+            throw LibraryError("no music folders to scan; run 'boomic import DIR' with your music folder")
+        }
+        try Paths.requireExisting(roots)
+        let basis = lib.basis
+        let walk = MediaScanner.walk(roots, homes: remembered) { basis.song(atPath: $0) != nil }
+        for failure in walk.failures { events.warn("skipped folder \(failure.localizedDescription)") }
+        let listed = walk.files
+        let art = try ArtStore(directory: lib.location + "/art")
+        var toRead = ImportGeneration.filesToRead(in: basis, listed: listed, reread: reread)
+        // A cover gone from art/ (deleted, or a library rebuilt by import-json) comes back by
+        // reading its file again, even though the file itself did not change.
+        let chosen = Set(toRead.map { PathKey($0.path) })
+        var present: [String: Bool] = [:]   // one stat per picture, not per song
+        toRead += listed.filter { f in
+            guard !chosen.contains(PathKey(f.path)), let hash = basis.song(atPath: f.path)?.art else { return false }
+            if present[hash] == nil { present[hash] = art.path(forHash: hash) != nil }
+            return present[hash] == false
+        }
+        let progress = events.progress("Reading tags", total: toRead.count)
+        let read = MediaScanner.readAll(toRead, art: art) { n in progress.advance(by: n) }
+        progress.finish()
+        for failure in read.failures { events.warn("skipped \(failure.localizedDescription)") }
+
+        var summary = ImportGeneration.Summary()
+        let committed = try lib.commit(kind: given.isEmpty && lib.head > 0 ? .rescan : .import, message: message) { basis in
+            var ids = SystemIDSource()
+            let plan = ImportGeneration.plan(basis: basis, roots: roots, listed: listed, read: read.facts,
+                                             unlisted: walk.failures.map(\.path), now: now, ids: &ids,
+                                             elsewhere: MediaScanner.elsewhere)
+            summary = plan.summary
+            return plan.assertions.isEmpty ? nil : (plan.assertions, label(plan.summary))
+        }
+        summary.unreadable = read.failures.count
+        summary.unchanged -= summary.unreadable
+        return Result(summary: summary, seq: committed?.seq, label: committed?.transaction.label)
+    }
+
+    static func label(_ s: ImportGeneration.Summary) -> String {
+        var parts: [String] = []
+        if s.added > 0 { parts.append("\(s.added) new") }
+        if s.changed > 0 { parts.append("\(s.changed) changed") }
+        if s.moved > 0 { parts.append("\(s.moved) moved") }
+        if s.missing > 0 { parts.append("\(s.missing) missing") }
+        return "import: " + parts.joined(separator: ", ")
+    }
+}
+
+/// Fresh random ids for new songs; BoomicCore takes ids as a parameter so it stays deterministic.
+public struct SystemIDSource: IDSource {
+    public init() {}
+    public mutating func next() -> UUID { UUID() }
+}

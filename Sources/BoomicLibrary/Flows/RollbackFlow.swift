@@ -1,0 +1,79 @@
+import BoomicCore
+import Foundation
+
+/// The shared body of rollback, undo and redo, in two steps so that a front can show the change
+/// and ask before making it: `init` works out the change from the latest basis to the target
+/// state (the preview), `commit` computes it again on the basis current under the write lock
+/// and commits it. Never asks anything itself.
+public struct RollbackFlow: Sendable {
+    public let lib: LibrarySession
+    public let targetSeq: Int
+    public let kind: Transaction.Kind
+    /// The label's start (`rollback to 12`, `undo 14, 15`); the count of changes is added.
+    public let label: String
+    public let undoes: [UUID]?
+    public let redoes: UUID?
+    /// For undo and redo: works the plan out again under the write lock. The plan was made on
+    /// what this session last read; if another process committed since, the steps differ and
+    /// going ahead would take back (or bring back) something the user was not shown.
+    public let replan: (@Sendable (LibrarySession) throws -> (steps: [UUID], targetSeq: Int)?)?
+    /// The state to return to.
+    public let target: DataBasis
+    /// What would change, computed on the basis the session holds now.
+    public let preview: [Assertion]
+
+    public init(lib: LibrarySession, targetSeq: Int, kind: Transaction.Kind, label: String,
+                undoes: [UUID]? = nil, redoes: UUID? = nil,
+                replan: (@Sendable (LibrarySession) throws -> (steps: [UUID], targetSeq: Int)?)? = nil) throws {
+        try lib.requireWritable()
+        self.lib = lib
+        self.targetSeq = targetSeq
+        self.kind = kind
+        self.label = label
+        self.undoes = undoes
+        self.redoes = redoes
+        self.replan = replan
+        target = try lib.basis(at: targetSeq)
+        preview = EditGeneration.rollback(from: lib.basis, to: target)
+    }
+
+    /// An undo or redo that changes nothing is still recorded: the undo stack is rebuilt from
+    /// the log, and a step left out would be undone again by the next undo.
+    public var isStackStep: Bool { kind == .undo || kind == .redo }
+
+    /// Nothing to do: the library already is as it was at the target.
+    public var changesNothing: Bool { preview.isEmpty && !isStackStep }
+
+    /// Commits the change, computed again on the latest basis; nil when that changes nothing.
+    /// Throws when, for undo and redo, another process changed what the steps are.
+    public func commit(message: String?) throws -> (seq: Int, transaction: Transaction)? {
+        let shown = undoes ?? redoes.map { [$0] } ?? []
+        // A rollback is a diff: above a few thousand assertions, reading the body back (a JSON
+        // decode of every update) was a sixth of the command; the round-trip law covers diffs.
+        return try lib.commit(kind: kind, message: message, undoes: undoes, redoes: redoes,
+                              verifying: preview.count <= 2_000 ? nil : false) { basis in
+            if let replan {
+                guard let now = try replan(lib), now.steps == shown, now.targetSeq == targetSeq else {
+                    throw LibraryError("the library changed while this \(kind) was waiting (another boomic committed); nothing was changed, run it again")
+                }
+            }
+            let a = EditGeneration.rollback(from: basis, to: target)
+            return a.isEmpty && !isStackStep ? nil : (a, "\(label) (\(Self.count(a)))")
+        }
+    }
+
+    /// "3 songs", "1 taglist", "2 songs and 1 playlist": what a list of assertions changes.
+    public static func count(_ assertions: [Assertion]) -> String {
+        var songs = 0, taglists = 0, playlists = 0
+        for a in assertions {
+            switch a {
+            case .addSong, .updateSong, .deleteSong: songs += 1
+            case .taglist: taglists += 1
+            case .playlist: playlists += 1
+            }
+        }
+        let parts = [(songs, "song"), (taglists, "taglist"), (playlists, "playlist")]
+            .filter { $0.0 > 0 }.map { "\($0.0) \($0.1)\($0.0 == 1 ? "" : "s")" }
+        return parts.isEmpty ? "nothing" : parts.joined(separator: " and ")
+    }
+}

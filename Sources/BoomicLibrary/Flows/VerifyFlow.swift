@@ -1,0 +1,69 @@
+import BoomicCore
+import BoomicMedia
+import BoomicStore
+import Foundation
+
+/// `verify`: checks that the library is what its log says, and that what it points to exists.
+///
+/// The log is replayed from the start and compared with each checkpoint (caches that `repair`
+/// rebuilds) and with the opened library; covers are looked up in `art/`; song files on disk.
+public enum VerifyFlow {
+    public struct Report: Sendable {
+        public var transactions = 0
+        public var checkpoints = 0
+        /// Checkpoints that differ from the replayed log or cannot be read: fixed by `repair`.
+        public var checkpointProblems: [String] = []
+        /// Everything else found wrong (each says what to do).
+        public var problems: [String] = []
+        public var pictures = 0
+        public var picturesMissing = 0
+        public var songs = 0
+        /// Songs not marked missing whose file is gone, by path.
+        public var filesMissing: [String] = []
+        /// The checkpoints written by `repair`.
+        public var rebuilt: [Int]?
+    }
+
+    public static func run(_ lib: LibrarySession, repair: Bool) throws -> Report {
+        var r = Report()
+        let checkpoints = Set(try lib.transactor.checkpointSeqs())
+        r.checkpoints = checkpoints.count
+        var replayed = DataBasis()
+        let head = lib.head
+        try lib.transactor.forEachEntry { e in
+            replayed = replayed.applying(e.transaction)
+            r.transactions += 1
+            if checkpoints.contains(e.seq) {
+                do {
+                    if let stored = try lib.transactor.storedCheckpoint(at: e.seq), stored != replayed {
+                        r.checkpointProblems.append("checkpoint \(e.seq) differs from the log replayed to \(e.seq)")
+                    }
+                } catch {
+                    r.checkpointProblems.append("checkpoint \(e.seq) is damaged (\(error.localizedDescription))")
+                }
+            }
+            if e.seq == head {
+                r.problems += replayed.invariantViolations().map { "after \(e.seq): \($0)" }
+            }
+        }
+        if replayed != lib.basis { r.problems.append("the opened library differs from the log replayed from the start") }
+
+        let fm = FileManager.default
+        var seenArt = Set<String>()
+        let art = try ArtStore(directory: lib.location + "/art")
+        for s in lib.basis.songs.values {
+            if let a = s.art, seenArt.insert(a).inserted, art.path(forHash: a) == nil { r.picturesMissing += 1 }
+            if !s.missing, !fm.fileExists(atPath: s.path) { r.filesMissing.append(s.path) }
+        }
+        r.filesMissing.sort()
+        r.pictures = seenArt.count
+        r.songs = lib.basis.songs.count
+        let m = r.picturesMissing, gone = r.filesMissing.count
+        if m > 0 { r.problems.append("\(m) cover\(m == 1 ? " is" : "s are") missing from art/; run 'boomic import' to store them again") }
+        if gone > 0 {
+            r.problems.append("\(gone) song file\(gone == 1 ? " is" : "s are") gone; run 'boomic import' to mark \(gone == 1 ? "it" : "them") missing")
+        }
+        if repair { r.rebuilt = try lib.transactor.rebuildCheckpoints() }
+        return r
+    }
+}

@@ -1,0 +1,37 @@
+import BoomicCore
+import Foundation
+
+extension LibrarySession {
+    private var foldersFile: String { location + "/folders.json" }
+
+    /// The remembered music folders, each once (a file written before they were kept unique
+    /// may repeat one).
+    public func folders() throws -> [String] {
+        guard let data = FileManager.default.contents(atPath: foldersFile) else { return [] }
+        return Self.unique((try? JSONDecoder().decode([String].self, from: data)) ?? [])
+    }
+
+    /// Remembers folders for `import` (absolute, normalised); returns the ones that were new.
+    public func addFolders(_ new: [String]) throws -> [String] {
+        var all = try folders()
+        let known = Set(all.map(PathKey.init))
+        let added = Self.unique(new).filter { !known.contains(PathKey($0)) }
+        guard !added.isEmpty else { return [] }
+        all += added
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(all)
+        let tmp = foldersFile + ".tmp"
+        guard FileManager.default.createFile(atPath: tmp, contents: data),
+              rename(tmp, foldersFile) == 0 else {
+            throw LibraryError("cannot write \(foldersFile); check that the library folder is writable")
+        }
+        return added
+    }
+
+    /// Each path once (by bytes), in first-seen order.
+    private static func unique(_ paths: [String]) -> [String] {
+        var seen = Set<PathKey>()
+        return paths.filter { seen.insert(PathKey($0)).inserted }
+    }
+}

@@ -1,0 +1,247 @@
+import BoomicCore
+import BoomicStore
+import Foundation
+import Synchronization
+
+/// One open library folder: the Transactor over its log, its music folders, its art, and a feed
+/// of what changes. Every front opens a library through this: the CLI for one command, the
+/// player and the server for hours, on many threads.
+///
+/// Reads (`basis`, history, time travel) never wait for a writer and may come from any thread.
+/// Commits made by other processes are seen after `refresh()`, which costs one pragma when
+/// nothing changed; `watch(every:)` calls it on a timer. Nothing here prints or prompts: flows
+/// report through `LibraryEvents`, and asking the user stays with the front.
+public final class LibrarySession: Sendable {
+    /// The library folder (absolute).
+    public let location: String
+    public let transactor: Transactor<Transaction, DataBasis>
+    /// Who commits through this session, kept as each transaction's provenance.
+    public let client: Client
+
+    public static let logName = "library.sqlite"
+
+    /// A front's name for its commits: the command line as typed (`boomic modify …`) or, for the
+    /// server, what the client sent; and the version of Boomic that made them.
+    public struct Client: Sendable {
+        public var command: String
+        public var version: String
+
+        public init(command: String, version: String) {
+            self.command = command
+            self.version = version
+        }
+    }
+
+    private let feed = Mutex(Feed())
+
+    private struct Feed {
+        /// The head the subscribers were last told about.
+        var told = 0
+        var lastDataVersion: Int?
+        var subscribers: [Int: AsyncStream<LibraryChange>.Continuation] = [:]
+        var nextToken = 0
+    }
+
+    private init(location: String, transactor: Transactor<Transaction, DataBasis>, client: Client) {
+        self.location = location
+        self.transactor = transactor
+        self.client = client
+        let head = transactor.head
+        feed.withLock { $0.told = head }
+    }
+
+    /// Opens the library at `location`; with `create`, makes the folder and the log first.
+    public static func open(at location: String, create: Bool, client: Client) throws -> LibrarySession {
+        let fm = FileManager.default
+        let log = location + "/" + logName
+        if !fm.fileExists(atPath: log) {
+            guard create else {
+                throw LibraryError("no library at \(location); run 'boomic init' or 'boomic import DIR' first, or pass --library")
+            }
+            do {
+                try fm.createDirectory(atPath: location, withIntermediateDirectories: true)
+            } catch {
+                throw LibraryError("cannot create the library folder \(location): \(error.localizedDescription)")
+            }
+        }
+        let t = try Transactor<Transaction, DataBasis>(
+            path: log, create: create, initial: DataBasis(),
+            apply: { t, b in b.applying(t) },
+            flatten: { ts in Flatten.transactions(ts)! },
+            codec: BasisCodec.codec,
+            policy: CheckpointPolicy(every: 100, maxWeight: 5_000, retained: 10, weight: { $0.replayWeight })
+        )
+        return LibrarySession(location: location, transactor: t, client: client)
+    }
+
+    /// Closes the log's connections (folding the `-wal` file back into `library.sqlite`); the
+    /// basis stays readable, every later read of the log or commit throws.
+    public func close() {
+        let subscribers = feed.withLock { f in
+            defer { f.subscribers = [:] }
+            return f.subscribers.values
+        }
+        for s in subscribers { s.finish() }
+        transactor.close()
+    }
+
+    public var basis: DataBasis { transactor.basis }
+    public var head: Int { transactor.head }
+
+    // MARK: Seeing other processes' commits
+
+    /// Catches up on what other processes committed, and tells the subscribers. Cheap when
+    /// nothing changed: one `PRAGMA data_version`, no read of the log.
+    ///
+    /// - Returns: what changed since the subscribers were last told, nil when nothing did.
+    @discardableResult
+    public func refresh() throws -> LibraryChange? {
+        let version = try transactor.dataVersion()
+        let moved = feed.withLock { f in
+            defer { f.lastDataVersion = version }
+            return f.lastDataVersion != version
+        }
+        if moved { try transactor.refresh() }
+        return try publish()
+    }
+
+    /// Calls `refresh()` every `interval` until the task is cancelled or the session closed; a
+    /// failed refresh (the library folder gone, a damaged log) is handed to `failed` and ends it.
+    public func watch(every interval: Duration, failed: @escaping @Sendable (any Error) -> Void = { _ in }) -> Task<Void, Never> {
+        Task { [weak self] in
+            while !Task.isCancelled {
+                guard let self else { return }
+                do { try self.refresh() } catch {
+                    failed(error)
+                    return
+                }
+                try? await Task.sleep(for: interval)
+            }
+        }
+    }
+
+    /// What changes, as it happens: one element per refresh or commit that changed something,
+    /// covering every transaction in order (nothing is skipped if a subscriber is slow: elements
+    /// are buffered). Ends when the session closes.
+    public func changes() -> AsyncStream<LibraryChange> {
+        let (stream, continuation) = AsyncStream<LibraryChange>.makeStream()
+        let token = feed.withLock { f in
+            f.nextToken += 1
+            f.subscribers[f.nextToken] = continuation
+            return f.nextToken
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.feed.withLock { $0.subscribers.removeValue(forKey: token) }
+        }
+        return stream
+    }
+
+    /// Tells the subscribers about the transactions after the last told head. With nobody
+    /// listening (a one-command process), nothing is read.
+    private func publish() throws -> LibraryChange? {
+        try feed.withLock { f in
+            let head = transactor.head
+            guard head > f.told else { return nil }
+            let change: LibraryChange
+            if f.subscribers.isEmpty {
+                change = LibraryChange(from: f.told, to: head)
+            } else {
+                let ts = try transactor.entries(from: f.told + 1, through: head).map(\.transaction)
+                change = LibraryChange(from: f.told, transactions: ts)
+                for s in f.subscribers.values { s.yield(change) }
+            }
+            f.told = head
+            return change
+        }
+    }
+
+    // MARK: Committing
+
+    /// Throws, in one line naming the permission, when this session cannot commit (a library
+    /// the user may not write is opened read-only). Every flow that changes something asks
+    /// before its preview: a change that cannot be made must not be shown as if it could.
+    public func requireWritable() throws {
+        try transactor.requireWritable()
+    }
+
+    /// Generates on the latest basis and commits, with provenance; nil when nothing changes.
+    ///
+    /// - Parameter command: overrides the client's command for this commit (the server names
+    ///   the protocol command that made it).
+    @discardableResult
+    public func commit(kind: Transaction.Kind, message: String?, undoes: [UUID]? = nil, redoes: UUID? = nil,
+                       verifying: Bool? = nil, command: String? = nil,
+                       _ generate: (DataBasis) throws -> (assertions: [Assertion], label: String)?) throws
+        -> (seq: Int, transaction: Transaction)? {
+        // Reading a body back before committing it guards against a Codable bug; for an import of
+        // tens of thousands of songs it was a third of the commit. Imports come from one
+        // well-tested path (the JSON round-trip law runs on thousands of random transactions);
+        // so do rollbacks of thousands of songs (a diff), whose callers pass `verifying: false`.
+        let verify = verifying ?? (kind != .import && kind != .rescan)
+        let client = self.client
+        let r = try transactor.generate(verifying: verify) { basis, head in
+            guard let (assertions, label) = try generate(basis) else { return nil }
+            let parent = head == 0 ? nil : try transactor.summaries(from: head, through: head).first.flatMap { UUID(uuidString: $0.id) }
+            return Transaction(
+                id: UUID(), parent: parent, timestamp: Date().timeIntervalSince1970, kind: kind, label: label,
+                provenance: .init(command: command ?? client.command, message: message, version: client.version),
+                assertions: assertions, undoes: undoes, redoes: redoes)
+        }
+        _ = try? publish()
+        return r.map { ($0.seq, $0.transaction) }
+    }
+
+    /// Appends whole transactions as they are (`import-json`), onto a log of `expectedHead`.
+    public func appendAll(_ ts: [Transaction], expectedHead: Int) throws {
+        try transactor.appendAll(ts, expectedHead: expectedHead)
+        _ = try? publish()
+    }
+
+    // MARK: Reading
+
+    /// The basis at REF, or the latest when `ref` is nil (`--as-of`).
+    public func basis(asOf ref: String?) throws -> DataBasis {
+        guard let ref else { return basis }
+        return try basis(at: resolve(ref))
+    }
+
+    /// The basis at REF (or the latest), seen through a taglist when `view` names one (`--view`).
+    ///
+    /// With `--as-of`, the taglist is taken as it was defined then, so the view shows what that
+    /// taglist held at that moment; a taglist created later is applied with its current rules.
+    public func basis(asOf ref: String?, view: String?) throws -> DataBasis {
+        let b = try basis(asOf: ref)
+        guard let view else { return b }
+        if let (_, t) = b.taglist(named: view) { return b.view(through: t, timeZone: .current) }
+        let (_, t) = try TaglistGeneration.find(view, in: basis)
+        return b.view(through: t, timeZone: .current)
+    }
+
+    public func basis(at seq: Int) throws -> DataBasis {
+        seq == head ? basis : try transactor.basis(at: seq)
+    }
+
+    public func entry(seq: Int) throws -> LogEntry<Transaction> { try transactor.entry(seq: seq) }
+
+    public func summaries(newestFirst: Bool, limit: Int?, includePlays: Bool) throws -> [LogSummary] {
+        try transactor.summaries(limit: limit, newestFirst: newestFirst,
+                                 excludingKind: includePlays ? nil : Transaction.Kind.play.rawValue)
+    }
+
+    /// Which transaction set each field's current value (`blame`), reading the log backwards
+    /// in pages and stopping as soon as every field is explained.
+    public func blame(_ songs: Set<SongID>, fields: [SongField]) throws -> [SongID: [SongField: Blame.Origin]] {
+        var through = head
+        var result: [SongID: [SongField: Blame.Origin]] = [:]
+        var open = songs
+        while through > 0, !open.isEmpty {
+            let page = try transactor.entries(from: max(1, through - 63), through: through, newestFirst: true)
+            let found = Blame.origins(of: open, fields: fields, newestFirst: page.map { ($0.seq, $0.transaction) })
+            for (id, byField) in found { result[id, default: [:]].merge(byField) { a, _ in a } }
+            open = open.filter { id in (fields.isEmpty ? SongField.allCases : fields).contains { result[id]?[$0] == nil } }
+            // Fields still open were not set in this page; a song added in it is fully explained.
+            through -= 64
+        }
+        return result
+    }
+}
