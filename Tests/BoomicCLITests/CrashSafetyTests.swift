@@ -1,3 +1,4 @@
+import BoomicTestSupport
 import Foundation
 import Testing
 
@@ -151,32 +152,4 @@ import Testing
         print("CrashSafetyTests.modify: seed \(rng.seed), modify \(seconds) s, \(killed) of \(Self.kills) kills hit a running modify, \(committed) after its commit")
         #expect(killed > 0, "no kill hit a running modify; the test proved nothing")
     }
-}
-
-/// A small seeded generator (Steele, Lea, Flood 2014), so a failing run can be repeated with
-/// `BOOMIC_TEST_SEED`; the seed is printed.
-struct SplitMix64: RandomNumberGenerator {
-    let seed: UInt64
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        self.seed = seed
-        state = seed
-    }
-
-    static func fromEnvironment() -> SplitMix64 {
-        let env = ProcessInfo.processInfo.environment["BOOMIC_TEST_SEED"].flatMap { UInt64($0) }
-        return SplitMix64(seed: env ?? UInt64.random(in: 0...UInt64.max))
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }

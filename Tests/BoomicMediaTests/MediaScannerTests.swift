@@ -1,5 +1,6 @@
 import BoomicCore
 import BoomicMedia
+import BoomicTestSupport
 import Foundation
 import Glibc
 import Synchronization

@@ -1,4 +1,5 @@
 import BoomicMedia
+import BoomicTestSupport
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+import BoomicTestSupport
 import Foundation
 import Testing
 
@@ -9,23 +10,6 @@ enum Repo {
         .deletingLastPathComponent() // Tests
         .deletingLastPathComponent()
     static let samples = root.appendingPathComponent("Samples")
-}
-
-/// A fresh temporary folder, removed when the value is no longer used.
-final class TempDir: Sendable {
-    let path: String
-
-    init(_ label: String = "boomic-media") {
-        let base = FileManager.default.temporaryDirectory.path
-        path = "\(base)/\(label)-\(UUID().uuidString)"
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
-    func file(_ name: String) -> String { "\(path)/\(name)" }
 }
 
 enum Tool {
