@@ -112,7 +112,7 @@ import Testing
             for sample in Self.samples {
                 let ext = (sample as NSString).pathExtension
                 guard let to = w.freePath(&rng, ext: ext) else { continue }
-                try FileManager.default.copyItem(atPath: Repo.samples.path + "/" + sample, toPath: to)
+                try FileManager.default.copyItem(atPath: Repo.samples + "/" + sample, toPath: to)
             }
             w.scan([w.a, w.b])
             for (id, routes) in w.reachable(from: [w.a, w.b]) {

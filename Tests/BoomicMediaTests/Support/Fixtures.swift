@@ -1,16 +1,5 @@
-import BoomicTestSupport
 import Foundation
 import Testing
-
-/// Where the repository's files are, found from this source file (tests run from anywhere).
-enum Repo {
-    static let root: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent() // Support
-        .deletingLastPathComponent() // BoomicMediaTests
-        .deletingLastPathComponent() // Tests
-        .deletingLastPathComponent()
-    static let samples = root.appendingPathComponent("Samples")
-}
 
 enum Tool {
     struct Failure: Error, CustomStringConvertible {
