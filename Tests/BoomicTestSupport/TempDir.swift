@@ -2,6 +2,10 @@ import Foundation
 
 /// A fresh folder under the system's temporary directory, removed when the value goes away, so
 /// that tests never share files or leave them behind.
+///
+/// Keep it in a stored property (a suite's, a fixture's), or use `withTemporaryDirectory`: a
+/// local whose last use is reading `path` may be released, and the folder removed, while the
+/// test still works in it.
 public final class TempDir: Sendable {
     public let path: String
 
