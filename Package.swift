@@ -61,3 +61,14 @@ let package = Package(
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17
 )
+
+// What every test target shares (the seeded generator, temporary folders): Foundation only,
+// never part of the `boomic` product. Added here, after the list, so that every test target
+// gets it, including ones added later.
+package.targets += [
+    .target(name: "BoomicTestSupport", path: "Tests/BoomicTestSupport"),
+    .testTarget(name: "BoomicTestSupportTests"),
+]
+for target in package.targets where target.type == .test {
+    target.dependencies.append("BoomicTestSupport")
+}

@@ -1,3 +1,4 @@
+import BoomicTestSupport
 import Foundation
 import Testing
 
@@ -34,7 +35,8 @@ import Testing
 
     @Test func aLibraryReadsTheSameFromACheckpointAsFromTheLog() throws {
         let box = try Sandbox(samples: false)
-        let (tree, total) = try CrashSafetyTests.tree(in: box, copies: Self.copies)
+        let tree = box.root + "/big"
+        let total = try Fault.linkedTree(box, at: tree, copies: 0..<Self.copies)
         try box.succeed("import", tree)
         // One copy's songs stand for the rest: listing 4,000 songs each time would be slow.
         let some = "path:\(tree)/copy 7/"

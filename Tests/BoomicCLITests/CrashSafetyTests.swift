@@ -1,3 +1,4 @@
+import BoomicTestSupport
 import Foundation
 import Testing
 
@@ -12,56 +13,10 @@ import Testing
     static let copies = 40
     static let kills = 10
 
-    /// A tree of `copies` copies of the good sample files: hard links (no bytes copied) to one
-    /// private copy in the sandbox, never to `Samples/` itself, so that a test writing a file in
-    /// place cannot damage the repository.
-    static func tree(in box: Sandbox, copies: Int = copies) throws -> (path: String, songs: Int) {
-        let fm = FileManager.default
-        let root = box.root + "/big"
-        let source = box.root + "/big-source"
-        try fm.copyItem(atPath: Repo.samples, toPath: source)
-        try fm.removeItem(atPath: source + "/Broken")
-        let files = (fm.subpaths(atPath: source) ?? []).filter { p in
-            var isDir: ObjCBool = false
-            return p.contains("/") && fm.fileExists(atPath: source + "/" + p, isDirectory: &isDir) && !isDir.boolValue
-        }
-        for i in 0..<copies {
-            for f in files {
-                let target = "\(root)/copy \(i)/\(f)"
-                try fm.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-                try fm.copyItem(atPath: source + "/" + f, toPath: target) // hard links would be one song
-            }
-        }
-        return (root, copies * ManifestEntry.good.count)
-    }
-
-    /// Starts `boomic ARGS`, kills it with SIGKILL after `delay` seconds (if it still runs) and
-    /// says whether the kill came first.
-    static func kill(_ box: Sandbox, _ arguments: [String], after delay: Double) throws -> Bool {
-        let process = try ChildProcess.start(box.executable, ["--library", box.library] + arguments,
-                                             environment: ["XDG_DATA_HOME": box.root + "/xdg"])
-        Thread.sleep(forTimeInterval: delay)
-        let wasRunning = process.isRunning
-        Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        return wasRunning && process.terminationReason == .uncaughtSignal
-    }
-
     /// The library opens (`history --json` and `ls --json` exit 0 with nothing on stderr, and
     /// their output parses); what is in it.
     static func reopen(_ box: Sandbox, sourceLocation: SourceLocation = #_sourceLocation) throws -> (history: [HistoryRecord], songs: [SongRecord]) {
         (try box.history(sourceLocation: sourceLocation), try box.songs(sourceLocation: sourceLocation))
-    }
-
-    /// Half the kills anywhere in the run, half in its last part, where the commit is.
-    static func delay(_ k: Int, of seconds: Double, _ rng: inout SplitMix64) -> Double {
-        k % 2 == 0 ? rng.unit() * seconds : seconds * (0.6 + 0.5 * rng.unit())
-    }
-
-    static func timed(_ body: () throws -> Void) rethrows -> Double {
-        let start = Date()
-        try body()
-        return Date().timeIntervalSince(start)
     }
 
     /// Puts back the library saved in `saved` (each kill starts from the same state, so that
@@ -78,7 +33,8 @@ import Testing
     @Test func killedImportLeavesWholeTransactions() throws {
         var rng = SplitMix64.fromEnvironment()
         let box = try Sandbox(samples: false)
-        let (tree, total) = try Self.tree(in: box)
+        let tree = box.root + "/big"
+        let total = try Fault.linkedTree(box, at: tree, copies: 0..<Self.copies)
         let first = ManifestEntry.good.count
         try box.succeed("import", tree + "/copy 0")
         let saved = box.root + "/saved"
@@ -87,14 +43,14 @@ import Testing
         #expect(before.history.count == 1 && before.songs.count == first)
 
         // How long the import takes here and now: the kills spread over that.
-        let seconds = try Self.timed { try box.succeed("import", tree) }
+        let seconds = try Fault.timed { try box.succeed("import", tree) }
         #expect(try box.songs().count == total)
 
         var killed = 0, committed = 0
         for k in 0..<Self.kills {
             try Self.restore(box, from: saved)
-            let delay = Self.delay(k, of: seconds, &rng)
-            if try Self.kill(box, ["import", tree], after: delay) { killed += 1 }
+            let delay = Fault.delay(k, of: seconds, &rng)
+            if try Fault.kill(box, ["import", tree], after: delay).hit { killed += 1 }
             let (h, s) = try Self.reopen(box)
             if h == before.history {
                 #expect(s == before.songs, "kill \(k) after \(delay) s: no new transaction, yet the songs changed (\(s.count))")
@@ -118,7 +74,8 @@ import Testing
     @Test func killedModifyLeavesWholeTransactions() throws {
         var rng = SplitMix64.fromEnvironment()
         let box = try Sandbox(samples: false)
-        let (tree, total) = try Self.tree(in: box)
+        let tree = box.root + "/big"
+        let total = try Fault.linkedTree(box, at: tree, copies: 0..<Self.copies)
         try box.succeed("import", tree)
         try box.succeed("modify", "comment=before", "-y")
         let saved = box.root + "/saved"
@@ -126,14 +83,14 @@ import Testing
         let before = try Self.reopen(box)
         #expect(before.songs.count == total && before.songs.allSatisfy { $0.comment == "before" })
 
-        let seconds = try Self.timed { try box.succeed("modify", "comment=calibration", "-y") }
+        let seconds = try Fault.timed { try box.succeed("modify", "comment=calibration", "-y") }
 
         var killed = 0, committed = 0
         for k in 0..<Self.kills {
             try Self.restore(box, from: saved)
-            let delay = Self.delay(k, of: seconds, &rng)
+            let delay = Fault.delay(k, of: seconds, &rng)
             let value = "kill \(k)"
-            if try Self.kill(box, ["modify", "comment=\(value)", "-y"], after: delay) { killed += 1 }
+            if try Fault.kill(box, ["modify", "comment=\(value)", "-y"], after: delay).hit { killed += 1 }
             let (h, s) = try Self.reopen(box)
             let comments = Set(s.map { $0.comment ?? "nil" })
             #expect(s.count == total, "kill \(k): songs went missing")
@@ -151,32 +108,4 @@ import Testing
         print("CrashSafetyTests.modify: seed \(rng.seed), modify \(seconds) s, \(killed) of \(Self.kills) kills hit a running modify, \(committed) after its commit")
         #expect(killed > 0, "no kill hit a running modify; the test proved nothing")
     }
-}
-
-/// A small seeded generator (Steele, Lea, Flood 2014), so a failing run can be repeated with
-/// `BOOMIC_TEST_SEED`; the seed is printed.
-struct SplitMix64: RandomNumberGenerator {
-    let seed: UInt64
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        self.seed = seed
-        state = seed
-    }
-
-    static func fromEnvironment() -> SplitMix64 {
-        let env = ProcessInfo.processInfo.environment["BOOMIC_TEST_SEED"].flatMap { UInt64($0) }
-        return SplitMix64(seed: env ?? UInt64.random(in: 0...UInt64.max))
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }

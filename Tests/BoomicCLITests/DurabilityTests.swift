@@ -1,3 +1,4 @@
+import BoomicTestSupport
 import Foundation
 import Testing
 
@@ -51,8 +52,8 @@ import Testing
             try FileManager.default.copyItem(atPath: box.library + log, toPath: copy.library + log)
             let copied = try copy.boomic("history", "--json")
             #expect(copied.succeeded && copied.stdout == history,
-                    "seed \(seed), after command \(i) (\(arguments.joined(separator: " "))): the copy of library.sqlite lacks commits: \(copied)")
-            #expect(try copy.listing() == box.listing(), "seed \(seed), after command \(i): the copy has other songs")
+                    "\(Seeds.replay(seed)), after command \(i) (\(arguments.joined(separator: " "))): the copy of library.sqlite lacks commits: \(copied)")
+            #expect(try copy.listing() == box.listing(), "\(Seeds.replay(seed)), after command \(i): the copy has other songs")
         }
     }
 
@@ -70,8 +71,8 @@ import Testing
             for extra in ["-wal", "-shm"] { unlink(log + extra) }
             let after = try box.boomic("history", "--json")
             #expect(after.succeeded && after.stdout == history,
-                    "seed \(seed), after command \(i) (\(arguments.joined(separator: " "))): deleting the -wal lost commits: \(after)")
-            #expect(try box.listing() == songs, "seed \(seed), after command \(i): deleting the -wal changed the songs")
+                    "\(Seeds.replay(seed)), after command \(i) (\(arguments.joined(separator: " "))): deleting the -wal lost commits: \(after)")
+            #expect(try box.listing() == songs, "\(Seeds.replay(seed)), after command \(i): deleting the -wal changed the songs")
         }
         try Fault.expectVerifies(box, "after deleting the -wal between commands")
     }

@@ -1,3 +1,4 @@
+import BoomicTestSupport
 import Foundation
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 /// killed command run again must complete. For `write`, every audio file must be byte for byte
 /// its old or its new self, and decode to the same samples as before.
 ///
-/// The delays come from a seeded generator whose seed is printed; `BOOMIC_TEST_SEED=N` replays a
+/// The delays come from a seeded generator whose seed is printed; `BOOMIC_SEED=N` replays a
 /// run. Serialized: the kill tests time a command, then kill it at moments within that time,
 /// and would time each other otherwise. FaultTestsFullDisk and FaultTestsConcurrent
 /// (FaultTests+*.swift) are not timed and run beside them.
@@ -54,7 +55,7 @@ import Testing
         for k in 0..<Self.importKills {
             try Fault.copy(saved, to: box.library)
             let delay = Fault.delay(k, of: seconds, &rng)
-            let context = "import kill \(k) after \(String(format: "%.3f", delay)) s (seed \(rng.seed))"
+            let context = "import kill \(k) after \(String(format: "%.3f", delay)) s (\(rng.replay))"
             let killed = try Fault.kill(box, ["import", tree], after: delay)
             if killed.hit { hits += 1 }
             Fault.adjust(&seconds, killed)
@@ -108,7 +109,7 @@ import Testing
         for k in 0..<Self.modifyKills {
             try Fault.copy(saved, to: box.library)
             let delay = Fault.delay(k, of: seconds, &rng)
-            let context = "modify kill \(k) after \(String(format: "%.3f", delay)) s (seed \(rng.seed))"
+            let context = "modify kill \(k) after \(String(format: "%.3f", delay)) s (\(rng.replay))"
             let killed = try Fault.kill(box, command, after: delay)
             if killed.hit { hits += 1 }
             Fault.adjust(&seconds, killed)
@@ -162,7 +163,7 @@ import Testing
         for k in 0..<Self.rollbackKills {
             try Fault.copy(saved, to: box.library)
             let delay = Fault.delay(k, of: seconds, &rng)
-            let context = "rollback kill \(k) after \(String(format: "%.3f", delay)) s (seed \(rng.seed))"
+            let context = "rollback kill \(k) after \(String(format: "%.3f", delay)) s (\(rng.replay))"
             let killed = try Fault.kill(box, command, after: delay)
             if killed.hit { hits += 1 }
             Fault.adjust(&seconds, killed)
@@ -227,7 +228,7 @@ import Testing
             try Fault.copy(savedTree, to: tree)
             try Fault.copy(savedLibrary, to: box.library)
             let delay = Fault.delay(k, of: seconds, &rng)
-            let context = "write kill \(k) after \(String(format: "%.3f", delay)) s (seed \(rng.seed))"
+            let context = "write kill \(k) after \(String(format: "%.3f", delay)) s (\(rng.replay))"
             let killed = try Fault.kill(box, ["write", "-y"], after: delay)
             if killed.hit { hits += 1 }
             Fault.adjust(&seconds, killed)

@@ -1,3 +1,4 @@
+import BoomicTestSupport
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+import BoomicTestSupport
 import Foundation
 import Testing
 
@@ -274,12 +275,12 @@ import Testing
         let old = Self.contents(files)
         try box.succeed("modify", "comment=Written by boomic", "-y")
         // How long a whole write takes is not known before one runs; a dry run reads every file.
-        let reading = try CrashSafetyTests.timed { try box.succeed("write", "--dry-run") }
+        let reading = try Fault.timed { try box.succeed("write", "--dry-run") }
 
         var killed = 0, midway = 0
         for k in 0..<8 {
             let delay = 0.02 + rng.unit() * max(0.3, reading * 4)
-            let hit = try CrashSafetyTests.kill(box, ["write", "-y"], after: delay)
+            let hit = try Fault.kill(box, ["write", "-y"], after: delay).hit
             if hit { killed += 1 }
             let tags = try Self.mutagenDump(files)
             var written = 0

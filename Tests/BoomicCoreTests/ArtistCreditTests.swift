@@ -1,4 +1,5 @@
 import BoomicCore
+import BoomicTestSupport
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+import BoomicTestSupport
 import Testing
 @testable import BoomicCore
 
@@ -182,7 +183,7 @@ struct ImportIdentityLawTests {
 
     /// Checks the laws after one import; records failures with the seed and the steps so far.
     func check(_ m: inout Model, roots: [String], seed: UInt64, step: Int) -> Bool {
-        let context = "seed \(seed) step \(step) (BOOMIC_SEED=\(seed) to replay): \(m.log.suffix(6).joined(separator: "; "))"
+        let context = "\(Seeds.replay(seed)) step \(step): \(m.log.suffix(6).joined(separator: "; "))"
         var ok = expectConsistent(m.basis, context)
         var idsOnDisk: [SongID: Name] = [:]
         for (path, file) in m.under(roots) {

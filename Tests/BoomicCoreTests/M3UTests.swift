@@ -1,3 +1,4 @@
+import BoomicTestSupport
 import Foundation
 import Testing
 @testable import BoomicCore
@@ -36,10 +37,10 @@ import Testing
         #expect(M3U.normalized("/a/./b/../c//d/") == "/a/c/d")
         #expect(M3U.normalized("/../x") == "/x")
         // A symbolic link stays in the path, as the scan keeps it.
-        let dir = NSTemporaryDirectory() + "m3u-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir + "/real/sub", withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        try FileManager.default.createSymbolicLink(atPath: dir + "/link", withDestinationPath: dir + "/real")
-        #expect(M3U.parse("sub/../a.flac\n", base: dir + "/link").paths == [dir + "/link/a.flac"])
+        try withTemporaryDirectory("m3u") { dir throws in
+            try FileManager.default.createDirectory(atPath: dir + "/real/sub", withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: dir + "/link", withDestinationPath: dir + "/real")
+            #expect(M3U.parse("sub/../a.flac\n", base: dir + "/link").paths == [dir + "/link/a.flac"])
+        }
     }
 }

@@ -1,3 +1,4 @@
+import BoomicTestSupport
 import Testing
 @testable import BoomicCore
 

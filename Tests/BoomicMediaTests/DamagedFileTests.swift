@@ -1,5 +1,6 @@
 import BoomicCore
 import BoomicMedia
+import BoomicTestSupport
 import Foundation
 import Testing
 
@@ -37,7 +38,7 @@ import Testing
 
     @Test(arguments: originals)
     func truncatedAtManyLengths(_ original: String) throws {
-        let data = try Self.bytes(Repo.samples.path + "/" + original)
+        let data = try Self.bytes(Repo.samples + "/" + original)
         let ext = (original as NSString).pathExtension
         let art = try ArtStore(directory: dir.file("art"))
         var lengths = [0, 1, 3, 4, 10, 42, 100, 128, 500, 1000, 4096, data.count / 2, data.count - 129, data.count - 1]
@@ -49,7 +50,7 @@ import Testing
 
     @Test(arguments: originals)
     func corruptedBytes(_ original: String) throws {
-        var data = try Self.bytes(Repo.samples.path + "/" + original)
+        var data = try Self.bytes(Repo.samples + "/" + original)
         let ext = (original as NSString).pathExtension
         let art = try ArtStore(directory: dir.file("art"))
         var seed: UInt64 = 0x5EED

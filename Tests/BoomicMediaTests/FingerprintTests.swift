@@ -1,4 +1,5 @@
 import BoomicMedia
+import BoomicTestSupport
 import Foundation
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 
     func copy(_ sample: String, as name: String? = nil) throws -> String {
         let target = dir.file(name ?? (sample as NSString).lastPathComponent)
-        try FileManager.default.copyItem(atPath: Repo.samples.path + "/" + sample, toPath: target)
+        try FileManager.default.copyItem(atPath: Repo.samples + "/" + sample, toPath: target)
         return target
     }
 

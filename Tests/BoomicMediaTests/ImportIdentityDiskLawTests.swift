@@ -1,5 +1,6 @@
 import BoomicCore
 import BoomicMedia
+import BoomicTestSupport
 import Foundation
 import Glibc
 import Testing
@@ -103,8 +104,7 @@ import Testing
     }
 
     @Test func identityFollowsTheFileOnDisk() throws {
-        let seeds: [UInt64] = ProcessInfo.processInfo.environment["BOOMIC_SEED"].flatMap { UInt64($0) }.map { [$0] }
-            ?? (0..<12).map { 0x1D_0000 + $0 }
+        let seeds = Seeds.list(12, from: 0x1D_0000)
         var checked = 0
         for seed in seeds {
             var rng = SplitMix64(seed: seed)
@@ -112,7 +112,7 @@ import Testing
             for sample in Self.samples {
                 let ext = (sample as NSString).pathExtension
                 guard let to = w.freePath(&rng, ext: ext) else { continue }
-                try FileManager.default.copyItem(atPath: Repo.samples.path + "/" + sample, toPath: to)
+                try FileManager.default.copyItem(atPath: Repo.samples + "/" + sample, toPath: to)
             }
             w.scan([w.a, w.b])
             for (id, routes) in w.reachable(from: [w.a, w.b]) {
@@ -128,7 +128,7 @@ import Testing
                 checked += 1
             }
         }
-        #expect(checked >= (seeds.count == 1 ? 0 : 100))
+        #expect(checked >= Seeds.atLeast(100))
     }
 
     /// One random change; returns the folders to import after it (always including the one a
@@ -186,7 +186,7 @@ import Testing
     }
 
     func check(_ w: World, roots: [String], seed: UInt64, step: Int) -> Bool {
-        let context = "seed \(seed) step \(step) (BOOMIC_SEED=\(seed) to replay): \(w.log.suffix(ProcessInfo.processInfo.environment["BOOMIC_SEED"] == nil ? 8 : 100).joined(separator: "; "))"
+        let context = "\(Seeds.replay(seed)) step \(step): \(w.log.suffix(Seeds.replayed == nil ? 8 : 100).joined(separator: "; "))"
         var ok = true
         var taken: [SongID: FileID] = [:]
         // Every route to a file, also those outside the scanned folders (a link leads there).
@@ -211,22 +211,4 @@ import Testing
         if !again.isEmpty { Issue.record("a second import changed \(again); \(context)"); ok = false }
         return ok
     }
-}
-
-/// A repeatable generator (SplitMix64), so a failing sequence replays from its seed. (The
-/// shared test-support module that would hold one copy is issue 9, item 1.)
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &self) < p }
-    mutating func pick<C: Collection>(_ xs: C) -> C.Element { xs.randomElement(using: &self)! }
 }

@@ -1,5 +1,6 @@
 import BoomicCore
 import BoomicMedia
+import BoomicTestSupport
 import Foundation
 import Glibc
 import Synchronization
@@ -133,7 +134,7 @@ import Testing
     /// Copies of Samples/ (good and broken) in a private tree.
     func tree() throws -> [ListedFile] {
         let root = dir.file("music")
-        try FileManager.default.copyItem(atPath: Repo.samples.path, toPath: root)
+        try FileManager.default.copyItem(atPath: Repo.samples, toPath: root)
         return try MediaScanner.list(roots: [root])
     }
 
@@ -196,9 +197,9 @@ import Testing
     @Test func folderCoverIsUsedOnlyWithoutEmbeddedArt() throws {
         let album = dir.file("album")
         try FileManager.default.createDirectory(atPath: album, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: Repo.samples.path + "/Loose Files/no tags at all.flac",
+        try FileManager.default.copyItem(atPath: Repo.samples + "/Loose Files/no tags at all.flac",
                                          toPath: album + "/plain.flac")
-        try FileManager.default.copyItem(atPath: Repo.samples.path + "/Miles Quartet/Blue Sketches/01 So Modal.flac",
+        try FileManager.default.copyItem(atPath: Repo.samples + "/Miles Quartet/Blue Sketches/01 So Modal.flac",
                                          toPath: album + "/embedded.flac")
         let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + Array("folder art".utf8)
         try Data(jpeg).write(to: URL(fileURLWithPath: album + "/Folder.JPG"))

@@ -1,51 +1,9 @@
 import BoomicCore
 import BoomicMedia
+import BoomicTestSupport
 import Foundation
 import Glibc
 import Testing
-
-/// One entry of Samples/manifest.json (see Samples/README.md).
-struct ManifestEntry: Decodable, Sendable {
-    var path: String
-    var format: String
-    var broken: Bool?
-    var reason: String?
-    var tag_format: String?
-    var title: String?
-    var artists: [String]?
-    var album: String?
-    var albumartist: String?
-    var track: Int?
-    var tracktotal: Int?
-    var disc: Int?
-    var disctotal: Int?
-    var date: String?
-    var year: Int?
-    var genre: String?
-    var composer: String?
-    var compilation: Bool?
-    var replaygain_track_gain: Double?
-    var replaygain_track_peak: Double?
-    var replaygain_album_gain: Double?
-    var replaygain_album_peak: Double?
-    var mb_trackid: String?
-    var mb_albumid: String?
-    var mb_artistid: String?
-    var mb_albumartistid: String?
-    var mb_releasegroupid: String?
-    var cover: String?
-    var cover_path: String?
-    var samplerate: Int?
-    var channels: Int?
-    var bitdepth: Int?
-    var duration_ms: Int?
-
-    static let all: [ManifestEntry] = {
-        let url = Repo.samples.appendingPathComponent("manifest.json")
-        guard let data = try? Data(contentsOf: url) else { return [] }
-        return (try? JSONDecoder().decode([ManifestEntry].self, from: data)) ?? []
-    }()
-}
 
 /// Scans the whole Samples/ tree once for all tests in this suite.
 final class SamplesScan: Sendable {
@@ -60,13 +18,13 @@ final class SamplesScan: Sendable {
     init() {
         artDir = TempDir("boomic-samples-art")
         art = try! ArtStore(directory: artDir.file("art"))
-        walk = MediaScanner.walk([Repo.samples.path])
+        walk = MediaScanner.walk([Repo.samples])
         let result = MediaScanner.readAll(walk.files, art: art)
         facts = Dictionary(uniqueKeysWithValues: result.facts.map { ($0.path, $0) })
         failures = Dictionary(uniqueKeysWithValues: result.failures.map { ($0.path, $0) })
     }
 
-    func path(_ entry: ManifestEntry) -> String { Repo.samples.path + "/" + entry.path }
+    func path(_ entry: ManifestEntry) -> String { Repo.samples + "/" + entry.path }
 }
 
 @Suite(.enabled(if: !ManifestEntry.all.isEmpty, "Samples/manifest.json is missing"))
@@ -88,7 +46,7 @@ struct SamplesTests {
 
     @Test(arguments: ManifestEntry.all.filter { $0.broken == true }.map(\.path))
     func brokenFileFailsWithOneLineReason(_ relative: String) throws {
-        let path = Repo.samples.path + "/" + relative
+        let path = Repo.samples + "/" + relative
         #expect(scan.facts[path] == nil)
         let error = try #require(scan.failures[path])
         let text = try #require(error.errorDescription)
@@ -152,7 +110,7 @@ struct SamplesTests {
         case nil:
             #expect(f.art == nil)
         case "file":
-            let coverPath = Repo.samples.path + "/" + (try #require(entry.cover_path))
+            let coverPath = Repo.samples + "/" + (try #require(entry.cover_path))
             let hash = try #require(f.art)
             #expect(hash == XXH64.hex(try bytes(of: coverPath)))
             let stored = try #require(scan.art.path(forHash: hash))
@@ -173,7 +131,7 @@ struct SamplesTests {
 
     @Test func readingChangesNothing() throws {
         // The scan above opened every file; none may have been rewritten.
-        let again = MediaScanner.walk([Repo.samples.path])
+        let again = MediaScanner.walk([Repo.samples])
         #expect(again.files == scan.walk.files)
     }
 }

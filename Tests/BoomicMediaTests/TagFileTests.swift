@@ -1,11 +1,12 @@
 import BoomicMedia
+import BoomicTestSupport
 import Foundation
 import Testing
 
 @Suite struct TagFileTests {
     let dir = TempDir("boomic-tagfile")
 
-    func sample(_ path: String) -> String { Repo.samples.path + "/" + path }
+    func sample(_ path: String) -> String { Repo.samples + "/" + path }
 
     func copy(_ sample: String) throws -> String {
         let target = dir.file((sample as NSString).lastPathComponent)

@@ -1,5 +1,6 @@
 import BoomicCore
 @testable import BoomicMedia
+import BoomicTestSupport
 import Foundation
 import Glibc
 import Testing
@@ -34,7 +35,7 @@ import Testing
         let folder = dir.file(UUID().uuidString)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let target = folder + "/" + (sample as NSString).lastPathComponent
-        try FileManager.default.copyItem(atPath: Repo.samples.path + "/" + sample, toPath: target)
+        try FileManager.default.copyItem(atPath: Repo.samples + "/" + sample, toPath: target)
         return target
     }
 

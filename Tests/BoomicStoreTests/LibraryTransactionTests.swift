@@ -1,4 +1,5 @@
 import BoomicCore
+import BoomicTestSupport
 import Foundation
 import Testing
 @testable import BoomicStore
@@ -31,7 +32,7 @@ import BoomicLibrary
             }
             let store = try open()
             var ids = CountingIDSource(seed: 1)
-            var rng = SeededRandom(seed: 8)
+            var rng = SplitMix64(seed: 8)
             // JSON has no NaN or infinity: a transaction carrying one fails to encode (tested elsewhere).
             let songs = (0..<20).map { _ in rng.song().withFiniteDoubles }
             try store.commit(Transaction(id: ids.next(), parent: nil, timestamp: 100, kind: .import,

@@ -1,4 +1,5 @@
 import BoomicCore
+import BoomicTestSupport
 import Foundation
 import Testing
 @testable import BoomicLibrary
@@ -13,8 +14,8 @@ import BoomicStore
     }
 
     @Test func randomSongsRoundTripExactly() throws {
-        for seed in UInt64(1)...50 {
-            var rng = SeededRandom(seed: seed)
+        for seed in Seeds.list(50, from: 1) {
+            var rng = SplitMix64(seed: seed)
             let songs = (0..<Int.random(in: 0...40, using: &rng)).map { _ in rng.song() }
             let decoded = try SongCodec.decode(SongCodec.encode(songs))
             #expect(decoded.count == songs.count, "seed \(seed)")
@@ -67,7 +68,7 @@ import BoomicStore
     }
 
     @Test func everyTruncationIsAnError() throws {
-        var rng = SeededRandom(seed: 99)
+        var rng = SplitMix64(seed: 99)
         let bytes = SongCodec.encode((0..<4).map { _ in rng.song() })
         for n in 0..<bytes.count {
             #expect(throws: StoreError.self) { try SongCodec.decode(Array(bytes[0..<n])) }
@@ -77,7 +78,7 @@ import BoomicStore
 
     /// Damaged bytes either decode to something or throw; they never trap or read out of bounds.
     @Test func corruptBytesNeverCrash() throws {
-        var rng = SeededRandom(seed: 5)
+        var rng = SplitMix64(seed: 5)
         let bytes = SongCodec.encode((0..<6).map { _ in rng.song() })
         for _ in 0..<3000 {
             var damaged = bytes
@@ -103,7 +104,7 @@ import BoomicStore
     /// Songs in several chunks (decoded on several threads) come back in order, exactly.
     @Test func chunkedSongsRoundTripInOrder() throws {
         for (seed, n, perChunk) in [(UInt64(1), 40, 3), (2, 17, 2), (3, 9, 1), (4, 100, 40), (5, 5, 8)] {
-            var rng = SeededRandom(seed: seed)
+            var rng = SplitMix64(seed: seed)
             let songs = (0..<n).map { _ in rng.song() }
             let bytes = Self.encode(songs, songsPerChunk: perChunk)
             let decoded = try SongCodec.decode(bytes)
@@ -120,7 +121,7 @@ import BoomicStore
     /// Truncated or damaged chunked data (headers, tables, one chunk of several failing while the
     /// others decode) throws or decodes; it never traps, leaks a half-made result or reads past the end.
     @Test func damagedChunksNeverCrash() throws {
-        var rng = SeededRandom(seed: 23)
+        var rng = SplitMix64(seed: 23)
         let bytes = Self.encode((0..<12).map { _ in rng.song() }, songsPerChunk: 3)
         for n in 0..<bytes.count {
             #expect(throws: StoreError.self) { try SongCodec.decode(Array(bytes[0..<n])) }
@@ -146,7 +147,7 @@ import BoomicStore
     /// The bulk constructor that opening uses gives the same basis as `init(songs:)`, duplicate
     /// ids included (the later wins), so a checkpoint that decodes to them cannot trap.
     @Test func bulkBasisEqualsTheGeneralOne() throws {
-        var rng = SeededRandom(seed: 17)
+        var rng = SplitMix64(seed: 17)
         let songs = (0..<300).map { _ in rng.song() }
         let decoded = try SongCodec.decode(SongCodec.encode(songs))
         #expect(DataBasis(uniqueSongs: decoded) == DataBasis(songs: decoded))
@@ -194,14 +195,14 @@ extension Song {
     }
 }
 
-extension SeededRandom {
+extension SplitMix64 {
     mutating func string() -> String {
         let pool = ["", "a", "Ünïcödé", "東京", "🎷🎺", "Miles Davis", "AC/DC", "a\u{0}b", "e\u{301}", "x\ny",
                     String(repeating: "long ", count: 40)]
         return pool.randomElement(using: &self)!
     }
 
-    mutating func maybe<V>(_ make: (inout SeededRandom) -> V) -> V? {
+    mutating func maybe<V>(_ make: (inout SplitMix64) -> V) -> V? {
         Bool.random(using: &self) ? make(&self) : nil
     }
 

@@ -1,3 +1,4 @@
+import BoomicTestSupport
 import Foundation
 import Testing
 @testable import BoomicStore
@@ -8,9 +9,9 @@ import Testing
     /// 200 random histories: `basis(at: k)` is the fold of the first k transactions, with frequent
     /// checkpoints, after reopening, and with every checkpoint deleted.
     @Test func basisAtEveryStateIsTheFold() throws {
-        for seed in UInt64(1)...200 {
+        for seed in Seeds.list(200, from: 1) {
             try withTemporaryDirectory { dir in
-                var rng = SeededRandom(seed: seed)
+                var rng = SplitMix64(seed: seed)
                 let path = dir + "/library.sqlite"
                 let every = Int.random(in: 1...6, using: &rng)
                 let retained = Int.random(in: 1...4, using: &rng)
@@ -48,7 +49,7 @@ import Testing
         try withTemporaryDirectory { dir in
             let path = dir + "/library.sqlite"
             let store = try openToy(path, checkpointEvery: 10)
-            var rng = SeededRandom(seed: 7)
+            var rng = SplitMix64(seed: 7)
             for i in 0..<25 { try store.commit(rng.op(at: Double(i))) }
             #expect(try store.checkpointSeqs() == [10, 20])
             // Poison the rows a checkpoint covers: if open replayed them it would fail.
@@ -63,7 +64,7 @@ import Testing
         try withTemporaryDirectory { dir in
             let path = dir + "/library.sqlite"
             let store = try openToy(path, checkpointEvery: 5)
-            var rng = SeededRandom(seed: 11)
+            var rng = SplitMix64(seed: 11)
             for i in 0..<12 { try store.commit(rng.op(at: Double(i))) }
             let expected = store.basis
             let at7 = try store.basis(at: 7)
@@ -87,7 +88,7 @@ import Testing
             let path = dir + "/library.sqlite"
             let tail = ToyStore.backgroundTailRows
             let store = try openToy(path, checkpointEvery: 2 * tail)
-            var rng = SeededRandom(seed: 29)
+            var rng = SplitMix64(seed: 29)
             var folds = [Counters()]
             for i in 0..<(5 * tail + 3) {
                 let op = rng.op(at: Double(i))
@@ -104,7 +105,7 @@ import Testing
             let path = dir + "/library.sqlite"
             let tail = ToyStore.backgroundTailRows
             let store = try openToy(path, checkpointEvery: 2 * tail)
-            var rng = SeededRandom(seed: 31)
+            var rng = SplitMix64(seed: 31)
             var folds = [Counters()]
             for i in 0..<(5 * tail + 3) {
                 let op = rng.op(at: Double(i))
@@ -141,7 +142,7 @@ import Testing
         try withTemporaryDirectory { dir in
             let path = dir + "/library.sqlite"
             let store = try openToy(path, checkpointEvery: 4, retained: 3)
-            var rng = SeededRandom(seed: 3)
+            var rng = SplitMix64(seed: 3)
             var folds = [Counters()]
             for i in 0..<30 {
                 let op = rng.op(at: Double(i))

@@ -1,3 +1,4 @@
+import BoomicTestSupport
 import Foundation
 import Testing
 @testable import BoomicStore
@@ -8,7 +9,7 @@ import Testing
 @Suite struct TransactorSalvageTests {
     /// A log of `count` random ops with checkpoints every `every`, and the basis after each seq.
     static func log(_ path: String, count: Int, every: Int, seed: UInt64) throws -> [Counters] {
-        var rng = SeededRandom(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let store = try openToy(path, checkpointEvery: every)
         var states = [Counters()]
         for i in 0..<count {

@@ -120,15 +120,5 @@ enum BoomicExecutable {
     }
 }
 
-/// Where the repository's files are, found from this source file (tests run from anywhere).
-enum Repo {
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent() // Support
-        .deletingLastPathComponent() // BoomicCLITests
-        .deletingLastPathComponent() // Tests
-        .deletingLastPathComponent().path
-    static let samples = root + "/Samples"
-}
-
 /// The interpreter that has mutagen (the pyenv `python3` on PATH does not).
 let systemPython = "/usr/bin/python3"

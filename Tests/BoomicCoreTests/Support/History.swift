@@ -1,3 +1,4 @@
+import BoomicTestSupport
 import Foundation
 @testable import BoomicCore
 
@@ -85,6 +86,13 @@ struct History: Sendable {
         for t in ts { out.append(out[out.count - 1].applying(t)) }
         return out
     }
+}
+
+extension Seeds {
+    /// The seeds the random laws run on (`BOOMIC_SEED=<n>` runs that one alone).
+    static let base: UInt64 = 0xB00_1C
+    static let count = 200
+    static var all: [UInt64] { list(count, from: base) }
 }
 
 /// The random histories every law runs on. Generated once and shared: generation is pure, so

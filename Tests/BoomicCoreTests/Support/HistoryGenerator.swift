@@ -1,3 +1,4 @@
+import BoomicTestSupport
 import Foundation
 @testable import BoomicCore
 

@@ -1,33 +1,6 @@
 import Foundation
 import Testing
 
-/// Where the repository's files are, found from this source file (tests run from anywhere).
-enum Repo {
-    static let root: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent() // Support
-        .deletingLastPathComponent() // BoomicMediaTests
-        .deletingLastPathComponent() // Tests
-        .deletingLastPathComponent()
-    static let samples = root.appendingPathComponent("Samples")
-}
-
-/// A fresh temporary folder, removed when the value is no longer used.
-final class TempDir: Sendable {
-    let path: String
-
-    init(_ label: String = "boomic-media") {
-        let base = FileManager.default.temporaryDirectory.path
-        path = "\(base)/\(label)-\(UUID().uuidString)"
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
-    func file(_ name: String) -> String { "\(path)/\(name)" }
-}
-
 enum Tool {
     struct Failure: Error, CustomStringConvertible {
         var description: String

@@ -1,3 +1,4 @@
+import BoomicTestSupport
 import Foundation
 @testable import BoomicStore
 
@@ -77,18 +78,8 @@ func openToy(_ path: String, checkpointEvery: Int? = nil, flatten: Bool = true, 
                  verifiesWrites: verifiesWrites)
 }
 
-/// SplitMix64: small, fast and repeatable, so a failing history can be replayed from its seed.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SplitMix64 {
+    /// A UUID from two draws, so that ids replay with the seed.
     mutating func uuid() -> UUID {
         let a = next(), b = next()
         var bytes = [UInt8](repeating: 0, count: 16)
@@ -96,9 +87,7 @@ struct SeededRandom: RandomNumberGenerator {
         return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
                            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
     }
-}
 
-extension SeededRandom {
     mutating func op(at time: Double) -> Op {
         let keys = ["a", "b", "c", "d"]
         let changes: [Change] = (0..<Int.random(in: 1...3, using: &self)).map { _ in
@@ -111,15 +100,6 @@ extension SeededRandom {
         }
         return Op(id: uuid(), timestamp: time, label: "op", changes: changes)
     }
-}
-
-/// A fresh folder under the system temporary directory, removed when the test's `body` returns.
-func withTemporaryDirectory<R>(_ body: (String) throws -> R) throws -> R {
-    let dir = FileManager.default.temporaryDirectory
-        .appendingPathComponent("boomic-store-tests-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: dir) }
-    return try body(dir)
 }
 
 /// Raw SQL on a library file, for tests that damage it on purpose.
