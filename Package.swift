@@ -53,7 +53,7 @@ let package = Package(
         .plugin(name: "BuildInfo", capability: .buildTool()),
 
         .testTarget(name: "BoomicCoreTests", dependencies: ["BoomicCore"]),
-        .testTarget(name: "BoomicStoreTests", dependencies: ["BoomicStore", "BoomicCore", "BoomicLibrary"]),
+        .testTarget(name: "BoomicStoreTests", dependencies: ["BoomicStore", "BoomicCore"]),
         .testTarget(name: "BoomicLibraryTests", dependencies: ["BoomicLibrary", "BoomicStore", "BoomicMedia", "BoomicCore"]),
         .testTarget(name: "BoomicMediaTests", dependencies: ["BoomicMedia", "BoomicCore"]),
         .testTarget(name: "BoomicCLITests", dependencies: ["BoomicCore", "BoomicStore"]),

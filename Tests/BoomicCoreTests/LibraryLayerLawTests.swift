@@ -1,4 +1,5 @@
 import Foundation
+import BoomicTestSupport
 import Testing
 @testable import BoomicCore
 

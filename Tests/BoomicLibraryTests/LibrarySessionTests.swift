@@ -1,5 +1,6 @@
 import BoomicCore
 import BoomicLibrary
+import BoomicTestSupport
 import Dispatch
 import Foundation
 import Synchronization
@@ -148,14 +149,13 @@ import Testing
     }
 
     func withLibrary(_ body: (String) throws -> Void) throws {
-        let dir = FileManager.default.temporaryDirectory.path + "/boomic-session-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        try body(dir)
+        try withTemporaryDirectory("boomic-session") { try body($0 + "/library") }
     }
 
+    /// An async body: the folder is kept alive in a stored `TempDir` until the body ends.
     func withLibraryAsync(_ body: (String) async throws -> Void) async throws {
-        let dir = FileManager.default.temporaryDirectory.path + "/boomic-session-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        try await body(dir)
+        let dir = TempDir("boomic-session")
+        try await body(dir.path + "/library")
+        withExtendedLifetime(dir) {}
     }
 }

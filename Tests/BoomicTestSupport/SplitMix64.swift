@@ -53,3 +53,14 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
         return xs.indices.filter(chosen.contains).map { xs[$0] }
     }
 }
+
+extension SplitMix64 {
+    /// A UUID from two draws, so that ids replay with the seed.
+    public mutating func uuid() -> UUID {
+        let a = next(), b = next()
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for i in 0..<8 { bytes[i] = UInt8(truncatingIfNeeded: a >> (8 * i)); bytes[8 + i] = UInt8(truncatingIfNeeded: b >> (8 * i)) }
+        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
+}
