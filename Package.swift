@@ -27,18 +27,20 @@ let package = Package(
                 .product(name: "HashTreeCollections", package: "swift-collections"),
             ]
         ),
+        // The lowest layer: every system call that can be interrupted or cut short, in one place.
+        .target(name: "BoomicSystem"),
         .target(
             name: "BoomicStore",
-            dependencies: ["BoomicCore", "CSQLite3"]
+            dependencies: ["BoomicCore", "BoomicSystem", "CSQLite3"]
         ),
         .target(
             name: "BoomicMedia",
-            dependencies: ["BoomicCore", "CTagLib"]
+            dependencies: ["BoomicCore", "BoomicSystem", "CTagLib"]
         ),
         .executableTarget(
             name: "BoomicCLI",
             dependencies: [
-                "BoomicCore", "BoomicStore", "BoomicMedia",
+                "BoomicCore", "BoomicStore", "BoomicMedia", "BoomicSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             plugins: ["BuildInfo"]
@@ -46,6 +48,7 @@ let package = Package(
         // `boomic --version` names the commit it was built from.
         .plugin(name: "BuildInfo", capability: .buildTool()),
 
+        .testTarget(name: "BoomicSystemTests", dependencies: ["BoomicSystem"]),
         .testTarget(name: "BoomicCoreTests", dependencies: ["BoomicCore"]),
         .testTarget(name: "BoomicStoreTests", dependencies: ["BoomicStore", "BoomicCore"]),
         .testTarget(name: "BoomicMediaTests", dependencies: ["BoomicMedia", "BoomicCore"]),
