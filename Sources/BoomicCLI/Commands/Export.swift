@@ -152,7 +152,11 @@ struct ImportJSON: ParsableCommand {
             throw CLIError("\(file) holds \(lines.count) transactions but its end line says \(end.count): the export was edited; nothing was imported")
         }
         // One SQLite transaction for the whole file: a crash or a full disk imports all or nothing.
-        try lib.transactor.appendAll(lines.map(\.transaction), expectedHead: 0)
+        do {
+            try lib.transactor.appendAll(lines.map(\.transaction), expectedHead: 0)
+        } catch StoreError.headMoved(_, let found) {
+            throw CLIError("the library at \(lib.location) got \(found) transaction\(found == 1 ? "" : "s") from another boomic process while the export was read; import-json needs a new library (--library NEWDIR); nothing was imported")
+        }
         Out.line("Imported \(lines.count) transactions; the library now has \(lib.basis.songs.count) songs.")
     }
 }
