@@ -318,6 +318,18 @@ import Testing
         #expect(try scan(path).title == "Still written")
     }
 
+    @Test func otherHardLinksAreANoteAndKeepTheOldTags() throws {
+        let path = try copy(Self.flac)
+        let twin = (path as NSString).deletingLastPathComponent + "/twin.flac"
+        #expect(link(path, twin) == 0)
+        var song = try scan(path)
+        song.title = "Only this name"
+        let outcome = try writer.write(song)
+        #expect(outcome.notes == [.otherHardLinks(count: 1)])
+        #expect(outcome.notes.map(\.description) == ["its 1 other hard link still holds the old tags"])
+        #expect(try scan(twin).title != "Only this name")
+    }
+
     // MARK: The audio check itself
 
     @Test func audioComparisonSeesOneFlippedByte() throws {
