@@ -27,24 +27,26 @@ let package = Package(
                 .product(name: "HashTreeCollections", package: "swift-collections"),
             ]
         ),
+        // The lowest layer: every system call that can be interrupted or cut short, in one place.
+        .target(name: "BoomicSystem"),
         .target(
             name: "BoomicStore",
-            dependencies: ["BoomicCore", "CSQLite3"]
+            dependencies: ["BoomicCore", "BoomicSystem", "CSQLite3"]
         ),
         .target(
             name: "BoomicMedia",
-            dependencies: ["BoomicCore", "CTagLib"]
+            dependencies: ["BoomicCore", "BoomicSystem", "CTagLib"]
         ),
         // One library session: opening, codecs, import/write/undo flows (DESIGN §2). The CLI, the
         // player and the server all open a library through it.
         .target(
             name: "BoomicLibrary",
-            dependencies: ["BoomicCore", "BoomicStore", "BoomicMedia"]
+            dependencies: ["BoomicCore", "BoomicStore", "BoomicMedia", "BoomicSystem"]
         ),
         .executableTarget(
             name: "BoomicCLI",
             dependencies: [
-                "BoomicCore", "BoomicStore", "BoomicMedia", "BoomicLibrary",
+                "BoomicCore", "BoomicStore", "BoomicMedia", "BoomicLibrary", "BoomicSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             plugins: ["BuildInfo"]
@@ -52,6 +54,7 @@ let package = Package(
         // `boomic --version` names the commit it was built from.
         .plugin(name: "BuildInfo", capability: .buildTool()),
 
+        .testTarget(name: "BoomicSystemTests", dependencies: ["BoomicSystem"]),
         .testTarget(name: "BoomicCoreTests", dependencies: ["BoomicCore"]),
         .testTarget(name: "BoomicStoreTests", dependencies: ["BoomicStore", "BoomicCore"]),
         .testTarget(name: "BoomicLibraryTests", dependencies: ["BoomicLibrary", "BoomicStore", "BoomicMedia", "BoomicCore"]),

@@ -43,6 +43,9 @@ public enum StoreError: Error, Equatable, Sendable {
     case ambiguousIDPrefix(String, matches: [String])
     /// Encoded checkpoint or song data is truncated or malformed.
     case badEncoding(String)
+    /// `appendAll(_:expectedHead:)` found the log at another head than the caller checked:
+    /// another process committed in between. Nothing was appended.
+    case headMoved(expected: Int, found: Int)
 }
 
 extension StoreError: LocalizedError {
@@ -111,6 +114,9 @@ extension StoreError: LocalizedError {
                 + "type more of the id."
         case let .badEncoding(reason):
             return "Stored data is truncated or malformed (\(reason)); run `boomic verify` to rebuild it."
+        case let .headMoved(expected, found):
+            return "The log has \(found) transaction\(found == 1 ? "" : "s") where \(expected) \(expected == 1 ? "was" : "were") "
+                + "expected: another boomic process committed meanwhile; nothing was appended."
         }
     }
 }

@@ -244,8 +244,7 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
                 try connection.begin(immediate: true)
                 try catchUp(w, &snapshot, &tail)
                 if let expectedHead, snapshot.head != expectedHead {
-                    throw StoreError.sqlite(function: "appendAll", code: 0,
-                                            message: "the log has \(snapshot.head) transactions, expected \(expectedHead)")
+                    throw StoreError.headMoved(expected: expectedHead, found: snapshot.head)
                 }
                 first = snapshot.head + 1
                 for (i, t) in ts.enumerated() {

@@ -300,7 +300,8 @@ import Testing
         song.year = 1970
         let outcome = try writer.write(song)
         #expect(outcome.unheld.isEmpty)
-        #expect(outcome.notes == ["its date 1969-09-26 disagrees with its year 1970, so only the year was written"])
+        #expect(outcome.notes == [.dateOverriddenByYear(date: "1969-09-26", year: 1970)])
+        #expect(outcome.notes.map(\.description) == ["its date 1969-09-26 disagrees with its year 1970, so only the year was written"])
         let back = try scan(path)
         #expect(back.year == 1970 && back.date == nil)
     }
@@ -311,9 +312,23 @@ import Testing
         song.art = "0123456789abcdef"
         song.title = "Still written"
         let outcome = try writer.write(song)
-        #expect(outcome.notes.count == 1 && outcome.notes[0].contains("0123456789abcdef"))
-        #expect(outcome.unheld.isEmpty)
+        #expect(outcome.notes == [.missingCover(hash: "0123456789abcdef")])
+        #expect(outcome.notes.map(\.description) == ["the library's cover is no longer in its art store (0123456789abcdef); its cover was left as it was"])
+        #expect(outcome.unheld.isEmpty, "the note explains the cover: it is not also unheld")
+        #expect(outcome.remaining.map(\.field) == [.art])
         #expect(try scan(path).title == "Still written")
+    }
+
+    @Test func otherHardLinksAreANoteAndKeepTheOldTags() throws {
+        let path = try copy(Self.flac)
+        let twin = (path as NSString).deletingLastPathComponent + "/twin.flac"
+        #expect(link(path, twin) == 0)
+        var song = try scan(path)
+        song.title = "Only this name"
+        let outcome = try writer.write(song)
+        #expect(outcome.notes == [.otherHardLinks(count: 1)])
+        #expect(outcome.notes.map(\.description) == ["its 1 other hard link still holds the old tags"])
+        #expect(try scan(twin).title != "Only this name")
     }
 
     // MARK: The audio check itself

@@ -40,8 +40,11 @@ import Testing
         try withTemporaryDirectory { dir in
             let store = try openToy(dir + "/library.sqlite")
             try store.commit(Op(id: UUID(), timestamp: 0, changes: [.set("y", 1)]))
-            #expect(throws: StoreError.self) { try store.appendAll(Self.ops(3), expectedHead: 0) }
-            #expect(try store.logHead() == 1)
+            // Matched by its case, as import-json does: never by the words of a generic error.
+            #expect(throws: StoreError.headMoved(expected: 0, found: 1)) { try store.appendAll(Self.ops(3), expectedHead: 0) }
+            #expect(try store.logHead() == 1 && store.head == 1)
+            #expect(StoreError.headMoved(expected: 0, found: 1).localizedDescription
+                == "The log has 1 transaction where 0 were expected: another boomic process committed meanwhile; nothing was appended.")
         }
     }
 }

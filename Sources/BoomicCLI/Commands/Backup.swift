@@ -1,6 +1,7 @@
 import BoomicLibrary
 import ArgumentParser
 import BoomicStore
+import BoomicSystem
 import Foundation
 
 struct Backup: ParsableCommand {
@@ -41,37 +42,48 @@ struct Backup: ParsableCommand {
         // Written beside the target and renamed: a failed or killed backup never leaves a
         // half-written FILE, nor destroys the old one that --force replaces.
         let tmp = folder + "/." + (target as NSString).lastPathComponent + ".\(getpid()).tmp"
-        unlink(tmp)
+        try? SystemCall.unlink(tmp)
         let head: Int
         do {
             head = try lib.transactor.backup(to: tmp)
-            try Self.sync(tmp)
-            if force {
-                guard rename(tmp, target) == 0 else { throw Self.fileError("replace", target) }
-            } else {
-                // link fails when the target appeared meanwhile: never replaced without --force.
-                guard link(tmp, target) == 0 else { throw Self.fileError("create", target) }
-                unlink(tmp)
+            do {
+                try Self.sync(tmp)
+                if force {
+                    try SystemCall.rename(tmp, to: target)
+                } else {
+                    // link fails when the target appeared meanwhile: never replaced without --force.
+                    try SystemCall.link(tmp, to: target)
+                    try? SystemCall.unlink(tmp)
+                }
+            } catch {
+                throw Self.fileError(error, target)
             }
         } catch {
-            unlink(tmp)
+            try? SystemCall.unlink(tmp)
             throw error
         }
-        try? Self.sync(folder)
+        try? SystemCall.syncDirectory(folder)
         Out.line("Backed up \(head) transaction\(head == 1 ? "" : "s") to \(target)")
     }
 
-    /// Flushes a file (or a folder's entries) to disk.
-    static func sync(_ path: String) throws {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw fileError("read back", path) }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else { throw fileError("flush", path) }
+    /// Flushes the copy to disk before it takes the target's name.
+    static func sync(_ path: String) throws(SystemError) {
+        let file = try FileDescriptor(path: path, flags: O_RDONLY)
+        try file.sync()
+        try file.close()
     }
 
-    static func fileError(_ verb: String, _ path: String) -> CLIError {
-        let reason = String(cString: strerror(errno))
-        if errno == EEXIST { return CLIError("\(path) already exists; pass --force to replace it, or name another file") }
-        return CLIError("cannot \(verb) \(path) (\(reason)); check the folder exists and you may write to it")
+    /// What a failed step means for the backup at `target`.
+    static func fileError(_ error: SystemError, _ target: String) -> CLIError {
+        let (verb, path): (String, String)
+        switch error.operation {
+        case .link where error.isExisting:
+            return CLIError("\(target) already exists; pass --force to replace it, or name another file")
+        case .open: (verb, path) = ("read back", error.path)
+        case .sync: (verb, path) = ("flush", error.path)
+        case .rename: (verb, path) = ("replace", target)
+        default: (verb, path) = ("create", target)
+        }
+        return CLIError("cannot \(verb) \(path) (\(error.reason)); check the folder exists and you may write to it")
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BoomicCore
 import BoomicLibrary
+import BoomicStore
 import Foundation
 
 struct Export: ParsableCommand {
@@ -65,7 +66,11 @@ struct ImportJSON: ParsableCommand {
         }
         let transactions = try ExportFormat.read(data, name: file)
         // One SQLite transaction for the whole file: a crash or a full disk imports all or nothing.
-        try lib.appendAll(transactions, expectedHead: 0)
+        do {
+            try lib.appendAll(transactions, expectedHead: 0)
+        } catch StoreError.headMoved(_, let found) {
+            throw CLIError("the library at \(lib.location) got \(found) transaction\(found == 1 ? "" : "s") from another boomic process while the export was read; import-json needs a new library (--library NEWDIR); nothing was imported")
+        }
         Out.line("Imported \(transactions.count) transactions; the library now has \(lib.basis.songs.count) songs.")
     }
 }

@@ -1,3 +1,4 @@
+import BoomicSystem
 import Foundation
 import Synchronization
 
@@ -89,14 +90,10 @@ enum Out {
     }
 
     static func bytes(_ buffer: UnsafeRawBufferPointer) {
-        var off = 0
-        while off < buffer.count {
-            let n = write(STDOUT_FILENO, buffer.baseAddress! + off, buffer.count - off)
-            if n < 0 {
-                if errno == EINTR { continue }
-                failed(errno)
-            }
-            off += n
+        do {
+            try SystemCall.write(all: buffer, to: STDOUT_FILENO, path: "standard output")
+        } catch {
+            failed(error)
         }
     }
 
@@ -114,10 +111,14 @@ enum Out {
         let flushFailed = fflush(nil) != 0
         var code = errno
         if !flushFailed {
-            errno = 0
-            // EBADF: stdout was closed from the start and nothing was written to it.
-            guard close(STDOUT_FILENO) != 0, errno != EBADF else { return }
-            code = errno
+            do {
+                try SystemCall.close(STDOUT_FILENO, path: "standard output")
+                return
+            } catch {
+                // EBADF: stdout was closed from the start and nothing was written to it.
+                guard error.errno != EBADF else { return }
+                code = error.errno
+            }
         }
         guard code != EPIPE else { return }
         Terminal.warn("Error: cannot write to standard output: \(String(cString: strerror(code == 0 ? EIO : code))); the output is incomplete")
@@ -127,10 +128,10 @@ enum Out {
     /// Set once a failure was reported, so that the check at exit does not report it again.
     private static let reported = Atomic(false)
 
-    private static func failed(_ code: Int32) -> Never {
+    private static func failed(_ error: SystemError) -> Never {
         reported.store(true, ordering: .relaxed)
-        if code == EPIPE { exit(0) }
-        Terminal.warn("Error: cannot write to standard output: \(String(cString: strerror(code))); the output is incomplete")
+        if error.isBrokenPipe { exit(0) }
+        Terminal.warn("Error: cannot write to standard output: \(error.reason); the output is incomplete")
         exit(1)
     }
 }

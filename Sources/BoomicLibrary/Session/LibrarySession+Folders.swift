@@ -1,4 +1,5 @@
 import BoomicCore
+import BoomicSystem
 import Foundation
 
 extension LibrarySession {
@@ -21,10 +22,18 @@ extension LibrarySession {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(all)
+        // Whole or not at all, and on disk before `import` goes on to scan them.
         let tmp = foldersFile + ".tmp"
-        guard FileManager.default.createFile(atPath: tmp, contents: data),
-              rename(tmp, foldersFile) == 0 else {
-            throw LibraryError("cannot write \(foldersFile); check that the library folder is writable")
+        do throws(SystemError) {
+            let file = try FileDescriptor(path: tmp, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
+            try file.write(data)
+            try file.sync()
+            try file.close()
+            try SystemCall.rename(tmp, to: foldersFile)
+            try SystemCall.syncDirectory(location)
+        } catch {
+            try? SystemCall.unlink(tmp)
+            throw LibraryError("cannot write \(foldersFile) (\(error.reason)); check that the library folder is writable")
         }
         return added
     }

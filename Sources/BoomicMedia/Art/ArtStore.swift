@@ -1,4 +1,5 @@
 import BoomicCore
+import BoomicSystem
 import Glibc
 import Synchronization
 
@@ -50,8 +51,7 @@ public final class ArtStore: Sendable {
         let path = "\(directory)/\(name)"
         if state.withLock({ $0.stored.contains(name) }) { return hash }
 
-        var st = stat()
-        if stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, Int(st.st_size) == bytes.count {
+        if let st = try? SystemCall.status(of: path), (st.st_mode & S_IFMT) == S_IFREG, Int(st.st_size) == bytes.count {
             state.withLock { _ = $0.stored.insert(name) }
             return hash
         }
@@ -134,50 +134,31 @@ public final class ArtStore: Sendable {
         let path = "\(directory)/\(name)"
         // A unique hidden temporary name: two workers storing one picture must not share it.
         let temp = "\(directory)/.\(name).\(getpid()).\(UInt64.random(in: 0...UInt64.max)).tmp"
-        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw .unwritable(path: path, reason: "cannot create a temporary file (\(systemErrorText(errno)))")
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor(path: temp, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
+        } catch {
+            throw .unwritable(path: path, reason: "cannot create a temporary file (\(error.reason))")
         }
-        var written = 0
-        while written < bytes.count {
-            let n = Glibc.write(fd, bytes.baseAddress! + written, bytes.count - written)
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else {
-                let reason = systemErrorText(errno)
-                close(fd)
-                unlink(temp)
-                throw .unwritable(path: path, reason: "cannot write the picture (\(reason))")
-            }
-            written += n
+        do {
+            try file.write(bytes)
+            try file.close()
+        } catch {
+            try? file.close()
+            try? SystemCall.unlink(temp)
+            throw .unwritable(path: path, reason: "cannot write the picture (\(error.reason))")
         }
-        close(fd)
-        guard rename(temp, path) == 0 else {
-            let reason = systemErrorText(errno)
-            unlink(temp)
-            throw .unwritable(path: path, reason: "cannot move the picture into place (\(reason))")
+        do {
+            try SystemCall.rename(temp, to: path)
+        } catch {
+            try? SystemCall.unlink(temp)
+            throw .unwritable(path: path, reason: "cannot move the picture into place (\(error.reason))")
         }
     }
 
     /// The whole file, or nil if it cannot be read or is larger than `limit`.
     static func readFile(_ path: String, limit: Int) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0, st.st_size >= 0, Int(st.st_size) <= limit else { return nil }
-        let size = Int(st.st_size)
-        var ok = true
-        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
-            var done = 0
-            while done < size {
-                let n = read(fd, buffer.baseAddress! + done, size - done)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { ok = n == 0; break }
-                done += n
-            }
-            initialized = done
-        }
-        return ok ? bytes : nil
+        try? FileDescriptor(path: path, flags: O_RDONLY).readAll(limit: limit)
     }
 
     /// The file extension for a picture: from its MIME type, else from its first bytes.

@@ -1,10 +1,12 @@
 import BoomicCore
+import BoomicSystem
 import Glibc
 
 /// The file-system steps of a write: checks, the hidden copy beside the file, fsync, rename.
 ///
-/// Every system call goes through here, retries on `EINTR` and turns failures into
-/// `MediaError.unwritable` naming the user's file (never the temporary one).
+/// The calls go through `BoomicSystem` (which retries on `EINTR` and finishes short writes);
+/// here its failures become `MediaError.unwritable` naming the user's file (never the
+/// temporary one).
 extension TagWriter {
     /// The real file behind `path` (a symbolic link is followed: the link stays, its target is
     /// replaced) and what `stat` says about it.
@@ -14,9 +16,11 @@ extension TagWriter {
         }
         let real = String(cString: resolved)
         free(resolved)
-        var st = stat()
-        guard stat(real, &st) == 0 else {
-            throw .unreadable(path: path, reason: "cannot stat the file (\(systemErrorText(errno)))")
+        let st: stat
+        do {
+            st = try SystemCall.status(of: real)
+        } catch {
+            throw .unreadable(path: path, reason: "cannot stat the file (\(error.reason))")
         }
         guard (st.st_mode & S_IFMT) == S_IFREG else {
             throw .unwritable(path: path, reason: "not a regular file")
@@ -77,73 +81,79 @@ extension TagWriter {
             let pid = name.dropFirst(prefix.count).prefix { $0 != "-" }
             if let p = Int32(pid), p != getpid(), kill(p, 0) != 0, errno == ESRCH { doomed.append(name) }
         }
-        for name in doomed { unlink("\(folder == "/" ? "" : folder)/\(name)") }
+        for name in doomed { try? SystemCall.unlink("\(folder == "/" ? "" : folder)/\(name)") }
     }
 
     /// Creates `temp` (mode 0600, never an existing file) holding the bytes of the open `source`.
-    static func copy(from source: Int32, to temp: String, for path: String) throws(MediaError) -> Int32 {
-        let fd = open(temp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            throw .unwritable(path: path, reason: "cannot create a copy beside it (\(systemErrorText(errno)))")
+    static func copy(from source: FileDescriptor, to temp: String, for path: String) throws(MediaError) -> FileDescriptor {
+        let copy: FileDescriptor
+        do {
+            copy = try FileDescriptor(path: temp, flags: O_RDWR | O_CREAT | O_EXCL, mode: 0o600)
+        } catch {
+            throw .unwritable(path: path, reason: "cannot create a copy beside it (\(error.reason))")
         }
-        let size = 1 << 20
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { buffer.deallocate() }
         while true {
-            let n = Glibc.read(source, buffer, size)
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 {
-                let reason = systemErrorText(errno)
-                discard(fd, temp)
-                throw .unwritable(path: path, reason: "cannot read the file (\(reason))")
+            let n: Int
+            do {
+                n = try source.read(into: buffer)
+            } catch {
+                discard(copy, temp)
+                throw .unwritable(path: path, reason: "cannot read the file (\(error.reason))")
             }
-            if n == 0 { return fd }
-            var done = 0
-            while done < n {
-                let w = Glibc.write(fd, buffer + done, n - done)
-                if w < 0 && errno == EINTR { continue }
-                guard w > 0 else {
-                    let reason = systemErrorText(errno)
-                    discard(fd, temp)
-                    throw .unwritable(path: path, reason: "cannot write the copy (\(reason))")
-                }
-                done += w
+            if n == 0 { return copy }
+            do {
+                try copy.write(UnsafeRawBufferPointer(rebasing: buffer[..<n]))
+            } catch {
+                discard(copy, temp)
+                throw .unwritable(path: path, reason: "cannot write the copy (\(error.reason))")
             }
         }
     }
 
     /// Gives the copy the original's owner, group and mode (owner first: chown clears set-id bits).
-    static func keepOwnership(_ fd: Int32, like st: stat, for path: String) throws(MediaError) {
-        guard fchown(fd, st.st_uid, st.st_gid) == 0 else {
+    static func keepOwnership(_ copy: FileDescriptor, like st: stat, for path: String) throws(MediaError) {
+        guard fchown(copy.rawValue, st.st_uid, st.st_gid) == 0 else {
             throw .unwritable(path: path, reason: "the rewritten file could not keep its owner and group (\(systemErrorText(errno)))")
         }
-        guard fchmod(fd, st.st_mode & 0o7777) == 0 else {
+        guard fchmod(copy.rawValue, st.st_mode & 0o7777) == 0 else {
             throw .unwritable(path: path, reason: "the rewritten file could not keep its mode (\(systemErrorText(errno)))")
         }
     }
 
-    static func sync(_ fd: Int32, for path: String) throws(MediaError) {
-        while fsync(fd) != 0 {
-            if errno == EINTR { continue }
-            throw .unwritable(path: path, reason: "cannot flush the rewritten file to disk (\(systemErrorText(errno)))")
+    static func sync(_ copy: FileDescriptor, for path: String) throws(MediaError) {
+        do {
+            try copy.sync()
+        } catch {
+            throw .unwritable(path: path, reason: "cannot flush the rewritten file to disk (\(error.reason))")
+        }
+    }
+
+    /// Closes the finished copy: a delayed write error (NFS, a quota) shows only here.
+    static func close(_ copy: FileDescriptor, for path: String) throws(MediaError) {
+        do {
+            try copy.close()
+        } catch {
+            throw .unwritable(path: path, reason: "cannot finish the rewritten copy (\(error.reason)); left as it was")
         }
     }
 
     /// Moves the copy over the original, then flushes the folder so the rename itself survives
     /// a power cut.
     static func replace(_ real: String, with temp: String, for path: String) throws(MediaError) {
-        guard rename(temp, real) == 0 else {
-            throw .unwritable(path: path, reason: "cannot move the rewritten copy over it (\(systemErrorText(errno)))")
+        do {
+            try SystemCall.rename(temp, to: real)
+        } catch {
+            throw .unwritable(path: path, reason: "cannot move the rewritten copy over it (\(error.reason))")
         }
-        let dir = open(MediaScanner.folder(of: real), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard dir >= 0 else { return } // renamed already; only durability is at stake
-        defer { close(dir) }
-        while fsync(dir) != 0 && errno == EINTR {}
+        // Renamed already: only durability is at stake, and nothing is left to undo.
+        try? SystemCall.syncDirectory(MediaScanner.folder(of: real))
     }
 
     /// Closes and deletes an unfinished copy.
-    static func discard(_ fd: Int32, _ temp: String) {
-        if fd >= 0 { close(fd) }
-        unlink(temp)
+    static func discard(_ copy: FileDescriptor, _ temp: String) {
+        try? copy.close()
+        try? SystemCall.unlink(temp)
     }
 }

@@ -1,4 +1,5 @@
 import BoomicCore
+import BoomicSystem
 import Glibc
 
 /// Writes the library's tags and front cover back into a song's file, safely (DESIGN §1).
@@ -54,10 +55,47 @@ public struct TagWriter: Sendable {
         /// plus what a note explains (a cover missing from the art store, a date the year
         /// overrode). Empty when the file now reads exactly as the library.
         public var remaining: [TagDifference]
-        /// Anything else worth telling, one line each (hard links that keep the old tags, …).
-        public var notes: [String]
+        /// Anything else worth telling (hard links that keep the old tags, …); each reads as one
+        /// line, and callers decide on the case, never on the words.
+        public var notes: [Note]
 
         public var didWrite: Bool { !written.isEmpty }
+    }
+
+    /// Something a write did that the user should know, besides the fields it wrote.
+    public enum Note: Hashable, Sendable, CustomStringConvertible {
+        /// The song's cover is not in the art store (deleted by hand?), so the file's cover was
+        /// left as it was; `hash` is the one the library records.
+        case missingCover(hash: String)
+        /// One DATE key holds both year and date; they disagreed (the year was edited, the date
+        /// not), so only the year was written and the file lost its full date.
+        case dateOverriddenByYear(date: String, year: Int)
+        /// The file had other hard links: they are other names of the old file, which the
+        /// rename left as it was.
+        case otherHardLinks(count: Int)
+
+        public var description: String {
+            switch self {
+            case .missingCover(let hash):
+                return "the library's cover is no longer in its art store (\(hash)); its cover was left as it was"
+            case let .dateOverriddenByYear(date, year):
+                return "its date \(date) disagrees with its year \(year), so only the year was written"
+            case .otherHardLinks(let count):
+                return "its \(count) other hard link\(count == 1 ? "" : "s") still hold\(count == 1 ? "s" : "") the old tags"
+            }
+        }
+
+        /// Whether the note explains why the file's cover still differs from the library's.
+        var explainsCover: Bool {
+            if case .missingCover = self { return true }
+            return false
+        }
+    }
+
+    /// A write refused for want of room (a full disk, a file size limit): said once, in these
+    /// words, whichever step noticed it.
+    private struct NoRoom: Error {
+        var reason: String
     }
 
     /// Reads the file and compares it with the song. Throws when the file cannot be read, or
@@ -121,57 +159,58 @@ public struct TagWriter: Sendable {
         try Self.checkWritable(path, real: real, st)
         Self.removeStaleCopies(of: real)
 
-        let source = open(real, O_RDONLY | O_CLOEXEC)
-        guard source >= 0 else {
-            throw .unreadable(path: path, reason: "cannot open the file (\(systemErrorText(errno)))")
+        let source: FileDescriptor
+        do {
+            source = try FileDescriptor(path: real, flags: O_RDONLY)
+        } catch {
+            throw .unreadable(path: path, reason: "cannot open the file (\(error.reason))")
         }
-        defer { close(source) }
-        var sst = stat()
-        guard fstat(source, &sst) == 0, sst.st_ino == st.st_ino, sst.st_dev == st.st_dev, Self.stamp(sst) == before else {
+        guard let sst = try? source.status(), sst.st_ino == st.st_ino, sst.st_dev == st.st_dev, Self.stamp(sst) == before else {
             throw .unwritable(path: path, reason: "changed while its tags were being written; left as it was")
         }
         let temp = Self.tempPath(for: real)
-        let fd = try Self.copy(from: source, to: temp, for: path)
+        let copy = try Self.copy(from: source, to: temp, for: path)
 
-        var notes: [String] = []
+        var notes: [Note] = []
         let unheld: [TagDifference]
         let remaining: [TagDifference]
         let fingerprint: String?
         let after: FileStamp
         do {
             notes += try apply(song, differences: differences, to: temp, path: path)
-            let copy = try TagFile(path: temp)
-            var back = TagMap.differences(between: song, fileTags: copy.properties(), fileArt: fileArt(of: copy, real: real))
+            let written = try TagFile(path: temp)
+            var back = TagMap.differences(between: song, fileTags: written.properties(), fileArt: fileArt(of: written, real: real))
             remaining = back
-            if notes.contains(where: { $0.hasPrefix(Self.missingCoverNote) }) { back.removeAll { $0.field == .art } }
+            if notes.contains(where: \.explainsCover) { back.removeAll { $0.field == .art } }
             // One DATE key holds both; when they disagree (year edited, date not) the year wins.
             if let date = song.date, let year = song.year, back.contains(where: { $0.field == .date }),
                TagValue.yearAndDate(date).year != year {
                 back.removeAll { $0.field == .date }
-                notes.append("its date \(date) disagrees with its year \(year), so only the year was written")
+                notes.append(.dateOverriddenByYear(date: date, year: year))
             }
             unheld = back
-            if let problem = AudioComparison.difference(original, copy) {
+            if let problem = AudioComparison.difference(original, written) {
                 // TagLib's save fails silently when the disk fills; a copy cut short then looks
                 // like changed audio. Say what really happened when it is that.
                 if let room = Self.noRoom(in: temp, needing: Int64(st.st_size) + 65_536) {
-                    throw MediaError.unwritable(path: path, reason: "\(room); left as it was")
+                    throw NoRoom(reason: room)
                 }
                 throw MediaError.unwritable(path: path, reason: "writing the tags would change the audio (\(problem)); left as it was")
             }
-            fingerprint = Fingerprint.of(copy)
+            fingerprint = Fingerprint.of(written)
             guard fingerprint == Fingerprint.of(original) else {
                 throw MediaError.unwritable(path: path, reason: "writing the tags would change the audio fingerprint; left as it was")
             }
-            try Self.keepOwnership(fd, like: st, for: path)
-            try Self.sync(fd, for: path)
-            var tst = stat()
-            guard fstat(fd, &tst) == 0 else {
-                throw MediaError.unwritable(path: path, reason: "cannot stat the rewritten copy (\(systemErrorText(errno)))")
+            try Self.keepOwnership(copy, like: st, for: path)
+            try Self.sync(copy, for: path)
+            let tst: stat
+            do {
+                tst = try copy.status()
+            } catch {
+                throw MediaError.unwritable(path: path, reason: "cannot stat the rewritten copy (\(error.reason))")
             }
             after = Self.stamp(tst)
-            var now = stat()
-            guard stat(real, &now) == 0, now.st_ino == st.st_ino, Self.stamp(now) == before else {
+            guard let now = try? SystemCall.status(of: real), now.st_ino == st.st_ino, Self.stamp(now) == before else {
                 throw MediaError.unwritable(path: path, reason: "changed while its tags were being written; left as it was")
             }
             try journal?.append(.init(song: song.id, path: path, stamp: after, fingerprint: fingerprint))
@@ -180,25 +219,21 @@ public struct TagWriter: Sendable {
             // TagLib's save fails silently when the disk fills, and the copy cut short then fails
             // to reopen or reads as changed audio: say what really happened (while the copy still
             // takes its room, so the check sees the disk as the save did).
-            var saysRoom = false
-            if case .unwritable(_, let reason)? = error as? MediaError {
-                saysRoom = reason.hasPrefix("no space") || reason.hasPrefix("the file size limit")
-            }
-            let room = saysRoom ? nil : Self.noRoom(in: temp, needing: Int64(st.st_size) + 65_536)
-            Self.discard(fd, temp)
+            let room = (error as? NoRoom)?.reason ?? Self.noRoom(in: temp, needing: Int64(st.st_size) + 65_536)
+            Self.discard(copy, temp)
             if let room { throw MediaError.unwritable(path: path, reason: "\(room); left as it was") }
             throw Self.naming(error, path)
         }
-        close(fd)
         do {
+            try Self.close(copy, for: path)
             try Self.replace(real, with: temp, for: path)
         } catch {
-            unlink(temp)
+            try? SystemCall.unlink(temp)
             throw error
         }
         CrashPoint.renamed.reached()
         if st.st_nlink > 1 {
-            notes.append("its \(st.st_nlink - 1) other hard link\(st.st_nlink == 2 ? "" : "s") still hold\(st.st_nlink == 2 ? "s" : "") the old tags")
+            notes.append(.otherHardLinks(count: Int(st.st_nlink) - 1))
         }
         return Outcome(song: song, stamp: after, fingerprint: fingerprint, written: differences,
                        unheld: unheld, remaining: remaining, notes: notes)
@@ -221,12 +256,12 @@ public struct TagWriter: Sendable {
 
     /// Writes the key changes and the cover into the copy at `temp`; returns notes.
     private func apply(_ song: Song, differences: [TagDifference], to temp: String,
-                       path: String) throws(MediaError) -> [String] {
+                       path: String) throws(MediaError) -> [Note] {
         let file = try TagFile(path: temp, writable: true)
         guard let format = file.format else {
             throw .unwritable(path: path, reason: "Boomic does not know how to write this format's tags")
         }
-        var notes: [String] = []
+        var notes: [Note] = []
         for (key, values) in TagMap.changes(from: file.properties(), to: song, format: format).sorted(by: { $0.key < $1.key }) {
             file.setProperty(key, values) // a refusal shows up in the read-back
         }
@@ -236,7 +271,7 @@ public struct TagWriter: Sendable {
                    let bytes = ArtStore.readFile(stored, limit: ArtStore.maxCoverFileSize), !bytes.isEmpty {
                     file.setFrontCover(bytes, mime: Self.mime(ofStored: stored))
                 } else {
-                    notes.append("\(Self.missingCoverNote) (\(hash)); its cover was left as it was")
+                    notes.append(.missingCover(hash: hash))
                 }
             } else {
                 file.setFrontCover([], mime: "")
@@ -245,8 +280,6 @@ public struct TagWriter: Sendable {
         try file.save()
         return notes
     }
-
-    static let missingCoverNote = "the library's cover is no longer in its art store"
 
     /// The cover a scan would record: the embedded front cover (else the first picture), else the
     /// cover file in the folder.

@@ -1,4 +1,5 @@
 import BoomicCore
+import BoomicSystem
 import Foundation
 import Glibc
 import Synchronization
@@ -57,18 +58,13 @@ public struct WriteJournal: Sendable {
         }
         let line = Array(json) + [0x0A]
         let existed = access(path, F_OK) == 0
-        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw failure(entry, errno) }
-        defer { close(fd) }
-        var done = 0
-        while done < line.count {
-            let n = line.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, line.count - done) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw failure(entry, errno) }
-            done += n
-        }
-        while fsync(fd) != 0 {
-            guard errno == EINTR else { throw failure(entry, errno) }
+        do {
+            let file = try FileDescriptor(path: path, flags: O_WRONLY | O_CREAT | O_APPEND)
+            try file.write(line)
+            try file.sync()
+            try file.close()
+        } catch {
+            throw failure(entry, error)
         }
         if !existed { Self.syncFolder(of: path) }
     }
@@ -82,19 +78,18 @@ public struct WriteJournal: Sendable {
 
     /// Forgets every entry (after they were recorded in the library, or found not to apply).
     public func clear() {
-        guard unlink(path) == 0 else { return }
+        guard (try? SystemCall.unlink(path)) != nil else { return }
         Self.syncFolder(of: path)
     }
 
-    private func failure(_ entry: Entry, _ code: Int32) -> MediaError {
-        .unwritable(path: entry.path, reason: "cannot note the write in \(path) (\(systemErrorText(code))); left as it was")
+    private func failure(_ entry: Entry, _ error: SystemError) -> MediaError {
+        .unwritable(path: entry.path, reason: "cannot note the write in \(path) (\(error.reason)); left as it was")
     }
 
+    /// Best effort: the line itself is on disk; only whether the file's name survives a power
+    /// cut is at stake, and a journal lost with it only means a foreign change is reported.
     private static func syncFolder(of path: String) {
-        let dir = open(MediaScanner.folder(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard dir >= 0 else { return }
-        defer { close(dir) }
-        while fsync(dir) != 0 && errno == EINTR {}
+        try? SystemCall.syncDirectory(MediaScanner.folder(of: path))
     }
 }
 
