@@ -53,13 +53,19 @@ enum Terminal {
     static func warn(_ s: String) {
         let line = printable(s, tty: stderrIsTTY) + "\n"
         // Not FileHandle.write, which traps on a closed pipe (`boomic import 2>&1 | head`).
-        _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+        toStderr(line)
     }
 
     /// Writes to stderr as it is (progress bars, prompts); a failure is nothing to report.
     static func raw(_ s: String) {
         // Not FileHandle.write, which traps on a closed pipe (`boomic import 2>&1 | head`).
-        _ = s.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+        toStderr(s)
+    }
+
+    /// All of `s` on stderr, interrupted or not; a failure there has nowhere to be reported.
+    private static func toStderr(_ s: String) {
+        var s = s
+        s.withUTF8 { try? SystemCall.write(all: UnsafeRawBufferPointer($0), to: STDERR_FILENO, path: "standard error") }
     }
 
     /// Asks a yes/no question on a TTY. Without a TTY the caller decides (see `confirm`).
