@@ -128,4 +128,21 @@ import Testing
         try box.succeed("verify", "--repair")
         #expect(try Self.titles(box, "--view", "middling") == ["Blue in Grey", "So Modal"])
     }
+
+    @Test func formatsRenderUserFields() throws {
+        let box = try Self.moods()
+        let lines = try box.succeed("ls", "-f", "$title: $mood/${energy}.", "album:Blue Sketches").lines.sorted()
+        #expect(lines == ["Blue in Grey: happy/3.", "Flamenco Dusk: happy/high.", "So Modal: happy/7."], "\(lines)")
+        // A song without the field renders it empty.
+        #expect(try box.succeed("ls", "-f", "[$mood]", "album:Retro Hits").lines == ["[]"])
+        // An unknown name is still an error, with the suggestion.
+        for (format, hint) in [("$moood", "did you mean 'mood'?"), ("$yeer", "did you mean 'year'?")] {
+            let run = try box.boomic("ls", "-f", format)
+            #expect(!run.succeeded && run.errorLines.count == 1 && run.stderr.contains(hint), "\(format): \(run)")
+        }
+        // Wherever -f is taken: a taglist's songs.
+        try box.succeed("taglist", "add", "all")
+        let shown = try box.succeed("taglist", "show", "all", "-f", "$mood").lines
+        #expect(shown.filter { $0 == "happy" }.count == 3 && shown.filter { $0 == "Sad" }.count == 4, "\(shown)")
+    }
 }
