@@ -145,4 +145,23 @@ import Testing
         let shown = try box.succeed("taglist", "show", "all", "-f", "$mood").lines
         #expect(shown.filter { $0 == "happy" }.count == 3 && shown.filter { $0 == "Sad" }.count == 4, "\(shown)")
     }
+
+    @Test func blameNamesTheTransactionThatSetAUserField() throws {
+        let box = try Self.moods()  // moods at 2 and 3, energy at 4, 5 and 6
+        try box.succeed("modify", "title:So Modal", "grouping_x=a", "--new-field", "-y")  // 7: another user field
+        let rows = try decodeJSON([BlameRow].self, try box.succeed("blame", "title:So Modal", "mood", "energy", "year", "--json").stdout)
+        #expect(rows.map(\.field) == ["mood", "energy", "year"], "\(rows)")
+        #expect(rows.map(\.seq) == [2, 4, 1] && rows.map(\.kind) == ["edit", "edit", "import"], "\(rows)")
+        #expect(rows.map(\.value) == [.string("happy"), .string("7"), .number(1969)], "\(rows)")
+        // Text: one line per field, the value as set.
+        let text = try box.succeed("blame", "title:So Modal", "mood")
+        #expect(text.lines.count == 2 && text.lines[1].hasPrefix("  mood ") && text.lines[1].contains("happy  ← 2 "), "\(text)")
+        // A song without the field: nothing set it since the song was added.
+        let none = try decodeJSON([BlameRow].self, try box.succeed("blame", "album:Retro Hits", "mood", "--json").stdout)
+        #expect(none.map(\.seq) == [1] && none.first?.value == nil, "\(none)")
+        // Without fields, each user field the song has is blamed on its own.
+        let all = try decodeJSON([BlameRow].self, try box.succeed("blame", "title:So Modal", "--json").stdout)
+        #expect(all.contains { $0.field == "energy" && $0.seq == 4 } && all.contains { $0.field == "grouping_x" && $0.seq == 7 }, "\(all)")
+        #expect(!all.contains { $0.field == "user_fields" }, "\(all)")
+    }
 }
