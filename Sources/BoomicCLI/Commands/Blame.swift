@@ -51,8 +51,12 @@ struct BlameCommand: ParsableCommand, TakesTerms {
         }
         let fields = named.compactMap { if case .song(let f) = $0 { f } else { nil } }
         let users = named.compactMap { if case .user(let n) = $0 { n } else { nil } }
-        let origins = fields.isEmpty ? [:] : try lib.blame(ids, fields: fields)
-        let userOrigins = users.isEmpty ? [:] : try Self.origins(of: ids, userFields: users, in: lib)
+        var origins: [SongID: [SongField: Blame.Origin]], userOrigins: [SongID: [String: Blame.Origin]] = [:]
+        if users.isEmpty {
+            origins = try lib.blame(ids, fields: fields)
+        } else {
+            (origins, userOrigins) = try Self.origins(of: ids, fields: fields, userFields: users, in: lib)
+        }
         var meta: [Int: LogEntryMeta] = [:]
         func info(_ seq: Int) throws -> LogEntryMeta {
             if let m = meta[seq] { return m }
@@ -86,19 +90,24 @@ struct BlameCommand: ParsableCommand, TakesTerms {
 
     struct LogEntryMeta { var time: Double; var kind: String; var label: String }
 
-    /// `LibrarySession.blame` for the user's fields: the log read back 64 transactions at a
-    /// time, until every song's fields are explained.
-    static func origins(of songs: Set<SongID>, userFields names: [String], in lib: LibrarySession) throws -> [SongID: [String: Blame.Origin]] {
+    /// `LibrarySession.blame` for song fields and user fields together, in one reading of the log
+    /// (which is what blame costs): back 64 transactions at a time, until every song's fields are
+    /// explained. An empty `fields` asks for none here, not all.
+    static func origins(of songs: Set<SongID>, fields: [SongField], userFields names: [String], in lib: LibrarySession) throws
+        -> ([SongID: [SongField: Blame.Origin]], [SongID: [String: Blame.Origin]]) {
         var through = lib.head
-        var result: [SongID: [String: Blame.Origin]] = [:]
+        var byField: [SongID: [SongField: Blame.Origin]] = [:], byName: [SongID: [String: Blame.Origin]] = [:]
         var open = songs
         while through > 0, !open.isEmpty {
             let page = try lib.transactor.entries(from: max(1, through - 63), through: through, newestFirst: true)
-            let found = Blame.origins(of: open, userFields: names, newestFirst: page.map { ($0.seq, $0.transaction) })
-            for (id, byName) in found { result[id, default: [:]].merge(byName) { a, _ in a } }
-            open = open.filter { id in names.contains { result[id]?[$0] == nil } }
+            let log = page.map { (seq: $0.seq, transaction: $0.transaction) }
+            if !fields.isEmpty {
+                for (id, o) in Blame.origins(of: open, fields: fields, newestFirst: log) { byField[id, default: [:]].merge(o) { a, _ in a } }
+            }
+            for (id, o) in Blame.origins(of: open, userFields: names, newestFirst: log) { byName[id, default: [:]].merge(o) { a, _ in a } }
+            open = open.filter { id in fields.contains { byField[id]?[$0] == nil } || names.contains { byName[id]?[$0] == nil } }
             through -= 64
         }
-        return result
+        return (byField, byName)
     }
 }
