@@ -282,6 +282,10 @@ struct TaglistParserTests {
     func hostileSuccesses() throws {
         let many = try Clause(parsing: "+" + Array(repeating: "#a", count: 33_333).joined(separator: ","))
         #expect(many.rules.count == 33_333)
+        // A user field's value is looked at ahead (is it a number?) without copying the rest.
+        let moods = try Clause(parsing: "+" + Array(repeating: "@mood:>5,@mood:1..2,@mood:x", count: 10_000).joined(separator: ","),
+                               userFields: ["mood"])
+        #expect(moods.rules.count == 30_000)
         let deepTag = try Clause(parsing: "+#" + String(repeating: "a:", count: 50_000))
         #expect(deepTag == .positive(.tagPrefix(Array(repeating: "a", count: 50_000).joined(separator: ":"))))
         let parens = String(repeating: "(", count: 50_000) + String(repeating: ")", count: 50_000)

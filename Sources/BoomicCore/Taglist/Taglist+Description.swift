@@ -40,10 +40,10 @@ extension Rule: CustomStringConvertible {
         switch c {
         case .contains(let t):
             let e = escapedText(t)
-            return !e.contains("\\") && TaglistParser.readsAsRange(ArraySlice(e)) ? "\\" + e : e
+            return !e.contains("\\") && TaglistParser.readsAsRange(e) ? "\\" + e : e
         case .compare(let op, .text(let t)):
             let e = escapedText(t)
-            return op.rawValue + (!e.contains("\\") && TaglistParser.readsAsNumber(ArraySlice(e)) ? "\\" + e : e)
+            return op.rawValue + (!e.contains("\\") && TaglistParser.readsAsNumber(e) ? "\\" + e : e)
         default:
             return c.description
         }

@@ -251,26 +251,32 @@ struct TaglistParser {
         let start = pos
         if comparisonOperator() != nil {
             space()
-            if Self.readsAsNumber(chars[pos...]) { pos = start; return try numeric() }
+            let number = atNumber
             pos = start
-            return try textual()
+            return try number ? numeric() : textual()
         }
-        if Self.readsAsRange(chars[pos...]) { return try range() }
-        return try textual()
+        return try atRange ? range() : textual()
     }
 
-    /// Whether a value starts with a number that ends it: `5`, `-2.5)`, `7 , #a`.
-    static func readsAsNumber(_ value: ArraySlice<Character>) -> Bool {
-        var p = TaglistParser(String(value))
+    /// Whether `text`, as a user field's value after an operator, reads as a number.
+    static func readsAsNumber(_ text: String) -> Bool { TaglistParser(text).atNumber }
+
+    /// Whether `text`, as a user field's value, reads as a range of numbers.
+    static func readsAsRange(_ text: String) -> Bool { TaglistParser(text).atRange }
+
+    /// Whether the value at `pos` is a number that ends it: `5`, `-2.5)`, `7 , #a`. Looks ahead
+    /// on a copy (the characters are shared, not copied), so reading stays linear.
+    private var atNumber: Bool {
+        var p = self
         guard let token = p.peekToken(), DecimalNumber.parse(token) != nil else { return false }
         p.pos += token.count
         p.space()
         return p.atValueEnd
     }
 
-    /// Whether a value starts with a range of numbers that ends it: `3..7`, `..7`, `3 .. )`.
-    static func readsAsRange(_ value: ArraySlice<Character>) -> Bool {
-        var p = TaglistParser(String(value))
+    /// Whether the value at `pos` is a range of numbers that ends it: `3..7`, `..7`, `3 .. )`.
+    private var atRange: Bool {
+        var p = self
         func number() -> Bool? {
             guard let token = p.peekToken() else { return nil }
             p.pos += token.count
