@@ -73,4 +73,95 @@ import Testing
         let text = try box.succeed("ls", "bitrate:\(top)", "-f", "$bitrate")
         #expect(text.stdout.split(separator: "\n").allSatisfy { $0 == "\(top / 1000)kbps" }, "\(text)")
     }
+
+    // MARK: User fields where taglists, -f and blame name fields (issue 9)
+
+    /// Blue Sketches (3 songs) happy, Double Live (4) sad; energy 7, 3 and `high` on three songs.
+    static func moods() throws -> Sandbox {
+        let box = try Sandbox()
+        try box.importSamples()
+        try box.succeed("modify", "album:Blue Sketches", "mood=happy", "-y")
+        try box.succeed("modify", "album:Double Live", "mood=Sad", "-y")
+        try box.succeed("modify", "title:So Modal", "energy=7", "-y")
+        try box.succeed("modify", "title:Blue in Grey", "energy=3", "-y")
+        try box.succeed("modify", "title:Flamenco Dusk", "energy=high", "-y")
+        return box
+    }
+
+    static func titles(_ box: Sandbox, _ args: String...) throws -> [String] {
+        try box.succeed(["ls", "-f", "$title"] + args).lines.sorted()
+    }
+
+    @Test func taglistRulesNameUserFields() throws {
+        let box = try Self.moods()
+        let before = try box.historyCount()
+        try box.succeed("taglist", "add", "happy", "+@mood:HAPPY")
+        #expect(try Self.titles(box, "--view", "happy") == ["Blue in Grey", "Flamenco Dusk", "So Modal"])
+        // As QUERY reads them: = the whole text, folded; numbers when the rule compares numbers.
+        try box.succeed("taglist", "add", "sad", "+@mood:=sad")
+        #expect(try Self.titles(box, "--view", "sad").count == 4)
+        try box.succeed("taglist", "add", "lively", "+@energy:>5")
+        #expect(try Self.titles(box, "--view", "lively") == ["So Modal"])
+        try box.succeed("taglist", "add", "middling", "+@energy:3..7", "-@mood(!=happy)")
+        #expect(try Self.titles(box, "--view", "middling") == ["Blue in Grey", "So Modal"])
+        #expect(try Self.titles(box, "--view", "middling") == Self.titles(box, "energy:3..7", "mood:happy"))
+        // Stored and read back as typed.
+        let listed = try box.succeed("taglist", "ls").stdout
+        #expect(listed.contains("+@energy:3..7") && listed.contains("-@mood:!=happy"), "\(listed)")
+
+        // What-if: a modify that moves a song into a taglist on a user field says so.
+        let dry = try box.succeed("modify", "title:Flamenco Dusk", "energy=9", "--dry-run")
+        #expect(dry.stdout.contains("  lively: gains 1"), "\(dry)")
+        // Edit takes user fields too, and a view follows the edit.
+        try box.succeed("taglist", "edit", "lively", "+@energy:>=3", "-@energy:7")
+        #expect(try Self.titles(box, "--view", "lively") == ["Blue in Grey"])
+
+        // A typo of a built-in field is still refused with a suggestion, a name no field has too.
+        for (clause, hint) in [("+@yeer:1969", "did you mean 'year'?"), ("+@moood:happy", "did you mean 'mood'?"),
+                               ("+@nosuchfield:x", "known fields are")] {
+            let run = try box.boomic("taglist", "add", "bad", clause)
+            #expect(!run.succeeded && run.errorLines.count == 1 && run.stderr.contains(hint), "\(clause): \(run)")
+        }
+        #expect(try box.historyCount() == before + 5)
+
+        // The definitions survive the log being read back from scratch.
+        try box.succeed("verify", "--repair")
+        #expect(try Self.titles(box, "--view", "middling") == ["Blue in Grey", "So Modal"])
+    }
+
+    @Test func formatsRenderUserFields() throws {
+        let box = try Self.moods()
+        let lines = try box.succeed("ls", "-f", "$title: $mood/${energy}.", "album:Blue Sketches").lines.sorted()
+        #expect(lines == ["Blue in Grey: happy/3.", "Flamenco Dusk: happy/high.", "So Modal: happy/7."], "\(lines)")
+        // A song without the field renders it empty.
+        #expect(try box.succeed("ls", "-f", "[$mood]", "album:Retro Hits").lines == ["[]"])
+        // An unknown name is still an error, with the suggestion.
+        for (format, hint) in [("$moood", "did you mean 'mood'?"), ("$yeer", "did you mean 'year'?")] {
+            let run = try box.boomic("ls", "-f", format)
+            #expect(!run.succeeded && run.errorLines.count == 1 && run.stderr.contains(hint), "\(format): \(run)")
+        }
+        // Wherever -f is taken: a taglist's songs.
+        try box.succeed("taglist", "add", "all")
+        let shown = try box.succeed("taglist", "show", "all", "-f", "$mood").lines
+        #expect(shown.filter { $0 == "happy" }.count == 3 && shown.filter { $0 == "Sad" }.count == 4, "\(shown)")
+    }
+
+    @Test func blameNamesTheTransactionThatSetAUserField() throws {
+        let box = try Self.moods()  // moods at 2 and 3, energy at 4, 5 and 6
+        try box.succeed("modify", "title:So Modal", "grouping_x=a", "--new-field", "-y")  // 7: another user field
+        let rows = try decodeJSON([BlameRow].self, try box.succeed("blame", "title:So Modal", "mood", "energy", "year", "--json").stdout)
+        #expect(rows.map(\.field) == ["mood", "energy", "year"], "\(rows)")
+        #expect(rows.map(\.seq) == [2, 4, 1] && rows.map(\.kind) == ["edit", "edit", "import"], "\(rows)")
+        #expect(rows.map(\.value) == [.string("happy"), .string("7"), .number(1969)], "\(rows)")
+        // Text: one line per field, the value as set.
+        let text = try box.succeed("blame", "title:So Modal", "mood")
+        #expect(text.lines.count == 2 && text.lines[1].hasPrefix("  mood ") && text.lines[1].contains("happy  ← 2 "), "\(text)")
+        // A song without the field: nothing set it since the song was added.
+        let none = try decodeJSON([BlameRow].self, try box.succeed("blame", "album:Retro Hits", "mood", "--json").stdout)
+        #expect(none.map(\.seq) == [1] && none.first?.value == nil, "\(none)")
+        // Without fields, each user field the song has is blamed on its own.
+        let all = try decodeJSON([BlameRow].self, try box.succeed("blame", "title:So Modal", "--json").stdout)
+        #expect(all.contains { $0.field == "energy" && $0.seq == 4 } && all.contains { $0.field == "grouping_x" && $0.seq == 7 }, "\(all)")
+        #expect(!all.contains { $0.field == "user_fields" }, "\(all)")
+    }
 }

@@ -355,4 +355,38 @@ struct RevertBlameLawTests {
         #expect(checked >= Seeds.atLeast(50_000), "only \(checked) song fields blamed")
         #expect(notTheAdd >= Seeds.atLeast(2_000), "only \(notTheAdd) fields set after their song was added")
     }
+
+    @Test("blame names, for every song and user field, the transaction that set that field's value")
+    func userFieldBlameAgreesWithBruteForce() {
+        var checked = 0, notTheAdd = 0, notTheLastUserFieldChange = 0
+        let names = Samples.userFieldNames
+        for h in Histories.all {
+            let log = h.transactions.enumerated().reversed().map { (seq: $0.offset + 1, transaction: $0.element) }
+            let ids = Set(h.head.songs.keys)
+            let origins = Blame.origins(of: ids, userFields: names, newestFirst: log)
+            let anyUserField = Blame.origins(of: ids, fields: [.userFields], newestFirst: log)
+            var ok = true
+            for id in ids.sorted() {
+                #expect(Set(origins[id].map { Array($0.keys) } ?? []) == Set(names), "seed \(h.seed) song \(id): every name asked")
+                for name in names {
+                    // The newest state whose value differs from the one before, or the song's add.
+                    var k = h.seq
+                    while k > 0, let before = h.bases[k - 1][id], before.userField(name) == h.bases[k][id]!.userField(name) { k -= 1 }
+                    guard k > 0 else { Issue.record("seed \(h.seed) song \(id): in the empty library"); return }
+                    let got = origins[id]?[name]
+                    checked += 1
+                    if got?.seq != k || got?.transaction != h.transactions[k - 1].id {
+                        ok = false
+                        Issue.record("seed \(h.seed) song \(id) \(name): blame says \(got.map { String($0.seq) } ?? "nothing"), the bases say \(k) (\(h.transactions[k - 1].label))")
+                    }
+                    if h.bases[k - 1][id] != nil { notTheAdd += 1 }
+                    if anyUserField[id]?[.userFields]?.seq != k { notTheLastUserFieldChange += 1 }
+                }
+                if !ok { break }
+            }
+        }
+        #expect(checked >= Seeds.atLeast(5_000), "only \(checked) user fields blamed")
+        #expect(notTheAdd >= Seeds.atLeast(200), "only \(notTheAdd) user fields set after their song was added")
+        #expect(notTheLastUserFieldChange >= Seeds.atLeast(200), "only \(notTheLastUserFieldChange) user fields set before the last change to another")
+    }
 }

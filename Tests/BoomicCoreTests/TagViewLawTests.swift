@@ -11,6 +11,8 @@ struct TagViewLawTests {
         try! Taglist.parse(name: "fixed-mix", clauses: ["+#english,#french", "-#french", "-@year(<2000)"]),
         try! Taglist.parse(name: "fixed-jazz", clauses: ["+#jazz,@genre:jazz", "-@rating:<3"]),
         try! Taglist.parse(name: "fixed-count", clauses: ["+count(#instruments:) <= 2", "+#instruments:"]),
+        try! Taglist.parse(name: "fixed-user", clauses: ["+@mood:happy,@bpm:100..140,@source:<m", "-@grouping_2:=a=b"],
+                           userFields: Set(Samples.userFieldNames)),
     ]
 
     static func members(_ t: Taglist, _ b: DataBasis) -> Set<SongID> {

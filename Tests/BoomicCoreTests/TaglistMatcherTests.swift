@@ -13,6 +13,11 @@ enum TaglistModel {
     static let textFields: [SongField] = [.title, .genre, .album, .artists, .date]
     static let numberFields: [SongField] = [.year, .rating, .playcount, .duration]
     static let truthFields: [SongField] = [.favorite, .compilation]
+    /// The user's own fields (`modify QUERY mood=happy`); `yeer` is one close to a built-in field.
+    static let userFieldNames: Set<String> = ["mood", "energy", "yeer"]
+    /// Their values: texts, numbers, and texts that look like numbers to a careless reader.
+    static let userValues = ["happy", "Happy", "sad", "Mélancolique", "calm (live)", "5", "7.5", "3", "10", "-2",
+                             "7.0", "high", "5 stars", "1..2", "a=b"]
 
     /// Values that need escaping when printed, for the round-trip tests.
     static let trickyTexts = ["a,b", "x (live)", "(", ")", ")(", "=x", "!=y", "<z", ">", " lead", "trail ", "back\\slash",
@@ -36,6 +41,7 @@ enum TaglistModel {
         s.date = rng.chance(0.5) ? rng.pick(Samples.dates) : nil
         s.favorite = rng.chance(0.3)
         s.compilation = rng.chance(0.2)
+        for name in userFieldNames.sorted() where rng.chance(0.5) { s.setUserField(name, to: rng.pick(userValues)) }
         return s
     }
 
@@ -56,7 +62,7 @@ enum TaglistModel {
     }
 
     static func rule(_ rng: inout SplitMix64, tricky: Bool = false) -> Rule {
-        switch Int.random(in: 0..<8, using: &rng) {
+        switch Int.random(in: 0..<10, using: &rng) {
         case 0, 1: return .tag(rng.pick(tags + ["nothing"] + (tricky ? trickyTags : [])))
         case 2: return .tagPrefix(rng.pick(parents + (tricky ? trickyTags : [])))
         case 3: return .count(rng.pick(parents), numeric(0...3, &rng, tricky: false))
@@ -74,8 +80,26 @@ enum TaglistModel {
             default: 29...301
             }
             return .field(f, numeric(r, &rng, tricky: tricky || f == .duration))
+        case 8, 9:
+            return userRule(&rng, tricky: tricky)
         default:
             return .field(rng.pick(truthFields), .compare(rng.pick([.equal, .notEqual]), .bool(rng.chance(0.5))))
+        }
+    }
+
+    /// A rule on a user field: a substring, a text comparison, or numbers, as QUERY reads them.
+    static func userRule(_ rng: inout SplitMix64, tricky: Bool) -> Rule {
+        let name = rng.pick(userFieldNames.sorted())
+        func text() -> String {
+            if tricky, rng.chance(0.5) { return rng.pick(trickyTexts + ["5", "-2", "1..2", "..3", "3..", "1e5", " 7", "1 .. 2", "5 x", "1e999"]) }
+            let v = rng.pick(userValues)
+            if rng.chance(0.3) { return v.uppercased() }
+            return rng.chance(0.3) ? String(v.prefix(Int.random(in: 1...max(1, v.count), using: &rng))) : v
+        }
+        switch Int.random(in: 0..<4, using: &rng) {
+        case 0: return .userField(name, .contains(text()))
+        case 1: return .userField(name, .compare(rng.pick(Comparison.Operator.allCases), .text(text())))
+        default: return .userField(name, numeric(-3...11, &rng, tricky: tricky))
         }
     }
 
@@ -169,6 +193,13 @@ enum TaglistModel {
                 return compare((s.artists.count > 1 ? s.artists + [s.artists.joined(separator: "; ")] : s.artists)
                                + [s.artistCredit].compactMap { $0 }, c)
             default: fatalError("the model has no field \(f)")
+            }
+        case .userField(let name, let c):
+            // Text, or a number when the rule compares numbers and the value is one.
+            let v = s.userFieldMap[name]
+            switch c {
+            case .contains, .compare(_, .text): return compare([v].compactMap { $0 }, c)
+            default: return compare(v.flatMap { Double($0) }, c)
             }
         }
     }

@@ -167,6 +167,58 @@ struct TaglistParserTests {
         #expect(expected.errorDescription == "bad taglist clause '\(text)' at offset \(offset): \(reason)")
     }
 
+    @Test("user fields: text as QUERY reads it, numbers when the rule compares numbers", arguments: [
+        ("+@mood:happy", .positive(.userField("mood", .contains("happy")))),
+        ("+@Mood:=Happy", .positive(.userField("mood", Self.text(.equal, "Happy")))),
+        ("+@mood(!=sad)", .positive(.userField("mood", Self.text(.notEqual, "sad")))),
+        ("+@mood:<m", .positive(.userField("mood", Self.text(.less, "m")))),
+        ("+@energy:>5", .positive(.userField("energy", Self.number(.greater, 5)))),
+        ("+@energy(>= 5 )", .positive(.userField("energy", Self.number(.greaterOrEqual, 5)))),
+        ("+@energy:=-2.5,#jazz", .positive(.userField("energy", Self.number(.equal, -2.5)), .tag("jazz"))),
+        ("+@energy:3..7", .positive(.userField("energy", .range(lower: 3, upper: 7)))),
+        ("+@energy: 3 .. 7 ", .positive(.userField("energy", .range(lower: 3, upper: 7)))),
+        ("+@energy(..7)", .positive(.userField("energy", .range(lower: nil, upper: 7)))),
+        ("+@energy:3..", .positive(.userField("energy", .range(lower: 3, upper: nil)))),
+        ("+@energy:5", .positive(.userField("energy", .contains("5")))),
+        ("+@energy:>5 stars", .positive(.userField("energy", Self.text(.greater, "5 stars")))),
+        ("+@energy:>\\5", .positive(.userField("energy", Self.text(.greater, "5")))),
+        ("+@energy:1..2..3", .positive(.userField("energy", .contains("1..2..3")))),
+        ("+@energy:..", .positive(.userField("energy", .contains("..")))),
+        ("+@energy:>1e999", .positive(.userField("energy", Self.text(.greater, "1e999")))),
+        ("-@yeer:1969", .negative(.userField("yeer", .contains("1969")))),
+        ("+@year:1969", .positive(.field(.year, Self.number(.equal, 1969)))),
+    ] as [(String, Clause)])
+    func userFields(text: String, expected: Clause) throws {
+        let names: Set<String> = ["mood", "energy", "yeer"]
+        #expect(try Clause(parsing: text, userFields: names) == expected)
+        #expect(try Clause(stored: text) == expected)
+        #expect(try Clause(parsing: expected.description, userFields: names) == expected)
+    }
+
+    @Test("a name that is no user field of the library is refused as QUERY refuses it", arguments: [
+        ("+@moood:x", 2, "unknown field 'moood'; did you mean 'mood'?"),
+        ("+@yeer:1", 2, "unknown field 'yeer'; did you mean 'year'?"),
+        ("+@skipcount:1", 2, "field 'skipcount' is kept for the play statistics the player will record, which this version does not have yet"),
+        ("+@energy:7..3", 9, "the range 7..3 is empty; write the lower end first"),
+        ("+@mood:", 7, "expected a value, e.g. @artist:miles, @genre:=jazz or @year:>2010"),
+        ("+@mood:>", 8, "expected a text after '>'"),
+    ] as [(String, Int, String)])
+    func userFieldMistakes(text: String, offset: Int, reason: String) {
+        let names: Set<String> = ["mood", "energy"]
+        #expect(throws: TaglistError.badClause(text, offset: offset, reason: reason)) { try Clause(parsing: text, userFields: names) }
+        #expect(throws: TaglistError.self) { try Taglist.parse(name: "t", clauses: [text], userFields: names) }
+    }
+
+    @Test("stored rules name any user field, but nothing no field can be")
+    func storedRules() throws {
+        #expect(try Rule(stored: "@anything_2:x") == .userField("anything_2", .contains("x")))
+        for bad in ["@skipcount:1", "@last_played:1", "@id:1", "@2x:1", "@année:1", "@yeer"] {
+            #expect(throws: TaglistError.self, "\(bad)") { try Rule(stored: bad) }
+        }
+        // Typed, the same name is refused: no song has it.
+        #expect(throws: TaglistError.self) { try Rule(parsing: "@anything_2:x") }
+    }
+
     @Test("an unknown field with no close name lists the known ones")
     func unknownFieldWithoutSuggestion() {
         #expect {
@@ -231,6 +283,10 @@ struct TaglistParserTests {
     func hostileSuccesses() throws {
         let many = try Clause(parsing: "+" + Array(repeating: "#a", count: 33_333).joined(separator: ","))
         #expect(many.rules.count == 33_333)
+        // A user field's value is looked at ahead (is it a number?) without copying the rest.
+        let moods = try Clause(parsing: "+" + Array(repeating: "@mood:>5,@mood:1..2,@mood:x", count: 10_000).joined(separator: ","),
+                               userFields: ["mood"])
+        #expect(moods.rules.count == 30_000)
         let deepTag = try Clause(parsing: "+#" + String(repeating: "a:", count: 50_000))
         #expect(deepTag == .positive(.tagPrefix(Array(repeating: "a", count: 50_000).joined(separator: ":"))))
         let parens = String(repeating: "(", count: 50_000) + String(repeating: ")", count: 50_000)
@@ -245,7 +301,8 @@ struct TaglistParserTests {
     /// Pieces that clauses are made of, so random strings get deep into the grammar.
     static let pieces = ["+", "-", "^", "#", "@", ":", ",", "(", ")", "<", ">", "=", "!", "..", ".", " ", "\\",
                          "count", "year", "rating", "title", "favorite", "artist", "tags", "yeer", "instruments",
-                         "piano", "jazz", "1990", "2", "-3", "0.5", "e5", "x", "é", "Ω", "true", "'", "\n", "\t", "🎷"]
+                         "piano", "jazz", "1990", "2", "-3", "0.5", "e5", "x", "é", "Ω", "true", "'", "\n", "\t", "🎷",
+                         "mood", "energy"]
 
     /// A sign (usually) and random pieces.
     static func randomPieces(_ rng: inout SplitMix64) -> String {
@@ -275,9 +332,9 @@ struct TaglistParserTests {
         for i in 0..<10_000 {
             let s = rng.chance(0.5) ? Self.randomPieces(&rng) : Self.mutated(TaglistModel.clause(&rng, tricky: true).description, &rng)
             do {
-                let c = try Clause(parsing: s)
+                let c = try Clause(parsing: s, userFields: TaglistModel.userFieldNames)
                 parsed += 1
-                let again = try? Clause(parsing: c.description)
+                let again = try? Clause(parsing: c.description, userFields: TaglistModel.userFieldNames)
                 #expect(again == c, "case \(i): \(s.debugDescription) printed as \(c.description.debugDescription)")
             } catch {
                 failed += 1

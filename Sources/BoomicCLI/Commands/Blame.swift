@@ -1,13 +1,14 @@
 import ArgumentParser
 import BoomicCore
 import BoomicLibrary
+import BoomicStore
 import Foundation
 
 struct BlameCommand: ParsableCommand, TakesTerms {
     static let configuration = CommandConfiguration(
         commandName: "blame",
         abstract: "Say, for each matching song and field, which transaction set its current value.",
-        discussion: "Example: boomic blame album:'Kind of Blue' genre"
+        discussion: "Example: boomic blame album:'Kind of Blue' genre mood (mood: one of your own fields)"
     )
 
     @OptionGroup var options: LibraryOptions
@@ -21,16 +22,41 @@ struct BlameCommand: ParsableCommand, TakesTerms {
         var time: String, kind: String, label: String
     }
 
+    /// A field to explain: one of the song's, or one of the user's own (`mood`), which is blamed
+    /// on the transaction that set its value, not on the last change to any user field.
+    enum Named {
+        case song(SongField)
+        case user(String)
+    }
+
     func run() throws {
-        var terms: [String] = [], fields: [SongField] = []
-        for a in arguments {
-            if !a.contains(":"), !a.hasPrefix("#"), !a.hasPrefix("^"), let f = FieldName.resolve(a) { fields.append(f) } else { terms.append(a) }
-        }
         let lib = try Library.open(at: options.location, create: false)
+        var terms: [String] = [], named: [Named] = []
+        var userFields: Set<String>?
+        for a in arguments {
+            guard !a.contains(":"), !a.hasPrefix("#"), !a.hasPrefix("^") else { terms.append(a); continue }
+            if let f = FieldName.resolve(a) { named.append(.song(f)); continue }
+            let names = userFields ?? lib.basis.userFieldNames
+            userFields = names
+            if names.contains(a.lowercased()) { named.append(.user(a.lowercased())) } else { terms.append(a) }
+        }
         let parsed = try QueryReading.parse(terms, in: lib.basis)
         let songs = lib.basis.songs(matching: parsed)
-        let shown = fields.isEmpty ? SongField.allCases.filter { $0.isTag || $0.isLibraryOnly } : fields
-        let origins = try lib.blame(Set(songs.map(\.id)), fields: shown)
+        let ids = Set(songs.map(\.id))
+        let asked = !named.isEmpty
+        if !asked {
+            // The tag fields, and each user field the songs have on its own line.
+            named = SongField.allCases.filter { ($0.isTag || $0.isLibraryOnly) && $0 != .userFields }.map(Named.song)
+                + Set(songs.flatMap(\.userFieldMap.keys)).sorted().map(Named.user)
+        }
+        let fields = named.compactMap { if case .song(let f) = $0 { f } else { nil } }
+        let users = named.compactMap { if case .user(let n) = $0 { n } else { nil } }
+        var origins: [SongID: [SongField: Blame.Origin]], userOrigins: [SongID: [String: Blame.Origin]] = [:]
+        if users.isEmpty {
+            origins = try lib.blame(ids, fields: fields)
+        } else {
+            (origins, userOrigins) = try Self.origins(of: ids, fields: fields, userFields: users, in: lib)
+        }
         var meta: [Int: LogEntryMeta] = [:]
         func info(_ seq: Int) throws -> LogEntryMeta {
             if let m = meta[seq] { return m }
@@ -41,11 +67,15 @@ struct BlameCommand: ParsableCommand, TakesTerms {
         }
         var rows: [Row] = []
         for s in songs {
-            for f in shown {
-                let v = f.value(in: s)
-                guard let o = origins[s.id]?[f], !(v.isNull || v == .strings([])) || !fields.isEmpty else { continue }
+            for n in named {
+                let name: String, v: FieldValue, origin: Blame.Origin?
+                switch n {
+                case .song(let f): (name, v, origin) = (f.name, f.value(in: s), origins[s.id]?[f])
+                case .user(let u): (name, v, origin) = (u, s.userField(u).map(FieldValue.string) ?? .null, userOrigins[s.id]?[u])
+                }
+                guard let o = origin, !(v.isNull || v == .strings([])) || asked else { continue }
                 let m = try info(o.seq)
-                rows.append(Row(id: s.id.description, path: s.path, field: f.name, value: v, seq: o.seq,
+                rows.append(Row(id: s.id.description, path: s.path, field: name, value: v, seq: o.seq,
                                 transaction: o.transaction.uuidString.lowercased(), time: Formatting.isoDate(m.time),
                                 kind: m.kind, label: m.label))
             }
@@ -54,9 +84,30 @@ struct BlameCommand: ParsableCommand, TakesTerms {
         var last = ""
         for r in rows {
             if r.id != last, let s = lib.basis[SongID(UUID(uuidString: r.id)!)] { Out.line(Terminal.bold(SongFormat.line(s))); last = r.id }
-            Out.line("  \(r.field.padding(toLength: 22, withPad: " ", startingAt: 0)) \(ChangePrinter.shown(r.value, FieldName.resolve(r.field)!))  \(Terminal.dim("← \(r.seq) \(Formatting.localTime(try info(r.seq).time)) \(Terminal.printable(r.label))"))")
+            Out.line("  \(r.field.padding(toLength: 22, withPad: " ", startingAt: 0)) \(ChangePrinter.shown(r.value, FieldName.resolve(r.field) ?? .userFields))  \(Terminal.dim("← \(r.seq) \(Formatting.localTime(try info(r.seq).time)) \(Terminal.printable(r.label))"))")
         }
     }
 
     struct LogEntryMeta { var time: Double; var kind: String; var label: String }
+
+    /// `LibrarySession.blame` for song fields and user fields together, in one reading of the log
+    /// (which is what blame costs): back 64 transactions at a time, until every song's fields are
+    /// explained. An empty `fields` asks for none here, not all.
+    static func origins(of songs: Set<SongID>, fields: [SongField], userFields names: [String], in lib: LibrarySession) throws
+        -> ([SongID: [SongField: Blame.Origin]], [SongID: [String: Blame.Origin]]) {
+        var through = lib.head
+        var byField: [SongID: [SongField: Blame.Origin]] = [:], byName: [SongID: [String: Blame.Origin]] = [:]
+        var open = songs
+        while through > 0, !open.isEmpty {
+            let page = try lib.transactor.entries(from: max(1, through - 63), through: through, newestFirst: true)
+            let log = page.map { (seq: $0.seq, transaction: $0.transaction) }
+            if !fields.isEmpty {
+                for (id, o) in Blame.origins(of: open, fields: fields, newestFirst: log) { byField[id, default: [:]].merge(o) { a, _ in a } }
+            }
+            for (id, o) in Blame.origins(of: open, userFields: names, newestFirst: log) { byName[id, default: [:]].merge(o) { a, _ in a } }
+            open = open.filter { id in fields.contains { byField[id]?[$0] == nil } || names.contains { byName[id]?[$0] == nil } }
+            through -= 64
+        }
+        return (byField, byName)
+    }
 }

@@ -31,9 +31,9 @@ struct Ls: ParsableCommand, TakesTerms {
     }
 
     func run() throws {
-        let template = try format.map { try SongFormat($0) }
         let lib = try Library.open(at: options.location, create: false)
         let basis = try lib.basis(asOf: read.asOf, view: read.view)
+        let template = try format.map { try SongFormat($0, userFields: basis.userFieldNames) }
         let parsed = try QueryReading.parse(query, in: basis)
         let songs = basis.songs(matching: parsed)
         if albums {

@@ -2,13 +2,17 @@ import Foundation
 import BoomicCore
 
 /// `-f FORMAT` templates as beets writes them: `$field` or `${field}`, with the field names of
-/// DESIGN §4 (`$artist` the display string, `$tags` with `#`). An unknown field is an error.
+/// DESIGN §4 (`$artist` the display string, `$tags` with `#`) and the library's user fields
+/// (`$mood`, empty for a song without it, as beets renders a flexible attribute). An unknown
+/// field is an error.
 struct SongFormat {
-    private enum Piece { case text(String), field(String) }
+    private enum Piece { case text(String), field(String), userField(String) }
     private let pieces: [Piece]
 
-
-    init(_ template: String) throws(FieldError) {
+    /// - Parameter userFields: the library's user fields (`DataBasis.userFieldNames`), gathered
+    ///   (a pass over the songs) only when the template names something no built-in field is.
+    init(_ template: String, userFields: @autoclosure () -> Set<String> = []) throws(FieldError) {
+        var names: Set<String>?
         var pieces: [Piece] = []
         var text = ""
         var i = template.startIndex
@@ -27,9 +31,17 @@ struct SongFormat {
                 }
             }
             if name.isEmpty { text.append("$"); i = template.index(after: i); continue }
-            guard Self.known(name) else { throw .unknownField(name, suggestion: FieldName.suggestion(for: name)) }
             if !text.isEmpty { pieces.append(.text(text)); text = "" }
-            pieces.append(.field(name))
+            if Self.known(name) {
+                pieces.append(.field(name))
+            } else {
+                let user = names ?? userFields()
+                names = user
+                guard user.contains(name.lowercased()) else {
+                    throw .unknownField(name, suggestion: FieldName.suggestion(for: name, userFields: user))
+                }
+                pieces.append(.userField(name.lowercased()))
+            }
             i = j
         }
         if !text.isEmpty { pieces.append(.text(text)) }
@@ -45,6 +57,7 @@ struct SongFormat {
             switch p {
             case .text(let t): return t
             case .field(let f): return Terminal.printable(Self.value(f, of: s))
+            case .userField(let name): return Terminal.printable(s.userField(name) ?? "")
             }
         }.joined()
     }

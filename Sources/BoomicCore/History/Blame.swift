@@ -19,9 +19,37 @@ public enum Blame {
     public static func origins(of songs: Set<SongID>, fields: [SongField],
                                newestFirst: some Sequence<(seq: Int, transaction: Transaction)>)
         -> [SongID: [SongField: Origin]] {
-        let wanted = fields.isEmpty ? SongField.allCases : fields
-        var open: [SongID: Set<SongField>] = Dictionary(uniqueKeysWithValues: songs.map { ($0, Set(wanted)) })
-        var result: [SongID: [SongField: Origin]] = [:]
+        origins(of: songs, keys: fields.isEmpty ? SongField.allCases : fields, newestFirst: newestFirst) { patch, asked in
+            patch.keys.filter(asked.contains)
+        }
+    }
+
+    /// The same for the user's own fields, by name (`mood`): the transaction that set the value
+    /// the song holds now, or cleared it, or else added the song. Every change to any user field
+    /// rewrites the song's whole `user_fields` list, so an update is blamed for a name only when
+    /// that name's value differs between the list's old and new values.
+    public static func origins(of songs: Set<SongID>, userFields names: [String],
+                               newestFirst: some Sequence<(seq: Int, transaction: Transaction)>)
+        -> [SongID: [String: Origin]] {
+        origins(of: songs, keys: names, newestFirst: newestFirst) { patch, asked in
+            guard let c = patch[.userFields] else { return [] }
+            return asked.filter { userField($0, in: c.old) != userField($0, in: c.new) }
+        }
+    }
+
+    /// One user field's value in a `user_fields` value (entries `name=value`).
+    static func userField(_ name: String, in v: FieldValue) -> String? {
+        guard case .strings(let entries) = v else { return nil }
+        let prefix = name + "="
+        return entries.first { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
+    }
+
+    /// The walk, for any kind of key: `set` says which of the keys still open an update sets.
+    private static func origins<Key: Hashable>(of songs: Set<SongID>, keys wanted: [Key],
+                                               newestFirst: some Sequence<(seq: Int, transaction: Transaction)>,
+                                               set: (SongPatch, Set<Key>) -> [Key]) -> [SongID: [Key: Origin]] {
+        var open: [SongID: Set<Key>] = Dictionary(uniqueKeysWithValues: songs.map { ($0, Set(wanted)) })
+        var result: [SongID: [Key: Origin]] = [:]
         for (seq, t) in newestFirst {
             if open.isEmpty { break }
             for a in t.assertions {
@@ -29,9 +57,9 @@ public enum Blame {
                 let origin = Origin(seq: seq, transaction: t.id)
                 switch a {
                 case .updateSong(_, let patch):
-                    for f in patch.keys where remaining.contains(f) {
-                        result[id, default: [:]][f] = origin
-                        remaining.remove(f)
+                    for k in set(patch, remaining) {
+                        result[id, default: [:]][k] = origin
+                        remaining.remove(k)
                     }
                 case .addSong:
                     for f in remaining { result[id, default: [:]][f] = origin }

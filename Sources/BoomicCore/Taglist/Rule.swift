@@ -13,6 +13,8 @@
 /// @year(<2000)              .field(.year, .compare(.less, .number(2000)))
 /// @year:1990..1999          .field(.year, .range(lower: 1990, upper: 1999))
 /// count(#instruments:) <= 2 .count("instruments", .compare(.lessOrEqual, .number(2)))
+/// @mood:happy               .userField("mood", .contains("happy"))
+/// @energy:>5                .userField("energy", .compare(.greater, .number(5)))
 /// ```
 ///
 /// Stored (Codable) as its text, `"@year:<2000"`, so a taglist's definition reads in the history
@@ -27,6 +29,10 @@ public indirect enum Rule: Hashable, Sendable {
     case field(SongField, Comparison)
     /// How many children of this tag (as `tagPrefix` counts them) the song carries, compared.
     case count(String, Comparison)
+    /// A comparison on one of the user's own fields (`modify QUERY mood=happy`), by its name, as
+    /// QUERY reads them: a text, compared folded, unless the value is a range of numbers or a
+    /// number after an operator, which compare numbers (`UserFieldValue.typed`).
+    case userField(String, Comparison)
 }
 
 /// How a rule compares a value: the field's type decides the default (a substring for text, a
@@ -67,7 +73,9 @@ extension Rule: Codable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
         let text = try c.decode(String.self)
-        do { self = try Rule(parsing: text) } catch {
+        // No library at hand: a name no built-in field has is a user field (it was checked
+        // against the library's fields when it was typed).
+        do { self = try Rule(stored: text) } catch {
             throw DecodingError.dataCorruptedError(in: c, debugDescription: error.message)
         }
     }

@@ -24,12 +24,28 @@ extension Rule: CustomStringConvertible {
         case .tag(let path): return "#" + Self.escapedTag(path)
         case .tagPrefix(let path): return "#" + Self.escapedTag(path) + ":"
         case .field(let field, let c): return "@" + field.name + ":" + c.description
+        case .userField(let name, let c): return "@" + name + ":" + Self.userValue(c)
         case .count(let path, let c):
             let shown: String = switch c {
             case .compare(let op, .number(let n)): op.rawValue + " " + Self.format(n)
             default: c.description
             }
             return "count(#" + Self.escapedTag(path) + ":) " + shown
+        }
+    }
+
+    /// A user field's comparison, with a text that would read as a number (after an operator) or
+    /// as a range of numbers (alone) made text by escaping its first character: `=\5`, `\1..2`.
+    static func userValue(_ c: Comparison) -> String {
+        switch c {
+        case .contains(let t):
+            let e = escapedText(t)
+            return !e.contains("\\") && TaglistParser.readsAsRange(e) ? "\\" + e : e
+        case .compare(let op, .text(let t)):
+            let e = escapedText(t)
+            return op.rawValue + (!e.contains("\\") && TaglistParser.readsAsNumber(e) ? "\\" + e : e)
+        default:
+            return c.description
         }
     }
 

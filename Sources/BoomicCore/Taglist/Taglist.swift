@@ -62,7 +62,7 @@ extension Clause: Codable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
         let text = try c.decode(String.self)
-        do { self = try Clause(parsing: text) } catch {
+        do { self = try Clause(stored: text) } catch {
             throw DecodingError.dataCorruptedError(in: c, debugDescription: error.message)
         }
     }

@@ -44,6 +44,9 @@ public struct TaglistMatcher: Sendable {
         /// Numbers, and truth values as 0 and 1.
         case number(SongField, Interval)
         case text(SongField, TextTest)
+        /// A user field's value as a number, when it reads as one (`UserFieldValue.typed`).
+        case userNumber(String, Interval)
+        case userText(String, TextTest)
         /// A comparison that can never hold (a text compared with a count).
         case never
 
@@ -58,6 +61,13 @@ public struct TaglistMatcher: Sendable {
                 case .compare(let op, .text(let t)): self = .text(f, TextTest(op, t, folds))
                 case .compare(_, .number), .compare(_, .bool), .range, .compare(_, .date), .dateRange:
                     self = Interval(c, zone).map { .number(f, $0) } ?? .never
+                }
+            case .userField(let name, let c):
+                switch c {
+                case .contains(let t): self = .userText(name, TextTest(nil, t, folds))
+                case .compare(let op, .text(let t)): self = .userText(name, TextTest(op, t, folds))
+                case .compare(_, .number), .compare(_, .bool), .range, .compare(_, .date), .dateRange:
+                    self = Interval(c, zone).map { .userNumber(name, $0) } ?? .never
                 }
             }
         }
@@ -81,6 +91,11 @@ public struct TaglistMatcher: Sendable {
                 return test.holds(for: .strings(s.artists), or: s.artistCredit)
             case .text(let f, let test):
                 return test.holds(for: f.queryValue(in: s))
+            case .userNumber(let name, let interval):
+                // A text that is no number is, to a number, a missing value.
+                return interval.contains(UserFieldValue.typed(s.userField(name)).double)
+            case .userText(let name, let test):
+                return test.holds(for: s.userField(name).map(FieldValue.string) ?? .null)
             case .never:
                 return false
             }

@@ -11,7 +11,8 @@
 /// tagRule    := "#" tagPath
 /// tagPath    := tagName (":" tagName)* [":"]          a trailing ":" means any child
 /// fieldRule  := "@" fieldName (":" value | "(" value ")")
-/// value      := numeric | truth | textual              chosen by the field's type
+/// value      := numeric | truth | textual | userValue  chosen by the field's type
+/// userValue  := operator space number | range | textual   a user field's (numbers ending the value)
 /// numeric    := operator space number | range
 /// range      := number | number? space ".." space number?
 /// truth      := ["=" | "!="] space ("true" | "false" | "yes" | "no" | "1" | "0")
@@ -24,15 +25,27 @@
 /// the stack, and every function moves forward or throws, so reading is linear in the input.
 /// Positions are `Character` offsets into the clause, which is what a user counts.
 struct TaglistParser {
+    /// Which names no built-in field has are the user's fields (`@mood:happy`).
+    enum UserFields {
+        /// Typed by the user: the library's user fields, and no other name (as in QUERY), so a
+        /// typo (`@yeer`) is an error with a suggestion unless a field of that name exists.
+        case typed(Set<String>)
+        /// Read back from the log with no library at hand: any name a user field can have, since
+        /// it was checked against the library when it was typed.
+        case stored
+    }
+
     private let source: String
     private let chars: [Character]
     private var pos = 0
     /// Numbers may end in `k` (thousands): set while reading a `bitrate` value, as in QUERY.
     private var kilo = false
+    private let userFields: UserFields
 
-    init(_ source: String) {
+    init(_ source: String, userFields: UserFields = .typed([])) {
         self.source = source
         self.chars = Array(source)
+        self.userFields = userFields
     }
 
     // MARK: Entry points
@@ -151,35 +164,65 @@ struct TaglistParser {
     private mutating func fieldRule() throws(TaglistError) -> Rule {
         pos += 1
         let (field, name) = try fieldName()
+        func read(_ p: inout TaglistParser) throws(TaglistError) -> Comparison {
+            switch field {
+            case .song(let f): try p.value(for: f)
+            case .user: try p.userValue()
+            }
+        }
+        let v: Comparison
         switch peek {
         case ":":
             pos += 1
-            return .field(field, try value(for: field))
+            v = try read(&self)
         case "(":
             let open = pos
             pos += 1
-            let v = try value(for: field)
+            v = try read(&self)
             space()
             guard peek == ")" else { throw fail("expected ')' to close the '(' at offset \(open)") }
             pos += 1
-            return .field(field, v)
         default:
             throw fail("expected ':' or '(' after '@\(name)', e.g. @year:1969 or @year(>2010)")
         }
+        switch field {
+        case .song(let f): return .field(f, v)
+        case .user(let n): return .userField(n, v)
+        }
     }
 
-    /// fieldName := (letter | digit | "_")+, resolved as QUERY resolves field names.
-    private mutating func fieldName() throws(TaglistError) -> (SongField, String) {
+    /// A name after `@`: a song's field, or one of the user's.
+    private enum NamedField {
+        case song(SongField)
+        case user(String)
+    }
+
+    /// fieldName := (letter | digit | "_")+, resolved as QUERY resolves field names: a song's
+    /// field, else one of the user's fields (`userFields`).
+    private mutating func fieldName() throws(TaglistError) -> (NamedField, String) {
         let start = pos
         while let c = peek, c.isLetter || c.isNumber || c == "_" { pos += 1 }
         let name = String(chars[start..<pos])
         if name.isEmpty { throw fail("expected a field name after '@', e.g. @year:1969 or @artist:miles") }
-        guard let field = FieldName.resolve(name) else {
-            let hint = FieldName.suggestion(for: name).map { "did you mean '\($0)'?" }
-                ?? "known fields are \(FieldName.all.joined(separator: ", "))"
-            throw fail("unknown field '\(Self.short(name))'; \(hint)", at: start)
+        if let field = FieldName.resolve(name) { return (.song(field), name) }
+        let lower = name.lowercased()
+        // `id` and the play fields the player will record can never be user fields (`modify`
+        // refuses them), so no stored rule names them either.
+        let possible = FieldName.isValidUserFieldName(lower) && lower != "id" && FieldName.reservedName(lower) == nil
+        var known: Set<String> = []
+        switch userFields {
+        case .stored:
+            if possible { return (.user(lower), name) }
+        case .typed(let names):
+            if possible, names.contains(lower) { return (.user(lower), name) }
+            known = names
         }
-        return (field, name)
+        if let r = FieldName.reservedName(name) {
+            throw fail("field '\(r)' is kept for the play statistics the player will record, which this version does not have yet", at: start)
+        }
+        let hint = FieldName.suggestion(for: name, userFields: known).map { "did you mean '\($0)'?" }
+            ?? "known fields are \((FieldName.all + known.sorted()).joined(separator: ", "))"
+        throw fail("unknown field '\(Self.short(name))'; \(hint)", at: start)
     }
 
     /// value := numeric | truth | textual, by the field's type: an explicit operator wins over
@@ -194,6 +237,61 @@ struct TaglistParser {
         case .bool: return try truth(field)
         case .string, .strings: return try textual()
         }
+    }
+
+    /// userValue := operator space number | range | textual
+    ///
+    /// A user field holds text; as in QUERY, it is compared as a number when the rule says so:
+    /// a range of numbers (`@energy:3..7`) or an operator before a number (`@energy:>5`), which
+    /// hold for the songs whose value reads as a number (`UserFieldValue.typed`). Anything else
+    /// is text: `@mood:happy` a substring, `@mood:=happy` the whole value. A value that would
+    /// read as a number is made text by escaping its first character (`@code:=\5`).
+    private mutating func userValue() throws(TaglistError) -> Comparison {
+        space()
+        let start = pos
+        if comparisonOperator() != nil {
+            space()
+            let number = atNumber
+            pos = start
+            return try number ? numeric() : textual()
+        }
+        return try atRange ? range() : textual()
+    }
+
+    /// Whether `text`, as a user field's value after an operator, reads as a number.
+    static func readsAsNumber(_ text: String) -> Bool { TaglistParser(text).atNumber }
+
+    /// Whether `text`, as a user field's value, reads as a range of numbers.
+    static func readsAsRange(_ text: String) -> Bool { TaglistParser(text).atRange }
+
+    /// Whether the value at `pos` is a number that ends it: `5`, `-2.5)`, `7 , #a`. Looks ahead
+    /// on a copy (the characters are shared, not copied), so reading stays linear.
+    private var atNumber: Bool {
+        var p = self
+        guard let token = p.peekToken(), DecimalNumber.parse(token) != nil else { return false }
+        p.pos += token.count
+        p.space()
+        return p.atValueEnd
+    }
+
+    /// Whether the value at `pos` is a range of numbers that ends it: `3..7`, `..7`, `3 .. )`.
+    private var atRange: Bool {
+        var p = self
+        func number() -> Bool? {
+            guard let token = p.peekToken() else { return nil }
+            p.pos += token.count
+            return DecimalNumber.parse(token) != nil
+        }
+        let lower = p.atDots ? nil : number()
+        if lower == false { return false }
+        p.space()
+        guard p.atDots else { return false }
+        p.pos += 2
+        p.space()
+        let upper = p.atValueEnd ? nil : number()
+        if upper == false || (lower == nil && upper == nil) { return false }
+        p.space()
+        return p.atValueEnd
     }
 
     /// numeric := operator space number | range

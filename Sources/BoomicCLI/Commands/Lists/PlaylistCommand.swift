@@ -98,9 +98,9 @@ struct PlaylistCommand: ParsableCommand {
         }
 
         func run() throws {
-            let template = try format.map { try SongFormat($0) }
             let lib = try Library.open(at: options.location, create: false)
             let basis = try lib.basis(asOf: asOf)
+            let template = try format.map { try SongFormat($0, userFields: basis.userFieldNames) }
             let (_, playlist) = try PlaylistGeneration.find(name, in: basis)
             let rows = playlist.songs.enumerated().map { Row(position: $0.offset + 1, song: basis[$0.element], id: $0.element) }
             if output.json { try JSONOut.printArray(rows); return }

@@ -18,6 +18,19 @@ struct TaglistCommand: ParsableCommand {
         subcommands: [Add.self, List.self, Show.self, Edit.self, Remove.self]
     )
 
+    /// Reads clauses with the library's user fields as field names (`@mood:happy`), as QUERY
+    /// does. They are gathered (a pass over the songs) only when a clause names something no
+    /// built-in field is, so clauses without user fields cost what they did.
+    static func parse(name: String, clauses: [String], in basis: @autoclosure () throws -> DataBasis) throws -> Taglist {
+        do {
+            return try Taglist.parse(name: name, clauses: clauses)
+        } catch {
+            let names = try basis().userFieldNames
+            if names.isEmpty { throw error }
+            return try Taglist.parse(name: name, clauses: clauses, userFields: names)
+        }
+    }
+
     struct Add: ParsableCommand, TakesTerms {
         static let configuration = CommandConfiguration(abstract: "Create a taglist.")
         @OptionGroup var options: LibraryOptions
@@ -27,8 +40,8 @@ struct TaglistCommand: ParsableCommand {
         var terms: [String] { get { clauses } set { clauses = newValue } }
 
         func run() throws {
-            let taglist = try Taglist.parse(name: name, clauses: clauses)
             let lib = try Library.open(at: options.location, create: false)
+            let taglist = try TaglistCommand.parse(name: name, clauses: clauses, in: lib.basis)
             let c = try lib.commit(kind: .taglist, message: change.message) { basis in
                 (try TaglistGeneration.add(taglist, id: ListID(UUID()), on: basis), "taglist add \(taglist.name)")
             }
@@ -120,7 +133,7 @@ struct TaglistCommand: ParsableCommand {
             let lib = try Library.open(at: options.location, create: false)
             var newClauses: [Clause]?
             if !clauses.isEmpty {
-                newClauses = try Taglist.parse(name: name, clauses: clauses).clauses
+                newClauses = try TaglistCommand.parse(name: name, clauses: clauses, in: lib.basis).clauses
             } else if rename == nil {
                 let (_, current) = try TaglistGeneration.find(name, in: lib.basis)
                 let lines = try EditorSession.edit(
@@ -128,7 +141,7 @@ struct TaglistCommand: ParsableCommand {
                     header: "# Clauses of taglist '\(current.name)', one per line: + or -, then rules separated by commas.\n"
                         + "# Lines starting with # are ignored. Save and quit to apply; an empty file changes nothing.")
                 guard !lines.isEmpty else { Out.line("No clauses given: nothing changed."); return }
-                newClauses = try Taglist.parse(name: name, clauses: lines).clauses
+                newClauses = try TaglistCommand.parse(name: name, clauses: lines, in: lib.basis).clauses
             }
             let c = try lib.commit(kind: .taglist, message: change.message) { basis in
                 let a = try TaglistGeneration.edit(name, clauses: newClauses, rename: rename, on: basis)
