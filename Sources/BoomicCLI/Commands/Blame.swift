@@ -51,12 +51,7 @@ struct BlameCommand: ParsableCommand, TakesTerms {
         }
         let fields = named.compactMap { if case .song(let f) = $0 { f } else { nil } }
         let users = named.compactMap { if case .user(let n) = $0 { n } else { nil } }
-        var origins: [SongID: [SongField: Blame.Origin]], userOrigins: [SongID: [String: Blame.Origin]] = [:]
-        if users.isEmpty {
-            origins = try lib.blame(ids, fields: fields)
-        } else {
-            (origins, userOrigins) = try Self.origins(of: ids, fields: fields, userFields: users, in: lib)
-        }
+        let (origins, userOrigins) = try lib.blame(ids, fields: fields, userFields: users)
         var meta: [Int: LogEntryMeta] = [:]
         func info(_ seq: Int) throws -> LogEntryMeta {
             if let m = meta[seq] { return m }
@@ -89,25 +84,4 @@ struct BlameCommand: ParsableCommand, TakesTerms {
     }
 
     struct LogEntryMeta { var time: Double; var kind: String; var label: String }
-
-    /// `LibrarySession.blame` for song fields and user fields together, in one reading of the log
-    /// (which is what blame costs): back 64 transactions at a time, until every song's fields are
-    /// explained. An empty `fields` asks for none here, not all.
-    static func origins(of songs: Set<SongID>, fields: [SongField], userFields names: [String], in lib: LibrarySession) throws
-        -> ([SongID: [SongField: Blame.Origin]], [SongID: [String: Blame.Origin]]) {
-        var through = lib.head
-        var byField: [SongID: [SongField: Blame.Origin]] = [:], byName: [SongID: [String: Blame.Origin]] = [:]
-        var open = songs
-        while through > 0, !open.isEmpty {
-            let page = try lib.transactor.entries(from: max(1, through - 63), through: through, newestFirst: true)
-            let log = page.map { (seq: $0.seq, transaction: $0.transaction) }
-            if !fields.isEmpty {
-                for (id, o) in Blame.origins(of: open, fields: fields, newestFirst: log) { byField[id, default: [:]].merge(o) { a, _ in a } }
-            }
-            for (id, o) in Blame.origins(of: open, userFields: names, newestFirst: log) { byName[id, default: [:]].merge(o) { a, _ in a } }
-            open = open.filter { id in fields.contains { byField[id]?[$0] == nil } || names.contains { byName[id]?[$0] == nil } }
-            through -= 64
-        }
-        return (byField, byName)
-    }
 }

@@ -229,19 +229,27 @@ public final class LibrarySession: Sendable {
     }
 
     /// Which transaction set each field's current value (`blame`), reading the log backwards
-    /// in pages and stopping as soon as every field is explained.
-    public func blame(_ songs: Set<SongID>, fields: [SongField]) throws -> [SongID: [SongField: Blame.Origin]] {
+    /// in pages and stopping as soon as every field is explained: song fields (all of them when
+    /// neither `fields` nor `userFields` names any) and user fields by name, in one reading.
+    public func blame(_ songs: Set<SongID>, fields: [SongField], userFields names: [String] = []) throws
+        -> (fields: [SongID: [SongField: Blame.Origin]], userFields: [SongID: [String: Blame.Origin]]) {
+        let asked = fields.isEmpty && names.isEmpty ? SongField.allCases : fields
         var through = head
-        var result: [SongID: [SongField: Blame.Origin]] = [:]
+        var byField: [SongID: [SongField: Blame.Origin]] = [:], byName: [SongID: [String: Blame.Origin]] = [:]
         var open = songs
         while through > 0, !open.isEmpty {
             let page = try transactor.entries(from: max(1, through - 63), through: through, newestFirst: true)
-            let found = Blame.origins(of: open, fields: fields, newestFirst: page.map { ($0.seq, $0.transaction) })
-            for (id, byField) in found { result[id, default: [:]].merge(byField) { a, _ in a } }
-            open = open.filter { id in (fields.isEmpty ? SongField.allCases : fields).contains { result[id]?[$0] == nil } }
+            let log = page.map { (seq: $0.seq, transaction: $0.transaction) }
+            if !asked.isEmpty {
+                for (id, o) in Blame.origins(of: open, fields: asked, newestFirst: log) { byField[id, default: [:]].merge(o) { a, _ in a } }
+            }
+            if !names.isEmpty {
+                for (id, o) in Blame.origins(of: open, userFields: names, newestFirst: log) { byName[id, default: [:]].merge(o) { a, _ in a } }
+            }
             // Fields still open were not set in this page; a song added in it is fully explained.
+            open = open.filter { id in asked.contains { byField[id]?[$0] == nil } || names.contains { byName[id]?[$0] == nil } }
             through -= 64
         }
-        return result
+        return (byField, byName)
     }
 }
