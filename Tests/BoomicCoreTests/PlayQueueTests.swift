@@ -169,6 +169,17 @@ struct PlayQueueTests {
         #expect(Array(Self.plays(q, count: 2)) == [2, 5])
     }
 
+    @Test("upNext is what plays when the song ends, even across a new random round, so the engine can open it early")
+    func upNext() {
+        var q = Self.queue(4, playing: false, seed: 3).applying(.setRandom(true)).applying(.setRepeat(.all)).applying(.play(nil))
+        for _ in 0..<3 { q = q.applying(.next) }
+        #expect(q.playOrder.last == q.current, "the last of the round")
+        #expect(q.upNext != nil && q.upNext == q.applying(.finished).current)
+        #expect(Self.queue(2).applying(.next).upNext == nil, "the end of the queue, repeat off")
+        #expect(Self.queue(2).applying(.setSingle(.oneshot)).upNext == nil, "single stops after this one")
+        #expect(Self.queue(2).applying(.pause).upNext == Self.id(2), "paused, it still knows")
+    }
+
     @Test("ids are never reused; the same song queued twice is two entries")
     func ids() {
         let q = Self.queue(2).applying(.clear).applying(.add([Self.songs[0], Self.songs[0]], at: .end))

@@ -24,13 +24,14 @@ extension PlayQueue {
 
     /// Moves the version when the value changed, and stamps the entries whose position or
     /// priority changed (or that are new) with it.
+    ///
+    /// An entry kept its position exactly when the old queue had it at the same index, so one
+    /// pass over the indices finds them without hashing (adding a song to a long queue, one by
+    /// one as MPD clients do, stays a cheap pass).
     private mutating func stamp(after old: PlayQueue) {
         let stamp = old.version &+ 1
-        var before: [EntryID: (position: Int, priority: UInt8)] = [:]
-        before.reserveCapacity(old.entries.count)
-        for (i, e) in old.entries.enumerated() { before[e.id] = (i, e.priority) }
         for i in entries.indices {
-            if let b = before[entries[i].id], b.position == i, b.priority == entries[i].priority { continue }
+            if i < old.entries.count, old.entries[i].id == entries[i].id, old.entries[i].priority == entries[i].priority { continue }
             entries[i].version = stamp
         }
         version = old.version

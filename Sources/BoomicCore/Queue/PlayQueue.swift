@@ -117,18 +117,15 @@ public struct PlayQueue: Equatable, Sendable {
     /// the queue's length.
     public func changes(since version: UInt64) -> [Entry] { entries.filter { $0.version > version } }
 
-    /// The entry that plays after the current one if it ends now, as far as it is known without
-    /// drawing a new random round: what a "next" display shows and what the engine opens early
-    /// for a gapless join. Nil at the end of the play order, and when the next round is not
-    /// drawn yet.
+    /// The entry that plays after the current one if it ends now: what a "next" display shows
+    /// and what the engine opens early for a gapless join. Worked out by playing the end of
+    /// the song on a copy, so it is never a guess: with `random` at the end of a round it is
+    /// the first of the round that would be drawn. Nil when playback would stop.
     public var upNext: EntryID? {
-        guard let current else { return nil }
-        if single != .off { return repeatMode != .off && !consume ? current : nil }
-        if repeatMode == .one && !consume { return current }
-        let order = playOrder
-        guard let i = order.firstIndex(of: current) else { return nil }
-        if i + 1 < order.count { return order[i + 1] }
-        if repeatMode == .off || isRandom { return nil }
-        return order.first == current && consume ? nil : order.first
+        guard current != nil else { return nil }
+        var playing = self
+        playing.state = .playing
+        let after = playing.applying(.finished)
+        return after.state == .playing ? after.current : nil
     }
 }
