@@ -188,4 +188,42 @@ struct PlayQueueLawTests {
         }
         #expect(rounds >= Seeds.atLeast(320))
     }
+
+    @Test("edits during a random round neither skip nor replay an entry: each one left plays exactly once")
+    func editsDuringARound() {
+        var rounds = 0
+        for seed in Seeds.list(80, from: 0x0_2A4E) {
+            var rng = SplitMix64(seed: seed)
+            var q = PlayQueue(seed: seed)
+                .applying(.add((0..<(3 + Int(seed % 8))).map { _ in rng.pick(Self.songs) }, at: .end))
+                .applying(.setRandom(true))
+                .applying(.play(nil))
+            // Every entry that was current, in order: one passed by a skip while paused was not
+            // heard, but the user passed it; that is not an accident.
+            var round = [q.current!]
+            for _ in 0..<200 where q.current != nil {
+                let n = q.entries.count
+                let command: QueueCommand
+                switch Int.random(in: 0..<100, using: &rng) {
+                case 0..<15: command = .add([rng.pick(Self.songs)], at: rng.chance(0.3) ? .next : .position(Int.random(in: 0...n, using: &rng)))
+                case 15..<22: command = .remove([rng.pick(q.entries).id])
+                case 22..<30: command = .setPriority(rng.pick([0, 1, 9]), [rng.pick(q.entries).id])
+                case 30..<36: command = .move(positions: 0..<1, to: Int.random(in: 0..<n, using: &rng))
+                case 36..<40: command = .shuffle(nil)
+                case 40..<45: command = .pause
+                case 45..<50: command = .play(nil)
+                case 50..<70: command = .next
+                default: command = .finished
+                }
+                let before = q.current
+                q = q.applying(command)
+                if let c = q.current, c != before { round.append(c) }
+            }
+            #expect(q.current == nil, "\(Seeds.replay(seed)): the round did not end")
+            #expect(Set(round).count == round.count, "\(Seeds.replay(seed)): an entry played twice: \(round)")
+            #expect(Set(q.entries.map(\.id)).isSubset(of: round), "\(Seeds.replay(seed)): skipped \(Set(q.entries.map(\.id)).subtracting(round))")
+            rounds += 1
+        }
+        #expect(rounds >= Seeds.atLeast(80))
+    }
 }
