@@ -30,9 +30,13 @@ extension PlayQueue {
     /// one as MPD clients do, stays a cheap pass).
     private mutating func stamp(after old: PlayQueue) {
         let stamp = old.version &+ 1
-        for i in entries.indices {
-            if i < old.entries.count, old.entries[i].id == entries[i].id, old.entries[i].priority == entries[i].priority { continue }
-            entries[i].version = stamp
+        // Most commands (next, finished, the modes) leave the entries untouched; comparing
+        // arrays that still share their storage is immediate.
+        if entries != old.entries {
+            for i in entries.indices {
+                if i < old.entries.count, old.entries[i].id == entries[i].id, old.entries[i].priority == entries[i].priority { continue }
+                entries[i].version = stamp
+            }
         }
         version = old.version
         if self != old { version = stamp }
