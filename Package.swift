@@ -15,6 +15,7 @@ let package = Package(
     targets: [
         // System libraries (pkg-config names checked in shared/PLATFORM.md).
         .systemLibrary(name: "CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CFLAC", pkgConfig: "flac", providers: [.apt(["libflac-dev"])]),
         // TagLib 1.13's C API has no property map or pictures, so we own a small C++ shim.
         .target(
             name: "CTagLib",
@@ -37,6 +38,11 @@ let package = Package(
             name: "BoomicMedia",
             dependencies: ["BoomicCore", "BoomicSystem", "CTagLib"]
         ),
+        // The audio path over C libraries: decoders, sinks (DESIGN §2).
+        .target(
+            name: "BoomicAudio",
+            dependencies: ["BoomicCore", "BoomicSystem", "CFLAC"]
+        ),
         // One library session: opening, codecs, import/write/undo flows (DESIGN §2). The CLI, the
         // player and the server all open a library through it.
         .target(
@@ -58,6 +64,7 @@ let package = Package(
         .testTarget(name: "BoomicCoreTests", dependencies: ["BoomicCore"]),
         .testTarget(name: "BoomicStoreTests", dependencies: ["BoomicStore", "BoomicCore"]),
         .testTarget(name: "BoomicLibraryTests", dependencies: ["BoomicLibrary", "BoomicStore", "BoomicMedia", "BoomicCore"]),
+        .testTarget(name: "BoomicAudioTests", dependencies: ["BoomicAudio"]),
         .testTarget(name: "BoomicMediaTests", dependencies: ["BoomicMedia", "BoomicCore"]),
         .testTarget(name: "BoomicCLITests", dependencies: ["BoomicCore", "BoomicStore"]),
     ],

@@ -1,0 +1,107 @@
+import BoomicAudio
+import BoomicTestSupport
+import Foundation
+import Testing
+
+/// libFLAC through `FLACDecoder` gives what `flac -d` (the reference decoder) writes, sample for
+/// sample, at every width, rate and channel count; damaged and foreign files are one-line errors.
+@Suite struct FLACDecoderTests {
+    static let flacs = ManifestEntry.good.filter { $0.format == "flac" }.map { Repo.samples + "/" + $0.path }
+
+    @Test func everySampleDecodesAsTheReferenceDecoderDoes() throws {
+        #expect(Self.flacs.count >= 10)
+        for path in Self.flacs {
+            let reference = try Self.referenceData(path)
+            let (format, data, frames) = try Self.decode(path)
+            #expect(data == reference, "\(path): \(data.count) bytes decoded, flac -d wrote \(reference.count)")
+            let d = try FLACDecoder(path: path)
+            #expect(d.totalFrames == frames, "\(path): STREAMINFO says \(d.totalFrames ?? -1) frames, \(frames) decoded")
+            #expect(format.sampleRate > 0 && d.warnings.isEmpty, "\(path): \(d.warnings)")
+        }
+    }
+
+    /// 8-bit (stored unsigned in WAV), 24-bit 96 kHz with six channels: widths the samples lack.
+    @Test(arguments: [("8000", "8", "1"), ("96000", "24", "6"), ("44100", "16", "2")])
+    func madeFilesDecodeAsTheReferenceDecoderDoes(rate: String, bits: String, channels: String) throws {
+        let dir = TempDir("boomic-flac")
+        let wav = dir.path + "/t.wav", flac = dir.path + "/t.flac"
+        try Self.run("/usr/bin/sox", ["-n", "-r", rate, "-b", bits, "-c", channels, wav, "synth", "0.37", "sine", "440", "sine", "1001"])
+        try Self.run("/usr/bin/flac", ["-s", "-f", "-o", flac, wav])
+        let (format, data, _) = try Self.decode(flac)
+        #expect(format == PCMFormat(sampleRate: Int(rate)!, channels: Int(channels)!, bitsPerSample: Int(bits)!))
+        #expect(data == (try Self.referenceData(flac)))
+    }
+
+    /// However a caller sizes its reads, it gets the same samples.
+    @Test func readSizesDoNotChangeTheSamples() throws {
+        let path = try #require(Self.flacs.first)
+        let (_, whole, _) = try Self.decode(path)
+        for size in [1, 7, 4096, 1 << 20] {
+            #expect(try Self.decode(path, readingAtMost: size).data == whole, "reads of \(size) frames")
+        }
+    }
+
+    @Test func brokenAndMissingFilesAreOneLineErrors() throws {
+        for name in ["empty.flac", "random.flac"] {
+            let path = Repo.samples + "/Broken/" + name
+            #expect { _ = try FLACDecoder(path: path) } throws: { error in
+                let text = "\(error)"
+                return text.hasPrefix(path + ": ") && !text.contains("\n")
+            }
+        }
+        #expect { _ = try FLACDecoder(path: "/nonexistent/x.flac") } throws: { error in
+            "\(error)" == "/nonexistent/x.flac: cannot open: No such file or directory"
+        }
+        // Cut short: what is there decodes, and the end comes early instead of a crash or a hang.
+        let truncated = Repo.samples + "/Broken/truncated.flac"
+        let d = try FLACDecoder(path: truncated)
+        var out: [Int32] = []
+        var frames = 0
+        do {
+            while case let n = try d.read(into: &out, maxFrames: 4096), n > 0 { frames += n }
+        } catch {
+            #expect("\(error)".hasPrefix(truncated + ": "))
+        }
+        #expect(frames < (d.totalFrames ?? .max), "a truncated file decoded whole?")
+    }
+
+    // MARK: Support
+
+    static func decode(_ path: String, readingAtMost size: Int = 4096) throws -> (format: PCMFormat, data: [UInt8], frames: Int) {
+        let d = try FLACDecoder(path: path)
+        var samples: [Int32] = []
+        var frames = 0
+        while case let n = try d.read(into: &samples, maxFrames: size), n > 0 { frames += n }
+        var data: [UInt8] = []
+        WAVEncoding.append(samples, bitsPerSample: d.format.bitsPerSample, to: &data)
+        return (d.format, data, frames)
+    }
+
+    /// The data chunk of what `flac -d` writes.
+    static func referenceData(_ path: String) throws -> [UInt8] {
+        let wav = try run("/usr/bin/flac", ["-d", "-s", "-c", path])
+        var i = 12
+        while i + 8 <= wav.count {
+            let id = String(decoding: wav[i..<(i + 4)], as: UTF8.self)
+            let size = Int(wav[i + 4]) | Int(wav[i + 5]) << 8 | Int(wav[i + 6]) << 16 | Int(wav[i + 7]) << 24
+            if id == "data" { return Array(wav[(i + 8)..<min(wav.count, i + 8 + size)]) }
+            i += 8 + size + (size & 1)
+        }
+        throw AudioError(path: path, reason: "flac -d wrote no data chunk")
+    }
+
+    @discardableResult
+    static func run(_ tool: String, _ arguments: [String]) throws -> [UInt8] {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: tool)
+        p.arguments = arguments
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else { throw AudioError(path: tool, reason: "exited \(p.terminationStatus): \(arguments)") }
+        return [UInt8](data)
+    }
+}
