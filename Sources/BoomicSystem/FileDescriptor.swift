@@ -91,6 +91,20 @@ public final class FileDescriptor: Sendable {
         try SystemCall.write(all: buffer, to: rawValue, path: path)
     }
 
+    /// Writes all of `bytes` at `offset`, leaving the file position alone (`pwrite`): a header
+    /// whose sizes are known only at the end (a WAV file's) is filled in this way.
+    public func write(_ bytes: [UInt8], at offset: Int) throws(SystemError) {
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { b in
+                SystemCall.retryingInterrupts { pwrite(rawValue, b.baseAddress! + done, b.count - done, off_t(offset + done)) }
+            }
+            guard n >= 0 else { throw SystemError(.write, path: path, errno: errno) }
+            guard n > 0 else { throw SystemError(.write, path: path, errno: EIO) }
+            done += n
+        }
+    }
+
     /// Writes all of `bytes`.
     public func write(_ bytes: some ContiguousBytes) throws(SystemError) {
         // withUnsafeBytes only rethrows untyped errors, so carry the typed one out.

@@ -27,9 +27,17 @@ import Testing
         let wav = dir.path + "/t.wav", flac = dir.path + "/t.flac"
         try Self.run("/usr/bin/sox", ["-n", "-r", rate, "-b", bits, "-c", channels, wav, "synth", "0.37", "sine", "440", "sine", "1001"])
         try Self.run("/usr/bin/flac", ["-s", "-f", "-o", flac, wav])
-        let (format, data, _) = try Self.decode(flac)
+        let (format, data, frames) = try Self.decode(flac)
         #expect(format == PCMFormat(sampleRate: Int(rate)!, channels: Int(channels)!, bitsPerSample: Int(bits)!))
         #expect(data == (try Self.referenceData(flac)))
+        // The `wav:` sink's header (PCM or EXTENSIBLE) reads back as that format and length.
+        let out = dir.path + "/out.wav"
+        try GaplessJoinTests.render([flac], to: out)
+        let info = try ["-s", "-r", "-c", "-b"].map { flag in
+            String(decoding: try Self.run("/usr/bin/soxi", [flag, out]), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(info == ["\(frames)", rate, channels, bits], "soxi reads the sink's file as \(info)")
+        #expect(try Self.wavData([UInt8](Data(contentsOf: URL(fileURLWithPath: out)))) == data)
     }
 
     /// However a caller sizes its reads, it gets the same samples.
@@ -79,7 +87,11 @@ import Testing
 
     /// The data chunk of what `flac -d` writes.
     static func referenceData(_ path: String) throws -> [UInt8] {
-        let wav = try run("/usr/bin/flac", ["-d", "-s", "-c", path])
+        try wavData(try run("/usr/bin/flac", ["-d", "-s", "-c", path]))
+    }
+
+    /// A WAV file's data chunk.
+    static func wavData(_ wav: [UInt8]) throws -> [UInt8] {
         var i = 12
         while i + 8 <= wav.count {
             let id = String(decoding: wav[i..<(i + 4)], as: UTF8.self)
@@ -87,7 +99,7 @@ import Testing
             if id == "data" { return Array(wav[(i + 8)..<min(wav.count, i + 8 + size)]) }
             i += 8 + size + (size & 1)
         }
-        throw AudioError(path: path, reason: "flac -d wrote no data chunk")
+        throw AudioError(path: "WAV", reason: "no data chunk")
     }
 
     @discardableResult

@@ -1,0 +1,28 @@
+/// What the engine asks of every decoder: its format before the first sample, its length when
+/// known, and samples pulled in blocks. Pull, not push, so the engine decides how far ahead it
+/// decodes (and opens the next song's decoder before this one ends: gapless).
+public protocol AudioDecoder: AnyObject {
+    var path: String { get }
+    var format: PCMFormat { get }
+    /// Frames (samples per channel), when the file says.
+    var totalFrames: Int? { get }
+    /// Problems met that did not stop decoding, in order.
+    var warnings: [String] { get }
+    /// Appends up to `maxFrames` frames of interleaved samples to `out`; 0 at the end.
+    func read(into out: inout [Int32], maxFrames: Int) throws(AudioError) -> Int
+}
+
+extension FLACDecoder: AudioDecoder {}
+extension MP3Decoder: AudioDecoder {}
+
+/// Opens the decoder for a file by its name's extension (the library has already read its tags,
+/// so the extension is what it is).
+public enum Decoders {
+    public static func open(_ path: String) throws(AudioError) -> any AudioDecoder {
+        switch path.split(separator: ".").last?.lowercased() {
+        case "flac": return try FLACDecoder(path: path)
+        case "mp3": return try MP3Decoder(path: path)
+        case let ext: throw AudioError(path: path, reason: "no decoder for .\(ext ?? "") files yet")
+        }
+    }
+}
