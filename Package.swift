@@ -17,6 +17,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CFLAC", pkgConfig: "flac", providers: [.apt(["libflac-dev"])]),
         .systemLibrary(name: "CMPG123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
+        .systemLibrary(name: "CVorbisFile", pkgConfig: "vorbisfile", providers: [.apt(["libvorbis-dev"])]),
         // TagLib 1.13's C API has no property map or pictures, so we own a small C++ shim.
         .target(
             name: "CTagLib",
@@ -42,7 +43,7 @@ let package = Package(
         // The audio path over C libraries: decoders, sinks (DESIGN §2).
         .target(
             name: "BoomicAudio",
-            dependencies: ["BoomicCore", "BoomicSystem", "CFLAC", "CMPG123"]
+            dependencies: ["BoomicCore", "BoomicSystem", "CFLAC", "CMPG123", "CVorbisFile"]
         ),
         // One library session: opening, codecs, import/write/undo flows (DESIGN §2). The CLI, the
         // player and the server all open a library through it.

@@ -22,6 +22,7 @@ public enum Decoders {
         switch path.split(separator: ".").last?.lowercased() {
         case "flac": return try FLACDecoder(path: path)
         case "mp3": return try MP3Decoder(path: path)
+        case "ogg", "oga": return try VorbisDecoder(path: path)
         case let ext: throw AudioError(path: path, reason: "no decoder for .\(ext ?? "") files yet")
         }
     }

@@ -1,0 +1,1 @@
+#include <vorbis/vorbisfile.h>
