@@ -23,6 +23,7 @@ public enum Decoders {
         case "flac": return try FLACDecoder(path: path)
         case "mp3": return try MP3Decoder(path: path)
         case "ogg", "oga": return try VorbisDecoder(path: path)
+        case "opus": return try OpusDecoder(path: path)
         case let ext: throw AudioError(path: path, reason: "no decoder for .\(ext ?? "") files yet")
         }
     }
