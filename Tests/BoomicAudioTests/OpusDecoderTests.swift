@@ -40,8 +40,8 @@ import Testing
         #expect(joined.count == reference.count && Self.snr(joined, reference) > 20, "joined: \(Self.snr(joined, reference)) dB")
     }
 
-    /// Signal-to-noise of `a` against `b` (16-bit little-endian), in dB: a decoder off by a few
-    /// samples (a wrong pre-skip) falls far below the threshold on this sweep.
+    /// Signal-to-noise of `a` against `b` (16-bit little-endian), in dB: on this sweep, the source
+    /// against itself shifted by one sample (a decoder with a wrong pre-skip) is 14.8 dB, by three 5.5.
     static func snr(_ a: [UInt8], _ b: [UInt8]) -> Double {
         guard a.count == b.count, !a.isEmpty else { return -.infinity }
         var signal = 0.0, noise = 0.0
