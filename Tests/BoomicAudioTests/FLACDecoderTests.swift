@@ -25,19 +25,19 @@ import Testing
     func madeFilesDecodeAsTheReferenceDecoderDoes(rate: String, bits: String, channels: String) throws {
         let dir = TempDir("boomic-flac")
         let wav = dir.path + "/t.wav", flac = dir.path + "/t.flac"
-        try Self.run("/usr/bin/sox", ["-n", "-r", rate, "-b", bits, "-c", channels, wav, "synth", "0.37", "sine", "440", "sine", "1001"])
-        try Self.run("/usr/bin/flac", ["-s", "-f", "-o", flac, wav])
+        try toolOutput(["sox", "-n", "-r", rate, "-b", bits, "-c", channels, wav, "synth", "0.37", "sine", "440", "sine", "1001"])
+        try toolOutput(["flac", "-s", "-f", "-o", flac, wav])
         let (format, data, frames) = try Self.decode(flac)
         #expect(format == PCMFormat(sampleRate: Int(rate)!, channels: Int(channels)!, bitsPerSample: Int(bits)!))
         #expect(data == (try Self.referenceData(flac)))
         // The `wav:` sink's header (PCM or EXTENSIBLE) reads back as that format and length.
         let out = dir.path + "/out.wav"
-        try GaplessJoinTests.render([flac], to: out)
+        try AudioFixtures.render([flac], to: out)
         let info = try ["-s", "-r", "-c", "-b"].map { flag in
-            String(decoding: try Self.run("/usr/bin/soxi", [flag, out]), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            String(decoding: try toolOutput(["soxi", flag, out]), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         }
         #expect(info == ["\(frames)", rate, channels, bits], "soxi reads the sink's file as \(info)")
-        #expect(try Self.wavData([UInt8](Data(contentsOf: URL(fileURLWithPath: out)))) == data)
+        #expect(try AudioFixtures.wavData(ofFile: out) == data)
     }
 
     /// However a caller sizes its reads, it gets the same samples.
@@ -87,33 +87,6 @@ import Testing
 
     /// The data chunk of what `flac -d` writes.
     static func referenceData(_ path: String) throws -> [UInt8] {
-        try wavData(try run("/usr/bin/flac", ["-d", "-s", "-c", path]))
-    }
-
-    /// A WAV file's data chunk.
-    static func wavData(_ wav: [UInt8]) throws -> [UInt8] {
-        var i = 12
-        while i + 8 <= wav.count {
-            let id = String(decoding: wav[i..<(i + 4)], as: UTF8.self)
-            let size = Int(wav[i + 4]) | Int(wav[i + 5]) << 8 | Int(wav[i + 6]) << 16 | Int(wav[i + 7]) << 24
-            if id == "data" { return Array(wav[(i + 8)..<min(wav.count, i + 8 + size)]) }
-            i += 8 + size + (size & 1)
-        }
-        throw AudioError(path: "WAV", reason: "no data chunk")
-    }
-
-    @discardableResult
-    static func run(_ tool: String, _ arguments: [String]) throws -> [UInt8] {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: tool)
-        p.arguments = arguments
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else { throw AudioError(path: tool, reason: "exited \(p.terminationStatus): \(arguments)") }
-        return [UInt8](data)
+        try AudioFixtures.wavData(try toolOutput(["flac", "-d", "-s", "-c", path]))
     }
 }

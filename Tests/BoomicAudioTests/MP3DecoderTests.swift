@@ -11,7 +11,7 @@ import Testing
     @Test func everySampleDecodesAsTheReferenceDecoderDoes() throws {
         #expect(Self.mp3s.count >= 5)
         for path in Self.mp3s {
-            let reference = try FLACDecoderTests.run("/usr/bin/mpg123", ["-q", "-s", path])
+            let reference = try toolOutput(["mpg123", "-q", "-s", path])
             let (format, data, frames) = try Self.decode(path)
             #expect(data == reference, "\(path): \(data.count) bytes decoded, mpg123 -s wrote \(reference.count)")
             #expect(format.bitsPerSample == 16 && frames * format.channels * 2 == data.count)
@@ -23,10 +23,10 @@ import Testing
     @Test func gaplessTrimmingGivesBackTheEncodedLength() throws {
         let dir = TempDir("boomic-mp3")
         let wav = dir.path + "/t.wav", mp3 = dir.path + "/t.mp3"
-        try FLACDecoderTests.run("/usr/bin/sox", ["-n", "-r", "44100", "-b", "16", "-c", "2", wav, "synth", "44321s", "sine", "440"])
-        try FLACDecoderTests.run("/usr/bin/lame", ["--quiet", "-b", "192", wav, mp3])
+        try toolOutput(["sox", "-n", "-r", "44100", "-b", "16", "-c", "2", wav, "synth", "44321s", "sine", "440"])
+        try toolOutput(["lame", "--quiet", "-b", "192", wav, mp3])
         // sox reads a length in samples at its default rate before the output's: ask it what it made.
-        let source = Int(String(decoding: try FLACDecoderTests.run("/usr/bin/soxi", ["-s", wav]), as: UTF8.self)
+        let source = Int(String(decoding: try toolOutput(["soxi", "-s", wav]), as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines))
         let (format, _, frames) = try Self.decode(mp3)
         #expect(format == PCMFormat(sampleRate: 44100, channels: 2, bitsPerSample: 16))

@@ -12,17 +12,17 @@ import Testing
         let dir = TempDir("boomic-opus")
         // Made at 48 kHz, so the joined length can be compared with the original's.
         let tone = dir.path + "/tone.wav"
-        try FLACDecoderTests.run("/usr/bin/sox", ["-n", "-r", "48000", "-b", "16", "-c", "2", tone, "synth", "2", "sine", "300-3000"])
-        let total = try GaplessJoinTests.frames(of: tone)
+        try toolOutput(["sox", "-n", "-r", "48000", "-b", "16", "-c", "2", tone, "synth", "2", "sine", "300-3000"])
+        let total = try AudioFixtures.frames(of: tone)
         let bounds = [0, 31_013, 70_001, total]
         var tracks: [String] = []
         var reference: [UInt8] = []
         for i in 0..<3 {
             let wav = dir.path + "/t\(i).wav", opus = dir.path + "/t\(i).opus"
-            try FLACDecoderTests.run("/usr/bin/sox", [tone, wav, "trim", "\(bounds[i])s", "\(bounds[i + 1] - bounds[i])s"])
-            try FLACDecoderTests.run("/usr/bin/opusenc", ["--quiet", wav, opus])
+            try toolOutput(["sox", tone, wav, "trim", "\(bounds[i])s", "\(bounds[i + 1] - bounds[i])s"])
+            try toolOutput(["opusenc", "--quiet", wav, opus])
             tracks.append(opus)
-            let source = try FLACDecoderTests.wavData([UInt8](Data(contentsOf: URL(fileURLWithPath: wav))))
+            let source = try AudioFixtures.wavData(ofFile: wav)
             reference += source
             let d = try OpusDecoder(path: opus)
             var samples: [Int32] = []
@@ -34,9 +34,9 @@ import Testing
             #expect(d.totalFrames == bounds[i + 1] - bounds[i], "track \(i): \(d.totalFrames ?? -1) frames")
         }
         let out = dir.path + "/out.wav"
-        try GaplessJoinTests.render(tracks, to: out)
-        #expect(try GaplessJoinTests.frames(of: out) == total, "the joined tracks are not the original's length")
-        let joined = try FLACDecoderTests.wavData([UInt8](Data(contentsOf: URL(fileURLWithPath: out))))
+        try AudioFixtures.render(tracks, to: out)
+        #expect(try AudioFixtures.frames(of: out) == total, "the joined tracks are not the original's length")
+        let joined = try AudioFixtures.wavData(ofFile: out)
         #expect(joined.count == reference.count && Self.snr(joined, reference) > 20, "joined: \(Self.snr(joined, reference)) dB")
     }
 

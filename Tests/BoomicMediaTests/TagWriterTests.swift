@@ -442,19 +442,10 @@ extension TagFile {
     }
 }
 
-/// The stdout bytes of a tool (decoded audio is binary, so not through `Tool.run`).
+/// The stdout bytes of a tool (decoded audio is binary, so not through `Tool.run`); empty
+/// output is a failure too.
 func output(_ arguments: [String]) throws -> [UInt8] {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
-    let out = Pipe()
-    process.standardOutput = out
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0, !data.isEmpty else {
-        throw Tool.Failure(description: "\(arguments.joined(separator: " ")) failed")
-    }
-    return [UInt8](data)
+    let data = try toolOutput(arguments)
+    guard !data.isEmpty else { throw Tool.Failure(description: "\(arguments.joined(separator: " ")) failed") }
+    return data
 }

@@ -93,10 +93,6 @@ public final class FLACDecoder {
         guard let frame, let buffer else { return FLAC__STREAM_DECODER_WRITE_STATUS_ABORT }
         let header = frame.pointee.header
         let n = Int(header.blocksize), channels = Int(header.channels)
-        if state.start > 0 && state.start == state.pending.count {
-            state.pending.removeAll(keepingCapacity: true)
-            state.start = 0
-        }
         state.pending.reserveCapacity(state.pending.count + n * channels)
         for i in 0..<n {
             for c in 0..<channels { state.pending.append(buffer[c]![i]) }

@@ -67,29 +67,30 @@ public final class MP3Decoder {
         let want = maxFrames * frameBytes
         if bytes.count < want { bytes = [UInt8](repeating: 0, count: want) }
         var filled = 0
-        while filled < want {
+        reading: while filled < want {
             var done = 0
             let r = bytes.withUnsafeMutableBytes { b in
                 mpg123_read(handle, b.baseAddress! + filled, want - filled, &done)
             }
             filled += done
-            if r == MPG123_DONE.rawValue { break }
-            if r == MPG123_NEW_FORMAT.rawValue || r == MPG123_OK.rawValue { if done == 0 && r == MPG123_OK.rawValue { break }; continue }
-            if r == MPG123_NEED_MORE.rawValue { break }
-            // A damaged frame: libmpg123 resyncs on the next read; say so once per problem.
-            let reason = String(cString: mpg123_strerror(handle))
-            warnings.append(reason)
-            if done == 0 && warnings.count > 1_000 {
-                throw AudioError(path: path, reason: "decoding stopped: \(reason)")
+            switch r {
+            case MPG123_DONE.rawValue, MPG123_NEED_MORE.rawValue:
+                break reading
+            case MPG123_NEW_FORMAT.rawValue:
+                continue
+            case MPG123_OK.rawValue:
+                if done == 0 { break reading } // nothing more came: never spin
+            default:
+                // A damaged frame: libmpg123 resyncs on the next read; say so once per problem.
+                let reason = String(cString: mpg123_strerror(handle))
+                warnings.append(reason)
+                if done == 0 && warnings.count > 1_000 {
+                    throw AudioError(path: path, reason: "decoding stopped: \(reason)")
+                }
             }
         }
         let frames = filled / frameBytes
-        out.reserveCapacity(out.count + frames * format.channels)
-        bytes.withUnsafeBytes { b in
-            for i in 0..<(frames * format.channels) {
-                out.append(Int32(b.loadUnaligned(fromByteOffset: 2 * i, as: Int16.self)))
-            }
-        }
+        bytes.withUnsafeBytes { PCM16.append($0, count: frames * format.channels, to: &out) }
         return frames
     }
 }

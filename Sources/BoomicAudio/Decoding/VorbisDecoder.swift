@@ -61,12 +61,7 @@ public final class VorbisDecoder: AudioDecoder {
         }
         // A chained stream may change channels at a link: the engine treats that as a new format.
         let frames = filled / frameBytes
-        out.reserveCapacity(out.count + frames * format.channels)
-        bytes.withUnsafeBytes { b in
-            for i in 0..<(frames * format.channels) {
-                out.append(Int32(b.loadUnaligned(fromByteOffset: 2 * i, as: Int16.self)))
-            }
-        }
+        bytes.withUnsafeBytes { PCM16.append($0, count: frames * format.channels, to: &out) }
         return frames
     }
 

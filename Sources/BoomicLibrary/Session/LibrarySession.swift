@@ -110,8 +110,9 @@ public final class LibrarySession: Sendable {
     public func watch(every interval: Duration, failed: @escaping @Sendable (any Error) -> Void = { _ in }) -> Task<Void, Never> {
         Task { [weak self] in
             while !Task.isCancelled {
-                guard let self else { return }
-                do { try self.refresh() } catch {
+                // Held only while refreshing: a closed-and-dropped session ends the loop.
+                guard let session = self else { return }
+                do { try session.refresh() } catch {
                     failed(error)
                     return
                 }
