@@ -6,17 +6,28 @@
 public struct PCMFormat: Hashable, Sendable, CustomStringConvertible {
     public var sampleRate: Int
     public var channels: Int
-    /// 8, 16, 24 or 32: the source's sample width.
+    /// 8, 16, 24 or 32: the source's sample width (32 for float).
     public var bitsPerSample: Int
+    /// Samples are 32-bit floats scaled to ±1.0 (what the player renders once any DSP is on)
+    /// rather than integers.
+    public var isFloat: Bool
 
     public init(sampleRate: Int, channels: Int, bitsPerSample: Int) {
         self.sampleRate = sampleRate
         self.channels = channels
         self.bitsPerSample = bitsPerSample
+        self.isFloat = false
     }
 
-    /// `44100:16:2`, as MPD writes a format.
-    public var description: String { "\(sampleRate):\(bitsPerSample):\(channels)" }
+    /// 32-bit float samples at this rate and channel count.
+    public static func float(sampleRate: Int, channels: Int) -> PCMFormat {
+        var f = PCMFormat(sampleRate: sampleRate, channels: channels, bitsPerSample: 32)
+        f.isFloat = true
+        return f
+    }
+
+    /// `44100:16:2`, or `48000:f:2` for float, as MPD writes a format.
+    public var description: String { "\(sampleRate):\(isFloat ? "f" : String(bitsPerSample)):\(channels)" }
 }
 
 /// Why audio could not be decoded or written, in one line naming the file.

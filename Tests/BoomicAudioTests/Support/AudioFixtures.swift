@@ -33,7 +33,7 @@ enum AudioFixtures {
         var block: [Int32] = []
         for path in paths {
             let d = path == paths[0] ? first : try Decoders.open(path)
-            #expect(d.format == sink.format)
+            #expect(d.format == sink.format!)
             while true {
                 block.removeAll(keepingCapacity: true)
                 guard try d.read(into: &block, maxFrames: 4096) > 0 else { break }
