@@ -10,6 +10,9 @@ public protocol AudioDecoder: AnyObject {
     var warnings: [String] { get }
     /// Appends up to `maxFrames` frames of interleaved samples to `out`; 0 at the end.
     func read(into out: inout [Int32], maxFrames: Int) throws(AudioError) -> Int
+    /// Moves so that the next `read` starts at `frame` exactly (sample-exact, so `--resume`
+    /// lands on the same sample); past the end, the next `read` returns 0.
+    func seek(toFrame frame: Int) throws(AudioError)
 }
 
 extension FLACDecoder: AudioDecoder {}

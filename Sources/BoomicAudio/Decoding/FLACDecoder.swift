@@ -86,6 +86,26 @@ public final class FLACDecoder {
         return n
     }
 
+    /// libFLAC's own sample-exact seek: it decodes the frame holding `frame` and hands out
+    /// samples from `frame` on.
+    public func seek(toFrame frame: Int) throws(AudioError) {
+        state.pending.removeAll(keepingCapacity: true)
+        state.start = 0
+        if let totalFrames, frame >= totalFrames {
+            // Past the end: read to the end so that the next read returns 0.
+            while FLAC__stream_decoder_get_state(decoder) != FLAC__STREAM_DECODER_END_OF_STREAM,
+                  FLAC__stream_decoder_skip_single_frame(decoder) != 0 {}
+            return
+        }
+        guard FLAC__stream_decoder_seek_absolute(decoder, UInt64(max(0, frame))) != 0 else {
+            let s = FLAC__stream_decoder_get_state(decoder)
+            _ = FLAC__stream_decoder_flush(decoder)
+            throw AudioError(path: path, reason: "cannot seek: \(String(cString: cflac_decoder_state_string(s)))")
+        }
+        warnings += state.errors
+        state.errors = []
+    }
+
     // MARK: libFLAC callbacks
 
     private static let write: FLAC__StreamDecoderWriteCallback = { _, frame, buffer, client in

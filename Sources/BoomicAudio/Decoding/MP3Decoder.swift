@@ -93,4 +93,11 @@ public final class MP3Decoder {
         bytes.withUnsafeBytes { PCM16.append($0, count: frames * format.channels, to: &out) }
         return frames
     }
+
+    /// Sample-exact after the scan in `init` (libmpg123 then holds a full frame index and
+    /// decodes from the frame before, as its gapless mode needs).
+    public func seek(toFrame frame: Int) throws(AudioError) {
+        let r = mpg123_seek(handle, off_t(max(0, min(frame, totalFrames ?? frame))), SEEK_SET)
+        guard r >= 0 else { throw AudioError(path: path, reason: "cannot seek: \(String(cString: mpg123_strerror(handle)))") }
+    }
 }

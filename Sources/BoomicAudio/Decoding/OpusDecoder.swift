@@ -12,6 +12,8 @@ public final class OpusDecoder: AudioDecoder {
     public let format: PCMFormat
     public let totalFrames: Int?
     public private(set) var warnings: [String] = []
+    /// Set by a seek to the end or past it: `read` returns 0 until the next seek.
+    private var atEnd = false
 
     private let file: OpaquePointer
     private var pcm: [Float] = []
@@ -34,6 +36,7 @@ public final class OpusDecoder: AudioDecoder {
     deinit { op_free(file) }
 
     public func read(into out: inout [Int32], maxFrames: Int) throws(AudioError) -> Int {
+        if atEnd { return 0 }
         let channels = format.channels
         let want = maxFrames * channels
         if pcm.count < want { pcm = [Float](repeating: 0, count: want) }
@@ -58,6 +61,15 @@ public final class OpusDecoder: AudioDecoder {
             out.append(Int32(max(-32768, min(32767, v))))
         }
         return filled
+    }
+
+    /// libopusfile's sample-exact seek (in 48 kHz samples, the stream's own).
+    public func seek(toFrame frame: Int) throws(AudioError) {
+        // The libraries refuse a seek to the very end: remember it instead.
+        atEnd = totalFrames.map { frame >= $0 } ?? false
+        if atEnd { return }
+        let r = op_pcm_seek(file, ogg_int64_t(max(0, frame)))
+        guard r == 0 else { throw AudioError(path: path, reason: "cannot seek (\(Self.describe(r)))") }
     }
 
     static func describe(_ code: Int32) -> String {

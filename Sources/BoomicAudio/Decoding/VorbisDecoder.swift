@@ -10,6 +10,8 @@ public final class VorbisDecoder: AudioDecoder {
     public let format: PCMFormat
     public let totalFrames: Int?
     public private(set) var warnings: [String] = []
+    /// Set by a seek to the end or past it: `read` returns 0 until the next seek.
+    private var atEnd = false
 
     private let file: UnsafeMutablePointer<OggVorbis_File>
     private var bytes: [CChar] = []
@@ -41,6 +43,7 @@ public final class VorbisDecoder: AudioDecoder {
     }
 
     public func read(into out: inout [Int32], maxFrames: Int) throws(AudioError) -> Int {
+        if atEnd { return 0 }
         let frameBytes = 2 * format.channels
         let want = maxFrames * frameBytes
         if bytes.count < want { bytes = [CChar](repeating: 0, count: want) }
@@ -63,6 +66,15 @@ public final class VorbisDecoder: AudioDecoder {
         let frames = filled / frameBytes
         bytes.withUnsafeBytes { PCM16.append($0, count: frames * format.channels, to: &out) }
         return frames
+    }
+
+    /// vorbisfile's sample-exact seek.
+    public func seek(toFrame frame: Int) throws(AudioError) {
+        // The libraries refuse a seek to the very end: remember it instead.
+        atEnd = totalFrames.map { frame >= $0 } ?? false
+        if atEnd { return }
+        let r = ov_pcm_seek(file, ogg_int64_t(max(0, frame)))
+        guard r == 0 else { throw AudioError(path: path, reason: "cannot seek (\(Self.describe(r)))") }
     }
 
     static func describe(_ code: Int32) -> String {
