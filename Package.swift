@@ -46,6 +46,11 @@ let package = Package(
             name: "BoomicAudio",
             dependencies: ["BoomicCore", "BoomicSystem", "CFLAC", "CMPG123", "CVorbisFile", "COpusFile"]
         ),
+        // The player: decode and output threads around a ring buffer, carrying out the queue.
+        .target(
+            name: "BoomicPlayback",
+            dependencies: ["BoomicCore", "BoomicAudio", "BoomicSystem"]
+        ),
         // One library session: opening, codecs, import/write/undo flows (DESIGN §2). The CLI, the
         // player and the server all open a library through it.
         .target(
@@ -68,6 +73,7 @@ let package = Package(
         .testTarget(name: "BoomicStoreTests", dependencies: ["BoomicStore", "BoomicCore"]),
         .testTarget(name: "BoomicLibraryTests", dependencies: ["BoomicLibrary", "BoomicStore", "BoomicMedia", "BoomicCore"]),
         .testTarget(name: "BoomicAudioTests", dependencies: ["BoomicAudio"]),
+        .testTarget(name: "BoomicPlaybackTests", dependencies: ["BoomicPlayback", "BoomicAudio", "BoomicCore"]),
         .testTarget(name: "BoomicMediaTests", dependencies: ["BoomicMedia", "BoomicCore"]),
         .testTarget(name: "BoomicCLITests", dependencies: ["BoomicCore", "BoomicStore"]),
     ],

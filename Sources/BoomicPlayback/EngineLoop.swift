@@ -1,0 +1,385 @@
+import BoomicAudio
+import BoomicCore
+import Foundation
+
+/// The decode thread: applies commands to the queue, decodes ahead into the ring, opens the next
+/// song before the current one ends (gapless), and turns what the output reports it has written
+/// into the queue's own moves and into events.
+///
+/// Owned by that one thread; nothing here is shared except through the ring and the channel.
+final class EngineLoop {
+    /// Frames per ring slot: about 46 ms at 44.1 kHz, the grain at which pause and skip act.
+    static let framesPerSlot = 2048
+
+    /// One song being decoded, from where it started or was sought to: one `segment` of the ring.
+    struct Track {
+        let segment: Int
+        let entry: PlayQueue.EntryID
+        /// The queue's `starts` when this play began: tells a restart of the same entry apart.
+        let starts: Int
+        let song: SongID
+        let path: String
+        var decoder: (any AudioDecoder)?
+        /// Nil when the song could not be opened: it then passes as an empty track.
+        let format: PCMFormat?
+        let totalFrames: Int?
+        /// The song's frame where this segment starts.
+        let startFrame: Int
+        var decodedFrames = 0
+        var warningsSeen = 0
+        var decodeEnded = false
+        /// The output was made ready for this track's format.
+        var prepared = false
+        /// `started` was reported.
+        var announced = false
+        /// Frames heard in earlier segments of this same play (before a seek).
+        var heardBefore = 0
+
+        var failed: Bool { format == nil }
+        var rate: Double { Double(format?.sampleRate ?? 44_100) }
+    }
+
+    private var queue: PlayQueue
+    private var resume: (entry: PlayQueue.EntryID, frame: Int)?
+    private let ring: SampleRing
+    private let songs: @Sendable (SongID) -> PlayableSong?
+    private let emit: (PlaybackEvent) -> Void
+    private let channel: EngineChannel
+    private let outputDone = DispatchSemaphore(value: 0)
+
+    private var tracks: [Track] = []
+    private var nextSegment = 1
+    /// The format of the last marker sent to the output, and whether its answer is awaited.
+    private var sinkWanted: PCMFormat?
+    private var awaitingFormat = false
+    private var outputFormat: PCMFormat?
+    private var outputFailed = false
+    private var failuresInARow = 0
+    /// The drain asked for at the end of the queue, and whether `idle` was reported.
+    private var drainAsked = 0
+    private var idle = false
+    private var scratch: [Int32] = []
+
+    init(queue: PlayQueue, resume: (entry: PlayQueue.EntryID, frame: Int)?, ring: SampleRing,
+         sink: sending any AudioSink, realtime: Bool, songs: @escaping @Sendable (SongID) -> PlayableSong?,
+         emit: @escaping (PlaybackEvent) -> Void, channel: EngineChannel) {
+        self.queue = queue
+        self.resume = resume
+        self.ring = ring
+        self.songs = songs
+        self.emit = emit
+        self.channel = channel
+        scratch.reserveCapacity(Self.framesPerSlot * 8)
+        let handOver = HandOver(sink)
+        let outputDone = outputDone
+        let thread = Thread {
+            _ = OutputThread(ring: ring, sink: handOver.take(), realtime: realtime).run()
+            outputDone.signal()
+        }
+        thread.name = "boomic-output"
+        thread.start()
+    }
+
+    func run() {
+        if queue.state != .stopped { startCurrent() }
+        ring.paused.store(queue.state == .paused, ordering: .releasing)
+        while true {
+            let messages = channel.inbox.withLock { m in defer { m.removeAll() }; return m }
+            for message in messages {
+                switch message {
+                case let .command(command): perform(command)
+                case .quit:
+                    shutDown()
+                    return
+                }
+            }
+            takeNegotiation()
+            followOutput()
+            let worked = decodeStep()
+            publishStatus()
+            if !worked { _ = ring.engineWake.wait(timeout: .now() + .milliseconds(50)) }
+        }
+    }
+
+    // MARK: commands
+
+    private func perform(_ command: PlaybackCommand) {
+        switch command {
+        case let .queue(c): apply(c)
+        case .previous: apply(.previous(elapsed: heardPosition().seconds))
+        case let .seek(to: seconds): seek(to: seconds)
+        case let .seekBy(delta): seek(to: heardPosition().seconds + delta)
+        }
+    }
+
+    private func apply(_ command: QueueCommand) {
+        let before = queue
+        queue = queue.applying(command)
+        guard queue != before else { return }
+        let moved = queue.current != before.current || queue.starts != before.starts
+        if moved || (queue.state == .stopped && before.state != .stopped) {
+            endHeard(queue.state == .stopped && !moved ? .stopped : .skipped)
+            flush()
+        } else {
+            dropStaleLookahead()
+        }
+        if queue.state != .stopped, tracks.isEmpty { startCurrent() }
+        ring.paused.store(queue.state == .paused, ordering: .releasing)
+        if queue.state != .stopped { idle = false }
+    }
+
+    private func seek(to seconds: Double) {
+        guard let t = tracks.first, !t.failed else { return }
+        let (_, heardFrames) = heardInFirst()
+        var frame = Int((max(0, seconds) * t.rate).rounded())
+        if let total = t.totalFrames { frame = min(frame, total) }
+        flush()
+        startTrack(entry: t.entry, starts: t.starts, song: t.song, at: frame,
+                   heardBefore: t.heardBefore + heardFrames, announced: t.announced)
+    }
+
+    // MARK: tracks
+
+    /// Starts the queue's current entry afresh (from the song's start, its bookmark, or where
+    /// `--resume` left it).
+    private func startCurrent() {
+        guard let id = queue.current, let entry = queue.entry(id) else { return }
+        var at: Int?
+        if let r = resume, r.entry == id { at = r.frame }
+        resume = nil
+        startTrack(entry: id, starts: queue.starts, song: entry.song, at: at)
+    }
+
+    private func startTrack(entry: PlayQueue.EntryID, starts: Int, song: SongID, at frame: Int?,
+                            heardBefore: Int = 0, announced: Bool = false) {
+        let segment = nextSegment
+        nextSegment += 1
+        var decoder: (any AudioDecoder)?
+        var path = ""
+        var start = 0
+        if let playable = songs(song) {
+            path = playable.path
+            do {
+                let d = try Decoders.open(playable.path)
+                start = frame ?? Int((playable.startAt * Double(d.format.sampleRate)).rounded())
+                if start > 0 { try d.seek(toFrame: start) }
+                decoder = d
+            } catch {
+                emit(.warning("skipped: \(error.description)"))
+            }
+        } else {
+            emit(.warning("skipped: song \(song) is no longer in the library"))
+        }
+        var track = Track(segment: segment, entry: entry, starts: starts, song: song, path: path, decoder: decoder,
+                          format: decoder?.format, totalFrames: decoder?.totalFrames, startFrame: start)
+        track.heardBefore = heardBefore
+        track.announced = announced
+        if track.failed { failuresInARow += 1 } else { failuresInARow = 0 }
+        tracks.append(track)
+    }
+
+    /// Opens the song that plays after the last one decoded, as the queue would have it once the
+    /// songs in the ring have played: the gapless hand-over. At most one song ahead of the one
+    /// heard, so that a look-ahead the queue no longer wants is always one run of segments.
+    private func openLookahead() {
+        guard tracks.count == 1, tracks[0].decodeEnded else { return }
+        var q = queue
+        if q.state == .paused { q.apply(.play(nil)) }
+        q.apply(.finished)
+        guard q.state == .playing, let next = q.current, let entry = q.entry(next) else { return }
+        if failuresInARow > max(1, queue.entries.count) {
+            emit(.warning("nothing in the queue could be played"))
+            queue.apply(.stop)
+            return
+        }
+        startTrack(entry: next, starts: q.starts, song: entry.song, at: nil)
+    }
+
+    /// After a queue edit that kept the current song: drops the look-ahead when the queue no
+    /// longer plays it next (moved, removed, shuffled, modes changed).
+    private func dropStaleLookahead() {
+        guard tracks.count == 2 else { return }
+        var q = queue
+        if q.state == .paused { q.apply(.play(nil)) }
+        q.apply(.finished)
+        if q.state == .playing, q.current == tracks[1].entry, q.starts == tracks[1].starts { return }
+        ring.skip(segments: tracks[1].segment...tracks[1].segment)
+        if awaitingFormat { awaitingFormat = false; sinkWanted = nil }
+        tracks.removeLast()
+    }
+
+    /// Throws away everything decoded and not heard: skip, seek, stop.
+    private func flush() {
+        ring.dropBelow.store(nextSegment, ordering: .releasing)
+        ring.skipped.store(1 << 32, ordering: .releasing)
+        ring.discardRequests.add(1, ordering: .releasing)
+        ring.outputWake.signal()
+        tracks.removeAll()
+        if awaitingFormat { awaitingFormat = false; sinkWanted = nil }
+    }
+
+    // MARK: decoding
+
+    /// Does one step of decoding work; false when there was nothing to do (then the loop waits).
+    private func decodeStep() -> Bool {
+        guard queue.state != .stopped, !outputFailed else { return false }
+        if tracks.last?.decodeEnded ?? true {
+            let count = tracks.count
+            openLookahead()
+            if tracks.isEmpty { return false }
+            if tracks.count == count { return false }
+        }
+        let i = tracks.count - 1
+        if tracks[i].failed {
+            guard ring.freeSlot() != nil else { return false }
+            ring.publish(SlotInfo(segment: tracks[i].segment, frames: 0, samples: 0, endOfTrack: true, prepare: nil, isFloat: false))
+            tracks[i].decodeEnded = true
+            return true
+        }
+        guard let format = tracks[i].format else { return false }
+        if !tracks[i].prepared {
+            if awaitingFormat { return false }
+            if sinkWanted == format, outputFormat != nil {
+                tracks[i].prepared = true
+            } else {
+                guard ring.freeSlot() != nil else { return false }
+                ring.negotiated.withLock { $0 = nil }
+                sinkWanted = format
+                awaitingFormat = true
+                ring.publish(SlotInfo(segment: tracks[i].segment, frames: 0, samples: 0, endOfTrack: false, prepare: format, isFloat: false))
+                return true
+            }
+        }
+        guard let slot = ring.freeSlot(), let decoder = tracks[i].decoder, let out = outputFormat else { return false }
+        scratch.removeAll(keepingCapacity: true)
+        var frames = 0
+        do {
+            frames = try decoder.read(into: &scratch, maxFrames: Self.framesPerSlot)
+        } catch {
+            emit(.warning(error.description))
+        }
+        let warnings = decoder.warnings
+        for w in warnings.dropFirst(tracks[i].warningsSeen).prefix(3) { emit(.warning("\(decoder.path): \(w)")) }
+        tracks[i].warningsSeen = warnings.count
+        if frames == 0 {
+            ring.publish(SlotInfo(segment: tracks[i].segment, frames: 0, samples: 0, endOfTrack: true, prepare: nil, isFloat: false))
+            tracks[i].decodeEnded = true
+            tracks[i].decoder = nil
+            return true
+        }
+        guard out == format else {
+            emit(.warning("skipped: \(decoder.path): the output takes \(out), the song is \(format), and conversion is not built yet"))
+            ring.publish(SlotInfo(segment: tracks[i].segment, frames: 0, samples: 0, endOfTrack: true, prepare: nil, isFloat: false))
+            tracks[i].decodeEnded = true
+            tracks[i].decoder = nil
+            return true
+        }
+        let n = scratch.count
+        _ = scratch.withUnsafeBufferPointer { slot.update(fromContentsOf: $0) }
+        ring.publish(SlotInfo(segment: tracks[i].segment, frames: frames, samples: n, endOfTrack: false, prepare: nil, isFloat: false))
+        tracks[i].decodedFrames += frames
+        return true
+    }
+
+    private func takeNegotiation() {
+        guard let answer = ring.negotiated.withLock({ n in defer { n = nil }; return n }) else { return }
+        switch answer.result {
+        case let .success(taken):
+            guard answer.wanted == sinkWanted else { return }
+            outputFormat = taken
+            awaitingFormat = false
+        case let .failure(error):
+            outputFailed = true
+            emit(.failed(error))
+            queue.apply(.stop)
+            tracks.removeAll()
+        }
+    }
+
+    // MARK: following the output
+
+    /// What the output has written of the first track: its segment is being heard, and how far.
+    private func heardInFirst() -> (heard: Bool, frames: Int) {
+        guard let t = tracks.first else { return (false, 0) }
+        let (segment, frames) = SampleRing.unpack(ring.heard.load(ordering: .acquiring))
+        return segment == t.segment ? (true, frames) : (false, 0)
+    }
+
+    private func heardPosition() -> (frame: Int, seconds: Double) {
+        guard let t = tracks.first else { return (0, 0) }
+        let frame = t.startFrame + heardInFirst().frames
+        return (frame, Double(frame) / t.rate)
+    }
+
+    /// Turns what the output wrote into events and the queue's own moves: a song whose last
+    /// slot was written has finished (the queue moves on, exactly as it does when the next song
+    /// starts, gapless or not), and the first slot of a song announces it.
+    private func followOutput() {
+        let (segment, _) = SampleRing.unpack(ring.heard.load(ordering: .acquiring))
+        let ended = ring.ended.load(ordering: .acquiring)
+        while let t = tracks.first, t.segment < segment || t.segment <= ended {
+            announce()
+            tracks.removeFirst()
+            if !t.failed {
+                let heard = t.heardBefore + t.decodedFrames
+                emit(.ended(SongEnd(entry: t.entry, song: t.song, heard: Double(heard) / t.rate,
+                                    position: Double(t.startFrame + t.decodedFrames) / t.rate,
+                                    duration: t.totalFrames.map { Double($0) / t.rate }, reason: .finished)))
+            }
+            queue.apply(.finished)
+            if let next = tracks.first, queue.current != next.entry || queue.starts != next.starts {
+                flush() // the queue moved elsewhere meanwhile: start where it is now
+            }
+            if queue.state != .stopped, tracks.isEmpty { startCurrent() }
+        }
+        announce()
+        if tracks.isEmpty, queue.state == .stopped, !idle {
+            if outputFailed {
+                idle = true
+                return
+            }
+            if drainAsked == 0 || ring.drains.load(ordering: .acquiring) < drainAsked {
+                if drainAsked == 0 || ring.drainRequests.load(ordering: .acquiring) < drainAsked {
+                    drainAsked = ring.drainRequests.add(1, ordering: .releasing).newValue
+                    ring.outputWake.signal()
+                }
+                return
+            }
+            drainAsked = 0
+            idle = true
+            emit(.idle)
+        }
+    }
+
+    private func announce() {
+        guard let t = tracks.first, !t.announced, !t.failed, heardInFirst().heard else { return }
+        tracks[0].announced = true
+        emit(.started(entry: t.entry, song: t.song))
+    }
+
+    /// Reports the song being heard as ended for `reason` (a skip, a stop, a quit).
+    private func endHeard(_ reason: SongEndReason) {
+        guard let t = tracks.first, !t.failed, t.announced || heardInFirst().heard else { return }
+        announce()
+        let (frame, seconds) = heardPosition()
+        emit(.ended(SongEnd(entry: t.entry, song: t.song, heard: Double(t.heardBefore + frame - t.startFrame) / t.rate,
+                            position: seconds, duration: t.totalFrames.map { Double($0) / t.rate }, reason: reason)))
+    }
+
+    private func publishStatus() {
+        let t = tracks.first
+        let (frame, seconds) = heardPosition()
+        let status = PlaybackStatus(queue: queue, entry: t?.entry ?? queue.current, position: seconds, frame: frame,
+                                    duration: t.flatMap { t in t.totalFrames.map { Double($0) / t.rate } },
+                                    sourceFormat: t?.format, outputFormat: outputFormat)
+        channel.published.withLock { $0 = status }
+    }
+
+    private func shutDown() {
+        endHeard(.quit)
+        publishStatus()
+        ring.quit.store(true, ordering: .releasing)
+        ring.outputWake.signal()
+        outputDone.wait()
+    }
+}

@@ -1,0 +1,123 @@
+import BoomicAudio
+import Foundation
+import Synchronization
+
+/// The output thread's loop: takes slots from the ring and writes them to the sink, and nothing
+/// else. It never decodes, never touches the library or the disk (beyond a `wav:` sink's own
+/// file), never allocates in the steady state and holds no lock while writing, so a slow decode
+/// or a commit cannot make the device run dry.
+///
+/// It owns the sink: it prepares it when a format marker comes by and reports the format taken
+/// through `negotiated`; it drops the device's buffer when asked (skip, seek), drains it when
+/// asked (the end of the queue), and paces a sink that does not pace itself when `realtime`.
+final class OutputThread {
+    private let ring: SampleRing
+    private let sink: any AudioSink
+    private let realtime: Bool
+    private var discardsSeen = 0
+    private var drainsSeen = 0
+    private var segment = -1
+    private var segmentFrames = 0
+    private var rate = 44_100
+    /// Real-time pacing: when frame 0 of the count was due, and frames written since.
+    private var paceStart: ContinuousClock.Instant?
+    private var pacedFrames = 0
+
+    init(ring: SampleRing, sink: any AudioSink, realtime: Bool) {
+        self.ring = ring
+        self.sink = sink
+        self.realtime = realtime
+    }
+
+    /// Runs until the ring's `quit` is set or the sink fails; closes the sink on the way out.
+    func run() -> AudioError? {
+        var failure: AudioError?
+        while !ring.quit.load(ordering: .acquiring) {
+            handleRequests()
+            if ring.paused.load(ordering: .acquiring) {
+                paceStart = nil
+                _ = ring.outputWake.wait(timeout: .now() + .milliseconds(20))
+                continue
+            }
+            guard let (info, samples) = ring.nextSlot() else {
+                paceStart = nil
+                _ = ring.outputWake.wait(timeout: .now() + .milliseconds(20))
+                continue
+            }
+            if ring.isDropped(info.segment) {
+                ring.release()
+                continue
+            }
+            do {
+                try play(info, samples)
+            } catch {
+                failure = error
+                ring.negotiated.withLock { $0 = (info.prepare ?? sink.format ?? PCMFormat(sampleRate: 0, channels: 0, bitsPerSample: 0), .failure(error)) }
+                ring.release()
+                ring.engineWake.signal()
+                break
+            }
+            ring.release()
+        }
+        do { try sink.close() } catch { failure = failure ?? error }
+        return failure
+    }
+
+    private func handleRequests() {
+        let discards = ring.discardRequests.load(ordering: .acquiring)
+        if discards != discardsSeen {
+            discardsSeen = discards
+            sink.discard()
+            paceStart = nil
+        }
+        let drains = ring.drainRequests.load(ordering: .acquiring)
+        if drains != drainsSeen, ring.isEmpty {
+            drainsSeen = drains
+            try? sink.drain()
+            ring.drains.store(drains, ordering: .releasing)
+            ring.engineWake.signal()
+        }
+    }
+
+    private func play(_ info: SlotInfo, _ samples: UnsafeBufferPointer<Int32>) throws(AudioError) {
+        if let wanted = info.prepare {
+            // The samples before the marker are out; a sound card reopened at a new rate must
+            // first play them.
+            if sink.format != nil, sink.format != wanted { try sink.drain() }
+            let taken = try sink.prepare(for: wanted)
+            rate = taken.sampleRate
+            paceStart = nil
+            ring.negotiated.withLock { $0 = (wanted, .success(taken)) }
+            ring.engineWake.signal()
+            return
+        }
+        if info.frames > 0 {
+            if info.isFloat {
+                try samples.withMemoryRebound(to: Float.self) { (floats) throws(AudioError) in try sink.write(floats) }
+            } else {
+                try sink.write(samples)
+            }
+        }
+        if info.segment != segment {
+            segment = info.segment
+            segmentFrames = 0
+        }
+        segmentFrames += info.frames
+        ring.heard.store(SampleRing.pack(segment: segment, frames: segmentFrames), ordering: .releasing)
+        if info.endOfTrack { ring.ended.store(info.segment, ordering: .releasing) }
+        if realtime && !sink.isPaced { pace(info.frames) }
+    }
+
+    /// Sleeps until the audio written so far is due, so `null` and `wav:` with `--realtime` take
+    /// as long as the music does.
+    private func pace(_ frames: Int) {
+        let now = ContinuousClock.now
+        if paceStart == nil {
+            paceStart = now
+            pacedFrames = 0
+        }
+        pacedFrames += frames
+        let due = paceStart! + .nanoseconds(Int64(pacedFrames) * 1_000_000_000 / Int64(max(1, rate)))
+        if due > now { Thread.sleep(forTimeInterval: Double((due - now).components.attoseconds) / 1e18 + Double((due - now).components.seconds)) }
+    }
+}

@@ -1,0 +1,92 @@
+import BoomicAudio
+import BoomicCore
+import Foundation
+import Synchronization
+
+/// The player: carries out what the queue value decides, on a decode thread and an output thread
+/// joined by a ring buffer (`SampleRing`), so that songs follow each other with no gap, pause,
+/// skip and seek are heard within 100 ms, and the output never waits on anything but the device.
+///
+/// A front (`boomic play`, the MPD server) owns one engine: it sends commands, reads `status`
+/// whenever it draws, and follows `events` to count plays. The engine never touches the library:
+/// the front resolves songs (`PlayableSong`) from the snapshot it reads.
+public final class PlaybackEngine: Sendable {
+    /// What the engine reports, in order: songs started and ended, warnings, idle, failure.
+    public let events: AsyncStream<PlaybackEvent>
+    private let channel: EngineChannel
+    private let ring: SampleRing
+
+    /// Starts the engine's threads. The queue plays at once if its state is `playing`; `resume`
+    /// starts its entry at that frame (the rest of the queue plays from songs' starts).
+    ///
+    /// - Parameter sink: handed over to the output thread, which alone uses it from now on.
+    public init(queue: PlayQueue, resume: (entry: PlayQueue.EntryID, frame: Int)? = nil,
+                sink: sending any AudioSink, realtime: Bool = false,
+                songs: @escaping @Sendable (SongID) -> PlayableSong?) {
+        let ring = SampleRing(slotCount: 24, slotCapacity: EngineLoop.framesPerSlot * 8)
+        self.ring = ring
+        let channel = EngineChannel(status: PlaybackStatus(queue: queue))
+        self.channel = channel
+        let (stream, continuation) = AsyncStream.makeStream(of: PlaybackEvent.self, bufferingPolicy: .unbounded)
+        events = stream
+        let handOver = HandOver(sink)
+        let thread = Thread {
+            let loop = EngineLoop(queue: queue, resume: resume, ring: ring, sink: handOver.take(),
+                                  realtime: realtime, songs: songs, emit: { continuation.yield($0) },
+                                  channel: channel)
+            loop.run()
+            continuation.finish()
+            channel.done.signal()
+        }
+        thread.name = "boomic-decode"
+        thread.start()
+    }
+
+    /// Queues a command; it takes effect on the decode thread's next turn (within milliseconds).
+    public func send(_ command: PlaybackCommand) {
+        channel.inbox.withLock { $0.append(.command(command)) }
+        ring.engineWake.signal()
+    }
+
+    /// The engine as of its last turn.
+    public var status: PlaybackStatus { channel.published.withLock { $0 } }
+
+    /// Stops playback (the current song ends with reason `quit`), closes the output and returns
+    /// the final status, queue and position included, for the state file.
+    @discardableResult
+    public func quit() -> PlaybackStatus {
+        channel.inbox.withLock { $0.append(.quit) }
+        ring.engineWake.signal()
+        channel.done.wait()
+        channel.done.signal() // a second quit returns at once
+        return status
+    }
+}
+
+/// What the engine object and its decode thread share: commands in, status out.
+final class EngineChannel: Sendable {
+    enum Message: Sendable {
+        case command(PlaybackCommand)
+        case quit
+    }
+
+    let inbox = Mutex<[Message]>([])
+    let published: Mutex<PlaybackStatus>
+    /// Signalled when the decode thread has finished.
+    let done = DispatchSemaphore(value: 0)
+
+    init(status: PlaybackStatus) { published = Mutex(status) }
+}
+
+/// Carries a value that is not `Sendable` from the thread that made it to the one thread that
+/// will use it. `@unchecked Sendable`, safe because the value is put in once by `init` and taken
+/// out once by `take()` on the receiving thread; the sender gives up its reference when handing
+/// over (the parameter is `sending`) and never touches it again.
+final class HandOver<Value>: @unchecked Sendable {
+    private var value: Value?
+    init(_ value: sending Value) { self.value = value }
+    func take() -> Value {
+        defer { value = nil }
+        return value!
+    }
+}

@@ -1,0 +1,82 @@
+import BoomicAudio
+import BoomicCore
+
+/// What the engine needs to know of a song to play it: the front resolves queue entries against
+/// the library snapshot it reads, so the engine itself never touches the library.
+public struct PlayableSong: Sendable, Equatable {
+    public var id: SongID
+    public var path: String
+    /// Where the song starts when it starts from its beginning, in seconds: an audiobook's
+    /// bookmark. 0 for music.
+    public var startAt: Double
+
+    public init(id: SongID, path: String, startAt: Double = 0) {
+        self.id = id
+        self.path = path
+        self.startAt = startAt
+    }
+}
+
+/// What a front asks of the engine. Queue commands go through unchanged (the engine carries out
+/// whatever the queue value decides); the rest need the engine's own knowledge of the position.
+public enum PlaybackCommand: Sendable {
+    case queue(QueueCommand)
+    /// `previous`, told how far into the song playback is (restart after 3 s).
+    case previous
+    /// To this many seconds into the current song.
+    case seek(to: Double)
+    /// By this many seconds, back when negative (spoken word's 15/30 s keys; ←/→).
+    case seekBy(Double)
+}
+
+/// Why a song stopped being heard: what the play-counting rule needs.
+public enum SongEndReason: String, Sendable, Equatable {
+    /// It played to its end.
+    case finished
+    /// The queue moved on before its end (next, previous, play another, remove).
+    case skipped
+    /// Playback stopped.
+    case stopped
+    /// The player quit: only the position is worth keeping (a bookmark).
+    case quit
+    /// It could not be decoded at all; skipped without counting.
+    case failed
+}
+
+/// One song's time on the speakers, reported when it ends.
+public struct SongEnd: Sendable, Equatable {
+    public var entry: PlayQueue.EntryID
+    public var song: SongID
+    /// Seconds actually heard (seeks neither add nor take away).
+    public var heard: Double
+    /// Where in the song playback was when it ended, in seconds.
+    public var position: Double
+    /// The song's length, when the decoder knew it.
+    public var duration: Double?
+    public var reason: SongEndReason
+}
+
+public enum PlaybackEvent: Sendable, Equatable {
+    /// The first samples of an entry reached the output.
+    case started(entry: PlayQueue.EntryID, song: SongID)
+    case ended(SongEnd)
+    /// A song could not be opened or decoded cleanly; playback goes on. One line.
+    case warning(String)
+    /// The queue played to its end (or stopped) and the output played out.
+    case idle
+    /// The output failed (a device that does not exist, a full disk): playback has stopped.
+    case failed(AudioError)
+}
+
+/// What the engine is doing, as a front shows it.
+public struct PlaybackStatus: Sendable, Equatable {
+    public var queue: PlayQueue
+    /// The entry being heard (or paused), and where in it, in seconds and in frames.
+    public var entry: PlayQueue.EntryID?
+    public var position: Double = 0
+    public var frame: Int = 0
+    public var duration: Double?
+    /// The song's own format and what the output takes.
+    public var sourceFormat: PCMFormat?
+    public var outputFormat: PCMFormat?
+}

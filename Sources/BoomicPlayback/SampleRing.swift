@@ -1,0 +1,135 @@
+import BoomicAudio
+import Dispatch
+import Synchronization
+
+/// What one slot of the ring holds besides its samples.
+struct SlotInfo {
+    /// The decoding run the samples belong to: a song from where it started (or was sought to).
+    /// Counted up by the engine, never reused, so a dropped run is told from its successor.
+    var segment: Int
+    /// Frames in the slot (0 for a marker), and the samples they take (frames × channels).
+    var frames: Int
+    var samples: Int
+    /// The last slot of its segment: once written, the song has been heard to its end.
+    var endOfTrack: Bool
+    /// A marker asking the output thread to prepare the sink for this format before the
+    /// segment's samples, which only follow once the engine knows what the sink took.
+    var prepare: PCMFormat?
+    /// Samples are Float bit patterns rather than Int32.
+    var isFloat: Bool
+}
+
+/// The single-producer, single-consumer ring between the engine's decode thread and the output
+/// thread: fixed slots of samples allocated once, so the output thread never allocates, never
+/// waits on decoding, the library or the disk, and holds no lock while it writes to the device.
+///
+/// Besides the samples it carries the few facts the two threads exchange, each in one atomic:
+/// what has been heard (`heard`), what the engine no longer wants played (`dropBelow`,
+/// `skipped`), and requests (pause, discard, drain, quit).
+///
+/// `@unchecked Sendable`, safe because: a slot's memory is written only by the producer while
+/// `tail` has not yet passed it, and read only by the consumer after it loaded `tail` with
+/// acquiring order (the producer stores `tail` releasing after writing the slot); the consumer
+/// gives a slot back by storing `head` releasing after its last read, and the producer loads
+/// `head` acquiring before reusing it. Every other member is an atomic, a semaphore or immutable.
+final class SampleRing: @unchecked Sendable {
+    let slotCount: Int
+    /// Samples per slot (frames × channels for the widest format the engine renders).
+    let slotCapacity: Int
+    private let samples: UnsafeMutablePointer<Int32>
+    private let infos: UnsafeMutablePointer<SlotInfo>
+
+    private let head = Atomic<Int>(0)
+    private let tail = Atomic<Int>(0)
+
+    /// Slots of segments below this are thrown away unheard (a skip, seek or stop).
+    let dropBelow = Atomic<Int>(0)
+    /// A range of segments thrown away unheard (a look-ahead the queue no longer wants), packed
+    /// as `low << 32 | high`; empty when low > high.
+    let skipped = Atomic<UInt64>(1 << 32)
+    /// What the output has written: `segment << 40 | frames of that segment`.
+    let heard = Atomic<UInt64>(0)
+    /// The last segment whose final slot was written.
+    let ended = Atomic<Int>(-1)
+    let paused = Atomic<Bool>(false)
+    let quit = Atomic<Bool>(false)
+    /// Bumped by the engine to ask the output thread to drop what the device buffers.
+    let discardRequests = Atomic<Int>(0)
+    /// Bumped by the engine to ask for the device to play out and report back in `drains`.
+    let drainRequests = Atomic<Int>(0)
+    let drains = Atomic<Int>(0)
+    /// The output thread's answer to the last format marker: the format asked for, and what the
+    /// sink took or why it refused.
+    let negotiated = Mutex<(wanted: PCMFormat, result: Result<PCMFormat, AudioError>)?>(nil)
+
+    /// Wakes the output thread (a slot was published, a request made).
+    let outputWake = DispatchSemaphore(value: 0)
+    /// Wakes the engine (a slot was freed, a format taken, a drain done, a command sent).
+    let engineWake = DispatchSemaphore(value: 0)
+
+    init(slotCount: Int, slotCapacity: Int) {
+        self.slotCount = slotCount
+        self.slotCapacity = slotCapacity
+        samples = .allocate(capacity: slotCount * slotCapacity)
+        samples.initialize(repeating: 0, count: slotCount * slotCapacity)
+        infos = .allocate(capacity: slotCount)
+        infos.initialize(repeating: SlotInfo(segment: -1, frames: 0, samples: 0, endOfTrack: false, prepare: nil, isFloat: false), count: slotCount)
+    }
+
+    deinit {
+        samples.deallocate()
+        infos.deallocate()
+    }
+
+    // MARK: producer (the engine thread)
+
+    /// The samples of the next free slot, or nil when the ring is full.
+    func freeSlot() -> UnsafeMutableBufferPointer<Int32>? {
+        let t = tail.load(ordering: .relaxed)
+        guard t - head.load(ordering: .acquiring) < slotCount else { return nil }
+        return UnsafeMutableBufferPointer(start: samples + (t % slotCount) * slotCapacity, count: slotCapacity)
+    }
+
+    /// Hands the slot `freeSlot()` gave to the output thread.
+    func publish(_ info: SlotInfo) {
+        let t = tail.load(ordering: .relaxed)
+        infos[t % slotCount] = info
+        tail.store(t + 1, ordering: .releasing)
+        outputWake.signal()
+    }
+
+    var isEmpty: Bool { tail.load(ordering: .acquiring) == head.load(ordering: .acquiring) }
+
+    /// Tells the output thread to throw away these segments' slots unheard.
+    func skip(segments: ClosedRange<Int>) {
+        skipped.store(UInt64(segments.lowerBound) << 32 | UInt64(segments.upperBound), ordering: .releasing)
+    }
+
+    // MARK: consumer (the output thread)
+
+    /// The oldest published slot, or nil when the ring is empty.
+    func nextSlot() -> (SlotInfo, UnsafeBufferPointer<Int32>)? {
+        let h = head.load(ordering: .relaxed)
+        guard h < tail.load(ordering: .acquiring) else { return nil }
+        let info = infos[h % slotCount]
+        return (info, UnsafeBufferPointer(start: samples + (h % slotCount) * slotCapacity, count: info.samples))
+    }
+
+    /// Gives the slot `nextSlot()` returned back to the producer.
+    func release() {
+        head.store(head.load(ordering: .relaxed) + 1, ordering: .releasing)
+        engineWake.signal()
+    }
+
+    /// Whether the engine no longer wants `segment` played.
+    func isDropped(_ segment: Int) -> Bool {
+        if segment < dropBelow.load(ordering: .acquiring) { return true }
+        let s = skipped.load(ordering: .acquiring)
+        return Int(s >> 32) <= segment && segment <= Int(s & 0xFFFF_FFFF)
+    }
+
+    // MARK: shared
+
+    static func pack(segment: Int, frames: Int) -> UInt64 { UInt64(segment) << 40 | UInt64(frames) }
+    static func unpack(_ v: UInt64) -> (segment: Int, frames: Int) { (Int(v >> 40), Int(v & 0xFF_FFFF_FFFF)) }
+}

@@ -1,0 +1,87 @@
+import BoomicAudio
+import BoomicCore
+import BoomicPlayback
+import BoomicTestSupport
+import Foundation
+import Testing
+
+/// Songs for the engine's tests: tracks cut at odd sample offsets from one continuous tone, as
+/// FLAC, each with a song id, and the tone's own samples to compare with.
+struct ToneAlbum {
+    static let cuts = [0, 37_003, 91_117]
+    let dir: TempDir
+    let songs: [PlayableSong]
+    /// The whole tone, interleaved stereo 16-bit samples.
+    let tone: [Int32]
+    /// Where each track starts in `tone`, in frames, and the tone's length.
+    let bounds: [Int]
+
+    init(seconds: Double = 3, format ext: String = "flac") throws {
+        dir = TempDir("boomic-engine")
+        let wav = dir.path + "/tone.wav"
+        try toolOutput(["sox", "-n", "-r", "44100", "-b", "16", "-c", "2", wav,
+                        "synth", String(seconds), "sine", "300-3000", "sine", "441", "gain", "-3"])
+        try toolOutput(["flac", "-s", "-f", "-o", dir.path + "/tone.flac", wav])
+        let d = try Decoders.open(dir.path + "/tone.flac")
+        var all: [Int32] = []
+        while try d.read(into: &all, maxFrames: 8192) > 0 {}
+        tone = all
+        bounds = Self.cuts + [all.count / 2]
+        var songs: [PlayableSong] = []
+        var random = SplitMix64(seed: 7)
+        for i in 0..<Self.cuts.count {
+            let part = dir.path + "/t\(i).wav", file = dir.path + "/t\(i).\(ext)"
+            try toolOutput(["sox", wav, part, "trim", "\(bounds[i])s", "\(bounds[i + 1] - bounds[i])s"])
+            try toolOutput(["flac", "-s", "-f", "-o", file, part])
+            songs.append(PlayableSong(id: SongID(random.uuid()), path: file))
+        }
+        self.songs = songs
+    }
+
+    func resolver() -> @Sendable (SongID) -> PlayableSong? {
+        let byID = Dictionary(uniqueKeysWithValues: songs.map { ($0.id, $0) })
+        return { byID[$0] }
+    }
+
+    /// A queue of these songs, playing.
+    func queue(_ indices: [Int]? = nil) -> PlayQueue {
+        PlayQueue(seed: 1)
+            .applying(.add((indices ?? Array(songs.indices)).map { songs[$0].id }, at: .end))
+            .applying(.play(nil))
+    }
+
+    /// The tone's samples of track `i`.
+    func samples(ofTrack i: Int) -> ArraySlice<Int32> { tone[(bounds[i] * 2)..<(bounds[i + 1] * 2)] }
+}
+
+/// Collects an engine's events until `idle` (or a time limit).
+func events(of engine: PlaybackEngine, until stop: @escaping @Sendable (PlaybackEvent) -> Bool = { $0 == .idle },
+            timeout: Duration = .seconds(20)) async -> [PlaybackEvent] {
+    await withTaskGroup(of: [PlaybackEvent]?.self) { group in
+        group.addTask {
+            var seen: [PlaybackEvent] = []
+            for await e in engine.events {
+                seen.append(e)
+                if stop(e) { break }
+            }
+            return seen
+        }
+        group.addTask {
+            try? await Task.sleep(for: timeout)
+            return nil
+        }
+        let first = await group.next()!
+        group.cancelAll()
+        return first ?? []
+    }
+}
+
+/// Index of the first difference, for failure messages that name a place instead of printing arrays.
+func firstDifference(_ a: some Collection<Int32>, _ b: some Collection<Int32>) -> Int? {
+    var i = 0
+    for (x, y) in zip(a, b) {
+        if x != y { return i }
+        i += 1
+    }
+    return a.count == b.count ? nil : i
+}

@@ -1,0 +1,50 @@
+import BoomicAudio
+import Foundation
+import Synchronization
+
+/// A sink for tests: keeps every sample written and lets the test hold the output back, so that
+/// a command can be sent while the engine has decoded ahead into the next song (what a real
+/// device's pace makes happen all the time). Its record is shared with the test through `Tape`.
+final class RecordingSink: AudioSink {
+    /// What the test reads and gates; shared between the output thread and the test.
+    final class Tape: Sendable {
+        let samples = Mutex<[Int32]>([])
+        let formats = Mutex<[PCMFormat]>([])
+        let discards = Atomic<Int>(0)
+        /// Frames the sink may still take before `write` waits (the engine writes whole slots of
+        /// 2,048 frames, so give multiples of that); Int.max for no limit.
+        let allowance = Atomic<Int>(.max)
+        let drained = Atomic<Int>(0)
+
+        var frames: Int { samples.withLock { $0.count } / 2 }
+        func allow(_ frames: Int) { allowance.store(frames, ordering: .releasing) }
+    }
+
+    let tape: Tape
+    let name = "test"
+    private(set) var format: PCMFormat?
+    let isPaced = false
+
+    init(tape: Tape) { self.tape = tape }
+
+    func prepare(for wanted: PCMFormat) -> PCMFormat {
+        format = wanted
+        tape.formats.withLock { $0.append(wanted) }
+        return wanted
+    }
+
+    func write(_ samples: UnsafeBufferPointer<Int32>) {
+        let frames = samples.count / (format?.channels ?? 2)
+        while tape.allowance.load(ordering: .acquiring) < frames { usleep(500) }
+        if tape.allowance.load(ordering: .relaxed) != .max { tape.allowance.subtract(frames, ordering: .relaxed) }
+        tape.samples.withLock { $0.append(contentsOf: samples) }
+    }
+
+    func write(_ samples: UnsafeBufferPointer<Float>) {
+        tape.samples.withLock { $0.append(contentsOf: samples.map { Int32($0 * 32768) }) }
+    }
+
+    func discard() { tape.discards.add(1, ordering: .relaxed) }
+    func drain() { tape.drained.add(1, ordering: .relaxed) }
+    func close() {}
+}
