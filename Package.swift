@@ -49,7 +49,7 @@ let package = Package(
         // The player: decode and output threads around a ring buffer, carrying out the queue.
         .target(
             name: "BoomicPlayback",
-            dependencies: ["BoomicCore", "BoomicAudio", "BoomicSystem"]
+            dependencies: ["BoomicCore", "BoomicAudio", "BoomicLibrary", "BoomicSystem"]
         ),
         // One library session: opening, codecs, import/write/undo flows (DESIGN §2). The CLI, the
         // player and the server all open a library through it.
@@ -61,6 +61,7 @@ let package = Package(
             name: "BoomicCLI",
             dependencies: [
                 "BoomicCore", "BoomicStore", "BoomicMedia", "BoomicLibrary", "BoomicSystem",
+                "BoomicAudio", "BoomicPlayback",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             plugins: ["BuildInfo"]

@@ -35,7 +35,10 @@ final class EngineLoop {
         /// Frames heard in earlier segments of this same play (before a seek).
         var heardBefore = 0
 
-        var failed: Bool { format == nil }
+        /// Opened, but the output cannot take it: passes as an empty track like a failed one.
+        var unplayable = false
+
+        var failed: Bool { format == nil || unplayable }
         var rate: Double { Double(format?.sampleRate ?? 44_100) }
     }
 
@@ -269,6 +272,7 @@ final class EngineLoop {
         }
         guard out == format else {
             emit(.warning("skipped: \(decoder.path): the output takes \(out), the song is \(format), and conversion is not built yet"))
+            tracks[i].unplayable = true
             ring.publish(SlotInfo(segment: tracks[i].segment, frames: 0, samples: 0, endOfTrack: true, prepare: nil, isFloat: false))
             tracks[i].decodeEnded = true
             tracks[i].decoder = nil
@@ -318,7 +322,7 @@ final class EngineLoop {
         let (segment, _) = SampleRing.unpack(ring.heard.load(ordering: .acquiring))
         let ended = ring.ended.load(ordering: .acquiring)
         while let t = tracks.first, t.segment < segment || t.segment <= ended {
-            announce()
+            if t.decodedFrames > 0 { announce() }
             tracks.removeFirst()
             if !t.failed {
                 let heard = t.heardBefore + t.decodedFrames
@@ -352,7 +356,7 @@ final class EngineLoop {
     }
 
     private func announce() {
-        guard let t = tracks.first, !t.announced, !t.failed, heardInFirst().heard else { return }
+        guard let t = tracks.first, !t.announced, !t.failed, heardInFirst().frames > 0 else { return }
         tracks[0].announced = true
         emit(.started(entry: t.entry, song: t.song))
     }

@@ -114,6 +114,13 @@ public final class FileDescriptor: Sendable {
         try result.get()
     }
 
+    /// Cuts the file to `size` bytes (`ftruncate`).
+    public func truncate(to size: Int = 0) throws(SystemError) {
+        guard SystemCall.retryingInterrupts({ ftruncate(rawValue, off_t(size)) }) == 0 else {
+            throw SystemError(.write, path: path, errno: errno)
+        }
+    }
+
     /// Flushes the file's data and attributes to disk (`fsync`).
     public func sync() throws(SystemError) {
         try SystemCall.sync(rawValue, path: path)

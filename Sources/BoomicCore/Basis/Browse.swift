@@ -68,3 +68,31 @@ public enum Browse {
         }
     }
 }
+
+extension Browse {
+    /// Every song of each album holding one of `songs`, album after album in the order their
+    /// first match comes, each in disc and track order (then by path): `play --album`, and what
+    /// a player's "play this album" means.
+    public static func wholeAlbums(of songs: [Song], in basis: DataBasis) -> [Song] {
+        var seen = Set<AlbumKey>()
+        var out: [Song] = []
+        for song in songs {
+            guard let key = AlbumKey(song) else {
+                out.append(song) // no album: the song alone
+                continue
+            }
+            guard seen.insert(key).inserted, let ids = basis.albums[key] else { continue }
+            out += ids.compactMap { basis[$0] }.sorted(by: discOrder)
+        }
+        return out
+    }
+
+    /// Disc, then track (songs without either last), then path.
+    public static func discOrder(_ a: Song, _ b: Song) -> Bool {
+        let da = a.disc ?? .max, db = b.disc ?? .max
+        if da != db { return da < db }
+        let ta = a.track ?? .max, tb = b.track ?? .max
+        if ta != tb { return ta < tb }
+        return a.path < b.path
+    }
+}

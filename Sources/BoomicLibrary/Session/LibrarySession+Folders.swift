@@ -23,16 +23,9 @@ extension LibrarySession {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(all)
         // Whole or not at all, and on disk before `import` goes on to scan them.
-        let tmp = foldersFile + ".tmp"
         do throws(SystemError) {
-            let file = try FileDescriptor(path: tmp, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
-            try file.write(data)
-            try file.sync()
-            try file.close()
-            try SystemCall.rename(tmp, to: foldersFile)
-            try SystemCall.syncDirectory(location)
+            try AtomicFile.write(data, to: foldersFile)
         } catch {
-            try? SystemCall.unlink(tmp)
             throw LibraryError("cannot write \(foldersFile) (\(error.reason)); check that the library folder is writable")
         }
         return added

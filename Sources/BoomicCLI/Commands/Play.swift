@@ -1,0 +1,146 @@
+import ArgumentParser
+import BoomicAudio
+import BoomicCore
+import BoomicLibrary
+import BoomicPlayback
+import Foundation
+
+struct Play: ParsableCommand, TakesTerms {
+    static let configuration = CommandConfiguration(
+        abstract: "Play songs: a query, a taglist, a playlist or whole albums.",
+        discussion: """
+            Without a QUERY (or list), the whole library plays in `ls` order. On a terminal a status \
+            line shows what plays; otherwise one line per song goes to stdout and boomic exits when \
+            the queue ends. SIGINT and SIGTERM save the queue and the position for --resume. \
+            Example: boomic play --album artist:miles --output wav:/tmp/out.wav
+            """
+    )
+
+    @OptionGroup var options: LibraryOptions
+    @Option(help: ArgumentHelp("Play this taglist's songs.", valueName: "NAME"))
+    var taglist: String?
+    @Option(help: ArgumentHelp("Play this playlist.", valueName: "NAME"))
+    var playlist: String?
+    @Option(help: ArgumentHelp("Play whole albums holding a song that matches QUERY, in disc and track order.", valueName: "QUERY"))
+    var album: String?
+    @Flag(help: "Play in random order: every song once before any repeats.")
+    var shuffle = false
+    @Option(help: "The seed of the random order, to play the same order again.")
+    var seed: UInt64?
+    @Option(name: .customLong("repeat"), help: ArgumentHelp("At the end of the queue: off, all (start again) or one (the same song again).", valueName: "MODE"))
+    var repeatMode: PlayQueue.Repeat = .off
+    @Option(help: ArgumentHelp("Where to play: alsa, alsa:DEVICE, null or wav:FILE.", valueName: "OUTPUT"))
+    var output: String = "alsa"
+    @Flag(help: "Render null and wav: outputs in real time instead of as fast as decoding allows.")
+    var realtime = false
+    @Flag(help: "Continue the saved queue where it stopped.")
+    var resume = false
+    @Flag(help: "Record no plays (counts, skips, last played, bookmarks).")
+    var noRecord = false
+    @OptionGroup var read: ReadOptions
+    @Argument(help: "The query (as for ls).")
+    var query: [String] = []
+    var terms: [String] { get { query } set { query = newValue } }
+
+    func validate() throws {
+        _ = try OutputChoice(output)
+        if [taglist, playlist, album].compactMap({ $0 }).count > 1 {
+            throw ValidationError("choose one of --taglist, --playlist and --album")
+        }
+    }
+
+    func validateTerms() throws {
+        if resume, !query.isEmpty || taglist != nil || playlist != nil || album != nil {
+            throw ValidationError("--resume continues the saved queue; it takes no query or list")
+        }
+        if resume, read.asOf != nil || read.view != nil {
+            throw ValidationError("--resume plays the saved queue from the library as it is now; it takes no --as-of or --view")
+        }
+    }
+
+    func run() throws {
+        let lib = try Library.open(at: options.location, create: false)
+        let basis = try lib.basis(asOf: read.asOf, view: read.view)
+        let store = try PlayerStateStore(libraryLocation: lib.location)
+        var queue: PlayQueue
+        var resumeAt: (entry: PlayQueue.EntryID, frame: Int)?
+        if resume {
+            guard let saved = try store.load() else {
+                throw CLIError("nothing to resume: no queue was saved in \(store.statePath)")
+            }
+            queue = saved.queue
+            resumeAt = saved.resumePoint(in: basis)
+            if queue.state == .stopped || queue.state == .paused { queue.apply(.play(nil)) }
+        } else {
+            let songs = try chosenSongs(in: basis)
+            guard !songs.isEmpty else { throw CLIError("nothing to play: no song matches") }
+            queue = PlayQueue(seed: seed ?? UInt64.random(in: 0...UInt64.max))
+                .applying(.add(songs.map(\.id), at: .end))
+                .applying(.setRepeat(repeatMode))
+            if shuffle { queue.apply(.setRandom(true)) }
+            queue.apply(.play(nil))
+        }
+        let sink = try OutputChoice(output).makeSink()
+        let engine = PlaybackEngine(queue: queue, resume: resumeAt, sink: sink, realtime: realtime,
+                                    songs: { id in basis[id].map { PlayableSong(id: $0.id, path: $0.path) } })
+        let player = PlayerFront(engine: engine, basis: basis, store: store)
+        let outcome = player.run { event in
+            switch event {
+            case let .started(_, song):
+                if let s = basis[song] { Out.line("▶ " + SongFormat.line(s)) }
+            case let .warning(message):
+                Terminal.warn("boomic play: \(message)")
+            default:
+                break
+            }
+        }
+        if !outcome.playedAny, outcome.failure == nil, !outcome.interrupted {
+            throw CLIError("nothing playable: no song in the queue could be opened")
+        }
+        if let failure = outcome.failure { throw CLIError(failure.description) }
+    }
+
+    private func chosenSongs(in basis: DataBasis) throws -> [Song] {
+        if let name = taglist {
+            guard let (_, list) = basis.taglist(named: name) else { throw CLIError("no taglist named '\(name)'; see 'boomic taglist ls'") }
+            return basis.songs(in: list)
+        }
+        if let name = playlist {
+            guard let (_, list) = basis.playlist(named: name) else { throw CLIError("no playlist named '\(name)'; see 'boomic playlist ls'") }
+            return list.songs.compactMap { basis[$0] }
+        }
+        if let album {
+            let terms = album.split(separator: " ").map(String.init)
+            return Browse.wholeAlbums(of: basis.songs(matching: try QueryReading.parse(terms, in: basis)), in: basis)
+        }
+        return basis.songs(matching: try QueryReading.parse(query, in: basis))
+    }
+}
+
+extension PlayQueue.Repeat: ExpressibleByArgument {}
+
+/// `--output`: checked while parsing (bad syntax is a usage error, exit 64); a device that
+/// does not exist is found when it is opened (exit 1).
+enum OutputChoice {
+    case null
+    case wav(String)
+    case alsa(String)
+
+    init(_ spec: String) throws {
+        switch spec {
+        case "null": self = .null
+        case "alsa": self = .alsa("default")
+        case _ where spec.hasPrefix("wav:") && spec.count > 4: self = .wav(String(spec.dropFirst(4)))
+        case _ where spec.hasPrefix("alsa:") && spec.count > 5: self = .alsa(String(spec.dropFirst(5)))
+        default: throw ValidationError("--output takes alsa, alsa:DEVICE, null or wav:FILE, not '\(spec)'")
+        }
+    }
+
+    func makeSink() throws -> any AudioSink {
+        switch self {
+        case .null: return NullSink()
+        case let .wav(path): return WAVFileSink(path: path)
+        case .alsa: throw CLIError("the alsa output is not built yet; use --output null or wav:FILE")
+        }
+    }
+}

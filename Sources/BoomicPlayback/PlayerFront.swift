@@ -1,0 +1,89 @@
+import BoomicCore
+import Dispatch
+import Foundation
+import Synchronization
+
+/// What every front does around an engine, whatever it shows: saves the state every few seconds
+/// and on the way out, stops cleanly on SIGINT and SIGTERM, and follows the engine's events to
+/// the end of the queue. The front's own display comes in through `show`.
+public final class PlayerFront: Sendable {
+    /// How often the position is saved while playing: the most a crash or power cut loses.
+    public static let saveEvery: Duration = .seconds(5)
+
+    public let engine: PlaybackEngine
+    private let basis: DataBasis
+    private let store: PlayerStateStore
+    private let interrupted = Atomic<Bool>(false)
+
+    /// How a run ended.
+    public struct Outcome: Sendable {
+        public var playedAny = false
+        public var interrupted = false
+        public var failure: AudioFailure?
+        public var warnings = 0
+    }
+
+    public struct AudioFailure: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    public init(engine: PlaybackEngine, basis: DataBasis, store: PlayerStateStore) {
+        self.engine = engine
+        self.basis = basis
+        self.store = store
+    }
+
+    /// Follows the engine until the queue ends, the output fails or a signal asks to stop; saves
+    /// the state on the way out. `show` sees every event first, on a background task.
+    public func run(show: @escaping @Sendable (PlaybackEvent) -> Void = { _ in }) -> Outcome {
+        let finished = DispatchSemaphore(value: 0)
+        let outcome = Mutex(Outcome())
+        let signals = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [self] in
+                interrupted.store(true, ordering: .releasing)
+                finished.signal()
+            }
+            source.resume()
+            return source
+        }
+        let saver = DispatchSource.makeTimerSource(queue: .global())
+        saver.schedule(deadline: .now() + .seconds(5), repeating: .seconds(5))
+        saver.setEventHandler { [self] in try? save(engine.status) }
+        saver.resume()
+        let events = engine.events
+        Task.detached {
+            for await event in events {
+                show(event)
+                let stop = outcome.withLock { o -> Bool in
+                    switch event {
+                    case .started: o.playedAny = true
+                    case .warning: o.warnings += 1
+                    case let .failed(error): o.failure = AudioFailure(description: error.description); return true
+                    case .idle: return true
+                    case .ended: break
+                    }
+                    return false
+                }
+                if stop { break }
+            }
+            finished.signal()
+        }
+        finished.wait()
+        saver.cancel()
+        let final = engine.quit()
+        try? save(final)
+        for s in signals { s.cancel() }
+        return outcome.withLock { o in
+            o.interrupted = interrupted.load(ordering: .acquiring)
+            return o
+        }
+    }
+
+    /// Saves what `status` says: the queue, and where in which song.
+    public func save(_ status: PlaybackStatus) throws {
+        let song = status.entry.flatMap { status.queue.entry($0) }.flatMap { basis[$0.song] }
+        try store.save(PlayerState(queue: status.queue, entry: status.entry, frame: status.frame, song: song))
+    }
+}

@@ -1,0 +1,42 @@
+import BoomicCore
+import Foundation
+
+/// What `boomic play --resume` continues from: the queue and the place in the song being heard,
+/// kept outside the log (a position every few seconds is no fact worth a transaction) in
+/// `player/state.json` in the library folder.
+///
+/// Saved on quit, on SIGINT/SIGTERM and every few seconds while playing, so that a crash or a
+/// power cut loses at most that much of the position.
+public struct PlayerState: Codable, Sendable, Equatable {
+    /// The saved form's version, checked on read.
+    public static let currentFormat = 1
+
+    public var format = PlayerState.currentFormat
+    public var queue: PlayQueue
+    /// The entry being heard and the frame reached in it.
+    public var entry: PlayQueue.EntryID?
+    public var frame: Int
+    /// The song's file as the library knew it then: a song changed since starts from its start.
+    public var song: SongID?
+    public var size: Int?
+    public var mtime: Int?
+    public var savedAt: Date
+
+    public init(queue: PlayQueue, entry: PlayQueue.EntryID?, frame: Int, song: Song?, savedAt: Date = Date()) {
+        self.queue = queue
+        self.entry = entry
+        self.frame = frame
+        self.song = song?.id
+        size = song?.size
+        mtime = song?.mtime
+        self.savedAt = savedAt
+    }
+
+    /// Where to resume in `basis`: the saved frame, or the song's start when the song is gone
+    /// from the library or its file changed since (a frame of another recording means nothing).
+    public func resumePoint(in basis: DataBasis) -> (entry: PlayQueue.EntryID, frame: Int)? {
+        guard let entry, queue.entry(entry) != nil else { return nil }
+        guard let id = song, let now = basis[id], now.size == size, now.mtime == mtime else { return (entry, 0) }
+        return (entry, frame)
+    }
+}

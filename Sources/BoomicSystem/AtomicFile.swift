@@ -1,0 +1,27 @@
+import Foundation
+import Glibc
+
+/// Replaces a small file whole or not at all, and on disk before returning: written to a
+/// temporary name beside it, synced, renamed over it, and the folder synced so the rename itself
+/// survives a power cut. Readers see the old content or the new, never a mix or nothing.
+public enum AtomicFile {
+    public static func write(_ bytes: some ContiguousBytes, to path: String) throws(SystemError) {
+        let tmp = path + ".tmp"
+        do throws(SystemError) {
+            let file = try FileDescriptor(path: tmp, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
+            try file.write(bytes)
+            try file.sync()
+            try file.close()
+            try SystemCall.rename(tmp, to: path)
+            try SystemCall.syncDirectory(directory(of: path))
+        } catch {
+            try? SystemCall.unlink(tmp)
+            throw error
+        }
+    }
+
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+}
