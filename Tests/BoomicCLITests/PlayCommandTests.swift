@@ -1,0 +1,95 @@
+import BoomicTestSupport
+import Foundation
+import Testing
+
+/// `boomic play` as a user runs it without a terminal: one line per song, the samples in a `wav:`
+/// file, usage errors (64) apart from runtime ones (1), one player per library, and a SIGTERM
+/// that saves the place so that `--resume` goes on at the very sample.
+@Suite struct PlayCommandTests {
+    /// A library of one album, three FLAC tracks cut at odd offsets from one tone; returns the
+    /// tone's PCM (what `flac -d` of the album, concatenated, holds in its data chunk).
+    static func toneAlbum(_ box: Sandbox, seconds: Double = 3) throws -> [UInt8] {
+        let dir = box.root + "/tone"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let tone = dir + "/tone.wav"
+        try toolOutput(["sox", "-n", "-r", "44100", "-b", "16", "-c", "2", tone,
+                        "synth", String(seconds), "sine", "300-3000", "sine", "441", "gain", "-3"])
+        let total = Int(String(decoding: try toolOutput(["soxi", "-s", tone]), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines))!
+        let bounds = [0, 37_003, 91_117, total]
+        try FileManager.default.createDirectory(atPath: box.root + "/music", withIntermediateDirectories: true)
+        for i in 0..<3 {
+            let part = dir + "/t\(i).wav", flac = box.root + "/music/0\(i + 1) Part \(i + 1).flac"
+            try toolOutput(["sox", tone, part, "trim", "\(bounds[i])s", "\(bounds[i + 1] - bounds[i])s"])
+            try toolOutput(["flac", "-s", "-f", "-o", flac, part,
+                            "-T", "ARTIST=Tone Band", "-T", "ALBUM=One Tone", "-T", "TITLE=Part \(i + 1)", "-T", "TRACKNUMBER=\(i + 1)"])
+        }
+        try box.succeed("import", box.root + "/music")
+        return try wavData(tone)
+    }
+
+    static func wavData(_ path: String) throws -> [UInt8] {
+        let wav = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        var i = 12
+        while i + 8 <= wav.count {
+            let id = String(decoding: wav[i..<(i + 4)], as: UTF8.self)
+            let size = Int(wav[i + 4]) | Int(wav[i + 5]) << 8 | Int(wav[i + 6]) << 16 | Int(wav[i + 7]) << 24
+            if id == "data" { return Array(wav[(i + 8)..<min(wav.count, i + 8 + size)]) }
+            i += 8 + size + (size & 1)
+        }
+        return []
+    }
+
+    @Test func anAlbumPlaysGaplesslyIntoAWAVFile() throws {
+        let box = try Sandbox(samples: false)
+        let tone = try Self.toneAlbum(box)
+        let out = box.root + "/out.wav"
+        let run = try box.succeed("play", "--album", "part 2", "--output", "wav:" + out)
+        #expect(run.lines == ["▶ Tone Band - One Tone - Part 1", "▶ Tone Band - One Tone - Part 2", "▶ Tone Band - One Tone - Part 3"])
+        let played = try Self.wavData(out)
+        #expect(played.count == tone.count, "\((played.count - tone.count) / 4) frames of gap (+) or overlap (-)")
+        #expect(played == tone, "the wav: file differs from the album's samples")
+    }
+
+    @Test func usageAndRuntimeErrorsExitApart() throws {
+        let box = try Sandbox(samples: false)
+        _ = try Self.toneAlbum(box)
+        for bad in [["--output", "speakers"], ["--output", "wav:"], ["--resume", "part"], ["--taglist", "a", "--playlist", "b"]] {
+            let run = try box.boomic(["play"] + bad)
+            #expect(run.status == 64, "\(run)")
+        }
+        let nothing = try box.boomic("play", "--resume", "--output", "null")
+        #expect(nothing.status == 1 && nothing.errorLines.count == 1 && nothing.stderr.contains("nothing to resume"), "\(nothing)")
+        let none = try box.boomic("play", "no such song", "--output", "null")
+        #expect(none.status == 1 && none.errorLines.count == 1, "\(none)")
+        let noList = try box.boomic("play", "--playlist", "gone", "--output", "null")
+        #expect(noList.status == 1 && noList.errorLines.count == 1, "\(noList)")
+    }
+
+    /// One player owns the library's player state; SIGTERM saves the queue and the place and
+    /// exits 0 at once; `--resume` then plays on from the very sample where it stopped.
+    @Test func sigtermSavesAndResumeGoesOnAtTheSameSample() throws {
+        let box = try Sandbox(samples: false)
+        let tone = try Self.toneAlbum(box)
+        let first = box.root + "/first.wav"
+        let player = try ChildProcess.start(box.executable, ["--library", box.library, "play", "--realtime", "--output", "wav:" + first],
+                                            environment: ["XDG_DATA_HOME": box.root + "/xdg"])
+        Thread.sleep(forTimeInterval: 1.3)
+        let second = try box.boomic("play", "--output", "null")
+        #expect(second.status == 1 && second.errorLines.count == 1 && second.stderr.contains("process \(player.processIdentifier)"), "\(second)")
+        let signalled = ContinuousClock.now
+        kill(player.processIdentifier, SIGTERM)
+        player.waitUntilExit()
+        let took = ContinuousClock.now - signalled
+        #expect(player.terminationReason == .exit && player.terminationStatus == 0)
+        #expect(took < .seconds(2), "took \(took) to stop")
+        let head = try Self.wavData(first)
+        #expect(head.count > 0 && head.count < tone.count)
+
+        let rest = box.root + "/rest.wav"
+        try box.succeed("play", "--resume", "--output", "wav:" + rest)
+        let tail = try Self.wavData(rest)
+        #expect(head.count + tail.count == tone.count, "\((head.count + tail.count - tone.count) / 4) frames played twice (+) or lost (-)")
+        #expect(head + tail == tone, "the resumed playback does not continue the first one sample for sample")
+    }
+}
