@@ -15,6 +15,9 @@ final class RecordingSink: AudioSink {
         /// 2,048 frames, so give multiples of that); Int.max for no limit.
         let allowance = Atomic<Int>(.max)
         let drained = Atomic<Int>(0)
+        /// Set to make a `write` waiting for allowance fail instead (a device unplugged), so
+        /// that a test can quit an engine whose output is held back.
+        let aborted = Atomic<Bool>(false)
 
         var frames: Int { samples.withLock { $0.count } / 2 }
         func allow(_ frames: Int) { allowance.store(frames, ordering: .releasing) }
@@ -33,9 +36,12 @@ final class RecordingSink: AudioSink {
         return wanted
     }
 
-    func write(_ samples: UnsafeBufferPointer<Int32>) {
+    func write(_ samples: UnsafeBufferPointer<Int32>) throws(AudioError) {
         let frames = samples.count / (format?.channels ?? 2)
-        while tape.allowance.load(ordering: .acquiring) < frames { usleep(500) }
+        while tape.allowance.load(ordering: .acquiring) < frames {
+            if tape.aborted.load(ordering: .acquiring) { throw AudioError(path: name, reason: "aborted by the test") }
+            usleep(500)
+        }
         if tape.allowance.load(ordering: .relaxed) != .max { tape.allowance.subtract(frames, ordering: .relaxed) }
         tape.samples.withLock { $0.append(contentsOf: samples) }
     }

@@ -1,0 +1,83 @@
+import BoomicAudio
+import BoomicCore
+import BoomicPlayback
+import Foundation
+import Testing
+
+/// Seek, pause, previous and stop act on what is heard, not on what was decoded ahead.
+@Suite struct EngineControlTests {
+    /// A seek lands on the frame asked for: what follows in the sink is the track from there.
+    @Test func seekPlaysOnFromTheFrameAsked() async throws {
+        let album = try ToneAlbum()
+        let tape = RecordingSink.Tape()
+        tape.allow(4_096)
+        let engine = PlaybackEngine(queue: album.queue([1]), sink: RecordingSink(tape: tape), songs: album.resolver())
+        try await waitUntil { tape.frames == 4_096 }
+        let target = 20_000
+        engine.send(.seek(to: Double(target) / 44_100))
+        try await Task.sleep(for: .milliseconds(200))
+        tape.allow(.max)
+        let seen = await events(of: engine)
+        engine.quit()
+        let played = tape.samples.withLock { $0 }
+        let track = Array(album.samples(ofTrack: 1))
+        let tail = Array(track[(target * 2)...])
+        let head = played.count - tail.count
+        #expect(head >= 4_096 * 2 && head <= 6_144 * 2, "\(head / 2) frames before the seek")
+        #expect(firstDifference(played[head...], tail) == nil, "after the seek the track does not continue from frame \(target)")
+        let ends = seen.compactMap { if case let .ended(e) = $0 { e } else { nil } }
+        #expect(ends.count == 1 && ends[0].reason == .finished)
+        // Heard: what played before the seek and after it, not the position; the slot being
+        // written when the seek came (one slot, 46 ms) may go uncounted.
+        let heard = Double(head / 2 + tail.count / 2) / 44_100
+        #expect(ends.first.map { abs($0.heard - heard) <= 2_048.0 / 44_100 } == true, "heard \(ends.first?.heard ?? -1) s, expected \(heard)")
+    }
+
+    @Test func pauseHoldsTheOutputAndPlayResumesWhereItWas() async throws {
+        let album = try ToneAlbum()
+        let tape = RecordingSink.Tape()
+        let engine = PlaybackEngine(queue: album.queue([2]), sink: RecordingSink(tape: tape), songs: album.resolver())
+        engine.send(.queue(.pause))
+        try await Task.sleep(for: .milliseconds(300))
+        let during = tape.frames
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(tape.frames == during, "the output went on while paused")
+        #expect(engine.status.queue.state == .paused)
+        engine.send(.queue(.play(nil)))
+        _ = await events(of: engine)
+        engine.quit()
+        #expect(firstDifference(tape.samples.withLock { $0 }, album.samples(ofTrack: 2)) == nil)
+    }
+
+    /// Quitting reports the song being heard with reason `quit` and the position reached, and
+    /// the final status holds the same frame, which is what the state file saves.
+    @Test func quitReportsThePositionReached() async throws {
+        let album = try ToneAlbum()
+        let tape = RecordingSink.Tape()
+        tape.allow(6_144)
+        let engine = PlaybackEngine(queue: album.queue([2]), sink: RecordingSink(tape: tape), songs: album.resolver())
+        try await waitUntil { tape.frames == 6_144 }
+        try await Task.sleep(for: .milliseconds(100))
+        let collecting = Task { await events(of: engine, until: { if case .ended = $0 { true } else { false } }) }
+        tape.aborted.store(true, ordering: .releasing) // the held-back write gives up, unheard
+        let final = engine.quit()
+        let seen = await collecting.value
+        #expect(final.frame == 6_144)
+        let ends = seen.compactMap { if case let .ended(e) = $0 { e } else { nil } }
+        #expect(ends.map(\.reason) == [.quit])
+        #expect(ends.first.map { abs($0.position - 6_144.0 / 44_100) < 1e-9 } == true)
+    }
+
+    /// Resuming at a frame: the sink gets the track from that frame on.
+    @Test func resumeStartsAtTheSavedFrame() async throws {
+        let album = try ToneAlbum()
+        let tape = RecordingSink.Tape()
+        let queue = album.queue([0, 1])
+        let engine = PlaybackEngine(queue: queue, resume: (queue.entries[0].id, 12_345),
+                                    sink: RecordingSink(tape: tape), songs: album.resolver())
+        _ = await events(of: engine)
+        engine.quit()
+        let expected = Array(album.samples(ofTrack: 0).dropFirst(12_345 * 2) + album.samples(ofTrack: 1))
+        #expect(firstDifference(tape.samples.withLock { $0 }, expected) == nil)
+    }
+}
