@@ -10,6 +10,24 @@ public protocol AudioDecoder: AnyObject {
     var warnings: [String] { get }
     /// Appends up to `maxFrames` frames of interleaved samples to `out`; 0 at the end.
     func read(into out: inout [Int32], maxFrames: Int) throws(AudioError) -> Int
+    /// Appends up to `maxFrames` frames of interleaved float samples (±1.0 full scale) to
+    /// `out`; 0 at the end. The read path of float sources (`format.isFloat`), which hand their
+    /// samples on unchanged; integer decoders scale theirs by 1/2^(bits-1).
+    func read(into out: inout [Float], maxFrames: Int) throws(AudioError) -> Int
+}
+
+extension AudioDecoder {
+    /// Integer decoders' float samples: their integers scaled. It allocates a block of
+    /// integers per call, which the decode thread can afford; the engine's own conversion
+    /// (`FormatConverter`) does not.
+    public func read(into out: inout [Float], maxFrames: Int) throws(AudioError) -> Int {
+        var ints: [Int32] = []
+        let n = try read(into: &ints, maxFrames: maxFrames)
+        let scale = 1 / Float(Int64(1) << (format.bitsPerSample - 1))
+        out.reserveCapacity(out.count + ints.count)
+        for s in ints { out.append(Float(s) * scale) }
+        return n
+    }
 }
 
 extension FLACDecoder: AudioDecoder {}
@@ -24,6 +42,7 @@ public enum Decoders {
         case "mp3": return try MP3Decoder(path: path)
         case "ogg", "oga": return try VorbisDecoder(path: path)
         case "opus": return try OpusDecoder(path: path)
+        case "wav", "aif", "aiff", "aifc": return try PCMFileDecoder(path: path)
         case let ext: throw AudioError(path: path, reason: "no decoder for .\(ext ?? "") files yet")
         }
     }
