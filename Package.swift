@@ -20,6 +20,7 @@ let package = Package(
         .systemLibrary(name: "CVorbisFile", pkgConfig: "vorbisfile", providers: [.apt(["libvorbis-dev"])]),
         .systemLibrary(name: "COpusFile", pkgConfig: "opusfile", providers: [.apt(["libopusfile-dev"])]),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         // TagLib 1.13's C API has no property map or pictures, so we own a small C++ shim.
         .target(
             name: "CTagLib",
@@ -45,7 +46,7 @@ let package = Package(
         // The audio path over C libraries: decoders, sinks (DESIGN §2).
         .target(
             name: "BoomicAudio",
-            dependencies: ["BoomicCore", "BoomicSystem", "CFLAC", "CMPG123", "CVorbisFile", "COpusFile", "CSoxr"]
+            dependencies: ["BoomicCore", "BoomicSystem", "CFLAC", "CMPG123", "CVorbisFile", "COpusFile", "CSoxr", "CALSA"]
         ),
         // One library session: opening, codecs, import/write/undo flows (DESIGN §2). The CLI, the
         // player and the server all open a library through it.
