@@ -26,6 +26,18 @@ import Testing
         #expect(samples.contains { $0 != 0 })
     }
 
+    /// The sample library's WAV files (with their tag chunks) decode as sox decodes them.
+    @Test func sampleWAVFilesDecodeAsSoxDoes() throws {
+        let wavs = ManifestEntry.good.filter { $0.format == "wav" }.map { Repo.samples + "/" + $0.path }
+        #expect(wavs.count >= 3)
+        for path in wavs {
+            let decoder = try Decoders.open(path)
+            let bits = decoder.format.bitsPerSample
+            #expect(try Self.decode(decoder).map { $0 << (32 - bits) } == (try Self.soxInt32(path)), "\(path)")
+            #expect(decoder.warnings.isEmpty, "\(path): \(decoder.warnings)")
+        }
+    }
+
     /// Float WAV (32 and 64 bit): the float path gives the file's values, the integer path
     /// full-scale 32-bit integers as sox makes them (within one step of rounding).
     @Test(arguments: [32, 64]) func floatWAVKeepsItsSamples(bits: Int) throws {
