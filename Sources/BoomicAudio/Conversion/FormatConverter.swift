@@ -166,16 +166,18 @@ public final class FormatConverter {
         guard let resampler else { return (samples, frames * target.channels) }
         framesIn += frames
         let channels = target.channels
-        let room = resampled.count / channels
         var consumed = 0, produced = 0
         while true {
+            // Sized by outputCapacity, the room runs out only if soxr releases more at once than
+            // its delay: then it grows (once), rather than leaving input behind.
+            if produced == resampled.count / channels { resampled.grow(keeping: produced * channels) }
+            let room = resampled.count / channels
             var used = 0, made = 0
             soxr_process(resampler, samples + consumed * channels, frames - consumed, &used,
                          resampled.base + produced * channels, room - produced, &made)
             consumed += used
             produced += made
-            if consumed >= frames && (made == 0 || produced == room) { break }
-            if produced == room { break } // sized by outputCapacity: does not happen
+            if consumed >= frames && made == 0 { break }
         }
         framesOut += produced
         return (resampled.base, produced * channels)
@@ -185,17 +187,18 @@ public final class FormatConverter {
         guard let resampler else { return (resampled.base, 0) }
         let channels = target.channels
         let expected = Int((Double(framesIn) * ratio).rounded())
-        let room = resampled.count / channels
         var produced = 0
-        while produced < room {
+        while true {
+            if produced == resampled.count / channels { resampled.grow(keeping: produced * channels) }
             var made = 0
-            soxr_process(resampler, nil, 0, nil, resampled.base + produced * channels, room - produced, &made)
+            soxr_process(resampler, nil, 0, nil, resampled.base + produced * channels, resampled.count / channels - produced, &made)
             if made == 0 { break }
             produced += made
         }
         // Cut what runs past the exact length, pad (silence) what falls short of it.
         var n = max(0, min(produced, expected - framesOut))
-        while framesOut + n < expected && n < room {
+        while expected - framesOut > resampled.count / channels { resampled.grow(keeping: n * channels) }
+        while framesOut + n < expected {
             for c in 0..<channels { resampled.base[n * channels + c] = 0 }
             n += 1
         }
@@ -245,6 +248,15 @@ private struct Buffer<T> {
         base.deallocate()
         base = .allocate(capacity: n)
         count = n
+    }
+
+    /// Twice the room, keeping the first `kept` values.
+    mutating func grow(keeping kept: Int) {
+        let bigger = UnsafeMutablePointer<T>.allocate(capacity: 2 * count)
+        bigger.moveInitialize(from: base, count: kept)
+        base.deallocate()
+        base = bigger
+        count *= 2
     }
 
     func free() { base.deallocate() }
