@@ -119,6 +119,21 @@ import Testing
         #expect(decoder.warnings.count == 1)
     }
 
+    /// A `wav:` file whose player died before `close()` (its header still says 0 bytes) plays
+    /// every sample written, with a warning.
+    @Test func aWAVSinkFileLeftOpenPlaysToItsEnd() throws {
+        let dir = TempDir("boomic-pcm")
+        let path = dir.path + "/crashed.wav"
+        let sink = try WAVFileSink(path: path, format: PCMFormat(sampleRate: 48000, channels: 2, bitsPerSample: 24))
+        let samples: [Int32] = (0..<3000).map { Int32($0 * 2797 % 16_000_000 - 8_000_000) }
+        try sink.write(samples)
+        let decoder = try Decoders.open(path)
+        #expect(decoder.totalFrames == 1500)
+        #expect(try Self.decode(decoder) == samples)
+        #expect(decoder.warnings.count == 1)
+        try sink.close()
+    }
+
     /// Tracks cut at odd offsets from one tone join back into it, as WAV and as AIFF.
     @Test(arguments: ["wav", "aiff"]) func tracksJoinIntoTheOriginal(ext: String) throws {
         let dir = TempDir("boomic-pcm")
