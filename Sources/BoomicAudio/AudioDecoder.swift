@@ -13,6 +13,24 @@ public protocol AudioDecoder: AnyObject {
     /// Moves so that the next `read` starts at `frame` exactly (sample-exact, so `--resume`
     /// lands on the same sample); past the end, the next `read` returns 0.
     func seek(toFrame frame: Int) throws(AudioError)
+    /// Appends up to `maxFrames` frames of interleaved float samples (±1.0 full scale) to
+    /// `out`; 0 at the end. The read path of float sources (`format.isFloat`), which hand their
+    /// samples on unchanged; integer decoders scale theirs by 1/2^(bits-1).
+    func read(into out: inout [Float], maxFrames: Int) throws(AudioError) -> Int
+}
+
+extension AudioDecoder {
+    /// Integer decoders' float samples: their integers scaled. It allocates a block of
+    /// integers per call, which the decode thread can afford; the engine's own conversion
+    /// (`FormatConverter`) does not.
+    public func read(into out: inout [Float], maxFrames: Int) throws(AudioError) -> Int {
+        var ints: [Int32] = []
+        let n = try read(into: &ints, maxFrames: maxFrames)
+        let scale = 1 / Float(Int64(1) << (format.bitsPerSample - 1))
+        out.reserveCapacity(out.count + ints.count)
+        for s in ints { out.append(Float(s) * scale) }
+        return n
+    }
 }
 
 extension FLACDecoder: AudioDecoder {}
@@ -27,6 +45,7 @@ public enum Decoders {
         case "mp3": return try MP3Decoder(path: path)
         case "ogg", "oga": return try VorbisDecoder(path: path)
         case "opus": return try OpusDecoder(path: path)
+        case "wav", "aif", "aiff", "aifc": return try PCMFileDecoder(path: path)
         case let ext: throw AudioError(path: path, reason: "no decoder for .\(ext ?? "") files yet")
         }
     }

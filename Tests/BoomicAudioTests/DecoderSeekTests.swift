@@ -9,16 +9,17 @@ import Testing
 @Suite struct DecoderSeekTests {
     static let target = 51_234
 
-    @Test(arguments: ["flac", "mp3", "ogg", "opus"])
+    @Test(arguments: ["flac", "mp3", "ogg", "opus", "wav", "aiff"])
     func seekLandsOnTheSampleAsked(_ ext: String) throws {
         let dir = TempDir("boomic-seek")
         _ = try AudioFixtures.makeTracks(in: dir.path)
-        let source = dir.path + "/tone.wav", file = dir.path + "/tone." + ext
+        let source = dir.path + "/tone.wav", file = dir.path + "/seek." + ext
         switch ext {
         case "flac": try toolOutput(["flac", "-s", "-f", "-o", file, source])
         case "mp3": try toolOutput(["lame", "--quiet", "-b", "192", source, file])
         case "ogg": try toolOutput(["oggenc", "-Q", "-o", file, source])
-        default: try toolOutput(["opusenc", "--quiet", source, file])
+        case "opus": try toolOutput(["opusenc", "--quiet", source, file])
+        default: try toolOutput(["sox", source, file])
         }
         let whole = try decodeAll(try Decoders.open(file))
         let d = try Decoders.open(file)
