@@ -37,6 +37,11 @@ final class EngineLoop {
 
         /// Opened, but the output cannot take it: passes as an empty track like a failed one.
         var unplayable = false
+        /// From the song's format to the output's, when they differ; its end was flushed.
+        var converter: FormatConverter?
+        var flushed = false
+        /// The output's rate, for turning frames heard into the song's frames.
+        var outputRate: Double?
 
         var failed: Bool { format == nil || unplayable }
         var rate: Double { Double(format?.sampleRate ?? 44_100) }
@@ -62,6 +67,14 @@ final class EngineLoop {
     private var drainAsked = 0
     private var idle = false
     private var scratch: [Int32] = []
+    private var scratchFloat: [Float] = []
+    /// The current track's samples in the output's format, not yet in the ring (a block may
+    /// fill more than one slot once resampled up), and how many of them went in.
+    private var rendered: [Int32] = []
+    private var renderedFloat: [Float] = []
+    private var renderedTaken = 0
+    /// Conversions already reported: each is said once.
+    private var conversionsSaid: Set<String> = []
 
     init(queue: PlayQueue, resume: (entry: PlayQueue.EntryID, frame: Int)?, ring: SampleRing,
          sink: sending any AudioSink, realtime: Bool, songs: @escaping @Sendable (SongID) -> PlayableSong?,
@@ -73,6 +86,9 @@ final class EngineLoop {
         self.emit = emit
         self.channel = channel
         scratch.reserveCapacity(Self.framesPerSlot * 8)
+        scratchFloat.reserveCapacity(Self.framesPerSlot * 8)
+        rendered.reserveCapacity(Self.framesPerSlot * 8 * 4)
+        renderedFloat.reserveCapacity(Self.framesPerSlot * 8 * 4)
         let handOver = HandOver(sink)
         let outputDone = outputDone
         let thread = Thread {
@@ -133,7 +149,7 @@ final class EngineLoop {
 
     private func seek(to seconds: Double) {
         guard let t = tracks.first, !t.failed else { return }
-        let (_, heardFrames) = heardInFirst()
+        let heardFrames = songFrames(heardInFirst().frames, of: t)
         var frame = Int((max(0, seconds) * t.rate).rounded())
         if let total = t.totalFrames { frame = min(frame, total) }
         flush()
@@ -208,6 +224,7 @@ final class EngineLoop {
         if q.state == .playing, q.current == tracks[1].entry, q.starts == tracks[1].starts { return }
         ring.skip(segments: tracks[1].segment...tracks[1].segment)
         if awaitingFormat { awaitingFormat = false; sinkWanted = nil }
+        clearRendered() // what is rendered and not yet in the ring is the dropped song's
         tracks.removeLast()
     }
 
@@ -219,6 +236,13 @@ final class EngineLoop {
         ring.outputWake.signal()
         tracks.removeAll()
         if awaitingFormat { awaitingFormat = false; sinkWanted = nil }
+        clearRendered()
+    }
+
+    private func clearRendered() {
+        rendered.removeAll(keepingCapacity: true)
+        renderedFloat.removeAll(keepingCapacity: true)
+        renderedTaken = 0
     }
 
     // MARK: decoding
@@ -253,36 +277,104 @@ final class EngineLoop {
                 return true
             }
         }
-        guard let slot = ring.freeSlot(), let decoder = tracks[i].decoder, let out = outputFormat else { return false }
-        scratch.removeAll(keepingCapacity: true)
+        guard let out = outputFormat, ring.freeSlot() != nil else { return false }
+        if renderedTaken < (out.isFloat ? renderedFloat.count : rendered.count) {
+            publishRendered(segment: tracks[i].segment, format: out)
+            return true
+        }
+        guard let decoder = tracks[i].decoder else {
+            ring.publish(SlotInfo(segment: tracks[i].segment, frames: 0, samples: 0, endOfTrack: true, prepare: nil, isFloat: false))
+            tracks[i].decodeEnded = true
+            return true
+        }
+        if tracks[i].outputRate == nil {
+            tracks[i].outputRate = Double(out.sampleRate)
+            if out != format {
+                do {
+                    tracks[i].converter = try FormatConverter(from: format, to: out, blockFrames: Self.framesPerSlot)
+                    if conversionsSaid.insert("\(format)>\(out)").inserted {
+                        emit(.warning("converting \(format) to the output's \(out) (from \(decoder.path))"))
+                    }
+                } catch {
+                    emit(.warning("skipped: \(error.description)"))
+                    tracks[i].unplayable = true
+                    tracks[i].decoder = nil
+                    return true
+                }
+            }
+        }
+        rendered.removeAll(keepingCapacity: true)
+        renderedFloat.removeAll(keepingCapacity: true)
+        renderedTaken = 0
         var frames = 0
         do {
-            frames = try decoder.read(into: &scratch, maxFrames: Self.framesPerSlot)
+            frames = try read(decoder, format: format, converter: tracks[i].converter, into: out)
         } catch {
             emit(.warning(error.description))
         }
         let warnings = decoder.warnings
         for w in warnings.dropFirst(tracks[i].warningsSeen).prefix(3) { emit(.warning("\(decoder.path): \(w)")) }
         tracks[i].warningsSeen = warnings.count
-        if frames == 0 {
-            ring.publish(SlotInfo(segment: tracks[i].segment, frames: 0, samples: 0, endOfTrack: true, prepare: nil, isFloat: false))
-            tracks[i].decodeEnded = true
-            tracks[i].decoder = nil
-            return true
-        }
-        guard out == format else {
-            emit(.warning("skipped: \(decoder.path): the output takes \(out), the song is \(format), and conversion is not built yet"))
-            tracks[i].unplayable = true
-            ring.publish(SlotInfo(segment: tracks[i].segment, frames: 0, samples: 0, endOfTrack: true, prepare: nil, isFloat: false))
-            tracks[i].decodeEnded = true
-            tracks[i].decoder = nil
-            return true
-        }
-        let n = scratch.count
-        _ = scratch.withUnsafeBufferPointer { slot.update(fromContentsOf: $0) }
-        ring.publish(SlotInfo(segment: tracks[i].segment, frames: frames, samples: n, endOfTrack: false, prepare: nil, isFloat: false))
         tracks[i].decodedFrames += frames
+        if frames == 0 {
+            // The end of the song: the resampler's tail, then the end slot (next turn).
+            if let c = tracks[i].converter {
+                if out.isFloat { c.flush(into: &renderedFloat) } else { c.flush(into: &rendered) }
+            }
+            tracks[i].decoder = nil
+        }
+        if renderedTaken < (out.isFloat ? renderedFloat.count : rendered.count) {
+            publishRendered(segment: tracks[i].segment, format: out)
+        }
         return true
+    }
+
+    /// Decodes one block and puts it, in the output's format, into `rendered`/`renderedFloat`;
+    /// the song's frames read. Few enough that a block converted up in rate still fits the ring's
+    /// slots a turn or two later.
+    private func read(_ decoder: any AudioDecoder, format: PCMFormat, converter: FormatConverter?,
+                      into out: PCMFormat) throws(AudioError) -> Int {
+        let frames: Int
+        if format.isFloat {
+            scratchFloat.removeAll(keepingCapacity: true)
+            frames = try decoder.read(into: &scratchFloat, maxFrames: Self.framesPerSlot)
+            if let converter {
+                scratchFloat.withUnsafeBufferPointer { b in
+                    if out.isFloat { converter.convert(b, into: &renderedFloat) } else { converter.convert(b, into: &rendered) }
+                }
+            } else {
+                renderedFloat.append(contentsOf: scratchFloat)
+            }
+        } else {
+            scratch.removeAll(keepingCapacity: true)
+            frames = try decoder.read(into: &scratch, maxFrames: Self.framesPerSlot)
+            if let converter {
+                scratch.withUnsafeBufferPointer { b in
+                    if out.isFloat { converter.convert(b, into: &renderedFloat) } else { converter.convert(b, into: &rendered) }
+                }
+            } else {
+                rendered.append(contentsOf: scratch)
+            }
+        }
+        return frames
+    }
+
+    /// Moves the next slot's worth of rendered samples into the ring.
+    private func publishRendered(segment: Int, format out: PCMFormat) {
+        guard let slot = ring.freeSlot() else { return }
+        let perSlot = (ring.slotCapacity / out.channels) * out.channels
+        let total = out.isFloat ? renderedFloat.count : rendered.count
+        let n = min(perSlot, total - renderedTaken)
+        if out.isFloat {
+            renderedFloat.withUnsafeBufferPointer { b in
+                let floats = UnsafeMutableRawPointer(slot.baseAddress!).assumingMemoryBound(to: Float.self)
+                floats.update(from: b.baseAddress! + renderedTaken, count: n)
+            }
+        } else {
+            rendered.withUnsafeBufferPointer { b in slot.baseAddress!.update(from: b.baseAddress! + renderedTaken, count: n) }
+        }
+        renderedTaken += n
+        ring.publish(SlotInfo(segment: segment, frames: n / out.channels, samples: n, endOfTrack: false, prepare: nil, isFloat: out.isFloat))
     }
 
     private func takeNegotiation() {
@@ -311,8 +403,14 @@ final class EngineLoop {
 
     private func heardPosition() -> (frame: Int, seconds: Double) {
         guard let t = tracks.first else { return (0, 0) }
-        let frame = t.startFrame + heardInFirst().frames
+        let frame = t.startFrame + songFrames(heardInFirst().frames, of: t)
         return (frame, Double(frame) / t.rate)
+    }
+
+    /// Frames of the output (at its rate) as frames of the song.
+    private func songFrames(_ outputFrames: Int, of t: Track) -> Int {
+        guard let out = t.outputRate, out != t.rate else { return outputFrames }
+        return Int((Double(outputFrames) * t.rate / out).rounded())
     }
 
     /// Turns what the output wrote into events and the queue's own moves: a song whose last

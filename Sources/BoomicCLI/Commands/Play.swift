@@ -43,7 +43,7 @@ struct Play: ParsableCommand, TakesTerms {
     var terms: [String] { get { query } set { query = newValue } }
 
     func validate() throws {
-        _ = try OutputChoice(output)
+        do { _ = try SinkSpec(parsing: output) } catch { throw ValidationError(error.localizedDescription) }
         if [taglist, playlist, album].compactMap({ $0 }).count > 1 {
             throw ValidationError("choose one of --taglist, --playlist and --album")
         }
@@ -80,7 +80,7 @@ struct Play: ParsableCommand, TakesTerms {
             if shuffle { queue.apply(.setRandom(true)) }
             queue.apply(.play(nil))
         }
-        let sink = try OutputChoice(output).makeSink()
+        let sink = Sinks.open(try SinkSpec(parsing: output))
         let engine = PlaybackEngine(queue: queue, resume: resumeAt, sink: sink, realtime: realtime,
                                     songs: { id in basis[id].map { PlayableSong(id: $0.id, path: $0.path) } })
         let player = PlayerFront(engine: engine, basis: basis, store: store)
@@ -118,29 +118,3 @@ struct Play: ParsableCommand, TakesTerms {
 }
 
 extension PlayQueue.Repeat: ExpressibleByArgument {}
-
-/// `--output`: checked while parsing (bad syntax is a usage error, exit 64); a device that
-/// does not exist is found when it is opened (exit 1).
-enum OutputChoice {
-    case null
-    case wav(String)
-    case alsa(String)
-
-    init(_ spec: String) throws {
-        switch spec {
-        case "null": self = .null
-        case "alsa": self = .alsa("default")
-        case _ where spec.hasPrefix("wav:") && spec.count > 4: self = .wav(String(spec.dropFirst(4)))
-        case _ where spec.hasPrefix("alsa:") && spec.count > 5: self = .alsa(String(spec.dropFirst(5)))
-        default: throw ValidationError("--output takes alsa, alsa:DEVICE, null or wav:FILE, not '\(spec)'")
-        }
-    }
-
-    func makeSink() throws -> any AudioSink {
-        switch self {
-        case .null: return NullSink()
-        case let .wav(path): return WAVFileSink(path: path)
-        case .alsa: throw CLIError("the alsa output is not built yet; use --output null or wav:FILE")
-        }
-    }
-}
