@@ -14,6 +14,7 @@ public final class PlayerFront: Sendable {
     private let basis: DataBasis
     private let store: PlayerStateStore
     private let interrupted = Atomic<Bool>(false)
+    private let finished = DispatchSemaphore(value: 0)
 
     /// How a run ended.
     public struct Outcome: Sendable {
@@ -36,7 +37,7 @@ public final class PlayerFront: Sendable {
     /// Follows the engine until the queue ends, the output fails or a signal asks to stop; saves
     /// the state on the way out. `show` sees every event first, on a background task.
     public func run(show: @escaping @Sendable (PlaybackEvent) -> Void = { _ in }) -> Outcome {
-        let finished = DispatchSemaphore(value: 0)
+        let finished = finished
         let outcome = Mutex(Outcome())
         let signals = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
             signal(number, SIG_IGN)
@@ -80,6 +81,9 @@ public final class PlayerFront: Sendable {
             return o
         }
     }
+
+    /// Ends `run` as the end of the queue would (a front's quit key).
+    public func stop() { finished.signal() }
 
     /// Saves what `status` says: the queue, and where in which song.
     public func save(_ status: PlaybackStatus) throws {

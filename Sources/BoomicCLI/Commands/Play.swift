@@ -84,14 +84,24 @@ struct Play: ParsableCommand, TakesTerms {
         let engine = PlaybackEngine(queue: queue, resume: resumeAt, sink: sink, realtime: realtime,
                                     songs: { id in basis[id].map { PlayableSong(id: $0.id, path: $0.path) } })
         let player = PlayerFront(engine: engine, basis: basis, store: store)
-        let outcome = player.run { event in
-            switch event {
-            case let .started(_, song):
-                if let s = basis[song] { Out.line("▶ " + SongFormat.line(s)) }
-            case let .warning(message):
-                Terminal.warn("boomic play: \(message)")
-            default:
-                break
+        let outcome: PlayerFront.Outcome
+        if Terminal.stdinIsTTY && Terminal.stdoutIsTTY {
+            let screen = PlayerScreen(front: player, basis: basis,
+                                      settings: .init(volume: 100, eq: "off", replayGain: "off"))
+            let timer = screen.start()
+            outcome = player.run { screen.show($0) }
+            timer.cancel()
+            screen.finish()
+        } else {
+            outcome = player.run { event in
+                switch event {
+                case let .started(_, song):
+                    if let s = basis[song] { Out.line("▶ " + SongFormat.line(s)) }
+                case let .warning(message):
+                    Terminal.warn("boomic play: \(message)")
+                default:
+                    break
+                }
             }
         }
         if !outcome.playedAny, outcome.failure == nil, !outcome.interrupted {
