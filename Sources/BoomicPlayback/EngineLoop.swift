@@ -37,9 +37,10 @@ final class EngineLoop {
 
         /// Opened, but the output cannot take it: passes as an empty track like a failed one.
         var unplayable = false
-        /// From the song's format to the output's, when they differ; its end was flushed.
+        /// From the song's format to the output's, when they differ.
         var converter: FormatConverter?
-        var flushed = false
+        /// Ended early by the sleep timer.
+        var cut = false
         /// The output's rate, for turning frames heard into the song's frames.
         var outputRate: Double?
 
@@ -73,6 +74,9 @@ final class EngineLoop {
     private var rendered: [Int32] = []
     private var renderedFloat: [Float] = []
     private var renderedTaken = 0
+    /// The sleep timer: seconds of audio left to render before the fade ends, and whether it
+    /// has run out (the song being decoded was cut there and nothing more is opened).
+    private var sleep: (left: Double, stopped: Bool)?
     /// Conversions already reported: each is said once.
     private var conversionsSaid: Set<String> = []
 
@@ -128,6 +132,8 @@ final class EngineLoop {
         case .previous: apply(.previous(elapsed: heardPosition().seconds))
         case let .seek(to: seconds): seek(to: seconds)
         case let .seekBy(delta): seek(to: heardPosition().seconds + delta)
+        case let .sleep(after: seconds):
+            sleep = seconds.map { (left: max(0, $0), stopped: false) }
         }
     }
 
@@ -201,7 +207,7 @@ final class EngineLoop {
     /// songs in the ring have played: the gapless hand-over. At most one song ahead of the one
     /// heard, so that a look-ahead the queue no longer wants is always one run of segments.
     private func openLookahead() {
-        guard tracks.count == 1, tracks[0].decodeEnded else { return }
+        guard tracks.count == 1, tracks[0].decodeEnded, sleep?.stopped != true else { return }
         var q = queue
         if q.state == .paused { q.apply(.play(nil)) }
         q.apply(.finished)
@@ -329,6 +335,31 @@ final class EngineLoop {
         return true
     }
 
+    /// Scales a slot by the sleep timer's fade (linear in amplitude over its last seconds) and
+    /// counts it down; at zero the timer has stopped playback.
+    private func fadeForSleep(_ slot: UnsafeMutableBufferPointer<Int32>, samples n: Int, format out: PCMFormat) {
+        guard var timer = sleep, !timer.stopped else { return }
+        let channels = out.channels, rate = Double(out.sampleRate)
+        let frames = n / channels
+        if timer.left - Double(frames) / rate < SleepTimer.fade {
+            for f in 0..<frames {
+                let gain = min(1, max(0, (timer.left - Double(f) / rate) / SleepTimer.fade))
+                for c in 0..<channels {
+                    let i = f * channels + c
+                    if out.isFloat {
+                        let x = Float(bitPattern: UInt32(bitPattern: slot[i]))
+                        slot[i] = Int32(bitPattern: (x * Float(gain)).bitPattern)
+                    } else {
+                        slot[i] = Int32((Double(slot[i]) * gain).rounded())
+                    }
+                }
+            }
+        }
+        timer.left -= Double(frames) / rate
+        timer.stopped = timer.left <= 0
+        sleep = timer
+    }
+
     /// Decodes one block and puts it, in the output's format, into `rendered`/`renderedFloat`;
     /// the song's frames read. Few enough that a block converted up in rate still fits the ring's
     /// slots a turn or two later.
@@ -373,8 +404,15 @@ final class EngineLoop {
         } else {
             rendered.withUnsafeBufferPointer { b in slot.baseAddress!.update(from: b.baseAddress! + renderedTaken, count: n) }
         }
+        if sleep != nil { fadeForSleep(slot, samples: n, format: out) }
         renderedTaken += n
         ring.publish(SlotInfo(segment: segment, frames: n / out.channels, samples: n, endOfTrack: false, prepare: nil, isFloat: out.isFloat))
+        if sleep?.stopped == true, let i = tracks.indices.last {
+            // The timer ran out: the song ends here, unfinished, and nothing follows.
+            clearRendered()
+            tracks[i].decoder = nil
+            tracks[i].cut = true
+        }
     }
 
     private func takeNegotiation() {
@@ -426,7 +464,12 @@ final class EngineLoop {
                 let heard = t.heardBefore + t.decodedFrames
                 emit(.ended(SongEnd(entry: t.entry, song: t.song, heard: Double(heard) / t.rate,
                                     position: Double(t.startFrame + t.decodedFrames) / t.rate,
-                                    duration: t.totalFrames.map { Double($0) / t.rate }, reason: .finished)))
+                                    duration: t.totalFrames.map { Double($0) / t.rate }, reason: t.cut ? .stopped : .finished)))
+            }
+            if t.cut {
+                queue.apply(.stop)
+                sleep = nil
+                continue
             }
             queue.apply(.finished)
             if let next = tracks.first, queue.current != next.entry || queue.starts != next.starts {

@@ -27,6 +27,16 @@ public enum PlaybackCommand: Sendable {
     case seek(to: Double)
     /// By this many seconds, back when negative (spoken word's 15/30 s keys; ←/→).
     case seekBy(Double)
+    /// The sleep timer: after this many seconds of playing (audio time, so a paused player
+    /// does not count down and an unpaced output counts what it rendered), fade out over
+    /// `SleepTimer.fade` and stop; nil cancels it.
+    case sleep(after: Double?)
+}
+
+/// The sleep timer's fade.
+public enum SleepTimer {
+    /// Seconds over which playback fades out before the timer stops it.
+    public static let fade: Double = 10
 }
 
 /// Why a song stopped being heard: what the play-counting rule needs.

@@ -93,3 +93,15 @@ import Testing
         #expect(head + tail == tone, "the resumed playback does not continue the first one sample for sample")
     }
 }
+
+extension PlayCommandTests {
+    /// `--sleep end` stops after the song playing; a bare number is refused (minutes or seconds?).
+    @Test func sleepEndStopsAfterTheCurrentSong() throws {
+        let box = try Sandbox(samples: false)
+        _ = try Self.toneAlbum(box)
+        let run = try box.succeed("play", "--sleep", "end", "--output", "null")
+        #expect(run.lines == ["▶ Tone Band - One Tone - Part 1"])
+        let bare = try box.boomic("play", "--sleep", "30", "--output", "null")
+        #expect(bare.status == 64 && bare.stderr.contains("--sleep"), "\(bare)")
+    }
+}

@@ -33,6 +33,8 @@ struct Play: ParsableCommand, TakesTerms {
     var output: String = "alsa"
     @Flag(help: "Render null and wav: outputs in real time instead of as fast as decoding allows.")
     var realtime = false
+    @Option(help: ArgumentHelp("Stop after this long (30m, 1h, 90s), fading out over the last 10 s, or at the end of the current song (end).", valueName: "TIME"))
+    var sleep: String?
     @Flag(help: "Continue the saved queue where it stopped.")
     var resume = false
     @Flag(help: "Record no plays (counts, skips, last played, bookmarks).")
@@ -44,6 +46,11 @@ struct Play: ParsableCommand, TakesTerms {
 
     func validate() throws {
         do { _ = try SinkSpec(parsing: output) } catch { throw ValidationError(error.localizedDescription) }
+        if let sleep, sleep != "end" {
+            do { _ = try DurationText.seconds(sleep) } catch {
+                throw ValidationError("--sleep takes a time with its unit (30m, 1h, 90s) or 'end', not '\(sleep)'")
+            }
+        }
         if [taglist, playlist, album].compactMap({ $0 }).count > 1 {
             throw ValidationError("choose one of --taglist, --playlist and --album")
         }
@@ -83,6 +90,11 @@ struct Play: ParsableCommand, TakesTerms {
         let sink = Sinks.open(try SinkSpec(parsing: output))
         let engine = PlaybackEngine(queue: queue, resume: resumeAt, sink: sink, realtime: realtime,
                                     songs: { id in basis[id].map { PlayableSong(id: $0.id, path: $0.path) } })
+        if sleep == "end" {
+            engine.send(.queue(.setSingle(.oneshot)))
+        } else if let sleep {
+            engine.send(.sleep(after: try DurationText.seconds(sleep)))
+        }
         let player = PlayerFront(engine: engine, basis: basis, store: store)
         let outcome: PlayerFront.Outcome
         if Terminal.stdinIsTTY && Terminal.stdoutIsTTY {
