@@ -11,6 +11,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", exact: "1.6.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
     ],
     targets: [
         // System libraries (pkg-config names checked in shared/PLATFORM.md).
@@ -51,7 +52,10 @@ let package = Package(
         // The player: decode and output threads around a ring buffer, carrying out the queue.
         .target(
             name: "BoomicPlayback",
-            dependencies: ["BoomicCore", "BoomicAudio", "BoomicLibrary", "BoomicSystem"]
+            dependencies: [
+                "BoomicCore", "BoomicAudio", "BoomicLibrary", "BoomicSystem",
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
         ),
         // One library session: opening, codecs, import/write/undo flows (DESIGN §2). The CLI, the
         // player and the server all open a library through it.

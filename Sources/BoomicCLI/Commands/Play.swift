@@ -29,8 +29,8 @@ struct Play: ParsableCommand, TakesTerms {
     var seed: UInt64?
     @Option(name: .customLong("repeat"), help: ArgumentHelp("At the end of the queue: off, all (start again) or one (the same song again).", valueName: "MODE"))
     var repeatMode: PlayQueue.Repeat = .off
-    @Option(help: ArgumentHelp("Where to play: alsa, alsa:DEVICE, null or wav:FILE.", valueName: "OUTPUT"))
-    var output: String = "alsa"
+    @Option(help: ArgumentHelp("Where to play: alsa, alsa:DEVICE, null or wav:FILE (default: config.toml's, else alsa).", valueName: "OUTPUT"))
+    var output: String?
     @Flag(help: "Render null and wav: outputs in real time instead of as fast as decoding allows.")
     var realtime = false
     @Option(help: ArgumentHelp("Stop after this long (30m, 1h, 90s), fading out over the last 10 s, or at the end of the current song (end).", valueName: "TIME"))
@@ -45,7 +45,9 @@ struct Play: ParsableCommand, TakesTerms {
     var terms: [String] { get { query } set { query = newValue } }
 
     func validate() throws {
-        do { _ = try SinkSpec(parsing: output) } catch { throw ValidationError(error.localizedDescription) }
+        if let output {
+            do { _ = try SinkSpec(parsing: output) } catch { throw ValidationError(error.localizedDescription) }
+        }
         if let sleep, sleep != "end" {
             do { _ = try DurationText.seconds(sleep) } catch {
                 throw ValidationError("--sleep takes a time with its unit (30m, 1h, 90s) or 'end', not '\(sleep)'")
@@ -66,6 +68,8 @@ struct Play: ParsableCommand, TakesTerms {
     }
 
     func run() throws {
+        var config = try PlayerConfig.load()
+        config.output.override(output)
         let lib = try Library.open(at: options.location, create: false)
         let basis = try lib.basis(asOf: read.asOf, view: read.view)
         let store = try PlayerStateStore(libraryLocation: lib.location)
@@ -87,7 +91,7 @@ struct Play: ParsableCommand, TakesTerms {
             if shuffle { queue.apply(.setRandom(true)) }
             queue.apply(.play(nil))
         }
-        let sink = Sinks.open(try SinkSpec(parsing: output))
+        let sink = Sinks.open(try SinkSpec(parsing: config.output.value))
         let engine = PlaybackEngine(queue: queue, resume: resumeAt, sink: sink, realtime: realtime,
                                     songs: { id in basis[id].map { PlayableSong(id: $0.id, path: $0.path) } })
         if sleep == "end" {

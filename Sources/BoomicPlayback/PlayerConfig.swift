@@ -1,0 +1,122 @@
+import BoomicAudio
+import Foundation
+import TOMLKit
+
+/// The player's defaults: built in, then `$XDG_CONFIG_HOME/boomic/config.toml`, then the
+/// command line, each value remembering where it came from so that `boomic config` can say.
+///
+/// ```toml
+/// output = "alsa:hw:0"
+/// replaygain = "auto"
+/// preamp = -3.0
+/// replaygain_missing = -6.0
+/// eq = "rock"
+/// volume = 80
+/// ```
+public struct PlayerConfig: Sendable, Equatable {
+    public enum Source: Sendable, Equatable, CustomStringConvertible {
+        case builtIn
+        case file(String)
+        case commandLine
+
+        public var description: String {
+            switch self {
+            case .builtIn: "built in"
+            case let .file(path): path
+            case .commandLine: "command line"
+            }
+        }
+    }
+
+    public struct Setting<Value: Sendable & Equatable>: Sendable, Equatable {
+        public var value: Value
+        public var source: Source
+
+        /// The value given on the command line, when it was.
+        public mutating func override(_ given: Value?) {
+            if let given { self = Setting(value: given, source: .commandLine) }
+        }
+    }
+
+    public var output = Setting(value: "alsa", source: .builtIn)
+    public var replaygain = Setting(value: "off", source: .builtIn)
+    public var preamp = Setting(value: 0.0, source: .builtIn)
+    public var replaygainMissing = Setting(value: 0.0, source: .builtIn)
+    public var eq = Setting(value: "off", source: .builtIn)
+    public var volume = Setting(value: 100, source: .builtIn)
+
+    public static let keys = ["output", "replaygain", "preamp", "replaygain_missing", "eq", "volume"]
+    public static let replayGainModes = ["off", "track", "album", "auto"]
+
+    public init() {}
+
+    /// Where the file is looked for: `$XDG_CONFIG_HOME/boomic/config.toml`, else
+    /// `~/.config/boomic/config.toml`.
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
+        return base + "/boomic/config.toml"
+    }
+
+    /// The defaults with the file's values over them; no file is no error.
+    public static func load(path: String = defaultPath()) throws(ConfigError) -> PlayerConfig {
+        var config = PlayerConfig()
+        guard let data = FileManager.default.contents(atPath: path) else { return config }
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: String(decoding: data, as: UTF8.self))
+        } catch let error as TOMLParseError {
+            throw ConfigError(path: path, key: nil, reason: "not TOML: \(error.description) (line \(error.source.begin.line))")
+        } catch {
+            throw ConfigError(path: path, key: nil, reason: "not TOML: \(error)")
+        }
+        let source = Source.file(path)
+        for key in table.keys.sorted() {
+            let value = table[key]!
+            func bad(_ reason: String) -> ConfigError { ConfigError(path: path, key: key, reason: reason) }
+            switch key {
+            case "output":
+                guard let s = value.string else { throw bad("takes a string such as \"alsa\", \"alsa:DEVICE\", \"null\" or \"wav:FILE\"") }
+                do { _ = try SinkSpec(parsing: s) } catch { throw bad(error.description) }
+                config.output = Setting(value: s, source: source)
+            case "replaygain":
+                guard let s = value.string, replayGainModes.contains(s.lowercased()) else { throw bad("takes off, track, album or auto") }
+                config.replaygain = Setting(value: s.lowercased(), source: source)
+            case "preamp", "replaygain_missing":
+                guard let db = value.double ?? value.int.map(Double.init), db.isFinite, abs(db) <= 60 else {
+                    throw bad("takes a number of dB between -60 and 60")
+                }
+                if key == "preamp" { config.preamp = Setting(value: db, source: source) } else { config.replaygainMissing = Setting(value: db, source: source) }
+            case "eq":
+                guard let s = value.string else { throw bad("takes a string: a preset, a saved profile, a file or bands such as \"60=+3,1k=-2\"") }
+                config.eq = Setting(value: s, source: source)
+            case "volume":
+                guard let v = value.int, (0...100).contains(v) else { throw bad("takes a whole number from 0 to 100") }
+                config.volume = Setting(value: v, source: source)
+            default:
+                throw bad("is not a setting; the settings are \(keys.joined(separator: ", "))")
+            }
+        }
+        return config
+    }
+
+    /// Every setting in force, for `boomic config`.
+    public var rows: [(key: String, value: String, source: Source)] {
+        [("output", output.value, output.source), ("replaygain", replaygain.value, replaygain.source),
+         ("preamp", Self.decibels(preamp.value), preamp.source),
+         ("replaygain_missing", Self.decibels(replaygainMissing.value), replaygainMissing.source),
+         ("eq", eq.value, eq.source), ("volume", String(volume.value), volume.source)]
+    }
+
+    static func decibels(_ db: Double) -> String { String(format: "%+.1f dB", db) }
+}
+
+/// A config file that cannot be used: one line naming the file and the key.
+public struct ConfigError: Error, Sendable, Equatable, LocalizedError, CustomStringConvertible {
+    public let path: String
+    public let key: String?
+    public let reason: String
+
+    public var description: String { "\(path): " + (key.map { "\($0) \(reason)" } ?? reason) }
+    public var errorDescription: String? { description }
+}
