@@ -69,7 +69,7 @@ let package = Package(
         .testTarget(name: "BoomicLibraryTests", dependencies: ["BoomicLibrary", "BoomicStore", "BoomicMedia", "BoomicCore"]),
         .testTarget(name: "BoomicAudioTests", dependencies: ["BoomicAudio"]),
         .testTarget(name: "BoomicMediaTests", dependencies: ["BoomicMedia", "BoomicCore"]),
-        .testTarget(name: "BoomicCLITests", dependencies: ["BoomicCore", "BoomicStore"]),
+        .testTarget(name: "BoomicCLITests", dependencies: ["BoomicCore", "BoomicStore", "BoomicLibrary"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17
