@@ -19,6 +19,7 @@ let package = Package(
         .systemLibrary(name: "CMPG123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
         .systemLibrary(name: "CVorbisFile", pkgConfig: "vorbisfile", providers: [.apt(["libvorbis-dev"])]),
         .systemLibrary(name: "COpusFile", pkgConfig: "opusfile", providers: [.apt(["libopusfile-dev"])]),
+        .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
         // TagLib 1.13's C API has no property map or pictures, so we own a small C++ shim.
         .target(
             name: "CTagLib",
@@ -44,13 +45,13 @@ let package = Package(
         // The audio path over C libraries: decoders, sinks (DESIGN §2).
         .target(
             name: "BoomicAudio",
-            dependencies: ["BoomicCore", "BoomicSystem", "CFLAC", "CMPG123", "CVorbisFile", "COpusFile"]
+            dependencies: ["BoomicCore", "BoomicSystem", "CFLAC", "CMPG123", "CVorbisFile", "COpusFile", "CEBUR128"]
         ),
         // One library session: opening, codecs, import/write/undo flows (DESIGN §2). The CLI, the
         // player and the server all open a library through it.
         .target(
             name: "BoomicLibrary",
-            dependencies: ["BoomicCore", "BoomicStore", "BoomicMedia", "BoomicSystem"]
+            dependencies: ["BoomicCore", "BoomicStore", "BoomicMedia", "BoomicAudio", "BoomicSystem"]
         ),
         .executableTarget(
             name: "BoomicCLI",
