@@ -84,7 +84,12 @@ import Testing
         for no in ["lastplayed:..2026-10", "playcount:6..", "skipcount:>1", "bookmark:=", "bookmark_speed:0..", "lastplayed:>2026-11"] {
             #expect(try !finds(no), "\(no)")
         }
-        _ = s
+        // Taglist rules read them as QUERY does.
+        for (clause, expected) in [("+@lastplayed:2026-11..", true), ("+@lastplayed(<2026-11)", false), ("+@skipcount(>0)", true),
+                                   ("+@playcount:5", true), ("+@bookmark(>=60)", true), ("+@last_played:2025", false)] {
+            let t = try Taglist.parse(name: "t", clauses: [clause])
+            #expect(TaglistMatcher(t).matches(b[s.id]!) == expected, "\(clause)")
+        }
     }
 
     // MARK: Laws: plays are facts
