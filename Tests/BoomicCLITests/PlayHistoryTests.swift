@@ -57,7 +57,12 @@ import Testing
         let kinds = try decodeJSON([HistoryRecord].self, all.stdout).map(\.kind)
         #expect(kinds == ["play", "import"])
         let plays = try decodeJSON([HistoryRecord].self, try box.succeed("history", "--kind", "play", "--json").stdout)
-        #expect(plays.map(\.label) == ["play Miles Quartet - So Modal"] || plays.count == 1, "\(plays)")
+        #expect(plays.count == 1 && plays[0].label.hasPrefix("play ") && plays[0].label.hasSuffix("So Modal"), "\(plays)")
+        // blame names the play that set the count, and show prints the moment as a date.
+        let blame = try decodeJSON([BlameRow].self, try box.succeed("blame", "title:So Modal", "playcount", "lastplayed", "--json").stdout)
+        #expect(blame.map(\.kind) == ["play", "play"] && blame.allSatisfy { $0.seq == 2 }, "\(blame)")
+        let show = try box.succeed("show", "2")
+        #expect(show.stdout.contains("playcount: 0 → 1") && show.stdout.contains("lastplayed: ∅ → 2026-11-"), "\(show)")
     }
 
     @Test func asOfShowsThePlayFieldsAsTheyWere() throws {
