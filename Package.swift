@@ -22,6 +22,7 @@ let package = Package(
         .systemLibrary(name: "COpusFile", pkgConfig: "opusfile", providers: [.apt(["libopusfile-dev"])]),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
         // TagLib 1.13's C API has no property map or pictures, so we own a small C++ shim.
         .target(
             name: "CTagLib",
@@ -47,7 +48,7 @@ let package = Package(
         // The audio path over C libraries: decoders, sinks (DESIGN §2).
         .target(
             name: "BoomicAudio",
-            dependencies: ["BoomicCore", "BoomicSystem", "CFLAC", "CMPG123", "CVorbisFile", "COpusFile", "CSoxr", "CALSA"]
+            dependencies: ["BoomicCore", "BoomicSystem", "CFLAC", "CMPG123", "CVorbisFile", "COpusFile", "CSoxr", "CALSA", "CEBUR128"]
         ),
         // The player: decode and output threads around a ring buffer, carrying out the queue.
         .target(
@@ -61,7 +62,7 @@ let package = Package(
         // player and the server all open a library through it.
         .target(
             name: "BoomicLibrary",
-            dependencies: ["BoomicCore", "BoomicStore", "BoomicMedia", "BoomicSystem"]
+            dependencies: ["BoomicCore", "BoomicStore", "BoomicMedia", "BoomicAudio", "BoomicSystem"]
         ),
         .executableTarget(
             name: "BoomicCLI",
@@ -82,7 +83,7 @@ let package = Package(
         .testTarget(name: "BoomicAudioTests", dependencies: ["BoomicAudio"]),
         .testTarget(name: "BoomicPlaybackTests", dependencies: ["BoomicPlayback", "BoomicAudio", "BoomicCore"]),
         .testTarget(name: "BoomicMediaTests", dependencies: ["BoomicMedia", "BoomicCore"]),
-        .testTarget(name: "BoomicCLITests", dependencies: ["BoomicCore", "BoomicStore"]),
+        .testTarget(name: "BoomicCLITests", dependencies: ["BoomicCore", "BoomicStore", "BoomicLibrary"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

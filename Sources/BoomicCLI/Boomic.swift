@@ -16,7 +16,7 @@ struct Boomic: ParsableCommand {
             """,
         version: "\(version) (commit \(BuildInfo.commit))",
         subcommands: [
-            Init.self, Import.self, Ls.self, Info.self, Modify.self, Tag.self, Remove.self, Write.self,
+            Init.self, Import.self, Ls.self, Info.self, Modify.self, Tag.self, Remove.self, Write.self, Loudness.self,
             History.self, Show.self, Diff.self, BlameCommand.self,
             Search.self, TaglistCommand.self, PlaylistCommand.self,
             Rollback.self, Undo.self, Redo.self, Revert.self,

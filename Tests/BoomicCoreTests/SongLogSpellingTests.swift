@@ -77,6 +77,7 @@ import Testing
         // Every field set, the artist credit too (a field newer than the old spelling).
         var full = Self.soWhat
         full.artistCredit = "Miles Davis & John Coltrane"
+        full.skipcount = 2; full.lastplayed = 1_795_000_000; full.bookmark = 754.5; full.bookmarkSpeed = 1.5
         for (kind, assertion) in [("add", Assertion.addSong(full)), ("delete", .deleteSong(full))] {
             let row = try Self.logEncoder().encode(assertion)
             let text = String(decoding: row, as: UTF8.self)

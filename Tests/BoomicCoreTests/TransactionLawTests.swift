@@ -103,7 +103,7 @@ struct TransactionLawTests {
 
     /// A law on histories that never do anything proves nothing: check that the generator
     /// produces every kind of step the laws are meant to cover.
-    @Test("the random histories cover imports, moves, renames onto other songs' paths, missing files, edits, tags, removals, rollbacks, undo and redo",
+    @Test("the random histories cover imports, moves, renames onto other songs' paths, missing files, edits, tags, removals, plays, rollbacks, undo and redo",
           .enabled(if: Seeds.replayed == nil, "counts are over all seeds"))
     func historiesCoverEveryKindOfStep() {
         var kinds: [Transaction.Kind: Int] = [:]
@@ -135,7 +135,7 @@ struct TransactionLawTests {
             }
         }
         #expect(Histories.all.count == Seeds.count)
-        for kind in [Transaction.Kind.import, .edit, .tag, .remove, .rollback, .undo, .redo, .taglist, .playlist] {
+        for kind in [Transaction.Kind.import, .edit, .tag, .remove, .rollback, .undo, .redo, .taglist, .playlist, .play] {
             #expect(kinds[kind, default: 0] >= 100, "only \(kinds[kind, default: 0]) transactions of kind \(kind)")
         }
         #expect(moved >= 20, "moved files: \(moved)")

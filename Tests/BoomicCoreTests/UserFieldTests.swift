@@ -31,11 +31,11 @@ struct UserFieldTests {
         #expect(after.applying(EditGeneration.modify(after, songs: [songID(3)], set: [cleared])) == Self.db)
     }
 
-    @Test("names close to a known one need --new-field; bad and reserved names are errors", arguments: [
+    @Test("names close to a known one need --new-field; bad names are errors", arguments: [
         ("yeer=1969", FieldError.nearKnownField("yeer", known: "year")),
         ("moood=x", FieldError.nearKnownField("moood", known: "mood")),
-        ("skipcount=1", FieldError.reserved("skipcount")),
-        ("last_played=1", FieldError.reserved("lastplayed")),
+        ("skipcount=x", FieldError.badValue(field: "skipcount", value: "x", expected: "a whole number")),
+        ("skipcont=1", FieldError.nearKnownField("skipcont", known: "skipcount")),
         ("user_fields=x", FieldError.badValue(field: "user_fields", value: "x", expected: "set each of your fields by its name, e.g. mood=happy")),
         ("nosuch!", FieldError.unknownField("nosuch", suggestion: nil)),
         ("9zzzzzz=x", FieldError.badFieldName("9zzzzzz")),

@@ -69,6 +69,9 @@ extension Song {
         s.replaygainAlbumGain = s.replaygainAlbumGain.map(finite)
         s.replaygainAlbumPeak = s.replaygainAlbumPeak.map(finite)
         s.duration = s.duration.map(finite)
+        s.lastplayed = s.lastplayed.map(finite)
+        s.bookmark = s.bookmark.map(finite)
+        s.bookmarkSpeed = s.bookmarkSpeed.map(finite)
         return s
     }
 }

@@ -186,11 +186,13 @@ extension Song {
         s.replaygainTrackGain = nil; s.replaygainTrackPeak = nil
         s.replaygainAlbumGain = nil; s.replaygainAlbumPeak = nil
         s.duration = nil
+        s.lastplayed = nil; s.bookmark = nil; s.bookmarkSpeed = nil
         return s
     }
 
     var doubleBits: [UInt64?] {
-        [added, replaygainTrackGain, replaygainTrackPeak, replaygainAlbumGain, replaygainAlbumPeak, duration]
+        [added, replaygainTrackGain, replaygainTrackPeak, replaygainAlbumGain, replaygainAlbumPeak, duration,
+         lastplayed, bookmark, bookmarkSpeed]
             .map { $0?.bitPattern }
     }
 }
@@ -260,6 +262,10 @@ extension SplitMix64 {
         s.art = maybe { $0.string() }
         s.fileValues = (0..<Int.random(in: 0...2, using: &self)).map { _ in "genre=" + string() }
         s.userFields = Song.normalizedUserFields((0..<Int.random(in: 0...3, using: &self)).map { i in "f\(i)=" + string() })
+        s.skipcount = extremeInt()
+        s.lastplayed = maybe { $0.extremeDouble() }
+        s.bookmark = maybe { $0.extremeDouble() }
+        s.bookmarkSpeed = maybe { $0.extremeDouble() }
         return s
     }
 }

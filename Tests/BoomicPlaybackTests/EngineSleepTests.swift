@@ -11,8 +11,10 @@ import Testing
         let album = try ToneAlbum(seconds: 3)
         let tape = RecordingSink.Tape()
         tape.allow(0)
-        let engine = PlaybackEngine(queue: album.queue(), sink: RecordingSink(tape: tape), songs: album.resolver())
+        // Stopped until the timer is set, as `boomic play` does, so it counts from the first sample.
+        let engine = PlaybackEngine(queue: album.queue().applying(.stop), sink: RecordingSink(tape: tape), songs: album.resolver())
         engine.send(.sleep(after: 1.5))
+        engine.send(.queue(.play(nil)))
         try await Task.sleep(for: .milliseconds(100))
         tape.allow(.max)
         let seen = await events(of: engine)

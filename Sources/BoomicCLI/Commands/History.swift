@@ -7,7 +7,7 @@ struct History: ParsableCommand, TakesTerms {
     static let configuration = CommandConfiguration(
         abstract: "List the library's transactions, newest first.",
         discussion: """
-            Plays are hidden unless --all. With a QUERY, only transactions that touched a matching \
+            Plays are hidden unless --all or --kind play. With a QUERY, only transactions that touched a matching \
             song. Each line: number, id prefix, time, kind, label.
             """
     )

@@ -29,6 +29,8 @@ struct Info: ParsableCommand, TakesTerms {
                 switch f {
                 case .tags: shown = Terminal.printable(s.tags.map { "#" + $0 }.joined(separator: " "))
                 case .added: shown = Formatting.localTime(s.added)
+                case .lastplayed: shown = Formatting.localTime(s.lastplayed ?? 0)
+                case .bookmark: shown = Formatting.duration(s.bookmark) + " (\(v))"
                 case .duration: shown = Formatting.duration(s.duration) + " (\(v))"
                 case .bitrate: shown = "\(v) kbit/s"
                 default: shown = Terminal.printable(v.description)

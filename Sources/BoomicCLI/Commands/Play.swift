@@ -81,7 +81,6 @@ struct Play: ParsableCommand, TakesTerms {
             }
             queue = saved.queue
             resumeAt = saved.resumePoint(in: basis)
-            if queue.state == .stopped || queue.state == .paused { queue.apply(.play(nil)) }
         } else {
             let songs = try chosenSongs(in: basis)
             guard !songs.isEmpty else { throw CLIError("nothing to play: no song matches") }
@@ -89,16 +88,18 @@ struct Play: ParsableCommand, TakesTerms {
                 .applying(.add(songs.map(\.id), at: .end))
                 .applying(.setRepeat(repeatMode))
             if shuffle { queue.apply(.setRandom(true)) }
-            queue.apply(.play(nil))
         }
+        queue.apply(.stop)
         let sink = Sinks.open(try SinkSpec(parsing: config.output.value))
         let engine = PlaybackEngine(queue: queue, resume: resumeAt, sink: sink, realtime: realtime,
                                     songs: { id in basis[id].map { PlayableSong(id: $0.id, path: $0.path) } })
+        // The engine starts stopped, so that the sleep timer counts from the first sample.
         if sleep == "end" {
             engine.send(.queue(.setSingle(.oneshot)))
         } else if let sleep {
             engine.send(.sleep(after: try DurationText.seconds(sleep)))
         }
+        engine.send(.queue(.play(nil)))
         let player = PlayerFront(engine: engine, basis: basis, store: store)
         let outcome: PlayerFront.Outcome
         if Terminal.stdinIsTTY && Terminal.stdoutIsTTY {

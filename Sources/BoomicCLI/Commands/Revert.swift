@@ -8,7 +8,8 @@ struct Revert: ParsableCommand {
         abstract: "Undo just one transaction, keeping every later change (like git revert).",
         discussion: """
             A field that a later transaction changed again is a conflict: it is reported and left \
-            alone unless --force. The revert is itself a transaction.
+            alone unless --force. The revert is itself a transaction. Play counts, skips, last plays and \
+            bookmarks stay as they are unless --plays.
             """
     )
 
@@ -17,6 +18,8 @@ struct Revert: ParsableCommand {
     @OptionGroup var confirm: ConfirmOptions
     @Flag(help: "Revert conflicting fields too, overwriting the later changes.")
     var force = false
+    @Flag(help: "Also revert play counts, skips, last plays and bookmarks (left alone otherwise: plays are facts).")
+    var plays = false
     @Argument(help: "The transaction to revert.")
     var ref: String
 
@@ -25,10 +28,10 @@ struct Revert: ParsableCommand {
         let seq = try lib.resolve(ref)
         guard seq > 0 else { throw CLIError("state 0 is the empty library; name a transaction from 1 to \(lib.head)") }
         let target = try lib.entry(seq: seq).transaction
-        let force = self.force
-        let preview = RevertGeneration.revert(target, on: lib.basis, force: force)
+        let force = self.force, keepingPlays = !plays
+        let preview = RevertGeneration.revert(target, on: lib.basis, force: force, keepingPlays: keepingPlays)
         let flow = try EditFlow(lib: lib, kind: .revert, label: "revert \(seq): \(target.label)") { basis in
-            RevertGeneration.revert(target, on: basis, force: force).assertions
+            RevertGeneration.revert(target, on: basis, force: force, keepingPlays: keepingPlays).assertions
         }
         for c in preview.conflicts {
             let name = Self.name(of: c.entity, in: lib.basis, or: target)
@@ -39,7 +42,10 @@ struct Revert: ParsableCommand {
                 : force ? "; overwriting (--force)" : "; left alone (use --force to overwrite)"
             Terminal.warn("conflict: \(name): \(what)" + outcome)
         }
-        guard !preview.assertions.isEmpty else { Out.line("Nothing to revert."); return }
+        guard !preview.assertions.isEmpty else {
+            Out.line(target.kind == .play && !plays ? "Nothing to revert: a play changes only play fields; pass --plays to revert it." : "Nothing to revert.")
+            return
+        }
         for l in ChangePrinter.lines(for: preview.assertions, in: lib.basis, limit: 50) { Out.line(l) }
         if confirm.dryRun { Out.line("Dry run: \(ChangePrinter.count(preview.assertions)) would change."); return }
         guard Terminal.confirm("Revert transaction \(seq) (\(target.label)): change \(ChangePrinter.count(preview.assertions))?", yes: confirm.yes) else {

@@ -8,13 +8,15 @@ struct Rollback: ParsableCommand {
         abstract: "Return the library to the state at REF, as a new transaction.",
         discussion: """
             History only grows: the rollback is itself a transaction, so 'boomic undo' takes it back. \
-            Audio files are never touched. REF: a number (0 = empty library), HEAD~N, an id prefix or a date.
+            Audio files are never touched. Play counts, skips, last plays and bookmarks stay as they are unless --plays. REF: a number (0 = empty library), HEAD~N, an id prefix or a date.
             """
     )
 
     @OptionGroup var options: LibraryOptions
     @OptionGroup var change: ChangeOptions
     @OptionGroup var confirm: ConfirmOptions
+    @Flag(help: "Also return play counts, skips, last plays and bookmarks (left alone otherwise: plays are facts).")
+    var plays = false
     @Argument(help: "The state to return to.")
     var ref: String
 
@@ -22,7 +24,7 @@ struct Rollback: ParsableCommand {
         let lib = try Library.open(at: options.location, create: false)
         let target = try lib.resolve(ref)
         try RollbackRun(lib: lib, targetSeq: target, kind: .rollback, label: "rollback to \(target)",
-                        message: change.message, confirm: confirm).run()
+                        message: change.message, confirm: confirm, plays: plays).run()
     }
 }
 
@@ -34,10 +36,10 @@ struct RollbackRun {
     var confirm: ConfirmOptions
 
     init(lib: LibrarySession, targetSeq: Int, kind: Transaction.Kind, label: String, message: String?,
-         confirm: ConfirmOptions, undoes: [UUID]? = nil, redoes: UUID? = nil,
+         confirm: ConfirmOptions, undoes: [UUID]? = nil, redoes: UUID? = nil, plays: Bool = false,
          replan: (@Sendable (LibrarySession) throws -> (steps: [UUID], targetSeq: Int)?)? = nil) throws {
         flow = try RollbackFlow(lib: lib, targetSeq: targetSeq, kind: kind, label: label,
-                                undoes: undoes, redoes: redoes, replan: replan)
+                                undoes: undoes, redoes: redoes, plays: plays, replan: replan)
         self.message = message
         self.confirm = confirm
     }

@@ -10,6 +10,8 @@ struct Undo: ParsableCommand {
     @OptionGroup var options: LibraryOptions
     @OptionGroup var change: ChangeOptions
     @OptionGroup var confirm: ConfirmOptions
+    @Flag(help: "Also take back play counts, skips, last plays and bookmarks (left alone otherwise: plays are facts).")
+    var plays = false
     @Argument(help: "How many changes to take back.")
     var count: Int = 1
 
@@ -26,7 +28,7 @@ struct Undo: ParsableCommand {
         let what = plan.steps.map { String($0.seq) }.joined(separator: ", ")
         let n = count
         try RollbackRun(lib: lib, targetSeq: plan.targetSeq, kind: .undo, label: "undo \(what)",
-                        message: change.message, confirm: confirm, undoes: plan.steps.map(\.id),
+                        message: change.message, confirm: confirm, undoes: plan.steps.map(\.id), plays: plays,
                         replan: { lib in try lib.undoStack().undoPlan(count: n).map { ($0.steps.map(\.id), $0.targetSeq) } }).run()
     }
 }
@@ -37,12 +39,14 @@ struct Redo: ParsableCommand {
     @OptionGroup var options: LibraryOptions
     @OptionGroup var change: ChangeOptions
     @OptionGroup var confirm: ConfirmOptions
+    @Flag(help: "Also bring back play counts, skips, last plays and bookmarks (left alone otherwise: plays are facts).")
+    var plays = false
 
     func run() throws {
         let lib = try Library.open(at: options.location, create: false)
         guard let plan = try lib.undoStack().redoPlan() else { throw CLIError("nothing to redo") }
         try RollbackRun(lib: lib, targetSeq: plan.targetSeq, kind: .redo, label: "redo \(plan.step.seq)",
-                        message: change.message, confirm: confirm, redoes: plan.step.id,
+                        message: change.message, confirm: confirm, redoes: plan.step.id, plays: plays,
                         replan: { lib in try lib.undoStack().redoPlan().map { ([$0.step.id], $0.targetSeq) } }).run()
     }
 }

@@ -11,7 +11,9 @@ enum ChangePrinter {
 
     /// A field value for people: `∅` for nothing, tags with `#`.
     static func shown(_ v: FieldValue, _ f: SongField) -> String {
-        Terminal.printable(v.shown(as: f))
+        // A moment (`lastplayed`) as a date, not seconds since 1970.
+        if f.isDate, let t = v.double { return Formatting.localTime(t) }
+        return Terminal.printable(v.shown(as: f))
     }
 
     /// A difference `write` would make: `field: file value → library value`.

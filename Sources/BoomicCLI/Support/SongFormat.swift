@@ -89,6 +89,8 @@ struct SongFormat {
         case "albumartist": return s.effectiveAlbumArtist ?? ""
         case "tags": return s.tags.map { "#" + $0 }.joined(separator: " ")
         case "length", "duration": return Formatting.duration(s.duration)
+        case "bookmark": return Formatting.duration(s.bookmark)
+        case "lastplayed", "last_played": return s.lastplayed.map(Formatting.localTime) ?? ""
         // Text shows kbit/s, as beets' `$bitrate` does; queries and --json use bit/s.
         case "bitrate": return s.bitrate.map { "\($0)kbps" } ?? ""
         case "track", "disc":

@@ -20,7 +20,9 @@ struct SongJSON: Encodable {
     var format: String?
     var tags: [String]
     var rating: Int?
-    var playcount: Int
+    var playcount, skipcount: Int
+    var lastplayed: String?
+    var bookmark, bookmark_speed: Double?
     var favorite: Bool
     var art: String?
     var missing: Bool
@@ -38,6 +40,8 @@ struct SongJSON: Encodable {
         composer = s.composer; compilation = s.compilation; duration = s.duration
         samplerate = s.samplerate; bitdepth = s.bitdepth; channels = s.channels; bitrate = s.bitrate.map { $0 * 1000 }
         format = s.format; tags = s.tags.map { "#" + $0 }; rating = s.rating; playcount = s.playcount
+        skipcount = s.skipcount; lastplayed = s.lastplayed.map(Formatting.isoDate)
+        bookmark = s.bookmark; bookmark_speed = s.bookmarkSpeed
         favorite = s.favorite; art = s.art; missing = s.missing
         added = Formatting.isoDate(s.added); comment = s.comment
         replaygain_track_gain = s.replaygainTrackGain; replaygain_track_peak = s.replaygainTrackPeak
@@ -51,6 +55,7 @@ struct SongJSON: Encodable {
         case id, path, title, artist, artists, album, albumartist, track, tracktotal, disc, disctotal, year
         case date, genre, composer, compilation, duration, samplerate, bitdepth, channels, bitrate, format
         case tags, rating, playcount, favorite, art, missing, added, comment
+        case skipcount, lastplayed, bookmark, bookmark_speed
         case replaygain_track_gain, replaygain_track_peak, replaygain_album_gain, replaygain_album_peak
         case mb_trackid, mb_albumid, mb_artistid, mb_albumartistid, mb_releasegroupid
     }
@@ -77,6 +82,8 @@ struct SongJSON: Encodable {
         try c.encodeIfPresent(bitrate, forKey: .bitrate); try c.encodeIfPresent(format, forKey: .format)
         try c.encode(tags, forKey: .tags); try c.encodeIfPresent(rating, forKey: .rating)
         try c.encode(playcount, forKey: .playcount); try c.encode(favorite, forKey: .favorite)
+        try c.encode(skipcount, forKey: .skipcount); try c.encodeIfPresent(lastplayed, forKey: .lastplayed)
+        try c.encodeIfPresent(bookmark, forKey: .bookmark); try c.encodeIfPresent(bookmark_speed, forKey: .bookmark_speed)
         try c.encodeIfPresent(art, forKey: .art); try c.encode(missing, forKey: .missing)
         try c.encode(added, forKey: .added); try c.encodeIfPresent(comment, forKey: .comment)
         try c.encodeIfPresent(replaygain_track_gain, forKey: .replaygain_track_gain)

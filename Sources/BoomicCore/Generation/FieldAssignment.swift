@@ -54,7 +54,6 @@ public struct FieldAssignment: Equatable, Sendable {
     }
 
     private static func userAssignment(_ typed: String, _ raw: String?, userFields: Set<String>, newField: Bool) throws(FieldError) -> FieldAssignment {
-        if let r = FieldName.reservedName(typed) { throw .reserved(r) }
         if typed.lowercased() == "id" { throw .songID }
         let name = typed.lowercased()
         guard FieldName.isValidUserFieldName(name) else {

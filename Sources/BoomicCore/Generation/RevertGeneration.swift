@@ -34,7 +34,9 @@ public enum RevertGeneration {
         }
     }
 
-    public static func revert(_ t: Transaction, on basis: DataBasis, force: Bool)
+    /// - Parameter keepingPlays: leave the play fields (`SongField.isPlayField`) as they are, as
+    ///   `revert` does without `--plays`: a play is a fact, not an edit to take back.
+    public static func revert(_ t: Transaction, on basis: DataBasis, force: Bool, keepingPlays: Bool = false)
         -> (assertions: [Assertion], conflicts: [Conflict]) {
         var out: [Assertion] = []
         var conflicts: [Conflict] = []
@@ -44,7 +46,7 @@ public enum RevertGeneration {
                 guard let now = basis[id] else { continue }
                 var back = now
                 var skipped = Set<SongField>()
-                for (f, c) in patch where f != .fileValues && f != .userFields {
+                for (f, c) in patch where f != .fileValues && f != .userFields && !(keepingPlays && f.isPlayField) {
                     let cur = f.value(in: now)
                     if cur == c.old { continue }
                     if cur != c.new {

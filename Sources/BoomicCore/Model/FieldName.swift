@@ -7,24 +7,12 @@ public enum FieldName {
     static let aliases: [String: SongField] = [
         "artist": .artists, "comp": .compilation, "tag": .tags, "length": .duration,
         "filename": .path, "albumartists": .albumartist, "mb_releasegroup": .mbReleaseGroupID,
-        "play_count": .playcount,
+        "play_count": .playcount, "skip_count": .skipcount, "last_played": .lastplayed,
     ]
-
-    /// The play fields the player will record (DESIGN §6): known names, so that no user field
-    /// takes them before the player does, but not fields of this version.
-    public static let reserved: Set<String> = ["skipcount", "lastplayed", "bookmark"]
-    /// beets' spellings of the reserved names.
-    static let reservedAliases: [String: String] = ["skip_count": "skipcount", "last_played": "lastplayed"]
 
     public static func resolve(_ name: String) -> SongField? {
         let n = name.lowercased()
         return SongField(rawValue: n) ?? aliases[n]
-    }
-
-    /// The reserved name `name` stands for (`skip_count` → `skipcount`), if it is one.
-    public static func reservedName(_ name: String) -> String? {
-        let n = name.lowercased()
-        return reserved.contains(n) ? n : reservedAliases[n]
     }
 
     /// Every name a user may type, for error messages and completions.
@@ -46,11 +34,11 @@ public enum FieldName {
         return name.utf8.allSatisfy { (97...122).contains($0) || (48...57).contains($0) || $0 == 95 }
     }
 
-    /// A known name (a field, an alias, a reserved name or one of `userFields`) within two edits
+    /// A known name (a field, an alias or one of `userFields`) within two edits
     /// of `name`: creating a user field that close to one needs `--new-field`, since it is more
     /// likely a typo (`yeer=1969`) than a new field.
     public static func nearKnownName(_ name: String, userFields: Set<String>) -> String? {
-        let known = all + reserved.sorted() + reservedAliases.keys.sorted() + userFields.sorted()
+        let known = all + userFields.sorted()
         return known.filter { $0 != name }.map { ($0, editDistance(name, $0)) }.filter { $0.1 <= 2 }
             .min { $0.1 < $1.1 }?.0
     }
@@ -76,8 +64,6 @@ public enum FieldError: Error, Equatable, LocalizedError {
     case readOnly(String)
     case badValue(field: String, value: String, expected: String)
     case malformed(String)
-    /// A name kept for the player's play statistics.
-    case reserved(String)
     /// `id`: the song's identity, a key of `--json` and `-f`, which no field may take.
     case songID
     /// A new user field whose name is within two edits of a known one.
@@ -95,8 +81,6 @@ public enum FieldError: Error, Equatable, LocalizedError {
             return "'\(v)' is not a valid value for '\(f)': expected \(e)"
         case .malformed(let s):
             return "'\(s)' is not an assignment: write FIELD=VALUE to set a field or FIELD! to clear it"
-        case .reserved(let f):
-            return "field '\(f)' is kept for the play statistics the player will record; it can't be set or queried yet"
         case .songID:
             return "'id' is the song's identity in the library: it can't be set, nor be the name of your own field"
         case .nearKnownField(let f, let known):

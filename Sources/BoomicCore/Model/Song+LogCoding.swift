@@ -31,7 +31,8 @@ extension Song.Fields {
     private static let keys = fields.map(Key.init)
     private static let oldSpelling = fields.map { oldKeys[$0] ?? Key($0) }
 
-    /// Optional fields are left out when nil, and `userFields` when empty, so rows read the same
+    /// Optional fields are left out when nil, `userFields` when empty and `skipcount` when 0, so
+    /// rows read the same
     /// whether written before or after a field existed; the others are always written.
     func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Key.self)
@@ -80,6 +81,11 @@ extension Song.Fields {
             case .art: try c.encodeIfPresent(art, forKey: k)
             case .fileValues: try c.encode(fileValues, forKey: k)
             case .userFields: try c.encodeIfPresent(userFields, forKey: k)
+            // Left out while 0, as optionals are while nil: rows read the same as before plays.
+            case .skipcount: if skipcount != 0 { try c.encode(skipcount, forKey: k) }
+            case .lastplayed: try c.encodeIfPresent(lastplayed, forKey: k)
+            case .bookmark: try c.encodeIfPresent(bookmark, forKey: k)
+            case .bookmarkSpeed: try c.encodeIfPresent(bookmarkSpeed, forKey: k)
             }
         }
     }
@@ -135,6 +141,10 @@ extension Song.Fields {
             case .art: art = try c.decodeIfPresent(String.self, forKey: k)
             case .fileValues: fileValues = try c.decode([String].self, forKey: k)
             case .userFields: userFields = try c.decodeIfPresent([String].self, forKey: k)
+            case .skipcount: skipcount = try c.decodeIfPresent(Int.self, forKey: k) ?? 0
+            case .lastplayed: lastplayed = try c.decodeIfPresent(Double.self, forKey: k)
+            case .bookmark: bookmark = try c.decodeIfPresent(Double.self, forKey: k)
+            case .bookmarkSpeed: bookmarkSpeed = try c.decodeIfPresent(Double.self, forKey: k)
             }
         }
     }

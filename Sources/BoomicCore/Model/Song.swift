@@ -65,6 +65,12 @@ public struct Song: Identifiable, Hashable, Sendable, Codable {
         // Optional so that the log omits it when empty: add rows written before user fields
         // existed decode unchanged, and rows without any stay as they were.
         var userFields: [String]?
+        // Plays (kind `play`): the log omits them while unset (0 or nil), so rows written before
+        // the player existed decode unchanged.
+        var skipcount: Int = 0
+        var lastplayed: Double?
+        var bookmark: Double?
+        var bookmarkSpeed: Double?
     }
 
     /// The box. Its `fields` are only written through `mutate`, which first copies the box unless
@@ -283,6 +289,30 @@ public struct Song: Identifiable, Hashable, Sendable, Codable {
     public var userFields: [String] {
         get { storage.fields.userFields ?? [] }
         set { mutate { $0.userFields = newValue.isEmpty ? nil : newValue } }
+    }
+
+    // Plays: what the player records, one `play` transaction per finished or skipped song.
+    /// Times the song was moved on from before it counted as a play (`PlayCounting`).
+    public var skipcount: Int {
+        get { storage.fields.skipcount }
+        set { mutate { $0.skipcount = newValue } }
+    }
+    /// When the song last counted as a play, seconds since 1970 (passed in; Core has no clock).
+    public var lastplayed: Double? {
+        get { storage.fields.lastplayed }
+        set { mutate { $0.lastplayed = newValue } }
+    }
+    /// Where to resume the song (an audiobook), in seconds of the song's own time; nil when
+    /// it starts at its start.
+    public var bookmark: Double? {
+        get { storage.fields.bookmark }
+        set { mutate { $0.bookmark = newValue } }
+    }
+    /// The playback speed the bookmark was left at (0.5–2.0); nil is 1.0 (normal speed), and
+    /// it is only kept with a bookmark.
+    public var bookmarkSpeed: Double? {
+        get { storage.fields.bookmarkSpeed }
+        set { mutate { $0.bookmarkSpeed = newValue } }
     }
 
     /// The names of the stored properties, for tests that check every one is handled.

@@ -24,6 +24,11 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
     /// The user's own fields, all in one (`name=value` entries): a change of `mood` is a change
     /// of this field, so user fields replay, flatten, diff and roll back like any other.
     case userFields = "user_fields"
+    // What the player records (kind `play`): facts, not edits, so undo, redo, revert and
+    // rollback leave them alone unless asked (`isPlayField`).
+    case skipcount, lastplayed, bookmark
+    /// The speed the bookmark was left at (nil: 1.0); part of the bookmark.
+    case bookmarkSpeed = "bookmark_speed"
 
     public enum Kind: Sendable { case string, int, double, bool, strings }
 
@@ -39,10 +44,10 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
              .mbTrackID, .mbAlbumID, .mbArtistID, .mbAlbumArtistID, .mbReleaseGroupID, .format, .art:
             return .string
         case .size, .mtime, .track, .tracktotal, .disc, .disctotal, .year, .samplerate, .bitdepth,
-             .channels, .bitrate, .rating, .playcount:
+             .channels, .bitrate, .rating, .playcount, .skipcount:
             return .int
         case .added, .replaygainTrackGain, .replaygainTrackPeak, .replaygainAlbumGain,
-             .replaygainAlbumPeak, .duration:
+             .replaygainAlbumPeak, .duration, .lastplayed, .bookmark, .bookmarkSpeed:
             return .double
         case .missing, .compilation, .favorite:
             return .bool
@@ -65,10 +70,26 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
     /// Fields the library owns rather than the file's tags: a rescan never overwrites them.
     public var isLibraryOnly: Bool {
         switch self {
-        case .tags, .rating, .playcount, .favorite, .userFields: return true
+        case .tags, .rating, .playcount, .favorite, .userFields, .skipcount, .lastplayed, .bookmark, .bookmarkSpeed: return true
         default: return false
         }
     }
+
+    /// What plays record: undo, redo, revert and rollback leave these alone unless `--plays`
+    /// (listening to a song is a fact, not an edit to take back).
+    public var isPlayField: Bool {
+        switch self {
+        case .playcount, .skipcount, .lastplayed, .bookmark, .bookmarkSpeed: return true
+        default: return false
+        }
+    }
+
+    /// The play fields, in field order.
+    public static let playFields: [SongField] = allCases.filter(\.isPlayField)
+
+    /// Fields holding a moment (seconds since 1970): queries and taglists read dates for them
+    /// (`lastplayed:2026-11..`), and `info` and `--json` show them as dates.
+    public var isDate: Bool { self == .added || self == .lastplayed }
 
     /// Fields whose value comes from the file's tags; a rescan of a changed file refreshes them.
     public var isTag: Bool { !isFileFact && !isLibraryOnly }
@@ -118,6 +139,10 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
         case .art: return Self.opt(song.art)
         case .fileValues: return .strings(song.fileValues)
         case .userFields: return .strings(song.userFields)
+        case .skipcount: return .int(song.skipcount)
+        case .lastplayed: return Self.opt(song.lastplayed)
+        case .bookmark: return Self.opt(song.bookmark)
+        case .bookmarkSpeed: return Self.opt(song.bookmarkSpeed)
         }
     }
 
@@ -168,6 +193,10 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
         case .art: song.art = v.string
         case .fileValues: song.fileValues = (v.strings ?? []).sorted()
         case .userFields: song.userFields = v.strings ?? []
+        case .skipcount: song.skipcount = v.int ?? 0
+        case .lastplayed: song.lastplayed = v.double
+        case .bookmark: song.bookmark = v.double
+        case .bookmarkSpeed: song.bookmarkSpeed = v.double
         }
     }
 

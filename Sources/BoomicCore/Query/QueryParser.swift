@@ -52,15 +52,11 @@ public enum QueryParser {
         let ascending = last == "+"
         if let f = FieldName.resolve(name), f != .userFields { return SortKey(field: f, ascending: ascending) }
         if context.userFields.contains(name.lowercased()) { return SortKey(userField: name.lowercased(), ascending: ascending) }
-        if FieldName.reservedName(name) != nil { throw QueryError(term: word, reason: unknownFieldReason(name, context)) }
         throw QueryError(term: word, reason: "no field '\(name)' to sort by (a word ending in + or - is a sort key; to search for it, write title:\(word)); \(hint(for: name, context))")
     }
 
     /// Why a name is no field, and what the user may have meant.
     static func unknownFieldReason(_ name: String, _ context: Context) -> String {
-        if let r = FieldName.reservedName(name) {
-            return "field '\(r)' is kept for the play statistics the player will record, which this version does not have yet"
-        }
         return "unknown field '\(name)'; \(hint(for: name, context))"
     }
 
@@ -112,7 +108,7 @@ public enum QueryParser {
             // beets' path query: an absolute path names a file or a folder and everything under it.
             return .field(field, .pathPrefix(normalizedPath(unescape(pattern))))
         }
-        if field == .added, !pattern.hasPrefix(":"), !pattern.hasPrefix("=") {
+        if field.isDate, !pattern.hasPrefix(":"), !pattern.hasPrefix("=") {
             return .field(field, try dateRange(pattern, original: original, timeZone: context.timeZone))
         }
         return .field(field, try match(pattern, for: field, original: original))
@@ -179,6 +175,15 @@ public enum QueryParser {
             }
             return r
         }
+        if let (op, rest) = comparison(p) {
+            guard let one = try period(rest) else { throw QueryError(term: original, reason: "the date is empty") }
+            switch op {
+            case ">": return .range(lower: one.end, upper: nil)
+            case ">=": return .range(lower: one.start, upper: nil)
+            case "<": return .range(lower: nil, upper: one.start.nextDown)
+            default: return .range(lower: nil, upper: one.end.nextDown)
+            }
+        }
         if let r = p.range(of: "..") {
             let lo = try period(p[..<r.lowerBound]), hi = try period(p[r.upperBound...])
             if lo == nil, hi == nil { throw QueryError(term: original, reason: "a date range needs at least one end, e.g. 2026-01..") }
@@ -200,6 +205,16 @@ public enum QueryParser {
             }
             return thousands ? d * 1000 : d
         }
+        if let (op, rest) = comparison(p) {
+            guard let v = try number(rest) else { throw QueryError(term: original, reason: "the value is empty") }
+            switch op {
+            // Strict bounds as the next double: exact, since values compare as doubles.
+            case ">": return .range(lower: v.nextUp, upper: nil)
+            case ">=": return .range(lower: v, upper: nil)
+            case "<": return .range(lower: nil, upper: v.nextDown)
+            default: return .range(lower: nil, upper: v)
+            }
+        }
         if let r = p.range(of: "..") {
             let lo = try number(p[..<r.lowerBound]), hi = try number(p[r.upperBound...])
             if lo == nil, hi == nil { throw QueryError(term: original, reason: "a range needs at least one end, e.g. 1990..1999 or 4..") }
@@ -208,6 +223,12 @@ public enum QueryParser {
         let v = try number(p)
         if v == nil { throw QueryError(term: original, reason: "the value is empty") }
         return .range(lower: v, upper: v)
+    }
+
+    /// `>N`, `>=N`, `<N`, `<=N` (as taglists write them: `skipcount:>0`): the operator and the rest.
+    private static func comparison(_ p: Substring) -> (String, Substring)? {
+        for op in [">=", "<=", ">", "<"] where p.hasPrefix(op) { return (op, p.dropFirst(op.count)) }
+        return nil
     }
 
     private static func unescapedColon(in w: Substring) -> Substring.Index? {

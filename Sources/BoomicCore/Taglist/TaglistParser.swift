@@ -206,9 +206,8 @@ struct TaglistParser {
         if name.isEmpty { throw fail("expected a field name after '@', e.g. @year:1969 or @artist:miles") }
         if let field = FieldName.resolve(name) { return (.song(field), name) }
         let lower = name.lowercased()
-        // `id` and the play fields the player will record can never be user fields (`modify`
-        // refuses them), so no stored rule names them either.
-        let possible = FieldName.isValidUserFieldName(lower) && lower != "id" && FieldName.reservedName(lower) == nil
+        // `id` can never be a user field (`modify` refuses it), so no stored rule names it either.
+        let possible = FieldName.isValidUserFieldName(lower) && lower != "id"
         var known: Set<String> = []
         switch userFields {
         case .stored:
@@ -216,9 +215,6 @@ struct TaglistParser {
         case .typed(let names):
             if possible, names.contains(lower) { return (.user(lower), name) }
             known = names
-        }
-        if let r = FieldName.reservedName(name) {
-            throw fail("field '\(r)' is kept for the play statistics the player will record, which this version does not have yet", at: start)
         }
         let hint = FieldName.suggestion(for: name, userFields: known).map { "did you mean '\($0)'?" }
             ?? "known fields are \((FieldName.all + known.sorted()).joined(separator: ", "))"
@@ -231,7 +227,7 @@ struct TaglistParser {
         space()
         kilo = field == .bitrate
         defer { kilo = false }
-        if field == .added { return try dated() }
+        if field.isDate { return try dated() }
         switch field.kind {
         case .int, .double: return try numeric()
         case .bool: return try truth(field)

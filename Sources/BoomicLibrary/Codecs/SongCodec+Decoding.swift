@@ -196,6 +196,10 @@ extension SongCodec {
         if has(.art) { s.art = try shared() }
         if has(.fileValues) { s.fileValues = try (0..<r.count(atMost: r.remaining)).map { _ in try r.string() } }
         if has(.userFields) { s.userFields = try sharedList() }
+        if has(.skipcount) { s.skipcount = try r.int() }
+        if has(.lastplayed) { s.lastplayed = try r.double() }
+        if has(.bookmark) { s.bookmark = try r.double() }
+        if has(.bookmarkSpeed) { s.bookmarkSpeed = try r.double() }
         return s
     }
 }

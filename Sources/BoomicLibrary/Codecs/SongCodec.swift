@@ -10,7 +10,7 @@ import Synchronization
 /// second, five times the budget of opening a library (DESIGN §7). This format is hand-rolled
 /// for speed: one pass, no keys, no reflection.
 ///
-/// Layout (version 5), using `ByteWriter`'s primitives:
+/// Layout (version 6), using `ByteWriter`'s primitives:
 /// ```
 /// version byte (5)
 /// song count, chunk count, then per chunk: its song count and its byte length
@@ -23,7 +23,8 @@ import Synchronization
 /// decodes them on all cores: a chunk's place in the output and in the bytes is known before any
 /// of it is read, and its own string table means two threads never share (and never contend for
 /// the reference counts of) the same `String`s. Version 2 was one chunk without the header;
-/// version 3 had no user fields, version 4 no artist credit.
+/// version 3 had no user fields, version 4 no artist credit, version 5 no skip count, last play
+/// or bookmark.
 ///
 /// Absent optionals, empty arrays, `false`, and numbers equal to their default set no bit and
 /// take no bytes. Values many songs share (album, genre, dates, MusicBrainz album ids, art hashes,
@@ -37,7 +38,7 @@ import Synchronization
 /// throws `StoreError.badEncoding`, never traps.
 public enum SongCodec {
     /// Bump when the layout changes, and bump the checkpoint codec's `format` with it.
-    public static let version: UInt8 = 5
+    public static let version: UInt8 = 6
 
     /// Chunks are at least this many songs (fewer songs make one chunk): below that, a thread and
     /// a second string table cost more than they save.
@@ -56,6 +57,7 @@ public enum SongCodec {
         case tags, rating, playcount, favorite, art
         case fileValues
         case userFields
+        case skipcount, lastplayed, bookmark, bookmarkSpeed
 
         var mask: UInt64 { 1 << UInt64(rawValue) }
         static let all: UInt64 = (1 << UInt64(allCases.count)) - 1
@@ -191,6 +193,10 @@ public enum SongCodec {
         mark(.art, s.art != nil)
         mark(.fileValues, !s.fileValues.isEmpty)
         mark(.userFields, !s.userFields.isEmpty)
+        mark(.skipcount, s.skipcount != 0)
+        mark(.lastplayed, s.lastplayed != nil)
+        mark(.bookmark, s.bookmark != nil)
+        mark(.bookmarkSpeed, s.bookmarkSpeed != nil)
 
         w.uuid(s.id.uuid)
         w.varint(bits)
@@ -241,5 +247,9 @@ public enum SongCodec {
         if !s.fileValues.isEmpty { w.count(s.fileValues.count); for v in s.fileValues { w.string(v) } }
         // A user field's entries (`mood=happy`) repeat across songs, so they go in the table.
         sharedList(s.userFields)
+        if s.skipcount != 0 { w.int(s.skipcount) }
+        double(s.lastplayed)
+        double(s.bookmark)
+        double(s.bookmarkSpeed)
     }
 }

@@ -17,13 +17,16 @@ public struct RollbackFlow: Sendable {
     /// what this session last read; if another process committed since, the steps differ and
     /// going ahead would take back (or bring back) something the user was not shown.
     public let replan: (@Sendable (LibrarySession) throws -> (steps: [UUID], targetSeq: Int)?)?
+    /// Whether the play fields go back too (`--plays`). Without it they stay as they are:
+    /// plays are facts, so undoing an edit made before some plays keeps those plays.
+    public let plays: Bool
     /// The state to return to.
     public let target: DataBasis
     /// What would change, computed on the basis the session holds now.
     public let preview: [Assertion]
 
     public init(lib: LibrarySession, targetSeq: Int, kind: Transaction.Kind, label: String,
-                undoes: [UUID]? = nil, redoes: UUID? = nil,
+                undoes: [UUID]? = nil, redoes: UUID? = nil, plays: Bool = false,
                 replan: (@Sendable (LibrarySession) throws -> (steps: [UUID], targetSeq: Int)?)? = nil) throws {
         try lib.requireWritable()
         self.lib = lib
@@ -33,8 +36,10 @@ public struct RollbackFlow: Sendable {
         self.undoes = undoes
         self.redoes = redoes
         self.replan = replan
-        target = try lib.basis(at: targetSeq)
-        preview = EditGeneration.rollback(from: lib.basis, to: target)
+        self.plays = plays
+        let target = try lib.basis(at: targetSeq)
+        self.target = target
+        preview = Self.change(from: lib.basis, to: target, plays: plays)
     }
 
     /// An undo or redo that changes nothing is still recorded: the undo stack is rebuilt from
@@ -57,9 +62,15 @@ public struct RollbackFlow: Sendable {
                     throw LibraryError("the library changed while this \(kind) was waiting (another boomic committed); nothing was changed, run it again")
                 }
             }
-            let a = EditGeneration.rollback(from: basis, to: target)
+            let a = Self.change(from: basis, to: target, plays: plays)
             return a.isEmpty && !isStackStep ? nil : (a, "\(label) (\(Self.count(a)))")
         }
+    }
+
+    /// The diff from `current` to `target`, without the play fields unless `plays`.
+    static func change(from current: DataBasis, to target: DataBasis, plays: Bool) -> [Assertion] {
+        let all = EditGeneration.rollback(from: current, to: target)
+        return plays ? all : EditGeneration.keepingPlays(all)
     }
 
     /// "3 songs", "1 taglist", "2 songs and 1 playlist": what a list of assertions changes.

@@ -17,7 +17,9 @@ struct SongRecord: Decodable, Equatable, Sendable {
     var samplerate, bitdepth, channels, bitrate: Int?
     var format: String?
     var tags: [String]?
-    var rating, playcount: Int?
+    var rating, playcount, skipcount: Int?
+    var lastplayed: String?
+    var bookmark, bookmark_speed: Double?
     var favorite: Bool?
     var art: String?
     var missing: Bool?

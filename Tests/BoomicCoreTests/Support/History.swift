@@ -47,7 +47,8 @@ struct History: Sendable {
         return true
     }
 
-    /// `boomic undo n`: back to the state before the oldest of the last `n` steps.
+    /// `boomic undo n --plays`: back to the state before the oldest of the last `n` steps, play
+    /// fields too (PlayTests checks undo without `--plays`).
     @discardableResult
     mutating func undo(_ n: Int = 1) -> Bool {
         guard let plan = stack.undoPlan(count: n) else { return false }
@@ -55,7 +56,7 @@ struct History: Sendable {
                       label: "undo \(n)", undoes: plan.steps.map(\.id))
     }
 
-    /// `boomic redo`: forward to the state right after the last undone step.
+    /// `boomic redo --plays`: forward to the state right after the last undone step.
     @discardableResult
     mutating func redo() -> Bool {
         guard let plan = stack.redoPlan() else { return false }
@@ -63,7 +64,7 @@ struct History: Sendable {
                       label: "redo", redoes: plan.step.id)
     }
 
-    /// `boomic rollback k`.
+    /// `boomic rollback k --plays`.
     @discardableResult
     mutating func rollback(to k: Int) -> Bool {
         commit(EditGeneration.rollback(from: head, to: bases[k]), kind: .rollback, label: "rollback \(k)")

@@ -7,7 +7,8 @@ import Foundation
 ///
 /// Imports scan a simulated disk that changes between scans (new, changed, touched, moved, copied,
 /// deleted and restored files, some unreadable, some outside the walked roots); edits pick songs
-/// at random or by a query; undo, redo and rollback go back to earlier bases.
+/// at random or by a query; the player records plays, skips and bookmarks; undo, redo and
+/// rollback go back to earlier bases.
 struct HistoryGenerator {
     private var rng: SplitMix64
     private(set) var history: History
@@ -51,7 +52,8 @@ struct HistoryGenerator {
         // Redo is only possible right after an undo: take the chance often enough to test it.
         if history.stack.redoPlan() != nil && rng.chance(0.35) { history.redo(); return }
         switch Int.random(in: 0..<100, using: &rng) {
-        case 0..<19: scan()
+        case 0..<15: scan()
+        case 15..<19: play()
         case 19..<37: modify()
         case 37..<47: tag()
         case 47..<55: taglist()
@@ -209,6 +211,20 @@ struct HistoryGenerator {
         let assignments = (0..<Int.random(in: 1...3, using: &rng)).map { _ in randomAssignment() }
         let label = "modify " + assignments.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
         history.commit(EditGeneration.modify(history.head, songs: ids, set: assignments), kind: .edit, label: label)
+    }
+
+    /// The player: one song played, skipped or left at a bookmark, as `recordPlay` commits it.
+    mutating func play() {
+        let ids = history.head.songs.keys.sorted()
+        guard !ids.isEmpty else { return }
+        let id = rng.pick(ids)
+        let heard = Double(Int.random(in: 0...600, using: &rng))
+        let ending = rng.pick([PlayCounting.Ending.finished, .movedOn, .movedOn, .quit])
+        let outcome = PlayCounting.outcome(heard: heard, duration: history.head[id]?.duration, ending: ending)
+        let bookmark = rng.chance(0.4) ? Bookmark(position: heard, speed: rng.pick([1, 1, 0.75, 1.5])) : nil
+        let record = PlayRecord(song: id, outcome: outcome, time: 1_800_000_000 + Double(history.seq) * 61.5, bookmark: bookmark)
+        guard let a = PlayGeneration.record(record, on: history.head) else { return }
+        history.commit(a, kind: .play, label: PlayGeneration.label(record, song: history.head[id]!))
     }
 
     private mutating func randomAssignment() -> FieldAssignment {
