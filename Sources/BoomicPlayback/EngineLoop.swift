@@ -464,7 +464,7 @@ final class EngineLoop {
                 let heard = t.heardBefore + t.decodedFrames
                 emit(.ended(SongEnd(entry: t.entry, song: t.song, heard: Double(heard) / t.rate,
                                     position: Double(t.startFrame + t.decodedFrames) / t.rate,
-                                    duration: t.totalFrames.map { Double($0) / t.rate }, reason: t.cut ? .stopped : .finished)))
+                                    duration: t.totalFrames.map { Double($0) / t.rate }, reason: t.cut ? .quit : .finished)))
             }
             if t.cut {
                 queue.apply(.stop)

@@ -47,7 +47,8 @@ public enum SongEndReason: String, Sendable, Equatable {
     case skipped
     /// Playback stopped.
     case stopped
-    /// The player quit: only the position is worth keeping (a bookmark).
+    /// The player quit, or the sleep timer stopped it: only the position is worth keeping (a
+    /// bookmark).
     case quit
     /// It could not be decoded at all; skipped without counting.
     case failed

@@ -13,6 +13,7 @@ public final class PlayerFront: Sendable {
     public let engine: PlaybackEngine
     private let basis: DataBasis
     private let store: PlayerStateStore
+    private let recorder: PlayRecorder?
     private let interrupted = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
 
@@ -28,10 +29,12 @@ public final class PlayerFront: Sendable {
         public let description: String
     }
 
-    public init(engine: PlaybackEngine, basis: DataBasis, store: PlayerStateStore) {
+    /// - Parameter recorder: where plays go; nil records nothing (`--no-record`, `--as-of`).
+    public init(engine: PlaybackEngine, basis: DataBasis, store: PlayerStateStore, recorder: PlayRecorder?) {
         self.engine = engine
         self.basis = basis
         self.store = store
+        self.recorder = recorder
     }
 
     /// Follows the engine until the queue ends, the output fails or a signal asks to stop; saves
@@ -54,9 +57,17 @@ public final class PlayerFront: Sendable {
         saver.setEventHandler { [self] in try? save(engine.status) }
         saver.resume()
         let events = engine.events
+        let recorder = recorder, basis = basis
+        recorder?.flushPending()
+        // One reader for the whole stream, to its end: the quit's own `ended` event (a bookmark)
+        // comes after the run is over.
+        let consumed = DispatchSemaphore(value: 0)
         Task.detached {
             for await event in events {
                 show(event)
+                if case let .ended(end) = event, let recorder, let play = PlayRecorder.record(for: end, song: basis[end.song]) {
+                    recorder.record(play)
+                }
                 let stop = outcome.withLock { o -> Bool in
                     switch event {
                     case .started: o.playedAny = true
@@ -67,13 +78,14 @@ public final class PlayerFront: Sendable {
                     }
                     return false
                 }
-                if stop { break }
+                if stop { finished.signal() }
             }
-            finished.signal()
+            consumed.signal()
         }
         finished.wait()
         saver.cancel()
         let final = engine.quit()
+        consumed.wait()
         try? save(final)
         for s in signals { s.cancel() }
         return outcome.withLock { o in
@@ -88,6 +100,7 @@ public final class PlayerFront: Sendable {
     /// Saves what `status` says: the queue, and where in which song.
     public func save(_ status: PlaybackStatus) throws {
         let song = status.entry.flatMap { status.queue.entry($0) }.flatMap { basis[$0.song] }
-        try store.save(PlayerState(queue: status.queue, entry: status.entry, frame: status.frame, song: song))
+        try store.save(PlayerState(queue: status.queue, entry: status.entry, frame: status.frame, song: song,
+                                   pending: recorder?.uncommitted ?? []))
     }
 }

@@ -21,8 +21,12 @@ public struct PlayerState: Codable, Sendable, Equatable {
     public var size: Int?
     public var mtime: Int?
     public var savedAt: Date
+    /// Plays not committed yet (the library was busy or read-only): committed at the next start.
+    public var pending: [PlayRecord] = []
 
-    public init(queue: PlayQueue, entry: PlayQueue.EntryID?, frame: Int, song: Song?, savedAt: Date = Date()) {
+    public init(queue: PlayQueue, entry: PlayQueue.EntryID?, frame: Int, song: Song?, pending: [PlayRecord] = [],
+                savedAt: Date = Date()) {
+        self.pending = pending
         self.queue = queue
         self.entry = entry
         self.frame = frame
@@ -30,6 +34,23 @@ public struct PlayerState: Codable, Sendable, Equatable {
         size = song?.size
         mtime = song?.mtime
         self.savedAt = savedAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case format, queue, entry, frame, song, size, mtime, savedAt, pending
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        format = try c.decode(Int.self, forKey: .format)
+        queue = try c.decode(PlayQueue.self, forKey: .queue)
+        entry = try c.decodeIfPresent(PlayQueue.EntryID.self, forKey: .entry)
+        frame = try c.decode(Int.self, forKey: .frame)
+        song = try c.decodeIfPresent(SongID.self, forKey: .song)
+        size = try c.decodeIfPresent(Int.self, forKey: .size)
+        mtime = try c.decodeIfPresent(Int.self, forKey: .mtime)
+        savedAt = try c.decode(Date.self, forKey: .savedAt)
+        pending = try c.decodeIfPresent([PlayRecord].self, forKey: .pending) ?? []
     }
 
     /// Where to resume in `basis`: the saved frame, or the song's start when the song is gone

@@ -105,3 +105,49 @@ extension PlayCommandTests {
         #expect(bare.status == 64 && bare.stderr.contains("--sleep"), "\(bare)")
     }
 }
+
+extension PlayCommandTests {
+    /// Playing counts: each song heard to its end is one `play` transaction (playcount, lastplayed),
+    /// hidden from `history` unless asked for; `--no-record` and `--as-of` record nothing.
+    @Test func playsAreRecordedAsTransactions() throws {
+        let box = try Sandbox(samples: false)
+        _ = try Self.toneAlbum(box)
+        try box.succeed("play", "--output", "null", "--no-record")
+        try box.succeed("play", "--output", "null", "--as-of", "1")
+        #expect(!(try box.succeed("history", "--kind", "play").stdout.contains("play ")), "--no-record or --as-of recorded plays")
+        try box.succeed("play", "--output", "null")
+        let counts = try box.succeed("ls", "-f", "$title $playcount $skipcount").lines
+        #expect(counts == ["Part 1 1 0", "Part 2 1 0", "Part 3 1 0"], "\(counts)")
+        let plays = try box.succeed("history", "--kind", "play").lines
+        #expect(plays.count == 3, "\(plays)")
+        #expect(!(try box.succeed("history").stdout.contains("play")), "history shows plays without --all")
+        let today = String(ISO8601DateFormatter().string(from: Date()).prefix(10))
+        let recent = try box.succeed("ls", "lastplayed:\(today)").lines
+        #expect(recent.count == 3, "lastplayed is not today: \(recent)")
+    }
+
+    /// An audiobook (tagged #audiobook) keeps its place when the player is stopped, and starts
+    /// there next time; a song heard to its end starts afresh.
+    @Test func anAudiobookStartsWhereItWasLeft() throws {
+        let box = try Sandbox(samples: false)
+        let tone = try Self.toneAlbum(box, seconds: 6)
+        try box.succeed("tag", "-y", "title:part 3", "+#audiobook")
+        let first = box.root + "/first.wav"
+        let player = try ChildProcess.start(box.executable, ["--library", box.library, "play", "title:part 3", "--realtime", "--output", "wav:" + first],
+                                            environment: ["XDG_DATA_HOME": box.root + "/xdg"])
+        Thread.sleep(forTimeInterval: 1.5)
+        kill(player.processIdentifier, SIGTERM)
+        player.waitUntilExit()
+        let heard = try Self.wavData(first).count / 4
+        let bookmark = try box.succeed("ls", "-f", "$bookmark", "title:part 3").lines
+        #expect(bookmark.count == 1 && bookmark[0] != "", "no bookmark: \(bookmark)")
+
+        let rest = box.root + "/rest.wav"
+        try box.succeed("play", "title:part 3", "--output", "wav:" + rest)
+        let partFrames = tone.count / 4 - 91_117
+        let restFrames = try Self.wavData(rest).count / 4
+        // The bookmark is the position heard, in seconds (rounded to the millisecond or so).
+        #expect(abs(restFrames - (partFrames - heard)) < 100, "resumed with \(restFrames) frames left, expected about \(partFrames - heard)")
+        #expect(try box.succeed("ls", "-f", "$bookmark", "title:part 3").lines == [""], "heard to its end, it should start afresh")
+    }
+}

@@ -92,7 +92,10 @@ struct Play: ParsableCommand, TakesTerms {
         queue.apply(.stop)
         let sink = Sinks.open(try SinkSpec(parsing: config.output.value))
         let engine = PlaybackEngine(queue: queue, resume: resumeAt, sink: sink, realtime: realtime,
-                                    songs: { id in basis[id].map { PlayableSong(id: $0.id, path: $0.path) } })
+                                    songs: { id in
+            // An audiobook starts where it was left.
+            basis[id].map { PlayableSong(id: $0.id, path: $0.path, startAt: $0.remembersPosition ? $0.bookmarkValue?.position ?? 0 : 0) }
+        })
         // The engine starts stopped, so that the sleep timer counts from the first sample.
         if sleep == "end" {
             engine.send(.queue(.setSingle(.oneshot)))
@@ -100,7 +103,10 @@ struct Play: ParsableCommand, TakesTerms {
             engine.send(.sleep(after: try DurationText.seconds(sleep)))
         }
         engine.send(.queue(.play(nil)))
-        let player = PlayerFront(engine: engine, basis: basis, store: store)
+        let recording = !noRecord && read.asOf == nil
+        let recorder = recording ? PlayRecorder(session: lib, pending: (try? store.load())?.pending ?? [],
+                                                warn: { Terminal.warn("boomic play: \($0)") }) : nil
+        let player = PlayerFront(engine: engine, basis: basis, store: store, recorder: recorder)
         let outcome: PlayerFront.Outcome
         if Terminal.stdinIsTTY && Terminal.stdoutIsTTY {
             let screen = PlayerScreen(front: player, basis: basis,
