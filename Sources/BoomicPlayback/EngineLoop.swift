@@ -120,7 +120,11 @@ final class EngineLoop {
             followOutput()
             let worked = decodeStep()
             publishStatus()
-            if !worked { _ = ring.engineWake.wait(timeout: .now() + .milliseconds(50)) }
+            if !worked {
+                SampleRing.wait(on: ring.engineWake, flag: ring.engineWaiting, timeout: .milliseconds(50)) {
+                    !channel.inbox.withLock(\.isEmpty)
+                }
+            }
         }
     }
 
@@ -376,16 +380,15 @@ final class EngineLoop {
             } else {
                 renderedFloat.append(contentsOf: scratchFloat)
             }
-        } else {
+        } else if let converter {
             scratch.removeAll(keepingCapacity: true)
             frames = try decoder.read(into: &scratch, maxFrames: Self.framesPerSlot)
-            if let converter {
-                scratch.withUnsafeBufferPointer { b in
-                    if out.isFloat { converter.convert(b, into: &renderedFloat) } else { converter.convert(b, into: &rendered) }
-                }
-            } else {
-                rendered.append(contentsOf: scratch)
+            scratch.withUnsafeBufferPointer { b in
+                if out.isFloat { converter.convert(b, into: &renderedFloat) } else { converter.convert(b, into: &rendered) }
             }
+        } else {
+            // The bit-exact path: the decoder's samples go straight where the ring takes them from.
+            frames = try decoder.read(into: &rendered, maxFrames: Self.framesPerSlot)
         }
         return frames
     }

@@ -41,7 +41,7 @@ final class OutputThread {
             }
             guard let (info, samples) = ring.nextSlot() else {
                 paceStart = nil
-                _ = ring.outputWake.wait(timeout: .now() + .milliseconds(20))
+                SampleRing.wait(on: ring.outputWake, flag: ring.outputWaiting, timeout: .milliseconds(20)) { !ring.isEmpty }
                 continue
             }
             if ring.isDropped(info.segment) {
