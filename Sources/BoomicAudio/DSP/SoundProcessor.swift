@@ -1,0 +1,113 @@
+import BoomicCore
+
+/// The player's signal processing: an `EQSpec`'s biquads and one gain (preamp × ReplayGain ×
+/// volume), run in place over interleaved Float samples scaled to ±1.0.
+///
+/// Everything that allocates or does maths beyond a multiply-add (designing the chain, sizing
+/// the filter state) happens in `setEQ` and `setFormat`, which the engine calls when the user
+/// changes the EQ or a song of another rate or channel count begins; `process` and `setGain` only
+/// read and write storage made there, so they are safe on the audio thread. Filter state is
+/// Double per channel and section, for the same reason the coefficients are (`Biquad`). When
+/// `isIdentity` is true the engine should not call `process` at all and hand the decoder's
+/// integers on untouched, which is what keeps playback bit-exact.
+public struct SoundProcessor: Sendable {
+    public private(set) var eq: EQSpec?
+    /// The chain for the current rate; nil when the EQ is off or flat.
+    public private(set) var design: EQDesign?
+    /// The gain besides the EQ's own (ReplayGain × volume), linear.
+    public private(set) var gain: Double
+    public private(set) var sampleRate: Int
+    public private(set) var channels: Int
+
+    /// b0, b1, b2, a1, a2 per section.
+    private var coefficients: [Double] = []
+    /// z1, z2 per section, per channel: channel-major.
+    private var state: [Double] = []
+    private var scale: Double = 1
+
+    public init(eq: EQSpec? = nil, gain: Double = 1, sampleRate: Int, channels: Int) {
+        precondition(sampleRate > 0 && channels > 0)
+        (self.eq, self.gain, self.sampleRate, self.channels) = (eq, gain, sampleRate, channels)
+        redesign()
+    }
+
+    /// True when `process` would leave every sample as it is: no EQ sections, and the EQ's gain,
+    /// ReplayGain and volume together exactly 1.
+    public var isIdentity: Bool { coefficients.isEmpty && scale == 1 }
+
+    /// A new EQ (nil or flat: none); designs it for the current rate and clears the filters.
+    public mutating func setEQ(_ eq: EQSpec?) {
+        self.eq = eq
+        redesign()
+    }
+
+    /// ReplayGain × volume, linear (`ReplayGainLevel.linear * Volume.gain(percent:)`). Cheap:
+    /// no design, no allocation, filter state kept.
+    public mutating func setGain(_ linear: Double) {
+        gain = linear
+        scale = (design?.linearGain ?? 1) * gain
+    }
+
+    /// The format of the samples to come; the chain is designed again only when the rate
+    /// changes, and the state is resized (and cleared) when the channel count does.
+    public mutating func setFormat(sampleRate: Int, channels: Int) {
+        precondition(sampleRate > 0 && channels > 0)
+        guard sampleRate != self.sampleRate || channels != self.channels else { return }
+        let rateChanged = sampleRate != self.sampleRate
+        (self.sampleRate, self.channels) = (sampleRate, channels)
+        if rateChanged { redesign() } else { resizeState() }
+    }
+
+    /// Forgets the filters' memory (on seek or skip), so the previous position's sound does not
+    /// ring into the new one.
+    public mutating func reset() {
+        state.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+    }
+
+    private mutating func redesign() {
+        if let eq, !eq.isFlat {
+            let d = eq.design(sampleRate: Double(sampleRate))
+            design = d
+            coefficients = d.sections.flatMap { [$0.b0, $0.b1, $0.b2, $0.a1, $0.a2] }
+        } else {
+            design = nil
+            coefficients = []
+        }
+        resizeState()
+        setGain(gain)
+    }
+
+    private mutating func resizeState() {
+        state = [Double](repeating: 0, count: coefficients.count / 5 * 2 * channels)
+    }
+
+    /// Runs the chain over `samples` (interleaved, a whole number of frames), in place.
+    public mutating func process(_ samples: UnsafeMutableBufferPointer<Float>) {
+        precondition(samples.count % channels == 0, "a whole number of frames")
+        let sections = coefficients.count / 5, channels = channels, scale = scale
+        if sections == 0 {
+            if scale != 1 { for i in samples.indices { samples[i] = Float(Double(samples[i]) * scale) } }
+            return
+        }
+        let frames = samples.count / channels
+        coefficients.withUnsafeBufferPointer { c in
+            state.withUnsafeMutableBufferPointer { z in
+                for ch in 0..<channels {
+                    let zs = ch * sections * 2
+                    for frame in 0..<frames {
+                        let index = frame * channels + ch
+                        var x = Double(samples[index])
+                        for s in 0..<sections {
+                            let k = s * 5, zi = zs + s * 2
+                            let y = c[k] * x + z[zi]
+                            z[zi] = c[k + 1] * x - c[k + 3] * y + z[zi + 1]
+                            z[zi + 1] = c[k + 2] * x - c[k + 4] * y
+                            x = y
+                        }
+                        samples[index] = Float(x * scale)
+                    }
+                }
+            }
+        }
+    }
+}
