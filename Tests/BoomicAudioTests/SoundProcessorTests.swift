@@ -125,9 +125,27 @@ import Testing
         }
         var lower = SoundProcessor(gain: Volume.gain(percent: 99), sampleRate: 44100, channels: 2)
         #expect(!lower.isIdentity)
-        lower.setGain(1)
+        lower.setGain(1, ramp: false)
         #expect(lower.isIdentity)
         #expect(!SoundProcessor(eq: EQPreset.named("rock"), sampleRate: 44100, channels: 2).isIdentity)
+    }
+
+    /// A volume change glides over 10 ms instead of stepping (no click), then holds exactly; a
+    /// ramp back to unity ends in the identity.
+    @Test func gainChangesRampWithoutSteps() {
+        var p = SoundProcessor(sampleRate: 44100, channels: 2)
+        p.setGain(0.5)
+        #expect(!p.isIdentity)
+        var ones = [Float](repeating: 1, count: 2 * 1000)
+        Self.process(&p, &ones, block: 100)
+        let left = stride(from: 0, to: ones.count, by: 2).map { ones[$0] }
+        #expect(zip(left, left.dropFirst()).allSatisfy { $0 >= $1 && $0 - $1 < 0.5 / 400 })
+        #expect(left[0] < 1 && left[0] > 0.99 && left[441...].allSatisfy { $0 == 0.5 })
+        #expect(zip(left, stride(from: 1, to: ones.count, by: 2).map { ones[$0] }).allSatisfy { $0 == $1 })
+        p.setGain(1)
+        var more = [Float](repeating: 1, count: 2 * 1000)
+        Self.process(&p, &more, block: 1000)
+        #expect(p.isIdentity && more.last == 1 && more[0] < 1)
     }
 
     /// Block sizes do not change the output; channels are filtered apart; a new rate gets a new

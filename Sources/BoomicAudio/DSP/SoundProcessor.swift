@@ -23,7 +23,14 @@ public struct SoundProcessor: Sendable {
     private var coefficients: [Double] = []
     /// z1, z2 per section, per channel: channel-major.
     private var state: [Double] = []
+    /// The gain applied now, and where a ramp is taking it (over `rampRemaining` more frames).
     private var scale: Double = 1
+    private var targetScale: Double = 1
+    private var rampRemaining = 0
+
+    /// How long a change of gain takes: 10 ms, short enough to feel instant on a volume key, long
+    /// enough not to click.
+    public static let rampSeconds = 0.01
 
     public init(eq: EQSpec? = nil, gain: Double = 1, sampleRate: Int, channels: Int) {
         precondition(sampleRate > 0 && channels > 0)
@@ -33,7 +40,7 @@ public struct SoundProcessor: Sendable {
 
     /// True when `process` would leave every sample as it is: no EQ sections, and the EQ's gain,
     /// ReplayGain and volume together exactly 1.
-    public var isIdentity: Bool { coefficients.isEmpty && scale == 1 }
+    public var isIdentity: Bool { coefficients.isEmpty && scale == 1 && targetScale == 1 }
 
     /// A new EQ (nil or flat: none); designs it for the current rate and clears the filters.
     public mutating func setEQ(_ eq: EQSpec?) {
@@ -42,10 +49,18 @@ public struct SoundProcessor: Sendable {
     }
 
     /// ReplayGain × volume, linear (`ReplayGainLevel.linear * Volume.gain(percent:)`). Cheap:
-    /// no design, no allocation, filter state kept.
-    public mutating func setGain(_ linear: Double) {
+    /// no design, no allocation, filter state kept. With `ramp` (a volume key) the gain glides
+    /// there over `rampSeconds` so that the step does not click; without it (a new song's
+    /// ReplayGain, set before its first sample) it applies from the next sample.
+    public mutating func setGain(_ linear: Double, ramp: Bool = true) {
         gain = linear
-        scale = (design?.linearGain ?? 1) * gain
+        targetScale = (design?.linearGain ?? 1) * gain
+        if !ramp || targetScale == scale {
+            scale = targetScale
+            rampRemaining = 0
+        } else {
+            rampRemaining = max(1, Int(Double(sampleRate) * Self.rampSeconds))
+        }
     }
 
     /// The format of the samples to come; the chain is designed again only when the rate
@@ -74,22 +89,33 @@ public struct SoundProcessor: Sendable {
             coefficients = []
         }
         resizeState()
-        setGain(gain)
+        setGain(gain, ramp: false)
     }
 
     private mutating func resizeState() {
         state = [Double](repeating: 0, count: coefficients.count / 5 * 2 * channels)
     }
 
-    /// Runs the chain over `samples` (interleaved, a whole number of frames), in place.
+    /// Runs the chain over `samples` (interleaved, a whole number of frames), in place. A
+    /// processor is a value: keep the one the audio thread uses unshared, or its first `process`
+    /// copies the filter state.
     public mutating func process(_ samples: UnsafeMutableBufferPointer<Float>) {
         precondition(samples.count % channels == 0, "a whole number of frames")
-        let sections = coefficients.count / 5, channels = channels, scale = scale
+        let sections = coefficients.count / 5, channels = channels, frames = samples.count / channels
+        let start = scale, target = targetScale, ramp = rampRemaining
+        let step = ramp > 0 ? (target - start) / Double(ramp) : 0
+        if ramp > 0 {
+            if frames >= ramp { (scale, rampRemaining) = (target, 0) } else { (scale, rampRemaining) = (start + step * Double(frames), ramp - frames) }
+        }
+        @inline(__always) func gain(_ frame: Int) -> Double { frame < ramp ? start + step * Double(frame + 1) : target }
         if sections == 0 {
-            if scale != 1 { for i in samples.indices { samples[i] = Float(Double(samples[i]) * scale) } }
+            if start == 1 && target == 1 { return }
+            for frame in 0..<frames {
+                let g = gain(frame)
+                for i in frame * channels..<(frame + 1) * channels { samples[i] = Float(Double(samples[i]) * g) }
+            }
             return
         }
-        let frames = samples.count / channels
         coefficients.withUnsafeBufferPointer { c in
             state.withUnsafeMutableBufferPointer { z in
                 for ch in 0..<channels {
@@ -104,7 +130,7 @@ public struct SoundProcessor: Sendable {
                             z[zi + 1] = c[k + 2] * x - c[k + 4] * y
                             x = y
                         }
-                        samples[index] = Float(x * scale)
+                        samples[index] = Float(x * gain(frame))
                     }
                 }
             }
