@@ -78,6 +78,7 @@ import Testing
         Filter: ON HS Fc 8000 Hz Gain -2 dB
         """
         let spec = try EQFile.parse(text, path: "x.txt")
+        #expect(try EQFile.parse("\u{FEFF}" + text.replacingOccurrences(of: "\n", with: "\r\n"), path: "x.txt") == spec)
         #expect(spec.bands == [EQBand(.lowShelf, frequency: 80, gain: 3, q: 0.71), EQBand(.highShelf, frequency: 8000, gain: -2, q: 0.707)])
         let bad: [(String, Int)] = [
             ("Preamp: -3 dB\nFilter 1: ON LP Fc 80 Hz", 2),

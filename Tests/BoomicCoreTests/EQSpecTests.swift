@@ -76,5 +76,9 @@ import Testing
         let spec = EQSpec(graphic: [1, -2, 3, 0, 0, 12], bands: [EQBand(.highShelf, frequency: 9000, gain: -3, q: 0.7)],
                           curve: [EQCurvePoint(frequency: 20, gain: -1), EQCurvePoint(frequency: 20000, gain: 2)], preamp: -4)
         #expect(try JSONDecoder().decode(EQSpec.self, from: JSONEncoder().encode(spec)) == spec)
+        for damaged in [#"{"graphic": [1, 2, 3]}"#, #"{"graphic": [0,0,0,0,0,0], "bands": [{"kind": "peaking", "frequency": 100, "gain": 3, "q": 0}]}"#,
+                        #"{"graphic": [0,0,0,0,0,0], "curve": [{"frequency": 100, "gain": 1}, {"frequency": 50, "gain": 1}]}"#] {
+            #expect(throws: DecodingError.self, "\(damaged)") { try JSONDecoder().decode(EQSpec.self, from: Data(damaged.utf8)) }
+        }
     }
 }

@@ -10,7 +10,10 @@ public enum EQFile {
         var spec = EQSpec()
         var preamp: Double?
         var sawAnything = false
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Windows editors (Equalizer APO's home) may start the file with a byte-order mark.
+        let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
+        // By `isNewline`, not "\n": a CRLF is one Character, which a split on "\n" never finds.
+        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty || line.hasPrefix("#") { continue }
             func fail(_ reason: String) -> EQSpecError { .badFile(path: path, line: index + 1, reason: reason) }

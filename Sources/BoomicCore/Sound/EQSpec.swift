@@ -25,6 +25,24 @@ public struct EQSpec: Codable, Hashable, Sendable {
 
     public static let flat = EQSpec()
 
+    private enum CodingKeys: String, CodingKey { case graphic, bands, curve, preamp }
+
+    /// A saved profile is checked as `--eq` text is: six sliders, at most 12 bands, a rising
+    /// curve; a damaged one is refused rather than designed wrongly.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        graphic = try c.decode([Double].self, forKey: .graphic)
+        bands = try c.decodeIfPresent([EQBand].self, forKey: .bands) ?? []
+        curve = try c.decodeIfPresent([EQCurvePoint].self, forKey: .curve) ?? []
+        preamp = try c.decodeIfPresent(Double.self, forKey: .preamp)
+        let valid = graphic.count == Self.graphicFrequencies.count && bands.count <= Self.maxParametricBands
+            && bands.allSatisfy { $0.frequency > 0 && $0.q > 0 }
+            && zip(curve, curve.dropFirst()).allSatisfy { $0.frequency < $1.frequency } && curve.allSatisfy { $0.frequency > 0 }
+        guard valid else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an EQ profile: six graphic gains, at most 12 bands with positive frequency and Q, a rising curve"))
+        }
+    }
+
     /// Nothing to do: no slider moved, no band with a gain, no curve, no preamp.
     public var isFlat: Bool {
         graphic.allSatisfy { $0 == 0 } && bands.allSatisfy { $0.gain == 0 } && curve.isEmpty && (preamp ?? 0) == 0
