@@ -133,6 +133,9 @@ public struct SoundProcessor: Sendable {
                         samples[index] = Float(x * gain(frame))
                     }
                 }
+                // After a long silence the state decays into subnormal numbers, which are many
+                // times slower on x86; far below anything audible, they are set to zero.
+                for i in z.indices where abs(z[i]) < 1e-200 { z[i] = 0 }
             }
         }
     }
