@@ -36,4 +36,13 @@ import Testing
         // Without a peak there is nothing to limit with.
         #expect(ReplayGain.level(mode: .track, tags: ReplayGainTags(trackGain: 8), shuffle: false).decibels == 8)
     }
+
+    /// The rule reads a song's library fields.
+    @Test func tagsComeFromTheSong() {
+        var song = Song(id: songID(1), path: "/m/a.flac")
+        song.replaygainTrackGain = -6.2; song.replaygainTrackPeak = 0.91
+        song.replaygainAlbumGain = -7.0; song.replaygainAlbumPeak = 0.99
+        #expect(ReplayGainTags(song) == ReplayGainTags(trackGain: -6.2, trackPeak: 0.91, albumGain: -7.0, albumPeak: 0.99))
+        #expect(ReplayGain.level(mode: .auto, tags: ReplayGainTags(song), shuffle: false).decibels == -7.0)
+    }
 }

@@ -59,3 +59,11 @@ public enum ReplayGain {
         return ReplayGainLevel(decibels: wanted, limitedByPeak: false)
     }
 }
+
+extension ReplayGainTags {
+    /// The song's four ReplayGain fields, as `boomic loudness` or the files' tags left them.
+    public init(_ song: Song) {
+        self.init(trackGain: song.replaygainTrackGain, trackPeak: song.replaygainTrackPeak,
+                  albumGain: song.replaygainAlbumGain, albumPeak: song.replaygainAlbumPeak)
+    }
+}
