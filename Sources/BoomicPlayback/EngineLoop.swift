@@ -39,6 +39,11 @@ final class EngineLoop {
         var unplayable = false
         /// From the song's format to the output's, when they differ.
         var converter: FormatConverter?
+        /// With sound processing on: from the song's format to float at the output's rate and
+        /// channels, and from there to the output's integers (dithered).
+        var toFloat: FormatConverter?
+        var fromFloat: FormatConverter?
+        var replayGain = ReplayGainTags()
         /// Ended early by the sleep timer.
         var cut = false
         /// The output's rate, for turning frames heard into the song's frames.
@@ -69,6 +74,11 @@ final class EngineLoop {
     private var idle = false
     private var scratch: [Int32] = []
     private var scratchFloat: [Float] = []
+    /// A block in float, at the output's rate and channels, while the processor works on it.
+    private var processing: [Float] = []
+    private var sound: SoundSettings
+    private var processor: SoundProcessor
+    private var replayGainDecibels = 0.0
     /// The current track's samples in the output's format, not yet in the ring (a block may
     /// fill more than one slot once resampled up), and how many of them went in.
     private var rendered: [Int32] = []
@@ -81,7 +91,7 @@ final class EngineLoop {
     private var conversionsSaid: Set<String> = []
 
     init(queue: PlayQueue, resume: (entry: PlayQueue.EntryID, frame: Int)?, ring: SampleRing,
-         sink: sending any AudioSink, realtime: Bool, songs: @escaping @Sendable (SongID) -> PlayableSong?,
+         sink: sending any AudioSink, realtime: Bool, sound: SoundSettings, songs: @escaping @Sendable (SongID) -> PlayableSong?,
          emit: @escaping (PlaybackEvent) -> Void, channel: EngineChannel) {
         self.queue = queue
         self.resume = resume
@@ -89,6 +99,9 @@ final class EngineLoop {
         self.songs = songs
         self.emit = emit
         self.channel = channel
+        self.sound = sound
+        processor = SoundProcessor(eq: sound.eq, sampleRate: 44_100, channels: 2)
+        processing.reserveCapacity(Self.framesPerSlot * 8 * 4)
         scratch.reserveCapacity(Self.framesPerSlot * 8)
         scratchFloat.reserveCapacity(Self.framesPerSlot * 8)
         rendered.reserveCapacity(Self.framesPerSlot * 8 * 4)
@@ -138,6 +151,10 @@ final class EngineLoop {
         case let .seekBy(delta): seek(to: heardPosition().seconds + delta)
         case let .sleep(after: seconds):
             sleep = seconds.map { (left: max(0, $0), stopped: false) }
+        case let .sound(settings):
+            if settings.eq != sound.eq { processor.setEQ(settings.eq) }
+            sound = settings
+            if let t = tracks.last { processor.setGain(gain(for: t), ramp: true) }
         }
     }
 
@@ -186,8 +203,10 @@ final class EngineLoop {
         var decoder: (any AudioDecoder)?
         var path = ""
         var start = 0
+        var tags = ReplayGainTags()
         if let playable = songs(song) {
             path = playable.path
+            tags = playable.replayGain
             do {
                 let d = try Decoders.open(playable.path)
                 start = frame ?? Int((playable.startAt * Double(d.format.sampleRate)).rounded())
@@ -203,6 +222,7 @@ final class EngineLoop {
                           format: decoder?.format, totalFrames: decoder?.totalFrames, startFrame: start)
         track.heardBefore = heardBefore
         track.announced = announced
+        track.replayGain = tags
         if track.failed { failuresInARow += 1 } else { failuresInARow = 0 }
         tracks.append(track)
     }
@@ -245,6 +265,7 @@ final class EngineLoop {
         ring.discardRequests.add(1, ordering: .releasing)
         ring.outputWake.signal()
         tracks.removeAll()
+        processor.reset()
         if awaitingFormat { awaitingFormat = false; sinkWanted = nil }
         clearRendered()
     }
@@ -276,14 +297,17 @@ final class EngineLoop {
         guard let format = tracks[i].format else { return false }
         if !tracks[i].prepared {
             if awaitingFormat { return false }
-            if sinkWanted == format, outputFormat != nil {
+            // With sound processing on, the output is offered float (a wav: file is then 32-bit
+            // float); otherwise the song's own format, so that the samples reach it unchanged.
+            let wanted = sound.changesSamples ? PCMFormat.float(sampleRate: format.sampleRate, channels: format.channels) : format
+            if sinkWanted == wanted, outputFormat != nil {
                 tracks[i].prepared = true
             } else {
                 guard ring.freeSlot() != nil else { return false }
                 ring.negotiated.withLock { $0 = nil }
-                sinkWanted = format
+                sinkWanted = wanted
                 awaitingFormat = true
-                ring.publish(SlotInfo(segment: tracks[i].segment, frames: 0, samples: 0, endOfTrack: false, prepare: format, isFloat: false))
+                ring.publish(SlotInfo(segment: tracks[i].segment, frames: 0, samples: 0, endOfTrack: false, prepare: wanted, isFloat: false))
                 return true
             }
         }
@@ -299,10 +323,18 @@ final class EngineLoop {
         }
         if tracks[i].outputRate == nil {
             tracks[i].outputRate = Double(out.sampleRate)
+            if processor.sampleRate != out.sampleRate || processor.channels != out.channels {
+                processor.setFormat(sampleRate: out.sampleRate, channels: out.channels)
+            }
+            processor.setGain(gain(for: tracks[i]), ramp: false)
             if out != format {
                 do {
                     tracks[i].converter = try FormatConverter(from: format, to: out, blockFrames: Self.framesPerSlot)
-                    if conversionsSaid.insert("\(format)>\(out)").inserted {
+                    // Worth saying when it changes the rate, the channels or loses bits; widening
+                    // to float for the sound processor is not.
+                    let lossy = out.sampleRate != format.sampleRate || out.channels != format.channels
+                        || (!out.isFloat && out.bitsPerSample < format.bitsPerSample)
+                    if lossy, conversionsSaid.insert("\(format)>\(out)").inserted {
                         emit(.warning("converting \(format) to the output's \(out) (from \(decoder.path))"))
                     }
                 } catch {
@@ -318,7 +350,9 @@ final class EngineLoop {
         renderedTaken = 0
         var frames = 0
         do {
-            frames = try read(decoder, format: format, converter: tracks[i].converter, into: out)
+            frames = processor.isIdentity
+                ? try read(decoder, format: format, converter: tracks[i].converter, into: out)
+                : try readProcessed(decoder, track: i, into: out)
         } catch {
             emit(.warning(error.description))
         }
@@ -328,7 +362,11 @@ final class EngineLoop {
         tracks[i].decodedFrames += frames
         if frames == 0 {
             // The end of the song: the resampler's tail, then the end slot (next turn).
-            if let c = tracks[i].converter {
+            if !processor.isIdentity, let c = tracks[i].toFloat {
+                processing.removeAll(keepingCapacity: true)
+                c.flush(into: &processing)
+                do { try finishProcessing(track: i, into: out) } catch { emit(.warning(error.description)) }
+            } else if let c = tracks[i].converter {
                 if out.isFloat { c.flush(into: &renderedFloat) } else { c.flush(into: &rendered) }
             }
             tracks[i].decoder = nil
@@ -362,6 +400,56 @@ final class EngineLoop {
         timer.left -= Double(frames) / rate
         timer.stopped = timer.left <= 0
         sleep = timer
+    }
+
+    /// The linear gain for a song: its ReplayGain (by the mode, the preamp, the peak) times the
+    /// volume's.
+    private func gain(for t: Track) -> Double {
+        let level = ReplayGain.level(mode: sound.replayGain, tags: t.replayGain, shuffle: queue.isRandom,
+                                     preamp: sound.preamp, missing: sound.missing)
+        replayGainDecibels = level.decibels
+        return level.linear * Volume.gain(percent: Double(sound.volume))
+    }
+
+    /// Decodes one block through the sound processor: to float at the output's rate and
+    /// channels, processed in place, then into the output's format (dithered when it is integer).
+    private func readProcessed(_ decoder: any AudioDecoder, track i: Int, into out: PCMFormat) throws(AudioError) -> Int {
+        let format = decoder.format
+        let floatFormat = PCMFormat.float(sampleRate: out.sampleRate, channels: out.channels)
+        if tracks[i].toFloat == nil, format != floatFormat {
+            tracks[i].toFloat = try FormatConverter(from: format, to: floatFormat, blockFrames: Self.framesPerSlot)
+        }
+        processing.removeAll(keepingCapacity: true)
+        let frames: Int
+        if format.isFloat {
+            scratchFloat.removeAll(keepingCapacity: true)
+            frames = try decoder.read(into: &scratchFloat, maxFrames: Self.framesPerSlot)
+            if let c = tracks[i].toFloat {
+                scratchFloat.withUnsafeBufferPointer { c.convert($0, into: &processing) }
+            } else {
+                processing.append(contentsOf: scratchFloat)
+            }
+        } else {
+            scratch.removeAll(keepingCapacity: true)
+            frames = try decoder.read(into: &scratch, maxFrames: Self.framesPerSlot)
+            if let c = tracks[i].toFloat { scratch.withUnsafeBufferPointer { c.convert($0, into: &processing) } }
+        }
+        try finishProcessing(track: i, into: out)
+        return frames
+    }
+
+    /// Runs `processing` through the processor and appends it to what the ring takes.
+    private func finishProcessing(track i: Int, into out: PCMFormat) throws(AudioError) {
+        processing.withUnsafeMutableBufferPointer { processor.process($0) }
+        if out.isFloat {
+            renderedFloat.append(contentsOf: processing)
+            return
+        }
+        if tracks[i].fromFloat == nil {
+            tracks[i].fromFloat = try FormatConverter(from: .float(sampleRate: out.sampleRate, channels: out.channels), to: out,
+                                                     blockFrames: Self.framesPerSlot * 4)
+        }
+        processing.withUnsafeBufferPointer { tracks[i].fromFloat!.convert($0, into: &rendered) }
     }
 
     /// Decodes one block and puts it, in the output's format, into `rendered`/`renderedFloat`;
@@ -519,7 +607,8 @@ final class EngineLoop {
         let (frame, seconds) = heardPosition()
         let status = PlaybackStatus(queue: queue, entry: t?.entry ?? queue.current, position: seconds, frame: frame,
                                     duration: t.flatMap { t in t.totalFrames.map { Double($0) / t.rate } },
-                                    sourceFormat: t?.format, outputFormat: outputFormat)
+                                    sourceFormat: t?.format, outputFormat: outputFormat, sound: sound,
+                                    replayGainDecibels: replayGainDecibels)
         channel.published.withLock { $0 = status }
     }
 

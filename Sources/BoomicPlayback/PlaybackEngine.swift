@@ -21,7 +21,7 @@ public final class PlaybackEngine: Sendable {
     ///
     /// - Parameter sink: handed over to the output thread, which alone uses it from now on.
     public init(queue: PlayQueue, resume: (entry: PlayQueue.EntryID, frame: Int)? = nil,
-                sink: sending any AudioSink, realtime: Bool = false,
+                sink: sending any AudioSink, realtime: Bool = false, sound: SoundSettings = SoundSettings(),
                 songs: @escaping @Sendable (SongID) -> PlayableSong?) {
         let ring = SampleRing(slotCount: 24, slotCapacity: EngineLoop.framesPerSlot * 8)
         self.ring = ring
@@ -32,7 +32,7 @@ public final class PlaybackEngine: Sendable {
         let handOver = HandOver(sink)
         let thread = Thread {
             let loop = EngineLoop(queue: queue, resume: resume, ring: ring, sink: handOver.take(),
-                                  realtime: realtime, songs: songs, emit: { continuation.yield($0) },
+                                  realtime: realtime, sound: sound, songs: songs, emit: { continuation.yield($0) },
                                   channel: channel)
             loop.run()
             continuation.finish()

@@ -9,11 +9,14 @@ public struct PlayableSong: Sendable, Equatable {
     /// Where the song starts when it starts from its beginning, in seconds: an audiobook's
     /// bookmark. 0 for music.
     public var startAt: Double
+    /// Its ReplayGain values, for the gain the engine applies when ReplayGain is on.
+    public var replayGain: ReplayGainTags
 
-    public init(id: SongID, path: String, startAt: Double = 0) {
+    public init(id: SongID, path: String, startAt: Double = 0, replayGain: ReplayGainTags = ReplayGainTags()) {
         self.id = id
         self.path = path
         self.startAt = startAt
+        self.replayGain = replayGain
     }
 }
 
@@ -31,6 +34,39 @@ public enum PlaybackCommand: Sendable {
     /// does not count down and an unpaced output counts what it rendered), fade out over
     /// `SleepTimer.fade` and stop; nil cancels it.
     case sleep(after: Double?)
+    /// Volume, EQ and ReplayGain, heard within a slot or two (a gain glides over 10 ms).
+    case sound(SoundSettings)
+}
+
+/// What the engine does to the samples besides converting them. At their defaults (no EQ,
+/// ReplayGain off, volume 100) it does nothing, and playback is bit-exact.
+public struct SoundSettings: Sendable, Equatable {
+    public var eq: EQSpec?
+    /// How the EQ was named (`rock`, a profile, a file), for the status line.
+    public var eqName: String
+    public var replayGain: ReplayGainMode
+    /// dB added to ReplayGain's gain, when it is on.
+    public var preamp: Double
+    /// dB for songs without ReplayGain values, when it is on.
+    public var missing: Double
+    /// 0–100: 100 is unity, lower follows `Volume.gain`'s curve.
+    public var volume: Int
+
+    public init(eq: EQSpec? = nil, eqName: String = "off", replayGain: ReplayGainMode = .off, preamp: Double = 0,
+                missing: Double = 0, volume: Int = 100) {
+        self.eq = eq
+        self.eqName = eqName
+        self.replayGain = replayGain
+        self.preamp = preamp
+        self.missing = missing
+        self.volume = volume
+    }
+
+    /// Whether anything changes the samples: then the output is offered float (a `wav:` file
+    /// is written as 32-bit float), and the samples pass through the processor.
+    public var changesSamples: Bool {
+        replayGain != .off || volume != 100 || !(eq?.design(sampleRate: 48_000).isIdentity ?? true)
+    }
 }
 
 /// The sleep timer's fade.
@@ -90,4 +126,7 @@ public struct PlaybackStatus: Sendable, Equatable {
     /// The song's own format and what the output takes.
     public var sourceFormat: PCMFormat?
     public var outputFormat: PCMFormat?
+    public var sound = SoundSettings()
+    /// The gain ReplayGain gives the song being decoded, in dB (0 when off).
+    public var replayGainDecibels: Double = 0
 }

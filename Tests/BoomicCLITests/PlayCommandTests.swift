@@ -151,3 +151,47 @@ extension PlayCommandTests {
         #expect(try box.succeed("ls", "-f", "$bookmark", "title:part 3").lines == [""], "heard to its end, it should start afresh")
     }
 }
+
+extension PlayCommandTests {
+    static func rms16(_ bytes: [UInt8]) -> Double {
+        var sum = 0.0
+        for i in stride(from: 0, to: bytes.count - 1, by: 2) {
+            let v = Double(Int16(bitPattern: UInt16(bytes[i]) | UInt16(bytes[i + 1]) << 8)) / 32_768
+            sum += v * v
+        }
+        return (sum / Double(bytes.count / 2)).squareRoot()
+    }
+
+    static func rmsFloat(_ bytes: [UInt8]) -> Double {
+        var sum = 0.0
+        for i in stride(from: 0, to: bytes.count - 3, by: 4) {
+            let u = UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 3]) << 24
+            let v = Double(Float(bitPattern: u))
+            sum += v * v
+        }
+        return (sum / Double(bytes.count / 4)).squareRoot()
+    }
+
+    /// ReplayGain and volume change the level by what they say, into a 32-bit float wav: file;
+    /// a bad --eq or --volume is a usage error.
+    @Test func replayGainAndVolumeChangeTheLevel() throws {
+        let box = try Sandbox(samples: false)
+        _ = try Self.toneAlbum(box)
+        try box.succeed("modify", "-y", "title:part 1", "replaygain_track_gain=-6.5", "replaygain_track_peak=0.7")
+        let plain = box.root + "/plain.wav", gained = box.root + "/gained.wav", quieter = box.root + "/quieter.wav"
+        try box.succeed("play", "title:part 1", "--output", "wav:" + plain)
+        try box.succeed("play", "title:part 1", "--replaygain", "track", "--output", "wav:" + gained)
+        try box.succeed("play", "title:part 1", "--volume", "50", "--output", "wav:" + quieter)
+        let reference = Self.rms16(try Self.wavData(plain))
+        let withGain = Self.rmsFloat(try Self.wavData(gained))
+        let withVolume = Self.rmsFloat(try Self.wavData(quieter))
+        let gainDB = 20 * log10(withGain / reference), volumeDB = 20 * log10(withVolume / reference)
+        #expect(abs(gainDB - -6.5) < 0.1, "ReplayGain changed the level by \(gainDB) dB, not -6.5")
+        #expect(abs(volumeDB - 20 * log10(0.125)) < 0.1, "volume 50 changed the level by \(volumeDB) dB, not \(20 * log10(0.125))")
+        for bad in [["--eq", "loudest"], ["--volume", "101"], ["--preamp", "x"], ["--replaygain", "loud"]] {
+            let run = try box.boomic(["play", "--output", "null"] + bad)
+            #expect(run.status == 64, "\(run)")
+        }
+        try box.succeed("play", "--eq", "ROCK", "--output", "null")
+    }
+}

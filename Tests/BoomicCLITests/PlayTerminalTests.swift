@@ -27,6 +27,9 @@ import Testing
         try tmux(["send-keys", "-t", session, " ", "r"])
         #expect(try waitForScreen(session) { $0.contains("repeat all") && $0.contains("▶ 0:") } != nil,
                 "space did not resume or r did not set repeat: \((try? screen(session)) ?? "")")
+        try tmux(["send-keys", "-t", session, "-", "e"])
+        #expect(try waitForScreen(session) { $0.contains("vol 95") && $0.contains("EQ flat") } != nil,
+                "- did not lower the volume or e did not choose the first preset: \((try? screen(session)) ?? "")")
         try tmux(["send-keys", "-t", session, "q"])
         let deadline = Date().addingTimeInterval(5)
         while !FileManager.default.fileExists(atPath: exitFile), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }

@@ -90,16 +90,19 @@ public final class WAVFileSink: AudioSink {
     /// The same as `close()`, under the name the decoder tests know.
     public func finish() throws(AudioError) { try close() }
 
-    /// A canonical header: WAVE_FORMAT_PCM (or IEEE_FLOAT) in mono or stereo up to 16 bits,
-    /// else WAVE_FORMAT_EXTENSIBLE (which readers require for more bits or channels).
+    /// A canonical header: WAVE_FORMAT_PCM in mono or stereo up to 16 bits, IEEE_FLOAT in mono
+    /// or stereo (with the `cbSize` and `fact` chunk the format asks of non-PCM data, which sox
+    /// warns about otherwise), else WAVE_FORMAT_EXTENSIBLE (which readers require for more bits
+    /// or channels).
     static func header(_ f: PCMFormat, dataBytes: Int) -> [UInt8] {
         var h: [UInt8] = []
         func u32(_ v: Int) { for i in 0..<4 { h.append(UInt8(truncatingIfNeeded: v >> (8 * i))) } }
         func u16(_ v: Int) { for i in 0..<2 { h.append(UInt8(truncatingIfNeeded: v >> (8 * i))) } }
         let extensible = f.channels > 2 || (!f.isFloat && f.bitsPerSample > 16)
         let block = f.channels * ((f.bitsPerSample + 7) / 8)
-        let fmtSize = extensible ? 40 : 16
-        h += Array("RIFF".utf8); u32(4 + (8 + fmtSize) + 8 + dataBytes + (dataBytes & 1)); h += Array("WAVE".utf8)
+        let fmtSize = extensible ? 40 : f.isFloat ? 18 : 16
+        let fact = f.isFloat ? 12 : 0
+        h += Array("RIFF".utf8); u32(4 + (8 + fmtSize) + fact + 8 + dataBytes + (dataBytes & 1)); h += Array("WAVE".utf8)
         h += Array("fmt ".utf8); u32(fmtSize)
         u16(extensible ? 0xFFFE : f.isFloat ? 3 : 1); u16(f.channels); u32(f.sampleRate); u32(f.sampleRate * block); u16(block)
         u16(((f.bitsPerSample + 7) / 8) * 8)
@@ -110,7 +113,10 @@ public final class WAVFileSink: AudioSink {
             u32(f.channels <= masks.count ? masks[f.channels - 1] : 0)
             // KSDATAFORMAT_SUBTYPE_PCM or _IEEE_FLOAT: the format tag, then a fixed GUID tail.
             h += [f.isFloat ? 0x03 : 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0xAA, 0x00, 0x38, 0x9B, 0x71]
+        } else if f.isFloat {
+            u16(0)
         }
+        if f.isFloat { h += Array("fact".utf8); u32(4); u32(block > 0 ? dataBytes / block : 0) }
         h += Array("data".utf8); u32(dataBytes)
         return h
     }

@@ -31,6 +31,16 @@ struct Play: ParsableCommand, TakesTerms {
     var repeatMode: PlayQueue.Repeat = .off
     @Option(help: ArgumentHelp("Where to play: alsa, alsa:DEVICE, null or wav:FILE (default: config.toml's, else alsa).", valueName: "OUTPUT"))
     var output: String?
+    @Option(help: ArgumentHelp("Equalizer: a preset (rock, jazz, …; see playback.md), an AutoEq/Equalizer APO file, or bands such as 60=+3,1k=-2.", valueName: "SPEC"))
+    var eq: String?
+    @Option(help: ArgumentHelp("ReplayGain: off, track, album or auto (album unless shuffling).", valueName: "MODE"))
+    var replaygain: ReplayGainMode?
+    @Option(help: ArgumentHelp("dB added to ReplayGain's gain, when it is on (e.g. --preamp -6).", valueName: "DB"))
+    var preamp: Double?
+    @Option(name: .customLong("replaygain-missing"), help: ArgumentHelp("dB for songs without ReplayGain values, when it is on.", valueName: "DB"))
+    var replaygainMissing: Double?
+    @Option(help: ArgumentHelp("Volume 0–100 (100: unchanged, bit-exact).", valueName: "N"))
+    var volume: Int?
     @Flag(help: "Render null and wav: outputs in real time instead of as fast as decoding allows.")
     var realtime = false
     @Option(help: ArgumentHelp("Stop after this long (30m, 1h, 90s), fading out over the last 10 s, or at the end of the current song (end).", valueName: "TIME"))
@@ -48,6 +58,11 @@ struct Play: ParsableCommand, TakesTerms {
         if let output {
             do { _ = try SinkSpec(parsing: output) } catch { throw ValidationError(error.localizedDescription) }
         }
+        if let volume, !(0...100).contains(volume) { throw ValidationError("--volume takes 0 to 100, not \(volume)") }
+        for (name, db) in [("--preamp", preamp), ("--replaygain-missing", replaygainMissing)] {
+            if let db, !(db.isFinite && abs(db) <= 60) { throw ValidationError("\(name) takes dB between -60 and 60") }
+        }
+        if let eq { try Self.checkEQ(eq) }
         if let sleep, sleep != "end" {
             do { _ = try DurationText.seconds(sleep) } catch {
                 throw ValidationError("--sleep takes a time with its unit (30m, 1h, 90s) or 'end', not '\(sleep)'")
@@ -70,6 +85,12 @@ struct Play: ParsableCommand, TakesTerms {
     func run() throws {
         var config = try PlayerConfig.load()
         config.output.override(output)
+        config.replaygain.override(replaygain?.rawValue)
+        config.preamp.override(preamp)
+        config.replaygainMissing.override(replaygainMissing)
+        config.eq.override(eq)
+        config.volume.override(volume)
+        let sound = try Self.sound(config)
         let lib = try Library.open(at: options.location, create: false)
         let basis = try lib.basis(asOf: read.asOf, view: read.view)
         let store = try PlayerStateStore(libraryLocation: lib.location)
@@ -91,10 +112,13 @@ struct Play: ParsableCommand, TakesTerms {
         }
         queue.apply(.stop)
         let sink = Sinks.open(try SinkSpec(parsing: config.output.value))
-        let engine = PlaybackEngine(queue: queue, resume: resumeAt, sink: sink, realtime: realtime,
+        let engine = PlaybackEngine(queue: queue, resume: resumeAt, sink: sink, realtime: realtime, sound: sound,
                                     songs: { id in
             // An audiobook starts where it was left.
-            basis[id].map { PlayableSong(id: $0.id, path: $0.path, startAt: $0.remembersPosition ? $0.bookmarkValue?.position ?? 0 : 0) }
+            basis[id].map {
+                PlayableSong(id: $0.id, path: $0.path, startAt: $0.remembersPosition ? $0.bookmarkValue?.position ?? 0 : 0,
+                             replayGain: ReplayGainTags($0))
+            }
         })
         // The engine starts stopped, so that the sleep timer counts from the first sample.
         if sleep == "end" {
@@ -109,8 +133,7 @@ struct Play: ParsableCommand, TakesTerms {
         let player = PlayerFront(engine: engine, basis: basis, store: store, recorder: recorder)
         let outcome: PlayerFront.Outcome
         if Terminal.stdinIsTTY && Terminal.stdoutIsTTY {
-            let screen = PlayerScreen(front: player, basis: basis,
-                                      settings: .init(volume: 100, eq: "off", replayGain: "off"))
+            let screen = PlayerScreen(front: player, basis: basis)
             let timer = screen.start()
             outcome = player.run { screen.show($0) }
             timer.cancel()
@@ -133,6 +156,34 @@ struct Play: ParsableCommand, TakesTerms {
         if let failure = outcome.failure { throw CLIError(failure.description) }
     }
 
+    /// `--eq`'s syntax, checked while parsing (exit 64); a file that cannot be read is found at
+    /// run time (exit 1).
+    static func checkEQ(_ spec: String) throws {
+        do {
+            _ = try EQSpec.resolve(spec, savedProfile: { _ in nil })
+        } catch let error as EQSpecError {
+            if case .unreadableFile = error { return }
+            throw ValidationError("--eq: \(error.localizedDescription)")
+        }
+    }
+
+    /// The sound settings in force: config.toml's under the flags.
+    static func sound(_ config: PlayerConfig) throws -> SoundSettings {
+        let name = config.eq.value
+        let eq: EQSpec?
+        if name.lowercased() == "off" {
+            eq = nil
+        } else {
+            do {
+                eq = try EQSpec.resolve(name, savedProfile: { _ in nil })
+            } catch {
+                throw CLIError("--eq \(name): \(error.localizedDescription)")
+            }
+        }
+        return SoundSettings(eq: eq, eqName: name, replayGain: ReplayGainMode(rawValue: config.replaygain.value) ?? .off,
+                             preamp: config.preamp.value, missing: config.replaygainMissing.value, volume: config.volume.value)
+    }
+
     private func chosenSongs(in basis: DataBasis) throws -> [Song] {
         if let name = taglist {
             guard let (_, list) = basis.taglist(named: name) else { throw CLIError("no taglist named '\(name)'; see 'boomic taglist ls'") }
@@ -151,3 +202,4 @@ struct Play: ParsableCommand, TakesTerms {
 }
 
 extension PlayQueue.Repeat: ExpressibleByArgument {}
+extension ReplayGainMode: ExpressibleByArgument {}

@@ -9,24 +9,15 @@ import Synchronization
 final class PlayerScreen: Sendable {
     private let front: PlayerFront
     private let basis: DataBasis
-    private let settings: Mutex<Settings>
     private let running = Atomic<Bool>(true)
     private let drawing = Mutex<Void>(())
-
-    /// What the status line shows besides the engine's status.
-    struct Settings: Sendable {
-        var volume: Int
-        var eq: String
-        var replayGain: String
-    }
 
     /// The terminal's settings before raw mode, put back at exit.
     nonisolated(unsafe) private static var saved: termios?
 
-    init(front: PlayerFront, basis: DataBasis, settings: Settings) {
+    init(front: PlayerFront, basis: DataBasis) {
         self.front = front
         self.basis = basis
-        self.settings = Mutex(settings)
     }
 
     /// Raw mode, the key reader and the redraw timer.
@@ -93,13 +84,14 @@ final class PlayerScreen: Sendable {
     }
 
     func statusLine(_ status: PlaybackStatus) -> String {
-        let s = settings.withLock { $0 }
+        let s = status.sound
         let q = status.queue
         let icon = q.state == .playing ? "▶" : q.state == .paused ? "⏸" : "■"
         let song = status.entry.flatMap { q.entry($0) }.flatMap { basis[$0.song] }
         let name = song.map { [$0.artist, $0.title].compactMap { $0 }.joined(separator: " - ") } ?? ""
         let time = Self.clock(status.position) + (status.duration.map { " / " + Self.clock($0) } ?? "")
-        var modes = ["vol \(s.volume)", "EQ \(s.eq)", "RG \(s.replayGain)"]
+        let rg = s.replayGain == .off ? "off" : s.replayGain.rawValue + String(format: " %+.1f dB", status.replayGainDecibels)
+        var modes = ["vol \(s.volume)", "EQ \(s.eqName)", "RG \(rg)"]
         if q.isRandom { modes.append("shuffle") }
         if q.repeatMode != .off { modes.append("repeat \(q.repeatMode.rawValue)") }
         let right = "  " + modes.joined(separator: "  ")
@@ -144,7 +136,18 @@ final class PlayerScreen: Sendable {
         case .cycleRepeat:
             let all = PlayQueue.Repeat.allCases
             engine.send(.queue(.setRepeat(all[(all.firstIndex(of: q.repeatMode)! + 1) % all.count])))
-        case .volume, .cycleEQ: break
+        case let .volume(step):
+            var sound = engine.status.sound
+            sound.volume = max(0, min(100, sound.volume + step))
+            engine.send(.sound(sound))
+        case .cycleEQ:
+            // off → each preset in turn → off
+            var sound = engine.status.sound
+            let names = ["off"] + EQPreset.names
+            let at = names.firstIndex { $0.lowercased() == sound.eqName.lowercased() } ?? 0
+            sound.eqName = names[(at + 1) % names.count]
+            sound.eq = EQPreset.named(sound.eqName)
+            engine.send(.sound(sound))
         case .quit: front.stop()
         }
         draw()
