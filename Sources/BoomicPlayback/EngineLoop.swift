@@ -18,7 +18,6 @@ final class EngineLoop {
         /// The queue's `starts` when this play began: tells a restart of the same entry apart.
         let starts: Int
         let song: SongID
-        let path: String
         var decoder: (any AudioDecoder)?
         /// Nil when the song could not be opened: it then passes as an empty track.
         let format: PCMFormat?
@@ -201,11 +200,9 @@ final class EngineLoop {
         let segment = nextSegment
         nextSegment += 1
         var decoder: (any AudioDecoder)?
-        var path = ""
         var start = 0
         var tags = ReplayGainTags()
         if let playable = songs(song) {
-            path = playable.path
             tags = playable.replayGain
             do {
                 let d = try Decoders.open(playable.path)
@@ -218,7 +215,7 @@ final class EngineLoop {
         } else {
             emit(.warning("skipped: song \(song) is no longer in the library"))
         }
-        var track = Track(segment: segment, entry: entry, starts: starts, song: song, path: path, decoder: decoder,
+        var track = Track(segment: segment, entry: entry, starts: starts, song: song, decoder: decoder,
                           format: decoder?.format, totalFrames: decoder?.totalFrames, startFrame: start)
         track.heardBefore = heardBefore
         track.announced = announced

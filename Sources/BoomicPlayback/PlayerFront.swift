@@ -22,7 +22,6 @@ public final class PlayerFront: Sendable {
         public var playedAny = false
         public var interrupted = false
         public var failure: AudioFailure?
-        public var warnings = 0
     }
 
     public struct AudioFailure: Error, Sendable, CustomStringConvertible {
@@ -71,10 +70,9 @@ public final class PlayerFront: Sendable {
                 let stop = outcome.withLock { o -> Bool in
                     switch event {
                     case .started: o.playedAny = true
-                    case .warning: o.warnings += 1
                     case let .failed(error): o.failure = AudioFailure(description: error.description); return true
                     case .idle: return true
-                    case .ended: break
+                    case .ended, .warning: break
                     }
                     return false
                 }
