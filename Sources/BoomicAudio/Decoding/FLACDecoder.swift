@@ -113,9 +113,19 @@ public final class FLACDecoder {
         guard let frame, let buffer else { return FLAC__STREAM_DECODER_WRITE_STATUS_ABORT }
         let header = frame.pointee.header
         let n = Int(header.blocksize), channels = Int(header.channels)
-        state.pending.reserveCapacity(state.pending.count + n * channels)
-        for i in 0..<n {
-            for c in 0..<channels { state.pending.append(buffer[c]![i]) }
+        // Grown once, then interleaved channel by channel through a pointer (an append per
+        // sample cost a fifth of the decoding time).
+        let start = state.pending.count
+        state.pending.append(contentsOf: repeatElement(0, count: n * channels))
+        state.pending.withUnsafeMutableBufferPointer { p in
+            for c in 0..<channels {
+                let source = buffer[c]!
+                var j = start + c
+                for i in 0..<n {
+                    p[j] = source[i]
+                    j += channels
+                }
+            }
         }
         return FLAC__STREAM_DECODER_WRITE_STATUS_CONTINUE
     }

@@ -3,9 +3,13 @@
 enum PCM16 {
     /// Appends the first `count` samples of `bytes` to `out`.
     static func append(_ bytes: UnsafeRawBufferPointer, count: Int, to out: inout [Int32]) {
-        out.reserveCapacity(out.count + count)
-        for i in 0..<count {
-            out.append(Int32(bytes.loadUnaligned(fromByteOffset: 2 * i, as: Int16.self)))
+        guard count > 0 else { return }
+        let start = out.count
+        // Grown once and written through a pointer: an append per sample, with its capacity
+        // check, cost a third of the time libmpg123 takes to decode.
+        out.append(contentsOf: repeatElement(0, count: count))
+        out.withUnsafeMutableBufferPointer { o in
+            for i in 0..<count { o[start + i] = Int32(bytes.loadUnaligned(fromByteOffset: 2 * i, as: Int16.self)) }
         }
     }
 }
