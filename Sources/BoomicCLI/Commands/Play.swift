@@ -111,8 +111,13 @@ struct Play: ParsableCommand, TakesTerms {
             if shuffle { queue.apply(.setRandom(true)) }
         }
         queue.apply(.stop)
-        let sink = Sinks.open(try SinkSpec(parsing: config.output.value))
-        let engine = PlaybackEngine(queue: queue, resume: resumeAt, sink: sink, realtime: realtime, sound: sound,
+        let spec = try SinkSpec(parsing: config.output.value)
+        let sink = Sinks.open(spec)
+        // A sound card paces itself; ALSA's own `null` and `file` plugins do not, and an alsa
+        // output is always heard in real time, so the engine paces those by its clock.
+        let paced: Bool
+        if case .alsa = spec { paced = true } else { paced = realtime }
+        let engine = PlaybackEngine(queue: queue, resume: resumeAt, sink: sink, realtime: paced, sound: sound,
                                     songs: { id in
             // An audiobook starts where it was left.
             basis[id].map {
