@@ -11,6 +11,9 @@ final class PlayerScreen: Sendable {
     private let basis: DataBasis
     private let running = Atomic<Bool>(true)
     private let drawing = Mutex<Void>(())
+    /// The sound settings the keys change: kept here, not read back from the engine's status,
+    /// which lags by a turn (two keys in one read would each start from the same old value).
+    private let sound: Mutex<SoundSettings?> = Mutex(nil)
 
     /// The terminal's settings before raw mode, put back at exit.
     nonisolated(unsafe) private static var saved: termios?
@@ -124,6 +127,17 @@ final class PlayerScreen: Sendable {
         }
     }
 
+    private func changeSound(_ change: (inout SoundSettings) -> Void) {
+        let engine = front.engine
+        let new = sound.withLock { current in
+            var s = current ?? engine.status.sound
+            change(&s)
+            current = s
+            return s
+        }
+        engine.send(.sound(new))
+    }
+
     private func perform(_ key: PlayerKey) {
         let engine = front.engine
         let q = engine.status.queue
@@ -137,17 +151,15 @@ final class PlayerScreen: Sendable {
             let all = PlayQueue.Repeat.allCases
             engine.send(.queue(.setRepeat(all[(all.firstIndex(of: q.repeatMode)! + 1) % all.count])))
         case let .volume(step):
-            var sound = engine.status.sound
-            sound.volume = max(0, min(100, sound.volume + step))
-            engine.send(.sound(sound))
+            changeSound { $0.volume = max(0, min(100, $0.volume + step)) }
         case .cycleEQ:
             // off → each preset in turn → off
-            var sound = engine.status.sound
-            let names = ["off"] + EQPreset.names
-            let at = names.firstIndex { $0.lowercased() == sound.eqName.lowercased() } ?? 0
-            sound.eqName = names[(at + 1) % names.count]
-            sound.eq = EQPreset.named(sound.eqName)
-            engine.send(.sound(sound))
+            changeSound { sound in
+                let names = ["off"] + EQPreset.names
+                let at = names.firstIndex { $0.lowercased() == sound.eqName.lowercased() } ?? 0
+                sound.eqName = names[(at + 1) % names.count]
+                sound.eq = EQPreset.named(sound.eqName)
+            }
         case .quit: front.stop()
         }
         draw()
