@@ -287,8 +287,7 @@ final class EngineLoop {
         let i = tracks.count - 1
         if tracks[i].failed {
             guard ring.freeSlot() != nil else { return false }
-            ring.publish(SlotInfo(segment: tracks[i].segment, frames: 0, samples: 0, endOfTrack: true, prepare: nil, isFloat: false))
-            tracks[i].decodeEnded = true
+            publishEnd(ofTrack: i)
             return true
         }
         guard let format = tracks[i].format else { return false }
@@ -304,18 +303,17 @@ final class EngineLoop {
                 ring.negotiated.withLock { $0 = nil }
                 sinkWanted = wanted
                 awaitingFormat = true
-                ring.publish(SlotInfo(segment: tracks[i].segment, frames: 0, samples: 0, endOfTrack: false, prepare: wanted, isFloat: false))
+                ring.publish(.prepare(wanted, segment: tracks[i].segment))
                 return true
             }
         }
         guard let out = outputFormat, ring.freeSlot() != nil else { return false }
-        if renderedTaken < (out.isFloat ? renderedFloat.count : rendered.count) {
+        if hasRendered(out) {
             publishRendered(segment: tracks[i].segment, format: out)
             return true
         }
         guard let decoder = tracks[i].decoder else {
-            ring.publish(SlotInfo(segment: tracks[i].segment, frames: 0, samples: 0, endOfTrack: true, prepare: nil, isFloat: false))
-            tracks[i].decodeEnded = true
+            publishEnd(ofTrack: i)
             return true
         }
         if tracks[i].outputRate == nil {
@@ -368,7 +366,7 @@ final class EngineLoop {
             }
             tracks[i].decoder = nil
         }
-        if renderedTaken < (out.isFloat ? renderedFloat.count : rendered.count) {
+        if hasRendered(out) {
             publishRendered(segment: tracks[i].segment, format: out)
         }
         return true
@@ -476,6 +474,17 @@ final class EngineLoop {
             frames = try decoder.read(into: &rendered, maxFrames: Self.framesPerSlot)
         }
         return frames
+    }
+
+    /// Whether rendered samples wait for the ring.
+    private func hasRendered(_ out: PCMFormat) -> Bool {
+        renderedTaken < (out.isFloat ? renderedFloat.count : rendered.count)
+    }
+
+    /// The track's last slot: once the output writes it, the song has been heard to its end.
+    private func publishEnd(ofTrack i: Int) {
+        ring.publish(.end(ofSegment: tracks[i].segment))
+        tracks[i].decodeEnded = true
     }
 
     /// Moves the next slot's worth of rendered samples into the ring.

@@ -118,6 +118,9 @@ final class OutputThread {
         }
         pacedFrames += frames
         let due = paceStart! + .nanoseconds(Int64(pacedFrames) * 1_000_000_000 / Int64(max(1, rate)))
-        if due > now { Thread.sleep(forTimeInterval: Double((due - now).components.attoseconds) / 1e18 + Double((due - now).components.seconds)) }
+        if due > now {
+            let wait = (due - now).components
+            Thread.sleep(forTimeInterval: Double(wait.seconds) + Double(wait.attoseconds) / 1e18)
+        }
     }
 }

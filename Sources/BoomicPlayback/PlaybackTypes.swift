@@ -65,7 +65,7 @@ public struct SoundSettings: Sendable, Equatable {
     /// Whether anything changes the samples: then the output is offered float (a `wav:` file
     /// is written as 32-bit float), and the samples pass through the processor.
     public var changesSamples: Bool {
-        replayGain != .off || volume != 100 || !(eq?.design(sampleRate: 48_000).isIdentity ?? true)
+        replayGain != .off || volume != 100 || !(eq?.isFlat ?? true)
     }
 }
 

@@ -1,3 +1,4 @@
+import BoomicAudio
 import BoomicCore
 import Dispatch
 import Foundation
@@ -21,11 +22,8 @@ public final class PlayerFront: Sendable {
     public struct Outcome: Sendable {
         public var playedAny = false
         public var interrupted = false
-        public var failure: AudioFailure?
-    }
-
-    public struct AudioFailure: Error, Sendable, CustomStringConvertible {
-        public let description: String
+        /// Why the output failed (a device that does not exist, a full disk).
+        public var failure: AudioError?
     }
 
     /// - Parameter recorder: where plays go; nil records nothing (`--no-record`, `--as-of`).
@@ -70,7 +68,7 @@ public final class PlayerFront: Sendable {
                 let stop = outcome.withLock { o -> Bool in
                     switch event {
                     case .started: o.playedAny = true
-                    case let .failed(error): o.failure = AudioFailure(description: error.description); return true
+                    case let .failed(error): o.failure = error; return true
                     case .idle: return true
                     case .ended, .warning: break
                     }

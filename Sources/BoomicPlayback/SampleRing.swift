@@ -19,6 +19,18 @@ struct SlotInfo {
     var isFloat: Bool
 }
 
+extension SlotInfo {
+    /// A segment's last slot, holding no samples.
+    static func end(ofSegment segment: Int) -> SlotInfo {
+        SlotInfo(segment: segment, frames: 0, samples: 0, endOfTrack: true, prepare: nil, isFloat: false)
+    }
+
+    /// A marker asking the output to prepare the sink for `format`.
+    static func prepare(_ format: PCMFormat, segment: Int) -> SlotInfo {
+        SlotInfo(segment: segment, frames: 0, samples: 0, endOfTrack: false, prepare: format, isFloat: false)
+    }
+}
+
 /// The single-producer, single-consumer ring between the engine's decode thread and the output
 /// thread: fixed slots of samples allocated once, so the output thread never allocates, never
 /// waits on decoding, the library or the disk, and holds no lock while it writes to the device.

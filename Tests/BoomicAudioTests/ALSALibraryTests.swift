@@ -19,7 +19,7 @@ import Testing
         let sink = try Sinks.open("alsa:file:'\(wav)',wav")
         try play(Self.samples, format: PCMFormat(sampleRate: 44100, channels: 2, bitsPerSample: 16), through: sink)
         #expect(!sink.isPaced, "ALSA's file plugin takes everything at once")
-        #expect(try AudioFixtures.wavData(ofFile: wav) == ALSASinkTests.le(Self.samples, width: 2))
+        #expect(try ToneTracks.wavData(ofFile: wav) == ALSASinkTests.le(Self.samples, width: 2))
     }
 
     @Test func defaultIsWhatTheConfigurationSays() throws {
@@ -38,7 +38,7 @@ import Testing
         let taken = try #require((sink as? ALSASink)?.hardware)
         #expect(taken.rate == 48000 && taken.channels == 2)
         let width = taken.format.width
-        #expect(try AudioFixtures.wavData(ofFile: wav) == ALSASinkTests.le(values, width: width))
+        #expect(try ToneTracks.wavData(ofFile: wav) == ALSASinkTests.le(values, width: width))
     }
 
     @Test func aDeviceThatDoesNotExistIsOneLine() throws {

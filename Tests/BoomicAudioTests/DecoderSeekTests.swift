@@ -12,7 +12,7 @@ import Testing
     @Test(arguments: ["flac", "mp3", "ogg", "opus", "wav", "aiff"])
     func seekLandsOnTheSampleAsked(_ ext: String) throws {
         let dir = TempDir("boomic-seek")
-        _ = try AudioFixtures.makeTracks(in: dir.path)
+        try ToneTracks.make(in: dir.path)
         let source = dir.path + "/tone.wav", file = dir.path + "/seek." + ext
         switch ext {
         case "flac": try toolOutput(["flac", "-s", "-f", "-o", file, source])

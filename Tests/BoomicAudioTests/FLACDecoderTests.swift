@@ -37,7 +37,7 @@ import Testing
             String(decoding: try toolOutput(["soxi", flag, out]), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         }
         #expect(info == ["\(frames)", rate, channels, bits], "soxi reads the sink's file as \(info)")
-        #expect(try AudioFixtures.wavData(ofFile: out) == data)
+        #expect(try ToneTracks.wavData(ofFile: out) == data)
     }
 
     /// However a caller sizes its reads, it gets the same samples.
@@ -87,6 +87,6 @@ import Testing
 
     /// The data chunk of what `flac -d` writes.
     static func referenceData(_ path: String) throws -> [UInt8] {
-        try AudioFixtures.wavData(try toolOutput(["flac", "-d", "-s", "-c", path]))
+        try ToneTracks.wavData(try toolOutput(["flac", "-d", "-s", "-c", path]))
     }
 }

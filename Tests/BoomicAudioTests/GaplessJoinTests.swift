@@ -10,27 +10,27 @@ import Testing
 @Suite struct GaplessJoinTests {
     @Test func flacTracksJoinIntoTheOriginal() throws {
         let dir = TempDir("boomic-gapless")
-        let total = try AudioFixtures.makeTracks(in: dir.path)
+        let total = try ToneTracks.make(in: dir.path).last!
         var tracks: [String] = []
-        for i in 0..<AudioFixtures.cuts.count {
+        for i in 0..<ToneTracks.cuts.count {
             try toolOutput(["flac", "-s", "-f", "-o", dir.path + "/t\(i).flac", dir.path + "/t\(i).wav"])
             tracks.append(dir.path + "/t\(i).flac")
         }
         let out = dir.path + "/out.wav"
         try AudioFixtures.render(tracks, to: out)
-        #expect(try AudioFixtures.frames(of: out) == total, "soxi reads the sink's header")
-        let original = try AudioFixtures.wavData(ofFile: dir.path + "/tone.wav")
-        let joined = try AudioFixtures.wavData(ofFile: out)
+        #expect(try ToneTracks.frames(ofWAV: out) == total, "soxi reads the sink's header")
+        let original = try ToneTracks.wavData(ofFile: dir.path + "/tone.wav")
+        let joined = try ToneTracks.wavData(ofFile: out)
         #expect(joined.count == original.count, "\(joined.count - original.count) bytes of gap (+) or overlap (-)")
         #expect(joined == original)
     }
 
     @Test func mp3TracksJoinWithoutGap() throws {
         let dir = TempDir("boomic-gapless")
-        let total = try AudioFixtures.makeTracks(in: dir.path)
+        let total = try ToneTracks.make(in: dir.path).last!
         var tracks: [String] = []
         var reference: [UInt8] = []
-        for i in 0..<AudioFixtures.cuts.count {
+        for i in 0..<ToneTracks.cuts.count {
             let mp3 = dir.path + "/t\(i).mp3"
             try toolOutput(["lame", "--quiet", "-b", "256", dir.path + "/t\(i).wav", mp3])
             tracks.append(mp3)
@@ -38,7 +38,7 @@ import Testing
         }
         let out = dir.path + "/out.wav"
         try AudioFixtures.render(tracks, to: out)
-        #expect(try AudioFixtures.frames(of: out) == total, "the joined tracks are not the original's length")
-        #expect(try AudioFixtures.wavData(ofFile: out) == reference)
+        #expect(try ToneTracks.frames(ofWAV: out) == total, "the joined tracks are not the original's length")
+        #expect(try ToneTracks.wavData(ofFile: out) == reference)
     }
 }

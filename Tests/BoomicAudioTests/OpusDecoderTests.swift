@@ -13,7 +13,7 @@ import Testing
         // Made at 48 kHz, so the joined length can be compared with the original's.
         let tone = dir.path + "/tone.wav"
         try toolOutput(["sox", "-n", "-r", "48000", "-b", "16", "-c", "2", tone, "synth", "2", "sine", "300-3000"])
-        let total = try AudioFixtures.frames(of: tone)
+        let total = try ToneTracks.frames(ofWAV: tone)
         let bounds = [0, 31_013, 70_001, total]
         var tracks: [String] = []
         var reference: [UInt8] = []
@@ -22,7 +22,7 @@ import Testing
             try toolOutput(["sox", tone, wav, "trim", "\(bounds[i])s", "\(bounds[i + 1] - bounds[i])s"])
             try toolOutput(["opusenc", "--quiet", wav, opus])
             tracks.append(opus)
-            let source = try AudioFixtures.wavData(ofFile: wav)
+            let source = try ToneTracks.wavData(ofFile: wav)
             reference += source
             let d = try OpusDecoder(path: opus)
             var samples: [Int32] = []
@@ -35,8 +35,8 @@ import Testing
         }
         let out = dir.path + "/out.wav"
         try AudioFixtures.render(tracks, to: out)
-        #expect(try AudioFixtures.frames(of: out) == total, "the joined tracks are not the original's length")
-        let joined = try AudioFixtures.wavData(ofFile: out)
+        #expect(try ToneTracks.frames(ofWAV: out) == total, "the joined tracks are not the original's length")
+        let joined = try ToneTracks.wavData(ofFile: out)
         #expect(joined.count == reference.count && Self.snr(joined, reference) > 20, "joined: \(Self.snr(joined, reference)) dB")
     }
 

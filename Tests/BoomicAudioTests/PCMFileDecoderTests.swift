@@ -21,7 +21,7 @@ import Testing
         let reference = try Self.soxInt32(path)
         #expect(samples.count == reference.count)
         #expect(samples.map { $0 << (32 - shape.bits) } == reference)
-        #expect(decoder.totalFrames == (try AudioFixtures.frames(of: path)))
+        #expect(decoder.totalFrames == (try ToneTracks.frames(ofWAV: path)))
         #expect(decoder.warnings.isEmpty, "\(decoder.warnings)")
         #expect(samples.contains { $0 != 0 })
     }
@@ -49,7 +49,7 @@ import Testing
         #expect(decoder.format == .float(sampleRate: 48000, channels: 2))
         var floats: [Float] = []
         while try decoder.read(into: &floats, maxFrames: 1000) > 0 {}
-        let data = try AudioFixtures.wavData(ofFile: path)
+        let data = try ToneTracks.wavData(ofFile: path)
         let expected: [Float] = data.withUnsafeBytes { raw in
             bits == 32
                 ? (0..<(data.count / 4)).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self))) }
@@ -111,7 +111,7 @@ import Testing
         let whole = dir.path + "/whole.wav", cut = dir.path + "/cut.wav"
         try toolOutput(["sox", "-n", "-r", "44100", "-b", "24", "-c", "2", whole, "synth", "0.5", "sine", "440"])
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: whole)))
-        let header = bytes.count - (try AudioFixtures.wavData(bytes)).count
+        let header = bytes.count - (try ToneTracks.wavData(bytes)).count
         try Data(bytes[..<(header + 1000 * 6 + 4)]).write(to: URL(fileURLWithPath: cut))
         let decoder = try Decoders.open(cut)
         #expect(decoder.totalFrames == 1000)
@@ -137,17 +137,17 @@ import Testing
     /// Tracks cut at odd offsets from one tone join back into it, as WAV and as AIFF.
     @Test(arguments: ["wav", "aiff"]) func tracksJoinIntoTheOriginal(ext: String) throws {
         let dir = TempDir("boomic-pcm")
-        let total = try AudioFixtures.makeTracks(in: dir.path)
+        let total = try ToneTracks.make(in: dir.path).last!
         var tracks: [String] = []
-        for i in 0..<AudioFixtures.cuts.count {
+        for i in 0..<ToneTracks.cuts.count {
             let track = dir.path + "/t\(i)." + ext
             if ext != "wav" { try toolOutput(["sox", dir.path + "/t\(i).wav", track]) }
             tracks.append(track)
         }
         let out = dir.path + "/out.wav"
         try AudioFixtures.render(tracks, to: out)
-        #expect(try AudioFixtures.frames(of: out) == total)
-        #expect(try AudioFixtures.wavData(ofFile: out) == (try AudioFixtures.wavData(ofFile: dir.path + "/tone.wav")))
+        #expect(try ToneTracks.frames(ofWAV: out) == total)
+        #expect(try ToneTracks.wavData(ofFile: out) == (try ToneTracks.wavData(ofFile: dir.path + "/tone.wav")))
     }
 
     @Test func foreignAndMissingFilesAreOneLineErrors() throws {

@@ -11,7 +11,7 @@ import Testing
     @Test func everySampleDecodesAsTheReferenceDecoderDoes() throws {
         #expect(Self.oggs.count >= 1)
         for path in Self.oggs {
-            let reference = try AudioFixtures.wavData(try toolOutput(["oggdec", "-Q", "-o", "-", path]))
+            let reference = try ToneTracks.wavData(try toolOutput(["oggdec", "-Q", "-o", "-", path]))
             let d = try VorbisDecoder(path: path)
             var samples: [Int32] = []
             var frames = 0
@@ -25,19 +25,19 @@ import Testing
 
     @Test func tracksJoinWithoutGap() throws {
         let dir = TempDir("boomic-gapless")
-        let total = try AudioFixtures.makeTracks(in: dir.path)
+        let total = try ToneTracks.make(in: dir.path).last!
         var tracks: [String] = []
         var reference: [UInt8] = []
-        for i in 0..<AudioFixtures.cuts.count {
+        for i in 0..<ToneTracks.cuts.count {
             let ogg = dir.path + "/t\(i).ogg"
             try toolOutput(["oggenc", "-Q", "-q", "5", "-o", ogg, dir.path + "/t\(i).wav"])
             tracks.append(ogg)
-            reference += try AudioFixtures.wavData(try toolOutput(["oggdec", "-Q", "-o", "-", ogg]))
+            reference += try ToneTracks.wavData(try toolOutput(["oggdec", "-Q", "-o", "-", ogg]))
         }
         let out = dir.path + "/out.wav"
         try AudioFixtures.render(tracks, to: out)
-        #expect(try AudioFixtures.frames(of: out) == total, "the joined tracks are not the original's length")
-        #expect(try AudioFixtures.wavData(ofFile: out) == reference)
+        #expect(try ToneTracks.frames(ofWAV: out) == total, "the joined tracks are not the original's length")
+        #expect(try ToneTracks.wavData(ofFile: out) == reference)
     }
 
     @Test func foreignAndMissingFilesAreOneLineErrors() throws {

@@ -11,34 +11,17 @@ import Testing
     static func toneAlbum(_ box: Sandbox, seconds: Double = 3) throws -> [UInt8] {
         let dir = box.root + "/tone"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let tone = dir + "/tone.wav"
-        try toolOutput(["sox", "-n", "-r", "44100", "-b", "16", "-c", "2", tone,
-                        "synth", String(seconds), "sine", "300-3000", "sine", "441", "gain", "-3"])
-        let total = Int(String(decoding: try toolOutput(["soxi", "-s", tone]), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines))!
-        let bounds = [0, 37_003, 91_117, total]
+        try ToneTracks.make(in: dir, seconds: seconds)
         try FileManager.default.createDirectory(atPath: box.root + "/music", withIntermediateDirectories: true)
-        for i in 0..<3 {
-            let part = dir + "/t\(i).wav", flac = box.root + "/music/0\(i + 1) Part \(i + 1).flac"
-            try toolOutput(["sox", tone, part, "trim", "\(bounds[i])s", "\(bounds[i + 1] - bounds[i])s"])
-            try toolOutput(["flac", "-s", "-f", "-o", flac, part,
+        for i in ToneTracks.cuts.indices {
+            try toolOutput(["flac", "-s", "-f", "-o", box.root + "/music/0\(i + 1) Part \(i + 1).flac", dir + "/t\(i).wav",
                             "-T", "ARTIST=Tone Band", "-T", "ALBUM=One Tone", "-T", "TITLE=Part \(i + 1)", "-T", "TRACKNUMBER=\(i + 1)"])
         }
         try box.succeed("import", box.root + "/music")
-        return try wavData(tone)
+        return try wavData(dir + "/tone.wav")
     }
 
-    static func wavData(_ path: String) throws -> [UInt8] {
-        let wav = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        var i = 12
-        while i + 8 <= wav.count {
-            let id = String(decoding: wav[i..<(i + 4)], as: UTF8.self)
-            let size = Int(wav[i + 4]) | Int(wav[i + 5]) << 8 | Int(wav[i + 6]) << 16 | Int(wav[i + 7]) << 24
-            if id == "data" { return Array(wav[(i + 8)..<min(wav.count, i + 8 + size)]) }
-            i += 8 + size + (size & 1)
-        }
-        return []
-    }
+    static func wavData(_ path: String) throws -> [UInt8] { try ToneTracks.wavData(ofFile: path) }
 
     @Test func anAlbumPlaysGaplesslyIntoAWAVFile() throws {
         let box = try Sandbox(samples: false)

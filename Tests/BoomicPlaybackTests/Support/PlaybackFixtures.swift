@@ -8,7 +8,6 @@ import Testing
 /// Songs for the engine's tests: tracks cut at odd sample offsets from one continuous tone, as
 /// FLAC, each with a song id, and the tone's own samples to compare with.
 struct ToneAlbum {
-    static let cuts = [0, 37_003, 91_117]
     let dir: TempDir
     let songs: [PlayableSong]
     /// The whole tone, interleaved stereo 16-bit samples.
@@ -16,26 +15,20 @@ struct ToneAlbum {
     /// Where each track starts in `tone`, in frames, and the tone's length.
     let bounds: [Int]
 
-    init(seconds: Double = 3, format ext: String = "flac") throws {
+    init(seconds: Double = 3) throws {
         dir = TempDir("boomic-engine")
-        let wav = dir.path + "/tone.wav"
-        try toolOutput(["sox", "-n", "-r", "44100", "-b", "16", "-c", "2", wav,
-                        "synth", String(seconds), "sine", "300-3000", "sine", "441", "gain", "-3"])
-        try toolOutput(["flac", "-s", "-f", "-o", dir.path + "/tone.flac", wav])
-        let d = try Decoders.open(dir.path + "/tone.flac")
+        bounds = try ToneTracks.make(in: dir.path, seconds: seconds)
+        let d = try Decoders.open(dir.path + "/tone.wav")
         var all: [Int32] = []
         while try d.read(into: &all, maxFrames: 8192) > 0 {}
         tone = all
-        bounds = Self.cuts + [all.count / 2]
-        var songs: [PlayableSong] = []
         var random = SplitMix64(seed: 7)
-        for i in 0..<Self.cuts.count {
-            let part = dir.path + "/t\(i).wav", file = dir.path + "/t\(i).\(ext)"
-            try toolOutput(["sox", wav, part, "trim", "\(bounds[i])s", "\(bounds[i + 1] - bounds[i])s"])
-            try toolOutput(["flac", "-s", "-f", "-o", file, part])
-            songs.append(PlayableSong(id: SongID(random.uuid()), path: file))
+        let folder = dir.path
+        songs = try ToneTracks.cuts.indices.map { i in
+            let file = folder + "/t\(i).flac"
+            try toolOutput(["flac", "-s", "-f", "-o", file, folder + "/t\(i).wav"])
+            return PlayableSong(id: SongID(random.uuid()), path: file)
         }
-        self.songs = songs
     }
 
     func resolver() -> @Sendable (SongID) -> PlayableSong? {
