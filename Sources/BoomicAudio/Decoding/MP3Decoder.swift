@@ -14,7 +14,16 @@ public final class MP3Decoder {
     public private(set) var warnings: [String] = []
 
     private let handle: OpaquePointer
-    private var bytes: [UInt8] = []
+    /// The bytes libmpg123 reads, with damaged frames zeroed; outlives `handle`'s use of it.
+    private let reader: MP3FrameGuard
+    /// Decoded samples not yet handed out, from `start`.
+    private var pending: [Int32] = []
+    private var start = 0
+    /// Frames handed out since the start or the last seek.
+    private var handedOut = 0
+    /// Where the next MPEG frame should start in the file, and the last one's size in bytes.
+    private var nextFrameAt: Int?
+    private var lastFrameSize = 0
 
     public init(path: String) throws(AudioError) {
         self.path = path
@@ -38,16 +47,31 @@ public final class MP3Decoder {
             mpg123_delete(mh)
             return AudioError(path: path, reason: "\(what): \(reason)")
         }
-        guard FileManager.default.fileExists(atPath: path) else {
+        let reader: MP3FrameGuard
+        do { reader = try MP3FrameGuard(path: path) } catch {
             mpg123_delete(mh)
-            throw AudioError(path: path, reason: "cannot open: No such file or directory")
+            throw error
         }
-        guard mpg123_open(mh, path) == MPG123_OK.rawValue else { throw fail("cannot open") }
-        // The exact length needs the whole file read once (cheap: headers only).
-        guard mpg123_scan(mh) == MPG123_OK.rawValue else { throw fail("not an MP3 stream") }
+        mpg123_replace_reader_handle(mh, { handle, buffer, count in
+            Unmanaged<MP3FrameGuard>.fromOpaque(handle!).takeUnretainedValue().read(into: buffer!, count: count)
+        }, { handle, offset, whence in
+            off_t(Unmanaged<MP3FrameGuard>.fromOpaque(handle!).takeUnretainedValue().seek(Int(offset), whence: whence))
+        }, nil)
+        guard mpg123_open_handle(mh, Unmanaged.passUnretained(reader).toOpaque()) == MPG123_OK.rawValue else { throw fail("cannot open") }
+        self.reader = reader
         var rate = 0, channels: Int32 = 0, encoding: Int32 = 0
         guard mpg123_getformat(mh, &rate, &channels, &encoding) == MPG123_OK.rawValue, rate > 0, channels > 0 else {
             throw fail("not an MP3 stream")
+        }
+        // The exact length comes from the LAME header (its encoder delay is known then, and
+        // its Xing part counts the frames), which libmpg123 has read with the first frame;
+        // without one, from a scan of the whole file: headers only, but the whole file, and it
+        // was most of the time an MP3 took to open. Seeks are sample-exact either way:
+        // libmpg123 walks the frame headers to them.
+        var delay = -1
+        var unused = 0.0
+        if mpg123_getstate2(mh, Int32(MPG123_ENC_DELAY.rawValue), &delay, &unused) != MPG123_OK.rawValue || delay < 0 {
+            guard mpg123_scan(mh) == MPG123_OK.rawValue else { throw fail("not an MP3 stream") }
         }
         handle = mh
         format = PCMFormat(sampleRate: rate, channels: Int(channels), bitsPerSample: 16)
@@ -62,42 +86,75 @@ public final class MP3Decoder {
 
     /// Appends up to `maxFrames` frames of interleaved samples to `out`; returns how many were
     /// appended, 0 at the end of the stream.
+    ///
+    /// Decodes frame by frame, watching where each MPEG frame starts: where libmpg123 had to
+    /// resync past bytes that should have held frames (a damaged header), that many frames of
+    /// silence go in their place, so the song keeps its length and what follows its position.
     public func read(into out: inout [Int32], maxFrames: Int) throws(AudioError) -> Int {
-        let frameBytes = 2 * format.channels
-        let want = maxFrames * frameBytes
-        if bytes.count < want { bytes = [UInt8](repeating: 0, count: want) }
-        var filled = 0
-        reading: while filled < want {
-            var done = 0
-            let r = bytes.withUnsafeMutableBytes { b in
-                mpg123_read(handle, b.baseAddress! + filled, want - filled, &done)
-            }
-            filled += done
+        let channels = format.channels
+        decoding: while (pending.count - start) / channels < maxFrames {
+            var num: off_t = 0
+            var audio: UnsafeMutablePointer<UInt8>?
+            var count = 0
+            let r = mpg123_decode_frame(handle, &num, &audio, &count)
             switch r {
-            case MPG123_DONE.rawValue, MPG123_NEED_MORE.rawValue:
-                break reading
+            case MPG123_OK.rawValue:
+                fillLostFrames()
+                if let audio, count > 0 {
+                    PCM16.append(UnsafeRawBufferPointer(start: audio, count: count), count: count / 2, to: &pending)
+                }
             case MPG123_NEW_FORMAT.rawValue:
                 continue
-            case MPG123_OK.rawValue:
-                if done == 0 { break reading } // nothing more came: never spin
+            case MPG123_DONE.rawValue, MPG123_NEED_MORE.rawValue:
+                break decoding
             default:
-                // A damaged frame: libmpg123 resyncs on the next read; say so once per problem.
                 let reason = String(cString: mpg123_strerror(handle))
                 warnings.append(reason)
-                if done == 0 && warnings.count > 1_000 {
-                    throw AudioError(path: path, reason: "decoding stopped: \(reason)")
-                }
+                if warnings.count > 1_000 { throw AudioError(path: path, reason: "decoding stopped: \(reason)") }
             }
         }
-        let frames = filled / frameBytes
-        bytes.withUnsafeBytes { PCM16.append($0, count: frames * format.channels, to: &out) }
-        return frames
+        // Past the length the LAME header gives (a lost frame moved the encoder's padding
+        // later than libmpg123 cuts it) is padding.
+        var n = min(maxFrames, (pending.count - start) / channels)
+        if let totalFrames { n = max(0, min(n, totalFrames - handedOut)) }
+        out.append(contentsOf: pending[start..<(start + n * channels)])
+        start += n * channels
+        handedOut += n
+        if start >= pending.count || n == 0 {
+            pending.removeAll(keepingCapacity: true)
+            start = 0
+        }
+        return n
     }
 
-    /// Sample-exact after the scan in `init` (libmpg123 then holds a full frame index and
-    /// decodes from the frame before, as its gapless mode needs).
+    /// After a frame decoded: if it starts past where the one before ended, by at least half a
+    /// frame's bytes, the bytes between held frames libmpg123 could not find (their headers
+    /// were damaged); their length goes into `pending` as silence.
+    private func fillLostFrames() {
+        var info = mpg123_frameinfo2()
+        guard mpg123_info2(handle, &info) == MPG123_OK.rawValue else { return }
+        let position = Int(mpg123_framepos(handle))
+        defer {
+            nextFrameAt = position + Int(info.framesize)
+            lastFrameSize = Int(info.framesize)
+        }
+        guard let expected = nextFrameAt, lastFrameSize > 0, position > expected else { return }
+        let lost = Int((Double(position - expected) / Double(lastFrameSize)).rounded())
+        guard lost > 0 else { return }
+        let samplesPerFrame = info.layer == 1 ? 384 : info.layer == 3 && info.version != Int32(MPG123_1_0.rawValue) ? 576 : 1152
+        pending.append(contentsOf: repeatElement(0, count: lost * samplesPerFrame * format.channels))
+        warnings.append("\(lost * samplesPerFrame) samples (\(String(format: "%.3f", Double(lost * samplesPerFrame) / Double(format.sampleRate))) s) lost to a damaged frame at byte \(expected), played as silence")
+    }
+
+    /// Sample-exact: libmpg123 keeps an index of the frames it has met and walks the headers
+    /// past it, then decodes from the frame before, as its gapless mode needs.
     public func seek(toFrame frame: Int) throws(AudioError) {
-        let r = mpg123_seek(handle, off_t(max(0, min(frame, totalFrames ?? frame))), SEEK_SET)
+        let target = max(0, min(frame, totalFrames ?? frame))
+        let r = mpg123_seek(handle, off_t(target), SEEK_SET)
         guard r >= 0 else { throw AudioError(path: path, reason: "cannot seek: \(String(cString: mpg123_strerror(handle)))") }
+        pending.removeAll(keepingCapacity: true)
+        start = 0
+        handedOut = Int(r)
+        nextFrameAt = nil
     }
 }

@@ -17,6 +17,7 @@ public final class OpusDecoder: AudioDecoder {
 
     private let file: OpaquePointer
     private var pcm: [Float] = []
+    private var mender: HoleMender<Float>
 
     public init(path: String) throws(AudioError) {
         self.path = path
@@ -29,6 +30,7 @@ public final class OpusDecoder: AudioDecoder {
         }
         file = f
         format = PCMFormat(sampleRate: 48_000, channels: Int(op_channel_count(f, -1)), bitsPerSample: 16)
+        mender = HoleMender(channels: format.channels, sampleRate: format.sampleRate)
         let total = op_pcm_total(f, -1)
         totalFrames = total >= 0 ? Int(total) : nil
     }
@@ -40,27 +42,38 @@ public final class OpusDecoder: AudioDecoder {
         let channels = format.channels
         let want = maxFrames * channels
         if pcm.count < want { pcm = [Float](repeating: 0, count: want) }
-        var filled = 0   // frames
-        while filled < maxFrames {
+        while mender.available < maxFrames {
             var link: Int32 = 0
             let n = pcm.withUnsafeMutableBufferPointer { b in
-                op_read_float(file, b.baseAddress! + filled * channels, Int32((maxFrames - filled) * channels), &link)
+                op_read_float(file, b.baseAddress!, Int32(want), &link)
             }
-            if n == 0 { break }
+            if n == 0 {
+                mender.finish()
+                break
+            }
             if n < 0 {
+                // A hole (damaged or missing pages): libopusfile goes on after it, and the
+                // mender puts the missing length back as silence.
                 warnings.append(Self.describe(n))
                 if warnings.count > 1_000 { throw AudioError(path: path, reason: "decoding stopped: \(Self.describe(n))") }
+                mender.hole()
                 continue
             }
-            filled += Int(n)
+            let silence = pcm.withUnsafeBufferPointer { b in
+                mender.take(UnsafeBufferPointer(rebasing: b[0..<(Int(n) * channels)]), endingAt: Int(op_pcm_tell(file)))
+            }
+            if silence > 0 { warnings.append(VorbisDecoder.silenced(silence, rate: format.sampleRate)) }
         }
-        out.reserveCapacity(out.count + filled * channels)
+        let frames = min(maxFrames, mender.available)
         // To 16 bits: scaled, rounded to nearest, clipped.
-        for i in 0..<(filled * channels) {
-            let v = (pcm[i] * 32768).rounded()
-            out.append(Int32(max(-32768, min(32767, v))))
+        mender.handOut(frames) { samples in
+            out.reserveCapacity(out.count + samples.count)
+            for s in samples {
+                let v = (s * 32768).rounded()
+                out.append(Int32(max(-32768, min(32767, v))))
+            }
         }
-        return filled
+        return frames
     }
 
     /// libopusfile's sample-exact seek (in 48 kHz samples, the stream's own).
@@ -70,6 +83,7 @@ public final class OpusDecoder: AudioDecoder {
         if atEnd { return }
         let r = op_pcm_seek(file, ogg_int64_t(max(0, frame)))
         guard r == 0 else { throw AudioError(path: path, reason: "cannot seek (\(Self.describe(r)))") }
+        mender.reset(at: max(0, frame))
     }
 
     static func describe(_ code: Int32) -> String {

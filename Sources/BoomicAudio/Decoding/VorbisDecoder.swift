@@ -14,7 +14,8 @@ public final class VorbisDecoder: AudioDecoder {
     private var atEnd = false
 
     private let file: UnsafeMutablePointer<OggVorbis_File>
-    private var bytes: [CChar] = []
+    private var bytes: [Int16] = []
+    private var mender: HoleMender<Int16>
 
     public init(path: String) throws(AudioError) {
         self.path = path
@@ -33,6 +34,7 @@ public final class VorbisDecoder: AudioDecoder {
             throw AudioError(path: path, reason: "not an Ogg Vorbis stream")
         }
         format = PCMFormat(sampleRate: info.pointee.rate, channels: Int(info.pointee.channels), bitsPerSample: 16)
+        mender = HoleMender(channels: format.channels, sampleRate: format.sampleRate)
         let total = ov_pcm_total(file, -1)
         totalFrames = total >= 0 ? Int(total) : nil
     }
@@ -46,25 +48,35 @@ public final class VorbisDecoder: AudioDecoder {
         if atEnd { return 0 }
         let frameBytes = 2 * format.channels
         let want = maxFrames * frameBytes
-        if bytes.count < want { bytes = [CChar](repeating: 0, count: want) }
-        var filled = 0
+        if bytes.count < want { bytes = [Int16](repeating: 0, count: want / 2) }
         var section: Int32 = 0
-        while filled < want {
-            let n = bytes.withUnsafeMutableBufferPointer { b in
-                ov_read(file, b.baseAddress! + filled, Int32(want - filled), 0, 2, 1, &section)
+        while mender.available < maxFrames {
+            let n = bytes.withUnsafeMutableBytes { b in
+                ov_read(file, b.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(want), 0, 2, 1, &section)
             }
-            if n == 0 { break }
+            if n == 0 {
+                mender.finish()
+                break
+            }
             if n < 0 {
-                // A hole in the stream (OV_HOLE) or a damaged page: vorbisfile goes on after it.
+                // A hole in the stream (OV_HOLE) or a damaged page: vorbisfile goes on after it,
+                // and the mender puts the missing length back as silence.
                 warnings.append(Self.describe(Int32(n)))
                 if warnings.count > 1_000 { throw AudioError(path: path, reason: "decoding stopped: \(Self.describe(Int32(n)))") }
+                mender.hole()
                 continue
             }
-            filled += n
+            let silence = bytes.withUnsafeBufferPointer { b in
+                mender.take(UnsafeBufferPointer(rebasing: b[0..<(Int(n) / 2)]), endingAt: Int(ov_pcm_tell(file)))
+            }
+            if silence > 0 { warnings.append(Self.silenced(silence, rate: format.sampleRate)) }
         }
         // A chained stream may change channels at a link: the engine treats that as a new format.
-        let frames = filled / frameBytes
-        bytes.withUnsafeBytes { PCM16.append($0, count: frames * format.channels, to: &out) }
+        let frames = min(maxFrames, mender.available)
+        mender.handOut(frames) { samples in
+            out.reserveCapacity(out.count + samples.count)
+            for s in samples { out.append(Int32(s)) }
+        }
         return frames
     }
 
@@ -75,6 +87,12 @@ public final class VorbisDecoder: AudioDecoder {
         if atEnd { return }
         let r = ov_pcm_seek(file, ogg_int64_t(max(0, frame)))
         guard r == 0 else { throw AudioError(path: path, reason: "cannot seek (\(Self.describe(r)))") }
+        mender.reset(at: max(0, frame))
+    }
+
+    /// The warning for silence put in a hole's place.
+    static func silenced(_ frames: Int, rate: Int) -> String {
+        "\(frames) samples (\(String(format: "%.3f", Double(frames) / Double(rate))) s) lost to damage, played as silence"
     }
 
     static func describe(_ code: Int32) -> String {
