@@ -73,6 +73,9 @@ let package = Package(
             ],
             plugins: ["BuildInfo"]
         ),
+        // The MPD protocol (issue 11): its grammar and filters, pure; SwiftNIO comes with the
+        // server itself.
+        .target(name: "BoomicServer", dependencies: ["BoomicCore"]),
         // `boomic --version` names the commit it was built from.
         .plugin(name: "BuildInfo", capability: .buildTool()),
 
@@ -83,6 +86,7 @@ let package = Package(
         .testTarget(name: "BoomicAudioTests", dependencies: ["BoomicAudio"]),
         .testTarget(name: "BoomicPlaybackTests", dependencies: ["BoomicPlayback", "BoomicAudio", "BoomicCore"]),
         .testTarget(name: "BoomicMediaTests", dependencies: ["BoomicMedia", "BoomicCore"]),
+        .testTarget(name: "BoomicServerTests", dependencies: ["BoomicServer", "BoomicCore"]),
         .testTarget(name: "BoomicCLITests", dependencies: ["BoomicCore", "BoomicStore", "BoomicLibrary"]),
     ],
     swiftLanguageModes: [.v6],

@@ -1,0 +1,74 @@
+import BoomicCore
+import Foundation
+
+extension MPDFilter {
+    /// The library query that selects what this filter does, so MPD's commands run on the same
+    /// evaluator as `boomic ls`. `foldCase` is the command's default (`search` ignores case,
+    /// `find` does not); `absolutePath` turns a client's path (relative to the music folder)
+    /// into the library's, or nil when it names no music folder.
+    ///
+    /// What MPD does and Boomic's matches lack is written with regexes: a case-sensitive
+    /// substring or prefix. A priority filter selects queue entries, not songs: an error here.
+    public func query(foldCase: Bool, absolutePath: (String) -> String?) throws(MPDError) -> Query {
+        switch self {
+        case let .tag(tag, test):
+            let match = Self.match(test, foldCase: foldCase)
+            let positive: Query
+            switch tag {
+            case nil: positive = .anyField(match)
+            case .albumArtist?:
+                // MPD: AlbumArtist, else Artist when a song has no album artist.
+                positive = .or([.field(.albumartist, match), .and([.field(.albumartist, .exact("")), .field(.artists, match)])])
+            case let tag?: positive = .field(tag.field, match)
+            }
+            return test.negated ? .not(positive) : positive
+        case let .file(test):
+            let match: Query.Match
+            if test.position == .full {
+                match = .exact(absolutePath(test.value) ?? "\u{0}")
+            } else {
+                match = Self.match(test, foldCase: foldCase)
+            }
+            return test.negated ? .not(.field(.path, match)) : .field(.path, match)
+        case let .base(folder):
+            // Nothing outside the music folders: an unknown one selects nothing.
+            guard let path = absolutePath(folder) else { return .not(.all) }
+            return .field(.path, .pathPrefix(path))
+        case let .modifiedSince(seconds):
+            return .field(.mtime, .range(lower: seconds * 1_000_000_000, upper: nil))
+        case let .addedSince(seconds):
+            return .field(.added, .range(lower: seconds, upper: nil))
+        case let .audioFormat(text, mask):
+            let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 3 else { throw MPDError(.argument, "Failed to parse audio format: \(text)") }
+            var terms: [Query] = []
+            for (field, part) in zip([SongField.samplerate, .bitdepth, .channels], parts) {
+                if mask && part == "*" { continue }
+                if field == .bitdepth && part == "f" { continue } // float: Boomic keeps no sample type
+                guard let n = Double(part) else { throw MPDError(.argument, "Failed to parse audio format: \(text)") }
+                terms.append(.field(field, .range(lower: n, upper: n)))
+            }
+            return terms.isEmpty ? .all : .and(terms)
+        case .priority:
+            throw MPDError(.argument, "prio filters only apply to the queue")
+        case let .not(inner):
+            return .not(try inner.query(foldCase: foldCase, absolutePath: absolutePath))
+        case let .and(items):
+            var queries: [Query] = []
+            for item in items { queries.append(try item.query(foldCase: foldCase, absolutePath: absolutePath)) }
+            return .and(queries)
+        }
+    }
+
+    private static func match(_ test: StringTest, foldCase commandDefault: Bool) -> Query.Match {
+        let fold = test.foldCase ?? commandDefault
+        let escaped = NSRegularExpression.escapedPattern(for: test.value)
+        let caseless = fold ? "(?i)" : ""
+        switch test.position {
+        case .full: return fold ? .exactIgnoringCase(test.value.lowercased()) : .exact(test.value)
+        case .anywhere: return fold ? .substring(Fold.key(test.value)) : .regex(escaped)
+        case .prefix: return .regex(caseless + "^" + escaped)
+        case .regex: return .regex(caseless + test.value)
+        }
+    }
+}

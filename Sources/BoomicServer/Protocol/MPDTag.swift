@@ -1,0 +1,51 @@
+import BoomicCore
+
+/// The tag types MPD clients know, by MPD's names, and the library field each reads. Only the
+/// tags Boomic keeps are here: `tagtypes` lists exactly these, so a client never asks for one
+/// it would always find empty.
+public enum MPDTag: String, CaseIterable, Sendable {
+    case artist = "Artist"
+    case album = "Album"
+    case albumArtist = "AlbumArtist"
+    case title = "Title"
+    case track = "Track"
+    case genre = "Genre"
+    case date = "Date"
+    case composer = "Composer"
+    case comment = "Comment"
+    case disc = "Disc"
+    case musicBrainzArtistID = "MUSICBRAINZ_ARTISTID"
+    case musicBrainzAlbumID = "MUSICBRAINZ_ALBUMID"
+    case musicBrainzAlbumArtistID = "MUSICBRAINZ_ALBUMARTISTID"
+    case musicBrainzTrackID = "MUSICBRAINZ_TRACKID"
+    case musicBrainzReleaseGroupID = "MUSICBRAINZ_RELEASEGROUPID"
+
+    /// MPD reads tag names without regard to case (`artist`, `ARTIST`, `Artist`).
+    public init?(name: String) {
+        guard let tag = Self.byLowercasedName[name.lowercased()] else { return nil }
+        self = tag
+    }
+
+    private static let byLowercasedName = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue.lowercased(), $0) })
+
+    /// The field a filter on this tag compares.
+    public var field: SongField {
+        switch self {
+        case .artist: .artists
+        case .album: .album
+        case .albumArtist: .albumartist
+        case .title: .title
+        case .track: .track
+        case .genre: .genre
+        case .date: .date
+        case .composer: .composer
+        case .comment: .comment
+        case .disc: .disc
+        case .musicBrainzArtistID: .mbArtistID
+        case .musicBrainzAlbumID: .mbAlbumID
+        case .musicBrainzAlbumArtistID: .mbAlbumArtistID
+        case .musicBrainzTrackID: .mbTrackID
+        case .musicBrainzReleaseGroupID: .mbReleaseGroupID
+        }
+    }
+}
