@@ -1,0 +1,83 @@
+import BoomicCore
+import Foundation
+
+/// A response being written: `Name: value` lines, ending in `OK` (the connection adds it).
+/// Values are one line each; a newline in a tag becomes a space, since a client would read the
+/// rest as a line of its own.
+public struct MPDResponse: Sendable {
+    public private(set) var text = ""
+    /// Binary payloads (`albumart`, `readpicture`) follow their `binary: N` line.
+    public private(set) var binary: [UInt8]?
+
+    public init() {}
+
+    public mutating func add(_ name: String, _ value: some CustomStringConvertible) {
+        let v = value.description
+        text += name
+        text += ": "
+        if v.contains(where: \.isNewline) {
+            text += v.split(whereSeparator: \.isNewline).joined(separator: " ")
+        } else {
+            text += v
+        }
+        text += "\n"
+    }
+
+    /// The `binary: N` line and its bytes (MPD sends the bytes and then a newline).
+    public mutating func addBinary(_ bytes: [UInt8]) {
+        add("binary", bytes.count)
+        binary = bytes
+    }
+
+    /// A song as MPD prints it: its file, time stamp and format, the tags the client asked
+    /// for (`tagtypes`), then its length.
+    public mutating func add(song: Song, uri: String, tags: Set<MPDTag>) {
+        add("file", uri)
+        add("Last-Modified", Self.timeStamp(nanoseconds: song.mtime))
+        if let rate = song.samplerate, let channels = song.channels {
+            add("Format", "\(rate):\(song.bitdepth.map(String.init) ?? "f"):\(channels)")
+        }
+        for tag in MPDTag.allCases where tags.contains(tag) {
+            for value in Self.values(of: tag, in: song) { add(tag.rawValue, value) }
+        }
+        if let d = song.duration {
+            add("Time", Int(d.rounded()))
+            add("duration", String(format: "%.3f", d))
+        }
+    }
+
+    /// A tag's values as MPD lists them: one line each (several artists, several lines).
+    public static func values(of tag: MPDTag, in song: Song) -> [String] {
+        func one(_ s: String?) -> [String] { s.map { $0.isEmpty ? [] : [$0] } ?? [] }
+        switch tag {
+        case .artist: return song.artists
+        case .album: return one(song.album)
+        case .albumArtist: return one(song.albumartist)
+        case .title: return one(song.title)
+        case .track: return one(song.track.map(String.init))
+        case .genre: return one(song.genre)
+        case .date: return one(song.date ?? song.year.map(String.init))
+        case .composer: return one(song.composer)
+        case .comment: return one(song.comment)
+        case .disc: return one(song.disc.map(String.init))
+        case .musicBrainzArtistID: return one(song.mbArtistID)
+        case .musicBrainzAlbumID: return one(song.mbAlbumID)
+        case .musicBrainzAlbumArtistID: return one(song.mbAlbumArtistID)
+        case .musicBrainzTrackID: return one(song.mbTrackID)
+        case .musicBrainzReleaseGroupID: return one(song.mbReleaseGroupID)
+        }
+    }
+
+    /// ISO 8601 in UTC to the second, as MPD writes `Last-Modified`.
+    public static func timeStamp(nanoseconds: Int) -> String {
+        timeStamp(seconds: nanoseconds / 1_000_000_000)
+    }
+
+    public static func timeStamp(seconds: Int) -> String {
+        var t = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+                      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+    }
+}

@@ -1,0 +1,75 @@
+import BoomicCore
+import BoomicServer
+import BoomicTestSupport
+import Testing
+
+/// The library as a tree of client paths: one folder is the root; several are top-level
+/// directories with unique names; a client's path never leaves the tree.
+@Suite struct MusicTreeTests {
+    static func songs(_ paths: [String]) -> [Song] {
+        var ids = SplitMix64(seed: 3)
+        return paths.map { Song(id: SongID(ids.uuid()), path: $0) }
+    }
+
+    @Test func oneFolderIsTheRoot() {
+        let tree = MusicTree(folders: ["/music/"], songs: Self.songs(["/music/Jazz/b.flac", "/music/Jazz/a.flac", "/music/top.mp3", "/elsewhere/x.mp3"]))
+        #expect(tree.directory("")?.directories == ["Jazz"])
+        #expect(tree.directory("")?.songs.map(\.path) == ["/music/top.mp3"])
+        #expect(tree.directory("Jazz")?.songs.map(\.path) == ["/music/Jazz/a.flac", "/music/Jazz/b.flac"])
+        #expect(tree.uri(for: "/music/Jazz/a.flac") == "Jazz/a.flac")
+        #expect(tree.uri(for: "/elsewhere/x.mp3") == nil)
+        #expect(tree.path(for: "Jazz/a.flac") == "/music/Jazz/a.flac")
+        #expect(tree.path(for: "") == "/music")
+        for hostile in ["../etc/passwd", "/etc/passwd", "Jazz/../../etc", "./Jazz", "Jazz//a.flac"] {
+            #expect(tree.path(for: hostile) == nil, "\(hostile)")
+        }
+        #expect(tree.directory("Nope") == nil)
+    }
+
+    @Test func severalFoldersAreTopLevelDirectoriesWithUniqueNames() {
+        let tree = MusicTree(folders: ["/a/Music", "/b/Music", "/c/Podcasts"],
+                             songs: Self.songs(["/a/Music/x.flac", "/b/Music/y.flac", "/c/Podcasts/Show/1.mp3"]))
+        #expect(tree.directory("")?.directories == ["Music", "Music (2)", "Podcasts"])
+        #expect(tree.uri(for: "/b/Music/y.flac") == "Music (2)/y.flac")
+        #expect(tree.path(for: "Music (2)/y.flac") == "/b/Music/y.flac")
+        #expect(tree.path(for: "Podcasts") == "/c/Podcasts")
+        #expect(tree.path(for: "Nope/x.flac") == nil)
+        var walked: [String] = []
+        tree.walk(from: "") { dir, _ in walked.append(dir) }
+        #expect(walked == ["", "Music", "Music (2)", "Podcasts", "Podcasts/Show"])
+    }
+}
+
+@Suite struct MPDResponseTests {
+    @Test func aSongAsMPDPrintsIt() {
+        var ids = SplitMix64(seed: 5)
+        var s = Song(id: SongID(ids.uuid()), path: "/music/Jazz/So What.flac")
+        s.title = "So What"
+        s.artists = ["Miles Davis", "John Coltrane"]
+        s.album = "Kind of Blue"
+        s.track = 1
+        s.year = 1959
+        s.comment = "line one\nline two"
+        s.samplerate = 44_100
+        s.bitdepth = 16
+        s.channels = 2
+        s.duration = 545.4321
+        s.mtime = 1_700_000_000_123_456_789
+        var r = MPDResponse()
+        r.add(song: s, uri: "Jazz/So What.flac", tags: Set(MPDTag.allCases).subtracting([.album]))
+        #expect(r.text == """
+        file: Jazz/So What.flac
+        Last-Modified: 2023-11-14T22:13:20Z
+        Format: 44100:16:2
+        Artist: Miles Davis
+        Artist: John Coltrane
+        Title: So What
+        Track: 1
+        Date: 1959
+        Comment: line one line two
+        Time: 545
+        duration: 545.432
+
+        """)
+    }
+}
