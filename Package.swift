@@ -12,6 +12,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", exact: "1.6.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
+        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
     ],
     targets: [
         // System libraries (pkg-config names checked in shared/PLATFORM.md).
@@ -68,14 +69,20 @@ let package = Package(
             name: "BoomicCLI",
             dependencies: [
                 "BoomicCore", "BoomicStore", "BoomicMedia", "BoomicLibrary", "BoomicSystem",
-                "BoomicAudio", "BoomicPlayback",
+                "BoomicAudio", "BoomicPlayback", "BoomicServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             plugins: ["BuildInfo"]
         ),
-        // The MPD protocol (issue 11): its grammar and filters, pure; SwiftNIO comes with the
-        // server itself.
-        .target(name: "BoomicServer", dependencies: ["BoomicCore"]),
+        // `boomic serve`: the MPD protocol on SwiftNIO over the library and the player (issue 11).
+        .target(
+            name: "BoomicServer",
+            dependencies: [
+                "BoomicCore", "BoomicLibrary", "BoomicPlayback", "BoomicAudio",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         // `boomic --version` names the commit it was built from.
         .plugin(name: "BuildInfo", capability: .buildTool()),
 

@@ -123,6 +123,9 @@ final class EngineLoop {
             for message in messages {
                 switch message {
                 case let .command(command): perform(command)
+                case let .applied(done):
+                    publishStatus()
+                    done.signal()
                 case .quit:
                     shutDown()
                     return

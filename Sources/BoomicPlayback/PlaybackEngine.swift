@@ -48,6 +48,22 @@ public final class PlaybackEngine: Sendable {
         ring.engineWake.signal()
     }
 
+    /// Carries out `commands` and returns the status right after them: for a front whose next
+    /// request must see their effect (an MPD client's `add` then `playlistinfo`). Waits for the
+    /// decode thread's next turn, a millisecond or so.
+    @discardableResult
+    public func perform(_ commands: [PlaybackCommand]) -> PlaybackStatus {
+        let done = DispatchSemaphore(value: 0)
+        channel.inbox.withLock { inbox in
+            inbox += commands.map { .command($0) }
+            inbox.append(.applied(done))
+        }
+        ring.engineWake.signal()
+        // Bounded, so a front never hangs on an engine that has quit.
+        _ = done.wait(timeout: .now() + .seconds(2))
+        return status
+    }
+
     /// The engine as of its last turn.
     public var status: PlaybackStatus { channel.published.withLock { $0 } }
 
@@ -67,6 +83,8 @@ public final class PlaybackEngine: Sendable {
 final class EngineChannel: Sendable {
     enum Message: Sendable {
         case command(PlaybackCommand)
+        /// Publish the status now and signal: the commands before it have been carried out.
+        case applied(DispatchSemaphore)
         case quit
     }
 

@@ -22,6 +22,10 @@ extension MPDFilter {
             case let tag?: positive = .field(tag.field, match)
             }
             return test.negated ? .not(positive) : positive
+        case let .unkeptTag(_, test):
+            // Empty everywhere: only "is empty" (or its negation's opposite) matches.
+            let matchesEmpty = test.value.isEmpty
+            return matchesEmpty != test.negated ? .all : .not(.all)
         case let .file(test):
             let match: Query.Match
             if test.position == .full {

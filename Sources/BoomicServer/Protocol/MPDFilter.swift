@@ -7,6 +7,8 @@ import Foundation
 public indirect enum MPDFilter: Equatable, Sendable {
     /// A tag's values (nil: any tag) tested against a string.
     case tag(MPDTag?, StringTest)
+    /// One of MPD's tags that Boomic does not keep (`Performer`, `Label`, …): empty on every song.
+    case unkeptTag(String, StringTest)
     /// The song's path relative to the music folder.
     case file(StringTest)
     /// Songs under a folder (relative to the music folder).
@@ -69,6 +71,7 @@ public indirect enum MPDFilter: Equatable, Sendable {
         case "modified-since": return .modifiedSince(try timeStamp(value))
         case "added-since": return .addedSince(try timeStamp(value))
         default:
+            if MPDTag.isUnkeptMPDName(type) { return .unkeptTag(type, test) }
             guard let tag = MPDTag(name: type) else { throw MPDError(.argument, "Unknown filter type: \(type)") }
             return .tag(tag, test)
         }
@@ -144,8 +147,12 @@ private struct ExpressionParser {
         case "file": filter = .file(try stringTest())
         case "any": filter = .tag(nil, try stringTest())
         default:
-            guard let tag = MPDTag(name: type) else { throw MPDError(.argument, "Unknown filter type: \(type)") }
-            filter = .tag(tag, try stringTest())
+            if MPDTag.isUnkeptMPDName(type) {
+                filter = .unkeptTag(type, try stringTest())
+            } else {
+                guard let tag = MPDTag(name: type) else { throw MPDError(.argument, "Unknown filter type: \(type)") }
+                filter = .tag(tag, try stringTest())
+            }
         }
         try expect(")")
         return filter

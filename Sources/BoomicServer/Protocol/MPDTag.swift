@@ -26,6 +26,16 @@ public enum MPDTag: String, CaseIterable, Sendable {
         self = tag
     }
 
+    /// MPD's tag names that Boomic does not keep: accepted wherever a tag name is (a client's
+    /// `tagtypes enable`, a filter, `list`), and always empty.
+    public static func isUnkeptMPDName(_ name: String) -> Bool { unkept.contains(name.lowercased()) }
+
+    private static let unkept: Set<String> = Set([
+        "ArtistSort", "AlbumSort", "AlbumArtistSort", "TitleSort", "Name", "Mood", "OriginalDate", "ComposerSort",
+        "Performer", "Conductor", "Work", "Movement", "MovementNumber", "ShowMovement", "Ensemble", "Location",
+        "Grouping", "DiscSubtitle", "Label", "MUSICBRAINZ_RELEASETRACKID", "MUSICBRAINZ_WORKID",
+    ].map { $0.lowercased() })
+
     private static let byLowercasedName = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue.lowercased(), $0) })
 
     /// The field a filter on this tag compares.

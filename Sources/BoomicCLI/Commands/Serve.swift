@@ -1,0 +1,96 @@
+import ArgumentParser
+import BoomicAudio
+import BoomicCore
+import BoomicLibrary
+import BoomicPlayback
+import BoomicServer
+import Dispatch
+import Foundation
+
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve the library and the player to MPD clients (mpc, ncmpcpp, phone apps).",
+        discussion: """
+            Speaks MPD's protocol (0.23) on 127.0.0.1:6600 unless --bind says otherwise, and plays on \
+            the output config.toml names (or --output). One queue and one player serve every client; \
+            the queue and position are saved as `boomic play` saves them, so `boomic play --resume` \
+            and the next `boomic serve` go on from there. Changes other boomic commands commit are \
+            seen at once. SIGINT and SIGTERM save and stop. See Documentation/serve.md.
+            """
+    )
+
+    @OptionGroup var options: LibraryOptions
+    @Option(help: ArgumentHelp("Where clients connect: HOST:PORT, PORT, or an absolute path for a local socket.", valueName: "ADDRESS"))
+    var bind = "127.0.0.1:6600"
+    @Option(name: .customLong("password-file"), help: ArgumentHelp("A file whose first line is the password clients must send.", valueName: "FILE"))
+    var passwordFile: String?
+    @Option(help: ArgumentHelp("Where to play: alsa, alsa:DEVICE, null or wav:FILE (default: config.toml's, else alsa).", valueName: "OUTPUT"))
+    var output: String?
+    @Option(help: ArgumentHelp("Equalizer: a preset, an AutoEq/Equalizer APO file, or bands such as 60=+3,1k=-2.", valueName: "SPEC"))
+    var eq: String?
+    @Option(help: ArgumentHelp("ReplayGain: off, track, album or auto (album unless random).", valueName: "MODE"))
+    var replaygain: ReplayGainMode?
+    @Flag(help: "Record no plays.")
+    var noRecord = false
+
+    func validate() throws {
+        do { _ = try MPDServer.Address(parsing: bind) } catch { throw ValidationError(error.localizedDescription) }
+        if let output {
+            do { _ = try SinkSpec(parsing: output) } catch { throw ValidationError(error.localizedDescription) }
+        }
+        if let eq { try Play.checkEQ(eq) }
+    }
+
+    func run() throws {
+        var config = try PlayerConfig.load()
+        config.output.override(output)
+        config.replaygain.override(replaygain?.rawValue)
+        config.eq.override(eq)
+        let sound = try Play.sound(config)
+        let address = try MPDServer.Address(parsing: bind)
+        let password = try passwordFile.map { path -> String in
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8),
+                  let line = text.split(whereSeparator: \.isNewline).first, !line.isEmpty else {
+                throw CLIError("cannot read a password from \(path)")
+            }
+            return String(line)
+        }
+        let lib = try Library.open(at: options.location, create: false)
+        let store = try PlayerStateStore(libraryLocation: lib.location)
+        let spec = try SinkSpec(parsing: config.output.value)
+        // A server plays in real time on every output, null and wav: included: its clients
+        // hear (or watch) the position move as it would on a sound card.
+        let hub = IdleHub()
+        let library = ServerLibrary(session: lib, folders: (try? lib.folders()) ?? [])
+        let following = library.follow(telling: hub)
+        let watching = lib.watch(every: .milliseconds(250)) { Terminal.warn("boomic serve: \($0.localizedDescription)") }
+        let player = ServerPlayer(library: library, store: store, sink: Sinks.open(spec), realtime: true, sound: sound,
+                                  hub: hub, record: !noRecord, warn: { Terminal.warn("boomic serve: \($0)") })
+        let context = ServerContext(library: library, player: player, hub: hub, password: password,
+                                    outputName: config.output.value)
+        let server = MPDServer(context: context)
+        do {
+            try server.start(at: address)
+        } catch {
+            player.quit()
+            throw CLIError(error.localizedDescription)
+        }
+        Terminal.warn("boomic serve: listening on \(address), \(library.snapshot.basis.songs.count) songs")
+        let stop = DispatchSemaphore(value: 0)
+        let signals = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { stop.signal() }
+            source.resume()
+            return source
+        }
+        stop.wait()
+        for s in signals { s.cancel() }
+        server.stop()
+        player.quit()
+        watching.cancel()
+        following.cancel()
+        lib.close()
+        if case let .unix(path) = address { unlink(path) }
+    }
+}

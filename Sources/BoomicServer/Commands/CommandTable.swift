@@ -1,0 +1,49 @@
+/// Every command the server answers, by name, and how one is carried out: the permission
+/// check, the argument count, then the command itself, each failing with MPD's own code and
+/// text.
+enum CommandTable {
+    static let specs: [String: CommandSpec] = {
+        var all: [String: CommandSpec] = [:]
+        for spec in ConnectionCommands.all + StatusCommands.all + PlaybackCommands.all + QueueCommands.all
+            + DatabaseCommands.all {
+            precondition(all[spec.name] == nil, "\(spec.name) defined twice")
+            all[spec.name] = spec
+        }
+        // Handled by the connection itself, listed so `commands` names them.
+        for name in ["idle", "noidle", "command_list_begin", "command_list_ok_begin", "command_list_end"] {
+            all[name] = CommandSpec(name, 0...Int.max) { _ in }
+        }
+        return all
+    }()
+
+    static let names = specs.keys.sorted()
+
+    static func allowed(_ name: String, for client: ClientState, server: ServerContext) -> Bool {
+        guard let spec = specs[name] else { return false }
+        if name == "config" && !client.isLocal { return false }
+        return client.authenticated || spec.open
+    }
+
+    /// Runs one command line for a client; `index` is its place in a command list.
+    static func run(_ line: MPDCommandLine, client: ClientState, server: ServerContext, index: Int) -> Result<Invocation, MPDError> {
+        guard let spec = specs[line.command] else {
+            return .failure(MPDError(.unknown, "unknown command \"\(line.command)\"", index: index))
+        }
+        guard client.authenticated || spec.open else {
+            return .failure(MPDError(.permission, "you don't have permission for \"\(line.command)\"", command: line.command, index: index))
+        }
+        guard spec.arguments.contains(line.arguments.count) else {
+            return .failure(MPDError(.argument, "wrong number of arguments for \"\(line.command)\"", command: line.command, index: index))
+        }
+        var invocation = Invocation(server: server, client: client, command: line.command, args: line.arguments)
+        do {
+            try spec.run(&invocation)
+            return .success(invocation)
+        } catch {
+            var e = error
+            e.index = index
+            if e.command.isEmpty { e.command = line.command }
+            return .failure(e)
+        }
+    }
+}

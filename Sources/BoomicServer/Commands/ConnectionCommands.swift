@@ -1,0 +1,142 @@
+import BoomicCore
+
+/// The connection's own commands: greeting-level things every client sends first.
+enum ConnectionCommands {
+    static let all: [CommandSpec] = [
+        CommandSpec("ping", open: true) { _ in },
+        CommandSpec("close", open: true) { $0.closes = true },
+        CommandSpec("password", 1...1, open: true) { inv throws(MPDError) in
+            guard let password = inv.server.password, inv.args[0] == password else {
+                throw inv.error(.password, "incorrect password")
+            }
+            inv.client.authenticated = true
+        },
+        CommandSpec("commands", open: true) { inv in
+            for name in CommandTable.names where CommandTable.allowed(name, for: inv.client, server: inv.server) {
+                inv.response.add("command", name)
+            }
+        },
+        CommandSpec("notcommands", open: true) { inv in
+            for name in CommandTable.names where !CommandTable.allowed(name, for: inv.client, server: inv.server) {
+                inv.response.add("command", name)
+            }
+        },
+        CommandSpec("tagtypes", 0...Int.max) { inv throws(MPDError) in
+            guard let sub = inv.args.first else {
+                for tag in MPDTag.allCases where inv.client.tags.contains(tag) { inv.response.add("tagtype", tag.rawValue) }
+                return
+            }
+            let names = inv.args.dropFirst()
+            var tags: [MPDTag] = []
+            for name in names {
+                if let tag = MPDTag(name: name) {
+                    tags.append(tag)
+                } else if !MPDTag.isUnkeptMPDName(name) {
+                    throw inv.error(.argument, "Unknown tag type: \(name)")
+                }
+            }
+            switch sub {
+            case "enable": inv.client.tags.formUnion(tags)
+            case "disable": inv.client.tags.subtract(tags)
+            case "clear": inv.client.tags = []
+            case "all": inv.client.tags = Set(MPDTag.allCases)
+            default: throw inv.error(.argument, "Unknown sub command")
+            }
+        },
+        // Boomic plays files from its library only.
+        CommandSpec("urlhandlers") { _ in },
+        CommandSpec("decoders") { inv in
+            let plugins: [(String, [String], [String])] = [
+                ("flac", ["flac"], ["audio/flac", "audio/x-flac"]),
+                ("mpg123", ["mp3"], ["audio/mpeg"]),
+                ("vorbis", ["ogg", "oga"], ["audio/ogg", "audio/vorbis"]),
+                ("opus", ["opus"], ["audio/ogg", "audio/opus"]),
+                ("pcm", ["wav", "aif", "aiff", "aifc"], ["audio/wav", "audio/x-wav", "audio/aiff"]),
+            ]
+            for (name, suffixes, types) in plugins {
+                inv.response.add("plugin", name)
+                for s in suffixes { inv.response.add("suffix", s) }
+                for t in types { inv.response.add("mime_type", t) }
+            }
+        },
+        CommandSpec("binarylimit", 1...1) { inv throws(MPDError) in
+            let n = try inv.unsigned(0)
+            guard n >= 64 else { throw inv.error(.argument, "Value too small") }
+            inv.client.binaryLimit = n
+        },
+        CommandSpec("clearerror") { _ in },
+        CommandSpec("config") { inv throws(MPDError) in
+            guard inv.client.isLocal else { throw inv.error(.permission, "Command only permitted to local clients") }
+            inv.response.add("music_directory", inv.server.library.folders.first ?? "")
+            inv.response.add("pcre", 1)
+        },
+        CommandSpec("listmounts") { inv in
+            inv.response.add("mount", "")
+            inv.response.add("storage", inv.server.library.folders.first ?? "")
+        },
+        CommandSpec("listneighbors") { _ in },
+        CommandSpec("listpartitions") { inv in inv.response.add("partition", "default") },
+        CommandSpec("partition", 1...1) { inv throws(MPDError) in
+            guard inv.args[0] == "default" else { throw inv.error(.noExist, "No such partition") }
+        },
+        CommandSpec("outputs") { inv in
+            inv.response.add("outputid", 0)
+            inv.response.add("outputname", inv.server.outputName)
+            inv.response.add("plugin", inv.server.outputName.split(separator: ":").first.map(String.init) ?? "alsa")
+            inv.response.add("outputenabled", 1)
+        },
+        CommandSpec("enableoutput", 1...1) { inv throws(MPDError) in try Self.output(&inv) },
+        CommandSpec("disableoutput", 1...1) { inv throws(MPDError) in try Self.output(&inv) },
+        CommandSpec("toggleoutput", 1...1) { inv throws(MPDError) in try Self.output(&inv) },
+        CommandSpec("crossfade", 1...1) { inv throws(MPDError) in _ = try inv.unsigned(0) },
+        CommandSpec("mixrampdb", 1...1) { inv throws(MPDError) in _ = try inv.number(0) },
+        CommandSpec("mixrampdelay", 1...1) { inv throws(MPDError) in _ = try inv.number(0) },
+        CommandSpec("channels") { inv in
+            for name in inv.server.channels.withLock({ $0.filter { !$0.value.isEmpty }.keys.sorted() }) {
+                inv.response.add("channel", name)
+            }
+        },
+        CommandSpec("subscribe", 1...1) { inv throws(MPDError) in
+            let name = inv.args[0]
+            guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.:".contains($0)) }) else {
+                throw inv.error(.argument, "invalid channel name")
+            }
+            guard inv.client.subscriptions[name] == nil else { throw inv.error(.exist, "already subscribed to this channel") }
+            let box = MessageBox(slot: inv.client.idle)
+            inv.client.subscriptions[name] = box
+            let id = inv.client.id
+            inv.server.channels.withLock { $0[name, default: [:]][id] = box }
+            inv.server.hub.post([.subscription])
+        },
+        CommandSpec("unsubscribe", 1...1) { inv throws(MPDError) in
+            let name = inv.args[0]
+            guard inv.client.subscriptions.removeValue(forKey: name) != nil else {
+                throw inv.error(.noExist, "not subscribed to this channel")
+            }
+            let id = inv.client.id
+            inv.server.channels.withLock { _ = $0[name]?.removeValue(forKey: id) }
+            inv.server.hub.post([.subscription])
+        },
+        CommandSpec("sendmessage", 2...2) { inv throws(MPDError) in
+            let boxes = inv.server.channels.withLock { $0[inv.args[0]].map { Array($0.values) } ?? [] }
+            guard !boxes.isEmpty else { throw inv.error(.noExist, "nobody is subscribed to this channel") }
+            for box in boxes {
+                box.messages.withLock { $0.append(inv.args[1]) }
+                box.slot.post([.message])
+            }
+        },
+        CommandSpec("readmessages") { inv in
+            for (name, box) in inv.client.subscriptions.sorted(by: { $0.key < $1.key }) {
+                for m in box.messages.withLock({ m in defer { m.removeAll() }; return m }) {
+                    inv.response.add("channel", name)
+                    inv.response.add("message", m)
+                }
+            }
+        },
+    ]
+
+    /// One output: id 0, always on (Boomic plays to the output it was started with).
+    private static func output(_ inv: inout Invocation) throws(MPDError) {
+        guard try inv.unsigned(0) == 0 else { throw inv.error(.noExist, "No such audio output") }
+    }
+}

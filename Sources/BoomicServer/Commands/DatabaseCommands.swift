@@ -1,0 +1,164 @@
+import BoomicCore
+import Foundation
+
+/// Browsing and searching the library: `lsinfo`, `listall…`, `find`, `search`, `list`, `count`.
+enum DatabaseCommands {
+    static let all: [CommandSpec] = [
+        CommandSpec("lsinfo", 0...1) { inv throws(MPDError) in
+            let snapshot = inv.snapshot
+            let uri = inv.args.first ?? ""
+            if let path = snapshot.tree.path(for: uri), let song = snapshot.basis.song(atPath: path), !song.missing {
+                inv.response.add(song: song, uri: uri, tags: inv.client.tags)
+                return
+            }
+            guard let dir = snapshot.tree.directory(uri), uri.isEmpty || snapshot.tree.path(for: uri) != nil else {
+                throw inv.error(.noExist, "No such directory")
+            }
+            let prefix = uri.isEmpty ? "" : (uri.hasSuffix("/") ? uri : uri + "/")
+            for name in dir.directories { inv.response.add("directory", prefix + name) }
+            for song in dir.songs {
+                inv.response.add(song: song, uri: snapshot.tree.uri(for: song.path) ?? "", tags: inv.client.tags)
+            }
+            if uri.isEmpty {
+                for (_, list) in snapshot.basis.playlistsByName { inv.response.add("playlist", list.name) }
+            }
+        },
+        CommandSpec("listall", 0...1) { inv throws(MPDError) in try walk(&inv, info: false) },
+        CommandSpec("listallinfo", 0...1) { inv throws(MPDError) in try walk(&inv, info: true) },
+        CommandSpec("listfiles", 0...1) { inv throws(MPDError) in
+            let snapshot = inv.snapshot
+            let uri = inv.args.first ?? ""
+            guard let dir = snapshot.tree.directory(uri), uri.isEmpty || snapshot.tree.path(for: uri) != nil else {
+                throw inv.error(.noExist, "No such directory")
+            }
+            for name in dir.directories { inv.response.add("directory", name) }
+            for song in dir.songs {
+                inv.response.add("file", (song.path as NSString).lastPathComponent)
+                inv.response.add("size", song.size)
+                inv.response.add("Last-Modified", MPDResponse.timeStamp(nanoseconds: song.mtime))
+            }
+        },
+        CommandSpec("find", 1...Int.max) { inv throws(MPDError) in try print(&inv, foldCase: false) },
+        CommandSpec("search", 1...Int.max) { inv throws(MPDError) in try print(&inv, foldCase: true) },
+        CommandSpec("findadd", 1...Int.max) { inv throws(MPDError) in try add(&inv, foldCase: false) },
+        CommandSpec("searchadd", 1...Int.max) { inv throws(MPDError) in try add(&inv, foldCase: true) },
+        CommandSpec("count", 1...Int.max) { inv throws(MPDError) in
+            let selection = try Selection(inv, from: 0, keywords: ["group"], substrings: false, filterRequired: false)
+            let songs = try selection.songs(in: inv.snapshot, foldCase: false, inv: inv)
+            guard let group = selection.groups.first else {
+                inv.response.add("songs", songs.count)
+                inv.response.add("playtime", Int(songs.reduce(0) { $0 + ($1.duration ?? 0) }))
+                return
+            }
+            var counts: [String: (Int, Double)] = [:]
+            for song in songs {
+                for value in Self.values(of: group, in: song) {
+                    counts[value, default: (0, 0)].0 += 1
+                    counts[value, default: (0, 0)].1 += song.duration ?? 0
+                }
+            }
+            for (value, (n, time)) in counts.sorted(by: { $0.key < $1.key }) {
+                inv.response.add(group.rawValue, value)
+                inv.response.add("songs", n)
+                inv.response.add("playtime", Int(time))
+            }
+        },
+        CommandSpec("list", 1...Int.max) { inv throws(MPDError) in
+            let typeName = inv.args[0]
+            let isFile = typeName.lowercased() == "file"
+            let tag = MPDTag(name: typeName)
+            if tag == nil && MPDTag.isUnkeptMPDName(typeName) { return }
+            guard isFile || tag != nil else { throw inv.error(.argument, "Unknown tag type: \(typeName)") }
+            var selection: Selection
+            if inv.args.count == 2, tag == .album {
+                // The old `list album ARTIST`.
+                selection = try Selection(Invocation(server: inv.server, client: inv.client, command: inv.command,
+                                                     args: ["artist", inv.args[1]]),
+                                          from: 0, keywords: [], substrings: false)
+            } else {
+                selection = try Selection(inv, from: 1, keywords: ["group"], substrings: false, filterRequired: false)
+            }
+            let snapshot = inv.snapshot
+            let songs = try selection.songs(in: snapshot, foldCase: false, inv: inv)
+            if isFile {
+                for song in songs { inv.response.add("file", snapshot.tree.uri(for: song.path) ?? "") }
+                return
+            }
+            try list(&inv, tag: tag!, groups: selection.groups, songs: songs)
+        },
+    ]
+
+    /// A tag's values for grouping and listing: a song without the tag counts under "".
+    static func values(of tag: MPDTag, in song: Song) -> [String] {
+        let v = MPDResponse.values(of: tag, in: song)
+        return v.isEmpty ? [""] : v
+    }
+
+    /// `list TAG group A group B`: the groups' values, each followed by what is under it.
+    private static func list(_ inv: inout Invocation, tag: MPDTag, groups: [MPDTag], songs: [Song]) throws(MPDError) {
+        guard groups.count <= 2 else { throw inv.error(.argument, "Too many groups") }
+        // Every distinct path of values, sorted level by level.
+        var rows: Set<[String]> = []
+        for song in songs {
+            var paths: [[String]] = [[]]
+            for g in groups + [tag] {
+                let vs = values(of: g, in: song)
+                paths = paths.flatMap { p in vs.map { p + [$0] } }
+            }
+            rows.formUnion(paths)
+        }
+        let sorted = rows.sorted { a, b in
+            for (x, y) in zip(a, b) where x != y { return x.utf8.lexicographicallyPrecedes(y.utf8) }
+            return false
+        }
+        var last: [String] = []
+        let levels = groups + [tag]
+        for row in sorted {
+            for (i, value) in row.enumerated() where i == row.count - 1 || last.count <= i || last[i] != value
+                || (0..<i).contains(where: { last.count <= $0 || last[$0] != row[$0] }) {
+                // The tag itself is listed only when it has a value (MPD skips empty ones).
+                if i == row.count - 1 && value.isEmpty { continue }
+                inv.response.add(levels[i].rawValue, value)
+            }
+            last = row
+        }
+    }
+
+    private static func walk(_ inv: inout Invocation, info: Bool) throws(MPDError) {
+        let snapshot = inv.snapshot
+        let uri = inv.args.first ?? ""
+        if let path = snapshot.tree.path(for: uri), let song = snapshot.basis.song(atPath: path), !song.missing {
+            if info { inv.response.add(song: song, uri: uri, tags: inv.client.tags) } else { inv.response.add("file", uri) }
+            return
+        }
+        guard snapshot.tree.directory(uri) != nil, uri.isEmpty || snapshot.tree.path(for: uri) != nil else {
+            throw inv.error(.noExist, "No such directory")
+        }
+        var response = inv.response
+        let tags = inv.client.tags
+        snapshot.tree.walk(from: uri) { dir, contents in
+            if !dir.isEmpty, dir != uri { response.add("directory", dir) }
+            for song in contents.songs {
+                let songURI = snapshot.tree.uri(for: song.path) ?? ""
+                if info { response.add(song: song, uri: songURI, tags: tags) } else { response.add("file", songURI) }
+            }
+        }
+        inv.response = response
+    }
+
+    private static func print(_ inv: inout Invocation, foldCase: Bool) throws(MPDError) {
+        let selection = try Selection(inv, from: 0, keywords: ["sort", "window"], substrings: foldCase)
+        let snapshot = inv.snapshot
+        for song in try selection.songs(in: snapshot, foldCase: foldCase, inv: inv) {
+            inv.response.add(song: song, uri: snapshot.tree.uri(for: song.path) ?? "", tags: inv.client.tags)
+        }
+    }
+
+    private static func add(_ inv: inout Invocation, foldCase: Bool) throws(MPDError) {
+        let selection = try Selection(inv, from: 0, keywords: ["sort", "window", "position"], substrings: foldCase)
+        let songs = try selection.songs(in: inv.snapshot, foldCase: foldCase, inv: inv)
+        let q = inv.player.status.queue
+        let place = try selection.position.map { p throws(MPDError) in try QueueCommands.position(p, queue: q, inv: inv) } ?? .end
+        inv.player.perform(.add(songs.map(\.id), at: place))
+    }
+}

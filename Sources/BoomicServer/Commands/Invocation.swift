@@ -1,0 +1,110 @@
+import BoomicCore
+import BoomicPlayback
+
+/// One command being carried out: its arguments, who asked, and the response it writes.
+struct Invocation {
+    let server: ServerContext
+    let client: ClientState
+    let command: String
+    let args: [String]
+    var response = MPDResponse()
+    /// Set by `close`: the connection ends after the response.
+    var closes = false
+
+    var snapshot: ServerLibrary.Snapshot { server.library.snapshot }
+    var player: ServerPlayer { server.player }
+
+    func error(_ code: MPDError.Code, _ message: String) -> MPDError {
+        MPDError(code, message, command: command)
+    }
+
+    /// A whole number argument, as MPD parses them.
+    func int(_ i: Int) throws(MPDError) -> Int {
+        guard let n = Int(args[i]) else { throw error(.argument, "Integer expected: \(args[i])") }
+        return n
+    }
+
+    func unsigned(_ i: Int) throws(MPDError) -> Int {
+        let n = try int(i)
+        guard n >= 0 else { throw error(.argument, "Number is negative: \(args[i])") }
+        return n
+    }
+
+    func number(_ i: Int) throws(MPDError) -> Double {
+        guard let d = Double(args[i]), d.isFinite else { throw error(.argument, "Float expected: \(args[i])") }
+        return d
+    }
+
+    /// `0` or `1`.
+    func bool(_ i: Int) throws(MPDError) -> Bool {
+        switch args[i] {
+        case "0": return false
+        case "1": return true
+        default: throw error(.argument, "Boolean (0/1) expected: \(args[i])")
+        }
+    }
+
+    /// `N`, `START:END` or `START:` (to the end), as positions `0..<count`.
+    func range(_ i: Int, count: Int) throws(MPDError) -> Range<Int> {
+        let text = args[i]
+        guard let colon = text.firstIndex(of: ":") else {
+            let n = try unsigned(i)
+            guard n < count else { throw error(.argument, "Bad song index") }
+            return n..<(n + 1)
+        }
+        guard let start = Int(text[..<colon]), start >= 0 else { throw error(.argument, "Integer expected: \(text)") }
+        let endText = text[text.index(after: colon)...]
+        let end: Int
+        if endText.isEmpty { end = count } else {
+            guard let e = Int(endText) else { throw error(.argument, "Integer expected: \(text)") }
+            end = e
+        }
+        guard start <= end else { throw error(.argument, "Bad range: \(text)") }
+        guard end <= count, start <= count else { throw error(.argument, "Bad song index") }
+        return start..<end
+    }
+
+    /// The queue entry at a position.
+    func entry(atPosition i: Int, in queue: PlayQueue) throws(MPDError) -> PlayQueue.Entry {
+        let p = try unsigned(i)
+        guard p < queue.entries.count else { throw error(.argument, "Bad song index") }
+        return queue.entries[p]
+    }
+
+    /// The queue entry with an id.
+    func entry(withID i: Int, in queue: PlayQueue) throws(MPDError) -> PlayQueue.Entry {
+        let id = try unsigned(i)
+        guard let e = queue.entry(PlayQueue.EntryID(id)) else { throw error(.noExist, "No such song") }
+        return e
+    }
+
+    /// Prints a queue entry: the song, then its position and id (and priority when set).
+    mutating func add(entry: PlayQueue.Entry, position: Int, snapshot: ServerLibrary.Snapshot) {
+        if let song = snapshot.basis[entry.song], let uri = snapshot.tree.uri(for: song.path) {
+            response.add(song: song, uri: uri, tags: client.tags)
+        } else {
+            response.add("file", "(removed from the library)")
+        }
+        response.add("Pos", position)
+        response.add("Id", entry.id.rawValue)
+        if entry.priority > 0 { response.add("Prio", entry.priority) }
+    }
+}
+
+/// A command MPD clients may send: how many arguments it takes, whether it works before the
+/// password, and what it does.
+struct CommandSpec: Sendable {
+    let name: String
+    let arguments: ClosedRange<Int>
+    /// Allowed before `password` (when one is set).
+    var open = false
+    let run: @Sendable (inout Invocation) throws(MPDError) -> Void
+
+    init(_ name: String, _ arguments: ClosedRange<Int> = 0...0, open: Bool = false,
+         _ run: @escaping @Sendable (inout Invocation) throws(MPDError) -> Void) {
+        self.name = name
+        self.arguments = arguments
+        self.open = open
+        self.run = run
+    }
+}

@@ -1,0 +1,110 @@
+import BoomicCore
+import BoomicPlayback
+
+/// Play, pause, skip, seek, volume and the queue's options.
+enum PlaybackCommands {
+    static let all: [CommandSpec] = [
+        CommandSpec("play", 0...1) { inv throws(MPDError) in
+            let q = inv.player.status.queue
+            if inv.args.isEmpty || inv.args[0] == "-1" {
+                inv.player.perform(.play(nil))
+            } else {
+                inv.player.perform(.play(try inv.entry(atPosition: 0, in: q).id))
+            }
+        },
+        CommandSpec("playid", 0...1) { inv throws(MPDError) in
+            let q = inv.player.status.queue
+            if inv.args.isEmpty || inv.args[0] == "-1" {
+                inv.player.perform(.play(nil))
+            } else {
+                inv.player.perform(.play(try inv.entry(withID: 0, in: q).id))
+            }
+        },
+        CommandSpec("pause", 0...1) { inv throws(MPDError) in
+            let state = inv.player.status.queue.state
+            if inv.args.isEmpty {
+                if state != .stopped { inv.player.perform(.pause) }
+            } else {
+                let pause = try inv.bool(0)
+                if pause && state == .playing || !pause && state == .paused { inv.player.perform(.pause) }
+            }
+        },
+        CommandSpec("stop") { inv in inv.player.perform(.stop) },
+        CommandSpec("next") { inv in inv.player.perform(.next) },
+        CommandSpec("previous") { inv in inv.player.perform([.previous]) },
+        CommandSpec("seek", 2...2) { inv throws(MPDError) in
+            let q = inv.player.status.queue
+            let e = try inv.entry(atPosition: 0, in: q)
+            let t = try inv.number(1)
+            try seek(&inv, entry: e.id, to: t, queue: q)
+        },
+        CommandSpec("seekid", 2...2) { inv throws(MPDError) in
+            let q = inv.player.status.queue
+            let e = try inv.entry(withID: 0, in: q)
+            let t = try inv.number(1)
+            try seek(&inv, entry: e.id, to: t, queue: q)
+        },
+        CommandSpec("seekcur", 1...1) { inv throws(MPDError) in
+            let text = inv.args[0]
+            let status = inv.player.status
+            guard status.queue.state != .stopped else { throw inv.error(.playerSync, "Not playing") }
+            let t = try inv.number(0)
+            if text.hasPrefix("+") || text.hasPrefix("-") {
+                inv.player.perform([.seekBy(t)])
+            } else {
+                inv.player.perform([.seek(to: t)])
+            }
+        },
+        CommandSpec("setvol", 1...1) { inv throws(MPDError) in
+            let v = try inv.int(0)
+            guard (0...100).contains(v) else { throw inv.error(.argument, "Invalid volume value") }
+            setVolume(&inv, v)
+        },
+        CommandSpec("volume", 1...1) { inv throws(MPDError) in
+            let delta = try inv.int(0)
+            guard (-100...100).contains(delta) else { throw inv.error(.argument, "Invalid volume value") }
+            setVolume(&inv, max(0, min(100, inv.player.status.sound.volume + delta)))
+        },
+        CommandSpec("getvol") { inv in inv.response.add("volume", inv.player.status.sound.volume) },
+        CommandSpec("random", 1...1) { inv throws(MPDError) in inv.player.perform(.setRandom(try inv.bool(0))) },
+        CommandSpec("repeat", 1...1) { inv throws(MPDError) in
+            let on = try inv.bool(0)
+            let q = inv.player.status.queue
+            // MPD's single + repeat is Boomic's repeat one.
+            inv.player.perform(.setRepeat(on ? (q.single == .on ? .one : .all) : .off))
+        },
+        CommandSpec("single", 1...1) { inv throws(MPDError) in
+            let q = inv.player.status.queue
+            switch inv.args[0] {
+            case "oneshot": inv.player.perform(.setSingle(.oneshot))
+            case "0", "1":
+                let on = inv.args[0] == "1"
+                inv.player.perform([.queue(.setSingle(on ? .on : .off)),
+                                    .queue(.setRepeat(q.repeatMode == .off ? .off : on ? .one : .all))])
+            default: throw inv.error(.argument, "Boolean (0/1) expected: \(inv.args[0])")
+            }
+        },
+        CommandSpec("consume", 1...1) { inv throws(MPDError) in
+            switch inv.args[0] {
+            case "0", "1": inv.player.perform(.setConsume(inv.args[0] == "1"))
+            case "oneshot": inv.player.perform(.setConsume(true))
+            default: throw inv.error(.argument, "Boolean (0/1) expected: \(inv.args[0])")
+            }
+        },
+    ]
+
+    private static func seek(_ inv: inout Invocation, entry: PlayQueue.EntryID, to seconds: Double, queue: PlayQueue) throws(MPDError) {
+        guard seconds >= 0 else { throw inv.error(.argument, "Negative position") }
+        if queue.current != entry || queue.state == .stopped {
+            inv.player.perform([.queue(.play(entry)), .seek(to: seconds)])
+        } else {
+            inv.player.perform([.seek(to: seconds)])
+        }
+    }
+
+    private static func setVolume(_ inv: inout Invocation, _ v: Int) {
+        var sound = inv.player.status.sound
+        sound.volume = v
+        inv.player.perform([.sound(sound)])
+    }
+}

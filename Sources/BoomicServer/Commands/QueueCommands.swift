@@ -1,0 +1,206 @@
+import BoomicCore
+import BoomicPlayback
+
+/// The queue ("current playlist" in MPD's words): adding, removing, moving, listing.
+enum QueueCommands {
+    static let all: [CommandSpec] = [
+        CommandSpec("add", 1...2) { inv throws(MPDError) in _ = try add(&inv) },
+        CommandSpec("addid", 1...2) { inv throws(MPDError) in
+            let ids = try add(&inv)
+            guard let first = ids.first else { throw inv.error(.noExist, "No such song") }
+            inv.response.add("Id", first.rawValue)
+        },
+        CommandSpec("delete", 0...1) { inv throws(MPDError) in
+            let q = inv.player.status.queue
+            let range = inv.args.isEmpty ? 0..<q.entries.count : try inv.range(0, count: q.entries.count)
+            inv.player.perform(.removePositions(range))
+        },
+        CommandSpec("deleteid", 1...1) { inv throws(MPDError) in
+            let e = try inv.entry(withID: 0, in: inv.player.status.queue)
+            inv.player.perform(.remove([e.id]))
+        },
+        CommandSpec("move", 2...2) { inv throws(MPDError) in
+            let q = inv.player.status.queue
+            let range = try inv.range(0, count: q.entries.count)
+            let to = try destination(&inv, 1, queue: q, moving: range.count)
+            inv.player.perform(.move(positions: range, to: to))
+        },
+        CommandSpec("moveid", 2...2) { inv throws(MPDError) in
+            let q = inv.player.status.queue
+            let e = try inv.entry(withID: 0, in: q)
+            let from = q.position(of: e.id)!
+            let to = try destination(&inv, 1, queue: q, moving: 1)
+            inv.player.perform(.move(positions: from..<(from + 1), to: to))
+        },
+        CommandSpec("swap", 2...2) { inv throws(MPDError) in
+            let q = inv.player.status.queue
+            let a = try inv.entry(atPosition: 0, in: q), b = try inv.entry(atPosition: 1, in: q)
+            inv.player.perform(.swap(q.position(of: a.id)!, q.position(of: b.id)!))
+        },
+        CommandSpec("swapid", 2...2) { inv throws(MPDError) in
+            let q = inv.player.status.queue
+            let a = try inv.entry(withID: 0, in: q), b = try inv.entry(withID: 1, in: q)
+            inv.player.perform(.swap(q.position(of: a.id)!, q.position(of: b.id)!))
+        },
+        CommandSpec("clear") { inv in inv.player.perform(.clear) },
+        CommandSpec("shuffle", 0...1) { inv throws(MPDError) in
+            let q = inv.player.status.queue
+            inv.player.perform(.shuffle(inv.args.isEmpty ? nil : try inv.range(0, count: q.entries.count)))
+        },
+        CommandSpec("playlistinfo", 0...1) { inv throws(MPDError) in
+            let q = inv.player.status.queue
+            let range = inv.args.isEmpty ? 0..<q.entries.count : try inv.range(0, count: q.entries.count)
+            let snapshot = inv.snapshot
+            for p in range { inv.add(entry: q.entries[p], position: p, snapshot: snapshot) }
+        },
+        CommandSpec("playlist") { inv in
+            let q = inv.player.status.queue
+            let snapshot = inv.snapshot
+            for (p, e) in q.entries.enumerated() {
+                let uri = snapshot.basis[e.song].flatMap { snapshot.tree.uri(for: $0.path) } ?? ""
+                inv.response.add("\(p)", "file: \(uri)")
+            }
+        },
+        CommandSpec("playlistid", 0...1) { inv throws(MPDError) in
+            let q = inv.player.status.queue
+            let snapshot = inv.snapshot
+            if inv.args.isEmpty {
+                for (p, e) in q.entries.enumerated() { inv.add(entry: e, position: p, snapshot: snapshot) }
+            } else {
+                let e = try inv.entry(withID: 0, in: q)
+                inv.add(entry: e, position: q.position(of: e.id)!, snapshot: snapshot)
+            }
+        },
+        CommandSpec("plchanges", 1...2) { inv throws(MPDError) in
+            let q = inv.player.status.queue
+            let since = try inv.unsigned(0)
+            let window = inv.args.count > 1 ? try inv.range(1, count: q.entries.count) : 0..<q.entries.count
+            let snapshot = inv.snapshot
+            for p in window where q.entries[p].version + 1 > UInt64(since) {
+                inv.add(entry: q.entries[p], position: p, snapshot: snapshot)
+            }
+        },
+        CommandSpec("plchangesposid", 1...2) { inv throws(MPDError) in
+            let q = inv.player.status.queue
+            let since = try inv.unsigned(0)
+            let window = inv.args.count > 1 ? try inv.range(1, count: q.entries.count) : 0..<q.entries.count
+            for p in window where q.entries[p].version + 1 > UInt64(since) {
+                inv.response.add("cpos", p)
+                inv.response.add("Id", q.entries[p].id.rawValue)
+            }
+        },
+        CommandSpec("playlistfind", 1...Int.max) { inv throws(MPDError) in try find(&inv, foldCase: false) },
+        CommandSpec("playlistsearch", 1...Int.max) { inv throws(MPDError) in try find(&inv, foldCase: true) },
+        CommandSpec("prio", 2...Int.max) { inv throws(MPDError) in
+            let q = inv.player.status.queue
+            let prio = try priority(&inv)
+            var ids: [PlayQueue.EntryID] = []
+            for i in 1..<inv.args.count {
+                for p in try inv.range(i, count: q.entries.count) { ids.append(q.entries[p].id) }
+            }
+            inv.player.perform(.setPriority(prio, ids))
+        },
+        CommandSpec("prioid", 2...Int.max) { inv throws(MPDError) in
+            let q = inv.player.status.queue
+            let prio = try priority(&inv)
+            var ids: [PlayQueue.EntryID] = []
+            for i in 1..<inv.args.count { ids.append(try inv.entry(withID: i, in: q).id) }
+            inv.player.perform(.setPriority(prio, ids))
+        },
+        // Boomic plays whole songs; the range is checked and otherwise answered.
+        CommandSpec("rangeid", 2...2) { inv throws(MPDError) in
+            _ = try inv.entry(withID: 0, in: inv.player.status.queue)
+        },
+    ]
+
+    /// Adds a file or a whole directory, at the end or at a position (`N`, `+N` after the
+    /// current song, `-N` before it); the new entries' ids.
+    static func add(_ inv: inout Invocation) throws(MPDError) -> [PlayQueue.EntryID] {
+        let snapshot = inv.snapshot
+        let uri = inv.args[0]
+        let songs = try songs(at: uri, snapshot: snapshot, inv: inv)
+        let before = inv.player.status.queue
+        let place = inv.args.count > 1 ? try position(inv.args[1], queue: before, inv: inv) : .end
+        let after = inv.player.perform(.add(songs.map(\.id), at: place))
+        return after.queue.entries.map(\.id).filter { $0.rawValue >= before.nextID }
+    }
+
+    /// The songs a client's path names: one file, or every song under a directory.
+    static func songs(at uri: String, snapshot: ServerLibrary.Snapshot, inv: Invocation) throws(MPDError) -> [Song] {
+        let tree = snapshot.tree
+        if let path = tree.path(for: uri), let song = snapshot.basis.song(atPath: path), !song.missing {
+            return [song]
+        }
+        guard tree.directory(uri) != nil, tree.path(for: uri) != nil || uri.isEmpty else {
+            throw inv.error(.noExist, "No such directory")
+        }
+        var songs: [Song] = []
+        tree.walk(from: uri) { _, dir in songs += dir.songs }
+        return songs
+    }
+
+    static func position(_ text: String, queue: PlayQueue, inv: Invocation) throws(MPDError) -> QueueCommand.Place {
+        let current = queue.current.flatMap(queue.position(of:))
+        if text.hasPrefix("+") || text.hasPrefix("-") {
+            guard let n = Int(text.dropFirst()), let current else { throw inv.error(.argument, "No current song") }
+            let p = text.hasPrefix("+") ? current + 1 + n : current - n
+            guard (0...queue.entries.count).contains(p) else { throw inv.error(.argument, "Bad position") }
+            return .position(p)
+        }
+        guard let p = Int(text), (0...queue.entries.count).contains(p) else { throw inv.error(.argument, "Bad position") }
+        return .position(p)
+    }
+
+    private static func destination(_ inv: inout Invocation, _ i: Int, queue: PlayQueue, moving: Int) throws(MPDError) -> Int {
+        let limit = queue.entries.count - moving
+        let text = inv.args[i]
+        if text.hasPrefix("+") || text.hasPrefix("-") {
+            guard case let .position(p) = try position(text, queue: queue, inv: inv), p <= limit else {
+                throw inv.error(.argument, "Bad song index")
+            }
+            return p
+        }
+        let to = try inv.int(i)
+        guard (0...limit).contains(to) else { throw inv.error(.argument, "Bad song index") }
+        return to
+    }
+
+    private static func priority(_ inv: inout Invocation) throws(MPDError) -> UInt8 {
+        let n = try inv.int(0)
+        guard (0...255).contains(n) else { throw inv.error(.argument, "Priority out of range: \(n)") }
+        return UInt8(n)
+    }
+
+    private static func find(_ inv: inout Invocation, foldCase: Bool) throws(MPDError) {
+        let filter = try MPDFilter.parse(inv.args[...], substrings: foldCase)
+        let q = inv.player.status.queue
+        let snapshot = inv.snapshot
+        let query = try filter.removingPriority().query(foldCase: foldCase, absolutePath: snapshot.tree.path(for:))
+        let matcher = QueryMatcher(query)
+        let minimum = filter.minimumPriority
+        for (p, e) in q.entries.enumerated() {
+            guard e.priority >= minimum, let song = snapshot.basis[e.song], matcher.matches(song) else { continue }
+            inv.add(entry: e, position: p, snapshot: snapshot)
+        }
+    }
+}
+
+extension MPDFilter {
+    /// The filter with its `prio` terms taken out (they select queue entries, checked apart).
+    func removingPriority() -> MPDFilter {
+        switch self {
+        case .priority: return .and([])
+        case let .and(items): return .and(items.map { $0.removingPriority() })
+        default: return self
+        }
+    }
+
+    /// The least priority a `prio >=` term asks for (0 without one).
+    var minimumPriority: UInt8 {
+        switch self {
+        case let .priority(n): return UInt8(clamping: n)
+        case let .and(items): return items.map(\.minimumPriority).max() ?? 0
+        default: return 0
+        }
+    }
+}

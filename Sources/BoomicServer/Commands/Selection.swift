@@ -1,0 +1,76 @@
+import BoomicCore
+
+/// What `find`, `search`, `count`, `list` and their kin share: the filter and its trailing
+/// `sort`, `window`, `group` and `position` words, and the songs a filter selects.
+struct Selection {
+    var filter: MPDFilter?
+    var sort: MPDTag?
+    var sortDescending = false
+    var window: Range<Int>?
+    var groups: [MPDTag] = []
+    var position: String?
+
+    /// Reads `args` from `start`: the keywords allowed come in pairs at the end (MPD reads them
+    /// from the end too), the filter before them.
+    init(_ inv: Invocation, from start: Int, keywords: Set<String>, substrings: Bool, filterRequired: Bool = true) throws(MPDError) {
+        var args = Array(inv.args[start...])
+        while args.count >= 2, keywords.contains(args[args.count - 2].lowercased()) {
+            let word = args[args.count - 2].lowercased(), value = args[args.count - 1]
+            args.removeLast(2)
+            switch word {
+            case "sort":
+                sortDescending = value.hasPrefix("-")
+                let name = sortDescending ? String(value.dropFirst()) : value
+                guard let tag = MPDTag(name: name) else { throw inv.error(.argument, "Unknown sort tag") }
+                sort = tag
+            case "window":
+                window = try Self.range(value, inv)
+            case "group":
+                guard let tag = MPDTag(name: value) else { throw inv.error(.argument, "Unknown tag type: \(value)") }
+                groups.insert(tag, at: 0)
+            case "position":
+                position = value
+            default: break
+            }
+        }
+        if args.isEmpty {
+            guard !filterRequired else { throw inv.error(.argument, "Filter expected") }
+        } else {
+            filter = try MPDFilter.parse(args[...], substrings: substrings)
+        }
+    }
+
+    private static func range(_ text: String, _ inv: Invocation) throws(MPDError) -> Range<Int> {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, let start = Int(parts[0]), start >= 0 else { throw inv.error(.argument, "Bad range: \(text)") }
+        let end = parts[1].isEmpty ? Int.max : Int(parts[1]) ?? -1
+        guard end >= start else { throw inv.error(.argument, "Bad range: \(text)") }
+        return start..<end
+    }
+
+    /// The songs of the music tree that match, in the tree's order (or by `sort`), windowed.
+    func songs(in snapshot: ServerLibrary.Snapshot, foldCase: Bool, inv: Invocation) throws(MPDError) -> [Song] {
+        let tree = snapshot.tree
+        let matcher: QueryMatcher?
+        if let filter {
+            matcher = QueryMatcher(try filter.query(foldCase: foldCase, absolutePath: tree.path(for:)))
+        } else {
+            matcher = nil
+        }
+        var songs = snapshot.basis.songs.values.filter { song in
+            !song.missing && tree.uri(for: song.path) != nil && (matcher?.matches(song) ?? true)
+        }
+        if let sort {
+            let keyed = songs.map { (MPDResponse.values(of: sort, in: $0).first ?? "", $0.path, $0) }
+            songs = keyed.sorted { a, b in
+                a.0 != b.0 ? (sortDescending ? a.0 > b.0 : a.0 < b.0) : a.1.utf8.lexicographicallyPrecedes(b.1.utf8)
+            }.map(\.2)
+        } else {
+            songs.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        }
+        if let window {
+            songs = Array(songs[min(window.lowerBound, songs.count)..<min(window.upperBound, songs.count)])
+        }
+        return songs
+    }
+}

@@ -1,0 +1,57 @@
+import BoomicCore
+import Foundation
+import Synchronization
+
+/// What every connection shares: the library, the player, the idle hub, and the few settings
+/// the commands consult.
+public final class ServerContext: Sendable {
+    public let library: ServerLibrary
+    public let player: ServerPlayer
+    public let hub: IdleHub
+    /// Clients must send it before anything but `password`, `ping`, `close`, `commands` and
+    /// `notcommands`; nil lets everyone in (the default, on loopback).
+    public let password: String?
+    /// The output's name as `outputs` lists it (`alsa`, `null`, `wav:FILE`).
+    public let outputName: String
+    public let started: Date
+    /// Client-to-client messages (`subscribe`, `sendmessage`): channel → subscribers' queues.
+    let channels = Mutex<[String: [Int: MessageBox]]>([:])
+
+    public init(library: ServerLibrary, player: ServerPlayer, hub: IdleHub, password: String?, outputName: String,
+                started: Date = Date()) {
+        self.library = library
+        self.player = player
+        self.hub = hub
+        self.password = password
+        self.outputName = outputName
+        self.started = started
+    }
+}
+
+/// One subscriber's unread messages on one channel.
+final class MessageBox: Sendable {
+    let slot: IdleSlot
+    let messages = Mutex<[String]>([])
+    init(slot: IdleSlot) { self.slot = slot }
+}
+
+/// One connection's own state, on its event loop.
+final class ClientState {
+    let id: Int
+    let address: String
+    /// A local socket's clients are trusted, as MPD trusts them.
+    let isLocal: Bool
+    let idle: IdleSlot
+    var tags: Set<MPDTag> = Set(MPDTag.allCases)
+    var authenticated: Bool
+    var binaryLimit = 8192
+    var subscriptions: [String: MessageBox] = [:]
+
+    init(id: Int, address: String, isLocal: Bool, idle: IdleSlot, needsPassword: Bool) {
+        self.id = id
+        self.address = address
+        self.isLocal = isLocal
+        self.idle = idle
+        authenticated = isLocal || !needsPassword
+    }
+}

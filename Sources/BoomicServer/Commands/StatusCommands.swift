@@ -1,0 +1,82 @@
+import BoomicCore
+import BoomicPlayback
+import Foundation
+
+/// `status`, `currentsong`, `stats` and ReplayGain: what clients poll.
+enum StatusCommands {
+    static let all: [CommandSpec] = [
+        CommandSpec("status") { inv in status(&inv, inv.player.status) },
+        CommandSpec("currentsong") { inv in
+            let status = inv.player.status
+            let snapshot = inv.snapshot
+            guard let id = status.entry ?? status.queue.current, let p = status.queue.position(of: id) else { return }
+            inv.add(entry: status.queue.entries[p], position: p, snapshot: snapshot)
+        },
+        CommandSpec("stats") { inv in
+            let basis = inv.snapshot.basis
+            var artists: Set<String> = [], albums: Set<String> = []
+            var total = 0.0
+            for song in basis.songs.values where !song.missing {
+                for a in song.artists { artists.insert(a) }
+                if let album = song.album { albums.insert(album) }
+                total += song.duration ?? 0
+            }
+            inv.response.add("artists", artists.count)
+            inv.response.add("albums", albums.count)
+            inv.response.add("songs", basis.songs.values.filter { !$0.missing }.count)
+            inv.response.add("uptime", Int(Date().timeIntervalSince(inv.server.started)))
+            inv.response.add("db_playtime", Int(total))
+            let newest = basis.songs.values.map(\.added).max() ?? 0
+            inv.response.add("db_update", Int(newest))
+            inv.response.add("playtime", Int(Date().timeIntervalSince(inv.server.started)))
+        },
+        CommandSpec("replay_gain_mode", 1...1) { inv throws(MPDError) in
+            guard let mode = ReplayGainMode(rawValue: inv.args[0]) else {
+                throw inv.error(.argument, "Unrecognized replay gain mode")
+            }
+            var sound = inv.player.status.sound
+            sound.replayGain = mode
+            inv.player.perform([.sound(sound)])
+        },
+        CommandSpec("replay_gain_status") { inv in
+            inv.response.add("replay_gain_mode", inv.player.status.sound.replayGain.rawValue)
+        },
+    ]
+
+    /// MPD's `status`, field for field and in its order.
+    static func status(_ inv: inout Invocation, _ s: PlaybackStatus) {
+        let q = s.queue
+        let snapshot = inv.snapshot
+        var response = inv.response
+        defer { inv.response = response }
+        func r(_ name: String, _ value: any CustomStringConvertible) { response.add(name, value.description) }
+        r("volume", s.sound.volume)
+        r("repeat", q.repeatMode == .off ? 0 : 1)
+        r("random", q.isRandom ? 1 : 0)
+        r("single", q.single == .oneshot ? "oneshot" : q.single == .on || q.repeatMode == .one ? "1" : "0")
+        r("consume", q.consume ? 1 : 0)
+        r("partition", "default")
+        r("playlist", q.version + 1)
+        r("playlistlength", q.entries.count)
+        r("mixrampdb", "0.000000")
+        r("state", q.state == .playing ? "play" : q.state == .paused ? "pause" : "stop")
+        if let id = s.entry ?? q.current, let p = q.position(of: id) {
+            r("song", p)
+            r("songid", id.rawValue)
+            if q.state != .stopped {
+                let duration = s.duration ?? snapshot.basis[q.entries[p].song]?.duration
+                r("time", "\(Int(s.position.rounded())):\(Int((duration ?? 0).rounded()))")
+                r("elapsed", String(format: "%.3f", s.position))
+                if let song = snapshot.basis[q.entries[p].song], let kbps = song.bitrate { r("bitrate", kbps) }
+                if let duration { r("duration", String(format: "%.3f", duration)) }
+                if let f = s.outputFormat ?? s.sourceFormat {
+                    r("audio", "\(f.sampleRate):\(f.isFloat ? "f" : String(f.bitsPerSample)):\(f.channels)")
+                }
+            }
+        }
+        if let next = q.upNext, let p = q.position(of: next) {
+            r("nextsong", p)
+            r("nextsongid", next.rawValue)
+        }
+    }
+}

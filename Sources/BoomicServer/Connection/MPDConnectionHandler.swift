@@ -1,0 +1,181 @@
+import Foundation
+import NIOCore
+
+/// One client's conversation: the greeting, then one request at a time — a command, a
+/// command list, or `idle` — each answered with `OK` or one `ACK` line. Runs on the
+/// connection's event loop; commands read snapshots and tell the player, so they are quick.
+final class MPDConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = RequestLine
+    typealias OutboundOut = ByteBuffer
+
+    /// What the server announces: the protocol version of Debian 12's MPD.
+    static let greeting = "OK MPD 0.23.5\n"
+    /// More commands in one list than any client sends: refused, not run.
+    static let maxListLength = 10_000
+
+    private let server: ServerContext
+    private let client: ClientState
+    private var list: (ok: Bool, lines: [MPDCommandLine])?
+    /// A command list that went over the limit: the rest of it is skipped.
+    private var listOverflowed = false
+
+    init(server: ServerContext, client: ClientState) {
+        self.server = server
+        self.client = client
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        write(context, Self.greeting)
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        _ = client.idle.cancelWait()
+        server.hub.remove(client.idle)
+        let id = client.id
+        let names = Array(client.subscriptions.keys)
+        server.channels.withLock { channels in
+            for name in names { channels[name]?.removeValue(forKey: id) }
+        }
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .tooLong:
+            write(context, MPDError(.argument, "line too long").line + "\n")
+        case .badText:
+            write(context, MPDError(.argument, "not UTF-8").line + "\n")
+        case let .line(text):
+            handle(text, context: context)
+        }
+    }
+
+    /// A slow reader stops being read until it has taken what it was sent.
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        context.channel.setOption(ChannelOptions.autoRead, value: context.channel.isWritable).whenComplete { _ in }
+        context.fireChannelWritabilityChanged()
+    }
+
+    private func handle(_ text: String, context: ChannelHandlerContext) {
+        if client.idle.isWaiting {
+            // In idle, only noidle is allowed; MPD hangs up on anything else.
+            if text.trimmingCharacters(in: .whitespaces) == "noidle" {
+                if client.idle.cancelWait() { write(context, "OK\n") }
+            } else {
+                context.close(promise: nil)
+            }
+            return
+        }
+        let line: MPDCommandLine
+        do { line = try MPDCommandLine.parse(text) } catch {
+            write(context, error.line + "\n")
+            // A line without a command word is no MPD client: MPD closes such connections.
+            if error.code == .unknown { context.close(promise: nil) }
+            return
+        }
+        if list != nil {
+            if line.command == "command_list_end" {
+                runList(context: context)
+            } else if listOverflowed {
+                return
+            } else if list!.lines.count >= Self.maxListLength {
+                listOverflowed = true
+            } else {
+                list!.lines.append(line)
+            }
+            return
+        }
+        switch line.command {
+        case "command_list_begin", "command_list_ok_begin":
+            list = (line.command == "command_list_ok_begin", [])
+            listOverflowed = false
+        case "noidle":
+            return  // not waiting: nothing to end (MPD says nothing either)
+        case "idle":
+            idle(line, context: context)
+        default:
+            switch CommandTable.run(line, client: client, server: server, index: 0) {
+            case let .success(invocation):
+                write(context, invocation.response, ending: "OK\n")
+                if invocation.closes { context.close(promise: nil) }
+            case let .failure(error):
+                write(context, error.line + "\n")
+            }
+        }
+    }
+
+    private func runList(context: ChannelHandlerContext) {
+        guard let (ok, lines) = list else { return }
+        list = nil
+        if listOverflowed {
+            listOverflowed = false
+            write(context, MPDError(.argument, "command list too long (over \(Self.maxListLength) commands)").line + "\n")
+            return
+        }
+        var out = context.channel.allocator.buffer(capacity: 256)
+        var closes = false
+        for (i, line) in lines.enumerated() {
+            if ["idle", "noidle", "command_list_begin", "command_list_ok_begin"].contains(line.command) {
+                out.writeString(MPDError(.notList, "\(line.command) not allowed in a command list", command: line.command, index: i).line + "\n")
+                context.writeAndFlush(wrapOutboundOut(out), promise: nil)
+                return
+            }
+            switch CommandTable.run(line, client: client, server: server, index: i) {
+            case let .success(invocation):
+                Self.append(invocation.response, to: &out)
+                if ok { out.writeString("list_OK\n") }
+                closes = closes || invocation.closes
+            case let .failure(error):
+                out.writeString(error.line + "\n")
+                context.writeAndFlush(wrapOutboundOut(out), promise: nil)
+                return
+            }
+        }
+        out.writeString("OK\n")
+        context.writeAndFlush(wrapOutboundOut(out), promise: nil)
+        if closes { context.close(promise: nil) }
+    }
+
+    private func idle(_ line: MPDCommandLine, context: ChannelHandlerContext) {
+        guard client.authenticated else {
+            write(context, MPDError(.permission, "you don't have permission for \"idle\"", command: "idle").line + "\n")
+            return
+        }
+        var mask: Set<Subsystem> = []
+        for name in line.arguments {
+            guard let s = Subsystem(rawValue: name.lowercased()) else {
+                write(context, MPDError(.argument, "Unrecognized idle event: \(name)", command: "idle").line + "\n")
+                return
+            }
+            mask.insert(s)
+        }
+        if mask.isEmpty { mask = Set(Subsystem.allCases) }
+        let channel = context.channel
+        client.idle.wait(for: mask) { changed in
+            var text = ""
+            for s in Subsystem.allCases where changed.contains(s) { text += "changed: \(s.rawValue)\n" }
+            text += "OK\n"
+            channel.writeAndFlush(channel.allocator.buffer(string: text), promise: nil)
+        }
+    }
+
+    private func write(_ context: ChannelHandlerContext, _ text: String) {
+        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: text)), promise: nil)
+    }
+
+    private func write(_ context: ChannelHandlerContext, _ response: MPDResponse, ending: String) {
+        var out = context.channel.allocator.buffer(capacity: response.text.utf8.count + 16)
+        Self.append(response, to: &out)
+        out.writeString(ending)
+        context.writeAndFlush(wrapOutboundOut(out), promise: nil)
+    }
+
+    private static func append(_ response: MPDResponse, to out: inout ByteBuffer) {
+        out.writeString(response.text)
+        if let binary = response.binary {
+            out.writeBytes(binary)
+            out.writeString("\n")
+        }
+    }
+}

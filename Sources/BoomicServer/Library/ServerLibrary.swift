@@ -1,0 +1,49 @@
+import BoomicCore
+import BoomicLibrary
+import Synchronization
+
+/// The library as the server holds it: the newest snapshot and its tree of client paths, both
+/// immutable, swapped whole when a commit lands (this server's or another process's), and the
+/// idle notifications that go with the change.
+public final class ServerLibrary: Sendable {
+    public let session: LibrarySession
+    public let folders: [String]
+
+    /// One consistent view: a command reads one of these from start to end.
+    public struct Snapshot: Sendable {
+        public var basis: DataBasis
+        public var tree: MusicTree
+        public var head: Int
+    }
+
+    private let current: Mutex<Snapshot>
+
+    public init(session: LibrarySession, folders: [String]) {
+        self.session = session
+        self.folders = folders
+        let basis = session.basis
+        current = Mutex(Snapshot(basis: basis, tree: MusicTree(folders: folders, songs: basis.songs.values), head: session.head))
+    }
+
+    public var snapshot: Snapshot { current.withLock { $0 } }
+
+    /// Follows the session's changes until it closes: a new snapshot for each, and the
+    /// subsystems clients hear of (`database` for songs, `stored_playlist` for lists,
+    /// `sticker` for plays and ratings).
+    public func follow(telling hub: IdleHub) -> Task<Void, Never> {
+        let changes = session.changes()
+        return Task.detached { [self] in
+            for await change in changes {
+                let basis = session.basis
+                let songsChanged = !change.songs.isEmpty && change.kinds != [.play]
+                let tree = songsChanged ? MusicTree(folders: folders, songs: basis.songs.values) : current.withLock(\.tree)
+                current.withLock { $0 = Snapshot(basis: basis, tree: tree, head: session.head) }
+                var told: Set<Subsystem> = []
+                if songsChanged { told.insert(.database) }
+                if !change.songs.isEmpty { told.insert(.sticker) }
+                if !change.playlists.isEmpty || !change.taglists.isEmpty { told.insert(.storedPlaylist) }
+                hub.post(told)
+            }
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import BoomicAudio
+import BoomicCore
+import BoomicLibrary
+import BoomicPlayback
+import Foundation
+import Synchronization
+
+/// The one player every client drives: an engine on the server's output, started from the
+/// saved state (as `boomic play --resume` would, so a restart goes on where it stopped), its
+/// plays recorded by the player's rule, its state saved every few seconds and on the way out,
+/// and its changes told to idle clients.
+public final class ServerPlayer: Sendable {
+    public let engine: PlaybackEngine
+    private let store: PlayerStateStore
+    private let recorder: PlayRecorder?
+    private let library: ServerLibrary
+    private let hub: IdleHub
+    /// Saves the state every 5 s: the most a crash or power cut loses.
+    private let saving = Mutex<Task<Void, Never>?>(nil)
+    private let following: Task<Void, Never>
+    /// Set by `quit`: the engine is gone, nothing more is sent to it.
+    private let quitted = Atomic<Bool>(false)
+
+    public init(library: ServerLibrary, store: PlayerStateStore, sink: sending any AudioSink, realtime: Bool,
+                sound: SoundSettings, hub: IdleHub, record: Bool, warn: @escaping @Sendable (String) -> Void) {
+        let basis = library.snapshot.basis
+        let saved = try? store.load()
+        var queue = saved?.queue ?? PlayQueue(seed: UInt64.random(in: 0...UInt64.max))
+        let resume = saved?.resumePoint(in: basis)
+        let wasPlaying = queue.state == .playing
+        queue.apply(.stop)
+        engine = PlaybackEngine(queue: queue, resume: resume, sink: sink, realtime: realtime, sound: sound) { id in
+            library.snapshot.basis[id].map {
+                PlayableSong(id: $0.id, path: $0.path, startAt: $0.remembersPosition ? $0.bookmarkValue?.position ?? 0 : 0,
+                             replayGain: ReplayGainTags($0))
+            }
+        }
+        self.store = store
+        self.library = library
+        self.hub = hub
+        let recorder = record ? PlayRecorder(session: library.session, pending: saved?.pending ?? [], warn: warn) : nil
+        self.recorder = recorder
+        recorder?.flushPending()
+        let events = engine.events
+        following = Task.detached {
+            for await event in events {
+                switch event {
+                case let .ended(end):
+                    if let recorder, let play = PlayRecorder.record(for: end, song: library.snapshot.basis[end.song]) {
+                        recorder.record(play)
+                    }
+                    hub.post([.player, .playlist])
+                case .started, .idle:
+                    hub.post([.player])
+                case let .warning(message):
+                    warn(message)
+                case let .failed(error):
+                    warn(error.description)
+                    hub.post([.player, .output])
+                }
+            }
+        }
+        saving.withLock {
+            $0 = Task.detached { [weak self] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: PlayerFront.saveEvery)
+                    guard let self, !Task.isCancelled else { return }
+                    try? save(engine.status)
+                }
+            }
+        }
+        if wasPlaying { engine.send(.queue(.play(nil))) }
+    }
+
+    /// What the engine does now.
+    public var status: PlaybackStatus { engine.status }
+
+    /// Carries out commands and returns the status after them, telling idle clients what
+    /// changed (the queue's entries, the player's state, its options, the mixer).
+    @discardableResult
+    public func perform(_ commands: [PlaybackCommand]) -> PlaybackStatus {
+        guard !quitted.load(ordering: .acquiring) else { return engine.status }
+        let before = engine.status
+        let after = engine.perform(commands)
+        var told: Set<Subsystem> = []
+        if after.queue.version != before.queue.version { told.insert(.playlist) }
+        if after.queue.state != before.queue.state || after.entry != before.entry || after.queue.current != before.queue.current {
+            told.insert(.player)
+        }
+        if after.queue.isRandom != before.queue.isRandom || after.queue.repeatMode != before.queue.repeatMode
+            || after.queue.single != before.queue.single || after.queue.consume != before.queue.consume {
+            told.insert(.options)
+        }
+        if after.sound.volume != before.sound.volume { told.insert(.mixer) }
+        if after.sound.replayGain != before.sound.replayGain { told.insert(.options) }
+        if commands.contains(where: { if case .seek = $0 { true } else if case .seekBy = $0 { true } else { false } }) {
+            told.insert(.player)
+        }
+        hub.post(told)
+        return after
+    }
+
+    @discardableResult
+    public func perform(_ command: QueueCommand) -> PlaybackStatus { perform([.queue(command)]) }
+
+    /// Stops the engine and saves the queue and position (SIGTERM, the end of `serve`).
+    public func quit() {
+        guard !quitted.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        saving.withLock { $0?.cancel() }
+        let final = engine.quit()
+        try? save(final)
+        following.cancel()
+    }
+
+    private func save(_ status: PlaybackStatus) throws {
+        let song = status.entry.flatMap { status.queue.entry($0) }.flatMap { library.snapshot.basis[$0.song] }
+        try store.save(PlayerState(queue: status.queue, entry: status.entry, frame: status.frame, song: song,
+                                   pending: recorder?.uncommitted ?? []))
+    }
+}
