@@ -70,7 +70,7 @@ enum DatabaseCommands {
             if tag == nil && MPDTag.isUnkeptMPDName(typeName) { return }
             guard isFile || tag != nil else { throw inv.error(.argument, "Unknown tag type: \(typeName)") }
             var selection: Selection
-            if inv.args.count == 2, tag == .album {
+            if inv.args.count == 2, tag == .album, !inv.args[1].hasPrefix("(") {
                 // The old `list album ARTIST`.
                 selection = try Selection(Invocation(server: inv.server, client: inv.client, command: inv.command,
                                                      args: ["artist", inv.args[1]]),

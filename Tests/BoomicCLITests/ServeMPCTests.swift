@@ -1,0 +1,80 @@
+import BoomicTestSupport
+import Foundation
+import Testing
+
+/// `boomic serve` driven by mpc, the reference command-line MPD client: every mpc command that
+/// maps onto the server's, the answers mpc prints, idle notifications from another boomic
+/// process's commit, and SIGTERM saving the queue.
+@Suite(.serialized, .enabled(if: RunningServer.mpcAvailable, "mpc is installed by scripts/setup"))
+struct ServeMPCTests {
+    @Test func mpcDrivesTheQueueAndThePlayer() throws {
+        let box = try Sandbox()
+        try box.succeed("import", box.music)
+        let server = try RunningServer(box)
+
+        let status = try server.mpc("status")
+        #expect(status.succeeded && status.stdout.contains("volume:100%"), "\(status)")
+        #expect(try server.mpc("stats").stdout.contains("Songs:"))
+        // The library's tree: the music folder is the root.
+        let top = try server.mpc("ls").lines
+        #expect(top.contains("Miles Quartet") && top.contains("Loose Files"), "\(top)")
+        #expect(try server.mpc("ls", "Miles Quartet/Blue Sketches").lines.first == "Miles Quartet/Blue Sketches/01 So Modal.flac")
+        #expect(try server.mpc("search", "title", "modal").lines == ["Miles Quartet/Blue Sketches/01 So Modal.flac"])
+        #expect(try server.mpc("find", "title", "modal").lines == [], "find is case-sensitive and exact")
+        #expect(try server.mpc("list", "album", "artist", "Miles Quartet").lines == ["Blue Sketches"])
+        #expect(try server.mpc("search", "any", "../").lines == [])
+
+        try expectOK(server.mpc("add", "Miles Quartet"))
+        #expect(try server.mpc("playlist").lines == ["Miles Quartet - So Modal", "Miles Quartet - Blue in Grey", "Miles Quartet - Flamenco Dusk"])
+        try expectOK(server.mpc("play", "2"))
+        #expect(try server.mpc("current").stdout == "Miles Quartet - Blue in Grey\n")
+        #expect(try server.mpc("status").lines.dropFirst().first?.hasPrefix("[playing] #2/3") == true)
+        try expectOK(server.mpc("pause"))
+        #expect(try server.mpc("status").lines.dropFirst().first?.hasPrefix("[paused]  #2/3") == true)
+        try expectOK(server.mpc("next"))
+        #expect(try server.mpc("current").stdout == "Miles Quartet - Flamenco Dusk\n")
+        try expectOK(server.mpc("volume", "40"))
+        try expectOK(server.mpc("random", "on"))
+        try expectOK(server.mpc("repeat", "on"))
+        try expectOK(server.mpc("consume", "on"))
+        let options = try server.mpc("status").lines.last ?? ""
+        #expect(options.contains("volume: 40%") && options.contains("repeat: on") && options.contains("random: on")
+                && options.contains("consume: on"), "\(options)")
+        try expectOK(server.mpc("del", "1"))
+        try expectOK(server.mpc("move", "1", "2"))
+        #expect(try server.mpc("playlist").lines == ["Miles Quartet - Flamenco Dusk", "Miles Quartet - Blue in Grey"])
+        try expectOK(server.mpc("clear"))
+        #expect(try server.mpc("playlist").lines == [])
+        // A path that is not in the library is refused, never opened.
+        let outside = try server.mpc("add", "../../etc/passwd")
+        #expect(!outside.succeeded && outside.stderr.contains("No such directory"), "\(outside)")
+
+        let (code, took) = server.stop()
+        #expect(code == 0 && took < .seconds(2), "exit \(code) after \(took): \(server.serverLog)")
+        #expect(FileManager.default.fileExists(atPath: box.library + "/player/state.json"))
+    }
+
+    /// A commit by another process reaches an idle client: `mpc idle` returns `database` when
+    /// `boomic modify` changes a song, with no restart.
+    @Test func idleHearsAnotherProcesssCommit() throws {
+        let box = try Sandbox()
+        try box.succeed("import", box.music)
+        let server = try RunningServer(box)
+        let out = box.root + "/idle.out"
+        _ = FileManager.default.createFile(atPath: out, contents: nil)
+        let idle = try ChildProcess.start("/usr/bin/mpc", ["--host", "127.0.0.1", "--port", String(server.port), "idle", "database"],
+                                          stdout: out)
+        Thread.sleep(forTimeInterval: 0.3)
+        try box.succeed("modify", "-y", "title:So Modal", "genre=Modal Jazz")
+        let deadline = Date().addingTimeInterval(5)
+        while idle.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(!idle.isRunning, "mpc idle still waiting after the commit")
+        if idle.isRunning { kill(idle.processIdentifier, SIGKILL) }
+        #expect((try? String(contentsOfFile: out, encoding: .utf8)) == "database\n")
+        #expect(try server.mpc("find", "genre", "Modal Jazz").lines == ["Miles Quartet/Blue Sketches/01 So Modal.flac"])
+    }
+
+    private func expectOK(_ run: ProcessRun, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(run.succeeded && run.stderr.isEmpty, "\(run)", sourceLocation: sourceLocation)
+    }
+}
