@@ -1,0 +1,144 @@
+import BoomicTestSupport
+import Foundation
+import Testing
+
+/// What a hostile or clumsy client cannot do to `boomic serve`: long lines, bad UTF-8, huge
+/// command lists, bad numbers and unknown commands are ACK lines and the connection goes on;
+/// a password keeps everything but five commands closed; 200 clients at once, 50 of them idle,
+/// are all answered.
+@Suite(.serialized, .enabled(if: RunningServer.mpcAvailable, "the MPD clients are installed by scripts/setup"))
+struct ServeRobustnessTests {
+    /// A raw-socket client: sends each request, prints what came back up to OK or ACK.
+    static let raw = #"""
+    import socket, sys, json
+    def talk(requests):
+        s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+        f = s.makefile("rb")
+        answers = [f.readline().decode()]
+        for r in requests:
+            s.sendall(r)
+            lines = []
+            while True:
+                l = f.readline()
+                if not l:
+                    lines.append("(closed)")
+                    break
+                l = l.decode("utf-8", "replace")
+                lines.append(l.rstrip("\n"))
+                if l.startswith("OK") or l.startswith("ACK"):
+                    break
+            answers.append(lines)
+        s.close()
+        return answers
+    out = {}
+    out["hostile"] = talk([
+        b"a" * 70000 + b"\n", b"ping\n",
+        b"find artist \xff\xfe\n", b"ping\n",
+        b"frobnicate\n", b"setvol loud\n", b"play -5\n", b"add \"unterminated\n", b"getvol\n",
+        b"command_list_begin\n" + b"ping\n" * 10001 + b"command_list_end\n", b"ping\n",
+        b"command_list_ok_begin\nping\nstatus\nfrobnicate\nping\ncommand_list_end\n",
+        b"idle\nnoidle\n", b"ping\n",
+    ])
+    print(json.dumps(out))
+    """#
+
+    @Test func hostileInputIsAnsweredWithACKs() throws {
+        let box = try Sandbox()
+        try box.succeed("import", box.music)
+        let server = try RunningServer(box)
+        let run = try server.python(Self.raw)
+        try #require(run.succeeded, "\(run)\n\(server.serverLog)")
+        let answers = try #require((try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["hostile"] as? [Any])
+        #expect(answers.first as? String == "OK MPD 0.23.5\n")
+        let a = answers.dropFirst().map { ($0 as? [String]) ?? [] }
+        #expect(a[0] == ["ACK [2@0] {} line too long"], "\(a[0])")
+        #expect(a[1] == ["OK"])
+        #expect(a[2] == ["ACK [2@0] {} not UTF-8"], "\(a[2])")
+        #expect(a[3] == ["OK"])
+        #expect(a[4] == ["ACK [5@0] {} unknown command \"frobnicate\""], "\(a[4])")
+        #expect(a[5] == ["ACK [2@0] {setvol} Integer expected: loud"], "\(a[5])")
+        #expect(a[6].first?.hasPrefix("ACK [2@0] {play}") == true, "\(a[6])")
+        #expect(a[7] == ["ACK [2@0] {add} Missing closing '\"'"], "\(a[7])")
+        #expect(a[8] == ["volume: 100", "OK"], "\(a[8])")
+        #expect(a[9].first?.hasPrefix("ACK [2@0] {} command list too long") == true, "\(a[9].prefix(2))")
+        #expect(a[10] == ["OK"])
+        #expect(a[11].first == "list_OK" && a[11].last == "ACK [5@2] {} unknown command \"frobnicate\"", "\(a[11])")
+        #expect(a[12] == ["OK"], "noidle ends idle with OK: \(a[12])")
+        #expect(a[13] == ["OK"], "\(a[13])")
+    }
+
+    static let passwords = #"""
+    import json, sys, mpd
+    out = {}
+    c = mpd.MPDClient(); c.connect("127.0.0.1", int(sys.argv[1]))
+    def run(name, f):
+        try:
+            out[name] = f()
+        except mpd.CommandError as e:
+            out[name] = {"error": str(e)}
+    run("ping", c.ping)
+    run("status", c.status)
+    run("commands", c.commands)
+    run("wrong", lambda: c.password("guess"))
+    run("right", lambda: c.password("s3cret"))
+    run("status_after", lambda: c.status()["state"])
+    print(json.dumps(out))
+    """#
+
+    @Test func aPasswordOpensOnlyFiveCommandsBeforeIt() throws {
+        let box = try Sandbox()
+        try box.succeed("import", box.music)
+        try "s3cret\n".write(toFile: box.root + "/pw", atomically: true, encoding: .utf8)
+        let server = try RunningServer(box, extra: ["--password-file", box.root + "/pw"])
+        let run = try server.python(Self.passwords)
+        try #require(run.succeeded, "\(run)")
+        let out = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect((out["status"] as? [String: String])?["error"] == "[4@0] {status} you don't have permission for \"status\"", "\(out)")
+        #expect(Set(out["commands"] as? [String] ?? []) == ["close", "commands", "notcommands", "password", "ping"], "\(out)")
+        #expect((out["wrong"] as? [String: String])?["error"] == "[3@0] {password} incorrect password", "\(out)")
+        #expect("\(out["status_after"] ?? "")" == "stop")
+    }
+
+    static let crowd = #"""
+    import socket, sys, json, threading, time
+    port = int(sys.argv[1])
+    idle = []
+    for i in range(50):
+        s = socket.create_connection(("127.0.0.1", port)); f = s.makefile("rb"); f.readline()
+        s.sendall(b"idle player\n"); idle.append((s, f))
+    results = []
+    lock = threading.Lock()
+    def client(i):
+        s = socket.create_connection(("127.0.0.1", port)); f = s.makefile("rb"); f.readline()
+        s.sendall(b"status\n")
+        ok = False
+        while True:
+            l = f.readline()
+            if not l: break
+            if l.startswith(b"OK"): ok = True; break
+            if l.startswith(b"ACK"): break
+        s.close()
+        with lock: results.append(ok)
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(150)]
+    for t in threads: t.start()
+    for t in threads: t.join(20)
+    c = socket.create_connection(("127.0.0.1", port)); cf = c.makefile("rb"); cf.readline()
+    c.sendall(b"add \"\"\nplay\n"); cf.readline(); cf.readline()
+    woke = 0
+    for s, f in idle:
+        s.settimeout(5)
+        try:
+            if f.readline().startswith(b"changed: player"): woke += 1
+        except Exception: pass
+    print(json.dumps({"answered": sum(results), "woke": woke}))
+    """#
+
+    @Test func twoHundredClientsFiftyOfThemIdle() throws {
+        let box = try Sandbox()
+        try box.succeed("import", box.music)
+        let server = try RunningServer(box)
+        let run = try server.python(Self.crowd)
+        try #require(run.succeeded, "\(run)")
+        #expect(run.stdout.contains("\"answered\": 150") && run.stdout.contains("\"woke\": 50"), "\(run.stdout)")
+    }
+}
