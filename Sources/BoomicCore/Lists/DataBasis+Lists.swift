@@ -40,6 +40,9 @@ public enum ListNames {
         return ka != kb ? ka < kb : ia < ib
     }
 
+    /// What MPD clients see before a taglist's name, in the list of playlists.
+    public static let taglistPrefix = "taglist: "
+
     /// A usable name: trimmed, inner runs of spaces made one, one line of printable characters
     /// (no control or invisible format characters), at most 200 characters.
     public static func validated(_ name: String, kind: String) throws(ListError) -> String {
@@ -50,6 +53,10 @@ public enum ListNames {
         let trimmed = name.split(separator: " ").joined(separator: " ")
         if trimmed.isEmpty { throw .badName(kind: kind, name: name, reason: "a \(kind) needs a name") }
         if trimmed.count > 200 { throw .badName(kind: kind, name: String(trimmed.prefix(40)) + "…", reason: "a name has at most 200 characters") }
+        // MPD clients see taglists as read-only playlists named `taglist: NAME`.
+        if kind == "playlist", key(trimmed).hasPrefix(taglistPrefix.lowercased().trimmingCharacters(in: .whitespaces)) {
+            throw .badName(kind: kind, name: trimmed, reason: "'\(taglistPrefix)' names taglists as MPD clients see them")
+        }
         return trimmed
     }
 

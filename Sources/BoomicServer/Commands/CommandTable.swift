@@ -5,7 +5,8 @@ enum CommandTable {
     static let specs: [String: CommandSpec] = {
         var all: [String: CommandSpec] = [:]
         for spec in ConnectionCommands.all + StatusCommands.all + PlaybackCommands.all + QueueCommands.all
-            + DatabaseCommands.all {
+            + DatabaseCommands.all + StoredPlaylistCommands.all
+            + UpdateCommands.all + ArtCommands.all + StickerCommands.all {
             precondition(all[spec.name] == nil, "\(spec.name) defined twice")
             all[spec.name] = spec
         }

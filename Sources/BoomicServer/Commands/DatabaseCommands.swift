@@ -16,7 +16,7 @@ enum DatabaseCommands {
             }
             let prefix = uri.isEmpty ? "" : (uri.hasSuffix("/") ? uri : uri + "/")
             for name in dir.directories { inv.response.add("directory", prefix + name) }
-            for song in dir.songs {
+            for song in snapshot.songs(in: dir) {
                 inv.response.add(song: song, uri: snapshot.tree.uri(for: song.path) ?? "", tags: inv.client.tags)
             }
             if uri.isEmpty {
@@ -32,7 +32,7 @@ enum DatabaseCommands {
                 throw inv.error(.noExist, "No such directory")
             }
             for name in dir.directories { inv.response.add("directory", name) }
-            for song in dir.songs {
+            for song in snapshot.songs(in: dir) {
                 inv.response.add("file", (song.path as NSString).lastPathComponent)
                 inv.response.add("size", song.size)
                 inv.response.add("Last-Modified", MPDResponse.timeStamp(nanoseconds: song.mtime))
@@ -138,7 +138,7 @@ enum DatabaseCommands {
         let tags = inv.client.tags
         snapshot.tree.walk(from: uri) { dir, contents in
             if !dir.isEmpty, dir != uri { response.add("directory", dir) }
-            for song in contents.songs {
+            for song in snapshot.songs(in: contents) {
                 let songURI = snapshot.tree.uri(for: song.path) ?? ""
                 if info { response.add(song: song, uri: songURI, tags: tags) } else { response.add("file", songURI) }
             }

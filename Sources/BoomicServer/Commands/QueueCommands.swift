@@ -135,7 +135,7 @@ enum QueueCommands {
             throw inv.error(.noExist, "No such directory")
         }
         var songs: [Song] = []
-        tree.walk(from: uri) { _, dir in songs += dir.songs }
+        tree.walk(from: uri) { _, dir in songs += snapshot.songs(in: dir) }
         return songs
     }
 

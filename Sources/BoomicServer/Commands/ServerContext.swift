@@ -14,6 +14,8 @@ public final class ServerContext: Sendable {
     /// The output's name as `outputs` lists it (`alsa`, `null`, `wav:FILE`).
     public let outputName: String
     public let started: Date
+    /// `update`'s jobs: the last number given, and the one running.
+    let updates = Mutex<(last: Int, running: Int?)>((0, nil))
     /// Client-to-client messages (`subscribe`, `sendmessage`): channel → subscribers' queues.
     let channels = Mutex<[String: [Int: MessageBox]]>([:])
 

@@ -74,6 +74,7 @@ enum StatusCommands {
                 }
             }
         }
+        if let job = inv.server.updates.withLock({ $0.running }) { r("updating_db", job) }
         if let next = q.upNext, let p = q.position(of: next) {
             r("nextsong", p)
             r("nextsongid", next.rawValue)

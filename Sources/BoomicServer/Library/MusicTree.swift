@@ -10,9 +10,11 @@ import BoomicCore
 /// Built once per library snapshot; immutable, so any thread may read it.
 public struct MusicTree: Sendable {
     public struct Directory: Sendable {
-        /// Child directories' names and songs' file names, each sorted as MPD sorts (bytewise).
+        /// Child directories' names, and the songs in it by path, each sorted as MPD sorts
+        /// (bytewise). Ids, not songs: a song's fields change far more often than its path, and
+        /// are read from the snapshot's basis.
         public var directories: [String] = []
-        public var songs: [Song] = []
+        public var songs: [SongID] = []
     }
 
     /// Folder (absolute, no trailing slash) → its URI prefix ("" for a single folder).
@@ -37,6 +39,7 @@ public struct MusicTree: Sendable {
             }
         }
         var index: [String: Directory] = ["": Directory()]
+        var pathsByID: [SongID: String] = [:]
         var childSets: [String: Set<String>] = [:]
         for (_, name) in roots where !name.isEmpty {
             childSets["", default: []].insert(name)
@@ -53,13 +56,14 @@ public struct MusicTree: Sendable {
                 if index[dir] == nil { index[dir] = Directory() }
                 parent = dir
             }
-            index[parent, default: Directory()].songs.append(song)
+            index[parent, default: Directory()].songs.append(song.id)
+            pathsByID[song.id] = song.path
         }
         for (dir, children) in childSets {
             index[dir, default: Directory()].directories = children.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         }
         for dir in index.keys {
-            index[dir]!.songs.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+            index[dir]!.songs.sort { pathsByID[$0]!.utf8.lexicographicallyPrecedes(pathsByID[$1]!.utf8) }
         }
         self.index = index
     }

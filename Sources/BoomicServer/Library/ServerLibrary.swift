@@ -14,6 +14,9 @@ public final class ServerLibrary: Sendable {
         public var basis: DataBasis
         public var tree: MusicTree
         public var head: Int
+
+        /// A directory's songs as they are in this snapshot.
+        public func songs(in directory: MusicTree.Directory) -> [Song] { directory.songs.compactMap { basis[$0] } }
     }
 
     private let current: Mutex<Snapshot>
@@ -27,6 +30,17 @@ public final class ServerLibrary: Sendable {
 
     public var snapshot: Snapshot { current.withLock { $0 } }
 
+    /// After this server's own commit: the snapshot takes it in at once, so the client's next
+    /// command sees it (the change feed tells the idle clients as usual).
+    public func refreshNow(songsChanged: Bool) {
+        let basis = session.basis, head = session.head
+        let tree = songsChanged ? MusicTree(folders: folders, songs: basis.songs.values) : nil
+        current.withLock { s in
+            guard head > s.head else { return }
+            s = Snapshot(basis: basis, tree: tree ?? s.tree, head: head)
+        }
+    }
+
     /// Follows the session's changes until it closes: a new snapshot for each, and the
     /// subsystems clients hear of (`database` for songs, `stored_playlist` for lists,
     /// `sticker` for plays and ratings).
@@ -35,8 +49,10 @@ public final class ServerLibrary: Sendable {
         return Task.detached { [self] in
             for await change in changes {
                 let basis = session.basis
-                let songsChanged = !change.songs.isEmpty && change.kinds != [.play]
-                let tree = songsChanged ? MusicTree(folders: folders, songs: basis.songs.values) : current.withLock(\.tree)
+                let songsChanged = !change.songs.isEmpty && !change.kinds.isSubset(of: [.play])
+                // The tree holds paths: only a change that can add, remove or move a song rebuilds it.
+                let pathsMayMove = !change.songs.isEmpty && !change.kinds.isSubset(of: [.play, .edit, .tag, .rating, .playlist, .taglist])
+                let tree = pathsMayMove ? MusicTree(folders: folders, songs: basis.songs.values) : current.withLock(\.tree)
                 current.withLock { $0 = Snapshot(basis: basis, tree: tree, head: session.head) }
                 var told: Set<Subsystem> = []
                 if songsChanged { told.insert(.database) }

@@ -1,0 +1,166 @@
+import BoomicCore
+import BoomicLibrary
+import Foundation
+
+/// Stored playlists are Boomic's playlists: each change a transaction (provenance
+/// `mpd: ADDRESS COMMAND`), so a client's edit can be undone like any other. Taglists show as
+/// read-only playlists named `taglist: NAME`, always current; `load` takes their songs as they
+/// are now.
+enum StoredPlaylistCommands {
+    static let all: [CommandSpec] = [
+        CommandSpec("listplaylists") { inv in
+            let basis = inv.snapshot.basis
+            let stamp = MPDResponse.timeStamp(seconds: Int(inv.server.started.timeIntervalSince1970))
+            for (_, list) in basis.playlistsByName {
+                inv.response.add("playlist", list.name)
+                inv.response.add("Last-Modified", stamp)
+            }
+            for (_, list) in basis.taglistsByName {
+                inv.response.add("playlist", ListNames.taglistPrefix + list.name)
+                inv.response.add("Last-Modified", stamp)
+            }
+        },
+        CommandSpec("listplaylist", 1...2) { inv throws(MPDError) in
+            let snapshot = inv.snapshot
+            for song in try songs(of: inv.args[0], inv: inv, snapshot: snapshot) {
+                inv.response.add("file", snapshot.tree.uri(for: song.path) ?? song.path)
+            }
+        },
+        CommandSpec("listplaylistinfo", 1...2) { inv throws(MPDError) in
+            let snapshot = inv.snapshot
+            for song in try songs(of: inv.args[0], inv: inv, snapshot: snapshot) {
+                inv.response.add(song: song, uri: snapshot.tree.uri(for: song.path) ?? song.path, tags: inv.client.tags)
+            }
+        },
+        CommandSpec("load", 1...3) { inv throws(MPDError) in
+            var songs = try songs(of: inv.args[0], inv: inv, snapshot: inv.snapshot)
+            if inv.args.count > 1 { songs = Array(songs[try inv.range(1, count: songs.count)]) }
+            let q = inv.player.status.queue
+            let place = inv.args.count > 2 ? try QueueCommands.position(inv.args[2], queue: q, inv: inv) : .end
+            inv.player.perform(.add(songs.map(\.id), at: place))
+        },
+        CommandSpec("save", 1...2) { inv throws(MPDError) in
+            let name = inv.args[0]
+            let mode = inv.args.count > 1 ? inv.args[1] : "create"
+            let q = inv.player.status.queue
+            let ids = q.entries.map(\.song)
+            try writable(name, inv: inv)
+            try commit(&inv, label: "save \(name)") { basis throws(ListError) in
+                switch mode {
+                case "create": return try PlaylistGeneration.create(name, songs: ids, id: ListID(UUID()), on: basis)
+                case "replace":
+                    return basis.playlist(named: name) == nil
+                        ? try PlaylistGeneration.create(name, songs: ids, id: ListID(UUID()), on: basis)
+                        : try PlaylistGeneration.replace(name, songs: ids, on: basis)
+                case "append":
+                    return basis.playlist(named: name) == nil
+                        ? try PlaylistGeneration.create(name, songs: ids, id: ListID(UUID()), on: basis)
+                        : try PlaylistGeneration.add(name, songs: ids, on: basis)
+                default: throw ListError.badName(kind: "mode", name: mode, reason: "create, append or replace")
+                }
+            }
+        },
+        CommandSpec("playlistadd", 2...3) { inv throws(MPDError) in
+            let name = inv.args[0]
+            try writable(name, inv: inv)
+            let ids = try QueueCommands.songs(at: inv.args[1], snapshot: inv.snapshot, inv: inv).map(\.id)
+            let position = inv.args.count > 2 ? try inv.unsigned(2) + 1 : nil
+            try commit(&inv, label: "playlistadd \(name) \(inv.args[1])") { basis throws(ListError) in
+                basis.playlist(named: name) == nil
+                    ? try PlaylistGeneration.create(name, songs: ids, id: ListID(UUID()), on: basis)
+                    : try PlaylistGeneration.add(name, songs: ids, at: position, on: basis)
+            }
+        },
+        CommandSpec("searchaddpl", 2...Int.max) { inv throws(MPDError) in
+            let name = inv.args[0]
+            try writable(name, inv: inv)
+            let selection = try Selection(inv, from: 1, keywords: ["sort", "window", "position"], substrings: true)
+            let ids = try selection.songs(in: inv.snapshot, foldCase: true, inv: inv).map(\.id)
+            try commit(&inv, label: "searchaddpl \(name)") { basis throws(ListError) in
+                basis.playlist(named: name) == nil
+                    ? try PlaylistGeneration.create(name, songs: ids, id: ListID(UUID()), on: basis)
+                    : try PlaylistGeneration.add(name, songs: ids, on: basis)
+            }
+        },
+        CommandSpec("playlistclear", 1...1) { inv throws(MPDError) in
+            let name = inv.args[0]
+            try writable(name, inv: inv)
+            try commit(&inv, label: "playlistclear \(name)") { basis throws(ListError) in
+                try PlaylistGeneration.replace(name, songs: [], on: basis)
+            }
+        },
+        CommandSpec("playlistdelete", 2...2) { inv throws(MPDError) in
+            let name = inv.args[0]
+            try writable(name, inv: inv)
+            let count = inv.snapshot.basis.playlist(named: name)?.playlist.songs.count ?? 0
+            let range = try inv.range(1, count: count)
+            try commit(&inv, label: "playlistdelete \(name) \(inv.args[1])") { basis throws(ListError) in
+                try PlaylistGeneration.remove(name, positions: range.map { $0 + 1 }, on: basis)
+            }
+        },
+        CommandSpec("playlistmove", 3...3) { inv throws(MPDError) in
+            let name = inv.args[0]
+            try writable(name, inv: inv)
+            let from = try inv.unsigned(1) + 1, to = try inv.unsigned(2) + 1
+            try commit(&inv, label: "playlistmove \(name) \(from - 1) \(to - 1)") { basis throws(ListError) in
+                try PlaylistGeneration.move(name, from: from, to: to, on: basis)
+            }
+        },
+        CommandSpec("rename", 2...2) { inv throws(MPDError) in
+            let (name, new) = (inv.args[0], inv.args[1])
+            try writable(name, inv: inv)
+            try writable(new, inv: inv)
+            try commit(&inv, label: "rename \(name) \(new)") { basis throws(ListError) in
+                try PlaylistGeneration.rename(name, to: new, on: basis)
+            }
+        },
+        CommandSpec("rm", 1...1) { inv throws(MPDError) in
+            let name = inv.args[0]
+            try writable(name, inv: inv)
+            try commit(&inv, label: "rm \(name)") { basis throws(ListError) in try PlaylistGeneration.delete(name, on: basis) }
+        },
+    ]
+
+    /// A playlist's songs, or a taglist's as it selects now.
+    static func songs(of name: String, inv: Invocation, snapshot: ServerLibrary.Snapshot) throws(MPDError) -> [Song] {
+        let basis = snapshot.basis
+        if let (_, list) = basis.playlist(named: name) { return list.songs.compactMap { basis[$0] } }
+        if let taglist = taglistName(name), let (_, list) = basis.taglist(named: taglist) { return basis.songs(in: list) }
+        throw inv.error(.noExist, "No such playlist")
+    }
+
+    private static func taglistName(_ name: String) -> String? {
+        let prefix = ListNames.taglistPrefix.trimmingCharacters(in: .whitespaces)
+        guard name.lowercased().hasPrefix(prefix) else { return nil }
+        return name.dropFirst(prefix.count).trimmingCharacters(in: .whitespaces)
+    }
+
+    /// Taglists are rules, not lists: a client cannot edit them.
+    private static func writable(_ name: String, inv: Invocation) throws(MPDError) {
+        if taglistName(name) != nil {
+            throw inv.error(.permission, "taglists are read-only here; change them with 'boomic taglist'")
+        }
+    }
+
+    /// One transaction, named after the client and its command; idle clients hear `stored_playlist`.
+    private static func commit(_ inv: inout Invocation, label: String,
+                               _ generate: @escaping (DataBasis) throws(ListError) -> [Assertion]) throws(MPDError) {
+        let command = "mpd: \(inv.client.address) \(inv.command) " + inv.args.map(MPDCommandLine.quote).joined(separator: " ")
+        do {
+            _ = try inv.server.library.session.commit(kind: .playlist, message: nil, command: command) { basis in
+                let a = try generate(basis)
+                return a.isEmpty ? nil : (a, "mpd " + label)
+            }
+        } catch let error as ListError {
+            switch error {
+            case .notFound: throw inv.error(.noExist, "No such playlist")
+            case .exists: throw inv.error(.exist, "Playlist already exists")
+            case .badPosition: throw inv.error(.argument, "Bad song index")
+            case .badName: throw inv.error(.argument, error.message)
+            }
+        } catch {
+            throw inv.error(.system, "\(error.localizedDescription)")
+        }
+        inv.server.library.refreshNow(songsChanged: false)
+    }
+}
