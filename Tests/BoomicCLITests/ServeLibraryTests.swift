@@ -1,0 +1,101 @@
+import BoomicTestSupport
+import Foundation
+import Testing
+
+/// What an MPD client changes through `boomic serve` is a library change like any other:
+/// stored playlists and stickers are transactions that `boomic history` shows and `boomic undo`
+/// takes back; taglists are read-only playlists; `update` imports; `albumart` reads the store.
+@Suite(.serialized, .enabled(if: RunningServer.pythonMPDAvailable, "python3-mpd is installed by scripts/setup"))
+struct ServeLibraryTests {
+    static let script = #"""
+    import json, sys, time, mpd
+    c = mpd.MPDClient(); c.connect("127.0.0.1", int(sys.argv[1]))
+    out = {}
+    def run(name, f):
+        try:
+            out[name] = f()
+        except mpd.CommandError as e:
+            out[name] = {"error": str(e)}
+    c.add("Miles Quartet/Blue Sketches")
+    c.save("Evening")
+    run("save_again", lambda: c.save("Evening"))
+    c.playlistadd("Evening", "Old Timer/Retro Hits/01 Eight Bit Song.mp3")
+    c.playlistmove("Evening", 3, 0)
+    c.playlistdelete("Evening", 1)
+    run("listplaylist", lambda: c.listplaylist("evening"))
+    run("listplaylistinfo", lambda: [x["title"] for x in c.listplaylistinfo("Evening")])
+    c.searchaddpl("Modal", "title", "modal")
+    c.rename("Modal", "Modal Only")
+    run("listplaylists", lambda: [p["playlist"] for p in c.listplaylists()])
+    run("taglist_songs", lambda: len(c.listplaylist("taglist: Jazz")))
+    run("taglist_edit", lambda: c.playlistclear("taglist: Jazz"))
+    run("taglist_name", lambda: c.save("taglist: mine"))
+    c.clear()
+    c.load("Evening", "0:2")
+    run("loaded", lambda: [x["title"] for x in c.playlistinfo()])
+    c.rm("Modal Only")
+    run("rm_missing", lambda: c.rm("Modal Only"))
+    uri = "Miles Quartet/Blue Sketches/01 So Modal.flac"
+    c.sticker_set("song", uri, "rating", "7")
+    c.sticker_set("song", uri, "favorite", "1")
+    run("sticker_get", lambda: c.sticker_get("song", uri, "rating"))
+    run("sticker_list", lambda: c.sticker_list("song", uri))
+    run("sticker_find", lambda: c.sticker_find("song", "Miles Quartet", "favorite"))
+    run("sticker_other", lambda: c.sticker_set("song", uri, "mood", "x"))
+    c.sticker_delete("song", uri, "favorite")
+    run("sticker_gone", lambda: c.sticker_get("song", uri, "favorite"))
+    art = c.albumart(uri)
+    out["albumart"] = len(art["binary"])
+    pic = c.readpicture("Motörhead-ish/Ace of Spätz/01 Øverkill.mp3")
+    out["readpicture"] = [pic.get("type"), len(pic.get("binary", b""))]
+    run("albumart_none", lambda: c.albumart("Field Recordist/Backyard Sessions/01 Morning Birds.wav"))
+    run("update", c.update)
+    for i in range(100):
+        if "updating_db" not in c.status(): break
+        time.sleep(0.05)
+    out["updated"] = "updating_db" not in c.status()
+    print(json.dumps(out))
+    """#
+
+    @Test func playlistsStickersUpdateAndArt() throws {
+        let box = try Sandbox()
+        try box.succeed("import", box.music)
+        try box.succeed("taglist", "add", "Jazz", "+@genre:Jazz")
+        let server = try RunningServer(box)
+        let run = try server.python(Self.script)
+        try #require(run.succeeded, "\(run)\n\(server.serverLog)")
+        let out = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        func value(_ key: String) -> String { out[key].map { "\($0)" } ?? "(missing)" }
+        #expect(value("save_again").contains("[56@0] {save} Playlist already exists"), "\(value("save_again"))")
+        #expect((out["listplaylist"] as? [String]) == ["Old Timer/Retro Hits/01 Eight Bit Song.mp3",
+                                                      "Miles Quartet/Blue Sketches/02 Blue in Grey.flac",
+                                                      "Miles Quartet/Blue Sketches/03 Flamenco Dusk.flac"], "\(value("listplaylist"))")
+        #expect((out["listplaylists"] as? [String]) == ["Evening", "Modal Only", "taglist: Jazz"], "\(value("listplaylists"))")
+        #expect((out["taglist_songs"] as? Int ?? 0) > 0, "\(value("taglist_songs"))")
+        #expect(value("taglist_edit").contains("[4@0] {playlistclear}"), "\(value("taglist_edit"))")
+        #expect(value("taglist_name").contains("[4@0] {save}"), "\(value("taglist_name"))")
+        #expect((out["loaded"] as? [String])?.count == 2, "\(value("loaded"))")
+        #expect(value("rm_missing").contains("[50@0] {rm} No such playlist"), "\(value("rm_missing"))")
+        #expect(value("sticker_get") == "8", "7 of 10 is 4 stars, read back as 8: \(value("sticker_get"))")
+        #expect(value("sticker_list").contains("rating") && value("sticker_list").contains("favorite"), "\(value("sticker_list"))")
+        #expect(value("sticker_find").contains("01 So Modal.flac"), "\(value("sticker_find"))")
+        #expect(value("sticker_other").contains("[2@0] {sticker}"), "\(value("sticker_other"))")
+        #expect(value("sticker_gone").contains("[50@0] {sticker} no such sticker"), "\(value("sticker_gone"))")
+        // python-mpd2 fetches the chunks and joins them: the whole stored picture.
+        let stored = try FileManager.default.contentsOfDirectory(atPath: box.library + "/art").filter { $0.hasSuffix(".png") }
+        let sizes = try stored.map { try FileManager.default.attributesOfItem(atPath: box.library + "/art/" + $0)[.size] as? Int ?? 0 }
+        #expect(sizes.contains(out["albumart"] as? Int ?? -1), "\(value("albumart")) bytes, stored PNGs are \(sizes)")
+        #expect((out["readpicture"] as? [Any])?.first as? String == "image/jpeg", "\(value("readpicture"))")
+        #expect(value("albumart_none").contains("[50@0] {albumart} No file exists"), "\(value("albumart_none"))")
+        #expect(out["updated"] as? Bool == true)
+
+        // Every change was a transaction, shown with the client's command, and can be undone.
+        let history = try box.succeed("history").stdout
+        #expect(history.contains("mpd save Evening") && history.contains("mpd sticker set rating"), "\(history)")
+        let show = try box.succeed("info", "title:So Modal", "--json").stdout
+        #expect(show.contains("\"rating\" : 4") || show.contains("\"rating\":4"), "\(show)")
+        try box.succeed("undo", "-y")
+        #expect(try box.succeed("playlist", "ls").stdout.contains("Evening"))
+        _ = server.stop()
+    }
+}
