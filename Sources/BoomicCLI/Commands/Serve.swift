@@ -67,7 +67,7 @@ struct Serve: ParsableCommand {
         let player = ServerPlayer(library: library, store: store, sink: Sinks.open(spec), realtime: true, sound: sound,
                                   hub: hub, record: !noRecord, warn: { Terminal.warn("boomic serve: \($0)") })
         let context = ServerContext(library: library, player: player, hub: hub, password: password,
-                                    outputName: config.output.value)
+                                    outputName: config.output.value, version: Boomic.version)
         let server = MPDServer(context: context)
         do {
             try server.start(at: address)

@@ -14,13 +14,16 @@ public final class ServerContext: Sendable {
     /// The output's name as `outputs` lists it (`alsa`, `null`, `wav:FILE`).
     public let outputName: String
     public let started: Date
+    /// Boomic's version, for `boomic version`.
+    public let version: String
     /// `update`'s jobs: the last number given, and the one running.
     let updates = Mutex<(last: Int, running: Int?)>((0, nil))
     /// Client-to-client messages (`subscribe`, `sendmessage`): channel → subscribers' queues.
     let channels = Mutex<[String: [Int: MessageBox]]>([:])
 
     public init(library: ServerLibrary, player: ServerPlayer, hub: IdleHub, password: String?, outputName: String,
-                started: Date = Date()) {
+                version: String, started: Date = Date()) {
+        self.version = version
         self.library = library
         self.player = player
         self.hub = hub
