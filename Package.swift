@@ -78,7 +78,7 @@ let package = Package(
         .target(
             name: "BoomicServer",
             dependencies: [
-                "BoomicCore", "BoomicLibrary", "BoomicPlayback", "BoomicAudio", "BoomicMedia",
+                "BoomicCore", "BoomicLibrary", "BoomicPlayback", "BoomicAudio", "BoomicMedia", "BoomicSystem",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]

@@ -21,7 +21,7 @@ struct Boomic: ParsableCommand {
             Search.self, TaglistCommand.self, PlaylistCommand.self,
             Rollback.self, Undo.self, Redo.self, Revert.self,
             Play.self, Serve.self, Status.self, Next.self, Prev.self, Pause.self, Toggle.self, Stop.self,
-            QueueCommand.self, Rooms.self, Config.self,
+            QueueCommand.self, RoomsCommand.self, Config.self,
             Verify.self, Export.self, ImportJSON.self, Backup.self,
         ]
     )

@@ -12,8 +12,25 @@ public final class PlayerStateStore: Sendable {
     private let lock: FileDescriptor
 
     /// Takes the lock in `libraryLocation`'s `player` folder, or says which process holds it.
-    public init(libraryLocation: String) throws(PlayerError) {
-        folder = libraryLocation + "/player"
+    public convenience init(libraryLocation: String) throws(PlayerError) {
+        try self.init(folder: libraryLocation + "/player", owner: libraryLocation)
+    }
+
+    /// The state of one of the server's rooms: its own folder under the library's `player`.
+    public convenience init(libraryLocation: String, room: String) throws(PlayerError) {
+        try self.init(folder: libraryLocation + "/player/rooms/" + Self.folderName(room), owner: libraryLocation)
+    }
+
+    /// A room's name as a folder name: anything but letters, digits, `-` and `_` escaped.
+    public static func folderName(_ room: String) -> String {
+        room.unicodeScalars.map { c in
+            (c.properties.isAlphabetic || ("0"..."9").contains(c) || c == "-" || c == "_") ? String(c)
+                : "%" + String(c.value, radix: 16, uppercase: true)
+        }.joined()
+    }
+
+    private init(folder: String, owner libraryLocation: String) throws(PlayerError) {
+        self.folder = folder
         let lockPath = folder + "/lock"
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -18,7 +18,8 @@ struct ServerOptions: ParsableArguments {
     /// A connection to a Boomic server, in the room asked for.
     func connect() throws -> MPDClientConnection {
         do {
-            let c = try MPDClientConnection(address: try MPDServer.Address(parsing: address))
+            let c = try MPDClientConnection(address: try MPDServer.Address(parsing: address),
+                                            password: ProcessInfo.processInfo.environment["BOOMIC_PASSWORD"])
             if let room { try c.command("partition", room) }
             return c
         } catch let failure as MPDClientConnection.Failure {
@@ -163,8 +164,8 @@ struct QueueCommand: ParsableCommand {
     }
 }
 
-struct Rooms: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List the rooms (MPD partitions) of a running 'boomic serve', with what each plays.")
+struct RoomsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "rooms", abstract: "List the rooms (MPD partitions) of a running 'boomic serve', with what each plays.")
     @OptionGroup var server: ServerOptions
     @Flag(help: "Print JSON.") var json = false
 
@@ -177,7 +178,13 @@ struct Rooms: ParsableCommand {
                 try c.command("partition", name)
                 let status = Dictionary(try c.command("status"), uniquingKeysWith: { a, _ in a })
                 let song = Dictionary(try c.command("currentsong"), uniquingKeysWith: { a, _ in a })
-                let outputs = try c.command("outputs").filter { $0.0 == "outputname" }.map(\.1)
+                // The room's own outputs: those enabled in it.
+                var outputs: [String] = []
+                var output = ""
+                for (k, v) in try c.command("outputs") {
+                    if k == "outputname" { output = v }
+                    if k == "outputenabled", v == "1" { outputs.append(output) }
+                }
                 rooms.append(["name": name, "state": status["state"] ?? "stop", "outputs": outputs,
                               "song": song["Title"] ?? song["file"] ?? "", "artist": song["Artist"] ?? ""])
             }

@@ -24,8 +24,8 @@ struct Serve: ParsableCommand {
     var bind = "127.0.0.1:6600"
     @Option(name: .customLong("password-file"), help: ArgumentHelp("A file whose first line is the password clients must send.", valueName: "FILE"))
     var passwordFile: String?
-    @Option(help: ArgumentHelp("Where to play: alsa, alsa:DEVICE, null or wav:FILE (default: config.toml's, else alsa).", valueName: "OUTPUT"))
-    var output: String?
+    @Option(help: ArgumentHelp("An output: alsa, alsa:DEVICE, null or wav:FILE (default: config.toml's, else alsa). Repeat it for several (one per room: MPD's moveoutput).", valueName: "OUTPUT"))
+    var output: [String] = []
     @Option(help: ArgumentHelp("Equalizer: a preset, an AutoEq/Equalizer APO file, or bands such as 60=+3,1k=-2.", valueName: "SPEC"))
     var eq: String?
     @Option(help: ArgumentHelp("ReplayGain: off, track, album or auto (album unless random).", valueName: "MODE"))
@@ -35,15 +35,16 @@ struct Serve: ParsableCommand {
 
     func validate() throws {
         do { _ = try MPDServer.Address(parsing: bind) } catch { throw ValidationError(error.localizedDescription) }
-        if let output {
+        for output in output {
             do { _ = try SinkSpec(parsing: output) } catch { throw ValidationError(error.localizedDescription) }
         }
+        if Set(output).count != output.count { throw ValidationError("each --output once") }
         if let eq { try Play.checkEQ(eq) }
     }
 
     func run() throws {
         var config = try PlayerConfig.load()
-        config.output.override(output)
+        config.output.override(output.first)
         config.replaygain.override(replaygain?.rawValue)
         config.eq.override(eq)
         let sound = try Play.sound(config)
@@ -57,22 +58,21 @@ struct Serve: ParsableCommand {
         }
         let lib = try Library.open(at: options.location, create: false)
         let store = try PlayerStateStore(libraryLocation: lib.location)
-        let spec = try SinkSpec(parsing: config.output.value)
-        // A server plays in real time on every output, null and wav: included: its clients
-        // hear (or watch) the position move as it would on a sound card.
+        let specs = try (output.isEmpty ? [config.output.value] : output).map { try SinkSpec(parsing: $0) }
         let hub = IdleHub()
         let library = ServerLibrary(session: lib, folders: (try? lib.folders()) ?? [])
         let following = library.follow(telling: hub)
         let watching = lib.watch(every: .milliseconds(250)) { Terminal.warn("boomic serve: \($0.localizedDescription)") }
-        let player = ServerPlayer(library: library, store: store, sink: Sinks.open(spec), realtime: true, sound: sound,
-                                  hub: hub, record: !noRecord, warn: { Terminal.warn("boomic serve: \($0)") })
-        let context = ServerContext(library: library, player: player, hub: hub, password: password,
-                                    outputName: config.output.value, version: Boomic.version)
+        // Every room plays in real time, on null and wav: outputs too: its clients hear (or
+        // watch) the position move as on a sound card.
+        let rooms = Rooms(library: library, store: store, outputs: specs, sound: sound, hub: hub, record: !noRecord,
+                          warn: { Terminal.warn("boomic serve: \($0)") })
+        let context = ServerContext(library: library, rooms: rooms, hub: hub, password: password, version: Boomic.version)
         let server = MPDServer(context: context)
         do {
             try server.start(at: address)
         } catch {
-            player.quit()
+            rooms.quitAll()
             throw CLIError(error.localizedDescription)
         }
         Terminal.warn("boomic serve: listening on \(address), \(library.snapshot.basis.songs.count) songs")
@@ -87,7 +87,7 @@ struct Serve: ParsableCommand {
         stop.wait()
         for s in signals { s.cancel() }
         server.stop()
-        player.quit()
+        rooms.quitAll()
         watching.cancel()
         following.cancel()
         lib.close()

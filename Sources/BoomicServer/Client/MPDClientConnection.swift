@@ -61,13 +61,20 @@ public final class MPDClientConnection {
             close(fd)
             throw .notBoomic("\(address) does not speak MPD's protocol: not a Boomic server")
         }
+        // MPD answers `unknown command`; Boomic waiting for its password, `permission`.
         do {
+            if let password { _ = try command("password", password) }
             version = try command("boomic", "version").first { $0.0 == "boomic" }?.1 ?? ""
+        } catch .refused(.permission, _) {
+            close(fd)
+            throw .refused(.permission, "\(address) wants a password: set BOOMIC_PASSWORD")
+        } catch .refused(.password, _) {
+            close(fd)
+            throw .refused(.password, "\(address) refused the password in BOOMIC_PASSWORD")
         } catch {
             close(fd)
             throw .notBoomic("\(address) is \(greeting.dropFirst(3)), not Boomic; pass --server or set BOOMIC_SERVER")
         }
-        if let password { _ = try command("password", password) }
     }
 
     deinit { close(fd) }

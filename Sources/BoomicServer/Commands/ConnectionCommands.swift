@@ -1,3 +1,4 @@
+import BoomicAudio
 import BoomicCore
 
 /// The connection's own commands: greeting-level things every client sends first.
@@ -75,15 +76,31 @@ enum ConnectionCommands {
             inv.response.add("storage", inv.server.library.folders.first ?? "")
         },
         CommandSpec("listneighbors") { _ in },
-        CommandSpec("listpartitions") { inv in inv.response.add("partition", "default") },
+        CommandSpec("listpartitions") { inv in
+            for name in inv.server.rooms.names { inv.response.add("partition", name) }
+        },
         CommandSpec("partition", 1...1) { inv throws(MPDError) in
-            guard inv.args[0] == "default" else { throw inv.error(.noExist, "No such partition") }
+            guard inv.server.rooms.player(inv.args[0]) != nil else { throw inv.error(.noExist, "partition does not exist") }
+            inv.client.room = inv.args[0]
+        },
+        CommandSpec("newpartition", 1...1) { inv throws(MPDError) in
+            try inv.server.rooms.create(inv.args[0])
+        },
+        CommandSpec("delpartition", 1...1) { inv throws(MPDError) in
+            try inv.server.rooms.delete(inv.args[0])
+        },
+        CommandSpec("moveoutput", 1...1) { inv throws(MPDError) in
+            try inv.server.rooms.move(output: inv.args[0], to: inv.client.room)
         },
         CommandSpec("outputs") { inv in
-            inv.response.add("outputid", 0)
-            inv.response.add("outputname", inv.server.outputName)
-            inv.response.add("plugin", inv.server.outputName.split(separator: ":").first.map(String.init) ?? "alsa")
-            inv.response.add("outputenabled", 1)
+            // This room's outputs; the others' are listed as MPD lists them, disabled here.
+            let mine = Set(inv.server.rooms.outputs(of: inv.client.room).map(\.id))
+            for output in inv.server.rooms.outputs {
+                inv.response.add("outputid", output.id)
+                inv.response.add("outputname", output.name)
+                inv.response.add("plugin", Self.plugin(output.spec))
+                inv.response.add("outputenabled", mine.contains(output.id) ? 1 : 0)
+            }
         },
         CommandSpec("enableoutput", 1...1) { inv throws(MPDError) in try Self.output(&inv) },
         CommandSpec("disableoutput", 1...1) { inv throws(MPDError) in try Self.output(&inv) },
@@ -135,8 +152,16 @@ enum ConnectionCommands {
         },
     ]
 
-    /// One output: id 0, always on (Boomic plays to the output it was started with).
+    /// Outputs are on in the room that has them (moving one is `moveoutput`); the id is checked.
     private static func output(_ inv: inout Invocation) throws(MPDError) {
-        guard try inv.unsigned(0) == 0 else { throw inv.error(.noExist, "No such audio output") }
+        guard try inv.unsigned(0) < inv.server.rooms.outputs.count else { throw inv.error(.noExist, "No such audio output") }
+    }
+
+    private static func plugin(_ spec: SinkSpec) -> String {
+        switch spec {
+        case .alsa: "alsa"
+        case .null: "null"
+        case .wav: "wav"
+        }
     }
 }

@@ -12,7 +12,8 @@ struct Invocation {
     var closes = false
 
     var snapshot: ServerLibrary.Snapshot { server.library.snapshot }
-    var player: ServerPlayer { server.player }
+    /// The player of the client's room (a room deleted under it falls back to `default`).
+    var player: ServerPlayer { server.rooms.player(client.room) ?? server.rooms.player("default")! }
 
     func error(_ code: MPDError.Code, _ message: String) -> MPDError {
         MPDError(code, message, command: command)

@@ -6,13 +6,11 @@ import Synchronization
 /// the commands consult.
 public final class ServerContext: Sendable {
     public let library: ServerLibrary
-    public let player: ServerPlayer
+    public let rooms: Rooms
     public let hub: IdleHub
     /// Clients must send it before anything but `password`, `ping`, `close`, `commands` and
     /// `notcommands`; nil lets everyone in (the default, on loopback).
     public let password: String?
-    /// The output's name as `outputs` lists it (`alsa`, `null`, `wav:FILE`).
-    public let outputName: String
     public let started: Date
     /// Boomic's version, for `boomic version`.
     public let version: String
@@ -21,14 +19,13 @@ public final class ServerContext: Sendable {
     /// Client-to-client messages (`subscribe`, `sendmessage`): channel → subscribers' queues.
     let channels = Mutex<[String: [Int: MessageBox]]>([:])
 
-    public init(library: ServerLibrary, player: ServerPlayer, hub: IdleHub, password: String?, outputName: String,
+    public init(library: ServerLibrary, rooms: Rooms, hub: IdleHub, password: String?,
                 version: String, started: Date = Date()) {
         self.version = version
         self.library = library
-        self.player = player
+        self.rooms = rooms
         self.hub = hub
         self.password = password
-        self.outputName = outputName
         self.started = started
     }
 }
@@ -51,6 +48,10 @@ final class ClientState {
     var authenticated: Bool
     var binaryLimit = 8192
     var subscriptions: [String: MessageBox] = [:]
+    /// The room (partition) this client drives.
+    var room = "default" {
+        didSet { idle.room = room }
+    }
 
     init(id: Int, address: String, isLocal: Bool, idle: IdleSlot, needsPassword: Bool) {
         self.id = id

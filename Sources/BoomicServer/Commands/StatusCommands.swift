@@ -55,7 +55,7 @@ enum StatusCommands {
         r("random", q.isRandom ? 1 : 0)
         r("single", q.single == .oneshot ? "oneshot" : q.single == .on || q.repeatMode == .one ? "1" : "0")
         r("consume", q.consume ? 1 : 0)
-        r("partition", "default")
+        r("partition", inv.client.room)
         r("playlist", q.version + 1)
         r("playlistlength", q.entries.count)
         r("mixrampdb", "0.000000")

@@ -27,10 +27,14 @@ public final class IdleHub: Sendable {
         _ = slots.withLock { $0.removeValue(forKey: slot.id) }
     }
 
-    /// Something changed: every connection hears of it, now if it waits, else at its next `idle`.
-    public func post(_ changed: Set<Subsystem>) {
+    /// Something changed: every connection hears of it (only those in `room` when one is
+    /// named: a room's player, queue and mixer are its own), now if it waits, else at its next
+    /// `idle`.
+    public func post(_ changed: Set<Subsystem>, room: String? = nil) {
         guard !changed.isEmpty else { return }
-        for slot in slots.withLock({ Array($0.values) }) { slot.post(changed) }
+        for slot in slots.withLock({ Array($0.values) }) where room == nil || slot.room == room {
+            slot.post(changed)
+        }
     }
 
     public var connections: Int { slots.withLock(\.count) }
@@ -40,12 +44,19 @@ public final class IdleHub: Sendable {
 public final class IdleSlot: Sendable {
     let id: Int
     private struct State {
+        var room = "default"
         var pending: Set<Subsystem> = []
         var waiting: (mask: Set<Subsystem>, tell: @Sendable (Set<Subsystem>) -> Void)?
     }
     private let state = Mutex(State())
 
     init(id: Int) { self.id = id }
+
+    /// The room (partition) the connection is in.
+    public var room: String {
+        get { state.withLock(\.room) }
+        set { state.withLock { $0.room = newValue } }
+    }
 
     func post(_ changed: Set<Subsystem>) {
         let told: (@Sendable (Set<Subsystem>) -> Void, Set<Subsystem>)? = state.withLock { s in

@@ -15,6 +15,8 @@ public final class ServerPlayer: Sendable {
     private let recorder: PlayRecorder?
     private let library: ServerLibrary
     private let hub: IdleHub
+    /// The room this player plays in: its idle events go to that room's clients.
+    public let room: String
     /// Saves the state every 5 s: the most a crash or power cut loses.
     private let saving = Mutex<Task<Void, Never>?>(nil)
     private let following: Task<Void, Never>
@@ -22,7 +24,9 @@ public final class ServerPlayer: Sendable {
     private let quitted = Atomic<Bool>(false)
 
     public init(library: ServerLibrary, store: PlayerStateStore, sink: sending any AudioSink, realtime: Bool,
-                sound: SoundSettings, hub: IdleHub, record: Bool, warn: @escaping @Sendable (String) -> Void) {
+                sound: SoundSettings, hub: IdleHub, room: String = "default", record: Bool,
+                warn: @escaping @Sendable (String) -> Void) {
+        self.room = room
         let basis = library.snapshot.basis
         let saved = try? store.load()
         var queue = saved?.queue ?? PlayQueue(seed: UInt64.random(in: 0...UInt64.max))
@@ -49,14 +53,14 @@ public final class ServerPlayer: Sendable {
                     if let recorder, let play = PlayRecorder.record(for: end, song: library.snapshot.basis[end.song]) {
                         recorder.record(play)
                     }
-                    hub.post([.player, .playlist])
+                    hub.post([.player, .playlist], room: room)
                 case .started, .idle:
-                    hub.post([.player])
+                    hub.post([.player], room: room)
                 case let .warning(message):
                     warn(message)
                 case let .failed(error):
                     warn(error.description)
-                    hub.post([.player, .output])
+                    hub.post([.player, .output], room: room)
                 }
             }
         }
@@ -96,7 +100,7 @@ public final class ServerPlayer: Sendable {
         if commands.contains(where: { if case .seek = $0 { true } else if case .seekBy = $0 { true } else { false } }) {
             told.insert(.player)
         }
-        hub.post(told)
+        hub.post(told, room: room)
         return after
     }
 

@@ -15,8 +15,9 @@ final class RunningServer {
         port = try Self.freePort()
         log = box.root + "/serve.log"
         _ = FileManager.default.createFile(atPath: log, contents: nil)
-        process = try ChildProcess.start(box.executable, ["--library", box.library, "serve", "--bind", "127.0.0.1:\(port)",
-                                                          "--output", "null"] + extra,
+        let output = extra.contains("--output") ? [] : ["--output", "null"]
+        process = try ChildProcess.start(box.executable, ["--library", box.library, "serve", "--bind", "127.0.0.1:\(port)"]
+                                                          + output + extra,
                                          environment: ["XDG_DATA_HOME": box.root + "/xdg", "XDG_CONFIG_HOME": box.root + "/config"],
                                          stderr: log)
         let deadline = Date().addingTimeInterval(10)

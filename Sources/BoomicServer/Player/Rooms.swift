@@ -1,0 +1,160 @@
+import BoomicAudio
+import BoomicCore
+import BoomicPlayback
+import BoomicSystem
+import Foundation
+import Synchronization
+
+/// The rooms (MPD's partitions): each a player and queue of its own, playing on the outputs
+/// moved into it, all on one library. `default` always exists and starts with every output;
+/// `newpartition` makes a room with none (it plays silently until `moveoutput` gives it one).
+/// Each room keeps its own state file (`player/rooms/NAME/`); which room has which output is
+/// kept in `player/rooms.json`, so a restarted server puts them back.
+public final class Rooms: Sendable {
+    /// An output as `--output` named it; its number is its `outputid`.
+    public struct Output: Sendable, Equatable {
+        public var id: Int
+        public var spec: SinkSpec
+        public var name: String { spec.description }
+    }
+
+    private struct Room {
+        var player: ServerPlayer
+        let store: PlayerStateStore
+        var outputs: [Int]
+    }
+
+    public let outputs: [Output]
+    private let rooms = Mutex<[String: Room]>([:])
+    /// Room names in the order they were made (`default` first).
+    private let order = Mutex<[String]>([])
+    private let library: ServerLibrary
+    private let hub: IdleHub
+    private let sound: SoundSettings
+    private let record: Bool
+    private let warn: @Sendable (String) -> Void
+
+    public init(library: ServerLibrary, store: PlayerStateStore, outputs specs: [SinkSpec], sound: SoundSettings,
+                hub: IdleHub, record: Bool, warn: @escaping @Sendable (String) -> Void) {
+        self.library = library
+        self.hub = hub
+        self.sound = sound
+        self.record = record
+        self.warn = warn
+        outputs = specs.enumerated().map { Output(id: $0.offset, spec: $0.element) }
+        // Rooms and their outputs as the last run left them; outputs nobody claims are default's.
+        let saved = Self.loadLayout(library.session.location)
+        var assigned: [String: [Int]] = ["default": []]
+        var names = ["default"]
+        for (name, outputNames) in saved where name != "default" {
+            names.append(name)
+            assigned[name] = outputNames.compactMap { n in outputs.first { $0.name == n }?.id }
+        }
+        let claimed = Set(assigned.values.joined())
+        assigned["default"] = outputs.map(\.id).filter { !claimed.contains($0) }
+        for name in names {
+            let roomStore = name == "default" ? store : try? PlayerStateStore(libraryLocation: library.session.location, room: name)
+            guard let roomStore else { continue }
+            let player = makePlayer(room: name, store: roomStore, outputs: assigned[name] ?? [])
+            rooms.withLock { $0[name] = Room(player: player, store: roomStore, outputs: assigned[name] ?? []) }
+            order.withLock { $0.append(name) }
+        }
+    }
+
+    public var names: [String] { order.withLock { $0 } }
+
+    public func player(_ room: String) -> ServerPlayer? { rooms.withLock { $0[room]?.player } }
+
+    public func outputs(of room: String) -> [Output] {
+        let ids = rooms.withLock { $0[room]?.outputs ?? [] }
+        return ids.map { outputs[$0] }
+    }
+
+    /// `newpartition NAME`: a room with no output (and a queue of its own).
+    public func create(_ name: String) throws(MPDError) {
+        guard !name.isEmpty, name.count <= 64, name.allSatisfy({ !$0.isNewline && $0 != "/" }) else {
+            throw MPDError(.argument, "bad partition name")
+        }
+        guard player(name) == nil else { throw MPDError(.exist, "name already exists") }
+        let store: PlayerStateStore
+        do { store = try PlayerStateStore(libraryLocation: library.session.location, room: name) } catch {
+            throw MPDError(.system, error.message)
+        }
+        let player = makePlayer(room: name, store: store, outputs: [])
+        rooms.withLock { $0[name] = Room(player: player, store: store, outputs: []) }
+        order.withLock { $0.append(name) }
+        saveLayout()
+        hub.post([.partition])
+    }
+
+    /// `delpartition NAME`: not `default`, not a room that still has outputs.
+    public func delete(_ name: String) throws(MPDError) {
+        guard name != "default" else { throw MPDError(.argument, "cannot delete the default partition") }
+        let room: Room? = rooms.withLock { r in
+            guard let room = r[name] else { return nil }
+            guard room.outputs.isEmpty else { return room }
+            r.removeValue(forKey: name)
+            return room
+        }
+        guard let room else { throw MPDError(.noExist, "no such partition") }
+        guard room.outputs.isEmpty else { throw MPDError(.argument, "partition still has outputs") }
+        order.withLock { $0.removeAll { $0 == name } }
+        room.player.quit()
+        try? FileManager.default.removeItem(atPath: room.store.folder)
+        saveLayout()
+        hub.post([.partition])
+    }
+
+    /// `moveoutput NAME`: the output plays in `room` from now on; both rooms' players start
+    /// again on their new outputs where they were.
+    public func move(output name: String, to room: String) throws(MPDError) {
+        guard let output = outputs.first(where: { $0.name == name }) else { throw MPDError(.noExist, "No such audio output") }
+        let from: String? = rooms.withLock { r in r.first { $0.value.outputs.contains(output.id) }?.key }
+        guard from != room else { return }
+        rooms.withLock { r in
+            if let from { r[from]?.outputs.removeAll { $0 == output.id } }
+            r[room]?.outputs.append(output.id)
+        }
+        for name in [from, room].compactMap({ $0 }) { restart(name) }
+        saveLayout()
+        hub.post([.output])
+    }
+
+    /// Every room's player stops and saves.
+    public func quitAll() {
+        for room in rooms.withLock({ Array($0.values) }) { room.player.quit() }
+    }
+
+    private func restart(_ name: String) {
+        guard let room = rooms.withLock({ $0[name] }) else { return }
+        room.player.quit()
+        let player = makePlayer(room: name, store: room.store, outputs: room.outputs)
+        rooms.withLock { $0[name]?.player = player }
+    }
+
+    /// A room plays on its first output; one without an output plays, silently, on `null`.
+    private func makePlayer(room: String, store: PlayerStateStore, outputs ids: [Int]) -> ServerPlayer {
+        let sink: any AudioSink = ids.first.map { Sinks.open(outputs[$0].spec) } ?? NullSink()
+        return ServerPlayer(library: library, store: store, sink: sink, realtime: true, sound: sound, hub: hub,
+                            room: room, record: record, warn: warn)
+    }
+
+    private static func layoutPath(_ location: String) -> String { location + "/player/rooms.json" }
+
+    private static func loadLayout(_ location: String) -> [(String, [String])] {
+        guard let data = FileManager.default.contents(atPath: layoutPath(location)),
+              let list = try? JSONDecoder().decode([Layout].self, from: data) else { return [] }
+        return list.map { ($0.name, $0.outputs) }
+    }
+
+    private func saveLayout() {
+        let list = names.map { name in Layout(name: name, outputs: outputs(of: name).map(\.name)) }
+        guard let data = try? JSONEncoder().encode(list) else { return }
+        try? AtomicFile.write(data, to: Self.layoutPath(library.session.location))
+    }
+
+    private struct Layout: Codable {
+        var name: String
+        var outputs: [String]
+    }
+}
