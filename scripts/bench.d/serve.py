@@ -1,0 +1,253 @@
+#!/usr/bin/env python3
+"""boomic serve against MPD on the same library, both on loopback, in the same run.
+
+Rows: the time for `status`, `list artist`, `search any WORD`, `find album X` and `listallinfo`
+(median of repeated requests on one open connection each); requests per second from 10
+concurrent clients (10 processes, one connection each, `status` in a loop for a few seconds);
+start-up time with the library already imported / the database already built; resident memory
+after the runs (VmRSS) and its peak (VmHWM). Never asserts a figure.
+"""
+import argparse, multiprocessing, os, re, shutil, signal, socket, statistics, subprocess, sys, time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def log(msg):
+    print(f"[serve] {msg}", file=sys.stderr, flush=True)
+
+
+class Client:
+    def __init__(self, port):
+        self.s = socket.create_connection(("127.0.0.1", port))
+        self.f = self.s.makefile("rwb", buffering=1 << 16)
+        self.greeting = self.f.readline().decode().strip()
+
+    def request(self, line):
+        self.f.write(line.encode() + b"\n")
+        self.f.flush()
+        n = 0
+        while True:
+            l = self.f.readline()
+            if not l:
+                raise RuntimeError("connection closed")
+            if l == b"OK\n":
+                return n
+            if l.startswith(b"ACK"):
+                raise RuntimeError(l.decode().strip())
+            if l.startswith(b"binary: "):
+                self.f.read(int(l[8:]) + 1)
+            n += 1
+
+    def fields(self, line):
+        self.f.write(line.encode() + b"\n")
+        self.f.flush()
+        out = {}
+        while True:
+            l = self.f.readline().decode()
+            if l in ("OK\n", "") or l.startswith("ACK"):
+                return out
+            k, _, v = l.rstrip("\n").partition(": ")
+            out[k] = v
+
+    def close(self):
+        self.s.close()
+
+
+def wait_port(port, proc, timeout):
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < timeout:
+        if proc.poll() is not None:
+            return None
+        try:
+            c = Client(port)
+            c.request("ping")
+            c.close()
+            return time.perf_counter() - t0
+        except OSError:
+            time.sleep(0.005)
+    return None
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    p = s.getsockname()[1]
+    s.close()
+    return p
+
+
+def rss(pid):
+    try:
+        text = open(f"/proc/{pid}/status").read()
+    except OSError:
+        return None, None
+    get = lambda k: int(re.search(rf"{k}:\s+(\d+) kB", text).group(1))
+    return get("VmRSS"), get("VmHWM")
+
+
+def time_request(port, line, runs):
+    c = Client(port)
+    c.request(line)  # warm
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        c.request(line)
+        times.append(time.perf_counter() - t0)
+    c.close()
+    return statistics.median(times)
+
+
+def hammer(args):
+    port, seconds = args
+    c = Client(port)
+    n = 0
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        c.request("status")
+        n += 1
+    c.close()
+    return n
+
+
+def rps(port, clients=10, seconds=3.0):
+    with multiprocessing.Pool(clients) as pool:
+        t0 = time.perf_counter()
+        counts = pool.map(hammer, [(port, seconds)] * clients)
+        return sum(counts) / (time.perf_counter() - t0)
+
+
+def fmt_t(s):
+    return f"{s * 1000:.2f} ms" if s < 1 else f"{s:.2f} s"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--boomic", required=True)
+    ap.add_argument("--library-root", required=True, help="the music (mklib.py's layout)")
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--songs", type=int, required=True)
+    args = ap.parse_args()
+    os.makedirs(args.work, exist_ok=True)
+    env = dict(os.environ, XDG_CONFIG_HOME=os.path.join(args.work, "config"))
+    lib = os.path.join(args.work, "boomic-lib")
+    if not os.path.exists(os.path.join(lib, "library.sqlite")):
+        log(f"importing {args.songs} songs into {lib}")
+        subprocess.run([args.boomic, "--library", lib, "import", args.library_root], check=True, env=env,
+                       stdout=subprocess.DEVNULL)
+
+    # MPD with its database built once (not timed here: the main bench times MPD's import).
+    mdir = os.path.join(args.work, "mpd")
+    os.makedirs(mdir, exist_ok=True)
+    mport = free_port()
+    conf = os.path.join(mdir, "mpd.conf")
+    with open(conf, "w") as f:
+        f.write(f'''music_directory "{args.library_root}"
+db_file "{mdir}/db"
+log_file "{mdir}/log"
+pid_file "{mdir}/pid"
+state_file "{mdir}/state"
+bind_to_address "127.0.0.1"
+port "{mport}"
+auto_update "no"
+zeroconf_enabled "no"
+audio_output {{
+  type "null"
+  name "null"
+}}
+''')
+    procs = {}
+    rows = []
+    try:
+        if shutil.which("mpd"):
+            fresh = not os.path.exists(os.path.join(mdir, "db"))
+            p = subprocess.Popen(["mpd", "--no-daemon", conf], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.STDOUT)
+            wait_port(mport, p, 30)
+            if fresh:
+                log("MPD: building its database once")
+                c = Client(mport)
+                c.request("update")
+                time.sleep(0.5)
+                while "updating_db" in c.fields("status"):
+                    time.sleep(0.2)
+                c.close()
+            p.send_signal(signal.SIGTERM)
+            p.wait(30)
+            # Start-up with the database there.
+            t0 = time.perf_counter()
+            p = subprocess.Popen(["mpd", "--no-daemon", conf], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.STDOUT)
+            up = wait_port(mport, p, 60)
+            procs["mpd"] = (p, mport, up)
+        else:
+            log("mpd is not installed: boomic only")
+        bport = free_port()
+        p = subprocess.Popen([args.boomic, "--library", lib, "serve", "--bind", f"127.0.0.1:{bport}", "--output", "null",
+                              "--no-record"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                             stderr=open(os.path.join(args.work, "serve.log"), "w"), env=env)
+        up = wait_port(bport, p, 60)
+        procs["boomic"] = (p, bport, up)
+        if up is None:
+            log("boomic serve did not start; see " + os.path.join(args.work, "serve.log"))
+            return
+
+        requests = [
+            ("status", "status", 200),
+            ("list artist", "list artist", 20),
+            ("search any WORD", 'search any "T0012345"', 20),
+            ("find album X", 'find album "Album B01234 ' + album_words(1234) + '"', 20),
+            ("listallinfo", "listallinfo", 3),
+        ]
+        results = {}
+        for name, (proc, port, up) in procs.items():
+            r = {"start": up}
+            for label, line, runs in requests:
+                try:
+                    r[label] = time_request(port, line, runs)
+                except Exception as e:  # noqa: BLE001 — a failing row is reported, not fatal
+                    r[label] = None
+                    log(f"{name} {label}: {e}")
+            r["rps"] = rps(port)
+            r["rss"], r["hwm"] = rss(proc.pid)
+            results[name] = r
+            log(f"{name}: {r}")
+
+        b, m = results.get("boomic", {}), results.get("mpd", {})
+        print(f"\n## boomic serve against MPD {'(MPD missing)' if not m else ''}: {args.songs} songs, loopback, same run\n")
+        print("| request | boomic serve | MPD | boomic / MPD |")
+        print("|---|---|---|---|")
+        for label, _, _ in [("start (to the first answer)", 0, 0)] + requests:
+            key = "start" if label.startswith("start") else label
+            bv, mv = b.get(key), m.get(key)
+            ratio = f"{mv / bv:.2f}× faster" if bv and mv and bv <= mv else (f"{bv / mv:.2f}× slower" if bv and mv else "—")
+            print(f"| {label} | {fmt_t(bv) if bv else '—'} | {fmt_t(mv) if mv else '—'} | {ratio} |")
+        if b.get("rps"):
+            r = b["rps"] / m["rps"] if m.get("rps") else None
+            print(f"| requests/s, 10 clients (`status`) | {b['rps']:.0f} | {m.get('rps', 0):.0f} | "
+                  f"{'%.2f×' % r if r else '—'} |")
+        for key, label in (("rss", "RSS after the runs"), ("hwm", "peak RSS (VmHWM)")):
+            bv, mv = b.get(key), m.get(key)
+            print(f"| {label} | {bv / 1024:.0f} MB | {mv / 1024 if mv else 0:.0f} MB | "
+                  f"{'%.2f×' % (bv / mv) if bv and mv else '—'} |")
+        print("\nTimes: median of repeated requests on one open connection (status 200, list/search/find 20,"
+              " listallinfo 3), after one warm-up; requests/s: 10 processes with a connection each, `status`"
+              " in a loop for 3 s. Goal (issue 11): faster than MPD on every row, RSS within 2× of MPD's.")
+    finally:
+        for proc, _, _ in procs.values():
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+                try:
+                    proc.wait(15)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+
+
+def album_words(album):
+    sys.path.insert(0, HERE)
+    import mklib  # the same words the library was made with
+    f = mklib.song_fields(album * 10)
+    return f["album"].split(" ", 2)[2]
+
+
+if __name__ == "__main__":
+    main()
