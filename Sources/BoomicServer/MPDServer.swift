@@ -4,8 +4,9 @@ import NIOPosix
 import Synchronization
 
 /// `boomic serve`'s listener: accepts MPD clients on a TCP address or a local socket and gives
-/// each its own conversation. One event loop, as MPD has one thread: commands read immutable
-/// snapshots and hand work to the player, so none holds the others up for long.
+/// each its own conversation. One event loop per core: commands read immutable snapshots and
+/// hand work to the player (shared state is behind locks), so clients on different loops never
+/// wait for each other, and none holds its loop for long.
 public final class MPDServer: Sendable {
     /// Where clients connect.
     public enum Address: Equatable, Sendable, CustomStringConvertible {
@@ -49,7 +50,7 @@ public final class MPDServer: Sendable {
 
     public init(context: ServerContext) {
         self.context = context
-        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
     }
 
     /// Starts listening; returns once clients can connect.

@@ -44,7 +44,7 @@ enum DatabaseCommands {
         CommandSpec("searchadd", 1...Int.max) { inv throws(MPDError) in try add(&inv, foldCase: true) },
         CommandSpec("count", 1...Int.max) { inv throws(MPDError) in
             let selection = try Selection(inv, from: 0, keywords: ["group"], substrings: false, filterRequired: false)
-            let songs = try selection.songs(in: inv.snapshot, foldCase: false, inv: inv)
+            let songs = try selection.songs(in: inv.snapshot, foldCase: false, inv: inv, ordered: false)
             guard let group = selection.groups.first else {
                 inv.response.add("songs", songs.count)
                 inv.response.add("playtime", Int(songs.reduce(0) { $0 + ($1.duration ?? 0) }))
@@ -79,7 +79,7 @@ enum DatabaseCommands {
                 selection = try Selection(inv, from: 1, keywords: ["group"], substrings: false, filterRequired: false)
             }
             let snapshot = inv.snapshot
-            let songs = try selection.songs(in: snapshot, foldCase: false, inv: inv)
+            let songs = try selection.songs(in: snapshot, foldCase: false, inv: inv, ordered: isFile)
             if isFile {
                 for song in songs { inv.response.add("file", snapshot.tree.uri(for: song.path) ?? "") }
                 return
@@ -97,6 +97,13 @@ enum DatabaseCommands {
     /// `list TAG group A group B`: the groups' values, each followed by what is under it.
     private static func list(_ inv: inout Invocation, tag: MPDTag, groups: [MPDTag], songs: [Song]) throws(MPDError) {
         guard groups.count <= 2 else { throw inv.error(.argument, "Too many groups") }
+        if groups.isEmpty {
+            // The common case (`list artist`, `list album`): one set of values, sorted.
+            var values: Set<String> = []
+            for song in songs { values.formUnion(MPDResponse.values(of: tag, in: song)) }
+            for v in values.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) { inv.response.add(tag.rawValue, v) }
+            return
+        }
         // Every distinct path of values, sorted level by level.
         var rows: Set<[String]> = []
         for song in songs {

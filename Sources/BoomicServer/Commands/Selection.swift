@@ -48,8 +48,9 @@ struct Selection {
         return start..<end
     }
 
-    /// The songs of the music tree that match, in the tree's order (or by `sort`), windowed.
-    func songs(in snapshot: ServerLibrary.Snapshot, foldCase: Bool, inv: Invocation) throws(MPDError) -> [Song] {
+    /// The songs of the music tree that match, in the tree's order (or by `sort`), windowed;
+    /// in no particular order when `ordered` is false (`list` and `count` sort their values).
+    func songs(in snapshot: ServerLibrary.Snapshot, foldCase: Bool, inv: Invocation, ordered: Bool = true) throws(MPDError) -> [Song] {
         let tree = snapshot.tree
         let matcher: QueryMatcher?
         if let filter {
@@ -58,8 +59,9 @@ struct Selection {
             matcher = nil
         }
         var songs = snapshot.basis.songs.values.filter { song in
-            !song.missing && tree.uri(for: song.path) != nil && (matcher?.matches(song) ?? true)
+            tree.contains(song) && (matcher?.matches(song) ?? true)
         }
+        if !ordered && window == nil { return songs }
         if let sort {
             let keyed = songs.map { (MPDResponse.values(of: sort, in: $0).first ?? "", $0.path, $0) }
             songs = keyed.sorted { a, b in

@@ -66,9 +66,9 @@ enum StatusCommands {
             if q.state != .stopped {
                 let duration = s.duration ?? snapshot.basis[q.entries[p].song]?.duration
                 r("time", "\(Int(s.position.rounded())):\(Int((duration ?? 0).rounded()))")
-                r("elapsed", String(format: "%.3f", s.position))
+                r("elapsed", MPDResponse.milliseconds(s.position))
                 if let song = snapshot.basis[q.entries[p].song], let kbps = song.bitrate { r("bitrate", kbps) }
-                if let duration { r("duration", String(format: "%.3f", duration)) }
+                if let duration { r("duration", MPDResponse.milliseconds(duration)) }
                 if let f = s.outputFormat ?? s.sourceFormat {
                     r("audio", "\(f.sampleRate):\(f.isFloat ? "f" : String(f.bitsPerSample)):\(f.channels)")
                 }

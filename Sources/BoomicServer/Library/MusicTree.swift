@@ -21,6 +21,9 @@ public struct MusicTree: Sendable {
     private let roots: [(folder: String, name: String)]
     /// Directory URI ("" is the root) → what it holds.
     private let index: [String: Directory]
+    /// Songs outside every music folder (not in the tree), usually none: only those are
+    /// checked one by one when filtering.
+    private let outside: Set<SongID>
 
     public init(folders: [String], songs: some Sequence<Song>) {
         let cleaned = folders.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
@@ -46,8 +49,12 @@ public struct MusicTree: Sendable {
             index[name] = Directory()
         }
         let lookup = roots
+        var outside: Set<SongID> = []
         for song in songs where !song.missing {
-            guard let uri = Self.uri(for: song.path, roots: lookup) else { continue }
+            guard let uri = Self.uri(for: song.path, roots: lookup) else {
+                outside.insert(song.id)
+                continue
+            }
             let parts = uri.split(separator: "/", omittingEmptySubsequences: false)
             var parent = ""
             for part in parts.dropLast() {
@@ -66,7 +73,11 @@ public struct MusicTree: Sendable {
             index[dir]!.songs.sort { pathsByID[$0]!.utf8.lexicographicallyPrecedes(pathsByID[$1]!.utf8) }
         }
         self.index = index
+        self.outside = outside
     }
+
+    /// Whether a song of the library shows in the tree (it is in a music folder).
+    public func contains(_ song: Song) -> Bool { !song.missing && (outside.isEmpty || !outside.contains(song.id)) }
 
     /// The client's path for a song's file; nil when it lies outside every music folder.
     public func uri(for path: String) -> String? { Self.uri(for: path, roots: roots) }

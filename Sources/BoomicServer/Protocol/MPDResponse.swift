@@ -35,14 +35,14 @@ public struct MPDResponse: Sendable {
         add("file", uri)
         add("Last-Modified", Self.timeStamp(nanoseconds: song.mtime))
         if let rate = song.samplerate, let channels = song.channels {
-            add("Format", "\(rate):\(song.bitdepth.map(String.init) ?? "f"):\(channels)")
+            add("Format", "\(rate):\(song.bitdepth.map { "\($0)" } ?? "f"):\(channels)")
         }
         for tag in MPDTag.allCases where tags.contains(tag) {
             for value in Self.values(of: tag, in: song) { add(tag.rawValue, value) }
         }
         if let d = song.duration {
             add("Time", Int(d.rounded()))
-            add("duration", String(format: "%.3f", d))
+            add("duration", Self.milliseconds(d))
         }
     }
 
@@ -77,7 +77,15 @@ public struct MPDResponse: Sendable {
         var t = time_t(seconds)
         var parts = tm()
         gmtime_r(&t, &parts)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-                      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+        // By hand: String(format:) was a fifth of listallinfo's time.
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+    }
+
+    /// Seconds with three decimals (`545.432`), as MPD prints `duration` and `elapsed`.
+    public static func milliseconds(_ seconds: Double) -> String {
+        let ms = Int((max(0, seconds) * 1000).rounded())
+        let frac = ms % 1000
+        return "\(ms / 1000)." + (frac < 10 ? "00" : frac < 100 ? "0" : "") + "\(frac)"
     }
 }
