@@ -83,6 +83,8 @@ final class EngineLoop {
     private var rendered: [Int32] = []
     private var renderedFloat: [Float] = []
     private var renderedTaken = 0
+    /// The volume's gain what is in `rendered` was processed with (1 when unprocessed).
+    private var renderedVolume: Float = 1
     /// The sleep timer: seconds of audio left to render before the fade ends, and whether it
     /// has run out (the song being decoded was cut there and nothing more is opened).
     private var sleep: (left: Double, stopped: Bool)?
@@ -100,6 +102,7 @@ final class EngineLoop {
         self.channel = channel
         self.sound = sound
         processor = SoundProcessor(eq: sound.eq, sampleRate: 44_100, channels: 2)
+        ring.volume.store(Float(Volume.gain(percent: Double(sound.volume))).bitPattern, ordering: .releasing)
         processing.reserveCapacity(Self.framesPerSlot * 8 * 4)
         scratch.reserveCapacity(Self.framesPerSlot * 8)
         scratchFloat.reserveCapacity(Self.framesPerSlot * 8)
@@ -154,6 +157,8 @@ final class EngineLoop {
         case let .sleep(after: seconds):
             sleep = seconds.map { (left: max(0, $0), stopped: false) }
         case let .sound(settings):
+            // Heard at once: the output thread scales what the ring already holds.
+            ring.volume.store(Float(Volume.gain(percent: Double(settings.volume))).bitPattern, ordering: .releasing)
             if settings.eq != sound.eq { processor.setEQ(settings.eq) }
             sound = settings
             if let t = tracks.last { processor.setGain(gain(for: t), ramp: true) }
@@ -347,6 +352,7 @@ final class EngineLoop {
         renderedFloat.removeAll(keepingCapacity: true)
         renderedTaken = 0
         var frames = 0
+        renderedVolume = processor.isIdentity ? 1 : Float(Volume.gain(percent: Double(sound.volume)))
         do {
             frames = processor.isIdentity
                 ? try read(decoder, format: format, converter: tracks[i].converter, into: out)
@@ -506,7 +512,8 @@ final class EngineLoop {
         }
         if sleep != nil { fadeForSleep(slot, samples: n, format: out) }
         renderedTaken += n
-        ring.publish(SlotInfo(segment: segment, frames: n / out.channels, samples: n, endOfTrack: false, prepare: nil, isFloat: out.isFloat))
+        ring.publish(SlotInfo(segment: segment, frames: n / out.channels, samples: n, endOfTrack: false, prepare: nil,
+                              isFloat: out.isFloat, volume: renderedVolume))
         if sleep?.stopped == true, let i = tracks.indices.last {
             // The timer ran out: the song ends here, unfinished, and nothing follows.
             clearRendered()

@@ -22,6 +22,8 @@ final class OutputThread {
     /// Real-time pacing: when frame 0 of the count was due, and frames written since.
     private var paceStart: ContinuousClock.Instant?
     private var pacedFrames = 0
+    /// The correction last applied to a slot (wanted volume / the slot's), ramped from.
+    private var lastCorrection: Float = 1
 
     init(ring: SampleRing, sink: any AudioSink, realtime: Bool) {
         self.ring = ring
@@ -79,7 +81,7 @@ final class OutputThread {
         }
     }
 
-    private func play(_ info: SlotInfo, _ samples: UnsafeBufferPointer<Int32>) throws(AudioError) {
+    private func play(_ info: SlotInfo, _ samples: UnsafeMutableBufferPointer<Int32>) throws(AudioError) {
         if let wanted = info.prepare {
             // The samples before the marker are out; a sound card reopened at a new rate must
             // first play them.
@@ -92,10 +94,13 @@ final class OutputThread {
             return
         }
         if info.frames > 0 {
+            correctVolume(info, samples)
             if info.isFloat {
-                try samples.withMemoryRebound(to: Float.self) { (floats) throws(AudioError) in try sink.write(floats) }
+                try samples.withMemoryRebound(to: Float.self) { (floats) throws(AudioError) in
+                    try sink.write(UnsafeBufferPointer(floats))
+                }
             } else {
-                try sink.write(samples)
+                try sink.write(UnsafeBufferPointer(samples))
             }
         }
         if info.segment != segment {
@@ -106,6 +111,33 @@ final class OutputThread {
         ring.heard.store(SampleRing.pack(segment: segment, frames: segmentFrames), ordering: .releasing)
         if info.endOfTrack { ring.ended.store(info.segment, ordering: .releasing) }
         if realtime && !sink.isPaced { pace(info.frames) }
+    }
+
+    /// Scales a slot rendered at another volume to the one wanted now, gliding over its first
+    /// 10 ms from the last slot's correction so a change makes no click. Slots rendered at the
+    /// volume wanted (every slot but the second of look-ahead after a change) are left as they
+    /// are: playback at volume 100 stays bit-exact. A slot rendered at volume 0 is silence and
+    /// stays so.
+    private func correctVolume(_ info: SlotInfo, _ samples: UnsafeMutableBufferPointer<Int32>) {
+        let wanted = Float(bitPattern: ring.volume.load(ordering: .acquiring))
+        let target: Float = info.volume > 0 ? wanted / info.volume : 1
+        defer { lastCorrection = target }
+        guard target != 1 || lastCorrection != 1 else { return }
+        let channels = max(1, info.samples / max(1, info.frames))
+        let ramp = min(info.frames, max(1, rate / 100))
+        let start = lastCorrection
+        let limit = Float(Int32.max)
+        for f in 0..<info.frames {
+            let g = f < ramp ? start + (target - start) * Float(f) / Float(ramp) : target
+            for c in 0..<channels {
+                let i = f * channels + c
+                if info.isFloat {
+                    samples[i] = Int32(bitPattern: (Float(bitPattern: UInt32(bitPattern: samples[i])) * g).bitPattern)
+                } else {
+                    samples[i] = Int32(max(-limit, min(limit, (Float(samples[i]) * g).rounded())))
+                }
+            }
+        }
     }
 
     /// Sleeps until the audio written so far is due, so `null` and `wav:` with `--realtime` take

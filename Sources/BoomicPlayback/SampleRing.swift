@@ -17,6 +17,10 @@ struct SlotInfo {
     var prepare: PCMFormat?
     /// Samples are Float bit patterns rather than Int32.
     var isFloat: Bool
+    /// The volume's gain the samples were rendered with (1 at volume 100): the output thread
+    /// scales them to the volume wanted now, so a volume change is heard at once rather than
+    /// after the second of look-ahead the ring holds.
+    var volume: Float = 1
 }
 
 extension SlotInfo {
@@ -43,7 +47,9 @@ extension SlotInfo {
 /// `tail` has not yet passed it, and read only by the consumer after it loaded `tail` with
 /// acquiring order (the producer stores `tail` releasing after writing the slot); the consumer
 /// gives a slot back by storing `head` releasing after its last read, and the producer loads
-/// `head` acquiring before reusing it. Every other member is an atomic, a semaphore or immutable.
+/// `head` acquiring before reusing it; between its `nextSlot()` and `release()` the consumer may
+/// also write the slot (the volume's correction), which the producer cannot touch until the
+/// released `head` passes it. Every other member is an atomic, a semaphore or immutable.
 final class SampleRing: @unchecked Sendable {
     let slotCount: Int
     /// Samples per slot (frames × channels for the widest format the engine renders).
@@ -64,6 +70,8 @@ final class SampleRing: @unchecked Sendable {
     /// The last segment whose final slot was written.
     let ended = Atomic<Int>(-1)
     let paused = Atomic<Bool>(false)
+    /// The volume's gain wanted now (Float bits), set by the engine as soon as it is told.
+    let volume = Atomic<UInt32>(Float(1).bitPattern)
     let quit = Atomic<Bool>(false)
     /// Bumped by the engine to ask the output thread to drop what the device buffers.
     let discardRequests = Atomic<Int>(0)
@@ -125,11 +133,12 @@ final class SampleRing: @unchecked Sendable {
     // MARK: consumer (the output thread)
 
     /// The oldest published slot, or nil when the ring is empty.
-    func nextSlot() -> (SlotInfo, UnsafeBufferPointer<Int32>)? {
+    /// Its samples are the consumer's until `release()`, to scale in place.
+    func nextSlot() -> (SlotInfo, UnsafeMutableBufferPointer<Int32>)? {
         let h = head.load(ordering: .relaxed)
         guard h < tail.load(ordering: .acquiring) else { return nil }
         let info = infos[h % slotCount]
-        return (info, UnsafeBufferPointer(start: samples + (h % slotCount) * slotCapacity, count: info.samples))
+        return (info, UnsafeMutableBufferPointer(start: samples + (h % slotCount) * slotCapacity, count: info.samples))
     }
 
     /// Gives the slot `nextSlot()` returned back to the producer.

@@ -81,3 +81,34 @@ import Testing
         #expect(firstDifference(tape.samples.withLock { $0 }, expected) == nil)
     }
 }
+
+/// A volume change is heard within a slot and a 10 ms glide, not after the second of
+/// look-ahead the ring holds: the output thread scales what was rendered at the old volume.
+@Suite struct EngineVolumeTests {
+    @Test func aVolumeChangeIsHeardAtOnce() async throws {
+        let album = try ToneAlbum()
+        let tape = RecordingSink.Tape()
+        tape.allow(4_096)
+        let engine = PlaybackEngine(queue: album.queue([2]), sink: RecordingSink(tape: tape), songs: album.resolver())
+        try await waitUntil { tape.frames == 4_096 }
+        // The ring is full by now: a second of track 2 decoded at volume 100.
+        try await Task.sleep(for: .milliseconds(200))
+        var sound = SoundSettings()
+        sound.volume = 50
+        engine.send(.sound(sound))
+        try await Task.sleep(for: .milliseconds(100))
+        tape.allow(.max)
+        _ = await events(of: engine)
+        engine.quit()
+        let played = tape.samples.withLock { $0 }
+        let track = Array(album.samples(ofTrack: 2))
+        // From one slot after the change (the one being written when it came) plus the glide.
+        let from = (4_096 + 2_048 + 512) * 2, to = from + 8_192 * 2
+        try #require(played.count >= to && track.count >= to, "played \(played.count / 2) frames")
+        func rms(_ x: ArraySlice<Int32>) -> Double { (x.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(x.count)).squareRoot() }
+        let db = 20 * log10(rms(played[from..<to]) / rms(track[from..<to]))
+        #expect(abs(db - Volume.decibels(percent: 50)) < 0.5, "right after the change: \(db) dB, volume 50 is \(Volume.decibels(percent: 50)) dB")
+        // Before the change: untouched.
+        #expect(firstDifference(played[..<(4_096 * 2)], track[..<(4_096 * 2)]) == nil)
+    }
+}
