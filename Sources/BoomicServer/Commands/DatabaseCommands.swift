@@ -79,6 +79,13 @@ enum DatabaseCommands {
                 selection = try Selection(inv, from: 1, keywords: ["group"], substrings: false, filterRequired: false)
             }
             let snapshot = inv.snapshot
+            if let tag, selection.filter == nil, selection.groups.isEmpty {
+                // The whole library's values: the index's keys.
+                for v in snapshot.indexes.index(tag).keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+                    inv.response.add(tag.rawValue, v)
+                }
+                return
+            }
             let songs = try selection.songs(in: snapshot, foldCase: false, inv: inv, ordered: isFile)
             if isFile {
                 for song in songs { inv.response.add("file", snapshot.tree.uri(for: song.path) ?? "") }

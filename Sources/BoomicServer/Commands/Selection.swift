@@ -58,8 +58,16 @@ struct Selection {
         } else {
             matcher = nil
         }
-        var songs = snapshot.basis.songs.values.filter { song in
-            tree.contains(song) && (matcher?.matches(song) ?? true)
+        var songs: [Song]
+        // `find` and `findadd` outside search: their whole-value tag tests mostly, since
+        // `search` folds case; the index narrows the candidates, the matcher decides.
+        if let (tag, value) = filter?.requiredExactTag, !foldCase {
+            songs = (snapshot.indexes.index(tag)[value] ?? []).compactMap { snapshot.basis[$0] }
+                .filter { matcher?.matches($0) ?? true }
+        } else {
+            songs = snapshot.basis.songs.values.filter { song in
+                tree.contains(song) && (matcher?.matches(song) ?? true)
+            }
         }
         if !ordered && window == nil { return songs }
         if let sort {

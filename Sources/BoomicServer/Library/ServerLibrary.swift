@@ -14,6 +14,15 @@ public final class ServerLibrary: Sendable {
         public var basis: DataBasis
         public var tree: MusicTree
         public var head: Int
+        /// Tag indexes of this snapshot, built as commands need them.
+        public let indexes: TagIndexes
+
+        init(basis: DataBasis, tree: MusicTree, head: Int) {
+            self.basis = basis
+            self.tree = tree
+            self.head = head
+            indexes = TagIndexes(basis: basis, tree: tree)
+        }
 
         /// A directory's songs as they are in this snapshot.
         public func songs(in directory: MusicTree.Directory) -> [Song] { directory.songs.compactMap { basis[$0] } }
