@@ -77,4 +77,28 @@ struct ServeMPCTests {
     private func expectOK(_ run: ProcessRun, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(run.succeeded && run.stderr.isEmpty, "\(run)", sourceLocation: sourceLocation)
     }
+
+    /// `consume` takes played entries out of the queue; the play itself stays in the log.
+    @Test func consumeRemovesPlayedEntriesAndKeepsThePlay() throws {
+        let box = try Sandbox()
+        try box.succeed("import", box.music)
+        let server = try RunningServer(box)
+        try expectOK(server.mpc("add", "Miles Quartet/Blue Sketches/01 So Modal.flac"))
+        try expectOK(server.mpc("add", "Miles Quartet/Blue Sketches/02 Blue in Grey.flac"))
+        try expectOK(server.mpc("consume", "on"))
+        try expectOK(server.mpc("play"))
+        // So Modal lasts 2 s, played in real time on the null output.
+        let deadline = Date().addingTimeInterval(8)
+        var queue: [String] = []
+        repeat {
+            Thread.sleep(forTimeInterval: 0.2)
+            queue = try server.mpc("playlist").lines
+        } while queue.count == 2 && Date() < deadline
+        #expect(queue == ["Miles Quartet - Blue in Grey"], "\(queue)")
+        try expectOK(server.mpc("stop"))
+        let line = try box.succeed("ls", "title:So Modal", "-f", "$title $playcount").stdout
+        #expect(line == "So Modal 1\n", "\(line)")
+        let plays = try box.succeed("history", "--kind", "play").stdout
+        #expect(plays.contains("play Miles Quartet - So Modal"), "\(plays)")
+    }
 }
