@@ -18,58 +18,58 @@ public struct MPDCommandLine: Equatable, Sendable {
     /// Parses one line (without its newline). Errors carry MPD's codes: a line with no command
     /// word is `unknown` (MPD then closes the connection), a bad argument is `argument`.
     public static func parse(_ line: String) throws(MPDError) -> MPDCommandLine {
-        var rest = Substring(line)
-        rest = rest.drop { $0 == " " || $0 == "\t" }
-        guard let first = rest.first else { throw MPDError(.unknown, "No command given") }
-        guard first.isASCII, first.isLetter else { throw MPDError(.unknown, "Letter expected") }
-        let end = rest.firstIndex { $0 == " " || $0 == "\t" } ?? rest.endIndex
-        let word = rest[..<end]
-        guard word.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
-            throw MPDError(.unknown, "Invalid word character")
+        // Over UTF-8 bytes: every byte the grammar looks at is ASCII, and a multi-byte
+        // character is never a space, a quote or a backslash, so arguments stay whole.
+        let bytes = Array(line.utf8)
+        var i = 0
+        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
+        func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
+        while i < bytes.count, isSpace(bytes[i]) { i += 1 }
+        guard i < bytes.count else { throw MPDError(.unknown, "No command given") }
+        guard isLetter(bytes[i]) else { throw MPDError(.unknown, "Letter expected") }
+        let start = i
+        while i < bytes.count, !isSpace(bytes[i]) {
+            let b = bytes[i]
+            guard isLetter(b) || (b >= 0x30 && b <= 0x39) || b == 0x5F else { throw MPDError(.unknown, "Invalid word character") }
+            i += 1
         }
-        let command = String(word).lowercased()
-        rest = rest[end...].drop { $0 == " " || $0 == "\t" }
+        let command = String(decoding: bytes[start..<i], as: UTF8.self).lowercased()
         var arguments: [String] = []
-        while !rest.isEmpty {
+        while true {
+            while i < bytes.count, isSpace(bytes[i]) { i += 1 }
+            guard i < bytes.count else { break }
             guard arguments.count < maxArguments else { throw MPDError(.argument, "Too many arguments", command: command) }
-            if rest.first == "\"" {
-                arguments.append(try quoted(&rest, command: command))
-            } else {
-                let end = rest.firstIndex { $0 == " " || $0 == "\t" } ?? rest.endIndex
-                let word = rest[..<end]
-                if word.contains(where: { $0 == "\"" || $0 == "'" || ($0.isASCII && $0.asciiValue! < 0x20) }) {
-                    throw MPDError(.argument, "Invalid unquoted character", command: command)
+            if bytes[i] == 0x22 {
+                var value: [UInt8] = []
+                i += 1
+                while true {
+                    guard i < bytes.count else { throw MPDError(.argument, "Missing closing '\"'", command: command) }
+                    var b = bytes[i]
+                    if b == 0x22 { break }
+                    if b == 0x5C {
+                        i += 1
+                        guard i < bytes.count else { throw MPDError(.argument, "Missing closing '\"'", command: command) }
+                        b = bytes[i]
+                    }
+                    value.append(b)
+                    i += 1
                 }
-                arguments.append(String(word))
-                rest = rest[end...]
+                i += 1
+                if i < bytes.count, !isSpace(bytes[i]) {
+                    throw MPDError(.argument, "Space expected after closing '\"'", command: command)
+                }
+                arguments.append(String(decoding: value, as: UTF8.self))
+            } else {
+                let start = i
+                while i < bytes.count, !isSpace(bytes[i]) {
+                    let b = bytes[i]
+                    if b == 0x22 || b == 0x27 || b < 0x20 { throw MPDError(.argument, "Invalid unquoted character", command: command) }
+                    i += 1
+                }
+                arguments.append(String(decoding: bytes[start..<i], as: UTF8.self))
             }
-            rest = rest.drop { $0 == " " || $0 == "\t" }
         }
         return MPDCommandLine(command: command, arguments: arguments)
-    }
-
-    /// A double-quoted argument at the start of `rest`, which moves past it.
-    private static func quoted(_ rest: inout Substring, command: String) throws(MPDError) -> String {
-        var value = ""
-        var i = rest.index(after: rest.startIndex)
-        while true {
-            guard i < rest.endIndex else { throw MPDError(.argument, "Missing closing '\"'", command: command) }
-            var c = rest[i]
-            if c == "\"" { break }
-            if c == "\\" {
-                i = rest.index(after: i)
-                guard i < rest.endIndex else { throw MPDError(.argument, "Missing closing '\"'", command: command) }
-                c = rest[i]
-            }
-            value.append(c)
-            i = rest.index(after: i)
-        }
-        i = rest.index(after: i)
-        if i < rest.endIndex, rest[i] != " ", rest[i] != "\t" {
-            throw MPDError(.argument, "Space expected after closing '\"'", command: command)
-        }
-        rest = rest[i...]
-        return value
     }
 
     /// An argument as a client writes it: quoted, with `"` and `\` escaped (libmpdclient's
