@@ -28,7 +28,7 @@ enum StatusCommands {
             inv.response.add("db_playtime", Int(total))
             let newest = basis.songs.values.map(\.added).max() ?? 0
             inv.response.add("db_update", Int(newest))
-            inv.response.add("playtime", Int(Date().timeIntervalSince(inv.server.started)))
+            inv.response.add("playtime", inv.server.rooms.playedSeconds)
         },
         CommandSpec("replay_gain_mode", 1...1) { inv throws(MPDError) in
             guard let mode = ReplayGainMode(rawValue: inv.args[0]) else {

@@ -120,6 +120,9 @@ public final class Rooms: Sendable {
         hub.post([.output])
     }
 
+    /// Seconds played in every room since the server started.
+    public var playedSeconds: Int { rooms.withLock { $0.values.reduce(0) { $0 + $1.player.playedSeconds } } }
+
     /// Every room's player stops and saves.
     public func quitAll() {
         for room in rooms.withLock({ Array($0.values) }) { room.player.quit() }

@@ -20,6 +20,9 @@ public final class ServerPlayer: Sendable {
     /// Saves the state every 5 s: the most a crash or power cut loses.
     private let saving = Mutex<Task<Void, Never>?>(nil)
     private let following: Task<Void, Never>
+    /// What this player has played since the server started (`stats`' playtime).
+    private let heard: HeardCounter
+    public var playedSeconds: Int { heard.seconds }
     /// Set by `quit`: the engine is gone, nothing more is sent to it.
     private let quitted = Atomic<Bool>(false)
 
@@ -46,10 +49,13 @@ public final class ServerPlayer: Sendable {
         self.recorder = recorder
         recorder?.flushPending()
         let events = engine.events
+        let heard = HeardCounter()
+        self.heard = heard
         following = Task.detached {
             for await event in events {
                 switch event {
                 case let .ended(end):
+                    heard.add(end.heard)
                     if let recorder, let play = PlayRecorder.record(for: end, song: library.snapshot.basis[end.song]) {
                         recorder.record(play)
                     }
@@ -121,4 +127,11 @@ public final class ServerPlayer: Sendable {
         try store.save(PlayerState(queue: status.queue, entry: status.entry, frame: status.frame, song: song,
                                    pending: recorder?.uncommitted ?? []))
     }
+}
+
+/// Seconds heard, added from the engine's `ended` events.
+final class HeardCounter: Sendable {
+    private let milliseconds = Atomic<Int>(0)
+    func add(_ seconds: Double) { milliseconds.add(Int(seconds * 1000), ordering: .relaxed) }
+    var seconds: Int { milliseconds.load(ordering: .relaxed) / 1000 }
 }
