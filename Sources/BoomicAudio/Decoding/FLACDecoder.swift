@@ -82,6 +82,11 @@ public final class FLACDecoder {
         if state.start == state.pending.count {
             state.pending.removeAll(keepingCapacity: true)
             state.start = 0
+        } else if state.start >= state.pending.count / 2 {
+            // What is left (less than a block) moves to the front, or `pending` would grow
+            // with the song when reads and FLAC blocks are of different sizes.
+            state.pending.removeSubrange(0..<state.start)
+            state.start = 0
         }
         return n
     }

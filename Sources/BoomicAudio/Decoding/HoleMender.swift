@@ -81,6 +81,10 @@ struct HoleMender<Sample: Numeric> {
         if start == ready.count {
             ready.removeAll(keepingCapacity: true)
             start = 0
+        } else if start >= ready.count / 2 {
+            // The rest moves to the front, or `ready` would grow with the song.
+            ready.removeSubrange(0..<start)
+            start = 0
         }
     }
 

@@ -123,6 +123,10 @@ public final class MP3Decoder {
         if start >= pending.count || n == 0 {
             pending.removeAll(keepingCapacity: true)
             start = 0
+        } else {
+            // Less than a frame is left: moved to the front, or `pending` would grow with the song.
+            pending.removeSubrange(0..<start)
+            start = 0
         }
         return n
     }
