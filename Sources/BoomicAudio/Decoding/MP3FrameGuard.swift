@@ -28,6 +28,9 @@ final class MP3FrameGuard {
     private(set) var damaged: [Range<Int>] = []
     private var cache: [UInt8] = []
     private var cacheStart = 0
+    /// What libmpg123 reads, read ahead (apart from `cache`, which the walk moves).
+    private var ahead: [UInt8] = []
+    private var aheadStart = 0
 
     init(path: String) throws(AudioError) {
         fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -49,8 +52,18 @@ final class MP3FrameGuard {
     // MARK: What libmpg123 calls
 
     func read(into buffer: UnsafeMutableRawPointer, count: Int) -> Int {
-        let n = pread(fd, buffer, count, off_t(offset))
-        guard n > 0 else { return n }
+        // From a 64 KiB read-ahead: libmpg123 asks for a header, then a frame, a few hundred
+        // bytes at a time, and a system call for each showed in the profile.
+        if offset < aheadStart || offset >= aheadStart + ahead.count {
+            aheadStart = offset
+            if ahead.count != 65_536 { ahead = [UInt8](repeating: 0, count: 65_536) }
+            let got = ahead.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 65_536, off_t(offset)) }
+            if got < 65_536 { ahead.removeLast(65_536 - max(0, got)) }
+            if got < 0 { return got }
+        }
+        let n = min(count, aheadStart + ahead.count - offset)
+        guard n > 0 else { return 0 }
+        ahead.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress! + (offset - aheadStart), byteCount: n) }
         let range = offset..<(offset + n)
         advanceWalk(through: range.upperBound)
         for d in damaged.reversed() where d.overlaps(range) {
