@@ -7,15 +7,8 @@ import Testing
 /// takes back; taglists are read-only playlists; `update` imports; `albumart` reads the store.
 @Suite(.serialized, .enabled(if: RunningServer.pythonMPDAvailable, "python3-mpd is installed by scripts/setup"))
 struct ServeLibraryTests {
-    static let script = #"""
-    import json, sys, time, mpd
-    c = mpd.MPDClient(); c.connect("127.0.0.1", int(sys.argv[1]))
-    out = {}
-    def run(name, f):
-        try:
-            out[name] = f()
-        except mpd.CommandError as e:
-            out[name] = {"error": str(e)}
+    static let script = RunningServer.pythonPrelude + #"""
+    c = mpd.MPDClient(); c.connect("127.0.0.1", port)
     c.add("Miles Quartet/Blue Sketches")
     c.save("Evening")
     run("save_again", lambda: c.save("Evening"))

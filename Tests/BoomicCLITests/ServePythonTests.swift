@@ -7,16 +7,9 @@ import Testing
 /// prints; errors, passwords and hostile input over a raw socket.
 @Suite(.serialized, .enabled(if: RunningServer.pythonMPDAvailable, "python3-mpd is installed by scripts/setup"))
 struct ServePythonTests {
-    static let walk = #"""
-    import json, sys, mpd
+    static let walk = RunningServer.pythonPrelude + #"""
     c = mpd.MPDClient()
-    c.connect("127.0.0.1", int(sys.argv[1]))
-    out = {}
-    def run(name, f):
-        try:
-            out[name] = f()
-        except mpd.CommandError as e:
-            out[name] = {"error": str(e)}
+    c.connect("127.0.0.1", port)
     run("mpd_version", lambda: c.mpd_version)
     run("status", c.status)
     run("stats", c.stats)
@@ -101,12 +94,11 @@ struct ServePythonTests {
     c.command_list_ok_begin()
     c.status(); c.currentsong(); c.ping()
     run("command_list", lambda: len(c.command_list_end()))
-    import threading, time
     got = {}
     t = threading.Thread(target=lambda: got.update(idle=c.idle("options")))
     t.start()
     time.sleep(0.3)
-    c2 = mpd.MPDClient(); c2.connect("127.0.0.1", int(sys.argv[1])); c2.random(0); c2.disconnect()
+    c2 = mpd.MPDClient(); c2.connect("127.0.0.1", port); c2.random(0); c2.disconnect()
     t.join(5)
     out["idle"] = got.get("idle", "still waiting")
     c.shuffle()

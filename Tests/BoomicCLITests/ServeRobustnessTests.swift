@@ -67,15 +67,8 @@ struct ServeRobustnessTests {
         #expect(a[13] == ["OK"], "\(a[13])")
     }
 
-    static let passwords = #"""
-    import json, sys, mpd
-    out = {}
-    c = mpd.MPDClient(); c.connect("127.0.0.1", int(sys.argv[1]))
-    def run(name, f):
-        try:
-            out[name] = f()
-        except mpd.CommandError as e:
-            out[name] = {"error": str(e)}
+    static let passwords = RunningServer.pythonPrelude + #"""
+    c = mpd.MPDClient(); c.connect("127.0.0.1", port)
     run("ping", c.ping)
     run("status", c.status)
     run("commands", c.commands)

@@ -7,15 +7,8 @@ import Testing
 /// them back with their outputs.
 @Suite(.serialized, .enabled(if: RunningServer.pythonMPDAvailable, "python3-mpd is installed by scripts/setup"))
 struct ServeRoomsTests {
-    static let script = #"""
-    import json, sys, time, mpd
-    port, wav = int(sys.argv[1]), sys.argv[2]
-    out = {}
-    def run(name, f):
-        try:
-            out[name] = f()
-        except mpd.CommandError as e:
-            out[name] = {"error": str(e)}
+    static let script = RunningServer.pythonPrelude + #"""
+    wav = sys.argv[2]
     a = mpd.MPDClient(); a.connect("127.0.0.1", port)
     b = mpd.MPDClient(); b.connect("127.0.0.1", port)
     b.newpartition("Kitchen")
@@ -39,9 +32,7 @@ struct ServeRoomsTests {
         try box.succeed("import", box.music)
         let wav = box.root + "/kitchen.wav"
         var server: RunningServer? = try RunningServer(box, extra: ["--output", "null", "--output", "wav:" + wav])
-        let path = box.root + "/rooms.py"
-        try Self.script.write(toFile: path, atomically: true, encoding: .utf8)
-        let run = try ChildProcess.run("/usr/bin/python3", [path, String(server!.port), wav])
+        let run = try server!.python(Self.script, wav)
         try #require(run.succeeded, "\(run)\n\(server!.serverLog)")
         let out = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         func value(_ key: String) -> String { out[key].map { "\($0)" } ?? "(missing)" }

@@ -4,22 +4,8 @@ import BoomicPlayback
 /// Play, pause, skip, seek, volume and the queue's options.
 enum PlaybackCommands {
     static let all: [CommandSpec] = [
-        CommandSpec("play", 0...1) { inv throws(MPDError) in
-            let q = inv.player.status.queue
-            if inv.args.isEmpty || inv.args[0] == "-1" {
-                inv.player.perform(.play(nil))
-            } else {
-                inv.player.perform(.play(try inv.entry(atPosition: 0, in: q).id))
-            }
-        },
-        CommandSpec("playid", 0...1) { inv throws(MPDError) in
-            let q = inv.player.status.queue
-            if inv.args.isEmpty || inv.args[0] == "-1" {
-                inv.player.perform(.play(nil))
-            } else {
-                inv.player.perform(.play(try inv.entry(withID: 0, in: q).id))
-            }
-        },
+        CommandSpec("play", 0...1) { inv throws(MPDError) in try play(&inv, byID: false) },
+        CommandSpec("playid", 0...1) { inv throws(MPDError) in try play(&inv, byID: true) },
         CommandSpec("pause", 0...1) { inv throws(MPDError) in
             let state = inv.player.status.queue.state
             if inv.args.isEmpty {
@@ -92,6 +78,17 @@ enum PlaybackCommands {
             }
         },
     ]
+
+    /// `play [POS]` / `playid [ID]`: that entry, or (none, or -1) the current one.
+    private static func play(_ inv: inout Invocation, byID: Bool) throws(MPDError) {
+        guard let first = inv.args.first, first != "-1" else {
+            inv.player.perform(.play(nil))
+            return
+        }
+        let q = inv.player.status.queue
+        let entry = byID ? try inv.entry(withID: 0, in: q) : try inv.entry(atPosition: 0, in: q)
+        inv.player.perform(.play(entry.id))
+    }
 
     private static func seek(_ inv: inout Invocation, entry: PlayQueue.EntryID, to seconds: Double, queue: PlayQueue) throws(MPDError) {
         guard seconds >= 0 else { throw inv.error(.argument, "Negative position") }

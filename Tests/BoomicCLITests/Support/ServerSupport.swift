@@ -46,11 +46,26 @@ final class RunningServer {
                              environment: ["MPD_HOST": nil, "MPD_PORT": nil])
     }
 
+    /// What every python-mpd2 script starts with: the imports, the port (argv[1]), `out` (printed
+    /// as JSON at the end by the script) and `run(name, f)`, which keeps f's result or its
+    /// `CommandError` text under `name`.
+    static let pythonPrelude = #"""
+    import json, sys, time, threading, mpd
+    port = int(sys.argv[1])
+    out = {}
+    def run(name, f):
+        try:
+            out[name] = f()
+        except mpd.CommandError as e:
+            out[name] = {"error": str(e)}
+
+    """#
+
     /// Runs a python3 script with the port as its argument (python-mpd2 tests, raw sockets).
-    func python(_ script: String) throws -> ProcessRun {
+    func python(_ script: String, _ arguments: String...) throws -> ProcessRun {
         let path = box.root + "/client-\(UUID().uuidString.prefix(6)).py"
         try script.write(toFile: path, atomically: true, encoding: .utf8)
-        return try ChildProcess.run("/usr/bin/python3", [path, String(port)])
+        return try ChildProcess.run("/usr/bin/python3", [path, String(port)] + arguments)
     }
 
     /// SIGTERM, and how the server ended.
