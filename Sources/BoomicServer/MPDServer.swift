@@ -79,6 +79,9 @@ public final class MPDServer: Sendable {
             case let .unix(path): bound = try bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true).wait()
             }
             channel.withLock { $0 = bound }
+        } catch let error as IOError {
+            let hint = error.errnoCode == EADDRINUSE ? " (is MPD or another boomic serve there? pick another with --bind)" : ""
+            throw MPDServerError("cannot listen on \(address): \(String(cString: strerror(error.errnoCode)))\(hint)")
         } catch {
             throw MPDServerError("cannot listen on \(address): \(error)")
         }
