@@ -134,4 +134,15 @@ struct ServeRobustnessTests {
         try #require(run.succeeded, "\(run)")
         #expect(run.stdout.contains("\"answered\": 150") && run.stdout.contains("\"woke\": 50"), "\(run.stdout)")
     }
+
+    /// A port already taken (MPD, another server) is one line and exit 1.
+    @Test func aPortInUseIsOneLine() throws {
+        let box = try Sandbox()
+        try box.succeed("import", box.music)
+        let server = try RunningServer(box)
+        let other = try Sandbox(samples: false)
+        try other.succeed("init")
+        let run = try other.boomic("serve", "--bind", "127.0.0.1:\(server.port)", "--output", "null")
+        #expect(run.status == 1 && run.errorLines.count == 1 && run.stderr.contains("Address already in use"), "\(run)")
+    }
 }
