@@ -101,4 +101,57 @@ struct ServeMPCTests {
         let plays = try box.succeed("history", "--kind", "play").stdout
         #expect(plays.contains("play Miles Quartet - So Modal"), "\(plays)")
     }
+
+    /// The rest of mpc's commands that map onto the server's: playlists, outputs, searchadd,
+    /// insert, crop, seek, options, stickers, messages, albumart, update.
+    @Test func mpcsOtherCommands() throws {
+        let box = try Sandbox()
+        try box.succeed("import", box.music)
+        let server = try RunningServer(box)
+        func ok(_ args: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> ProcessRun {
+            let run = try server.mpc(args)
+            #expect(run.succeeded && run.stderr.isEmpty, "\(run)", sourceLocation: sourceLocation)
+            return run
+        }
+        _ = try ok("findadd", "album", "Blue Sketches")
+        _ = try ok("searchadd", "title", "norðurljós")
+        #expect(try ok("playlist").lines.count == 4)
+        _ = try ok("play", "1")
+        _ = try ok("insert", "Old Timer/Retro Hits/01 Eight Bit Song.mp3")
+        #expect(try ok("playlist").lines[1] == "Old Timer - Eight Bit Song", "insert puts it after the current song")
+        _ = try ok("queued")
+        _ = try ok("seek", "+1")
+        _ = try ok("seekthrough", "+0")
+        _ = try ok("toggle")
+        #expect(try ok("status").lines.dropFirst().first?.hasPrefix("[paused]") == true)
+        _ = try ok("save", "From mpc")
+        #expect(try ok("lsplaylists").lines.contains("From mpc"))
+        #expect(try ok("playlist", "From mpc").lines.count == 5)
+        _ = try ok("crop")
+        #expect(try ok("playlist").lines.count == 1)
+        _ = try ok("load", "From mpc")
+        #expect(try ok("playlist").lines.count == 6)
+        _ = try ok("rm", "From mpc")
+        #expect(!(try ok("lsplaylists").lines.contains("From mpc")))
+        _ = try ok("shuffle")
+        _ = try ok("single", "on")
+        _ = try ok("crossfade", "0")
+        _ = try ok("replaygain", "track")
+        #expect(try ok("replaygain").stdout.contains("track"))
+        _ = try ok("prio", "10", "1")
+        #expect(try ok("outputs").stdout.contains("Output 1 (null) is enabled"))
+        _ = try ok("enable", "1")
+        _ = try ok("toggleoutput", "1")
+        _ = try ok("sticker", "Miles Quartet/Blue Sketches/01 So Modal.flac", "set", "rating", "10")
+        #expect(try ok("sticker", "Miles Quartet/Blue Sketches/01 So Modal.flac", "get", "rating").stdout == "rating=10\n")
+        _ = try ok("channels")
+        // As MPD: a message to a channel nobody reads is refused.
+        #expect(try server.mpc("sendmessage", "nobody", "x").stderr.contains("nobody is subscribed to this channel"))
+        _ = try ok("update", "--wait")
+        #expect(try ok("albumart", "Miles Quartet/Blue Sketches/01 So Modal.flac").stdout.hasPrefix("\u{FFFD}PNG"),
+                "the cover is a PNG")
+        _ = try ok("volume", "+5")
+        _ = try ok("clear")
+        _ = try ok("version")
+    }
 }
