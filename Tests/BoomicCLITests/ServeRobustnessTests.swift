@@ -145,4 +145,28 @@ struct ServeRobustnessTests {
         let run = try other.boomic("serve", "--bind", "127.0.0.1:\(server.port)", "--output", "null")
         #expect(run.status == 1 && run.errorLines.count == 1 && run.stderr.contains("Address already in use"), "\(run)")
     }
+
+    /// On a local socket (`--bind /path`), clients are trusted as MPD trusts them: no password
+    /// asked, and `config` answers.
+    @Test func aLocalSocketIsTrusted() throws {
+        let box = try Sandbox()
+        try box.succeed("import", box.music)
+        try "s3cret\n".write(toFile: box.root + "/pw", atomically: true, encoding: .utf8)
+        let socket = box.root + "/boomic.sock"
+        let server = try ChildProcess.start(box.executable, ["--library", box.library, "serve", "--bind", socket, "--output", "null",
+                                                             "--password-file", box.root + "/pw"],
+                                            environment: ["XDG_CONFIG_HOME": box.root + "/config"])
+        defer { if server.isRunning { kill(server.processIdentifier, SIGTERM); server.waitUntilExit() } }
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: socket), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        Thread.sleep(forTimeInterval: 0.2)
+        let status = try ChildProcess.run("/usr/bin/mpc", ["--host", socket, "status"], environment: ["MPD_HOST": nil, "MPD_PORT": nil])
+        #expect(status.succeeded && status.stdout.contains("volume:"), "\(status)")
+        let remote = try box.boomic(["status", "--server", socket])
+        #expect(remote.succeeded, "\(remote)")
+        kill(server.processIdentifier, SIGTERM)
+        server.waitUntilExit()
+        #expect(server.terminationStatus == 0)
+        #expect(!FileManager.default.fileExists(atPath: socket), "the socket file is removed on the way out")
+    }
 }
