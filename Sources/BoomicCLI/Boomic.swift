@@ -20,7 +20,7 @@ struct Boomic: ParsableCommand {
             History.self, Show.self, Diff.self, BlameCommand.self,
             Search.self, TaglistCommand.self, PlaylistCommand.self,
             Rollback.self, Undo.self, Redo.self, Revert.self,
-            Play.self, Serve.self, Status.self, Next.self, Prev.self, Pause.self, Toggle.self, Stop.self,
+            Play.self, EQCommand.self, Serve.self, Status.self, Next.self, Prev.self, Pause.self, Toggle.self, Stop.self,
             QueueCommand.self, RoomsCommand.self, Config.self,
             Verify.self, Export.self, ImportJSON.self, Backup.self,
         ]

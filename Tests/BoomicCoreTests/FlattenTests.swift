@@ -33,22 +33,24 @@ struct FlattenTests {
         }
     }
 
-    @Test("the whole history flattened from the empty library is only additions, one per song, taglist and playlist")
+    @Test("the whole history flattened from the empty library is only additions, one per song, taglist, playlist and EQ profile")
     func flattenedFromEmptyIsAdditions() {
         for h in Histories.all {
             let flat = Flatten.assertions(h.transactions.flatMap(\.assertions))
             var adds: [Song] = [], taglists: [ListID: Taglist] = [:], playlists: [ListID: Playlist] = [:]
+            var profiles: [ListID: EQProfile] = [:]
             for a in flat {
                 switch a {
                 case .addSong(let s): adds.append(s)
                 case .taglist(let id, let c) where c.old == nil: taglists[id] = c.new
                 case .playlist(let id, let c) where c.old == nil: playlists[id] = c.new
+                case .eqProfile(let id, let c) where c.old == nil: profiles[id] = c.new
                 default: break
                 }
             }
-            #expect(adds.count + taglists.count + playlists.count == flat.count,
-                    "seed \(h.seed): \(flat.count - adds.count - taglists.count - playlists.count) assertions are not additions")
-            #expect(DataBasis(songs: adds, taglists: taglists, playlists: playlists) == h.head, "seed \(h.seed)")
+            let additions = adds.count + taglists.count + playlists.count + profiles.count
+            #expect(additions == flat.count, "seed \(h.seed): \(flat.count - additions) assertions are not additions")
+            #expect(DataBasis(uniqueSongs: adds, taglists: taglists, playlists: playlists, eqProfiles: profiles) == h.head, "seed \(h.seed)")
         }
     }
 

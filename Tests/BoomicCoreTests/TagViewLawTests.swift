@@ -30,7 +30,8 @@ struct TagViewLawTests {
                     let expected = Self.members(t, b)
                     #expect(Set(view.songs.keys) == expected, "\(context)")
                     #expect(view == DataBasis(songs: expected.map { b[$0]! }, taglists: Dictionary(uniqueKeysWithValues: b.taglists.map { ($0.key, $0.value) }),
-                                              playlists: Dictionary(uniqueKeysWithValues: b.playlists.map { ($0.key, $0.value) })), "\(context)")
+                                              playlists: Dictionary(uniqueKeysWithValues: b.playlists.map { ($0.key, $0.value) }),
+                                              eqProfiles: Dictionary(uniqueKeysWithValues: b.eqProfiles.map { ($0.key, $0.value) })), "\(context)")
                     #expect(Set(view.albums.keys) == Set(expected.compactMap { AlbumKey(b[$0]!) }), "\(context): albums with no song in the view are gone")
                     guard expectConsistent(view, context) else { return }
                     checked += 1

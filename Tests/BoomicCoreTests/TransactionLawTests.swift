@@ -129,7 +129,7 @@ struct TransactionLawTests {
                         if t.kind == .import && p[.path] == nil && p[.missing] == nil { rescanned += 1 }
                     case .deleteSong: deleted += 1
                     case .addSong(let s): if h.bases[i].song(atPath: s.path) == nil && i > 0 { readded += 1 }
-                    case .taglist, .playlist: break
+                    case .taglist, .playlist, .eqProfile: break
                     }
                 }
             }
@@ -138,6 +138,8 @@ struct TransactionLawTests {
         for kind in [Transaction.Kind.import, .edit, .tag, .remove, .rollback, .undo, .redo, .taglist, .playlist, .play] {
             #expect(kinds[kind, default: 0] >= 100, "only \(kinds[kind, default: 0]) transactions of kind \(kind)")
         }
+        // EQ profiles have two operations and a smaller share of the steps.
+        #expect(kinds[.eq, default: 0] >= 50, "only \(kinds[.eq, default: 0]) transactions of kind eq")
         #expect(moved >= 20, "moved files: \(moved)")
         #expect(userFieldEdits >= 50, "edits of user fields: \(userFieldEdits)")
         #expect(userFieldsRolledBack >= 20, "user fields undone or rolled back: \(userFieldsRolledBack)")

@@ -90,8 +90,8 @@ struct Play: ParsableCommand, TakesTerms {
         config.replaygainMissing.override(replaygainMissing)
         config.eq.override(eq)
         config.volume.override(volume)
-        let sound = try Self.sound(config)
         let lib = try Library.open(at: options.location, create: false)
+        let sound = try Self.sound(config, profiles: lib.basis)
         let basis = try lib.basis(asOf: read.asOf, view: read.view)
         let store = try PlayerStateStore(libraryLocation: lib.location)
         var queue: PlayQueue
@@ -161,26 +161,29 @@ struct Play: ParsableCommand, TakesTerms {
         if let failure = outcome.failure { throw CLIError(failure.description) }
     }
 
-    /// `--eq`'s syntax, checked while parsing (exit 64); a file that cannot be read is found at
-    /// run time (exit 1).
+    /// `--eq`'s syntax, checked while parsing (exit 64); a file that cannot be read, or a name
+    /// that may be a saved profile, is looked up at run time (exit 1 when it is neither).
     static func checkEQ(_ spec: String) throws {
         do {
             _ = try EQSpec.resolve(spec, savedProfile: { _ in nil })
         } catch let error as EQSpecError {
-            if case .unreadableFile = error { return }
-            throw ValidationError("--eq: \(error.localizedDescription)")
+            switch error {
+            case .unreadableFile, .unknown: return
+            default: throw ValidationError("--eq: \(error.localizedDescription)")
+            }
         }
     }
 
-    /// The sound settings in force: config.toml's under the flags.
-    static func sound(_ config: PlayerConfig) throws -> SoundSettings {
+    /// The sound settings in force: config.toml's under the flags; `--eq NAME` finds the
+    /// library's saved profiles in `profiles`.
+    static func sound(_ config: PlayerConfig, profiles: DataBasis) throws -> SoundSettings {
         let name = config.eq.value
         let eq: EQSpec?
         if name.lowercased() == "off" {
             eq = nil
         } else {
             do {
-                eq = try EQSpec.resolve(name, savedProfile: { _ in nil })
+                eq = try EQSpec.resolve(name, savedProfile: EQCommand.savedProfile(in: profiles))
             } catch {
                 throw CLIError("--eq \(name): \(error.localizedDescription)")
             }

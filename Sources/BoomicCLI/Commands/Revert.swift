@@ -57,15 +57,17 @@ struct Revert: ParsableCommand {
 
     /// The entity's name now, else as the transaction knew it.
     static func name(of entity: EntityKey, in basis: DataBasis, or t: Transaction) -> String {
-        var taglist: String?, playlist: String?
+        var taglist: String?, playlist: String?, profile: String?
         for a in t.assertions where a.entity == entity {
             if case .taglist(_, let c) = a { taglist = (c.new ?? c.old)?.name }
             if case .playlist(_, let c) = a { playlist = (c.new ?? c.old)?.name }
+            if case .eqProfile(_, let c) = a { profile = (c.new ?? c.old)?.name }
         }
         switch entity {
         case .song(let id): return basis[id].map(SongFormat.line) ?? id.description
         case .taglist(let id): return "taglist " + (basis.taglists[id]?.name ?? taglist ?? id.description)
         case .playlist(let id): return "playlist " + (basis.playlists[id]?.name ?? playlist ?? id.description)
+        case .eqProfile(let id): return "EQ profile " + (basis.eqProfiles[id]?.name ?? profile ?? id.description)
         }
     }
 }

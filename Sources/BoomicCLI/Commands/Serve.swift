@@ -47,7 +47,6 @@ struct Serve: ParsableCommand {
         config.output.override(output.first)
         config.replaygain.override(replaygain?.rawValue)
         config.eq.override(eq)
-        let sound = try Play.sound(config)
         let address = try MPDServer.Address(parsing: bind)
         let password = try passwordFile.map { path -> String in
             guard let text = try? String(contentsOfFile: path, encoding: .utf8),
@@ -57,6 +56,7 @@ struct Serve: ParsableCommand {
             return String(line)
         }
         let lib = try Library.open(at: options.location, create: false)
+        let sound = try Play.sound(config, profiles: lib.basis)
         let store = try PlayerStateStore(libraryLocation: lib.location)
         let specs = try (output.isEmpty ? [config.output.value] : output).map { try SinkSpec(parsing: $0) }
         let hub = IdleHub()

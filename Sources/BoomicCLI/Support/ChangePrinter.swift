@@ -50,6 +50,8 @@ enum ChangePrinter {
                 out += entityLines("taglist", c) { "    rules: " + $0.arguments.joined(separator: " ") }
             case .playlist(_, let c):
                 out += entityLines("playlist", c) { "    songs: \($0.songs.count)" }
+            case .eqProfile(_, let c):
+                out += entityLines("EQ profile", c) { "    " + $0.spec.summary }
             }
         }
         return out

@@ -10,6 +10,7 @@ extension DataBasis {
     public func diff(to other: DataBasis) -> [Assertion] {
         var out = Self.diff(taglists, other.taglists, Assertion.taglist)
             + Self.diff(playlists, other.playlists, Assertion.playlist)
+            + Self.diff(eqProfiles, other.eqProfiles, Assertion.eqProfile)
         if songs == other.songs { return out.sorted { $0.entity < $1.entity } }
         for (id, old) in songs {
             if let new = other.songs[id] {

@@ -15,7 +15,8 @@ extension DataBasis {
         if rebuilt.paths != kept.paths { problems.append("path index differs from songs") }
         if rebuilt.fingerprints != kept.fingerprints { problems.append("fingerprint index differs from songs") }
         for (id, s) in songs where s.id != id { problems.append("song \(s.id) filed under \(id)") }
-        for (kind, names) in [("taglist", taglists.values.map(\.name)), ("playlist", playlists.values.map(\.name))] {
+        for (kind, names) in [("taglist", taglists.values.map(\.name)), ("playlist", playlists.values.map(\.name)),
+                              ("EQ profile", eqProfiles.values.map(\.name))] {
             let keys = names.map(ListNames.key)
             if Set(keys).count != keys.count { problems.append("two \(kind)s share a name: \(names.sorted())") }
         }

@@ -28,6 +28,8 @@ extension DataBasis {
             setTaglist(id, change.new)
         case .playlist(let id, let change):
             setPlaylist(id, change.new)
+        case .eqProfile(let id, let change):
+            setEQProfile(id, change.new)
         }
     }
 }

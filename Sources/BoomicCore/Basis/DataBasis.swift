@@ -16,6 +16,8 @@ public struct DataBasis: Sendable, Equatable {
     /// The user's taglists (DESIGN §5), stored entities so their definitions have history.
     public private(set) var taglists: TreeDictionary<ListID, Taglist> = [:]
     public private(set) var playlists: TreeDictionary<ListID, Playlist> = [:]
+    /// Saved equalizer profiles (`boomic eq save`).
+    public private(set) var eqProfiles: TreeDictionary<ListID, EQProfile> = [:]
     private var cache = IndexCache()
 
     /// album → its songs
@@ -40,10 +42,12 @@ public struct DataBasis: Sendable, Equatable {
     }
 
     /// A basis with these songs, taglists and playlists (for checkpoints and tests).
-    public init(songs input: some Sequence<Song>, taglists: [ListID: Taglist], playlists: [ListID: Playlist]) {
+    public init(songs input: some Sequence<Song>, taglists: [ListID: Taglist], playlists: [ListID: Playlist],
+                eqProfiles: [ListID: EQProfile] = [:]) {
         self.init(songs: input)
         self.taglists = TreeDictionary(uniqueKeysWithValues: taglists)
         self.playlists = TreeDictionary(uniqueKeysWithValues: playlists)
+        self.eqProfiles = TreeDictionary(uniqueKeysWithValues: eqProfiles)
     }
 
     public static let empty = DataBasis()
@@ -59,7 +63,7 @@ public struct DataBasis: Sendable, Equatable {
 
     /// Bases are equal when their entities are: the indexes are derived from them.
     public static func == (a: DataBasis, b: DataBasis) -> Bool {
-        a.songs == b.songs && a.taglists == b.taglists && a.playlists == b.playlists
+        a.songs == b.songs && a.taglists == b.taglists && a.playlists == b.playlists && a.eqProfiles == b.eqProfiles
     }
 
     /// Whether any index has been built (for tests of the lazy path).
@@ -93,6 +97,7 @@ public struct DataBasis: Sendable, Equatable {
     mutating func setTaglist(_ id: ListID, _ value: Taglist?) { taglists[id] = value }
 
     mutating func setPlaylist(_ id: ListID, _ value: Playlist?) { playlists[id] = value }
+    mutating func setEQProfile(_ id: ListID, _ value: EQProfile?) { eqProfiles[id] = value }
 
     private mutating func updateIndexes(_ change: (inout Indexes) -> Void) {
         if !isKnownUniquelyReferenced(&cache) { cache = cache.copy() }

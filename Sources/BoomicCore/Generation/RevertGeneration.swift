@@ -107,6 +107,10 @@ public enum RevertGeneration {
                 if let back = revert(change, now: basis.playlists[id], key: .playlist(id), force: force, conflicts: &conflicts) {
                     out.append(.playlist(id, back))
                 }
+            case .eqProfile(let id, let change):
+                if let back = revert(change, now: basis.eqProfiles[id], key: .eqProfile(id), force: force, conflicts: &conflicts) {
+                    out.append(.eqProfile(id, back))
+                }
             }
         }
         return (keepingNamesUnique(out, on: basis, &conflicts), conflicts)
@@ -124,11 +128,13 @@ public enum RevertGeneration {
                 names.reduce(into: [:]) { $0[ListNames.key($1), default: 0] += 1 }
             }
             let taglistNames = uses(after.taglists.values.map(\.name)), playlistNames = uses(after.playlists.values.map(\.name))
+            let profileNames = uses(after.eqProfiles.values.map(\.name))
             var clashing: [(Int, String)] = []
             for (i, a) in kept.enumerated() {
                 switch a {
                 case .taglist(_, let c): if let n = c.new?.name, taglistNames[ListNames.key(n), default: 0] > 1 { clashing.append((i, n)) }
                 case .playlist(_, let c): if let n = c.new?.name, playlistNames[ListNames.key(n), default: 0] > 1 { clashing.append((i, n)) }
+                case .eqProfile(_, let c): if let n = c.new?.name, profileNames[ListNames.key(n), default: 0] > 1 { clashing.append((i, n)) }
                 default: break
                 }
             }

@@ -11,13 +11,15 @@ public enum Assertion: Hashable, Sendable, Codable {
     case taglist(ListID, EntityChange<Taglist>)
     /// Adds, changes (entries, order, name) or deletes a playlist.
     case playlist(ListID, EntityChange<Playlist>)
+    /// Saves, changes or removes an equalizer profile.
+    case eqProfile(ListID, EntityChange<EQProfile>)
 
     /// The song this assertion is about; nil for taglists and playlists.
     public var songID: SongID? {
         switch self {
         case .addSong(let s), .deleteSong(let s): return s.id
         case .updateSong(let id, _): return id
-        case .taglist, .playlist: return nil
+        case .taglist, .playlist, .eqProfile: return nil
         }
     }
 
@@ -28,6 +30,7 @@ public enum Assertion: Hashable, Sendable, Codable {
         case .updateSong(let id, _): return .song(id)
         case .taglist(let id, _): return .taglist(id)
         case .playlist(let id, _): return .playlist(id)
+        case .eqProfile(let id, _): return .eqProfile(id)
         }
     }
 
@@ -40,13 +43,14 @@ public enum Assertion: Hashable, Sendable, Codable {
             return .updateSong(id, p.mapValues { FieldChange(old: $0.new, new: $0.old) })
         case .taglist(let id, let c): return .taglist(id, c.inverse)
         case .playlist(let id, let c): return .playlist(id, c.inverse)
+        case .eqProfile(let id, let c): return .eqProfile(id, c.inverse)
         }
     }
 
     // Codable: {"add": {song}} / {"update": {"id": …, "fields": {"title": {"old": …, "new": …}}}} /
-    // {"delete": {song}} / {"taglist": {"id": …, "old": …, "new": …}} / {"playlist": {…}}:
+    // {"delete": {song}} / {"taglist": {"id": …, "old": …, "new": …}} / {"playlist": {…}} / {"eq": {…}}:
     // readable in the log, and stable under sorted keys.
-    private enum Key: String, CodingKey { case add, update, delete, taglist, playlist }
+    private enum Key: String, CodingKey { case add, update, delete, taglist, playlist, eq }
     private enum UpdateKey: String, CodingKey { case id, fields }
     private enum ListKey: String, CodingKey { case id, old, new }
 
@@ -62,6 +66,9 @@ public enum Assertion: Hashable, Sendable, Codable {
         } else if c.contains(.playlist) {
             let l = try c.nestedContainer(keyedBy: ListKey.self, forKey: .playlist)
             self = .playlist(try l.decode(ListID.self, forKey: .id), try c.decode(EntityChange<Playlist>.self, forKey: .playlist))
+        } else if c.contains(.eq) {
+            let l = try c.nestedContainer(keyedBy: ListKey.self, forKey: .eq)
+            self = .eqProfile(try l.decode(ListID.self, forKey: .id), try c.decode(EntityChange<EQProfile>.self, forKey: .eq))
         } else {
             let u = try c.nestedContainer(keyedBy: UpdateKey.self, forKey: .update)
             let id = try u.decode(SongID.self, forKey: .id)
@@ -88,6 +95,11 @@ public enum Assertion: Hashable, Sendable, Codable {
             try l.encodeIfPresent(change.new, forKey: .new)
         case .playlist(let id, let change):
             var l = c.nestedContainer(keyedBy: ListKey.self, forKey: .playlist)
+            try l.encode(id, forKey: .id)
+            try l.encodeIfPresent(change.old, forKey: .old)
+            try l.encodeIfPresent(change.new, forKey: .new)
+        case .eqProfile(let id, let change):
+            var l = c.nestedContainer(keyedBy: ListKey.self, forKey: .eq)
             try l.encode(id, forKey: .id)
             try l.encodeIfPresent(change.old, forKey: .old)
             try l.encodeIfPresent(change.new, forKey: .new)

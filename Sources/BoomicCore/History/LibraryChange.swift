@@ -8,6 +8,7 @@ public struct LibraryChange: Sendable, Equatable {
     /// Songs added, changed or removed.
     public var songs: Set<SongID> = []
     public var playlists: Set<ListID> = []
+    public var eqProfiles: Set<ListID> = []
     public var taglists: Set<ListID> = []
     /// The kinds of the transactions (`edit`, `import`, `play`, …), so a front can tell plays from edits.
     public var kinds: Set<Transaction.Kind> = []
@@ -28,6 +29,7 @@ public struct LibraryChange: Sendable, Equatable {
                 case .updateSong(let id, _): songs.insert(id)
                 case .taglist(let id, _): taglists.insert(id)
                 case .playlist(let id, _): playlists.insert(id)
+                case .eqProfile(let id, _): eqProfiles.insert(id)
                 }
             }
         }

@@ -85,6 +85,8 @@ public struct Transaction: Identifiable, Hashable, Sendable, Codable {
         public static let rating: Kind = "rating"
         public static let taglist: Kind = "taglist"
         public static let playlist: Kind = "playlist"
+        /// EQ profiles saved or removed (`boomic eq save`, `eq rm`).
+        public static let eq: Kind = "eq"
         /// Tags written into files: records the files' new size, mtime and fingerprint.
         public static let write: Kind = "write"
     }

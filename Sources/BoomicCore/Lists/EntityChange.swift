@@ -36,18 +36,20 @@ public struct EntityChange<Value: Hashable & Sendable & Codable>: Hashable, Send
     }
 }
 
-/// What an assertion is about: one song, one taglist or one playlist.
+/// What an assertion is about: one song, one taglist, one playlist or one EQ profile.
 ///
 /// Flatten merges per entity, diff and `show` list in this order (songs first, by id).
 public enum EntityKey: Hashable, Comparable, Sendable {
     case song(SongID)
     case taglist(ListID)
     case playlist(ListID)
+    case eqProfile(ListID)
 
     public static func < (a: EntityKey, b: EntityKey) -> Bool {
         switch (a, b) {
         case (.song(let x), .song(let y)): return x < y
-        case (.taglist(let x), .taglist(let y)), (.playlist(let x), .playlist(let y)): return x < y
+        case (.taglist(let x), .taglist(let y)), (.playlist(let x), .playlist(let y)), (.eqProfile(let x), .eqProfile(let y)):
+            return x < y
         default: return a.rank < b.rank
         }
     }
@@ -57,6 +59,7 @@ public enum EntityKey: Hashable, Comparable, Sendable {
         case .song: return 0
         case .taglist: return 1
         case .playlist: return 2
+        case .eqProfile: return 3
         }
     }
 }

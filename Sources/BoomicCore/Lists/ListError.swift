@@ -14,7 +14,8 @@ public enum ListError: Error, Hashable, Sendable, LocalizedError {
         func shown(_ name: String) -> String { OneLine.excerpt(name, around: 0) }
         switch self {
         case .notFound(let kind, let name, let suggestion):
-            return "no \(kind) named '\(shown(name))'" + (suggestion.map { "; did you mean '\(shown($0))'?" } ?? "; 'boomic \(kind) ls' lists them")
+            let command = kind == "EQ profile" ? "eq" : kind
+            return "no \(kind) named '\(shown(name))'" + (suggestion.map { "; did you mean '\(shown($0))'?" } ?? "; 'boomic \(command) ls' lists them")
         case .exists(let kind, let name):
             return "a \(kind) named '\(shown(name))' already exists; pick another name or edit that one"
         case .badName(let kind, let name, let reason):

@@ -7,11 +7,12 @@ import Foundation
 /// than stored.
 ///
 /// Layout: the song blob's length (8 bytes, little-endian), the song blob, then a JSON object
-/// `{"taglists": [{"id", "value"}], "playlists": [...]}`. Lists are few and small, so JSON costs
+/// `{"taglists": [{"id", "value"}], "playlists": [...], "eqProfiles": [...]}`. Lists are few and small, so JSON costs
 /// nothing measurable and stays readable; songs are most of the bytes and all of the decode time.
 public enum BasisCodec {
     /// Bump `layout` when this wrapper changes; `SongCodec.version` covers the song blob.
-    private static let layout = 2
+    /// 3: EQ profiles (a checkpoint of layout 2 is skipped and the log replayed, once).
+    private static let layout = 3
 
     public static let codec = CheckpointCodec<DataBasis>(
         format: layout << 8 | Int(SongCodec.version),
@@ -22,7 +23,8 @@ public enum BasisCodec {
             withUnsafeBytes(of: UInt64(songs.count).littleEndian) { out.append(contentsOf: $0) }
             out.append(contentsOf: songs)
             let lists = Lists(taglists: basis.taglists.map { .init(id: $0.key, value: $0.value) }.sorted { $0.id < $1.id },
-                              playlists: basis.playlists.map { .init(id: $0.key, value: $0.value) }.sorted { $0.id < $1.id })
+                              playlists: basis.playlists.map { .init(id: $0.key, value: $0.value) }.sorted { $0.id < $1.id },
+                              eqProfiles: basis.eqProfiles.map { .init(id: $0.key, value: $0.value) }.sorted { $0.id < $1.id })
             out.append(contentsOf: try JSONEncoder().encode(lists))
             return out
         },
@@ -34,7 +36,8 @@ public enum BasisCodec {
             let lists = try JSONDecoder().decode(Lists.self, from: Data(bytes[(8 + n)...]))
             return DataBasis(uniqueSongs: songs,
                              taglists: Dictionary(lists.taglists.map { ($0.id, $0.value) }, uniquingKeysWith: { $1 }),
-                             playlists: Dictionary(lists.playlists.map { ($0.id, $0.value) }, uniquingKeysWith: { $1 }))
+                             playlists: Dictionary(lists.playlists.map { ($0.id, $0.value) }, uniquingKeysWith: { $1 }),
+                             eqProfiles: Dictionary(lists.eqProfiles.map { ($0.id, $0.value) }, uniquingKeysWith: { $1 }))
         }
     )
 
@@ -42,5 +45,6 @@ public enum BasisCodec {
         struct Entry<V: Codable>: Codable { var id: ListID; var value: V }
         var taglists: [Entry<Taglist>]
         var playlists: [Entry<Playlist>]
+        var eqProfiles: [Entry<EQProfile>]
     }
 }

@@ -57,8 +57,9 @@ struct HistoryGenerator {
         case 19..<37: modify()
         case 37..<47: tag()
         case 47..<55: taglist()
-        case 55..<62: playlist()
-        case 62..<69: remove()
+        case 55..<60: playlist()
+        case 60..<65: eqProfile()
+        case 65..<69: remove()
         case 69..<77: rollback()
         case 77..<90: history.undo(Int.random(in: 1...3, using: &rng))
         default: history.redo()
@@ -324,6 +325,19 @@ struct HistoryGenerator {
         default: assertions = try? PlaylistGeneration.delete(name, on: head)
         }
         if let assertions { history.commit(assertions, kind: .playlist, label: "playlist \(name)") }
+    }
+
+    private static let eqSpecs = [EQSpec(graphic: [3, 1, 0, 0, -1, 2]), EQSpec(bands: [EQBand(.peaking, frequency: 3000, gain: -4)]),
+                                  EQSpec(graphic: [0, 0, 0, 0, 0, 6], preamp: -6)]
+
+    /// Saves (new or over) or removes an EQ profile; a preset's name is refused by generation.
+    private mutating func eqProfile() {
+        let name = rng.pick(Self.listNames + ["rock"])
+        let head = history.head
+        let assertions: [Assertion]? = rng.chance(0.7)
+            ? try? EQProfileGeneration.save(name, spec: rng.pick(Self.eqSpecs), id: ListID(listIDs.next()), on: head)
+            : try? EQProfileGeneration.remove(name, on: head)
+        if let assertions, !assertions.isEmpty { history.commit(assertions, kind: .eq, label: "eq \(name)") }
     }
 
     private mutating func rollback() {
