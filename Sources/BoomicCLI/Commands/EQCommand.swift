@@ -91,8 +91,10 @@ struct EQCommand: ParsableCommand {
             var name: String
             var builtIn: Bool
             var spec: EQSpec
-            /// dB of the designed chain (preamp included) at each graphic centre, at 44.1 kHz.
+            /// dB of the designed filters at each graphic centre, at 44.1 kHz.
             var response: [String: Double]
+            /// The gain applied before them so that nothing clips (minus the largest boost).
+            var preamp: Double
         }
 
         func run() throws {
@@ -108,10 +110,11 @@ struct EQCommand: ParsableCommand {
             let design = spec.design(sampleRate: 44_100)
             var response: [String: Double] = [:]
             for f in EQSpec.graphicFrequencies {
-                response[Self.hz(f)] = ((design.response(at: f) + design.gain) * 10).rounded() / 10
+                response[Self.hz(f)] = ((design.response(at: f) - design.gain) * 10).rounded() / 10
             }
             if output.json {
-                let data = try JSONOut.encoder().encode(Shown(name: shownName, builtIn: builtIn, spec: spec, response: response))
+                let data = try JSONOut.encoder().encode(Shown(name: shownName, builtIn: builtIn, spec: spec, response: response,
+                                                                 preamp: (design.gain * 10).rounded() / 10))
                 Out.bytes(data)
                 Out.line()
                 return
@@ -125,8 +128,9 @@ struct EQCommand: ParsableCommand {
             }
             if !spec.curve.isEmpty { Out.line("  GraphicEQ curve: \(spec.curve.count) points") }
             if let preamp = spec.preamp { Out.line("  preamp: \(Self.db(preamp)) dB") }
-            Out.line("  heard at the centres: " + EQSpec.graphicFrequencies.map { "\(Self.hz($0)) \(Self.db(response[Self.hz($0)] ?? 0))" }
+            Out.line("  response at the centres: " + EQSpec.graphicFrequencies.map { "\(Self.hz($0)) \(Self.db(response[Self.hz($0)] ?? 0))" }
                 .joined(separator: ", ") + " dB")
+            Out.line("  automatic preamp: \(Self.db(design.gain)) dB (minus the largest boost, so nothing clips)")
         }
 
         static func hz(_ f: Double) -> String {
