@@ -47,6 +47,10 @@ final class EngineLoop {
         var cut = false
         /// The output's rate, for turning frames heard into the song's frames.
         var outputRate: Double?
+        /// The speed this segment is played at, and the frames of output the stretcher still held
+        /// from the song before when it began (heard first, under this segment).
+        var speed = 1.0
+        var carried = 0
 
         var failed: Bool { format == nil || unplayable }
         var rate: Double { Double(format?.sampleRate ?? 44_100) }
@@ -77,6 +81,10 @@ final class EngineLoop {
     private var processing: [Float] = []
     private var sound: SoundSettings
     private var processor: SoundProcessor
+    /// SoundTouch, while the speed is not 1; songs flow through it without a break.
+    private var stretcher: TempoStretcher?
+    /// The stretcher's output, swapped with `processing`.
+    private var stretched: [Float] = []
     private var replayGainDecibels = 0.0
     /// The current track's samples in the output's format, not yet in the ring (a block may
     /// fill more than one slot once resampled up), and how many of them went in.
@@ -104,6 +112,7 @@ final class EngineLoop {
         processor = SoundProcessor(eq: sound.eq, sampleRate: 44_100, channels: 2)
         ring.volume.store(Float(Volume.gain(percent: Double(sound.volume))).bitPattern, ordering: .releasing)
         processing.reserveCapacity(Self.framesPerSlot * 8 * 4)
+        stretched.reserveCapacity(Self.framesPerSlot * 8 * 4)
         scratch.reserveCapacity(Self.framesPerSlot * 8)
         scratchFloat.reserveCapacity(Self.framesPerSlot * 8)
         rendered.reserveCapacity(Self.framesPerSlot * 8 * 4)
@@ -160,8 +169,12 @@ final class EngineLoop {
             // Heard at once: the output thread scales what the ring already holds.
             ring.volume.store(Float(Volume.gain(percent: Double(settings.volume))).bitPattern, ordering: .releasing)
             if settings.eq != sound.eq { processor.setEQ(settings.eq) }
+            let speedChanged = settings.speed != sound.speed
             sound = settings
             if let t = tracks.last { processor.setGain(gain(for: t), ramp: true) }
+            // A new speed is heard at once too: what the ring holds is played again from where
+            // it is heard, as a seek there does (one speed per segment keeps positions true).
+            if speedChanged, let t = tracks.first, !t.failed { seek(to: heardPosition().seconds) }
         }
     }
 
@@ -258,6 +271,7 @@ final class EngineLoop {
         q.apply(.finished)
         if q.state == .playing, q.current == tracks[1].entry, q.starts == tracks[1].starts { return }
         ring.skip(segments: tracks[1].segment...tracks[1].segment)
+        stretcher?.clear() // holds the dropped song's start (and the last tens of ms of the one heard)
         if awaitingFormat { awaitingFormat = false; sinkWanted = nil }
         clearRendered() // what is rendered and not yet in the ring is the dropped song's
         tracks.removeLast()
@@ -271,6 +285,7 @@ final class EngineLoop {
         ring.outputWake.signal()
         tracks.removeAll()
         processor.reset()
+        stretcher?.clear()
         if awaitingFormat { awaitingFormat = false; sinkWanted = nil }
         clearRendered()
     }
@@ -330,6 +345,7 @@ final class EngineLoop {
                 processor.setFormat(sampleRate: out.sampleRate, channels: out.channels)
             }
             processor.setGain(gain(for: tracks[i]), ramp: false)
+            prepareStretcher(track: i, output: out)
             if out != format {
                 do {
                     tracks[i].converter = try FormatConverter(from: format, to: out, blockFrames: Self.framesPerSlot)
@@ -352,11 +368,12 @@ final class EngineLoop {
         renderedFloat.removeAll(keepingCapacity: true)
         renderedTaken = 0
         var frames = 0
+        let floatChain = !processor.isIdentity || stretcher != nil
         renderedVolume = processor.isIdentity ? 1 : Float(Volume.gain(percent: Double(sound.volume)))
         do {
-            frames = processor.isIdentity
-                ? try read(decoder, format: format, converter: tracks[i].converter, into: out)
-                : try readProcessed(decoder, track: i, into: out)
+            frames = floatChain
+                ? try readProcessed(decoder, track: i, into: out)
+                : try read(decoder, format: format, converter: tracks[i].converter, into: out)
         } catch {
             emit(.warning(error.description))
         }
@@ -366,10 +383,12 @@ final class EngineLoop {
         tracks[i].decodedFrames += frames
         if frames == 0 {
             // The end of the song: the resampler's tail, then the end slot (next turn).
-            if !processor.isIdentity, let c = tracks[i].toFloat {
+            if floatChain {
                 processing.removeAll(keepingCapacity: true)
-                c.flush(into: &processing)
-                do { try finishProcessing(track: i, into: out) } catch { emit(.warning(error.description)) }
+                tracks[i].toFloat?.flush(into: &processing)
+                // The stretcher's tail waits for the next song (gapless) unless none follows.
+                let last = stretcher != nil && !anotherSongFollows()
+                do { try finishProcessing(track: i, into: out, last: last) } catch { emit(.warning(error.description)) }
             } else if let c = tracks[i].converter {
                 if out.isFloat { c.flush(into: &renderedFloat) } else { c.flush(into: &rendered) }
             }
@@ -379,6 +398,33 @@ final class EngineLoop {
             publishRendered(segment: tracks[i].segment, format: out)
         }
         return true
+    }
+
+    /// Sets the stretcher up for a track about to be decoded at the output's format: none at
+    /// speed 1 (bit-exact), else one at the output's rate and channels, kept across songs.
+    private func prepareStretcher(track i: Int, output out: PCMFormat) {
+        guard sound.speed != 1 else {
+            stretcher = nil
+            return
+        }
+        if let s = stretcher, s.sampleRate == out.sampleRate, s.channels == out.channels {
+            s.setTempo(sound.speed)
+        } else {
+            stretcher = TempoStretcher(sampleRate: out.sampleRate, channels: out.channels, tempo: sound.speed)
+            if stretcher == nil { emit(.warning("cannot change the speed of \(out); playing at speed 1")) }
+        }
+        tracks[i].speed = stretcher == nil ? 1 : sound.speed
+        tracks[i].carried = stretcher?.backlogFrames ?? 0
+    }
+
+    /// Whether the queue, as things stand, plays another song after the ones decoded: if not,
+    /// the stretcher's tail is pushed out at the end of the last one.
+    private func anotherSongFollows() -> Bool {
+        guard sleep?.stopped != true else { return false }
+        var q = queue
+        if q.state == .paused { q.apply(.play(nil)) }
+        for _ in tracks { q.apply(.finished) }
+        return q.state == .playing
     }
 
     /// Scales a slot by the sleep timer's fade (linear in amplitude over its last seconds) and
@@ -442,9 +488,16 @@ final class EngineLoop {
         return frames
     }
 
-    /// Runs `processing` through the processor and appends it to what the ring takes.
-    private func finishProcessing(track i: Int, into out: PCMFormat) throws(AudioError) {
+    /// Runs `processing` through the processor (and the stretcher, `last` pushing out its tail)
+    /// and appends it to what the ring takes.
+    private func finishProcessing(track i: Int, into out: PCMFormat, last: Bool = false) throws(AudioError) {
         processing.withUnsafeMutableBufferPointer { processor.process($0) }
+        if let stretcher {
+            stretched.removeAll(keepingCapacity: true)
+            processing.withUnsafeBufferPointer { stretcher.process($0, into: &stretched) }
+            if last { stretcher.flush(into: &stretched) }
+            swap(&processing, &stretched)
+        }
         if out.isFloat {
             renderedFloat.append(contentsOf: processing)
             return
@@ -552,10 +605,14 @@ final class EngineLoop {
         return (frame, Double(frame) / t.rate)
     }
 
-    /// Frames of the output (at its rate) as frames of the song.
+    /// Frames of the output (at its rate) as frames of the song: at another speed, less what
+    /// the stretcher carried over from the song before, times the speed.
     private func songFrames(_ outputFrames: Int, of t: Track) -> Int {
-        guard let out = t.outputRate, out != t.rate else { return outputFrames }
-        return Int((Double(outputFrames) * t.rate / out).rounded())
+        var frames = Double(outputFrames)
+        if t.speed != 1 { frames = max(0, frames - Double(t.carried)) * t.speed }
+        if let out = t.outputRate, out != t.rate { frames *= t.rate / out }
+        let song = Int(frames.rounded())
+        return t.speed != 1 ? min(song, t.decodedFrames) : song
     }
 
     /// Turns what the output wrote into events and the queue's own moves: a song whose last

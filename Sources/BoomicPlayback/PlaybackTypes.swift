@@ -51,21 +51,25 @@ public struct SoundSettings: Sendable, Equatable {
     public var missing: Double
     /// 0–100: 100 is unity, lower follows `Volume.gain`'s curve.
     public var volume: Int
+    /// Tempo as a factor (0.5–2.0), pitch unchanged; exactly 1 leaves SoundTouch out entirely.
+    /// Positions, seeks and seconds heard stay in the song's own time whatever the speed.
+    public var speed: Double
 
     public init(eq: EQSpec? = nil, eqName: String = "off", replayGain: ReplayGainMode = .off, preamp: Double = 0,
-                missing: Double = 0, volume: Int = 100) {
+                missing: Double = 0, volume: Int = 100, speed: Double = 1) {
         self.eq = eq
         self.eqName = eqName
         self.replayGain = replayGain
         self.preamp = preamp
         self.missing = missing
         self.volume = volume
+        self.speed = speed
     }
 
     /// Whether anything changes the samples: then the output is offered float (a `wav:` file
     /// is written as 32-bit float), and the samples pass through the processor.
     public var changesSamples: Bool {
-        replayGain != .off || volume != 100 || !(eq?.isFlat ?? true)
+        replayGain != .off || volume != 100 || speed != 1 || !(eq?.isFlat ?? true)
     }
 }
 
