@@ -165,16 +165,20 @@ final class EngineLoop {
         case let .seekBy(delta): seek(to: heardPosition().seconds + delta)
         case let .sleep(after: seconds):
             sleep = seconds.map { (left: max(0, $0), stopped: false) }
-        case let .sound(settings):
+        case let .sound(given):
+            // The front starts from the status, which shows the speed heard (an audiobook's own):
+            // only a speed other than that one is a change, and only it becomes the session's.
+            var settings = given
+            let speedChanged = settings.speed != (tracks.first?.speed ?? sound.speed)
+            if !speedChanged { settings.speed = sound.speed }
             // Heard at once: the output thread scales what the ring already holds.
             ring.volume.store(Float(Volume.gain(percent: Double(settings.volume))).bitPattern, ordering: .releasing)
             if settings.eq != sound.eq { processor.setEQ(settings.eq) }
-            let speedChanged = settings.speed != sound.speed
             sound = settings
             if let t = tracks.last { processor.setGain(gain(for: t), ramp: true) }
             // A new speed is heard at once too: what the ring holds is played again from where
             // it is heard, as a seek there does (one speed per segment keeps positions true).
-            if speedChanged, let t = tracks.first, !t.failed { seek(to: heardPosition().seconds) }
+            if speedChanged, let t = tracks.first, !t.failed { seek(to: heardPosition().seconds, speed: settings.speed) }
         }
     }
 
@@ -194,14 +198,15 @@ final class EngineLoop {
         if queue.state != .stopped { idle = false }
     }
 
-    private func seek(to seconds: Double) {
+    /// Plays the current song on from `seconds` (at `speed`, else at the speed it plays at).
+    private func seek(to seconds: Double, speed: Double? = nil) {
         guard let t = tracks.first, !t.failed else { return }
         let heardFrames = songFrames(heardInFirst().frames, of: t)
         var frame = Int((max(0, seconds) * t.rate).rounded())
         if let total = t.totalFrames { frame = min(frame, total) }
         flush()
         startTrack(entry: t.entry, starts: t.starts, song: t.song, at: frame,
-                   heardBefore: t.heardBefore + heardFrames, announced: t.announced)
+                   heardBefore: t.heardBefore + heardFrames, announced: t.announced, speed: speed ?? t.speed)
     }
 
     // MARK: tracks
@@ -217,14 +222,16 @@ final class EngineLoop {
     }
 
     private func startTrack(entry: PlayQueue.EntryID, starts: Int, song: SongID, at frame: Int?,
-                            heardBefore: Int = 0, announced: Bool = false) {
+                            heardBefore: Int = 0, announced: Bool = false, speed: Double? = nil) {
         let segment = nextSegment
         nextSegment += 1
         var decoder: (any AudioDecoder)?
         var start = 0
         var tags = ReplayGainTags()
+        var trackSpeed = speed ?? sound.speed
         if let playable = songs(song) {
             tags = playable.replayGain
+            if speed == nil, let own = playable.speed { trackSpeed = own }
             do {
                 let d = try Decoders.open(playable.path)
                 start = frame ?? Int((playable.startAt * Double(d.format.sampleRate)).rounded())
@@ -241,6 +248,7 @@ final class EngineLoop {
         track.heardBefore = heardBefore
         track.announced = announced
         track.replayGain = tags
+        track.speed = trackSpeed
         if track.failed { failuresInARow += 1 } else { failuresInARow = 0 }
         tracks.append(track)
     }
@@ -318,7 +326,7 @@ final class EngineLoop {
             if awaitingFormat { return false }
             // With sound processing on, the output is offered float (a wav: file is then 32-bit
             // float); otherwise the song's own format, so that the samples reach it unchanged.
-            let wanted = sound.changesSamples ? PCMFormat.float(sampleRate: format.sampleRate, channels: format.channels) : format
+            let wanted = sound.changesSamples || tracks[i].speed != 1 ? PCMFormat.float(sampleRate: format.sampleRate, channels: format.channels) : format
             if sinkWanted == wanted, outputFormat != nil {
                 tracks[i].prepared = true
             } else {
@@ -403,17 +411,18 @@ final class EngineLoop {
     /// Sets the stretcher up for a track about to be decoded at the output's format: none at
     /// speed 1 (bit-exact), else one at the output's rate and channels, kept across songs.
     private func prepareStretcher(track i: Int, output out: PCMFormat) {
-        guard sound.speed != 1 else {
+        let speed = tracks[i].speed
+        guard speed != 1 else {
             stretcher = nil
             return
         }
         if let s = stretcher, s.sampleRate == out.sampleRate, s.channels == out.channels {
-            s.setTempo(sound.speed)
+            s.setTempo(speed)
         } else {
-            stretcher = TempoStretcher(sampleRate: out.sampleRate, channels: out.channels, tempo: sound.speed)
+            stretcher = TempoStretcher(sampleRate: out.sampleRate, channels: out.channels, tempo: speed)
             if stretcher == nil { emit(.warning("cannot change the speed of \(out); playing at speed 1")) }
         }
-        tracks[i].speed = stretcher == nil ? 1 : sound.speed
+        if stretcher == nil { tracks[i].speed = 1 }
         tracks[i].carried = stretcher?.backlogFrames ?? 0
     }
 
@@ -628,7 +637,8 @@ final class EngineLoop {
                 let heard = t.heardBefore + t.decodedFrames
                 emit(.ended(SongEnd(entry: t.entry, song: t.song, heard: Double(heard) / t.rate,
                                     position: Double(t.startFrame + t.decodedFrames) / t.rate,
-                                    duration: t.totalFrames.map { Double($0) / t.rate }, reason: t.cut ? .quit : .finished)))
+                                    duration: t.totalFrames.map { Double($0) / t.rate }, reason: t.cut ? .quit : .finished,
+                                    speed: t.speed)))
             }
             if t.cut {
                 queue.apply(.stop)
@@ -672,15 +682,19 @@ final class EngineLoop {
         announce()
         let (frame, seconds) = heardPosition()
         emit(.ended(SongEnd(entry: t.entry, song: t.song, heard: Double(t.heardBefore + frame - t.startFrame) / t.rate,
-                            position: seconds, duration: t.totalFrames.map { Double($0) / t.rate }, reason: reason)))
+                            position: seconds, duration: t.totalFrames.map { Double($0) / t.rate }, reason: reason,
+                            speed: t.speed)))
     }
 
     private func publishStatus() {
         let t = tracks.first
         let (frame, seconds) = heardPosition()
+        // The speed heard: an audiobook's own, while it plays at it.
+        var heard = sound
+        if let t { heard.speed = t.speed }
         let status = PlaybackStatus(queue: queue, entry: t?.entry ?? queue.current, position: seconds, frame: frame,
                                     duration: t.flatMap { t in t.totalFrames.map { Double($0) / t.rate } },
-                                    sourceFormat: t?.format, outputFormat: outputFormat, sound: sound,
+                                    sourceFormat: t?.format, outputFormat: outputFormat, sound: heard,
                                     replayGainDecibels: replayGainDecibels)
         channel.published.withLock { $0 = status }
     }

@@ -11,12 +11,17 @@ public struct PlayableSong: Sendable, Equatable {
     public var startAt: Double
     /// Its ReplayGain values, for the gain the engine applies when ReplayGain is on.
     public var replayGain: ReplayGainTags
+    /// The speed it plays at instead of the session's: an audiobook's `bookmark_speed` when it
+    /// starts from its bookmark and `--speed` was not given. Nil: the session's speed.
+    public var speed: Double?
 
-    public init(id: SongID, path: String, startAt: Double = 0, replayGain: ReplayGainTags = ReplayGainTags()) {
+    public init(id: SongID, path: String, startAt: Double = 0, replayGain: ReplayGainTags = ReplayGainTags(),
+                speed: Double? = nil) {
         self.id = id
         self.path = path
         self.startAt = startAt
         self.replayGain = replayGain
+        self.speed = speed
     }
 }
 
@@ -105,6 +110,8 @@ public struct SongEnd: Sendable, Equatable {
     /// The song's length, when the decoder knew it.
     public var duration: Double?
     public var reason: SongEndReason
+    /// The speed it was heard at last, for an audiobook's bookmark.
+    public var speed: Double = 1
 }
 
 public enum PlaybackEvent: Sendable, Equatable {

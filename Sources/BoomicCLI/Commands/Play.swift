@@ -121,12 +121,14 @@ struct Play: ParsableCommand, TakesTerms {
         // output is always heard in real time, so the engine paces those by its clock.
         let paced: Bool
         if case .alsa = spec { paced = true } else { paced = realtime }
+        let speedGiven = speed != nil
         let engine = PlaybackEngine(queue: queue, resume: resumeAt, sink: sink, realtime: paced, sound: sound,
                                     songs: { id in
-            // An audiobook starts where it was left.
+            // An audiobook starts where it was left, at the speed it was left at unless --speed says.
             basis[id].map {
-                PlayableSong(id: $0.id, path: $0.path, startAt: $0.remembersPosition ? $0.bookmarkValue?.position ?? 0 : 0,
-                             replayGain: ReplayGainTags($0))
+                let bookmark = $0.remembersPosition ? $0.bookmarkValue : nil
+                return PlayableSong(id: $0.id, path: $0.path, startAt: bookmark?.position ?? 0,
+                                    replayGain: ReplayGainTags($0), speed: speedGiven ? nil : bookmark?.speed)
             }
         })
         // The engine starts stopped, so that the sleep timer counts from the first sample.
