@@ -5,6 +5,26 @@
 
 static_assert(sizeof(soundtouch::SAMPLETYPE) == sizeof(float), "libSoundTouch built with float samples");
 
+// Debian's libSoundTouch is built with -ffast-math, so loading it runs crtfastmath's initializer,
+// which turns on flush-to-zero and denormals-are-zero for the whole process: every double below
+// 2.2e-308 then reads as 0 everywhere in boomic (JSON and query numbers went wrong). Shared
+// libraries' initializers run before those of the program that links them, so this one, linked
+// into the program, puts the floating-point mode back to IEEE before main starts; threads
+// inherit it from there.
+__attribute__((constructor)) static void cst_restore_ieee_denormals(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned csr;
+    __asm__ volatile("stmxcsr %0" : "=m"(csr));
+    csr &= ~0x8040u; // FTZ (bit 15) and DAZ (bit 6)
+    __asm__ volatile("ldmxcsr %0" : : "m"(csr));
+#elif defined(__aarch64__)
+    unsigned long fpcr;
+    __asm__ volatile("mrs %0, fpcr" : "=r"(fpcr));
+    fpcr &= ~(1ul << 24); // FZ
+    __asm__ volatile("msr fpcr, %0" : : "r"(fpcr));
+#endif
+}
+
 struct cst_stretcher {
     soundtouch::SoundTouch touch;
 };

@@ -99,6 +99,14 @@ import Testing
         engine.quit()
     }
 
+    /// Linking SoundTouch (built with -ffast-math) must not flush subnormal numbers to zero in the
+    /// rest of the program: it did, and JSON and query numbers went wrong.
+    @Test(arguments: [Double(bitPattern: 1), Double.leastNormalMagnitude / 4])
+    func subnormalNumbersSurvive(tiny: Double) throws {
+        _ = try #require(TempoStretcher(sampleRate: 44_100, channels: 2, tempo: 1.5))
+        #expect(tiny * 2 != 0 && tiny + tiny == tiny * 2, "subnormal \(tiny) flushed to zero")
+    }
+
     /// Speed exactly 1 leaves SoundTouch out: the song's own integers reach the sink.
     @Test func speedOneIsBitExact() async throws {
         let album = try ToneAlbum(seconds: 3)
