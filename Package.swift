@@ -29,6 +29,11 @@ let package = Package(
             name: "CTagLib",
             linkerSettings: [.linkedLibrary("tag"), .linkedLibrary("z")]
         ),
+        // SoundTouch (tempo without pitch, `--speed`) is a C++ class: a small shim like TagLib's.
+        .target(
+            name: "CSoundTouch",
+            linkerSettings: [.linkedLibrary("SoundTouch")]
+        ),
 
         .target(
             name: "BoomicCore",
@@ -49,7 +54,7 @@ let package = Package(
         // The audio path over C libraries: decoders, sinks (DESIGN §2).
         .target(
             name: "BoomicAudio",
-            dependencies: ["BoomicCore", "BoomicSystem", "CFLAC", "CMPG123", "CVorbisFile", "COpusFile", "CSoxr", "CALSA", "CEBUR128"]
+            dependencies: ["BoomicCore", "BoomicSystem", "CFLAC", "CMPG123", "CVorbisFile", "COpusFile", "CSoxr", "CALSA", "CEBUR128", "CSoundTouch"]
         ),
         // The player: decode and output threads around a ring buffer, carrying out the queue.
         .target(

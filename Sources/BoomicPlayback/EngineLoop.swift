@@ -47,6 +47,10 @@ final class EngineLoop {
         var cut = false
         /// The output's rate, for turning frames heard into the song's frames.
         var outputRate: Double?
+        /// The speed this segment is played at, and the frames of output the stretcher still held
+        /// from the song before when it began (heard first, under this segment).
+        var speed = 1.0
+        var carried = 0
 
         var failed: Bool { format == nil || unplayable }
         var rate: Double { Double(format?.sampleRate ?? 44_100) }
@@ -77,6 +81,10 @@ final class EngineLoop {
     private var processing: [Float] = []
     private var sound: SoundSettings
     private var processor: SoundProcessor
+    /// SoundTouch, while the speed is not 1; songs flow through it without a break.
+    private var stretcher: TempoStretcher?
+    /// The stretcher's output, swapped with `processing`.
+    private var stretched: [Float] = []
     private var replayGainDecibels = 0.0
     /// The current track's samples in the output's format, not yet in the ring (a block may
     /// fill more than one slot once resampled up), and how many of them went in.
@@ -104,6 +112,7 @@ final class EngineLoop {
         processor = SoundProcessor(eq: sound.eq, sampleRate: 44_100, channels: 2)
         ring.volume.store(Float(Volume.gain(percent: Double(sound.volume))).bitPattern, ordering: .releasing)
         processing.reserveCapacity(Self.framesPerSlot * 8 * 4)
+        stretched.reserveCapacity(Self.framesPerSlot * 8 * 4)
         scratch.reserveCapacity(Self.framesPerSlot * 8)
         scratchFloat.reserveCapacity(Self.framesPerSlot * 8)
         rendered.reserveCapacity(Self.framesPerSlot * 8 * 4)
@@ -156,12 +165,20 @@ final class EngineLoop {
         case let .seekBy(delta): seek(to: heardPosition().seconds + delta)
         case let .sleep(after: seconds):
             sleep = seconds.map { (left: max(0, $0), stopped: false) }
-        case let .sound(settings):
+        case let .sound(given):
+            // The front starts from the status, which shows the speed heard (an audiobook's own):
+            // only a speed other than that one is a change, and only it becomes the session's.
+            var settings = given
+            let speedChanged = settings.speed != (tracks.first?.speed ?? sound.speed)
+            if !speedChanged { settings.speed = sound.speed }
             // Heard at once: the output thread scales what the ring already holds.
             ring.volume.store(Float(Volume.gain(percent: Double(settings.volume))).bitPattern, ordering: .releasing)
             if settings.eq != sound.eq { processor.setEQ(settings.eq) }
             sound = settings
             if let t = tracks.last { processor.setGain(gain(for: t), ramp: true) }
+            // A new speed is heard at once too: what the ring holds is played again from where
+            // it is heard, as a seek there does (one speed per segment keeps positions true).
+            if speedChanged, let t = tracks.first, !t.failed { seek(to: heardPosition().seconds, speed: settings.speed) }
         }
     }
 
@@ -181,14 +198,15 @@ final class EngineLoop {
         if queue.state != .stopped { idle = false }
     }
 
-    private func seek(to seconds: Double) {
+    /// Plays the current song on from `seconds` (at `speed`, else at the speed it plays at).
+    private func seek(to seconds: Double, speed: Double? = nil) {
         guard let t = tracks.first, !t.failed else { return }
         let heardFrames = songFrames(heardInFirst().frames, of: t)
         var frame = Int((max(0, seconds) * t.rate).rounded())
         if let total = t.totalFrames { frame = min(frame, total) }
         flush()
         startTrack(entry: t.entry, starts: t.starts, song: t.song, at: frame,
-                   heardBefore: t.heardBefore + heardFrames, announced: t.announced)
+                   heardBefore: t.heardBefore + heardFrames, announced: t.announced, speed: speed ?? t.speed)
     }
 
     // MARK: tracks
@@ -204,14 +222,16 @@ final class EngineLoop {
     }
 
     private func startTrack(entry: PlayQueue.EntryID, starts: Int, song: SongID, at frame: Int?,
-                            heardBefore: Int = 0, announced: Bool = false) {
+                            heardBefore: Int = 0, announced: Bool = false, speed: Double? = nil) {
         let segment = nextSegment
         nextSegment += 1
         var decoder: (any AudioDecoder)?
         var start = 0
         var tags = ReplayGainTags()
+        var trackSpeed = speed ?? sound.speed
         if let playable = songs(song) {
             tags = playable.replayGain
+            if speed == nil, let own = playable.speed { trackSpeed = own }
             do {
                 let d = try Decoders.open(playable.path)
                 start = frame ?? Int((playable.startAt * Double(d.format.sampleRate)).rounded())
@@ -228,6 +248,7 @@ final class EngineLoop {
         track.heardBefore = heardBefore
         track.announced = announced
         track.replayGain = tags
+        track.speed = trackSpeed
         if track.failed { failuresInARow += 1 } else { failuresInARow = 0 }
         tracks.append(track)
     }
@@ -258,6 +279,7 @@ final class EngineLoop {
         q.apply(.finished)
         if q.state == .playing, q.current == tracks[1].entry, q.starts == tracks[1].starts { return }
         ring.skip(segments: tracks[1].segment...tracks[1].segment)
+        stretcher?.clear() // holds the dropped song's start (and the last tens of ms of the one heard)
         if awaitingFormat { awaitingFormat = false; sinkWanted = nil }
         clearRendered() // what is rendered and not yet in the ring is the dropped song's
         tracks.removeLast()
@@ -271,6 +293,7 @@ final class EngineLoop {
         ring.outputWake.signal()
         tracks.removeAll()
         processor.reset()
+        stretcher?.clear()
         if awaitingFormat { awaitingFormat = false; sinkWanted = nil }
         clearRendered()
     }
@@ -303,7 +326,7 @@ final class EngineLoop {
             if awaitingFormat { return false }
             // With sound processing on, the output is offered float (a wav: file is then 32-bit
             // float); otherwise the song's own format, so that the samples reach it unchanged.
-            let wanted = sound.changesSamples ? PCMFormat.float(sampleRate: format.sampleRate, channels: format.channels) : format
+            let wanted = sound.changesSamples || tracks[i].speed != 1 ? PCMFormat.float(sampleRate: format.sampleRate, channels: format.channels) : format
             if sinkWanted == wanted, outputFormat != nil {
                 tracks[i].prepared = true
             } else {
@@ -330,6 +353,7 @@ final class EngineLoop {
                 processor.setFormat(sampleRate: out.sampleRate, channels: out.channels)
             }
             processor.setGain(gain(for: tracks[i]), ramp: false)
+            prepareStretcher(track: i, output: out)
             if out != format {
                 do {
                     tracks[i].converter = try FormatConverter(from: format, to: out, blockFrames: Self.framesPerSlot)
@@ -352,11 +376,12 @@ final class EngineLoop {
         renderedFloat.removeAll(keepingCapacity: true)
         renderedTaken = 0
         var frames = 0
+        let floatChain = !processor.isIdentity || stretcher != nil
         renderedVolume = processor.isIdentity ? 1 : Float(Volume.gain(percent: Double(sound.volume)))
         do {
-            frames = processor.isIdentity
-                ? try read(decoder, format: format, converter: tracks[i].converter, into: out)
-                : try readProcessed(decoder, track: i, into: out)
+            frames = floatChain
+                ? try readProcessed(decoder, track: i, into: out)
+                : try read(decoder, format: format, converter: tracks[i].converter, into: out)
         } catch {
             emit(.warning(error.description))
         }
@@ -366,10 +391,12 @@ final class EngineLoop {
         tracks[i].decodedFrames += frames
         if frames == 0 {
             // The end of the song: the resampler's tail, then the end slot (next turn).
-            if !processor.isIdentity, let c = tracks[i].toFloat {
+            if floatChain {
                 processing.removeAll(keepingCapacity: true)
-                c.flush(into: &processing)
-                do { try finishProcessing(track: i, into: out) } catch { emit(.warning(error.description)) }
+                tracks[i].toFloat?.flush(into: &processing)
+                // The stretcher's tail waits for the next song (gapless) unless none follows.
+                let last = stretcher != nil && !anotherSongFollows()
+                do { try finishProcessing(track: i, into: out, last: last) } catch { emit(.warning(error.description)) }
             } else if let c = tracks[i].converter {
                 if out.isFloat { c.flush(into: &renderedFloat) } else { c.flush(into: &rendered) }
             }
@@ -379,6 +406,34 @@ final class EngineLoop {
             publishRendered(segment: tracks[i].segment, format: out)
         }
         return true
+    }
+
+    /// Sets the stretcher up for a track about to be decoded at the output's format: none at
+    /// speed 1 (bit-exact), else one at the output's rate and channels, kept across songs.
+    private func prepareStretcher(track i: Int, output out: PCMFormat) {
+        let speed = tracks[i].speed
+        guard speed != 1 else {
+            stretcher = nil
+            return
+        }
+        if let s = stretcher, s.sampleRate == out.sampleRate, s.channels == out.channels {
+            s.setTempo(speed)
+        } else {
+            stretcher = TempoStretcher(sampleRate: out.sampleRate, channels: out.channels, tempo: speed)
+            if stretcher == nil { emit(.warning("cannot change the speed of \(out); playing at speed 1")) }
+        }
+        if stretcher == nil { tracks[i].speed = 1 }
+        tracks[i].carried = stretcher?.backlogFrames ?? 0
+    }
+
+    /// Whether the queue, as things stand, plays another song after the ones decoded: if not,
+    /// the stretcher's tail is pushed out at the end of the last one.
+    private func anotherSongFollows() -> Bool {
+        guard sleep?.stopped != true else { return false }
+        var q = queue
+        if q.state == .paused { q.apply(.play(nil)) }
+        for _ in tracks { q.apply(.finished) }
+        return q.state == .playing
     }
 
     /// Scales a slot by the sleep timer's fade (linear in amplitude over its last seconds) and
@@ -442,9 +497,16 @@ final class EngineLoop {
         return frames
     }
 
-    /// Runs `processing` through the processor and appends it to what the ring takes.
-    private func finishProcessing(track i: Int, into out: PCMFormat) throws(AudioError) {
+    /// Runs `processing` through the processor (and the stretcher, `last` pushing out its tail)
+    /// and appends it to what the ring takes.
+    private func finishProcessing(track i: Int, into out: PCMFormat, last: Bool = false) throws(AudioError) {
         processing.withUnsafeMutableBufferPointer { processor.process($0) }
+        if let stretcher {
+            stretched.removeAll(keepingCapacity: true)
+            processing.withUnsafeBufferPointer { stretcher.process($0, into: &stretched) }
+            if last { stretcher.flush(into: &stretched) }
+            swap(&processing, &stretched)
+        }
         if out.isFloat {
             renderedFloat.append(contentsOf: processing)
             return
@@ -552,10 +614,14 @@ final class EngineLoop {
         return (frame, Double(frame) / t.rate)
     }
 
-    /// Frames of the output (at its rate) as frames of the song.
+    /// Frames of the output (at its rate) as frames of the song: at another speed, less what
+    /// the stretcher carried over from the song before, times the speed.
     private func songFrames(_ outputFrames: Int, of t: Track) -> Int {
-        guard let out = t.outputRate, out != t.rate else { return outputFrames }
-        return Int((Double(outputFrames) * t.rate / out).rounded())
+        var frames = Double(outputFrames)
+        if t.speed != 1 { frames = max(0, frames - Double(t.carried)) * t.speed }
+        if let out = t.outputRate, out != t.rate { frames *= t.rate / out }
+        let song = Int(frames.rounded())
+        return t.speed != 1 ? min(song, t.decodedFrames) : song
     }
 
     /// Turns what the output wrote into events and the queue's own moves: a song whose last
@@ -571,7 +637,8 @@ final class EngineLoop {
                 let heard = t.heardBefore + t.decodedFrames
                 emit(.ended(SongEnd(entry: t.entry, song: t.song, heard: Double(heard) / t.rate,
                                     position: Double(t.startFrame + t.decodedFrames) / t.rate,
-                                    duration: t.totalFrames.map { Double($0) / t.rate }, reason: t.cut ? .quit : .finished)))
+                                    duration: t.totalFrames.map { Double($0) / t.rate }, reason: t.cut ? .quit : .finished,
+                                    speed: t.speed)))
             }
             if t.cut {
                 queue.apply(.stop)
@@ -615,15 +682,19 @@ final class EngineLoop {
         announce()
         let (frame, seconds) = heardPosition()
         emit(.ended(SongEnd(entry: t.entry, song: t.song, heard: Double(t.heardBefore + frame - t.startFrame) / t.rate,
-                            position: seconds, duration: t.totalFrames.map { Double($0) / t.rate }, reason: reason)))
+                            position: seconds, duration: t.totalFrames.map { Double($0) / t.rate }, reason: reason,
+                            speed: t.speed)))
     }
 
     private func publishStatus() {
         let t = tracks.first
         let (frame, seconds) = heardPosition()
+        // The speed heard: an audiobook's own, while it plays at it.
+        var heard = sound
+        if let t { heard.speed = t.speed }
         let status = PlaybackStatus(queue: queue, entry: t?.entry ?? queue.current, position: seconds, frame: frame,
                                     duration: t.flatMap { t in t.totalFrames.map { Double($0) / t.rate } },
-                                    sourceFormat: t?.format, outputFormat: outputFormat, sound: sound,
+                                    sourceFormat: t?.format, outputFormat: outputFormat, sound: heard,
                                     replayGainDecibels: replayGainDecibels)
         channel.published.withLock { $0 = status }
     }

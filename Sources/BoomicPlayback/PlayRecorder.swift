@@ -31,7 +31,7 @@ public final class PlayRecorder: Sendable {
         let outcome = PlayCounting.outcome(heard: end.heard, duration: end.duration, ending: ending)
         let remembers = song?.remembersPosition ?? false
         // An audiobook keeps its place unless heard to its end; other songs hold no bookmark.
-        let bookmark = remembers && end.reason != .finished ? Bookmark(position: end.position) : nil
+        let bookmark = remembers && end.reason != .finished ? Bookmark(position: end.position, speed: end.speed) : nil
         if outcome == .bookmarkOnly && !remembers { return nil }
         return PlayRecord(song: end.song, outcome: outcome, time: time.timeIntervalSince1970, bookmark: bookmark)
     }

@@ -11,12 +11,17 @@ public struct PlayableSong: Sendable, Equatable {
     public var startAt: Double
     /// Its ReplayGain values, for the gain the engine applies when ReplayGain is on.
     public var replayGain: ReplayGainTags
+    /// The speed it plays at instead of the session's: an audiobook's `bookmark_speed` when it
+    /// starts from its bookmark and `--speed` was not given. Nil: the session's speed.
+    public var speed: Double?
 
-    public init(id: SongID, path: String, startAt: Double = 0, replayGain: ReplayGainTags = ReplayGainTags()) {
+    public init(id: SongID, path: String, startAt: Double = 0, replayGain: ReplayGainTags = ReplayGainTags(),
+                speed: Double? = nil) {
         self.id = id
         self.path = path
         self.startAt = startAt
         self.replayGain = replayGain
+        self.speed = speed
     }
 }
 
@@ -51,21 +56,25 @@ public struct SoundSettings: Sendable, Equatable {
     public var missing: Double
     /// 0–100: 100 is unity, lower follows `Volume.gain`'s curve.
     public var volume: Int
+    /// Tempo as a factor (0.5–2.0), pitch unchanged; exactly 1 leaves SoundTouch out entirely.
+    /// Positions, seeks and seconds heard stay in the song's own time whatever the speed.
+    public var speed: Double
 
     public init(eq: EQSpec? = nil, eqName: String = "off", replayGain: ReplayGainMode = .off, preamp: Double = 0,
-                missing: Double = 0, volume: Int = 100) {
+                missing: Double = 0, volume: Int = 100, speed: Double = 1) {
         self.eq = eq
         self.eqName = eqName
         self.replayGain = replayGain
         self.preamp = preamp
         self.missing = missing
         self.volume = volume
+        self.speed = speed
     }
 
     /// Whether anything changes the samples: then the output is offered float (a `wav:` file
     /// is written as 32-bit float), and the samples pass through the processor.
     public var changesSamples: Bool {
-        replayGain != .off || volume != 100 || !(eq?.isFlat ?? true)
+        replayGain != .off || volume != 100 || speed != 1 || !(eq?.isFlat ?? true)
     }
 }
 
@@ -101,6 +110,8 @@ public struct SongEnd: Sendable, Equatable {
     /// The song's length, when the decoder knew it.
     public var duration: Double?
     public var reason: SongEndReason
+    /// The speed it was heard at last, for an audiobook's bookmark.
+    public var speed: Double = 1
 }
 
 public enum PlaybackEvent: Sendable, Equatable {

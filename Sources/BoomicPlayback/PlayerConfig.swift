@@ -12,6 +12,7 @@ import TOMLKit
 /// replaygain_missing = -6.0
 /// eq = "rock"
 /// volume = 80
+/// speed = 1.25
 /// ```
 public struct PlayerConfig: Sendable, Equatable {
     public enum Source: Sendable, Equatable, CustomStringConvertible {
@@ -44,8 +45,11 @@ public struct PlayerConfig: Sendable, Equatable {
     public var replaygainMissing = Setting(value: 0.0, source: .builtIn)
     public var eq = Setting(value: "off", source: .builtIn)
     public var volume = Setting(value: 100, source: .builtIn)
+    /// Tempo, pitch unchanged (`--speed`); an audiobook resumed from its bookmark plays at the
+    /// speed it was left at unless `--speed` is given.
+    public var speed = Setting(value: 1.0, source: .builtIn)
 
-    public static let keys = ["output", "replaygain", "preamp", "replaygain_missing", "eq", "volume"]
+    public static let keys = ["output", "replaygain", "preamp", "replaygain_missing", "eq", "volume", "speed"]
     public static let replayGainModes = ["off", "track", "album", "auto"]
 
     public init() {}
@@ -93,6 +97,11 @@ public struct PlayerConfig: Sendable, Equatable {
             case "volume":
                 guard let v = value.int, (0...100).contains(v) else { throw bad("takes a whole number from 0 to 100") }
                 config.volume = Setting(value: v, source: source)
+            case "speed":
+                guard let x = value.double ?? value.int.map(Double.init), TempoStretcher.range.contains(x) else {
+                    throw bad("takes a number from 0.5 to 2.0")
+                }
+                config.speed = Setting(value: x, source: source)
             default:
                 throw bad("is not a setting; the settings are \(keys.joined(separator: ", "))")
             }
@@ -105,8 +114,12 @@ public struct PlayerConfig: Sendable, Equatable {
         [("output", output.value, output.source), ("replaygain", replaygain.value, replaygain.source),
          ("preamp", Self.decibels(preamp.value), preamp.source),
          ("replaygain_missing", Self.decibels(replaygainMissing.value), replaygainMissing.source),
-         ("eq", eq.value, eq.source), ("volume", String(volume.value), volume.source)]
+         ("eq", eq.value, eq.source), ("volume", String(volume.value), volume.source),
+         ("speed", Self.speed(speed.value), speed.source)]
     }
+
+    /// `1.25×`: a speed as the status line and `boomic config` show it.
+    public static func speed(_ x: Double) -> String { String(format: "%g×", x) }
 
     static func decibels(_ db: Double) -> String { String(format: "%+.1f dB", db) }
 }

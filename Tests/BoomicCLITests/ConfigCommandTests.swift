@@ -37,6 +37,7 @@ import Testing
     @Test(arguments: [
         ("volume = 300", "volume"), ("outptu = \"null\"", "outptu"), ("output = \"speakers\"", "output"),
         ("replaygain = \"loud\"", "replaygain"), ("preamp = \"-3\"", "preamp"), ("volume = [", "not TOML"),
+        ("speed = 3", "speed"),
     ])
     func aBadFileIsOneLineNamingTheKey(_ text: String, _ named: String) throws {
         let box = try Sandbox(samples: false)

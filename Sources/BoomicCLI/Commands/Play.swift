@@ -41,6 +41,8 @@ struct Play: ParsableCommand, TakesTerms {
     var replaygainMissing: Double?
     @Option(help: ArgumentHelp("Volume 0–100 (100: unchanged, bit-exact).", valueName: "N"))
     var volume: Int?
+    @Option(help: ArgumentHelp("Tempo 0.5–2.0, pitch unchanged (1: unchanged, bit-exact).", valueName: "X"))
+    var speed: Double?
     @Flag(help: "Render null and wav: outputs in real time instead of as fast as decoding allows.")
     var realtime = false
     @Option(help: ArgumentHelp("Stop after this long (30m, 1h, 90s), fading out over the last 10 s, or at the end of the current song (end).", valueName: "TIME"))
@@ -59,6 +61,7 @@ struct Play: ParsableCommand, TakesTerms {
             do { _ = try SinkSpec(parsing: output) } catch { throw ValidationError(error.localizedDescription) }
         }
         if let volume, !(0...100).contains(volume) { throw ValidationError("--volume takes 0 to 100, not \(volume)") }
+        if let speed, !TempoStretcher.range.contains(speed) { throw ValidationError("--speed takes 0.5 to 2.0, not \(speed)") }
         for (name, db) in [("--preamp", preamp), ("--replaygain-missing", replaygainMissing)] {
             if let db, !(db.isFinite && abs(db) <= 60) { throw ValidationError("\(name) takes dB between -60 and 60") }
         }
@@ -90,6 +93,7 @@ struct Play: ParsableCommand, TakesTerms {
         config.replaygainMissing.override(replaygainMissing)
         config.eq.override(eq)
         config.volume.override(volume)
+        config.speed.override(speed)
         let lib = try Library.open(at: options.location, create: false)
         let sound = try Self.sound(config, profiles: lib.basis)
         let basis = try lib.basis(asOf: read.asOf, view: read.view)
@@ -117,12 +121,14 @@ struct Play: ParsableCommand, TakesTerms {
         // output is always heard in real time, so the engine paces those by its clock.
         let paced: Bool
         if case .alsa = spec { paced = true } else { paced = realtime }
+        let speedGiven = speed != nil
         let engine = PlaybackEngine(queue: queue, resume: resumeAt, sink: sink, realtime: paced, sound: sound,
                                     songs: { id in
-            // An audiobook starts where it was left.
+            // An audiobook starts where it was left, at the speed it was left at unless --speed says.
             basis[id].map {
-                PlayableSong(id: $0.id, path: $0.path, startAt: $0.remembersPosition ? $0.bookmarkValue?.position ?? 0 : 0,
-                             replayGain: ReplayGainTags($0))
+                let bookmark = $0.remembersPosition ? $0.bookmarkValue : nil
+                return PlayableSong(id: $0.id, path: $0.path, startAt: bookmark?.position ?? 0,
+                                    replayGain: ReplayGainTags($0), speed: speedGiven ? nil : bookmark?.speed)
             }
         })
         // The engine starts stopped, so that the sleep timer counts from the first sample.
@@ -189,7 +195,8 @@ struct Play: ParsableCommand, TakesTerms {
             }
         }
         return SoundSettings(eq: eq, eqName: name, replayGain: ReplayGainMode(rawValue: config.replaygain.value) ?? .off,
-                             preamp: config.preamp.value, missing: config.replaygainMissing.value, volume: config.volume.value)
+                             preamp: config.preamp.value, missing: config.replaygainMissing.value, volume: config.volume.value,
+                             speed: config.speed.value)
     }
 
     private func chosenSongs(in basis: DataBasis) throws -> [Song] {

@@ -4,6 +4,8 @@ enum PlayerKey: Equatable {
     /// Seconds to move by: ←/→ 10 s, and spoken word's b (back 15 s) and f (forward 30 s).
     case seekBy(Double)
     case volume(Int)
+    /// Tenths of speed to change by: `[` slower, `]` faster.
+    case speed(Int)
     case toggleShuffle, cycleRepeat, cycleEQ
 
     /// The keys in what the terminal sent (raw mode: one read may hold several keys, and an
@@ -36,6 +38,8 @@ enum PlayerKey: Equatable {
             case UInt8(ascii: "e"): keys.append(.cycleEQ)
             case UInt8(ascii: "b"): keys.append(.seekBy(-15))
             case UInt8(ascii: "f"): keys.append(.seekBy(30))
+            case UInt8(ascii: "["): keys.append(.speed(-1))
+            case UInt8(ascii: "]"): keys.append(.speed(1))
             default: break
             }
             i += 1

@@ -1,3 +1,4 @@
+import BoomicAudio
 import BoomicCore
 import BoomicPlayback
 import Foundation
@@ -95,6 +96,7 @@ final class PlayerScreen: Sendable {
         let time = Self.clock(status.position) + (status.duration.map { " / " + Self.clock($0) } ?? "")
         let rg = s.replayGain == .off ? "off" : s.replayGain.rawValue + String(format: " %+.1f dB", status.replayGainDecibels)
         var modes = ["vol \(s.volume)", "EQ \(s.eqName)", "RG \(rg)"]
+        if s.speed != 1 { modes.append("speed " + PlayerConfig.speed(s.speed)) }
         if q.isRandom { modes.append("shuffle") }
         if q.repeatMode != .off { modes.append("repeat \(q.repeatMode.rawValue)") }
         let right = "  " + modes.joined(separator: "  ")
@@ -152,6 +154,12 @@ final class PlayerScreen: Sendable {
             engine.send(.queue(.setRepeat(all[(all.firstIndex(of: q.repeatMode)! + 1) % all.count])))
         case let .volume(step):
             changeSound { $0.volume = max(0, min(100, $0.volume + step)) }
+        case let .speed(tenths):
+            // In tenths, so that steps land on 1.0 exactly (bit-exact again) whatever the start.
+            changeSound { s in
+                let range = TempoStretcher.range
+                s.speed = max(range.lowerBound, min(range.upperBound, ((s.speed * 10).rounded() + Double(tenths)) / 10))
+            }
         case .cycleEQ:
             // off → each preset in turn → off
             changeSound { sound in

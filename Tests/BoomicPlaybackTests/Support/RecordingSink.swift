@@ -37,17 +37,22 @@ final class RecordingSink: AudioSink {
     }
 
     func write(_ samples: UnsafeBufferPointer<Int32>) throws(AudioError) {
-        let frames = samples.count / (format?.channels ?? 2)
+        try waitForAllowance(samples.count)
+        tape.samples.withLock { $0.append(contentsOf: samples) }
+    }
+
+    func write(_ samples: UnsafeBufferPointer<Float>) throws(AudioError) {
+        try waitForAllowance(samples.count)
+        tape.samples.withLock { $0.append(contentsOf: samples.map { Int32($0 * 32768) }) }
+    }
+
+    private func waitForAllowance(_ count: Int) throws(AudioError) {
+        let frames = count / (format?.channels ?? 2)
         while tape.allowance.load(ordering: .acquiring) < frames {
             if tape.aborted.load(ordering: .acquiring) { throw AudioError(path: name, reason: "aborted by the test") }
             usleep(500)
         }
         if tape.allowance.load(ordering: .relaxed) != .max { tape.allowance.subtract(frames, ordering: .relaxed) }
-        tape.samples.withLock { $0.append(contentsOf: samples) }
-    }
-
-    func write(_ samples: UnsafeBufferPointer<Float>) {
-        tape.samples.withLock { $0.append(contentsOf: samples.map { Int32($0 * 32768) }) }
     }
 
     func discard() { tape.discards.add(1, ordering: .relaxed) }
