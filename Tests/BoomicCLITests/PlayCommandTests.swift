@@ -171,10 +171,13 @@ extension PlayCommandTests {
         let gainDB = 20 * log10(withGain / reference), volumeDB = 20 * log10(withVolume / reference)
         #expect(abs(gainDB - -6.5) < 0.1, "ReplayGain changed the level by \(gainDB) dB, not -6.5")
         #expect(abs(volumeDB - 20 * log10(0.125)) < 0.1, "volume 50 changed the level by \(volumeDB) dB, not \(20 * log10(0.125))")
-        for bad in [["--eq", "loudest"], ["--volume", "101"], ["--preamp", "x"], ["--replaygain", "loud"]] {
+        for bad in [["--eq", "60=+15"], ["--volume", "101"], ["--preamp", "x"], ["--replaygain", "loud"]] {
             let run = try box.boomic(["play", "--output", "null"] + bad)
             #expect(run.status == 64, "\(run)")
         }
+        // A bare name may be a saved profile: looked up when the player starts, exit 1 if none.
+        let unknown = try box.boomic(["play", "--output", "null", "--eq", "loudest"])
+        #expect(unknown.status == 1 && unknown.errorLines.count == 1, "\(unknown)")
         try box.succeed("play", "--eq", "ROCK", "--output", "null")
     }
 }
