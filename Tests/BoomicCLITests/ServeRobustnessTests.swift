@@ -169,4 +169,39 @@ struct ServeRobustnessTests {
         #expect(server.terminationStatus == 0)
         #expect(!FileManager.default.fileExists(atPath: socket), "the socket file is removed on the way out")
     }
+
+    /// A client that sends and never reads costs bounded memory: once 256 KiB wait for it, the
+    /// server stops reading its requests. Here 300 command lists of 100 `listallinfo`s each
+    /// (over a gigabyte of answers) wait unread for 4 s; the server's peak resident size must
+    /// grow by far less than an unbounded server's would in that time.
+    @Test func aClientThatNeverReadsCostsBoundedMemory() throws {
+        let box = try Sandbox()
+        try box.succeed("import", box.music)
+        let server = try RunningServer(box)
+        func peak() -> Int {
+            let status = (try? String(contentsOfFile: "/proc/\(server.process.processIdentifier)/status", encoding: .utf8)) ?? ""
+            let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+            return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0   // kB
+        }
+        let script = box.root + "/greedy.py"
+        try #"""
+        import socket, sys, time
+        s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+        s.settimeout(2)
+        batch = b"command_list_begin\n" + b"listallinfo\n" * 100 + b"command_list_end\n"
+        try:
+            for i in range(300):
+                s.sendall(batch)
+        except socket.timeout:
+            pass
+        time.sleep(30)
+        """#.write(toFile: script, atomically: true, encoding: .utf8)
+        let before = peak()
+        let client = try ChildProcess.start("/usr/bin/python3", [script, String(server.port)])
+        defer { if client.isRunning { kill(client.processIdentifier, SIGKILL) } }
+        Thread.sleep(forTimeInterval: 4)
+        let after = peak()
+        #expect(after - before < 16 * 1024, "the server's peak grew by \(after - before) kB for a client that never reads")
+        #expect(try server.mpc("status").succeeded, "the server still answers others")
+    }
 }

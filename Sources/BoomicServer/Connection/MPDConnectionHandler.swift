@@ -18,6 +18,12 @@ final class MPDConnectionHandler: ChannelInboundHandler {
     private var list: (ok: Bool, lines: [MPDCommandLine])?
     /// A command list that went over the limit: the rest of it is skipped.
     private var listOverflowed = false
+    /// Requests read but not yet carried out: the socket's bytes arrive in reads of up to a
+    /// megabyte, so a client that never reads its answers may have sent hundreds of requests at
+    /// once. They wait here, as the bytes they came in (bounded by what one read holds, since
+    /// reading stops), until the client has taken what it was sent.
+    private var waiting: [RequestLine] = []
+    private var waitingStart = 0
 
     init(server: ServerContext, client: ClientState) {
         self.server = server
@@ -41,20 +47,36 @@ final class MPDConnectionHandler: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
-        case .tooLong:
-            write(context, MPDError(.argument, "line too long").line + "\n")
-        case .badText:
-            write(context, MPDError(.argument, "not UTF-8").line + "\n")
-        case let .line(text):
-            handle(text, context: context)
-        }
+        waiting.append(unwrapInboundIn(data))
+        drain(context: context)
     }
 
-    /// A slow reader stops being read until it has taken what it was sent.
+    /// A slow reader stops being read, and its waiting requests stop being carried out, until
+    /// it has taken what it was sent; so it costs one read of requests and 256 KiB of answers.
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        context.channel.setOption(ChannelOptions.autoRead, value: context.channel.isWritable).whenComplete { _ in }
+        let writable = context.channel.isWritable
+        context.channel.setOption(ChannelOptions.autoRead, value: writable).whenComplete { _ in }
+        if writable { drain(context: context) }
         context.fireChannelWritabilityChanged()
+    }
+
+    private func drain(context: ChannelHandlerContext) {
+        while waitingStart < waiting.count, context.channel.isWritable, context.channel.isActive {
+            let request = waiting[waitingStart]
+            waitingStart += 1
+            switch request {
+            case .tooLong:
+                write(context, MPDError(.argument, "line too long").line + "\n")
+            case .badText:
+                write(context, MPDError(.argument, "not UTF-8").line + "\n")
+            case let .line(text):
+                handle(text, context: context)
+            }
+        }
+        if waitingStart == waiting.count {
+            waiting.removeAll(keepingCapacity: true)
+            waitingStart = 0
+        }
     }
 
     private func handle(_ text: String, context: ChannelHandlerContext) {
