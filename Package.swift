@@ -7,6 +7,9 @@ let package = Package(
     name: "Boomic",
     products: [
         .executable(name: "boomic", targets: ["BoomicCLI"]),
+        // The decoder for formats only FFmpeg reads, a program of its own so that `boomic` never
+        // links Debian's GPL-bound FFmpeg (NOTICE); the player runs it through a pipe.
+        .executable(name: "boomic-ffmpeg", targets: ["BoomicFFmpeg"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
@@ -23,6 +26,8 @@ let package = Package(
         .systemLibrary(name: "COpusFile", pkgConfig: "opusfile", providers: [.apt(["libopusfile-dev"])]),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        // Linked by boomic-ffmpeg only.
+        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
         .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
         // TagLib 1.13's C API has no property map or pictures, so we own a small C++ shim.
         .target(
@@ -87,6 +92,12 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
+        ),
+        // boomic-ffmpeg: FFmpeg's decoders on a pipe (Core's DecoderPipe), for the player's
+        // FFmpegDecoder.
+        .executableTarget(
+            name: "BoomicFFmpeg",
+            dependencies: ["BoomicCore", "CFFmpeg"]
         ),
         // `boomic --version` names the commit it was built from.
         .plugin(name: "BuildInfo", capability: .buildTool()),

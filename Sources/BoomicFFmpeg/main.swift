@@ -1,0 +1,61 @@
+import BoomicCore
+import CFFmpeg
+import Glibc
+
+// boomic-ffmpeg: decodes one audio file through FFmpeg onto standard output as a `DecoderPipe`
+// stream, for the player (BoomicAudio's `FFmpegDecoder`). A program of its own because
+// Debian's FFmpeg is GPL-bound and `boomic` does not link it (NOTICE).
+
+let usage = """
+    usage: boomic-ffmpeg FILE [--start FRAME]
+
+    Decodes FILE through FFmpeg and writes Boomic's decoder stream (DecoderPipe) on standard
+    output, starting at sample frame FRAME (default 0) exactly. Boomic's player runs it for
+    the formats it has no decoder of its own for (AAC and ALAC in M4A, WavPack, APE, Musepack…).
+    """
+
+/// A usage error, on standard error (the stream is for the player).
+func complain(_ text: String) {
+    let line = Array((text + "\n").utf8)
+    _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+}
+
+var path: String?
+var start = 0
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "-h", "--help":
+        print(usage)
+        exit(0)
+    case "--start":
+        guard let value = arguments.popFirst().flatMap({ Int($0) }), value >= 0 else {
+            complain("boomic-ffmpeg: --start needs a frame number")
+            exit(64)
+        }
+        start = value
+    default:
+        guard path == nil else {
+            complain("boomic-ffmpeg: one file at a time\n\(usage)")
+            exit(64)
+        }
+        path = argument
+    }
+}
+guard let path else {
+    complain(usage)
+    exit(64)
+}
+
+signal(SIGPIPE, SIG_IGN)
+// FFmpeg's own messages would go to stderr, which the player does not read: what matters comes
+// through the stream.
+av_log_set_level(AV_LOG_QUIET)
+
+var writer = PipeWriter()
+do {
+    try Decoding.run(path: path, from: start, into: &writer)
+} catch {
+    writer.send(.error, text: error.reason)
+    exit(1)
+}
