@@ -106,7 +106,7 @@ let package = Package(
         .testTarget(name: "BoomicCoreTests", dependencies: ["BoomicCore"]),
         .testTarget(name: "BoomicStoreTests", dependencies: ["BoomicStore", "BoomicCore"]),
         .testTarget(name: "BoomicLibraryTests", dependencies: ["BoomicLibrary", "BoomicStore", "BoomicMedia", "BoomicCore"]),
-        .testTarget(name: "BoomicAudioTests", dependencies: ["BoomicAudio"]),
+        .testTarget(name: "BoomicAudioTests", dependencies: ["BoomicAudio", "BoomicCore"]),
         .testTarget(name: "BoomicPlaybackTests", dependencies: ["BoomicPlayback", "BoomicAudio", "BoomicCore"]),
         .testTarget(name: "BoomicMediaTests", dependencies: ["BoomicMedia", "BoomicCore"]),
         .testTarget(name: "BoomicServerTests", dependencies: ["BoomicServer", "BoomicCore"]),

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What the engine asks of every decoder: its format before the first sample, its length when
 /// known, and samples pulled in blocks. Pull, not push, so the engine decides how far ahead it
 /// decodes (and opens the next song's decoder before this one ends: gapless).
@@ -38,15 +40,50 @@ extension MP3Decoder: AudioDecoder {}
 
 /// Opens the decoder for a file by its name's extension (the library has already read its tags,
 /// so the extension is what it is).
+///
+/// Boomic's own decoders come first, as in MPD: they are bit-exact against the reference
+/// decoders (`flac -d`, `mpg123`, `oggdec`) and gapless from the codecs' own trimming. FFmpeg
+/// (through `boomic-ffmpeg`) takes every other format, and a file that the decoder its name
+/// points to refuses as not its format: an `.ogg` holding Opus or FLAC, a `.wav` holding
+/// ADPCM.
 public enum Decoders {
     public static func open(_ path: String) throws(AudioError) -> any AudioDecoder {
         switch path.split(separator: ".").last?.lowercased() {
         case "flac": return try FLACDecoder(path: path)
         case "mp3": return try MP3Decoder(path: path)
-        case "ogg", "oga": return try VorbisDecoder(path: path)
         case "opus": return try OpusDecoder(path: path)
-        case "wav", "aif", "aiff", "aifc": return try PCMFileDecoder(path: path)
-        case let ext: throw AudioError(path: path, reason: "no decoder for .\(ext ?? "") files yet")
+        case "ogg", "oga": return try firstOpening(path, [.vorbis, .opus, .ffmpeg])
+        case "wav", "aif", "aiff", "aifc": return try firstOpening(path, [.pcm, .ffmpeg])
+        default: return try FFmpegDecoder(path: path)
         }
+    }
+
+    private enum Kind {
+        case vorbis, opus, pcm, ffmpeg
+
+        func open(_ path: String) throws(AudioError) -> any AudioDecoder {
+            switch self {
+            case .vorbis: return try VorbisDecoder(path: path)
+            case .opus: return try OpusDecoder(path: path)
+            case .pcm: return try PCMFileDecoder(path: path)
+            case .ffmpeg: return try FFmpegDecoder(path: path)
+            }
+        }
+    }
+
+    /// The first decoder that opens the file; when none does, the first one's reason, which
+    /// names what the file's extension promised.
+    private static func firstOpening(_ path: String, _ kinds: [Kind]) throws(AudioError) -> any AudioDecoder {
+        var first: AudioError?
+        for kind in kinds {
+            do {
+                return try kind.open(path)
+            } catch {
+                if first == nil { first = error }
+                // A missing file is missing for every decoder.
+                if !FileManager.default.fileExists(atPath: path) { break }
+            }
+        }
+        throw first!
     }
 }

@@ -1,0 +1,194 @@
+import BoomicAudio
+import BoomicCore
+import BoomicTestSupport
+import Foundation
+import Testing
+
+/// The formats Boomic decodes through FFmpeg (`boomic-ffmpeg` on a pipe): lossless ones give
+/// back the original bit for bit, AAC gives FFmpeg's own decoding trimmed to the encoder's
+/// length, damage is silence of its length, and a hostile file, a crash of the decoder or no
+/// decoder at all is one line, never a hang or a crash of the player.
+@Suite struct FFmpegDecoderTests {
+    /// Lossless codecs in FFmpeg's containers, with the command that makes each from a WAV.
+    static let lossless: [(ext: String, make: @Sendable (String, String) -> [String])] = [
+        ("m4a", { ["ffmpeg", "-v", "error", "-y", "-i", $0, "-c:a", "alac", $1] }),
+        ("wv", { ["wavpack", "-q", "-y", $0, "-o", $1] }),
+        ("oga", { ["ffmpeg", "-v", "error", "-y", "-i", $0, "-c:a", "flac", $1] }),
+    ]
+
+    @Test(arguments: [0, 1, 2], [16, 24])
+    func losslessDecodesToTheOriginal(_ format: Int, _ bits: Int) throws {
+        let (ext, make) = Self.lossless[format]
+        let dir = TempDir("boomic-ffmpeg")
+        let wav = dir.path + "/tone.wav", file = dir.path + "/tone." + ext
+        try toolOutput(["sox", "-n", "-r", bits == 24 ? "48000" : "44100", "-b", String(bits), "-c", "2", wav,
+                        "synth", "2.345", "sine", "300-3000", "sine", "441", "gain", "-3"])
+        try toolOutput(make(wav, file))
+        let d = try Decoders.open(file)
+        #expect(d is FFmpegDecoder)
+        #expect(d.format == PCMFormat(sampleRate: bits == 24 ? 48_000 : 44_100, channels: 2, bitsPerSample: bits))
+        let original = try Self.samples(ofWAV: wav, bits: bits)
+        #expect(d.totalFrames == original.count / 2)
+        let decoded = try Self.decodeAll(d)
+        #expect(decoded.count == original.count, "\(decoded.count - original.count) samples more than the original")
+        let same = decoded == original
+        #expect(same, "\(ext) \(bits)-bit differs from the original")
+        #expect(d.warnings.isEmpty)
+    }
+
+    @Test func aacIsFFmpegsDecodingTrimmedToTheEncodersLength() throws {
+        let dir = TempDir("boomic-ffmpeg")
+        let frames = try ToneTracks.make(in: dir.path).last!
+        let file = dir.path + "/tone.m4a"
+        try toolOutput(["ffmpeg", "-v", "error", "-y", "-i", dir.path + "/tone.wav", "-c:a", "aac", "-b:a", "160k", file])
+        let d = try Decoders.open(file)
+        #expect(d.format == .float(sampleRate: 44_100, channels: 2))
+        var decoded: [Float] = []
+        while try d.read(into: &decoded, maxFrames: 4096) > 0 {}
+        // ffmpeg itself plays the last frame whole, padding included; the edit list says where
+        // the music ends, which is the WAV's length.
+        let reference = Self.floats(try toolOutput(["ffmpeg", "-v", "error", "-i", file, "-f", "f32le", "-"]))
+        #expect(reference.count > frames * 2)
+        #expect(decoded.count == frames * 2)
+        let same = decoded == Array(reference.prefix(frames * 2))
+        #expect(same, "not FFmpeg's decoding")
+    }
+
+    @Test(arguments: ["alac", "wavpack", "aac"])
+    func seekLandsOnTheSampleAsked(_ codec: String) throws {
+        let dir = TempDir("boomic-ffmpeg")
+        try ToneTracks.make(in: dir.path)
+        let wav = dir.path + "/tone.wav"
+        let file = dir.path + (codec == "wavpack" ? "/seek.wv" : "/seek.m4a")
+        switch codec {
+        case "wavpack": try toolOutput(["wavpack", "-q", "-y", wav, "-o", file])
+        default: try toolOutput(["ffmpeg", "-v", "error", "-y", "-i", wav, "-c:a", codec, file])
+        }
+        let whole = try Self.decodeAll(try Decoders.open(file))
+        for target in [1, 4_095, 51_234, whole.count / 2 - 1] {
+            let d = try Decoders.open(file)
+            try d.seek(toFrame: target)
+            let tail = try Self.decodeAll(d)
+            let expected = Array(whole[(target * 2)...])
+            #expect(tail.count == expected.count, "frames after a seek to \(target)")
+            if codec == "aac" {
+                // AAC's noise substitution draws from a generator that a decode from the start
+                // has run further: the position is exact, the noise is not (measured 57–86 dB;
+                // a seek one sample off measures under 20 dB).
+                #expect(Self.snr(tail, expected) > 40, "SNR after a seek to \(target): \(Self.snr(tail, expected)) dB")
+            } else {
+                let same = tail == expected
+                #expect(same, "samples after a seek to \(target) differ from a decode from the start")
+            }
+        }
+        let past = try Decoders.open(file)
+        try past.seek(toFrame: whole.count)
+        #expect(try Self.decodeAll(past).isEmpty, "a seek past the end reads nothing")
+    }
+
+    @Test(arguments: ["wv", "m4a"])
+    func aDamagedStretchIsSilenceOfItsLength(_ ext: String) throws {
+        let dir = TempDir("boomic-ffmpeg")
+        try ToneTracks.make(in: dir.path)
+        let wav = dir.path + "/tone.wav", file = dir.path + "/tone." + ext
+        if ext == "wv" {
+            try toolOutput(["wavpack", "-q", "-y", wav, "-o", file])
+        } else {
+            try toolOutput(["ffmpeg", "-v", "error", "-y", "-i", wav, "-c:a", "alac", file])
+        }
+        let clean = try Self.decodeAll(try Decoders.open(file))
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
+        for i in (bytes.count / 2)..<(bytes.count / 2 + 400) { bytes[i] ^= 0x5A }
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        let d = try Decoders.open(file)
+        let damaged = try Self.decodeAll(d)
+        #expect(damaged.count == clean.count, "the damage changed the length by \(damaged.count - clean.count) samples")
+        #expect(d.warnings.contains { $0.contains("lost to damage") }, "\(d.warnings)")
+        let differing = damaged.indices.filter { $0 < clean.count && damaged[$0] != clean[$0] }
+        let firstDifference = differing.first ?? damaged.count
+        let lastDifference = damaged.count - 1 - (differing.last ?? 0)
+        #expect(firstDifference > clean.count / 4 && lastDifference > clean.count / 8,
+                "only the damaged stretch may differ: \(firstDifference) from the start, \(lastDifference) from the end")
+    }
+
+    @Test func aFileThatIsNoAudioIsOneLine() throws {
+        let dir = TempDir("boomic-ffmpeg")
+        let file = dir.path + "/junk.m4a"
+        var rng = SplitMix64(seed: 7)
+        try Data((0..<30_000).map { _ in UInt8.random(in: 0...255, using: &rng) }).write(to: URL(fileURLWithPath: file))
+        let error = #expect(throws: AudioError.self) { try Decoders.open(file) }
+        #expect(error?.description == file + ": cannot open (Invalid data found when processing input)")
+        #expect(throws: AudioError.self) { try Decoders.open(dir.path + "/missing.wv") }
+    }
+
+    @Test func withoutTheDecoderProgramTheFormatIsNamed() throws {
+        let dir = TempDir("boomic-ffmpeg")
+        let file = dir.path + "/a.m4a"
+        try Data([0]).write(to: URL(fileURLWithPath: file))
+        let error = #expect(throws: AudioError.self) { try FFmpegDecoder(path: file, program: nil) }
+        #expect(error?.reason.hasPrefix("no decoder for .m4a files: boomic-ffmpeg") == true)
+    }
+
+    /// A decoder that crashes mid-song (a stand-in program: a header, some samples, a signal)
+    /// ends the song with what came and a warning.
+    @Test func aDecoderThatCrashesEndsTheSongWithAWarning() throws {
+        let dir = TempDir("boomic-ffmpeg")
+        let header = "rate=8000 channels=1 bits=16 float=0 frames=100 codec=fake"
+        let stream = dir.path + "/stream"
+        try Data(DecoderPipe.packet(.header, text: header) + DecoderPipe.packet(.samples, [UInt8](repeating: 0, count: 40)))
+            .write(to: URL(fileURLWithPath: stream))
+        let script = dir.path + "/crashing"
+        try "#!/bin/sh\ncat '\(stream)'\nkill -SEGV $$\n".write(toFile: script, atomically: true, encoding: .utf8)
+        chmod(script, 0o755)
+        let file = dir.path + "/a.m4a"
+        try Data([0]).write(to: URL(fileURLWithPath: file))
+        let d = try FFmpegDecoder(path: file, program: script)
+        #expect(d.format == PCMFormat(sampleRate: 8_000, channels: 1, bitsPerSample: 16))
+        #expect(try Self.decodeAll(d) == [Int32](repeating: 0, count: 10))
+        #expect(d.warnings == ["boomic-ffmpeg stopped mid-song (signal 11); the rest is not played"])
+    }
+
+    /// What the name promises is tried first; a file that is not it goes on to the next decoder.
+    @Test func aFileIsDecodedByWhatItHoldsNotOnlyByItsName() throws {
+        let dir = TempDir("boomic-ffmpeg")
+        try ToneTracks.make(in: dir.path)
+        let wav = dir.path + "/tone.wav"
+        try toolOutput(["opusenc", "--quiet", wav, dir.path + "/opus.ogg"])
+        try toolOutput(["ffmpeg", "-v", "error", "-y", "-i", wav, "-c:a", "adpcm_ms", dir.path + "/adpcm.wav"])
+        #expect(try Decoders.open(dir.path + "/opus.ogg") is OpusDecoder)
+        let adpcm = try Decoders.open(dir.path + "/adpcm.wav")
+        #expect((adpcm as? FFmpegDecoder)?.codec == "adpcm_ms")
+        #expect(try Self.decodeAll(adpcm).count > 100_000)
+    }
+
+    // MARK: Helpers
+
+    static func decodeAll(_ d: any AudioDecoder) throws -> [Int32] {
+        var all: [Int32] = []
+        while try d.read(into: &all, maxFrames: 4096) > 0 {}
+        return all
+    }
+
+    /// A WAV's samples as sox reads them, as the integers a decoder of `bits` bits gives.
+    static func samples(ofWAV path: String, bits: Int) throws -> [Int32] {
+        let raw = try toolOutput(["sox", path, "-t", "s32", "-"])
+        return stride(from: 0, to: raw.count, by: 4).map { i in
+            Int32(bitPattern: UInt32(raw[i]) | UInt32(raw[i + 1]) << 8 | UInt32(raw[i + 2]) << 16 | UInt32(raw[i + 3]) << 24) >> Int32(32 - bits)
+        }
+    }
+
+    static func floats(_ bytes: [UInt8]) -> [Float] {
+        stride(from: 0, to: bytes.count - 3, by: 4).map { i in
+            Float(bitPattern: UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 3]) << 24)
+        }
+    }
+
+    static func snr(_ a: [Int32], _ b: [Int32]) -> Double {
+        var signal = 0.0, noise = 0.0
+        for (x, y) in zip(a, b) {
+            signal += Double(y) * Double(y)
+            noise += (Double(x) - Double(y)) * (Double(x) - Double(y))
+        }
+        return noise == 0 ? .infinity : 10 * log10(signal / noise)
+    }
+}
