@@ -17,14 +17,20 @@ enum Decoding {
         guard let shape = FrameSamples(frame: first, rawBits: input.bitsPerRawSample) else {
             throw InputError(reason: "an unsupported sample format (\(input.codecName))")
         }
-        writer.send(.header, text: shape.header(totalFrames: input.totalFrames(rate: shape.sampleRate), codec: input.codecName).text)
+        // Musepack: FFmpeg keeps the filter delay and the last frame's padding; the file's header
+        // says how much to trim. Counted from the start, so a seek decodes from there.
+        let musepack = input.codecName == "musepack8" ? MusepackHeader(path: path) : nil
+        let total = musepack?.samples ?? input.totalFrames(rate: shape.sampleRate)
+        writer.send(.header, text: shape.header(totalFrames: total, codec: input.codecName).text)
 
         let origin = input.framePTS
-        let end = input.exactLength(rate: shape.sampleRate)
+        var end = input.exactLength(rate: shape.sampleRate)
+        var left = musepack.map { $0.samples - start }
         var skip = 0
         var frameReady = true
-        if start > 0 {
-            switch try seek(input, to: start, rate: shape.sampleRate) {
+        if musepack != nil { end = nil }
+        if start > 0 || musepack != nil {
+            switch musepack == nil ? try seek(input, to: start, rate: shape.sampleRate) : .unknown {
             case .within(let before):
                 skip = before
             case .pastTheEnd:
@@ -33,7 +39,7 @@ enum Decoding {
                 // No timestamps to go by, or the container could not seek: decode from the start
                 // and count.
                 input = try MediaInput(path: path)
-                skip = start
+                skip = start + (musepack?.leading ?? 0)
                 frameReady = try input.nextFrame()
                 while frameReady, let frame = input.frame, skip >= Int(frame.pointee.nb_samples) {
                     skip -= Int(frame.pointee.nb_samples)
@@ -58,6 +64,10 @@ enum Decoding {
             if let end, let origin, let pts = input.framePTS {
                 // The padding after the last frame's real end (MP4 edit lists): not heard.
                 count = max(0, min(count, end - position(pts - origin, input, shape.sampleRate)))
+            }
+            if let remaining = left {
+                count = min(count, skip + max(0, remaining))
+                left = remaining - max(0, count - skip)
             }
             writer.sendSamples { shape.append(frame, from: skip, upTo: count, to: &$0) }
             skip = 0

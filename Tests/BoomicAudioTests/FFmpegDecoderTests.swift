@@ -54,6 +54,38 @@ import Testing
         #expect(same, "not FFmpeg's decoding")
     }
 
+    /// Musepack through FFmpeg, trimmed as the stream header says (the filter delay, the last
+    /// frame's padding): the same length as `mpcdec` gives and the original had, tracks that
+    /// join to the original's length, and samples within 2 LSB of `mpcdec`'s (FFmpeg's decoder
+    /// is fixed-point, libmpcdec's float, and they round apart).
+    @Test func musepackIsTrimmedLikeMpcdec() throws {
+        let dir = TempDir("boomic-ffmpeg")
+        let bounds = try ToneTracks.make(in: dir.path)
+        var joined: [Int32] = []
+        var reference: [Int32] = []
+        for i in 0..<ToneTracks.cuts.count {
+            let file = dir.path + "/t\(i).mpc"
+            try toolOutput(["mpcenc", "--silent", "--overwrite", dir.path + "/t\(i).wav", file])
+            try toolOutput(["mpcdec", file, dir.path + "/ref\(i).wav"])
+            let d = try Decoders.open(file)
+            #expect(d.totalFrames == bounds[i + 1] - bounds[i])
+            joined += try Self.decodeAll(d)
+            reference += try Self.samples(ofWAV: dir.path + "/ref\(i).wav", bits: 16)
+        }
+        #expect(joined.count == 2 * bounds.last!, "\(joined.count / 2 - bounds.last!) frames of gap (+) or overlap (-)")
+        #expect(joined.count == reference.count)
+        let worst = zip(joined, reference).map { abs($0 - $1) }.max() ?? 0
+        #expect(worst <= 2, "up to \(worst) LSB from mpcdec")
+
+        let file = dir.path + "/t1.mpc"
+        let whole = try Self.decodeAll(try Decoders.open(file))
+        let d = try Decoders.open(file)
+        try d.seek(toFrame: 12_345)
+        let tail = try Self.decodeAll(d)
+        let same = tail == Array(whole[(2 * 12_345)...])
+        #expect(same, "a seek does not land on the sample asked")
+    }
+
     @Test(arguments: ["alac", "wavpack", "aac"])
     func seekLandsOnTheSampleAsked(_ codec: String) throws {
         let dir = TempDir("boomic-ffmpeg")
