@@ -153,6 +153,47 @@ import Testing
         #expect(throws: AudioError.self) { try Decoders.open(dir.path + "/missing.wv") }
     }
 
+    /// Files cut short or spoiled at random places (seeded): each opens with an error or
+    /// decodes to an end, and a decoder that dies says so; the player's side never traps.
+    @Test func spoiledFilesEndInAnErrorOrAnEndNeverACrash() throws {
+        let dir = TempDir("boomic-ffmpeg")
+        let wav = dir.path + "/tone.wav"
+        try toolOutput(["sox", "-n", "-r", "44100", "-b", "16", "-c", "2", wav, "synth", "1", "sine", "300-3000"])
+        var files: [String] = []
+        for (ext, args) in [("m4a", ["-c:a", "alac"]), ("aac.m4a", ["-c:a", "aac"])] {
+            try toolOutput(["ffmpeg", "-v", "error", "-y", "-i", wav] + args + [dir.path + "/clean." + ext])
+            files.append(dir.path + "/clean." + ext)
+        }
+        try toolOutput(["wavpack", "-q", "-y", wav, "-o", dir.path + "/clean.wv"])
+        try toolOutput(["mpcenc", "--silent", "--overwrite", wav, dir.path + "/clean.mpc"])
+        files += [dir.path + "/clean.wv", dir.path + "/clean.mpc"]
+        var checked = 0
+        for seed in Seeds.list(6, from: 0xFF_0000) {
+            var rng = SplitMix64(seed: seed)
+            for clean in files {
+                var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: clean)))
+                if Bool.random(using: &rng) {
+                    bytes.removeLast(Int.random(in: 1..<bytes.count, using: &rng))
+                } else {
+                    for _ in 0..<Int.random(in: 1...50, using: &rng) {
+                        bytes[Int.random(in: 0..<bytes.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
+                    }
+                }
+                let spoiled = dir.path + "/spoiled." + (clean as NSString).pathExtension
+                try Data(bytes).write(to: URL(fileURLWithPath: spoiled))
+                do {
+                    let d = try Decoders.open(spoiled)
+                    let n = try Self.decodeAll(d).count
+                    #expect(n % d.format.channels == 0, "\(Seeds.replay(seed)): \(clean) gave part of a frame")
+                } catch let error as AudioError {
+                    #expect(!error.reason.isEmpty && !error.reason.contains("\n"), "\(Seeds.replay(seed)): \(error)")
+                }
+                checked += 1
+            }
+        }
+        #expect(checked >= Seeds.atLeast(24))
+    }
+
     @Test func withoutTheDecoderProgramTheFormatIsNamed() throws {
         let dir = TempDir("boomic-ffmpeg")
         let file = dir.path + "/a.m4a"
