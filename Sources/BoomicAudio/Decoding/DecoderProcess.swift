@@ -53,7 +53,7 @@ final class DecoderProcess {
         close(ends[1])
         guard r == 0 else {
             close(ends[0])
-            throw AudioError(path: program, reason: "cannot run (\(String(cString: strerror(r))))")
+            throw AudioError(path: program, reason: "cannot run \(program) (\(String(cString: strerror(r))))")
         }
         pid = child
         fd = ends[0]
