@@ -33,6 +33,23 @@ import Testing
         #expect(ends.first.map { abs($0.heard - heard) <= 2_048.0 / 44_100 } == true, "heard \(ends.first?.heard ?? -1) s, expected \(heard)")
     }
 
+    /// An engine made with a stopped queue says nothing until told to play: `boomic play` starts
+    /// it, then sends `play`, and an `idle` in between (the engine's loop got there first on a
+    /// busy machine) ended its run with "nothing playable" before a song had started.
+    @Test func aStoppedEngineWaitsForPlayWithoutReportingIdle() async throws {
+        let album = try ToneAlbum()
+        let tape = RecordingSink.Tape()
+        let stopped = album.queue([0]).applying(.stop)
+        let engine = PlaybackEngine(queue: stopped, sink: RecordingSink(tape: tape), songs: album.resolver())
+        try await Task.sleep(for: .milliseconds(300))
+        engine.send(.queue(.play(nil)))
+        let seen = await events(of: engine)
+        engine.quit()
+        #expect(seen.first.map { if case .started = $0 { true } else { false } } == true, "\(seen.prefix(3))")
+        #expect(seen.filter { $0 == .idle }.count == 1)
+        #expect(firstDifference(tape.samples.withLock { $0 }, album.samples(ofTrack: 0)) == nil)
+    }
+
     @Test func pauseHoldsTheOutputAndPlayResumesWhereItWas() async throws {
         let album = try ToneAlbum()
         let tape = RecordingSink.Tape()
