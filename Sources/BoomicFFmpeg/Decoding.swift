@@ -20,11 +20,12 @@ enum Decoding {
         // Musepack: FFmpeg keeps the filter delay and the last frame's padding; the file's header
         // says how much to trim. Counted from the start, so a seek decodes from there.
         let musepack = input.codecName == "musepack8" ? MusepackHeader(path: path) : nil
-        let total = musepack?.samples ?? input.totalFrames(rate: shape.sampleRate)
+        let exact = input.exactLength(rate: shape.sampleRate)
+        let total = musepack?.samples ?? exact ?? input.totalFrames(rate: shape.sampleRate)
         writer.send(.header, text: shape.header(totalFrames: total, codec: input.codecName).text)
 
         let origin = input.framePTS
-        var end = input.exactLength(rate: shape.sampleRate)
+        var end = exact
         var left = musepack.map { $0.samples - start }
         var skip = 0
         var frameReady = true

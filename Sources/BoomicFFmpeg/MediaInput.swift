@@ -100,10 +100,13 @@ final class MediaInput {
     /// exactly: an MP4's sample table and edit list do (the edit list is how an encoder says
     /// how much of the last AAC frame is padding, which the decoder itself does not trim), while
     /// other containers' durations may be estimates from the bit rate.
+    /// An iTunes file may have no edit list but an `iTunSMPB` tag saying the same.
     func exactLength(rate: Int) -> Int? {
         guard let container, let name = container.pointee.iformat?.pointee.name,
               String(cString: name).hasPrefix("mov,") else { return nil }
-        return totalFrames(rate: rate)
+        let stated = totalFrames(rate: rate)
+        guard let itunes = ITunesGapless(path: path) else { return stated }
+        return min(stated ?? itunes.samples, itunes.samples)
     }
 
     /// A frame's time in the stream's time base, or nil when it has none.

@@ -54,6 +54,33 @@ import Testing
         #expect(same, "not FFmpeg's decoding")
     }
 
+    /// An iTunes file has no edit list but an `iTunSMPB` tag (delay, padding, length): FFmpeg
+    /// trims the delay from it, and the length ends the song where the music does.
+    @Test func anITunesFilesLengthComesFromItsITunSMPBTag() throws {
+        let dir = TempDir("boomic-ffmpeg")
+        let frames = try ToneTracks.make(in: dir.path).last!
+        let file = dir.path + "/itunes.m4a"
+        try toolOutput(["ffmpeg", "-v", "error", "-y", "-i", dir.path + "/tone.wav", "-c:a", "aac", "-b:a", "160k",
+                        "-use_editlist", "0", file])
+        let untagged = try Self.decodeAll(try Decoders.open(file)).count / 2
+        #expect(untagged >= frames + 1024, "without an edit list or the tag, the encoder's delay is played")
+        let packets = (frames + 1024 + 1023) / 1024
+        let smpb = String(format: " 00000000 00000400 %08X %016X 00000000 00000000", packets * 1024 - 1024 - frames, frames)
+        try toolOutput(["/usr/bin/python3", "-c", """
+            import sys
+            from mutagen.mp4 import MP4, MP4FreeForm
+            f = MP4(sys.argv[1]); f['----:com.apple.iTunes:iTunSMPB'] = [MP4FreeForm(sys.argv[2].encode())]; f.save()
+            """, file, smpb])
+        let d = try Decoders.open(file)
+        #expect(d.totalFrames == frames)
+        var decoded: [Float] = []
+        while try d.read(into: &decoded, maxFrames: 4096) > 0 {}
+        #expect(decoded.count == 2 * frames, "\(decoded.count / 2 - frames) frames more than the tag says")
+        let reference = Self.floats(try toolOutput(["ffmpeg", "-v", "error", "-i", file, "-f", "f32le", "-"]))
+        let same = decoded == Array(reference.prefix(2 * frames))
+        #expect(same, "not FFmpeg's decoding (which drops the delay the tag names)")
+    }
+
     /// Musepack through FFmpeg, trimmed as the stream header says (the filter delay, the last
     /// frame's padding): the same length as `mpcdec` gives and the original had, tracks that
     /// join to the original's length, and samples within 2 LSB of `mpcdec`'s (FFmpeg's decoder
