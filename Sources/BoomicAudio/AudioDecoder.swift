@@ -58,6 +58,30 @@ public enum Decoders {
         }
     }
 
+    /// What the player decodes, as MPD's `decoders` command lists its plugins: a name, the file
+    /// suffixes and the MIME types; FFmpeg's only when `boomic-ffmpeg` is there to run.
+    public struct Plugin: Sendable, Equatable {
+        public var name: String
+        public var suffixes: [String]
+        public var mimeTypes: [String]
+    }
+
+    public static var plugins: [Plugin] {
+        var list = [
+            Plugin(name: "flac", suffixes: ["flac"], mimeTypes: ["audio/flac", "audio/x-flac"]),
+            Plugin(name: "mpg123", suffixes: ["mp3"], mimeTypes: ["audio/mpeg"]),
+            Plugin(name: "vorbis", suffixes: ["ogg", "oga"], mimeTypes: ["audio/ogg", "audio/vorbis"]),
+            Plugin(name: "opus", suffixes: ["opus"], mimeTypes: ["audio/ogg", "audio/opus"]),
+            Plugin(name: "pcm", suffixes: ["wav", "aif", "aiff", "aifc"], mimeTypes: ["audio/wav", "audio/x-wav", "audio/aiff"]),
+        ]
+        if FFmpegDecoder.program != nil {
+            list.append(Plugin(name: "ffmpeg", suffixes: ["m4a", "mp4", "aac", "wv", "ape", "mpc", "tta", "wma", "spx"],
+                               mimeTypes: ["audio/mp4", "audio/aac", "audio/x-wavpack", "audio/x-ape", "audio/x-musepack",
+                                           "audio/x-tta", "audio/x-ms-wma", "audio/x-speex"]))
+        }
+        return list
+    }
+
     private enum Kind {
         case vorbis, opus, pcm, ffmpeg
 

@@ -47,17 +47,10 @@ enum ConnectionCommands {
         // Boomic plays files from its library only.
         CommandSpec("urlhandlers") { _ in },
         CommandSpec("decoders") { inv in
-            let plugins: [(String, [String], [String])] = [
-                ("flac", ["flac"], ["audio/flac", "audio/x-flac"]),
-                ("mpg123", ["mp3"], ["audio/mpeg"]),
-                ("vorbis", ["ogg", "oga"], ["audio/ogg", "audio/vorbis"]),
-                ("opus", ["opus"], ["audio/ogg", "audio/opus"]),
-                ("pcm", ["wav", "aif", "aiff", "aifc"], ["audio/wav", "audio/x-wav", "audio/aiff"]),
-            ]
-            for (name, suffixes, types) in plugins {
-                inv.response.add("plugin", name)
-                for s in suffixes { inv.response.add("suffix", s) }
-                for t in types { inv.response.add("mime_type", t) }
+            for plugin in Decoders.plugins {
+                inv.response.add("plugin", plugin.name)
+                for s in plugin.suffixes { inv.response.add("suffix", s) }
+                for t in plugin.mimeTypes { inv.response.add("mime_type", t) }
             }
         },
         CommandSpec("binarylimit", 1...1) { inv throws(MPDError) in
