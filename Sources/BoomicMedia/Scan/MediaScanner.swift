@@ -18,6 +18,7 @@ public enum MediaScanner {
     /// The default audio file extensions (lower case, without the dot).
     public static let defaultExtensions: Set<String> = [
         "flac", "mp3", "wav", "ogg", "oga", "opus", "m4a", "mp4", "aac", "aif", "aiff", "wv", "ape", "mpc",
+        "tta", "wma", "spx",
     ]
 
     /// How to scan; the defaults suit a library import.
