@@ -20,13 +20,11 @@ public final class FFmpegDecoder: AudioDecoder {
     public private(set) var warnings: [String] = []
 
     private let program: String
-    private var process: DecoderProcess
-    private var parser = DecoderPipeParser()
+    private var reader: DecoderPipeReader
     /// Samples received and not yet handed out, as they came (little-endian 32-bit words).
     private var words: [UInt32] = []
     private var taken = 0
     private var ended = false
-    private var chunk = [UInt8](repeating: 0, count: 1 << 16)
 
     /// Where `boomic-ffmpeg` is: `$BOOMIC_FFMPEG`, else next to the running program (where
     /// `swift build` and `scripts/install` put it), else on `PATH`; nil when it is nowhere.
@@ -53,8 +51,8 @@ public final class FFmpegDecoder: AudioDecoder {
             throw AudioError(path: path, reason: "no decoder for .\((path as NSString).pathExtension) files: boomic-ffmpeg (Boomic's FFmpeg decoder) is not installed next to boomic; scripts/install puts it there")
         }
         self.program = program
-        process = try Self.start(program, path)
-        let header = try Self.header(of: process, path: path, parser: &parser, warnings: &warnings)
+        reader = try Self.start(program, path)
+        let header = try Self.header(of: reader, path: path, warnings: &warnings)
         format = header.isFloat
             ? .float(sampleRate: header.sampleRate, channels: header.channels)
             : PCMFormat(sampleRate: header.sampleRate, channels: header.channels, bitsPerSample: header.bitsPerSample)
@@ -95,13 +93,11 @@ public final class FFmpegDecoder: AudioDecoder {
     /// Starts the program again at `frame`: FFmpeg seeks near it and decodes up to it.
     public func seek(toFrame frame: Int) throws(AudioError) {
         let fresh = try Self.start(program, path, at: max(0, frame))
-        var freshParser = DecoderPipeParser()
-        let header = try Self.header(of: fresh, path: path, parser: &freshParser, warnings: &warnings)
+        let header = try Self.header(of: fresh, path: path, warnings: &warnings)
         guard header.sampleRate == format.sampleRate, header.channels == format.channels else {
             throw AudioError(path: path, reason: "cannot seek: the decoder gave another format (\(header.text))")
         }
-        process = fresh
-        parser = freshParser
+        reader = fresh
         words.removeAll(keepingCapacity: true)
         taken = 0
         ended = false
@@ -109,9 +105,9 @@ public final class FFmpegDecoder: AudioDecoder {
 
     // MARK: The pipe
 
-    private static func start(_ program: String, _ path: String, at frame: Int = 0) throws(AudioError) -> DecoderProcess {
+    private static func start(_ program: String, _ path: String, at frame: Int = 0) throws(AudioError) -> DecoderPipeReader {
         do {
-            return try DecoderProcess(program: program, arguments: frame > 0 ? [path, "--start", String(frame)] : [path])
+            return try DecoderPipeReader(program: program, arguments: frame > 0 ? [path, "--start", String(frame)] : [path])
         } catch {
             throw AudioError(path: path, reason: "cannot start boomic-ffmpeg: \(error.reason)")
         }
@@ -119,39 +115,20 @@ public final class FFmpegDecoder: AudioDecoder {
 
     /// Reads up to the header packet: the format, or the program's one line on why it cannot
     /// decode the file.
-    private static func header(of process: DecoderProcess, path: String, parser: inout DecoderPipeParser,
+    private static func header(of reader: DecoderPipeReader, path: String,
                                warnings: inout [String]) throws(AudioError) -> DecoderPipe.Header {
-        var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
-            var result: Result<DecoderPipe.Header, AudioError>?
-            do {
-                while result == nil, let r = try parser.next({ kind, payload -> Result<DecoderPipe.Header, AudioError>? in
-                    let text = String(decoding: payload, as: UTF8.self)
-                    switch kind {
-                    case .header:
-                        guard let header = DecoderPipe.Header(text: text) else {
-                            return .failure(AudioError(path: path, reason: "boomic-ffmpeg sent a header it cannot have meant (\(text))"))
-                        }
-                        return .success(header)
-                    case .error: return .failure(AudioError(path: path, reason: text))
-                    case .warning:
-                        warnings.append(text)
-                        return nil
-                    case .samples, .end:
-                        return .failure(AudioError(path: path, reason: "boomic-ffmpeg sent samples before saying their format"))
-                    }
-                }) {
-                    result = r
+            switch try packet(from: reader, path: path) {
+            case let .header(text):
+                guard let header = DecoderPipe.Header(text: text) else {
+                    throw AudioError(path: path, reason: "boomic-ffmpeg sent a header it cannot have meant (\(text))")
                 }
-            } catch {
-                throw AudioError(path: path, reason: "boomic-ffmpeg's output is garbled (\(error))")
+                return header
+            case let .warning(text): warnings.append(text)
+            case let .error(text): throw AudioError(path: path, reason: text)
+            case let .cutShort(how): throw AudioError(path: path, reason: "boomic-ffmpeg stopped before decoding anything (\(how))")
+            case .samples, .end: throw AudioError(path: path, reason: "boomic-ffmpeg sent samples before saying their format")
             }
-            if let result { return try result.get() }
-            let n = try process.read(into: &chunk)
-            guard n > 0 else {
-                throw AudioError(path: path, reason: "boomic-ffmpeg stopped before decoding anything (\(process.ending()))")
-            }
-            parser.feed(chunk[0..<n])
         }
     }
 
@@ -163,45 +140,31 @@ public final class FFmpegDecoder: AudioDecoder {
             taken = 0
         }
         while (words.count - taken) / channels < maxFrames && !ended {
-            if try !nextPacket() {
-                let n = try process.read(into: &chunk)
-                if n == 0 {
-                    if !ended {
-                        // Cut short: the decoder crashed or was killed. What came is played.
-                        warnings.append("boomic-ffmpeg stopped mid-song (\(process.ending())); the rest is not played")
-                        ended = true
-                    }
-                    break
+            switch try Self.packet(from: reader, path: path) {
+            case let .samples(bytes):
+                let count = bytes.count / 4
+                words.reserveCapacity(words.count + count)
+                bytes.withUnsafeBytes { raw in
+                    for i in 0..<count { words.append(raw.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)) }
                 }
-                parser.feed(chunk[0..<n])
+            case let .warning(text): warnings.append(text)
+            case let .error(text): throw AudioError(path: path, reason: text)
+            case .end: ended = true
+            case let .cutShort(how):
+                // The decoder crashed or was killed: what came is played.
+                warnings.append("boomic-ffmpeg stopped mid-song (\(how)); the rest is not played")
+                ended = true
+            case .header: break
             }
         }
         return min(maxFrames, (words.count - taken) / channels)
     }
 
-    /// Takes one whole packet from what was read; false when none is whole yet.
-    private func nextPacket() throws(AudioError) -> Bool {
+    private static func packet(from reader: DecoderPipeReader, path: String) throws(AudioError) -> DecoderPipeReader.Packet {
         do {
-            let got: Bool? = try parser.next { kind, payload throws(AudioError) -> Bool in
-                switch kind {
-                case .samples:
-                    let count = payload.count / 4
-                    words.reserveCapacity(words.count + count)
-                    UnsafeRawBufferPointer(payload).withMemoryRebound(to: UInt8.self) { bytes in
-                        for i in 0..<count { words.append(UnsafeRawPointer(bytes.baseAddress!).loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)) }
-                    }
-                case .warning: warnings.append(String(decoding: payload, as: UTF8.self))
-                case .error: throw AudioError(path: path, reason: String(decoding: payload, as: UTF8.self))
-                case .end: ended = true
-                case .header: break
-                }
-                return true
-            }
-            return got ?? false
-        } catch let error as AudioError {
-            throw error
+            return try reader.next()
         } catch {
-            throw AudioError(path: path, reason: "boomic-ffmpeg's output is garbled (\(error))")
+            throw AudioError(path: path, reason: "boomic-ffmpeg: \(error.reason)")
         }
     }
 }
