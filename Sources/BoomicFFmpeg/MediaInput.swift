@@ -134,6 +134,12 @@ final class MediaInput {
             if draining { return false }
             let read = av_read_frame(container, packet)
             if read < 0 {
+                // A damaged stretch of the container: the demuxer skips on to what it can read
+                // next (a file that is nothing but damage ends here).
+                if read == cff_error_invalid_data() && damagedInARow < 500 && container.pointee.pb?.pointee.eof_reached == 0 {
+                    damagedInARow += 1
+                    continue
+                }
                 // The end of the file, or a read error at it: hand the decoder what it holds.
                 if read != cff_error_eof() && read != cff_error_invalid_data() && container.pointee.pb?.pointee.error != 0 {
                     throw InputError(reason: "cannot read (\(Self.describe(read)))")
