@@ -47,36 +47,41 @@ struct FrameSamples: Equatable {
     func append(_ frame: UnsafePointer<AVFrame>, from: Int, upTo end: Int, to out: inout [UInt8]) {
         let count = min(end, Int(frame.pointee.nb_samples)) - from
         guard count > 0 else { return }
+        let shift = 32 - bitsPerSample
+        // One loop per sample type, so the type is not asked again for every sample.
+        switch av_get_packed_sample_fmt(format) {
+        case AV_SAMPLE_FMT_U8:
+            interleave(frame, from, count, into: &out) { (x: UInt8) in UInt32(bitPattern: Int32(x) - 128) }
+        case AV_SAMPLE_FMT_S16:
+            interleave(frame, from, count, into: &out) { (x: Int16) in UInt32(bitPattern: Int32(x)) }
+        case AV_SAMPLE_FMT_S32:
+            interleave(frame, from, count, into: &out) { (x: Int32) in UInt32(bitPattern: x >> Int32(shift)) }
+        case AV_SAMPLE_FMT_S64:
+            interleave(frame, from, count, into: &out) { (x: Int64) in UInt32(bitPattern: Int32(truncatingIfNeeded: x >> Int64(32 + shift))) }
+        case AV_SAMPLE_FMT_FLT:
+            interleave(frame, from, count, into: &out) { (x: Float) in x.bitPattern }
+        default: // AV_SAMPLE_FMT_DBL
+            interleave(frame, from, count, into: &out) { (x: Double) in Float(x).bitPattern }
+        }
+    }
+
+    /// Appends `count` frames from frame `from` on, each sample of type `T` made a 32-bit word
+    /// by `word`, channels interleaved.
+    @inline(__always)
+    private func interleave<T>(_ frame: UnsafePointer<AVFrame>, _ from: Int, _ count: Int, into out: inout [UInt8],
+                               _ word: (T) -> UInt32) {
         let planar = av_sample_fmt_is_planar(format) != 0
-        let width = Int(av_get_bytes_per_sample(format))
         let base = out.count
         out.append(contentsOf: repeatElement(0, count: count * channels * 4))
-        let shift = 32 - bitsPerSample
         out.withUnsafeMutableBytes { raw in
             let dest = raw.baseAddress!.advanced(by: base)
-            var o = 0
-            for i in from..<(from + count) {
-                for ch in 0..<channels {
-                    let plane = planar ? frame.pointee.extended_data[ch]! : frame.pointee.extended_data[0]!
-                    let index = planar ? i : i * channels + ch
-                    let source = UnsafeRawPointer(plane).advanced(by: index * width)
-                    let bits: UInt32
-                    switch av_get_packed_sample_fmt(format) {
-                    case AV_SAMPLE_FMT_U8:
-                        bits = UInt32(bitPattern: Int32(source.load(as: UInt8.self)) - 128)
-                    case AV_SAMPLE_FMT_S16:
-                        bits = UInt32(bitPattern: Int32(source.loadUnaligned(as: Int16.self)))
-                    case AV_SAMPLE_FMT_S32:
-                        bits = UInt32(bitPattern: source.loadUnaligned(as: Int32.self) >> Int32(shift))
-                    case AV_SAMPLE_FMT_S64:
-                        bits = UInt32(bitPattern: Int32(truncatingIfNeeded: source.loadUnaligned(as: Int64.self) >> Int64(32 + shift)))
-                    case AV_SAMPLE_FMT_FLT:
-                        bits = source.loadUnaligned(as: Float.self).bitPattern
-                    default: // AV_SAMPLE_FMT_DBL
-                        bits = Float(source.loadUnaligned(as: Double.self)).bitPattern
-                    }
-                    dest.storeBytes(of: bits.littleEndian, toByteOffset: o, as: UInt32.self)
-                    o += 4
+            for ch in 0..<channels {
+                let plane = UnsafeRawPointer(frame.pointee.extended_data[planar ? ch : 0]!)
+                let first = planar ? from : from * channels + ch
+                let step = planar ? 1 : channels
+                for i in 0..<count {
+                    let x = plane.loadUnaligned(fromByteOffset: (first + i * step) * MemoryLayout<T>.stride, as: T.self)
+                    dest.storeBytes(of: word(x).littleEndian, toByteOffset: 4 * (i * channels + ch), as: UInt32.self)
                 }
             }
         }
