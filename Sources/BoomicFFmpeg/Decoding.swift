@@ -25,11 +25,11 @@ enum Decoding {
         writer.send(.header, text: shape.header(totalFrames: total, codec: input.codecName).text)
 
         let origin = input.framePTS
-        var end = exact
+        // Where to stop: by the frames' times (MP4), or by counting what was sent (Musepack).
+        let end = musepack == nil ? exact : nil
         var left = musepack.map { $0.samples - start }
         var skip = 0
         var frameReady = true
-        if musepack != nil { end = nil }
         if start > 0 || musepack != nil {
             switch musepack == nil ? try seek(input, to: start, rate: shape.sampleRate) : .unknown {
             case .within(let before):
@@ -55,6 +55,7 @@ enum Decoding {
                 let lost = input.lostFrames
                 writer.send(.warning, text: "\(lost) samples (\(seconds(lost, shape.sampleRate)) s) lost to damage (\(input.lostReason)), played as silence")
                 writer.sendSamples { $0.append(contentsOf: repeatElement(0, count: lost * shape.channels * 4)) }
+                left = left.map { $0 - lost }
                 input.lostFrames = 0
             }
             guard FrameSamples(frame: frame, rawBits: input.bitsPerRawSample) == shape else {
@@ -89,12 +90,10 @@ enum Decoding {
     private static func seek(_ input: MediaInput, to start: Int, rate: Int) throws(InputError) -> SeekResult {
         // Near the start, decoding from it is cheap and exact: a container's seek to its very
         // beginning need not put back the encoder delay it trimmed at the open (MP4's).
-        guard let origin = input.framePTS, start > preroll + Int(input.stream.pointee.codecpar.pointee.seek_preroll) else {
-            return .unknown
-        }
+        let preroll = preroll + Int(input.stream.pointee.codecpar.pointee.seek_preroll)
+        guard let origin = input.framePTS, start > preroll else { return .unknown }
         let base = input.stream.pointee.time_base
         let perSample = AVRational(num: 1, den: Int32(rate))
-        let preroll = preroll + Int(input.stream.pointee.codecpar.pointee.seek_preroll)
         let target = av_rescale_q(Int64(max(0, start - preroll)), perSample, base)
         do {
             try input.seek(to: origin + target)
