@@ -47,6 +47,22 @@ guard let path else {
     exit(64)
 }
 
+/// Closes every descriptor but the standard three: what the player had open without
+/// close-on-exec (a server's client sockets, the library's database) must not stay open for as
+/// long as this runs. (glibc's posix_spawn_file_actions_addclosefrom_np would do it from the
+/// player's side, but Swift does not see it.)
+func closeInheritedDescriptors() {
+    guard let folder = opendir("/proc/self/fd") else { return }
+    var open: [Int32] = []
+    while let entry = readdir(folder) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        if let fd = Int32(name), fd > 2, fd != dirfd(folder) { open.append(fd) }
+    }
+    closedir(folder)
+    for fd in open { close(fd) }
+}
+
+closeInheritedDescriptors()
 signal(SIGPIPE, SIG_IGN)
 // FFmpeg's own messages would go to stderr, which the player does not read: what matters comes
 // through the stream.
