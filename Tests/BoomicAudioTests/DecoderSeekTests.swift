@@ -21,10 +21,10 @@ import Testing
         case "opus": try toolOutput(["opusenc", "--quiet", source, file])
         default: try toolOutput(["sox", source, file])
         }
-        let whole = try decodeAll(try Decoders.open(file))
+        let whole = try AudioFixtures.decodeAll(try Decoders.open(file))
         let d = try Decoders.open(file)
         try d.seek(toFrame: Self.target)
-        let tail = try decodeAll(d)
+        let tail = try AudioFixtures.decodeAll(d)
         let channels = d.format.channels
         #expect(tail.count == whole.count - Self.target * channels, "frames after the seek")
         let expected = Array(whole[(Self.target * channels)...])
@@ -32,7 +32,7 @@ import Testing
             // Opus decodes with state carried from packet to packet; libopusfile pre-rolls 80 ms
             // before the target so the state converges, but not to the bit. The position must be
             // exact: measured 36.6 dB here, where a seek one sample off gives 15 dB.
-            #expect(snr(tail, expected) > 30, "SNR after the seek: \(snr(tail, expected)) dB")
+            #expect(AudioFixtures.snr(tail, expected) > 30, "SNR after the seek: \(AudioFixtures.snr(tail, expected)) dB")
         } else {
             let first = tail.indices.first { $0 >= expected.count || tail[$0] != expected[$0] }
             #expect(first == nil, "samples after the seek differ from a decode from the start, first at \(first ?? -1)")
@@ -40,21 +40,6 @@ import Testing
 
         let past = try Decoders.open(file)
         try past.seek(toFrame: whole.count)
-        #expect(try decodeAll(past).isEmpty, "a seek past the end reads nothing")
-    }
-
-    private func snr(_ a: [Int32], _ b: [Int32]) -> Double {
-        var signal = 0.0, noise = 0.0
-        for (x, y) in zip(a, b) {
-            signal += Double(y) * Double(y)
-            noise += (Double(x) - Double(y)) * (Double(x) - Double(y))
-        }
-        return noise == 0 ? .infinity : 10 * log10(signal / noise)
-    }
-
-    private func decodeAll(_ d: any AudioDecoder) throws -> [Int32] {
-        var all: [Int32] = []
-        while try d.read(into: &all, maxFrames: 4096) > 0 {}
-        return all
+        #expect(try AudioFixtures.decodeAll(past).isEmpty, "a seek past the end reads nothing")
     }
 }

@@ -29,7 +29,7 @@ import Testing
         #expect(d.format == PCMFormat(sampleRate: bits == 24 ? 48_000 : 44_100, channels: 2, bitsPerSample: bits))
         let original = try Self.samples(ofWAV: wav, bits: bits)
         #expect(d.totalFrames == original.count / 2)
-        let decoded = try Self.decodeAll(d)
+        let decoded = try AudioFixtures.decodeAll(d)
         #expect(decoded.count == original.count, "\(decoded.count - original.count) samples more than the original")
         let same = decoded == original
         #expect(same, "\(ext) \(bits)-bit differs from the original")
@@ -62,7 +62,7 @@ import Testing
         let file = dir.path + "/itunes.m4a"
         try toolOutput(["ffmpeg", "-v", "error", "-y", "-i", dir.path + "/tone.wav", "-c:a", "aac", "-b:a", "160k",
                         "-use_editlist", "0", file])
-        let untagged = try Self.decodeAll(try Decoders.open(file)).count / 2
+        let untagged = try AudioFixtures.decodeAll(try Decoders.open(file)).count / 2
         #expect(untagged >= frames + 1024, "without an edit list or the tag, the encoder's delay is played")
         let packets = (frames + 1024 + 1023) / 1024
         let smpb = String(format: " 00000000 00000400 %08X %016X 00000000 00000000", packets * 1024 - 1024 - frames, frames)
@@ -96,7 +96,7 @@ import Testing
             try toolOutput(["mpcdec", file, dir.path + "/ref\(i).wav"])
             let d = try Decoders.open(file)
             #expect(d.totalFrames == bounds[i + 1] - bounds[i])
-            joined += try Self.decodeAll(d)
+            joined += try AudioFixtures.decodeAll(d)
             reference += try Self.samples(ofWAV: dir.path + "/ref\(i).wav", bits: 16)
         }
         #expect(joined.count == 2 * bounds.last!, "\(joined.count / 2 - bounds.last!) frames of gap (+) or overlap (-)")
@@ -105,10 +105,10 @@ import Testing
         #expect(worst <= 2, "up to \(worst) LSB from mpcdec")
 
         let file = dir.path + "/t1.mpc"
-        let whole = try Self.decodeAll(try Decoders.open(file))
+        let whole = try AudioFixtures.decodeAll(try Decoders.open(file))
         let d = try Decoders.open(file)
         try d.seek(toFrame: 12_345)
-        let tail = try Self.decodeAll(d)
+        let tail = try AudioFixtures.decodeAll(d)
         let same = tail == Array(whole[(2 * 12_345)...])
         #expect(same, "a seek does not land on the sample asked")
     }
@@ -123,18 +123,18 @@ import Testing
         case "wavpack": try toolOutput(["wavpack", "-q", "-y", wav, "-o", file])
         default: try toolOutput(["ffmpeg", "-v", "error", "-y", "-i", wav, "-c:a", codec, file])
         }
-        let whole = try Self.decodeAll(try Decoders.open(file))
+        let whole = try AudioFixtures.decodeAll(try Decoders.open(file))
         for target in [1, 4_095, 51_234, whole.count / 2 - 1] {
             let d = try Decoders.open(file)
             try d.seek(toFrame: target)
-            let tail = try Self.decodeAll(d)
+            let tail = try AudioFixtures.decodeAll(d)
             let expected = Array(whole[(target * 2)...])
             #expect(tail.count == expected.count, "frames after a seek to \(target)")
             if codec == "aac" {
                 // AAC's noise substitution draws from a generator that a decode from the start
                 // has run further: the position is exact, the noise is not (measured 57–86 dB;
                 // a seek one sample off measures under 20 dB).
-                #expect(Self.snr(tail, expected) > 40, "SNR after a seek to \(target): \(Self.snr(tail, expected)) dB")
+                #expect(AudioFixtures.snr(tail, expected) > 40, "SNR after a seek to \(target): \(AudioFixtures.snr(tail, expected)) dB")
             } else {
                 let same = tail == expected
                 #expect(same, "samples after a seek to \(target) differ from a decode from the start")
@@ -142,7 +142,7 @@ import Testing
         }
         let past = try Decoders.open(file)
         try past.seek(toFrame: whole.count)
-        #expect(try Self.decodeAll(past).isEmpty, "a seek past the end reads nothing")
+        #expect(try AudioFixtures.decodeAll(past).isEmpty, "a seek past the end reads nothing")
     }
 
     @Test(arguments: ["wv", "m4a"])
@@ -155,12 +155,12 @@ import Testing
         } else {
             try toolOutput(["ffmpeg", "-v", "error", "-y", "-i", wav, "-c:a", "alac", file])
         }
-        let clean = try Self.decodeAll(try Decoders.open(file))
+        let clean = try AudioFixtures.decodeAll(try Decoders.open(file))
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
         for i in (bytes.count / 2)..<(bytes.count / 2 + 400) { bytes[i] ^= 0x5A }
         try Data(bytes).write(to: URL(fileURLWithPath: file))
         let d = try Decoders.open(file)
-        let damaged = try Self.decodeAll(d)
+        let damaged = try AudioFixtures.decodeAll(d)
         #expect(damaged.count == clean.count, "the damage changed the length by \(damaged.count - clean.count) samples")
         #expect(d.warnings.contains { $0.contains("lost to damage") }, "\(d.warnings)")
         let differing = damaged.indices.filter { $0 < clean.count && damaged[$0] != clean[$0] }
@@ -210,7 +210,7 @@ import Testing
                 try Data(bytes).write(to: URL(fileURLWithPath: spoiled))
                 do {
                     let d = try Decoders.open(spoiled)
-                    let n = try Self.decodeAll(d).count
+                    let n = try AudioFixtures.decodeAll(d).count
                     #expect(n % d.format.channels == 0, "\(Seeds.replay(seed)): \(clean) gave part of a frame")
                 } catch let error as AudioError {
                     #expect(!error.reason.isEmpty && !error.reason.contains("\n"), "\(Seeds.replay(seed)): \(error)")
@@ -244,7 +244,7 @@ import Testing
         try Data([0]).write(to: URL(fileURLWithPath: file))
         let d = try FFmpegDecoder(path: file, program: script)
         #expect(d.format == PCMFormat(sampleRate: 8_000, channels: 1, bitsPerSample: 16))
-        #expect(try Self.decodeAll(d) == [Int32](repeating: 0, count: 10))
+        #expect(try AudioFixtures.decodeAll(d) == [Int32](repeating: 0, count: 10))
         #expect(d.warnings == ["boomic-ffmpeg stopped mid-song (signal 11); the rest is not played"])
     }
 
@@ -258,16 +258,10 @@ import Testing
         #expect(try Decoders.open(dir.path + "/opus.ogg") is OpusDecoder)
         let adpcm = try Decoders.open(dir.path + "/adpcm.wav")
         #expect((adpcm as? FFmpegDecoder)?.codec == "adpcm_ms")
-        #expect(try Self.decodeAll(adpcm).count > 100_000)
+        #expect(try AudioFixtures.decodeAll(adpcm).count > 100_000)
     }
 
     // MARK: Helpers
-
-    static func decodeAll(_ d: any AudioDecoder) throws -> [Int32] {
-        var all: [Int32] = []
-        while try d.read(into: &all, maxFrames: 4096) > 0 {}
-        return all
-    }
 
     /// A WAV's samples as sox reads them, as the integers a decoder of `bits` bits gives.
     static func samples(ofWAV path: String, bits: Int) throws -> [Int32] {
@@ -281,14 +275,5 @@ import Testing
         stride(from: 0, to: bytes.count - 3, by: 4).map { i in
             Float(bitPattern: UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 3]) << 24)
         }
-    }
-
-    static func snr(_ a: [Int32], _ b: [Int32]) -> Double {
-        var signal = 0.0, noise = 0.0
-        for (x, y) in zip(a, b) {
-            signal += Double(y) * Double(y)
-            noise += (Double(x) - Double(y)) * (Double(x) - Double(y))
-        }
-        return noise == 0 ? .infinity : 10 * log10(signal / noise)
     }
 }

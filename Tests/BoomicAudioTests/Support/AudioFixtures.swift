@@ -22,4 +22,21 @@ enum AudioFixtures {
         }
         try sink.finish()
     }
+
+    /// Every sample of a decode from where the decoder stands.
+    static func decodeAll(_ d: any AudioDecoder) throws -> [Int32] {
+        var all: [Int32] = []
+        while try d.read(into: &all, maxFrames: 4096) > 0 {}
+        return all
+    }
+
+    /// How far `a` is from `b` (the reference), in dB: infinity when equal.
+    static func snr(_ a: [Int32], _ b: [Int32]) -> Double {
+        var signal = 0.0, noise = 0.0
+        for (x, y) in zip(a, b) {
+            signal += Double(y) * Double(y)
+            noise += (Double(x) - Double(y)) * (Double(x) - Double(y))
+        }
+        return noise == 0 ? .infinity : 10 * log10(signal / noise)
+    }
 }
