@@ -26,6 +26,7 @@ let package = Package(
         .systemLibrary(name: "COpusFile", pkgConfig: "opusfile", providers: [.apt(["libopusfile-dev"])]),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CWavPack", pkgConfig: "wavpack", providers: [.apt(["libwavpack-dev"])]),
         // Linked by boomic-ffmpeg only.
         .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
         .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
@@ -59,7 +60,7 @@ let package = Package(
         // The audio path over C libraries: decoders, sinks (DESIGN §2).
         .target(
             name: "BoomicAudio",
-            dependencies: ["BoomicCore", "BoomicSystem", "CFLAC", "CMPG123", "CVorbisFile", "COpusFile", "CSoxr", "CALSA", "CEBUR128", "CSoundTouch"]
+            dependencies: ["BoomicCore", "BoomicSystem", "CFLAC", "CMPG123", "CVorbisFile", "COpusFile", "CSoxr", "CALSA", "CEBUR128", "CSoundTouch", "CWavPack"]
         ),
         // The player: decode and output threads around a ring buffer, carrying out the queue.
         .target(

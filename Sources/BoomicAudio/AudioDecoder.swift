@@ -52,6 +52,7 @@ public enum Decoders {
         case "flac": return try FLACDecoder(path: path)
         case "mp3": return try MP3Decoder(path: path)
         case "opus": return try OpusDecoder(path: path)
+        case "wv": return try firstOpening(path, [.wavpack, .ffmpeg])
         case "ogg", "oga": return try firstOpening(path, [.vorbis, .opus, .ffmpeg])
         case "wav", "aif", "aiff", "aifc": return try firstOpening(path, [.pcm, .ffmpeg])
         default: return try FFmpegDecoder(path: path)
@@ -73,23 +74,25 @@ public enum Decoders {
             Plugin(name: "vorbis", suffixes: ["ogg", "oga"], mimeTypes: ["audio/ogg", "audio/vorbis"]),
             Plugin(name: "opus", suffixes: ["opus"], mimeTypes: ["audio/ogg", "audio/opus"]),
             Plugin(name: "pcm", suffixes: ["wav", "aif", "aiff", "aifc"], mimeTypes: ["audio/wav", "audio/x-wav", "audio/aiff"]),
+            Plugin(name: "wavpack", suffixes: ["wv"], mimeTypes: ["audio/x-wavpack"]),
         ]
         if FFmpegDecoder.program != nil {
-            list.append(Plugin(name: "ffmpeg", suffixes: ["m4a", "mp4", "aac", "wv", "ape", "mpc", "tta", "wma", "spx"],
-                               mimeTypes: ["audio/mp4", "audio/aac", "audio/x-wavpack", "audio/x-ape", "audio/x-musepack",
+            list.append(Plugin(name: "ffmpeg", suffixes: ["m4a", "mp4", "aac", "ape", "mpc", "tta", "wma", "spx"],
+                               mimeTypes: ["audio/mp4", "audio/aac", "audio/x-ape", "audio/x-musepack",
                                            "audio/x-tta", "audio/x-ms-wma", "audio/x-speex"]))
         }
         return list
     }
 
     private enum Kind {
-        case vorbis, opus, pcm, ffmpeg
+        case vorbis, opus, pcm, wavpack, ffmpeg
 
         func open(_ path: String) throws(AudioError) -> any AudioDecoder {
             switch self {
             case .vorbis: return try VorbisDecoder(path: path)
             case .opus: return try OpusDecoder(path: path)
             case .pcm: return try PCMFileDecoder(path: path)
+            case .wavpack: return try WavPackDecoder(path: path)
             case .ffmpeg: return try FFmpegDecoder(path: path)
             }
         }

@@ -42,9 +42,10 @@ import Testing
         #expect(try ToneTracks.wavData(ofFile: out) == reference)
     }
 
-    /// ALAC and WavPack, through FFmpeg: lossless, so the joined tracks are the original.
+    /// ALAC (through FFmpeg) and WavPack (libwavpack): lossless, so the joined tracks are the
+    /// original.
     @Test(arguments: ["m4a", "wv"])
-    func ffmpegLosslessTracksJoinIntoTheOriginal(_ ext: String) throws {
+    func alacAndWavPackTracksJoinIntoTheOriginal(_ ext: String) throws {
         let dir = TempDir("boomic-gapless")
         let total = try ToneTracks.make(in: dir.path).last!
         var tracks: [String] = []
