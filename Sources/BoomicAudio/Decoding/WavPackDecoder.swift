@@ -22,16 +22,15 @@ public final class WavPackDecoder: AudioDecoder {
     /// Set by a seek to the end or past it, which libwavpack refuses: `read` gives 0 until the
     /// next seek.
     private var atEnd = false
-    /// libwavpack's OPEN_WVC | OPEN_NORMALIZE | OPEN_DSD_AS_PCM: the correction file if there is
-    /// one, float samples at ±1.0, DSD decimated to PCM.
-    private static let flags: Int32 = 0x1 | 0x10 | 0x200
+    /// The correction file if there is one, float samples at ±1.0, DSD decimated to PCM.
+    private static let flags: Int32 = OPEN_WVC | OPEN_NORMALIZE | OPEN_DSD_AS_PCM
 
     public init(path: String) throws(AudioError) {
         self.path = path
         context = try Self.open(path)
         let channels = Int(WavpackGetNumChannels(context))
         let rate = Int(WavpackGetSampleRate(context))
-        let isFloat = WavpackGetMode(context) & 0x8 != 0 // MODE_FLOAT
+        let isFloat = WavpackGetMode(context) & MODE_FLOAT != 0
         let bytes = Int(WavpackGetBytesPerSample(context))
         guard channels > 0, rate > 0, (1...4).contains(bytes) else {
             WavpackCloseFile(context)
