@@ -29,15 +29,23 @@ public final class ServerLibrary: Sendable {
     }
 
     private let current: Mutex<Snapshot>
+    /// The snapshot's head, readable without the lock.
+    private let currentHead: Atomic<Int>
 
+    /// The first snapshot's tree is built on a thread of its own: clients are served
+    /// meanwhile, and a command that needs a directory waits for it.
     public init(session: LibrarySession, folders: [String]) {
         self.session = session
         self.folders = folders
         let basis = session.basis
-        current = Mutex(Snapshot(basis: basis, tree: MusicTree(folders: folders, songs: basis.songs.values), head: session.head))
+        current = Mutex(Snapshot(basis: basis, tree: MusicTree(folders: folders, buildingFrom: basis), head: session.head))
+        currentHead = Atomic(session.head)
     }
 
     public var snapshot: Snapshot { current.withLock { $0 } }
+
+    /// The log position of the snapshot: what a client keeps an answer made from it by.
+    public var head: Int { currentHead.load(ordering: .acquiring) }
 
     /// After this server's own commit: the snapshot takes it in at once, so the client's next
     /// command sees it (the change feed tells the idle clients as usual).
@@ -47,6 +55,7 @@ public final class ServerLibrary: Sendable {
         current.withLock { s in
             guard head > s.head else { return }
             s = Snapshot(basis: basis, tree: tree ?? s.tree, head: head)
+            currentHead.store(head, ordering: .releasing)
         }
     }
 
@@ -62,7 +71,11 @@ public final class ServerLibrary: Sendable {
                 // The tree holds paths: only a change that can add, remove or move a song rebuilds it.
                 let pathsMayMove = !change.songs.isEmpty && !change.kinds.isSubset(of: [.play, .edit, .tag, .rating, .playlist, .taglist])
                 let tree = pathsMayMove ? MusicTree(folders: folders, songs: basis.songs.values) : current.withLock(\.tree)
-                current.withLock { $0 = Snapshot(basis: basis, tree: tree, head: session.head) }
+                let head = session.head
+                current.withLock {
+                    $0 = Snapshot(basis: basis, tree: tree, head: head)
+                    currentHead.store(head, ordering: .releasing)
+                }
                 var told: Set<Subsystem> = []
                 if songsChanged { told.insert(.database) }
                 if !change.songs.isEmpty { told.insert(.sticker) }
