@@ -13,7 +13,15 @@ struct Invocation {
 
     var snapshot: ServerLibrary.Snapshot { server.library.snapshot }
     /// The player of the client's room (a room deleted under it falls back to `default`).
-    var player: ServerPlayer { server.rooms.player(client.room) ?? server.rooms.player("default")! }
+    /// Kept by the connection while the rooms stay as they are, so a command takes no lock
+    /// shared with every other client to find it.
+    var player: ServerPlayer {
+        let generation = server.rooms.generation
+        if let kept = client.player, kept.generation == generation, kept.room == client.room { return kept.player }
+        let player = server.rooms.player(client.room) ?? server.rooms.player("default")!
+        client.player = (client.room, generation, player)
+        return player
+    }
 
     func error(_ code: MPDError.Code, _ message: String) -> MPDError {
         MPDError(code, message, command: command)

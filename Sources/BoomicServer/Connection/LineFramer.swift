@@ -31,23 +31,24 @@ final class LineFramer: ByteToMessageDecoder {
             }
             return .needMoreData
         }
-        var length = newline - view.startIndex
-        let bytes = buffer.readBytes(length: length)!
-        buffer.moveReaderIndex(forwardBy: 1)
-        if skipping {
-            skipping = false
+        let length = newline - view.startIndex
+        if skipping || length > limit {
+            buffer.moveReaderIndex(forwardBy: length + 1)
+            if skipping {
+                skipping = false
+            } else {
+                context.fireChannelRead(wrapInboundOut(.tooLong))
+            }
             return .continue
         }
-        if length > limit {
-            context.fireChannelRead(wrapInboundOut(.tooLong))
-            return .continue
+        // Straight from the buffer's bytes: no array per line.
+        let text = buffer.withUnsafeReadableBytes { raw -> String? in
+            var line = UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: length)
+            if length > 0, line[length - 1] == UInt8(ascii: "\r") { line = UnsafeBufferPointer(rebasing: line.dropLast()) }
+            return String(validating: line, as: UTF8.self)
         }
-        if length > 0, bytes[length - 1] == UInt8(ascii: "\r") { length -= 1 }
-        guard let text = String(validating: bytes[..<length], as: UTF8.self) else {
-            context.fireChannelRead(wrapInboundOut(.badText))
-            return .continue
-        }
-        context.fireChannelRead(wrapInboundOut(.line(text)))
+        buffer.moveReaderIndex(forwardBy: length + 1)
+        context.fireChannelRead(wrapInboundOut(text.map { .line($0) } ?? .badText))
         return .continue
     }
 

@@ -32,6 +32,7 @@ final class MPDConnectionHandler: ChannelInboundHandler {
 
     func channelActive(context: ChannelHandlerContext) {
         write(context, Self.greeting)
+        context.flush()
         context.fireChannelActive()
     }
 
@@ -51,12 +52,22 @@ final class MPDConnectionHandler: ChannelInboundHandler {
         drain(context: context)
     }
 
+    /// One flush for all the answers to one read's requests: a client that pipelines gets them
+    /// in one write, and one that waits for each answer still gets it at once.
+    func channelReadComplete(context: ChannelHandlerContext) {
+        context.flush()
+        context.fireChannelReadComplete()
+    }
+
     /// A slow reader stops being read, and its waiting requests stop being carried out, until
     /// it has taken what it was sent; so it costs one read of requests and 256 KiB of answers.
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         let writable = context.channel.isWritable
         context.channel.setOption(ChannelOptions.autoRead, value: writable).whenComplete { _ in }
-        if writable { drain(context: context) }
+        if writable {
+            drain(context: context)
+            context.flush()
+        }
         context.fireChannelWritabilityChanged()
     }
 
@@ -85,7 +96,7 @@ final class MPDConnectionHandler: ChannelInboundHandler {
             if text.trimmingCharacters(in: .whitespaces) == "noidle" {
                 if client.idle.cancelWait() { write(context, "OK\n") }
             } else {
-                context.close(promise: nil)
+                close(context)
             }
             return
         }
@@ -93,7 +104,7 @@ final class MPDConnectionHandler: ChannelInboundHandler {
         do { line = try MPDCommandLine.parse(text) } catch {
             write(context, error.line + "\n")
             // A line without a command word is no MPD client: MPD closes such connections.
-            if error.code == .unknown { context.close(promise: nil) }
+            if error.code == .unknown { close(context) }
             return
         }
         if list != nil {
@@ -120,7 +131,7 @@ final class MPDConnectionHandler: ChannelInboundHandler {
             switch CommandTable.run(line, client: client, server: server, index: 0) {
             case let .success(invocation):
                 write(context, invocation.response, ending: "OK\n")
-                if invocation.closes { context.close(promise: nil) }
+                if invocation.closes { close(context) }
             case let .failure(error):
                 write(context, error.line + "\n")
             }
@@ -140,7 +151,7 @@ final class MPDConnectionHandler: ChannelInboundHandler {
         for (i, line) in lines.enumerated() {
             if ["idle", "noidle", "command_list_begin", "command_list_ok_begin"].contains(line.command) {
                 out.writeString(MPDError(.notList, "\(line.command) not allowed in a command list", command: line.command, index: i).line + "\n")
-                context.writeAndFlush(wrapOutboundOut(out), promise: nil)
+                context.write(wrapOutboundOut(out), promise: nil)
                 return
             }
             switch CommandTable.run(line, client: client, server: server, index: i) {
@@ -150,13 +161,13 @@ final class MPDConnectionHandler: ChannelInboundHandler {
                 closes = closes || invocation.closes
             case let .failure(error):
                 out.writeString(error.line + "\n")
-                context.writeAndFlush(wrapOutboundOut(out), promise: nil)
+                context.write(wrapOutboundOut(out), promise: nil)
                 return
             }
         }
         out.writeString("OK\n")
-        context.writeAndFlush(wrapOutboundOut(out), promise: nil)
-        if closes { context.close(promise: nil) }
+        context.write(wrapOutboundOut(out), promise: nil)
+        if closes { close(context) }
     }
 
     private func idle(_ line: MPDCommandLine, context: ChannelHandlerContext) {
@@ -182,15 +193,23 @@ final class MPDConnectionHandler: ChannelInboundHandler {
         }
     }
 
+    /// Written, not flushed: `channelReadComplete` (or the end of a drain after the client
+    /// took its answers) flushes.
     private func write(_ context: ChannelHandlerContext, _ text: String) {
-        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: text)), promise: nil)
+        context.write(wrapOutboundOut(context.channel.allocator.buffer(string: text)), promise: nil)
     }
 
     private func write(_ context: ChannelHandlerContext, _ response: MPDResponse, ending: String) {
-        var out = context.channel.allocator.buffer(capacity: response.text.utf8.count + 16)
+        var out = context.channel.allocator.buffer(capacity: response.text.utf8.count + ending.utf8.count + (response.binary?.count ?? 0) + 1)
         Self.append(response, to: &out)
         out.writeString(ending)
-        context.writeAndFlush(wrapOutboundOut(out), promise: nil)
+        context.write(wrapOutboundOut(out), promise: nil)
+    }
+
+    /// What was written goes out before the connection closes (closing drops unflushed writes).
+    private func close(_ context: ChannelHandlerContext) {
+        context.flush()
+        context.close(promise: nil)
     }
 
     private static func append(_ response: MPDResponse, to out: inout ByteBuffer) {

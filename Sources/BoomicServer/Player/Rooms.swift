@@ -29,6 +29,10 @@ public final class Rooms: Sendable {
     /// event loop, heard by the room's output thread while it plays.
     private let switches: [FanOutSink.Switch]
     private let rooms = Mutex<[String: Room]>([:])
+    /// Goes up whenever a room is made or removed or its player replaced: a connection keeps
+    /// its room's player until this moves.
+    private let changes = Atomic<Int>(0)
+    public var generation: Int { changes.load(ordering: .acquiring) }
     /// Room names in the order they were made (`default` first).
     private let order = Mutex<[String]>([])
     private let library: ServerLibrary
@@ -99,6 +103,7 @@ public final class Rooms: Sendable {
         }
         let player = makePlayer(room: name, store: store, outputs: [])
         rooms.withLock { $0[name] = Room(player: player, store: store, outputs: []) }
+        changes.add(1, ordering: .releasing)
         order.withLock { $0.append(name) }
         saveLayout()
         hub.post([.partition])
@@ -115,6 +120,7 @@ public final class Rooms: Sendable {
         }
         guard let room else { throw MPDError(.noExist, "no such partition") }
         guard room.outputs.isEmpty else { throw MPDError(.argument, "partition still has outputs") }
+        changes.add(1, ordering: .releasing)
         order.withLock { $0.removeAll { $0 == name } }
         room.player.quit()
         try? FileManager.default.removeItem(atPath: room.store.folder)
@@ -150,6 +156,7 @@ public final class Rooms: Sendable {
         room.player.quit()
         let player = makePlayer(room: name, store: room.store, outputs: room.outputs)
         rooms.withLock { $0[name]?.player = player }
+        changes.add(1, ordering: .releasing)
     }
 
     /// A room plays on every output it has that is switched on (MPD plays a partition's audio

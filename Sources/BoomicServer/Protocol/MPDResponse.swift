@@ -11,6 +11,9 @@ public struct MPDResponse: Sendable {
 
     public init() {}
 
+    /// Room for `bytes` of text without growing step by step.
+    public mutating func reserve(_ bytes: Int) { text.reserveCapacity(bytes) }
+
     public mutating func add(_ name: String, _ value: some CustomStringConvertible) {
         let v = value.description
         text += name
