@@ -23,6 +23,8 @@ final class MPDConnectionHandler: ChannelInboundHandler {
     /// once. They wait here, as the bytes they came in (bounded by what one read holds, since
     /// reading stops), until the client has taken what it was sent.
     private var waiting: [RequestLine] = []
+    /// `OK` as bytes, made once and sent after every answer.
+    private let okLine = ByteBuffer(string: "OK\n")
     private var waitingStart = 0
 
     init(server: ServerContext, client: ClientState) {
@@ -196,14 +198,13 @@ final class MPDConnectionHandler: ChannelInboundHandler {
     /// Written, not flushed: `channelReadComplete` (or the end of a drain after the client
     /// took its answers) flushes.
     private func write(_ context: ChannelHandlerContext, _ text: String) {
-        context.write(wrapOutboundOut(context.channel.allocator.buffer(string: text)), promise: nil)
+        context.write(wrapOutboundOut(text == "OK\n" ? okLine : context.channel.allocator.buffer(string: text)), promise: nil)
     }
 
+    /// The response's own bytes, then `OK`: two buffers in one write, nothing copied.
     private func write(_ context: ChannelHandlerContext, _ response: MPDResponse, ending: String) {
-        var out = context.channel.allocator.buffer(capacity: response.text.utf8.count + ending.utf8.count + (response.binary?.count ?? 0) + 1)
-        Self.append(response, to: &out)
-        out.writeString(ending)
-        context.write(wrapOutboundOut(out), promise: nil)
+        if response.bytes.readableBytes > 0 { context.write(wrapOutboundOut(response.bytes), promise: nil) }
+        write(context, ending)
     }
 
     /// What was written goes out before the connection closes (closing drops unflushed writes).
@@ -213,10 +214,6 @@ final class MPDConnectionHandler: ChannelInboundHandler {
     }
 
     private static func append(_ response: MPDResponse, to out: inout ByteBuffer) {
-        out.writeString(response.text)
-        if let binary = response.binary {
-            out.writeBytes(binary)
-            out.writeString("\n")
-        }
+        out.writeImmutableBuffer(response.bytes)
     }
 }

@@ -26,6 +26,24 @@ public final class ServerLibrary: Sendable {
 
         /// A directory's songs as they are in this snapshot.
         public func songs(in directory: MusicTree.Directory) -> [Song] { directory.songs.compactMap { basis[$0] } }
+
+        /// The song (not missing) a client's path names, found in its directory of the tree by
+        /// a binary search on the paths: no index of every path to build (the first `lsinfo`
+        /// built one for the whole library).
+        public func song(at uri: String) -> Song? {
+            guard let path = tree.path(for: uri), !uri.hasSuffix("/") else { return nil }
+            let parent = uri.lastIndex(of: "/").map { String(uri[..<$0]) } ?? ""
+            guard let dir = tree.directory(parent) else { return nil }
+            var low = 0, high = dir.songs.count
+            while low < high {
+                let mid = (low + high) / 2
+                guard let song = basis[dir.songs[mid]] else { return nil }
+                if song.path.utf8.lexicographicallyPrecedes(path.utf8) { low = mid + 1 } else { high = mid }
+            }
+            guard low < dir.songs.count, let song = basis[dir.songs[low]], !song.missing,
+                  song.path.utf8.elementsEqual(path.utf8) else { return nil }
+            return song
+        }
     }
 
     private let current: Mutex<Snapshot>
