@@ -117,6 +117,13 @@ public struct MusicTree: Sendable {
         return outside.isEmpty || !outside.contains(song.id)
     }
 
+    /// `contains` for a pass over many songs: the tree is read once, not per song.
+    public func membership() -> @Sendable (Song) -> Bool {
+        let outside = contents.value.outside
+        if outside.isEmpty { return { !$0.missing } }
+        return { !$0.missing && !outside.contains($0.id) }
+    }
+
     /// The client's path for a song's file; nil when it lies outside every music folder.
     public func uri(for path: String) -> String? { Self.uri(for: path, roots: roots) }
 

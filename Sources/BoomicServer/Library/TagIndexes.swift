@@ -18,7 +18,8 @@ public final class TagIndexes: Sendable {
     public func index(_ tag: MPDTag) -> [String: [SongID]] {
         if let done = built.withLock({ $0[tag] }) { return done }
         var index: [String: [SongID]] = [:]
-        for song in basis.songs.values where tree.contains(song) {
+        let inTree = tree.membership()
+        for song in basis.songs.values where inTree(song) {
             for value in MPDResponse.values(of: tag, in: song) { index[value, default: []].append(song.id) }
         }
         built.withLock { $0[tag] = index }
