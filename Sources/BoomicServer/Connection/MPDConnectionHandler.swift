@@ -5,7 +5,7 @@ import NIOCore
 /// command list, or `idle` — each answered with `OK` or one `ACK` line. Runs on the
 /// connection's event loop; commands read snapshots and tell the player, so they are quick.
 final class MPDConnectionHandler: ChannelInboundHandler {
-    typealias InboundIn = RequestLine
+    typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
     /// What the server announces: the protocol version of Debian 12's MPD.
@@ -15,6 +15,7 @@ final class MPDConnectionHandler: ChannelInboundHandler {
 
     private let server: ServerContext
     private let client: ClientState
+    private var framer = LineFramer(limit: MPDServer.lineLimit)
     private var list: (ok: Bool, lines: [MPDCommandLine])?
     /// A command list that went over the limit: the rest of it is skipped.
     private var listOverflowed = false
@@ -50,7 +51,7 @@ final class MPDConnectionHandler: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        waiting.append(unwrapInboundIn(data))
+        framer.take(unwrapInboundIn(data), into: &waiting)
         drain(context: context)
     }
 
@@ -201,10 +202,22 @@ final class MPDConnectionHandler: ChannelInboundHandler {
         context.write(wrapOutboundOut(text == "OK\n" ? okLine : context.channel.allocator.buffer(string: text)), promise: nil)
     }
 
-    /// The response's own bytes, then `OK`: two buffers in one write, nothing copied.
+    /// The response and `OK` in one buffer when small; a big one (`listallinfo`) is sent as it
+    /// is, not copied, with the shared `OK` line after it.
     private func write(_ context: ChannelHandlerContext, _ response: MPDResponse, ending: String) {
-        if response.bytes.readableBytes > 0 { context.write(wrapOutboundOut(response.bytes), promise: nil) }
-        write(context, ending)
+        let size = response.bytes.readableBytes
+        if size == 0 {
+            write(context, ending)
+        } else if size <= 16 * 1024 {
+            // Small (status, currentsong): copied into one buffer, so one write, not a writev.
+            var out = context.channel.allocator.buffer(capacity: size + ending.utf8.count)
+            out.writeImmutableBuffer(response.bytes)
+            out.writeString(ending)
+            context.write(wrapOutboundOut(out), promise: nil)
+        } else {
+            context.write(wrapOutboundOut(response.bytes), promise: nil)
+            write(context, ending)
+        }
     }
 
     /// What was written goes out before the connection closes (closing drops unflushed writes).
