@@ -24,8 +24,13 @@ final class MPDConnectionHandler: ChannelInboundHandler {
     /// once. They wait here, as the bytes they came in (bounded by what one read holds, since
     /// reading stops), until the client has taken what it was sent.
     private var waiting: [RequestLine] = []
-    /// `OK` as bytes, made once and sent after every answer.
-    private let okLine = ByteBuffer(string: "OK\n")
+    /// Answers not yet handed to NIO: a read's answers are gathered here and go out as one
+    /// buffer in one write at the end of the read (`channelReadComplete`); past `outLimit` they
+    /// are handed over at once, so NIO's count of unsent bytes (and the back-pressure on a
+    /// client that does not read) stays right. Cleared after the flush, when NIO has let go of
+    /// it, so one buffer serves a connection's requests.
+    private var out = ByteBuffer()
+    private static let outLimit = 64 * 1024
     private var waitingStart = 0
 
     init(server: ServerContext, client: ClientState) {
@@ -35,7 +40,7 @@ final class MPDConnectionHandler: ChannelInboundHandler {
 
     func channelActive(context: ChannelHandlerContext) {
         write(context, Self.greeting)
-        context.flush()
+        flush(context)
         context.fireChannelActive()
     }
 
@@ -58,7 +63,7 @@ final class MPDConnectionHandler: ChannelInboundHandler {
     /// One flush for all the answers to one read's requests: a client that pipelines gets them
     /// in one write, and one that waits for each answer still gets it at once.
     func channelReadComplete(context: ChannelHandlerContext) {
-        context.flush()
+        flush(context)
         context.fireChannelReadComplete()
     }
 
@@ -69,7 +74,7 @@ final class MPDConnectionHandler: ChannelInboundHandler {
         context.channel.setOption(ChannelOptions.autoRead, value: writable).whenComplete { _ in }
         if writable {
             drain(context: context)
-            context.flush()
+            flush(context)
         }
         context.fireChannelWritabilityChanged()
     }
@@ -86,6 +91,7 @@ final class MPDConnectionHandler: ChannelInboundHandler {
             case let .line(text):
                 handle(text, context: context)
             }
+            if out.readableBytes >= Self.outLimit { handOver(context) }
         }
         if waitingStart == waiting.count {
             waiting.removeAll(keepingCapacity: true)
@@ -149,27 +155,22 @@ final class MPDConnectionHandler: ChannelInboundHandler {
             write(context, MPDError(.argument, "command list too long (over \(Self.maxListLength) commands)").line + "\n")
             return
         }
-        var out = context.channel.allocator.buffer(capacity: 256)
         var closes = false
         for (i, line) in lines.enumerated() {
             if ["idle", "noidle", "command_list_begin", "command_list_ok_begin"].contains(line.command) {
-                out.writeString(MPDError(.notList, "\(line.command) not allowed in a command list", command: line.command, index: i).line + "\n")
-                context.write(wrapOutboundOut(out), promise: nil)
+                write(context, MPDError(.notList, "\(line.command) not allowed in a command list", command: line.command, index: i).line + "\n")
                 return
             }
             switch CommandTable.run(line, client: client, server: server, index: i) {
             case let .success(invocation):
-                Self.append(invocation.response, to: &out)
-                if ok { out.writeString("list_OK\n") }
+                write(context, invocation.response, ending: ok ? "list_OK\n" : "")
                 closes = closes || invocation.closes
             case let .failure(error):
-                out.writeString(error.line + "\n")
-                context.write(wrapOutboundOut(out), promise: nil)
+                write(context, error.line + "\n")
                 return
             }
         }
-        out.writeString("OK\n")
-        context.write(wrapOutboundOut(out), promise: nil)
+        write(context, "OK\n")
         if closes { close(context) }
     }
 
@@ -187,6 +188,8 @@ final class MPDConnectionHandler: ChannelInboundHandler {
             mask.insert(s)
         }
         if mask.isEmpty { mask = Set(Subsystem.allCases) }
+        // The answers before it go first: the wait may answer at once, straight to the channel.
+        handOver(context)
         let channel = context.channel
         client.idle.wait(for: mask) { changed in
             var text = ""
@@ -196,37 +199,44 @@ final class MPDConnectionHandler: ChannelInboundHandler {
         }
     }
 
-    /// Written, not flushed: `channelReadComplete` (or the end of a drain after the client
-    /// took its answers) flushes.
+    /// Gathered, not yet written: `channelReadComplete` (or the end of a drain after the
+    /// client took its answers) writes and flushes.
     private func write(_ context: ChannelHandlerContext, _ text: String) {
-        context.write(wrapOutboundOut(text == "OK\n" ? okLine : context.channel.allocator.buffer(string: text)), promise: nil)
+        out.writeString(text)
     }
 
-    /// The response and `OK` in one buffer when small; a big one (`listallinfo`) is sent as it
-    /// is, not copied, with the shared `OK` line after it.
+    /// The response, then `ending`; a big one (`listallinfo`) goes to NIO as it is, not copied.
     private func write(_ context: ChannelHandlerContext, _ response: MPDResponse, ending: String) {
-        let size = response.bytes.readableBytes
-        if size == 0 {
-            write(context, ending)
-        } else if size <= 16 * 1024 {
-            // Small (status, currentsong): copied into one buffer, so one write, not a writev.
-            var out = context.channel.allocator.buffer(capacity: size + ending.utf8.count)
-            out.writeImmutableBuffer(response.bytes)
-            out.writeString(ending)
-            context.write(wrapOutboundOut(out), promise: nil)
-        } else {
+        if response.bytes.readableBytes >= Self.outLimit {
+            handOver(context)
             context.write(wrapOutboundOut(response.bytes), promise: nil)
-            write(context, ending)
+        } else {
+            out.writeImmutableBuffer(response.bytes)
+        }
+        out.writeString(ending)
+    }
+
+    /// Hands what was gathered to NIO (written, not flushed).
+    private func handOver(_ context: ChannelHandlerContext) {
+        guard out.readableBytes > 0 else { return }
+        context.write(wrapOutboundOut(out), promise: nil)
+        out = context.channel.allocator.buffer(capacity: 1024)
+    }
+
+    private func flush(_ context: ChannelHandlerContext) {
+        if out.readableBytes > 0 {
+            context.writeAndFlush(wrapOutboundOut(out), promise: nil)
+            // NIO has usually written it by now and let go: then this keeps the storage (a
+            // big one is let go, so an idle connection holds little).
+            if out.capacity > 16 * 1024 { out = context.channel.allocator.buffer(capacity: 1024) } else { out.clear() }
+        } else {
+            context.flush()
         }
     }
 
     /// What was written goes out before the connection closes (closing drops unflushed writes).
     private func close(_ context: ChannelHandlerContext) {
-        context.flush()
+        flush(context)
         context.close(promise: nil)
-    }
-
-    private static func append(_ response: MPDResponse, to out: inout ByteBuffer) {
-        out.writeImmutableBuffer(response.bytes)
     }
 }
