@@ -1,6 +1,4 @@
 import BoomicCore
-import Foundation
-import Synchronization
 
 /// What `find`, `search`, `count`, `list` and their kin share: the filter and its trailing
 /// `sort`, `window`, `group` and `position` words, and the songs a filter selects.
@@ -66,9 +64,15 @@ struct Selection {
         if let (tag, value) = filter?.requiredExactTag, !foldCase {
             songs = (snapshot.indexes.index(tag)[value] ?? []).compactMap { snapshot.basis[$0] }
                 .filter { matcher?.matches($0) ?? true }
+        } else if let needle = filter?.anyFieldNeedle(foldCase: foldCase) {
+            // `search any WORD`: a byte search of the snapshot's any-field text; the few songs
+            // whose text is not plain ASCII go through the matcher.
+            let text = snapshot.indexes.anyFieldText()
+            songs = text.songs(containing: needle).compactMap { snapshot.basis[$0] }
+                + text.others.compactMap { snapshot.basis[$0] }.filter { matcher?.matches($0) ?? true }
         } else {
             let inTree = tree.membership()
-            songs = Self.filter(snapshot.basis.songs.values) { song in inTree(song) && (matcher?.matches(song) ?? true) }
+            songs = snapshot.basis.songs.values.filter { song in inTree(song) && (matcher?.matches(song) ?? true) }
         }
         if !ordered && window == nil { return songs }
         if let sort {
@@ -83,27 +87,5 @@ struct Selection {
             songs = Array(songs[min(window.lowerBound, songs.count)..<min(window.upperBound, songs.count)])
         }
         return songs
-    }
-}
-
-extension Selection {
-    /// The songs that pass `keep`, tested on every core: a search reads every song's fields,
-    /// and memory, not arithmetic, is what it waits on, so two threads take about half the
-    /// time. Each thread walks the whole tree but reads only every n-th song's fields. The
-    /// order is not the library's (callers sort).
-    static func filter<Songs: Collection<Song> & Sendable>(_ songs: Songs, _ keep: @Sendable (Song) -> Bool) -> [Song] {
-        let parts = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
-        guard parts > 1, songs.count >= 4096 else { return songs.filter(keep) }
-        let found = Mutex([[Song]](repeating: [], count: parts))
-        DispatchQueue.concurrentPerform(iterations: parts) { part in
-            var mine: [Song] = []
-            var i = 0
-            for song in songs {
-                if i == part, keep(song) { mine.append(song) }
-                i = i + 1 == parts ? 0 : i + 1
-            }
-            found.withLock { $0[part] = mine }
-        }
-        return found.withLock { Array($0.joined()) }
     }
 }

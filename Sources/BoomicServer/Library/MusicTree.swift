@@ -40,10 +40,15 @@ public struct MusicTree: Sendable {
 
     /// The tree of `basis`'s songs, built on a thread of its own: whoever needs a directory
     /// first waits for it (`boomic serve` listens meanwhile).
-    public init(folders: [String], buildingFrom basis: DataBasis) {
+    /// `then` runs on that thread once the tree is built.
+    public init(folders: [String], buildingFrom basis: DataBasis, then: @escaping @Sendable () -> Void = {}) {
         let roots = Self.roots(folders)
         self.roots = roots
-        contents = Later { Self.contents(roots: roots, songs: basis.songs.values) }
+        contents = Later {
+            let contents = Self.contents(roots: roots, songs: basis.songs.values)
+            then()
+            return contents
+        }
     }
 
     private static func roots(_ folders: [String]) -> [(folder: String, name: String)] {

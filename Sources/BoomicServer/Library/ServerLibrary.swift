@@ -56,7 +56,11 @@ public final class ServerLibrary: Sendable {
         self.session = session
         self.folders = folders
         let basis = session.basis
-        current = Mutex(Snapshot(basis: basis, tree: MusicTree(folders: folders, buildingFrom: basis), head: session.head))
+        current = Mutex(Snapshot(basis: basis, tree: MusicTree(folders: folders, buildingFrom: basis, then: {
+            // What opening the library and building the tree left free goes back to the system
+            // (13 MB of a 112 MB server on the bench's 50k library); glibc keeps it otherwise.
+            _ = releaseFreeMemory(0)
+        }), head: session.head))
         currentHead = Atomic(session.head)
     }
 
@@ -103,3 +107,8 @@ public final class ServerLibrary: Sendable {
         }
     }
 }
+
+/// glibc's `int malloc_trim(size_t pad)` from <malloc.h>, which Swift's Glibc module does not
+/// include: returns the free memory of every arena to the system.
+@_silgen_name("malloc_trim")
+private func releaseFreeMemory(_ pad: Int) -> Int32

@@ -9,6 +9,7 @@ public final class TagIndexes: Sendable {
     private let basis: DataBasis
     private let tree: MusicTree
     private let built = Mutex<[MPDTag: [String: [SongID]]]>([:])
+    private let anyText = Mutex<AnyFieldText?>(nil)
 
     init(basis: DataBasis, tree: MusicTree) {
         self.basis = basis
@@ -24,6 +25,14 @@ public final class TagIndexes: Sendable {
         }
         built.withLock { $0[tag] = index }
         return index
+    }
+
+    /// The any-field text of the songs in the tree, laid out on first use (`search any`).
+    func anyFieldText() -> AnyFieldText {
+        if let done = anyText.withLock({ $0 }) { return done }
+        let text = AnyFieldText(basis: basis, inTree: tree.membership())
+        anyText.withLock { $0 = text }
+        return text
     }
 }
 
