@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 
 /// What one request line is, as the framer hands it on.
@@ -24,6 +25,14 @@ struct LineFramer {
 
     init(limit: Int) { self.limit = limit }
 
+    /// Bytes before the first newline; nil when there is none yet.
+    private static func lineLength(in buffer: ByteBuffer) -> Int? {
+        buffer.withUnsafeReadableBytes { raw in
+            guard let base = raw.baseAddress, let hit = memchr(base, 0x0A, raw.count) else { return nil }
+            return base.distance(to: UnsafeRawPointer(hit))
+        }
+    }
+
     /// Adds the lines `read` completes to `lines`. A last line without its newline waits for
     /// the next read (and is no request if the connection ends first, as in MPD).
     mutating func take(_ read: ByteBuffer, into lines: inout [RequestLine]) {
@@ -35,8 +44,7 @@ struct LineFramer {
         } else {
             buffer = read
         }
-        while let newline = buffer.readableBytesView.firstIndex(of: UInt8(ascii: "\n")) {
-            let length = newline - buffer.readerIndex
+        while let length = Self.lineLength(in: buffer) {
             if skipping || length > limit {
                 buffer.moveReaderIndex(forwardBy: length + 1)
                 if skipping { skipping = false } else { lines.append(.tooLong) }
