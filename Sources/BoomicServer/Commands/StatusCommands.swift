@@ -7,10 +7,7 @@ enum StatusCommands {
     static let all: [CommandSpec] = [
         CommandSpec("status") { inv in
             let player = inv.player
-            // Everything the answer is made of, read before it (each only goes up).
-            let key = StatusKey(room: inv.client.room, rooms: inv.server.rooms.generation,
-                                player: player.engine.statusVersion, library: inv.server.library.head,
-                                updating: inv.server.updating.load(ordering: .acquiring))
+            let key = Self.key(inv.client, inv.server, player)
             if let kept = inv.client.status, kept.key == key {
                 inv.response = kept.response
                 return
@@ -54,6 +51,19 @@ enum StatusCommands {
             inv.response.add("replay_gain_mode", inv.player.status.sound.replayGain.rawValue)
         },
     ]
+
+    /// Everything a `status` answer is made of, read before it (each part only goes up).
+    private static func key(_ client: ClientState, _ server: ServerContext, _ player: ServerPlayer) -> StatusKey {
+        StatusKey(room: client.room, rooms: server.rooms.generation, player: player.engine.statusVersion,
+                  library: server.library.head, updating: server.updating.load(ordering: .acquiring))
+    }
+
+    /// The client's last `status` answer, when nothing it was made of changed since: what the
+    /// command would answer, for the connection to send without parsing or dispatching.
+    static func kept(for client: ClientState, server: ServerContext) -> MPDResponse? {
+        guard let kept = client.status else { return nil }
+        return kept.key == key(client, server, server.player(for: client)) ? kept.response : nil
+    }
 
     /// MPD's `status`, field for field and in its order. Reads the library only for the song
     /// being played.

@@ -109,6 +109,12 @@ final class MPDConnectionHandler: ChannelInboundHandler {
             }
             return
         }
+        // The poll every client keeps sending: its last answer again while nothing it is made of
+        // changed (what `CommandTable` would answer, without the parsing and the dispatch).
+        if list == nil, text == "status", client.authenticated, let kept = StatusCommands.kept(for: client, server: server) {
+            write(context, kept, ending: "OK\n")
+            return
+        }
         let line: MPDCommandLine
         do { line = try MPDCommandLine.parse(text) } catch {
             write(context, error.line + "\n")
