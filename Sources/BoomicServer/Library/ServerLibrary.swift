@@ -32,7 +32,7 @@ public final class ServerLibrary: Sendable {
         /// built one for the whole library).
         public func song(at uri: String) -> Song? {
             guard let path = tree.path(for: uri), !uri.hasSuffix("/") else { return nil }
-            let parent = uri.lastIndex(of: "/").map { String(uri[..<$0]) } ?? ""
+            let parent = uri.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(uri[..<$0]) } ?? ""
             guard let dir = tree.directory(parent) else { return nil }
             var low = 0, high = dir.songs.count
             while low < high {
