@@ -70,6 +70,9 @@ final class EngineLoop {
     private var sinkWanted: PCMFormat?
     private var awaitingFormat = false
     private var outputFormat: PCMFormat?
+    /// What `publishStatus` last published: an unchanged status (stopped, paused) is not
+    /// published again, so fronts can tell a change by `EngineChannel.version` alone.
+    private var lastPublished: PlaybackStatus?
     private var outputFailed = false
     private var failuresInARow = 0
     /// The drain asked for at the end of the queue, and whether `idle` was reported.
@@ -699,7 +702,11 @@ final class EngineLoop {
                                     duration: t.flatMap { t in t.totalFrames.map { Double($0) / t.rate } },
                                     sourceFormat: t?.format, outputFormat: outputFormat, sound: heard,
                                     replayGainDecibels: replayGainDecibels)
+        guard status != lastPublished else { return }
+        lastPublished = status
         channel.published.withLock { $0 = status }
+        // After the store: a front that reads this version then the status sees at least it.
+        channel.version.add(1, ordering: .releasing)
     }
 
     private func shutDown() {

@@ -67,6 +67,11 @@ public final class PlaybackEngine: Sendable {
     /// The engine as of its last turn.
     public var status: PlaybackStatus { channel.published.withLock { $0 } }
 
+    /// Goes up each time `status` changes (not while it stays the same: stopped, paused), so a
+    /// front may keep what it made from a status until this moves. Read it before `status`:
+    /// the status read after it is at least as new.
+    public var statusVersion: Int { channel.version.load(ordering: .acquiring) }
+
     /// Stops playback (the current song ends with reason `quit`), closes the output and returns
     /// the final status, queue and position included, for the state file.
     @discardableResult
@@ -90,6 +95,8 @@ final class EngineChannel: Sendable {
 
     let inbox = Mutex<[Message]>([])
     let published: Mutex<PlaybackStatus>
+    /// Counts changes of `published`.
+    let version = Atomic<Int>(0)
     /// Signalled when the decode thread has finished.
     let done = DispatchSemaphore(value: 0)
 

@@ -66,7 +66,6 @@ public final class MPDServer: Sendable {
                 let client = ClientState(id: id, address: channel.remoteAddress?.description ?? "local", isLocal: local,
                                          idle: context.hub.makeSlot(), needsPassword: context.password != nil)
                 return channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFramer(limit: Self.lineLimit)))
                     try channel.pipeline.syncOperations.addHandler(MPDConnectionHandler(server: context, client: client))
                 }
             }

@@ -74,10 +74,12 @@ public final class WAVFileSink: AudioSink {
     public func discard() {}
     public func drain() {}
 
-    /// Fills in the sizes and closes the file.
+    /// Fills in the sizes and closes the file; a later `prepare` starts the file afresh.
     public func close() throws(AudioError) {
         guard let file, let format else { return }
         self.file = nil
+        // Prepared again, it writes a new file (a fan-out output switched off, then on).
+        self.format = nil
         do {
             if dataBytes & 1 == 1 { try file.write([0]) } // chunks are padded to an even size
             try file.write(Self.header(format, dataBytes: dataBytes), at: 0)

@@ -92,12 +92,19 @@ enum ConnectionCommands {
                 inv.response.add("outputid", output.id)
                 inv.response.add("outputname", output.name)
                 inv.response.add("plugin", Self.plugin(output.spec))
-                inv.response.add("outputenabled", mine.contains(output.id) ? 1 : 0)
+                inv.response.add("outputenabled", mine.contains(output.id) && inv.server.rooms.isEnabled(output: output.id) ? 1 : 0)
             }
         },
-        CommandSpec("enableoutput", 1...1) { inv throws(MPDError) in try Self.output(&inv) },
-        CommandSpec("disableoutput", 1...1) { inv throws(MPDError) in try Self.output(&inv) },
-        CommandSpec("toggleoutput", 1...1) { inv throws(MPDError) in try Self.output(&inv) },
+        CommandSpec("enableoutput", 1...1) { inv throws(MPDError) in
+            inv.server.rooms.setEnabled(output: try Self.output(&inv), true)
+        },
+        CommandSpec("disableoutput", 1...1) { inv throws(MPDError) in
+            inv.server.rooms.setEnabled(output: try Self.output(&inv), false)
+        },
+        CommandSpec("toggleoutput", 1...1) { inv throws(MPDError) in
+            let id = try Self.output(&inv)
+            inv.server.rooms.setEnabled(output: id, !inv.server.rooms.isEnabled(output: id))
+        },
         CommandSpec("crossfade", 1...1) { inv throws(MPDError) in _ = try inv.unsigned(0) },
         CommandSpec("mixrampdb", 1...1) { inv throws(MPDError) in _ = try inv.number(0) },
         CommandSpec("mixrampdelay", 1...1) { inv throws(MPDError) in _ = try inv.number(0) },
@@ -145,9 +152,12 @@ enum ConnectionCommands {
         },
     ]
 
-    /// Outputs are on in the room that has them (moving one is `moveoutput`); the id is checked.
-    private static func output(_ inv: inout Invocation) throws(MPDError) {
-        guard try inv.unsigned(0) < inv.server.rooms.outputs.count else { throw inv.error(.noExist, "No such audio output") }
+    /// The output id argument, checked. Switching an output acts in the room that has it
+    /// (moving one is `moveoutput`).
+    private static func output(_ inv: inout Invocation) throws(MPDError) -> Int {
+        let id = try inv.unsigned(0)
+        guard id < inv.server.rooms.outputs.count else { throw inv.error(.noExist, "No such audio output") }
+        return id
     }
 
     private static func plugin(_ spec: SinkSpec) -> String {

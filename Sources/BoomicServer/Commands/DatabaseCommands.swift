@@ -7,7 +7,7 @@ enum DatabaseCommands {
         CommandSpec("lsinfo", 0...1) { inv throws(MPDError) in
             let snapshot = inv.snapshot
             let uri = inv.args.first ?? ""
-            if let path = snapshot.tree.path(for: uri), let song = snapshot.basis.song(atPath: path), !song.missing {
+            if let song = snapshot.song(at: uri) {
                 inv.response.add(song: song, uri: uri, tags: inv.client.tags)
                 return
             }
@@ -141,7 +141,7 @@ enum DatabaseCommands {
     private static func walk(_ inv: inout Invocation, info: Bool) throws(MPDError) {
         let snapshot = inv.snapshot
         let uri = inv.args.first ?? ""
-        if let path = snapshot.tree.path(for: uri), let song = snapshot.basis.song(atPath: path), !song.missing {
+        if let song = snapshot.song(at: uri) {
             if info { inv.response.add(song: song, uri: uri, tags: inv.client.tags) } else { inv.response.add("file", uri) }
             return
         }

@@ -13,7 +13,9 @@ struct Invocation {
 
     var snapshot: ServerLibrary.Snapshot { server.library.snapshot }
     /// The player of the client's room (a room deleted under it falls back to `default`).
-    var player: ServerPlayer { server.rooms.player(client.room) ?? server.rooms.player("default")! }
+    /// Kept by the connection while the rooms stay as they are, so a command takes no lock
+    /// shared with every other client to find it.
+    var player: ServerPlayer { server.player(for: client) }
 
     func error(_ code: MPDError.Code, _ message: String) -> MPDError {
         MPDError(code, message, command: command)
@@ -89,6 +91,18 @@ struct Invocation {
         response.add("Pos", position)
         response.add("Id", entry.id.rawValue)
         if entry.priority > 0 { response.add("Prio", entry.priority) }
+    }
+}
+
+extension ServerContext {
+    /// The player of a client's room (a room deleted under it falls back to `default`), kept
+    /// by the connection while the rooms stay as they are.
+    func player(for client: ClientState) -> ServerPlayer {
+        let generation = rooms.generation
+        if let kept = client.player, kept.generation == generation, kept.room == client.room { return kept.player }
+        let player = rooms.player(client.room) ?? rooms.player("default")!
+        client.player = (client.room, generation, player)
+        return player
     }
 }
 

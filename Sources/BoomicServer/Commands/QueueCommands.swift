@@ -128,7 +128,7 @@ enum QueueCommands {
     /// The songs a client's path names: one file, or every song under a directory.
     static func songs(at uri: String, snapshot: ServerLibrary.Snapshot, inv: Invocation) throws(MPDError) -> [Song] {
         let tree = snapshot.tree
-        if let path = tree.path(for: uri), let song = snapshot.basis.song(atPath: path), !song.missing {
+        if let song = snapshot.song(at: uri) {
             return [song]
         }
         guard tree.directory(uri) != nil, tree.path(for: uri) != nil || uri.isEmpty else {

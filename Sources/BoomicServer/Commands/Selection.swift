@@ -64,10 +64,15 @@ struct Selection {
         if let (tag, value) = filter?.requiredExactTag, !foldCase {
             songs = (snapshot.indexes.index(tag)[value] ?? []).compactMap { snapshot.basis[$0] }
                 .filter { matcher?.matches($0) ?? true }
+        } else if let needle = filter?.anyFieldNeedle(foldCase: foldCase) {
+            // `search any WORD`: a byte search of the snapshot's any-field text; the few songs
+            // whose text is not plain ASCII go through the matcher.
+            let text = snapshot.indexes.anyFieldText()
+            songs = text.songs(containing: needle).compactMap { snapshot.basis[$0] }
+                + text.others.compactMap { snapshot.basis[$0] }.filter { matcher?.matches($0) ?? true }
         } else {
-            songs = snapshot.basis.songs.values.filter { song in
-                tree.contains(song) && (matcher?.matches(song) ?? true)
-            }
+            let inTree = tree.membership()
+            songs = snapshot.basis.songs.values.filter { song in inTree(song) && (matcher?.matches(song) ?? true) }
         }
         if !ordered && window == nil { return songs }
         if let sort {

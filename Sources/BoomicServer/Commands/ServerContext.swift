@@ -16,6 +16,9 @@ public final class ServerContext: Sendable {
     public let version: String
     /// `update`'s jobs: the last number given, and the one running.
     let updates = Mutex<(last: Int, running: Int?)>((0, nil))
+    /// The job running (0 for none), as `status` reads it: without the lock, which every
+    /// client's poll would otherwise take.
+    let updating = Atomic<Int>(0)
     /// Client-to-client messages (`subscribe`, `sendmessage`): channel → subscribers' queues.
     let channels = Mutex<[String: [Int: MessageBox]]>([:])
 
@@ -48,6 +51,11 @@ final class ClientState {
     var authenticated: Bool
     var binaryLimit = 8192
     var subscriptions: [String: MessageBox] = [:]
+    /// This client's room's player, and the rooms' generation it was looked up in.
+    var player: (room: String, generation: Int, player: ServerPlayer)?
+    /// `status` as last answered, and what it was made from: answered again as it is while
+    /// none of that moved (clients poll `status` several times a second, mostly unchanged).
+    var status: (key: StatusKey, response: MPDResponse)?
     /// The room (partition) this client drives.
     var room = "default" {
         didSet { idle.room = room }

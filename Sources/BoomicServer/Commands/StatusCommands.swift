@@ -5,7 +5,16 @@ import Foundation
 /// `status`, `currentsong`, `stats` and ReplayGain: what clients poll.
 enum StatusCommands {
     static let all: [CommandSpec] = [
-        CommandSpec("status") { inv in status(&inv, inv.player.status) },
+        CommandSpec("status") { inv in
+            let player = inv.player
+            let key = Self.key(inv.client, inv.server, player)
+            if let kept = inv.client.status, kept.key == key {
+                inv.response = kept.response
+                return
+            }
+            status(&inv, player.status)
+            inv.client.status = (key, inv.response)
+        },
         CommandSpec("currentsong") { inv in
             let status = inv.player.status
             let snapshot = inv.snapshot
@@ -43,11 +52,25 @@ enum StatusCommands {
         },
     ]
 
-    /// MPD's `status`, field for field and in its order.
+    /// Everything a `status` answer is made of, read before it (each part only goes up).
+    private static func key(_ client: ClientState, _ server: ServerContext, _ player: ServerPlayer) -> StatusKey {
+        StatusKey(room: client.room, rooms: server.rooms.generation, player: player.engine.statusVersion,
+                  library: server.library.head, updating: server.updating.load(ordering: .acquiring))
+    }
+
+    /// The client's last `status` answer, when nothing it was made of changed since: what the
+    /// command would answer, for the connection to send without parsing or dispatching.
+    static func kept(for client: ClientState, server: ServerContext) -> MPDResponse? {
+        guard let kept = client.status else { return nil }
+        return kept.key == key(client, server, server.player(for: client)) ? kept.response : nil
+    }
+
+    /// MPD's `status`, field for field and in its order. Reads the library only for the song
+    /// being played.
     static func status(_ inv: inout Invocation, _ s: PlaybackStatus) {
         let q = s.queue
-        let snapshot = inv.snapshot
         var response = inv.response
+        response.reserve(512)
         defer { inv.response = response }
         func r(_ name: String, _ value: any CustomStringConvertible) { response.add(name, value.description) }
         r("volume", s.sound.volume)
@@ -64,6 +87,7 @@ enum StatusCommands {
             r("song", p)
             r("songid", id.rawValue)
             if q.state != .stopped {
+                let snapshot = inv.snapshot
                 let duration = s.duration ?? snapshot.basis[q.entries[p].song]?.duration
                 r("time", "\(Int(s.position.rounded())):\(Int((duration ?? 0).rounded()))")
                 r("elapsed", MPDResponse.milliseconds(s.position))
@@ -74,10 +98,21 @@ enum StatusCommands {
                 }
             }
         }
-        if let job = inv.server.updates.withLock({ $0.running }) { r("updating_db", job) }
+        let job = inv.server.updating.load(ordering: .acquiring)
+        if job != 0 { r("updating_db", job) }
         if let next = q.upNext, let p = q.position(of: next) {
             r("nextsong", p)
             r("nextsongid", next.rawValue)
         }
     }
+}
+
+/// What a `status` answer is made of: the client's room, the rooms' layout, the player's
+/// status, the library (a song's length and bit rate) and the update running.
+struct StatusKey: Equatable {
+    var room: String
+    var rooms: Int
+    var player: Int
+    var library: Int
+    var updating: Int
 }

@@ -21,6 +21,7 @@ enum UpdateCommands {
             guard u.running == nil else { return nil }
             u.last += 1
             u.running = u.last
+            server.updating.store(u.last, ordering: .releasing)
             return u.last
         }
         guard let job else { throw inv.error(.updateAlready, "already updating") }
@@ -30,7 +31,10 @@ enum UpdateCommands {
             _ = try? ImportFlow.run(server.library.session, given: [], reread: reread, message: "mpd update",
                                     events: SilentEvents())
             server.library.refreshNow(songsChanged: true)
-            server.updates.withLock { $0.running = nil }
+            server.updates.withLock {
+                $0.running = nil
+                server.updating.store(0, ordering: .releasing)
+            }
             server.hub.post([.update])
         }
     }

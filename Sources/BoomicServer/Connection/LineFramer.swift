@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 
 /// What one request line is, as the framer hands it on.
@@ -11,49 +12,62 @@ enum RequestLine {
 
 /// Splits the byte stream into lines (`\n`, a `\r` before it dropped) of at most `limit`
 /// bytes, so a client cannot make the server hold an unbounded line.
-final class LineFramer: ByteToMessageDecoder {
-    typealias InboundOut = RequestLine
+///
+/// A value the connection's handler keeps and feeds each read to, rather than a NIO decoder
+/// handler of its own: a request is then one handler call, and the read's buffer is let go
+/// at once (so NIO reuses it for the next read) unless it ends inside a line.
+struct LineFramer {
     let limit: Int
+    /// The start of a line that has not ended yet.
+    private var partial = ByteBuffer()
+    /// Inside a line already reported too long: skip to its end.
     private var skipping = false
 
     init(limit: Int) { self.limit = limit }
 
-    func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
-        let view = buffer.readableBytesView
-        guard let newline = view.firstIndex(of: UInt8(ascii: "\n")) else {
-            if buffer.readableBytes > limit {
-                // Drop what came so far; say so once, then skip to the line's end.
-                buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
-                if !skipping {
-                    skipping = true
-                    context.fireChannelRead(wrapInboundOut(.tooLong))
-                }
-            }
-            return .needMoreData
+    /// Bytes before the first newline; nil when there is none yet.
+    private static func lineLength(in buffer: ByteBuffer) -> Int? {
+        buffer.withUnsafeReadableBytes { raw in
+            guard let base = raw.baseAddress, let hit = memchr(base, 0x0A, raw.count) else { return nil }
+            return base.distance(to: UnsafeRawPointer(hit))
         }
-        var length = newline - view.startIndex
-        let bytes = buffer.readBytes(length: length)!
-        buffer.moveReaderIndex(forwardBy: 1)
-        if skipping {
-            skipping = false
-            return .continue
-        }
-        if length > limit {
-            context.fireChannelRead(wrapInboundOut(.tooLong))
-            return .continue
-        }
-        if length > 0, bytes[length - 1] == UInt8(ascii: "\r") { length -= 1 }
-        guard let text = String(validating: bytes[..<length], as: UTF8.self) else {
-            context.fireChannelRead(wrapInboundOut(.badText))
-            return .continue
-        }
-        context.fireChannelRead(wrapInboundOut(.line(text)))
-        return .continue
     }
 
-    func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
-        // A last line without its newline is no request (MPD waits for the newline too).
-        buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
-        return .needMoreData
+    /// Adds the lines `read` completes to `lines`. A last line without its newline waits for
+    /// the next read (and is no request if the connection ends first, as in MPD).
+    mutating func take(_ read: ByteBuffer, into lines: inout [RequestLine]) {
+        var buffer: ByteBuffer
+        if partial.readableBytes > 0 {
+            partial.writeImmutableBuffer(read)
+            buffer = partial
+            partial = ByteBuffer()
+        } else {
+            buffer = read
+        }
+        while let length = Self.lineLength(in: buffer) {
+            if skipping || length > limit {
+                buffer.moveReaderIndex(forwardBy: length + 1)
+                if skipping { skipping = false } else { lines.append(.tooLong) }
+                continue
+            }
+            // Straight from the buffer's bytes: no array per line.
+            let text = buffer.withUnsafeReadableBytes { raw -> String? in
+                var line = UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: length)
+                if length > 0, line[length - 1] == UInt8(ascii: "\r") { line = UnsafeBufferPointer(rebasing: line.dropLast()) }
+                return String(validating: line, as: UTF8.self)
+            }
+            buffer.moveReaderIndex(forwardBy: length + 1)
+            lines.append(text.map { .line($0) } ?? .badText)
+        }
+        guard buffer.readableBytes > 0 else { return }
+        if buffer.readableBytes > limit {
+            // Drop what came so far; say so once, then skip to the line's end.
+            if !skipping {
+                skipping = true
+                lines.append(.tooLong)
+            }
+        } else if !skipping {
+            partial.writeImmutableBuffer(buffer)
+        }
     }
 }

@@ -5,7 +5,7 @@ import NIOCore
 /// command list, or `idle` — each answered with `OK` or one `ACK` line. Runs on the
 /// connection's event loop; commands read snapshots and tell the player, so they are quick.
 final class MPDConnectionHandler: ChannelInboundHandler {
-    typealias InboundIn = RequestLine
+    typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
     /// What the server announces: the protocol version of Debian 12's MPD.
@@ -15,6 +15,7 @@ final class MPDConnectionHandler: ChannelInboundHandler {
 
     private let server: ServerContext
     private let client: ClientState
+    private var framer = LineFramer(limit: MPDServer.lineLimit)
     private var list: (ok: Bool, lines: [MPDCommandLine])?
     /// A command list that went over the limit: the rest of it is skipped.
     private var listOverflowed = false
@@ -23,6 +24,13 @@ final class MPDConnectionHandler: ChannelInboundHandler {
     /// once. They wait here, as the bytes they came in (bounded by what one read holds, since
     /// reading stops), until the client has taken what it was sent.
     private var waiting: [RequestLine] = []
+    /// Answers not yet handed to NIO: a read's answers are gathered here and go out as one
+    /// buffer in one write at the end of the read (`channelReadComplete`); past `outLimit` they
+    /// are handed over at once, so NIO's count of unsent bytes (and the back-pressure on a
+    /// client that does not read) stays right. Cleared after the flush, when NIO has let go of
+    /// it, so one buffer serves a connection's requests.
+    private var out = ByteBuffer()
+    private static let outLimit = 64 * 1024
     private var waitingStart = 0
 
     init(server: ServerContext, client: ClientState) {
@@ -32,6 +40,7 @@ final class MPDConnectionHandler: ChannelInboundHandler {
 
     func channelActive(context: ChannelHandlerContext) {
         write(context, Self.greeting)
+        flush(context)
         context.fireChannelActive()
     }
 
@@ -47,8 +56,15 @@ final class MPDConnectionHandler: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        waiting.append(unwrapInboundIn(data))
+        framer.take(unwrapInboundIn(data), into: &waiting)
         drain(context: context)
+    }
+
+    /// One flush for all the answers to one read's requests: a client that pipelines gets them
+    /// in one write, and one that waits for each answer still gets it at once.
+    func channelReadComplete(context: ChannelHandlerContext) {
+        flush(context)
+        context.fireChannelReadComplete()
     }
 
     /// A slow reader stops being read, and its waiting requests stop being carried out, until
@@ -56,7 +72,10 @@ final class MPDConnectionHandler: ChannelInboundHandler {
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         let writable = context.channel.isWritable
         context.channel.setOption(ChannelOptions.autoRead, value: writable).whenComplete { _ in }
-        if writable { drain(context: context) }
+        if writable {
+            drain(context: context)
+            flush(context)
+        }
         context.fireChannelWritabilityChanged()
     }
 
@@ -72,6 +91,7 @@ final class MPDConnectionHandler: ChannelInboundHandler {
             case let .line(text):
                 handle(text, context: context)
             }
+            if out.readableBytes >= Self.outLimit { handOver(context) }
         }
         if waitingStart == waiting.count {
             waiting.removeAll(keepingCapacity: true)
@@ -85,15 +105,21 @@ final class MPDConnectionHandler: ChannelInboundHandler {
             if text.trimmingCharacters(in: .whitespaces) == "noidle" {
                 if client.idle.cancelWait() { write(context, "OK\n") }
             } else {
-                context.close(promise: nil)
+                close(context)
             }
+            return
+        }
+        // The poll every client keeps sending: its last answer again while nothing it is made of
+        // changed (what `CommandTable` would answer, without the parsing and the dispatch).
+        if list == nil, text == "status", client.authenticated, let kept = StatusCommands.kept(for: client, server: server) {
+            write(context, kept, ending: "OK\n")
             return
         }
         let line: MPDCommandLine
         do { line = try MPDCommandLine.parse(text) } catch {
             write(context, error.line + "\n")
             // A line without a command word is no MPD client: MPD closes such connections.
-            if error.code == .unknown { context.close(promise: nil) }
+            if error.code == .unknown { close(context) }
             return
         }
         if list != nil {
@@ -120,7 +146,7 @@ final class MPDConnectionHandler: ChannelInboundHandler {
             switch CommandTable.run(line, client: client, server: server, index: 0) {
             case let .success(invocation):
                 write(context, invocation.response, ending: "OK\n")
-                if invocation.closes { context.close(promise: nil) }
+                if invocation.closes { close(context) }
             case let .failure(error):
                 write(context, error.line + "\n")
             }
@@ -135,28 +161,23 @@ final class MPDConnectionHandler: ChannelInboundHandler {
             write(context, MPDError(.argument, "command list too long (over \(Self.maxListLength) commands)").line + "\n")
             return
         }
-        var out = context.channel.allocator.buffer(capacity: 256)
         var closes = false
         for (i, line) in lines.enumerated() {
             if ["idle", "noidle", "command_list_begin", "command_list_ok_begin"].contains(line.command) {
-                out.writeString(MPDError(.notList, "\(line.command) not allowed in a command list", command: line.command, index: i).line + "\n")
-                context.writeAndFlush(wrapOutboundOut(out), promise: nil)
+                write(context, MPDError(.notList, "\(line.command) not allowed in a command list", command: line.command, index: i).line + "\n")
                 return
             }
             switch CommandTable.run(line, client: client, server: server, index: i) {
             case let .success(invocation):
-                Self.append(invocation.response, to: &out)
-                if ok { out.writeString("list_OK\n") }
+                write(context, invocation.response, ending: ok ? "list_OK\n" : "")
                 closes = closes || invocation.closes
             case let .failure(error):
-                out.writeString(error.line + "\n")
-                context.writeAndFlush(wrapOutboundOut(out), promise: nil)
+                write(context, error.line + "\n")
                 return
             }
         }
-        out.writeString("OK\n")
-        context.writeAndFlush(wrapOutboundOut(out), promise: nil)
-        if closes { context.close(promise: nil) }
+        write(context, "OK\n")
+        if closes { close(context) }
     }
 
     private func idle(_ line: MPDCommandLine, context: ChannelHandlerContext) {
@@ -173,6 +194,8 @@ final class MPDConnectionHandler: ChannelInboundHandler {
             mask.insert(s)
         }
         if mask.isEmpty { mask = Set(Subsystem.allCases) }
+        // The answers before it go first: the wait may answer at once, straight to the channel.
+        handOver(context)
         let channel = context.channel
         client.idle.wait(for: mask) { changed in
             var text = ""
@@ -182,22 +205,44 @@ final class MPDConnectionHandler: ChannelInboundHandler {
         }
     }
 
+    /// Gathered, not yet written: `channelReadComplete` (or the end of a drain after the
+    /// client took its answers) writes and flushes.
     private func write(_ context: ChannelHandlerContext, _ text: String) {
-        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: text)), promise: nil)
+        out.writeString(text)
     }
 
+    /// The response, then `ending`; a big one (`listallinfo`) goes to NIO as it is, not copied.
     private func write(_ context: ChannelHandlerContext, _ response: MPDResponse, ending: String) {
-        var out = context.channel.allocator.buffer(capacity: response.text.utf8.count + 16)
-        Self.append(response, to: &out)
+        if response.bytes.readableBytes >= Self.outLimit {
+            handOver(context)
+            context.write(wrapOutboundOut(response.bytes), promise: nil)
+        } else {
+            out.writeImmutableBuffer(response.bytes)
+        }
         out.writeString(ending)
-        context.writeAndFlush(wrapOutboundOut(out), promise: nil)
     }
 
-    private static func append(_ response: MPDResponse, to out: inout ByteBuffer) {
-        out.writeString(response.text)
-        if let binary = response.binary {
-            out.writeBytes(binary)
-            out.writeString("\n")
+    /// Hands what was gathered to NIO (written, not flushed).
+    private func handOver(_ context: ChannelHandlerContext) {
+        guard out.readableBytes > 0 else { return }
+        context.write(wrapOutboundOut(out), promise: nil)
+        out = context.channel.allocator.buffer(capacity: 1024)
+    }
+
+    private func flush(_ context: ChannelHandlerContext) {
+        if out.readableBytes > 0 {
+            context.writeAndFlush(wrapOutboundOut(out), promise: nil)
+            // NIO has usually written it by now and let go: then this keeps the storage (a
+            // big one is let go, so an idle connection holds little).
+            if out.capacity > 16 * 1024 { out = context.channel.allocator.buffer(capacity: 1024) } else { out.clear() }
+        } else {
+            context.flush()
         }
+    }
+
+    /// What was written goes out before the connection closes (closing drops unflushed writes).
+    private func close(_ context: ChannelHandlerContext) {
+        flush(context)
+        context.close(promise: nil)
     }
 }

@@ -9,6 +9,7 @@ public final class TagIndexes: Sendable {
     private let basis: DataBasis
     private let tree: MusicTree
     private let built = Mutex<[MPDTag: [String: [SongID]]]>([:])
+    private let anyText = Mutex<AnyFieldText?>(nil)
 
     init(basis: DataBasis, tree: MusicTree) {
         self.basis = basis
@@ -18,11 +19,20 @@ public final class TagIndexes: Sendable {
     public func index(_ tag: MPDTag) -> [String: [SongID]] {
         if let done = built.withLock({ $0[tag] }) { return done }
         var index: [String: [SongID]] = [:]
-        for song in basis.songs.values where tree.contains(song) {
+        let inTree = tree.membership()
+        for song in basis.songs.values where inTree(song) {
             for value in MPDResponse.values(of: tag, in: song) { index[value, default: []].append(song.id) }
         }
         built.withLock { $0[tag] = index }
         return index
+    }
+
+    /// The any-field text of the songs in the tree, laid out on first use (`search any`).
+    func anyFieldText() -> AnyFieldText {
+        if let done = anyText.withLock({ $0 }) { return done }
+        let text = AnyFieldText(basis: basis, inTree: tree.membership())
+        anyText.withLock { $0 = text }
+        return text
     }
 }
 

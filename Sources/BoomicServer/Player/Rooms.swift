@@ -25,7 +25,14 @@ public final class Rooms: Sendable {
     }
 
     public let outputs: [Output]
+    /// Each output's on/off (`enableoutput`, `disableoutput`), by output id: flipped from any
+    /// event loop, heard by the room's output thread while it plays.
+    private let switches: [FanOutSink.Switch]
     private let rooms = Mutex<[String: Room]>([:])
+    /// Goes up whenever a room is made or removed or its player replaced: a connection keeps
+    /// its room's player until this moves.
+    private let changes = Atomic<Int>(0)
+    public var generation: Int { changes.load(ordering: .acquiring) }
     /// Room names in the order they were made (`default` first).
     private let order = Mutex<[String]>([])
     private let library: ServerLibrary
@@ -44,11 +51,13 @@ public final class Rooms: Sendable {
         outputs = specs.enumerated().map { Output(id: $0.offset, spec: $0.element) }
         // Rooms and their outputs as the last run left them; outputs nobody claims are default's.
         let saved = Self.loadLayout(library.session.location)
+        let disabled = Set(saved.flatMap { $0.disabled ?? [] })
+        switches = outputs.map { FanOutSink.Switch(isOn: !disabled.contains($0.name)) }
         var assigned: [String: [Int]] = ["default": []]
         var names = ["default"]
-        for (name, outputNames) in saved where name != "default" {
-            names.append(name)
-            assigned[name] = outputNames.compactMap { n in outputs.first { $0.name == n }?.id }
+        for room in saved where room.name != "default" {
+            names.append(room.name)
+            assigned[room.name] = room.outputs.compactMap { n in outputs.first { $0.name == n }?.id }
         }
         let claimed = Set(assigned.values.joined())
         assigned["default"] = outputs.map(\.id).filter { !claimed.contains($0) }
@@ -70,6 +79,18 @@ public final class Rooms: Sendable {
         return ids.map { outputs[$0] }
     }
 
+    /// Whether an output gets its room's audio (`outputenabled`).
+    public func isEnabled(output id: Int) -> Bool { switches[id].isOn }
+
+    /// `enableoutput`, `disableoutput`, `toggleoutput`: heard at once if its room is playing
+    /// (the output is opened in the format playing, or closed); kept for the next start.
+    public func setEnabled(output id: Int, _ on: Bool) {
+        guard switches[id].isOn != on else { return }
+        switches[id].set(on)
+        saveLayout()
+        hub.post([.output])
+    }
+
     /// `newpartition NAME`: a room with no output (and a queue of its own).
     public func create(_ name: String) throws(MPDError) {
         guard !name.isEmpty, name.count <= 64, name.allSatisfy({ !$0.isNewline && $0 != "/" }) else {
@@ -82,6 +103,7 @@ public final class Rooms: Sendable {
         }
         let player = makePlayer(room: name, store: store, outputs: [])
         rooms.withLock { $0[name] = Room(player: player, store: store, outputs: []) }
+        changes.add(1, ordering: .releasing)
         order.withLock { $0.append(name) }
         saveLayout()
         hub.post([.partition])
@@ -98,6 +120,7 @@ public final class Rooms: Sendable {
         }
         guard let room else { throw MPDError(.noExist, "no such partition") }
         guard room.outputs.isEmpty else { throw MPDError(.argument, "partition still has outputs") }
+        changes.add(1, ordering: .releasing)
         order.withLock { $0.removeAll { $0 == name } }
         room.player.quit()
         try? FileManager.default.removeItem(atPath: room.store.folder)
@@ -133,25 +156,41 @@ public final class Rooms: Sendable {
         room.player.quit()
         let player = makePlayer(room: name, store: room.store, outputs: room.outputs)
         rooms.withLock { $0[name]?.player = player }
+        changes.add(1, ordering: .releasing)
     }
 
-    /// A room plays on its first output; one without an output plays, silently, on `null`.
+    /// A room plays on every output it has that is switched on (MPD plays a partition's audio
+    /// on all its enabled outputs); one with none plays, silently, on `null`. An output that
+    /// fails while others play is switched off and reported (`outputs` shows it disabled).
     private func makePlayer(room: String, store: PlayerStateStore, outputs ids: [Int]) -> ServerPlayer {
-        let sink: any AudioSink = ids.first.map { Sinks.open(outputs[$0].spec) } ?? NullSink()
+        let sink: any AudioSink
+        if ids.isEmpty {
+            sink = NullSink()
+        } else {
+            let warn = warn, hub = hub
+            sink = FanOutSink(outputs: ids.map { (Sinks.open(outputs[$0].spec), switches[$0]) }) { name, error in
+                warn("output \(name) failed and is disabled; the room plays on its other outputs: \(error)")
+                hub.post([.output])
+            }
+        }
         return ServerPlayer(library: library, store: store, sink: sink, realtime: true, sound: sound, hub: hub,
                             room: room, record: record, warn: warn)
     }
 
     private static func layoutPath(_ location: String) -> String { location + "/player/rooms.json" }
 
-    private static func loadLayout(_ location: String) -> [(String, [String])] {
+    private static func loadLayout(_ location: String) -> [Layout] {
         guard let data = FileManager.default.contents(atPath: layoutPath(location)),
               let list = try? JSONDecoder().decode([Layout].self, from: data) else { return [] }
-        return list.map { ($0.name, $0.outputs) }
+        return list
     }
 
     private func saveLayout() {
-        let list = names.map { name in Layout(name: name, outputs: outputs(of: name).map(\.name)) }
+        let list = names.map { name in
+            let mine = outputs(of: name)
+            let off = mine.filter { !switches[$0.id].isOn }.map(\.name)
+            return Layout(name: name, outputs: mine.map(\.name), disabled: off.isEmpty ? nil : off)
+        }
         guard let data = try? JSONEncoder().encode(list) else { return }
         try? AtomicFile.write(data, to: Self.layoutPath(library.session.location))
     }
@@ -159,5 +198,7 @@ public final class Rooms: Sendable {
     private struct Layout: Codable {
         var name: String
         var outputs: [String]
+        /// Its outputs switched off (absent in files from before outputs could be).
+        var disabled: [String]?
     }
 }

@@ -19,8 +19,17 @@ public struct MPDCommandLine: Equatable, Sendable {
     /// word is `unknown` (MPD then closes the connection), a bad argument is `argument`.
     public static func parse(_ line: String) throws(MPDError) -> MPDCommandLine {
         // Over UTF-8 bytes: every byte the grammar looks at is ASCII, and a multi-byte
-        // character is never a space, a quote or a backslash, so arguments stay whole.
-        let bytes = Array(line.utf8)
+        // character is never a space, a quote or a backslash, so arguments stay whole. The
+        // string's own storage, not a copy (a line is parsed per request).
+        var line = line
+        return try line.withUTF8 { parse(bytes: $0) }.get()
+    }
+
+    private static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Result<MPDCommandLine, MPDError> {
+        do { return .success(try parseBytes(bytes)) } catch { return .failure(error) }
+    }
+
+    private static func parseBytes(_ bytes: UnsafeBufferPointer<UInt8>) throws(MPDError) -> MPDCommandLine {
         var i = 0
         func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
         func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }

@@ -1,33 +1,53 @@
 import BoomicCore
 import Foundation
+import NIOCore
 
 /// A response being written: `Name: value` lines, ending in `OK` (the connection adds it).
 /// Values are one line each; a newline in a tag becomes a space, since a client would read the
 /// rest as a line of its own.
+///
+/// Written straight into the bytes that go out: the connection sends them as they are (no copy
+/// of a 20 MB `listallinfo`), and a buffer grows in place where a string would be copied.
 public struct MPDResponse: Sendable {
-    public private(set) var text = ""
-    /// Binary payloads (`albumart`, `readpicture`) follow their `binary: N` line.
-    public private(set) var binary: [UInt8]?
+    public private(set) var bytes = ByteBuffer()
 
     public init() {}
 
+    /// The response as text (binary payloads included as they decode).
+    public var text: String { String(decoding: bytes.readableBytesView, as: UTF8.self) }
+
+    /// Room for `count` bytes without growing step by step.
+    public mutating func reserve(_ count: Int) { bytes.reserveCapacity(bytes.writerIndex + count) }
+
     public mutating func add(_ name: String, _ value: some CustomStringConvertible) {
-        let v = value.description
-        text += name
-        text += ": "
+        add(name, value: value.description)
+    }
+
+    public mutating func add(_ name: String, _ value: String) {
+        add(name, value: value)
+    }
+
+    public mutating func add(_ name: String, _ value: Int) {
+        add(name, value: String(value))
+    }
+
+    private mutating func add(_ name: String, value v: String) {
+        bytes.writeString(name)
+        bytes.writeStaticString(": ")
         // Bytes, not Characters: a grapheme test per value was most of a short response's time.
         if v.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
-            text += v.split(whereSeparator: \.isNewline).joined(separator: " ")
+            bytes.writeString(v.split(whereSeparator: \.isNewline).joined(separator: " "))
         } else {
-            text += v
+            bytes.writeString(v)
         }
-        text += "\n"
+        bytes.writeStaticString("\n")
     }
 
     /// The `binary: N` line and its bytes (MPD sends the bytes and then a newline).
-    public mutating func addBinary(_ bytes: [UInt8]) {
-        add("binary", bytes.count)
-        binary = bytes
+    public mutating func addBinary(_ payload: [UInt8]) {
+        add("binary", payload.count)
+        bytes.writeBytes(payload)
+        bytes.writeStaticString("\n")
     }
 
     /// A song as MPD prints it: its file, time stamp and format, the tags the client asked

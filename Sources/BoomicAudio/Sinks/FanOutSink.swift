@@ -1,0 +1,223 @@
+import Synchronization
+
+/// Several outputs playing the same audio: what MPD does with the enabled outputs of one
+/// partition (a room of `boomic serve` with a sound card and a `wav:` recorder, say).
+///
+/// The first output switched on leads: the fan-out takes what it takes, so a room with one
+/// output plays exactly as on that output alone (bit-exact when the device takes the source's
+/// format). Every other output is opened in the lead's format and, when it takes another (a
+/// device without 24-bit, a file opened earlier at another rate), gets its own converter.
+///
+/// Each output has a `Switch` that another thread may flip at any time (an MPD client's
+/// `enableoutput`): the output thread looks at the switches before each call, opens an output
+/// switched on (in the format playing now) and closes one switched off, so the change is heard
+/// while playing. Closing finishes a `wav:` file and frees a device for other programs, as MPD
+/// closes a disabled output; switched on again, a `wav:` file starts afresh.
+///
+/// An output that fails (cannot open, cannot write) is switched off and reported through
+/// `report`; the others play on. Only when no output is left playing does the failure reach the
+/// engine (`prepare` or `write` throws), as a single sink's failure would. Not `Sendable`, like
+/// every sink: the engine's output thread owns it; only the switches are shared.
+public final class FanOutSink: AudioSink {
+    /// Whether one output gets the audio; shared between the output thread and whoever
+    /// switches it.
+    public final class Switch: Sendable {
+        private let on: Atomic<Bool>
+        public init(isOn: Bool = true) { on = Atomic(isOn) }
+        public var isOn: Bool { on.load(ordering: .acquiring) }
+        public func set(_ isOn: Bool) { on.store(isOn, ordering: .releasing) }
+    }
+
+    private final class Output {
+        let sink: any AudioSink
+        let power: Switch
+        var isOpen = false
+        /// From the fan-out's format to the one this output took, when they differ.
+        var converter: FormatConverter?
+        var ints: [Int32] = []
+        var floats: [Float] = []
+
+        init(sink: any AudioSink, power: Switch) {
+            self.sink = sink
+            self.power = power
+        }
+    }
+
+    private let outputs: [Output]
+    private let report: @Sendable (String, AudioError) -> Void
+    public private(set) var format: PCMFormat?
+
+    /// - Parameters:
+    ///   - outputs: the sinks, each with its switch, in the room's order.
+    ///   - report: told (on the output thread) when an output fails and is switched off while
+    ///     others play on: its name and why.
+    public init(outputs: [(sink: any AudioSink, power: Switch)], report: @escaping @Sendable (String, AudioError) -> Void) {
+        self.outputs = outputs.map { Output(sink: $0.sink, power: $0.power) }
+        self.report = report
+    }
+
+    public var name: String {
+        outputs.isEmpty ? "null" : outputs.map(\.sink.name).joined(separator: " + ")
+    }
+
+    /// Paced when a device that paces itself is playing: its writes set the pace for all.
+    public var isPaced: Bool { outputs.contains { $0.isOpen && $0.sink.isPaced } }
+
+    /// Outputs playing now (for tests and messages).
+    public var playing: [String] { outputs.filter(\.isOpen).map(\.sink.name) }
+
+    public func prepare(for wanted: PCMFormat) throws(AudioError) -> PCMFormat {
+        closeSwitchedOff()
+        var lead: PCMFormat?
+        var failures: [(Output, AudioError)] = []
+        for o in outputs where o.power.isOn {
+            do {
+                let target = lead ?? wanted
+                let taken = try o.sink.prepare(for: target)
+                o.isOpen = true
+                if let lead {
+                    o.converter = taken == lead ? nil : try FormatConverter(from: lead, to: taken)
+                } else {
+                    lead = taken
+                    o.converter = nil
+                }
+            } catch {
+                failures.append((o, error))
+            }
+        }
+        format = lead ?? wanted
+        try settle(failures)
+        return format!
+    }
+
+    public func write(_ samples: UnsafeBufferPointer<Int32>) throws(AudioError) {
+        syncSwitches()
+        var failures: [(Output, AudioError)] = []
+        for o in outputs where o.isOpen {
+            do {
+                if let c = o.converter {
+                    if c.target.isFloat {
+                        o.floats.removeAll(keepingCapacity: true)
+                        c.convert(samples, into: &o.floats)
+                        try o.floats.withUnsafeBufferPointer { (b) throws(AudioError) in try o.sink.write(b) }
+                    } else {
+                        o.ints.removeAll(keepingCapacity: true)
+                        c.convert(samples, into: &o.ints)
+                        try o.ints.withUnsafeBufferPointer { (b) throws(AudioError) in try o.sink.write(b) }
+                    }
+                } else {
+                    try o.sink.write(samples)
+                }
+            } catch {
+                failures.append((o, error))
+            }
+        }
+        try settle(failures)
+    }
+
+    public func write(_ samples: UnsafeBufferPointer<Float>) throws(AudioError) {
+        syncSwitches()
+        var failures: [(Output, AudioError)] = []
+        for o in outputs where o.isOpen {
+            do {
+                if let c = o.converter {
+                    if c.target.isFloat {
+                        o.floats.removeAll(keepingCapacity: true)
+                        c.convert(samples, into: &o.floats)
+                        try o.floats.withUnsafeBufferPointer { (b) throws(AudioError) in try o.sink.write(b) }
+                    } else {
+                        o.ints.removeAll(keepingCapacity: true)
+                        c.convert(samples, into: &o.ints)
+                        try o.ints.withUnsafeBufferPointer { (b) throws(AudioError) in try o.sink.write(b) }
+                    }
+                } else {
+                    try o.sink.write(samples)
+                }
+            } catch {
+                failures.append((o, error))
+            }
+        }
+        try settle(failures)
+    }
+
+    public func discard() {
+        syncSwitches()
+        for o in outputs where o.isOpen {
+            o.sink.discard()
+            o.converter?.reset()
+        }
+    }
+
+    public func drain() throws(AudioError) {
+        syncSwitches()
+        var failures: [(Output, AudioError)] = []
+        for o in outputs where o.isOpen {
+            do { try o.sink.drain() } catch { failures.append((o, error)) }
+            o.converter?.reset()
+        }
+        try settle(failures)
+    }
+
+    public func close() throws(AudioError) {
+        var first: AudioError?
+        for o in outputs where o.isOpen {
+            o.isOpen = false
+            do { try o.sink.close() } catch { first = first ?? error }
+        }
+        format = nil
+        if let first { throw first }
+    }
+
+    /// Opens what was switched on since the last call (in the format playing now) and closes
+    /// what was switched off.
+    private func syncSwitches() {
+        closeSwitchedOff()
+        guard let format else { return }
+        var failures: [(Output, AudioError)] = []
+        for o in outputs where o.power.isOn && !o.isOpen {
+            do {
+                let taken = try o.sink.prepare(for: format)
+                o.converter = taken == format ? nil : try FormatConverter(from: format, to: taken)
+                o.isOpen = true
+            } catch {
+                failures.append((o, error))
+            }
+        }
+        // Opening a newly switched-on output never stops the ones playing.
+        for (o, error) in failures { switchOff(o, error) }
+    }
+
+    private func closeSwitchedOff() {
+        for o in outputs where o.isOpen && !o.power.isOn {
+            o.isOpen = false
+            o.converter = nil
+            try? o.sink.close()
+        }
+    }
+
+    /// Switches off and reports the outputs that failed, unless none is left playing: then the
+    /// failure is the engine's, as with one sink (it reports it; the switches stay as they were).
+    private func settle(_ failures: [(Output, AudioError)]) throws(AudioError) {
+        guard let first = failures.first else { return }
+        let failed = Set(failures.map { ObjectIdentifier($0.0) })
+        let othersPlay = outputs.contains { $0.isOpen && !failed.contains(ObjectIdentifier($0)) }
+        guard othersPlay else {
+            for (o, _) in failures where o.isOpen {
+                o.isOpen = false
+                try? o.sink.close()
+            }
+            throw first.1
+        }
+        for (o, error) in failures { switchOff(o, error) }
+    }
+
+    private func switchOff(_ o: Output, _ error: AudioError) {
+        o.power.set(false)
+        if o.isOpen {
+            o.isOpen = false
+            try? o.sink.close()
+        }
+        o.converter = nil
+        report(o.sink.name, error)
+    }
+}
