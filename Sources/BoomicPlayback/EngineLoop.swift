@@ -338,7 +338,7 @@ final class EngineLoop {
                 return true
             }
         }
-        guard let out = outputFormat, ring.freeSlot() != nil else { return false }
+        guard let out = outputFormat, let slot = ring.freeSlot() else { return false }
         if hasRendered(out) {
             publishRendered(segment: tracks[i].segment, format: out)
             return true
@@ -378,10 +378,16 @@ final class EngineLoop {
         var frames = 0
         let floatChain = !processor.isIdentity || stretcher != nil
         renderedVolume = processor.isIdentity ? 1 : Float(Volume.gain(percent: Double(sound.volume)))
+        // The bit-exact path for integer samples: the decoder writes straight into the slot.
+        let direct = !floatChain && out == format && !format.isFloat
         do {
-            frames = floatChain
-                ? try readProcessed(decoder, track: i, into: out)
-                : try read(decoder, format: format, converter: tracks[i].converter, into: out)
+            if direct {
+                frames = try decoder.read(into: slot, maxFrames: min(Self.framesPerSlot, ring.slotCapacity / format.channels))
+            } else {
+                frames = floatChain
+                    ? try readProcessed(decoder, track: i, into: out)
+                    : try read(decoder, format: format, converter: tracks[i].converter, into: out)
+            }
         } catch {
             emit(.warning(error.description))
         }
@@ -402,7 +408,9 @@ final class EngineLoop {
             }
             tracks[i].decoder = nil
         }
-        if hasRendered(out) {
+        if direct, frames > 0 {
+            publish(slot, samples: frames * out.channels, segment: tracks[i].segment, format: out)
+        } else if hasRendered(out) {
             publishRendered(segment: tracks[i].segment, format: out)
         }
         return true
@@ -541,7 +549,7 @@ final class EngineLoop {
                 if out.isFloat { converter.convert(b, into: &renderedFloat) } else { converter.convert(b, into: &rendered) }
             }
         } else {
-            // The bit-exact path: the decoder's samples go straight where the ring takes them from.
+            // The output's own format (decodeStep sends these straight into a slot instead).
             frames = try decoder.read(into: &rendered, maxFrames: Self.framesPerSlot)
         }
         return frames
@@ -572,8 +580,13 @@ final class EngineLoop {
         } else {
             rendered.withUnsafeBufferPointer { b in slot.baseAddress!.update(from: b.baseAddress! + renderedTaken, count: n) }
         }
-        if sleep != nil { fadeForSleep(slot, samples: n, format: out) }
         renderedTaken += n
+        publish(slot, samples: n, segment: segment, format: out)
+    }
+
+    /// Hands a filled slot to the output (faded first when the sleep timer nears its end).
+    private func publish(_ slot: UnsafeMutableBufferPointer<Int32>, samples n: Int, segment: Int, format out: PCMFormat) {
+        if sleep != nil { fadeForSleep(slot, samples: n, format: out) }
         ring.publish(SlotInfo(segment: segment, frames: n / out.channels, samples: n, endOfTrack: false, prepare: nil,
                               isFloat: out.isFloat, volume: renderedVolume))
         if sleep?.stopped == true, let i = tracks.indices.last {

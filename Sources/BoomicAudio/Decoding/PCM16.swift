@@ -12,4 +12,11 @@ enum PCM16 {
             for i in 0..<count { o[start + i] = Int32(bytes.loadUnaligned(fromByteOffset: 2 * i, as: Int16.self)) }
         }
     }
+
+    /// Widens `count` samples from `source` into `target`: a plain loop over pointers, which
+    /// the compiler turns into vector sign extensions.
+    @inline(__always)
+    static func widen(_ source: UnsafePointer<Int16>, count: Int, to target: UnsafeMutablePointer<Int32>) {
+        for i in 0..<count { target[i] = Int32(source[i]) }
+    }
 }
