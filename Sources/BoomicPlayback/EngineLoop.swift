@@ -148,6 +148,7 @@ final class EngineLoop {
             let worked = decodeStep()
             publishStatus()
             if !worked {
+                ring.wakeOutput()
                 SampleRing.wait(on: ring.engineWake, flag: ring.engineWaiting, timeout: .milliseconds(50)) {
                     !channel.inbox.withLock(\.isEmpty)
                 }
