@@ -10,6 +10,8 @@ import Foundation
 final class EngineLoop {
     /// Frames per ring slot: about 46 ms at 44.1 kHz, the grain at which pause and skip act.
     static let framesPerSlot = 2048
+    /// Decoding steps per turn of the loop, at most.
+    static let blocksPerTurn = 4
 
     /// One song being decoded, from where it started or was sought to: one `segment` of the ring.
     struct Track {
@@ -145,7 +147,15 @@ final class EngineLoop {
             }
             takeNegotiation()
             followOutput()
-            let worked = decodeStep()
+            // A few blocks per turn: the turn's own work (the inbox, the answer, what was heard,
+            // the status) done per 2,048 frames cost two thirds of what widening the samples
+            // does, and a few blocks decode in well under a millisecond, so commands still act
+            // at once.
+            var worked = false
+            for _ in 0..<Self.blocksPerTurn {
+                guard decodeStep() else { break }
+                worked = true
+            }
             publishStatus()
             if !worked {
                 ring.wakeOutput()
