@@ -14,6 +14,11 @@ public protocol AudioDecoder: AnyObject {
     /// more than it holds; 0 at the end. The engine's bit-exact path decodes through it straight
     /// into a slot of its ring, with no array in between.
     func read(into buffer: UnsafeMutableBufferPointer<Int32>, maxFrames: Int) throws(AudioError) -> Int
+    /// Writes up to `maxFrames` frames of a 16-bit source's samples as they are, packed from the
+    /// start of `buffer`; nil when the decoder has no such read (then `read(into:)` it is). The
+    /// engine's bit-exact path for 16-bit sources: its output thread widens them to `Int32`
+    /// (`PCM16.widenInPlace`), so the decode thread does not.
+    func read16(into buffer: UnsafeMutableRawBufferPointer, maxFrames: Int) throws(AudioError) -> Int?
     /// Moves so that the next `read` starts at `frame` exactly (sample-exact, so `--resume`
     /// lands on the same sample); past the end, the next `read` returns 0.
     func seek(toFrame frame: Int) throws(AudioError)
@@ -35,6 +40,8 @@ extension AudioDecoder {
         for s in ints { out.append(Float(s) * scale) }
         return n
     }
+
+    public func read16(into buffer: UnsafeMutableRawBufferPointer, maxFrames: Int) throws(AudioError) -> Int? { nil }
 
     /// Through the array read, for decoders that have no buffer read of their own: one block
     /// allocated per call and copied once, as the engine's own array did before.

@@ -389,11 +389,19 @@ final class EngineLoop {
         var frames = 0
         let floatChain = !processor.isIdentity || stretcher != nil
         renderedVolume = processor.isIdentity ? 1 : Float(Volume.gain(percent: Double(sound.volume)))
-        // The bit-exact path for integer samples: the decoder writes straight into the slot.
+        // The bit-exact path for integer samples: the decoder writes straight into the slot,
+        // 16-bit ones as they are when it can (the output thread widens them; the sleep timer's
+        // fade needs them wide here).
         let direct = !floatChain && out == format && !format.isFloat
+        var packed = false
         do {
-            if direct {
-                frames = try decoder.read(into: slot, maxFrames: min(Self.framesPerSlot, ring.slotCapacity / format.channels))
+            let block = min(Self.framesPerSlot, ring.slotCapacity / format.channels)
+            if direct, format.bitsPerSample == 16, sleep == nil,
+               let n = try decoder.read16(into: UnsafeMutableRawBufferPointer(slot), maxFrames: block) {
+                frames = n
+                packed = true
+            } else if direct {
+                frames = try decoder.read(into: slot, maxFrames: block)
             } else {
                 frames = floatChain
                     ? try readProcessed(decoder, track: i, into: out)
@@ -420,7 +428,7 @@ final class EngineLoop {
             tracks[i].decoder = nil
         }
         if direct, frames > 0 {
-            publish(slot, samples: frames * out.channels, segment: tracks[i].segment, format: out)
+            publish(slot, samples: frames * out.channels, segment: tracks[i].segment, format: out, packed16: packed)
         } else if hasRendered(out) {
             publishRendered(segment: tracks[i].segment, format: out)
         }
@@ -596,10 +604,11 @@ final class EngineLoop {
     }
 
     /// Hands a filled slot to the output (faded first when the sleep timer nears its end).
-    private func publish(_ slot: UnsafeMutableBufferPointer<Int32>, samples n: Int, segment: Int, format out: PCMFormat) {
+    private func publish(_ slot: UnsafeMutableBufferPointer<Int32>, samples n: Int, segment: Int, format out: PCMFormat,
+                         packed16: Bool = false) {
         if sleep != nil { fadeForSleep(slot, samples: n, format: out) }
         ring.publish(SlotInfo(segment: segment, frames: n / out.channels, samples: n, endOfTrack: false, prepare: nil,
-                              isFloat: out.isFloat, volume: renderedVolume))
+                              isFloat: out.isFloat, isPacked16: packed16, volume: renderedVolume))
         if sleep?.stopped == true, let i = tracks.indices.last {
             // The timer ran out: the song ends here, unfinished, and nothing follows.
             clearRendered()

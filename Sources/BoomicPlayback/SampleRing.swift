@@ -17,6 +17,9 @@ struct SlotInfo {
     var prepare: PCMFormat?
     /// Samples are Float bit patterns rather than Int32.
     var isFloat: Bool
+    /// Samples are 16-bit, packed at the start of the slot, as a 16-bit decoder gave them: the
+    /// output thread widens them in place before anything reads them.
+    var isPacked16 = false
     /// The volume's gain the samples were rendered with (1 at volume 100): the output thread
     /// scales them to the volume wanted now, so a volume change is heard at once rather than
     /// after the second of look-ahead the ring holds.

@@ -97,30 +97,46 @@ public final class MP3Decoder {
 
     /// Writes up to `maxFrames` frames of interleaved samples from the start of `buffer` (no
     /// more than it holds); returns how many, 0 at the end of the stream.
-    ///
+    public func read(into buffer: UnsafeMutableBufferPointer<Int32>, maxFrames: Int) throws(AudioError) -> Int {
+        guard let out = buffer.baseAddress else { return 0 }
+        return try fill(UnsafeMutableRawPointer(out), maxFrames: min(maxFrames, buffer.count / format.channels), packed: false)
+    }
+
+    /// The samples as libmpg123 gives them, 16-bit, packed from the start of `buffer`: the
+    /// engine's ring takes them so, and its output thread widens them (off the decode thread).
+    public func read16(into buffer: UnsafeMutableRawBufferPointer, maxFrames: Int) throws(AudioError) -> Int? {
+        guard let out = buffer.baseAddress else { return 0 }
+        return try fill(out, maxFrames: min(maxFrames, buffer.count / (2 * format.channels)), packed: true)
+    }
+
     /// Decodes frame by frame, watching where each MPEG frame starts: where libmpg123 had to
     /// resync past bytes that should have held frames (a damaged header), that many frames of
     /// silence go in their place, so the song keeps its length and what follows its position.
-    public func read(into buffer: UnsafeMutableBufferPointer<Int32>, maxFrames: Int) throws(AudioError) -> Int {
+    /// Writes `Int32` samples, or 16-bit ones when `packed`.
+    private func fill(_ out: UnsafeMutableRawPointer, maxFrames: Int, packed: Bool) throws(AudioError) -> Int {
         let channels = format.channels
-        var frames = min(maxFrames, buffer.count / channels)
+        var frames = maxFrames
         // Past the length the LAME header gives (a lost frame moved the encoder's padding
         // later than libmpg123 cuts it) is padding.
         if let totalFrames { frames = max(0, min(frames, totalFrames - handedOut)) }
         let wanted = frames * channels
-        guard let out = buffer.baseAddress else { return 0 }
+        let width = packed ? 2 : 4
         var filled = 0
         decoding: while filled < wanted {
             if silenceLeft > 0 {
                 let n = min(silenceLeft, wanted - filled)
-                (out + filled).update(repeating: 0, count: n)
+                (out + filled * width).initializeMemory(as: UInt8.self, repeating: 0, count: n * width)
                 silenceLeft -= n
                 filled += n
                 continue
             }
             if frameLeft > 0, let samples = frameSamples {
                 let n = min(frameLeft, wanted - filled)
-                PCM16.widen(samples, count: n, to: out + filled)
+                if packed {
+                    (out + filled * 2).copyMemory(from: samples, byteCount: n * 2)
+                } else {
+                    PCM16.widen(samples, count: n, to: (out + filled * 4).assumingMemoryBound(to: Int32.self))
+                }
                 frameSamples = samples + n
                 frameLeft -= n
                 filled += n
