@@ -664,7 +664,10 @@ final class EngineLoop {
         let (segment, _) = SampleRing.unpack(ring.heard.load(ordering: .acquiring))
         let ended = ring.ended.load(ordering: .acquiring)
         while let t = tracks.first, t.segment < segment || t.segment <= ended {
-            if t.decodedFrames > 0 { announce() }
+            // Heard to its end, though the output may already be past it: an unpaced output
+            // writes a burst of slots (the rest of one song and the start of the next) between
+            // two looks, so `heard` no longer names this song.
+            if t.decodedFrames > 0 { announce(passed: true) }
             tracks.removeFirst()
             if !t.failed {
                 let heard = t.heardBefore + t.decodedFrames
@@ -703,8 +706,10 @@ final class EngineLoop {
         }
     }
 
-    private func announce() {
-        guard let t = tracks.first, !t.announced, !t.failed, heardInFirst().frames > 0 else { return }
+    /// Reports the first track as started once the output has written some of it, or when it
+    /// has `passed` (its end was written).
+    private func announce(passed: Bool = false) {
+        guard let t = tracks.first, !t.announced, !t.failed, passed || heardInFirst().frames > 0 else { return }
         tracks[0].announced = true
         emit(.started(entry: t.entry, song: t.song))
     }
