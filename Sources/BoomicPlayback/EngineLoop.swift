@@ -77,6 +77,11 @@ final class EngineLoop {
     /// The drain asked for at the end of the queue, and whether `idle` was reported.
     private var drainAsked = 0
     private var idle = false
+    /// Started stopped and not yet asked to play: nothing has ended, so no `idle` is reported.
+    /// (A front starts the engine stopped and then sends its settings and `play`; reported
+    /// meanwhile, `idle` read as the end of the queue, and `boomic play` on a loaded machine
+    /// quit at once with "nothing playable".)
+    private var awaitingPlay: Bool
     private var scratch: [Int32] = []
     private var scratchFloat: [Float] = []
     /// A block in float, at the output's rate and channels, while the processor works on it.
@@ -111,6 +116,7 @@ final class EngineLoop {
         self.emit = emit
         self.channel = channel
         self.sound = sound
+        awaitingPlay = queue.state == .stopped
         processor = SoundProcessor(eq: sound.eq, sampleRate: 44_100, channels: 2)
         ring.volume.store(Float(Volume.gain(percent: Double(sound.volume))).bitPattern, ordering: .releasing)
         processing.reserveCapacity(Self.framesPerSlot * 8 * 4)
@@ -194,8 +200,10 @@ final class EngineLoop {
     }
 
     private func apply(_ command: QueueCommand) {
+        if case .play = command { awaitingPlay = false }
         let before = queue
         queue = queue.applying(command)
+        if queue.state != .stopped { awaitingPlay = false }
         guard queue != before else { return }
         let moved = queue.current != before.current || queue.starts != before.starts
         if moved || (queue.state == .stopped && before.state != .stopped) {
@@ -688,7 +696,7 @@ final class EngineLoop {
             if queue.state != .stopped, tracks.isEmpty { startCurrent() }
         }
         announce()
-        if tracks.isEmpty, queue.state == .stopped, !idle {
+        if tracks.isEmpty, queue.state == .stopped, !idle, !awaitingPlay {
             if outputFailed {
                 idle = true
                 return
