@@ -12,6 +12,15 @@ public protocol AudioDecoder: AnyObject {
     var warnings: [String] { get }
     /// Appends up to `maxFrames` frames of interleaved samples to `out`; 0 at the end.
     func read(into out: inout [Int32], maxFrames: Int) throws(AudioError) -> Int
+    /// Writes up to `maxFrames` frames of interleaved samples from the start of `buffer`, and no
+    /// more than it holds; 0 at the end. The engine's bit-exact path decodes through it straight
+    /// into a slot of its ring, with no array in between.
+    func read(into buffer: UnsafeMutableBufferPointer<Int32>, maxFrames: Int) throws(AudioError) -> Int
+    /// Writes up to `maxFrames` frames of a 16-bit source's samples as they are, packed from the
+    /// start of `buffer`; nil when the decoder has no such read (then `read(into:)` it is). The
+    /// engine's bit-exact path for 16-bit sources: its output thread widens them to `Int32`
+    /// (`PCM16.widenInPlace`), so the decode thread does not.
+    func read16(into buffer: UnsafeMutableRawBufferPointer, maxFrames: Int) throws(AudioError) -> Int?
     /// Moves so that the next `read` starts at `frame` exactly (sample-exact, so `--resume`
     /// lands on the same sample); past the end, the next `read` returns 0.
     func seek(toFrame frame: Int) throws(AudioError)
@@ -32,6 +41,41 @@ extension AudioDecoder {
         out.reserveCapacity(out.count + ints.count)
         for s in ints { out.append(Float(s) * scale) }
         return n
+    }
+
+    public func read16(into buffer: UnsafeMutableRawBufferPointer, maxFrames: Int) throws(AudioError) -> Int? { nil }
+
+    /// Through the array read, for decoders that have no buffer read of their own: one block
+    /// allocated per call and copied once, as the engine's own array did before.
+    public func read(into buffer: UnsafeMutableBufferPointer<Int32>, maxFrames: Int) throws(AudioError) -> Int {
+        let channels = max(1, format.channels)
+        var block: [Int32] = []
+        block.reserveCapacity(min(maxFrames, buffer.count / channels) * channels)
+        let n = try read(into: &block, maxFrames: min(maxFrames, buffer.count / channels))
+        block.withUnsafeBufferPointer { b in _ = buffer.update(fromContentsOf: b) }
+        return n
+    }
+}
+
+extension UnsafeMutableBufferPointer<Int32> {
+    /// Appends to `out` what `read` writes into room for `maxFrames` frames at its end: the
+    /// array read of decoders whose own read fills a buffer.
+    static func appending(to out: inout [Int32], maxFrames: Int, channels: Int,
+                          _ read: (UnsafeMutableBufferPointer<Int32>) throws(AudioError) -> Int) throws(AudioError) -> Int {
+        let start = out.count
+        out.append(contentsOf: repeatElement(0, count: maxFrames * channels))
+        // withUnsafeMutableBufferPointer rethrows only untyped errors: carry the typed one out.
+        let result = out.withUnsafeMutableBufferPointer { b in
+            Result { () throws(AudioError) in try read(UnsafeMutableBufferPointer(rebasing: b[start...])) }
+        }
+        switch result {
+        case let .success(n):
+            out.removeLast((maxFrames - n) * channels)
+            return n
+        case let .failure(error):
+            out.removeLast(maxFrames * channels)
+            throw error
+        }
     }
 }
 

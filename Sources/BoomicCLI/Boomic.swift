@@ -6,6 +6,12 @@ import Foundation
 struct Boomic: ParsableCommand {
     static let version = "0.2.0"
 
+    // Every command names itself (`commandName`), although swift-argument-parser would derive
+    // the same name from its type: deriving it runs `String(describing:)` on the type, whose
+    // first use for each type searches all the runtime's conformance records. For the ~60
+    // commands that was 40 % of the instructions every `boomic` process spent before its
+    // command ran (139 → 81 M for `play` with nothing to play). `--experimental-dump-help`
+    // prints the same tree with or without.
     static let configuration = CommandConfiguration(
         commandName: "boomic",
         abstract: "A music library where every change can be undone.",

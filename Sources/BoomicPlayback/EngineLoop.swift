@@ -10,6 +10,8 @@ import Foundation
 final class EngineLoop {
     /// Frames per ring slot: about 46 ms at 44.1 kHz, the grain at which pause and skip act.
     static let framesPerSlot = 2048
+    /// Decoding steps per turn of the loop, at most.
+    static let blocksPerTurn = 4
 
     /// One song being decoded, from where it started or was sought to: one `segment` of the ring.
     struct Track {
@@ -78,6 +80,11 @@ final class EngineLoop {
     /// The drain asked for at the end of the queue, and whether `idle` was reported.
     private var drainAsked = 0
     private var idle = false
+    /// Started stopped and not yet asked to play: nothing has ended, so no `idle` is reported.
+    /// (A front starts the engine stopped and then sends its settings and `play`; reported
+    /// meanwhile, `idle` read as the end of the queue, and `boomic play` on a loaded machine
+    /// quit at once with "nothing playable".)
+    private var awaitingPlay: Bool
     private var scratch: [Int32] = []
     private var scratchFloat: [Float] = []
     /// A block in float, at the output's rate and channels, while the processor works on it.
@@ -115,6 +122,7 @@ final class EngineLoop {
         self.emit = emit
         self.channel = channel
         self.sound = sound
+        awaitingPlay = queue.state == .stopped
         processor = SoundProcessor(eq: sound.eq, sampleRate: 44_100, channels: 2)
         ring.volume.store(Float(Volume.gain(percent: Double(sound.volume))).bitPattern, ordering: .releasing)
         processing.reserveCapacity(Self.framesPerSlot * 8 * 4)
@@ -151,9 +159,18 @@ final class EngineLoop {
             }
             takeNegotiation()
             followOutput()
-            let worked = decodeStep()
+            // A few blocks per turn: the turn's own work (the inbox, the answer, what was heard,
+            // the status) done per 2,048 frames cost two thirds of what widening the samples
+            // does, and a few blocks decode in well under a millisecond, so commands still act
+            // at once.
+            var worked = false
+            for _ in 0..<Self.blocksPerTurn {
+                guard decodeStep() else { break }
+                worked = true
+            }
             publishStatus()
             if !worked {
+                ring.wakeOutput()
                 SampleRing.wait(on: ring.engineWake, flag: ring.engineWaiting, timeout: .milliseconds(50)) {
                     !channel.inbox.withLock(\.isEmpty)
                 }
@@ -189,8 +206,10 @@ final class EngineLoop {
     }
 
     private func apply(_ command: QueueCommand) {
+        if case .play = command { awaitingPlay = false }
         let before = queue
         queue = queue.applying(command)
+        if queue.state != .stopped { awaitingPlay = false }
         guard queue != before else { return }
         let moved = queue.current != before.current || queue.starts != before.starts
         if moved || (queue.state == .stopped && before.state != .stopped) {
@@ -344,7 +363,7 @@ final class EngineLoop {
                 return true
             }
         }
-        guard let out = outputFormat, ring.freeSlot() != nil else { return false }
+        guard let out = outputFormat, let slot = ring.freeSlot() else { return false }
         if hasRendered(out) {
             publishRendered(segment: tracks[i].segment, format: out)
             return true
@@ -384,10 +403,24 @@ final class EngineLoop {
         var frames = 0
         let floatChain = !processor.isIdentity || stretcher != nil
         renderedVolume = processor.isIdentity ? 1 : Float(Volume.gain(percent: Double(sound.volume)))
+        // The bit-exact path for integer samples: the decoder writes straight into the slot,
+        // 16-bit ones as they are when it can (the output thread widens them; the sleep timer's
+        // fade needs them wide here).
+        let direct = !floatChain && out == format && !format.isFloat
+        var packed = false
         do {
-            frames = floatChain
-                ? try readProcessed(decoder, track: i, into: out)
-                : try read(decoder, format: format, converter: tracks[i].converter, into: out)
+            let block = min(Self.framesPerSlot, ring.slotCapacity / format.channels)
+            if direct, format.bitsPerSample == 16, sleep == nil,
+               let n = try decoder.read16(into: UnsafeMutableRawBufferPointer(slot), maxFrames: block) {
+                frames = n
+                packed = true
+            } else if direct {
+                frames = try decoder.read(into: slot, maxFrames: block)
+            } else {
+                frames = floatChain
+                    ? try readProcessed(decoder, track: i, into: out)
+                    : try read(decoder, format: format, converter: tracks[i].converter, into: out)
+            }
         } catch {
             emit(.warning(error.description))
         }
@@ -408,7 +441,9 @@ final class EngineLoop {
             }
             tracks[i].decoder = nil
         }
-        if hasRendered(out) {
+        if direct, frames > 0 {
+            publish(slot, samples: frames * out.channels, segment: tracks[i].segment, format: out, packed16: packed)
+        } else if hasRendered(out) {
             publishRendered(segment: tracks[i].segment, format: out)
         }
         return true
@@ -547,7 +582,7 @@ final class EngineLoop {
                 if out.isFloat { converter.convert(b, into: &renderedFloat) } else { converter.convert(b, into: &rendered) }
             }
         } else {
-            // The bit-exact path: the decoder's samples go straight where the ring takes them from.
+            // The output's own format (decodeStep sends these straight into a slot instead).
             frames = try decoder.read(into: &rendered, maxFrames: Self.framesPerSlot)
         }
         return frames
@@ -578,10 +613,16 @@ final class EngineLoop {
         } else {
             rendered.withUnsafeBufferPointer { b in slot.baseAddress!.update(from: b.baseAddress! + renderedTaken, count: n) }
         }
-        if sleep != nil { fadeForSleep(slot, samples: n, format: out) }
         renderedTaken += n
+        publish(slot, samples: n, segment: segment, format: out)
+    }
+
+    /// Hands a filled slot to the output (faded first when the sleep timer nears its end).
+    private func publish(_ slot: UnsafeMutableBufferPointer<Int32>, samples n: Int, segment: Int, format out: PCMFormat,
+                         packed16: Bool = false) {
+        if sleep != nil { fadeForSleep(slot, samples: n, format: out) }
         ring.publish(SlotInfo(segment: segment, frames: n / out.channels, samples: n, endOfTrack: false, prepare: nil,
-                              isFloat: out.isFloat, volume: renderedVolume))
+                              isFloat: out.isFloat, isPacked16: packed16, volume: renderedVolume))
         if sleep?.stopped == true, let i = tracks.indices.last {
             // The timer ran out: the song ends here, unfinished, and nothing follows.
             clearRendered()
@@ -637,7 +678,10 @@ final class EngineLoop {
         let (segment, _) = SampleRing.unpack(ring.heard.load(ordering: .acquiring))
         let ended = ring.ended.load(ordering: .acquiring)
         while let t = tracks.first, t.segment < segment || t.segment <= ended {
-            if t.decodedFrames > 0 { announce() }
+            // Heard to its end, though the output may already be past it: an unpaced output
+            // writes a burst of slots (the rest of one song and the start of the next) between
+            // two looks, so `heard` no longer names this song.
+            if t.decodedFrames > 0 { announce(passed: true) }
             tracks.removeFirst()
             if !t.failed {
                 let heard = t.heardBefore + t.decodedFrames
@@ -658,7 +702,7 @@ final class EngineLoop {
             if queue.state != .stopped, tracks.isEmpty { startCurrent() }
         }
         announce()
-        if tracks.isEmpty, queue.state == .stopped, !idle {
+        if tracks.isEmpty, queue.state == .stopped, !idle, !awaitingPlay {
             if outputFailed {
                 idle = true
                 return
@@ -676,8 +720,10 @@ final class EngineLoop {
         }
     }
 
-    private func announce() {
-        guard let t = tracks.first, !t.announced, !t.failed, heardInFirst().frames > 0 else { return }
+    /// Reports the first track as started once the output has written some of it, or when it
+    /// has `passed` (its end was written).
+    private func announce(passed: Bool = false) {
+        guard let t = tracks.first, !t.announced, !t.failed, passed || heardInFirst().frames > 0 else { return }
         tracks[0].announced = true
         emit(.started(entry: t.entry, song: t.song))
     }

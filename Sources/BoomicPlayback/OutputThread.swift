@@ -94,6 +94,8 @@ final class OutputThread {
             return
         }
         if info.frames > 0 {
+            // Widened here rather than on the decode thread, which decoding keeps busy.
+            if info.isPacked16 { PCM16.widenInPlace(samples.baseAddress!, count: info.samples) }
             correctVolume(info, samples)
             if info.isFloat {
                 try samples.withMemoryRebound(to: Float.self) { (floats) throws(AudioError) in

@@ -23,7 +23,9 @@ public final class PlaybackEngine: Sendable {
     public init(queue: PlayQueue, resume: (entry: PlayQueue.EntryID, frame: Int)? = nil,
                 sink: sending any AudioSink, realtime: Bool = false, sound: SoundSettings = SoundSettings(),
                 songs: @escaping @Sendable (SongID) -> PlayableSong?) {
-        let ring = SampleRing(slotCount: 24, slotCapacity: EngineLoop.framesPerSlot * 8)
+        // An output that takes samples at once is woken per batch of slots, not per slot.
+        let ring = SampleRing(slotCount: 24, slotCapacity: EngineLoop.framesPerSlot * 8,
+                              wakeBatch: sink.isPaced || realtime ? 1 : 20)
         self.ring = ring
         let channel = EngineChannel(status: PlaybackStatus(queue: queue))
         self.channel = channel

@@ -34,6 +34,26 @@ import Testing
         #expect(frames == source, "decoded \(frames) frames of a \(source ?? -1)-frame source")
     }
 
+    /// The engine decodes straight into its ring's slots (`read(into:` a buffer): however big
+    /// they are, a frame split between two reads gives the same samples as `mpg123 -s`.
+    @Test(arguments: [1, 7, 1152, 2048, 5000])
+    func bufferReadsOfAnySizeGiveTheReferenceSamples(size: Int) throws {
+        let path = try #require(Self.mp3s.first)
+        let reference = try toolOutput(["mpg123", "-q", "-s", path])
+        let d = try MP3Decoder(path: path)
+        let channels = d.format.channels
+        var buffer = [Int32](repeating: 0, count: size * channels)
+        var samples: [Int32] = []
+        while true {
+            let n = try buffer.withUnsafeMutableBufferPointer { try d.read(into: $0, maxFrames: size) }
+            if n == 0 { break }
+            samples += buffer.prefix(n * channels)
+        }
+        var data: [UInt8] = []
+        WAVEncoding.append(samples, bitsPerSample: 16, to: &data)
+        #expect(data == reference, "reads of \(size) frames: \(data.count) bytes, mpg123 -s wrote \(reference.count)")
+    }
+
     @Test func foreignAndMissingFilesAreOneLineErrors() throws {
         for path in [Repo.samples + "/Broken/random.flac", Repo.samples + "/Broken/empty.flac", "/nonexistent/x.mp3"] {
             #expect { _ = try MP3Decoder(path: path) } throws: { error in

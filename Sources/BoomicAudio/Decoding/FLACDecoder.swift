@@ -62,13 +62,24 @@ public final class FLACDecoder {
     /// Appends up to `maxFrames` frames of interleaved samples to `out`; returns how many were
     /// appended, 0 at the end of the stream.
     public func read(into out: inout [Int32], maxFrames: Int) throws(AudioError) -> Int {
+        try UnsafeMutableBufferPointer.appending(to: &out, maxFrames: maxFrames, channels: format.channels) { (b) throws(AudioError) in
+            try read(into: b, maxFrames: maxFrames)
+        }
+    }
+
+    /// Writes up to `maxFrames` frames of interleaved samples from the start of `buffer` (no
+    /// more than it holds); returns how many, 0 at the end of the stream.
+    public func read(into buffer: UnsafeMutableBufferPointer<Int32>, maxFrames: Int) throws(AudioError) -> Int {
         let channels = format.channels
-        while state.pending.count - state.start < maxFrames * channels {
+        let wanted = min(maxFrames, buffer.count / channels)
+        while state.pending.count - state.start < wanted * channels {
             let s = FLAC__stream_decoder_get_state(decoder)
             if s == FLAC__STREAM_DECODER_END_OF_STREAM { break }
             let ok = FLAC__stream_decoder_process_single(decoder) != 0
-            warnings += state.errors
-            state.errors = []
+            if !state.errors.isEmpty {
+                warnings += state.errors
+                state.errors = []
+            }
             if !ok {
                 let s = FLAC__stream_decoder_get_state(decoder)
                 if s == FLAC__STREAM_DECODER_END_OF_STREAM { break }
@@ -76,8 +87,12 @@ public final class FLACDecoder {
             }
         }
         let available = (state.pending.count - state.start) / channels
-        let n = min(maxFrames, available)
-        out.append(contentsOf: state.pending[state.start..<(state.start + n * channels)])
+        let n = min(wanted, available)
+        if n > 0 {
+            state.pending.withUnsafeBufferPointer { p in
+                buffer.baseAddress!.update(from: p.baseAddress! + state.start, count: n * channels)
+            }
+        }
         state.start += n * channels
         if state.start == state.pending.count {
             state.pending.removeAll(keepingCapacity: true)

@@ -16,9 +16,12 @@ public final class MP3Decoder {
     private let handle: OpaquePointer
     /// The bytes libmpg123 reads, with damaged frames zeroed; outlives `handle`'s use of it.
     private let reader: MP3FrameGuard
-    /// Decoded samples not yet handed out, from `start`.
-    private var pending: [Int32] = []
-    private var start = 0
+    /// What the last decoded MPEG frame holds that is not handed out yet: zeros owed for frames
+    /// lost before it, then its samples, read from libmpg123's own buffer (valid until the next
+    /// decode or seek), so they are copied once, widened, to where the caller wants them.
+    private var silenceLeft = 0
+    private var frameSamples: UnsafePointer<Int16>?
+    private var frameLeft = 0
     /// Frames handed out since the start or the last seek.
     private var handedOut = 0
     /// Where the next MPEG frame should start in the file, and the last one's size in bytes.
@@ -86,13 +89,59 @@ public final class MP3Decoder {
 
     /// Appends up to `maxFrames` frames of interleaved samples to `out`; returns how many were
     /// appended, 0 at the end of the stream.
-    ///
+    public func read(into out: inout [Int32], maxFrames: Int) throws(AudioError) -> Int {
+        try UnsafeMutableBufferPointer.appending(to: &out, maxFrames: maxFrames, channels: format.channels) { (b) throws(AudioError) in
+            try read(into: b, maxFrames: maxFrames)
+        }
+    }
+
+    /// Writes up to `maxFrames` frames of interleaved samples from the start of `buffer` (no
+    /// more than it holds); returns how many, 0 at the end of the stream.
+    public func read(into buffer: UnsafeMutableBufferPointer<Int32>, maxFrames: Int) throws(AudioError) -> Int {
+        guard let out = buffer.baseAddress else { return 0 }
+        return try fill(UnsafeMutableRawPointer(out), maxFrames: min(maxFrames, buffer.count / format.channels), packed: false)
+    }
+
+    /// The samples as libmpg123 gives them, 16-bit, packed from the start of `buffer`: the
+    /// engine's ring takes them so, and its output thread widens them (off the decode thread).
+    public func read16(into buffer: UnsafeMutableRawBufferPointer, maxFrames: Int) throws(AudioError) -> Int? {
+        guard let out = buffer.baseAddress else { return 0 }
+        return try fill(out, maxFrames: min(maxFrames, buffer.count / (2 * format.channels)), packed: true)
+    }
+
     /// Decodes frame by frame, watching where each MPEG frame starts: where libmpg123 had to
     /// resync past bytes that should have held frames (a damaged header), that many frames of
     /// silence go in their place, so the song keeps its length and what follows its position.
-    public func read(into out: inout [Int32], maxFrames: Int) throws(AudioError) -> Int {
+    /// Writes `Int32` samples, or 16-bit ones when `packed`.
+    private func fill(_ out: UnsafeMutableRawPointer, maxFrames: Int, packed: Bool) throws(AudioError) -> Int {
         let channels = format.channels
-        decoding: while (pending.count - start) / channels < maxFrames {
+        var frames = maxFrames
+        // Past the length the LAME header gives (a lost frame moved the encoder's padding
+        // later than libmpg123 cuts it) is padding.
+        if let totalFrames { frames = max(0, min(frames, totalFrames - handedOut)) }
+        let wanted = frames * channels
+        let width = packed ? 2 : 4
+        var filled = 0
+        decoding: while filled < wanted {
+            if silenceLeft > 0 {
+                let n = min(silenceLeft, wanted - filled)
+                (out + filled * width).initializeMemory(as: UInt8.self, repeating: 0, count: n * width)
+                silenceLeft -= n
+                filled += n
+                continue
+            }
+            if frameLeft > 0, let samples = frameSamples {
+                let n = min(frameLeft, wanted - filled)
+                if packed {
+                    (out + filled * 2).copyMemory(from: samples, byteCount: n * 2)
+                } else {
+                    PCM16.widen(samples, count: n, to: (out + filled * 4).assumingMemoryBound(to: Int32.self))
+                }
+                frameSamples = samples + n
+                frameLeft -= n
+                filled += n
+                continue
+            }
             var num: off_t = 0
             var audio: UnsafeMutablePointer<UInt8>?
             var count = 0
@@ -100,8 +149,10 @@ public final class MP3Decoder {
             switch r {
             case MPG123_OK.rawValue:
                 fillLostFrames()
-                if let audio, count > 0 {
-                    PCM16.append(UnsafeRawBufferPointer(start: audio, count: count), count: count / 2, to: &pending)
+                if let audio, count > 1 {
+                    // libmpg123's buffer is malloc'd and holds native-endian 16-bit samples.
+                    frameSamples = UnsafeRawPointer(audio).bindMemory(to: Int16.self, capacity: count / 2)
+                    frameLeft = count / 2
                 }
             case MPG123_NEW_FORMAT.rawValue:
                 continue
@@ -113,27 +164,13 @@ public final class MP3Decoder {
                 if warnings.count > 1_000 { throw AudioError(path: path, reason: "decoding stopped: \(reason)") }
             }
         }
-        // Past the length the LAME header gives (a lost frame moved the encoder's padding
-        // later than libmpg123 cuts it) is padding.
-        var n = min(maxFrames, (pending.count - start) / channels)
-        if let totalFrames { n = max(0, min(n, totalFrames - handedOut)) }
-        out.append(contentsOf: pending[start..<(start + n * channels)])
-        start += n * channels
-        handedOut += n
-        if start >= pending.count || n == 0 {
-            pending.removeAll(keepingCapacity: true)
-            start = 0
-        } else {
-            // Less than a frame is left: moved to the front, or `pending` would grow with the song.
-            pending.removeSubrange(0..<start)
-            start = 0
-        }
-        return n
+        handedOut += filled / channels
+        return filled / channels
     }
 
     /// After a frame decoded: if it starts past where the one before ended, by at least half a
     /// frame's bytes, the bytes between held frames libmpg123 could not find (their headers
-    /// were damaged); their length goes into `pending` as silence.
+    /// were damaged); their length is owed as silence, handed out before the frame's samples.
     private func fillLostFrames() {
         var info = mpg123_frameinfo2()
         guard mpg123_info2(handle, &info) == MPG123_OK.rawValue else { return }
@@ -146,7 +183,7 @@ public final class MP3Decoder {
         let lost = Int((Double(position - expected) / Double(lastFrameSize)).rounded())
         guard lost > 0 else { return }
         let samplesPerFrame = info.layer == 1 ? 384 : info.layer == 3 && info.version != Int32(MPG123_1_0.rawValue) ? 576 : 1152
-        pending.append(contentsOf: repeatElement(0, count: lost * samplesPerFrame * format.channels))
+        silenceLeft += lost * samplesPerFrame * format.channels
         warnings.append("\(lost * samplesPerFrame) samples (\(String(format: "%.3f", Double(lost * samplesPerFrame) / Double(format.sampleRate))) s) lost to a damaged frame at byte \(expected), played as silence")
     }
 
@@ -156,8 +193,9 @@ public final class MP3Decoder {
         let target = max(0, min(frame, totalFrames ?? frame))
         let r = mpg123_seek(handle, off_t(target), SEEK_SET)
         guard r >= 0 else { throw AudioError(path: path, reason: "cannot seek: \(String(cString: mpg123_strerror(handle)))") }
-        pending.removeAll(keepingCapacity: true)
-        start = 0
+        silenceLeft = 0
+        frameSamples = nil
+        frameLeft = 0
         handedOut = Int(r)
         nextFrameAt = nil
     }

@@ -26,15 +26,24 @@ final class MP3FrameGuard {
     private var walk: Int?
     /// Stretches read as zeros, in file order.
     private(set) var damaged: [Range<Int>] = []
-    private var cache: [UInt8] = []
+    /// The walk's window on the file: `cacheCount` bytes from `cacheStart`.
+    private let cache: UnsafeMutableRawBufferPointer
     private var cacheStart = 0
+    private var cacheCount = 0
     /// What libmpg123 reads, read ahead (apart from `cache`, which the walk moves).
-    private var ahead: [UInt8] = []
+    /// Both windows are memory allocated once rather than arrays: every use of an array held by
+    /// a class is checked for exclusive access at run time, and those checks cost as much as
+    /// the rest of the reading and walking.
+    private let ahead: UnsafeMutableRawBufferPointer
     private var aheadStart = 0
+    private var aheadCount = 0
+    private static let window = 65_536
 
     init(path: String) throws(AudioError) {
         fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw AudioError(path: path, reason: "cannot open: \(String(cString: strerror(errno)))") }
+        cache = .allocate(byteCount: Self.window, alignment: 16)
+        ahead = .allocate(byteCount: Self.window, alignment: 16)
         var st = stat()
         fstat(fd, &st)
         size = Int(st.st_size)
@@ -47,28 +56,33 @@ final class MP3FrameGuard {
         }
     }
 
-    deinit { close(fd) }
+    deinit {
+        close(fd)
+        cache.deallocate()
+        ahead.deallocate()
+    }
 
     // MARK: What libmpg123 calls
 
     func read(into buffer: UnsafeMutableRawPointer, count: Int) -> Int {
         // From a 64 KiB read-ahead: libmpg123 asks for a header, then a frame, a few hundred
         // bytes at a time, and a system call for each showed in the profile.
-        if offset < aheadStart || offset >= aheadStart + ahead.count {
+        if offset < aheadStart || offset >= aheadStart + aheadCount {
             aheadStart = offset
-            if ahead.count != 65_536 { ahead = [UInt8](repeating: 0, count: 65_536) }
-            let got = ahead.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 65_536, off_t(offset)) }
-            if got < 65_536 { ahead.removeLast(65_536 - max(0, got)) }
+            let got = pread(fd, ahead.baseAddress, Self.window, off_t(offset))
+            aheadCount = max(0, got)
             if got < 0 { return got }
         }
-        let n = min(count, aheadStart + ahead.count - offset)
+        let n = min(count, aheadStart + aheadCount - offset)
         guard n > 0 else { return 0 }
-        ahead.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress! + (offset - aheadStart), byteCount: n) }
+        buffer.copyMemory(from: ahead.baseAddress! + (offset - aheadStart), byteCount: n)
         let range = offset..<(offset + n)
         advanceWalk(through: range.upperBound)
-        for d in damaged.reversed() where d.overlaps(range) {
-            let z = d.clamped(to: range)
-            (buffer + (z.lowerBound - offset)).initializeMemory(as: UInt8.self, repeating: 0, count: z.count)
+        if !damaged.isEmpty {
+            for d in damaged.reversed() where d.overlaps(range) {
+                let z = d.clamped(to: range)
+                (buffer + (z.lowerBound - offset)).initializeMemory(as: UInt8.self, repeating: 0, count: z.count)
+            }
         }
         offset += n
         return n
@@ -148,12 +162,10 @@ final class MP3FrameGuard {
 
     /// The file's byte at `at`, through a 64 KiB window.
     private func byte(_ at: Int) -> UInt8 {
-        if at < cacheStart || at >= cacheStart + cache.count {
+        if at < cacheStart || at >= cacheStart + cacheCount {
             cacheStart = at
-            if cache.count != 65_536 { cache = [UInt8](repeating: 0, count: 65_536) }
-            let n = cache.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 65_536, off_t(at)) }
-            if n < 65_536 { cache.removeLast(65_536 - max(0, n)) }
-            if cache.isEmpty { return 0 }
+            cacheCount = max(0, pread(fd, cache.baseAddress, Self.window, off_t(at)))
+            if cacheCount == 0 { return 0 }
         }
         return cache[at - cacheStart]
     }

@@ -6,6 +6,7 @@ import Foundation
 
 struct Backup: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "backup",
         abstract: "Copy the library's log and checkpoints to FILE: a consistent snapshot, even while other boomic processes commit.",
         discussion: """
             FILE is a complete library.sqlite: to restore, put it in a library folder under that name. \

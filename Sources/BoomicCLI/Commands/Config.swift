@@ -4,6 +4,7 @@ import Foundation
 
 struct Config: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "config",
         abstract: "Show the player's settings in force and where each comes from.",
         discussion: """
             The player's defaults (output, replaygain, preamp, replaygain_missing, eq, volume) are \

@@ -4,6 +4,7 @@ import BoomicLibrary
 
 struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "diff",
         abstract: "Show what differs between two states of the library, per song and field.",
         discussion: "With one REF, compares that state with HEAD. Example: boomic diff HEAD~5"
     )

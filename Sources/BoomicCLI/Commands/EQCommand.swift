@@ -23,7 +23,7 @@ struct EQCommand: ParsableCommand {
     }
 
     struct Save: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Save SPEC as the profile NAME (a new one, or replacing that profile).")
+        static let configuration = CommandConfiguration(commandName: "save", abstract: "Save SPEC as the profile NAME (a new one, or replacing that profile).")
         @OptionGroup var options: LibraryOptions
         @OptionGroup var change: ChangeOptions
         @Argument(help: "The profile's name.") var name: String
@@ -80,7 +80,7 @@ struct EQCommand: ParsableCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "A profile's (or preset's) bands, preamp, and the whole chain's gain at the six graphic centres.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "A profile's (or preset's) bands, preamp, and the whole chain's gain at the six graphic centres.")
         @OptionGroup var options: LibraryOptions
         @OptionGroup var output: OutputOptions
         @Option(name: .customLong("as-of"), help: ArgumentHelp("The profile as it was at REF.", valueName: "REF"))

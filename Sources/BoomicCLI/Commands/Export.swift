@@ -6,6 +6,7 @@ import Foundation
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "export",
         abstract: "Write the whole log as JSON lines, one transaction per line.",
         discussion: """
             The escape hatch: 'boomic import-json FILE' rebuilds the same library from it. Writes to \

@@ -5,6 +5,7 @@ import BoomicStore
 
 struct History: ParsableCommand, TakesTerms {
     static let configuration = CommandConfiguration(
+        commandName: "history",
         abstract: "List the library's transactions, newest first.",
         discussion: """
             Plays are hidden unless --all or --kind play. With a QUERY, only transactions that touched a matching \

@@ -6,6 +6,7 @@ import Foundation
 
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "import",
         abstract: "Scan music folders into the library; re-running is an incremental rescan.",
         discussion: """
             New files are added, changed files re-read, moved files keep their identity (matched by \

@@ -3,7 +3,7 @@ import BoomicCore
 import BoomicLibrary
 
 struct Info: ParsableCommand, TakesTerms {
-    static let configuration = CommandConfiguration(abstract: "Show every field of the matching songs.")
+    static let configuration = CommandConfiguration(commandName: "info", abstract: "Show every field of the matching songs.")
 
     @OptionGroup var options: LibraryOptions
     @OptionGroup var output: OutputOptions

@@ -5,6 +5,7 @@ import Foundation
 
 struct Init: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "init",
         abstract: "Create the library and remember music folders.",
         discussion: "Running it again on an existing library adds the folders given. Files are never touched."
     )

@@ -5,6 +5,7 @@ import Foundation
 
 struct Loudness: ParsableCommand, TakesTerms {
     static let configuration = CommandConfiguration(
+        commandName: "loudness",
         abstract: "Measure loudness (EBU R128) and store ReplayGain 2.0 values, in one transaction.",
         discussion: """
             Measures every matching song, and each album whose songs all match as one, on all cores, \

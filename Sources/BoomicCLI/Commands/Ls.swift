@@ -5,6 +5,7 @@ import Foundation
 
 struct Ls: ParsableCommand, TakesTerms {
     static let configuration = CommandConfiguration(
+        commandName: "ls",
         abstract: "List songs, albums or artists matching a query.",
         discussion: """
             QUERY follows beets: bare words match title/artist/album/…; field:value (substring), \

@@ -4,6 +4,7 @@ import BoomicLibrary
 
 struct Modify: ParsableCommand, TakesTerms {
     static let configuration = CommandConfiguration(
+        commandName: "modify",
         abstract: "Change fields of every song matching a query, in one transaction.",
         discussion: """
             Arguments with '=' set a field (year=1969, artist=A; B), FIELD! clears it; the rest is \

@@ -7,6 +7,7 @@ import Foundation
 
 struct Play: ParsableCommand, TakesTerms {
     static let configuration = CommandConfiguration(
+        commandName: "play",
         abstract: "Play songs: a query, a taglist, a playlist or whole albums.",
         discussion: """
             Without a QUERY (or list), the whole library plays in `ls` order. On a terminal a status \

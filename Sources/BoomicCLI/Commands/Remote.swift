@@ -42,7 +42,7 @@ private func send(_ options: ServerOptions, _ commands: [[String]]) throws -> [[
 }
 
 struct Status: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show what a running 'boomic serve' plays.")
+    static let configuration = CommandConfiguration(commandName: "status", abstract: "Show what a running 'boomic serve' plays.")
     @OptionGroup var server: ServerOptions
     @Flag(help: "Print JSON.") var json = false
 
@@ -79,25 +79,25 @@ struct Status: ParsableCommand {
 }
 
 struct Next: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Play the next song (on a running 'boomic serve').")
+    static let configuration = CommandConfiguration(commandName: "next", abstract: "Play the next song (on a running 'boomic serve').")
     @OptionGroup var server: ServerOptions
     func run() throws { _ = try send(server, [["next"]]) }
 }
 
 struct Prev: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Play the previous song, or the current one from its start after 3 s.")
+    static let configuration = CommandConfiguration(commandName: "prev", abstract: "Play the previous song, or the current one from its start after 3 s.")
     @OptionGroup var server: ServerOptions
     func run() throws { _ = try send(server, [["previous"]]) }
 }
 
 struct Pause: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Pause (on a running 'boomic serve').")
+    static let configuration = CommandConfiguration(commandName: "pause", abstract: "Pause (on a running 'boomic serve').")
     @OptionGroup var server: ServerOptions
     func run() throws { _ = try send(server, [["pause", "1"]]) }
 }
 
 struct Toggle: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Pause if playing, play otherwise.")
+    static let configuration = CommandConfiguration(commandName: "toggle", abstract: "Pause if playing, play otherwise.")
     @OptionGroup var server: ServerOptions
     func run() throws {
         let state = Dictionary(try send(server, [["status"]])[0], uniquingKeysWith: { a, _ in a })["state"]
@@ -106,7 +106,7 @@ struct Toggle: ParsableCommand {
 }
 
 struct Stop: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Stop playing (on a running 'boomic serve').")
+    static let configuration = CommandConfiguration(commandName: "stop", abstract: "Stop playing (on a running 'boomic serve').")
     @OptionGroup var server: ServerOptions
     func run() throws { _ = try send(server, [["stop"]]) }
 }
@@ -120,7 +120,7 @@ struct QueueCommand: ParsableCommand {
     )
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the queue; ▶ marks the current song.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "List the queue; ▶ marks the current song.")
         @OptionGroup var server: ServerOptions
         @Flag(help: "Print JSON.") var json = false
 
@@ -146,7 +146,7 @@ struct QueueCommand: ParsableCommand {
     }
 
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add the songs a query selects (as for ls) to the end of the queue.")
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add the songs a query selects (as for ls) to the end of the queue.")
         @OptionGroup var server: ServerOptions
         @Argument(help: "The query.") var query: [String] = []
 
@@ -158,7 +158,7 @@ struct QueueCommand: ParsableCommand {
     }
 
     struct Clear: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Empty the queue.")
+        static let configuration = CommandConfiguration(commandName: "clear", abstract: "Empty the queue.")
         @OptionGroup var server: ServerOptions
         func run() throws { _ = try send(server, [["clear"]]) }
     }

@@ -4,6 +4,7 @@ import BoomicLibrary
 
 struct Remove: ParsableCommand, TakesTerms {
     static let configuration = CommandConfiguration(
+        commandName: "remove",
         abstract: "Remove matching songs from the library (never their files).",
         discussion: """
             The audio files stay where they are; only the library forgets the songs, in one \

@@ -5,6 +5,7 @@ import Foundation
 
 struct Revert: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "revert",
         abstract: "Undo just one transaction, keeping every later change (like git revert).",
         discussion: """
             A field that a later transaction changed again is a conflict: it is reported and left \

@@ -5,6 +5,7 @@ import BoomicLibrary
 
 struct Rollback: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "rollback",
         abstract: "Return the library to the state at REF, as a new transaction.",
         discussion: """
             History only grows: the rollback is itself a transaction, so 'boomic undo' takes it back. \

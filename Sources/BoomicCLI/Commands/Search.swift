@@ -7,6 +7,7 @@ import Foundation
 /// way a player's search box works (`Documentation/search.md`).
 struct Search: ParsableCommand, TakesTerms {
     static let configuration = CommandConfiguration(
+        commandName: "search",
         abstract: "Find songs, albums, artists, taglists and playlists by name, best matches first.",
         discussion: """
             Every word must match: whole names first, then names starting with the text, then \

@@ -9,6 +9,7 @@ import Foundation
 
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "serve",
         abstract: "Serve the library and the player to MPD clients (mpc, ncmpcpp, phone apps).",
         discussion: """
             Speaks MPD's protocol (0.23) on 127.0.0.1:6600 unless --bind says otherwise, and plays on \

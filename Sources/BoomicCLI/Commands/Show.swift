@@ -5,6 +5,7 @@ import Foundation
 
 struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "show",
         abstract: "Show one transaction: where it came from and every change, old → new."
     )
 

@@ -4,6 +4,7 @@ import BoomicLibrary
 
 struct Tag: ParsableCommand, TakesTerms {
     static let configuration = CommandConfiguration(
+        commandName: "tag",
         abstract: "Add and remove #tags on every song matching a query.",
         discussion: """
             +#tag adds, -#tag or ^#tag removes (with its children: -#instruments removes \

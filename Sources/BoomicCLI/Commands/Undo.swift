@@ -4,6 +4,7 @@ import BoomicLibrary
 
 struct Undo: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "undo",
         abstract: "Take back the last N changes (a rollback that 'boomic redo' can take back in turn)."
     )
 
@@ -34,7 +35,7 @@ struct Undo: ParsableCommand {
 }
 
 struct Redo: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Bring back the change the last undo took back.")
+    static let configuration = CommandConfiguration(commandName: "redo", abstract: "Bring back the change the last undo took back.")
 
     @OptionGroup var options: LibraryOptions
     @OptionGroup var change: ChangeOptions

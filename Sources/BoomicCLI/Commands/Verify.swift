@@ -7,6 +7,7 @@ import Foundation
 
 struct Verify: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "verify",
         abstract: "Check the library: replay the log alone and compare it with the checkpoints, the art store and the files.",
         discussion: """
             Checks the file itself (SQLite's integrity check, no transaction missing or damaged), \

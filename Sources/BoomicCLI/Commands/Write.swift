@@ -6,6 +6,7 @@ import Foundation
 
 struct Write: ParsableCommand, TakesTerms {
     static let configuration = CommandConfiguration(
+        commandName: "write",
         abstract: "Write the library's tags and covers into the files of matching songs.",
         discussion: """
             Only files whose tags read differently from the library are written; each change is \

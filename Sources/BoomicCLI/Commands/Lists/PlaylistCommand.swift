@@ -29,7 +29,7 @@ struct PlaylistCommand: ParsableCommand {
     }
 
     struct New: ParsableCommand, TakesTerms {
-        static let configuration = CommandConfiguration(abstract: "Create a playlist, empty or with the songs matching a query.")
+        static let configuration = CommandConfiguration(commandName: "new", abstract: "Create a playlist, empty or with the songs matching a query.")
         @OptionGroup var options: LibraryOptions
         @OptionGroup var change: ChangeOptions
         @Argument(help: "The playlist's name.") var name: String
@@ -73,7 +73,7 @@ struct PlaylistCommand: ParsableCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List a playlist's songs with their positions.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "List a playlist's songs with their positions.")
         @OptionGroup var options: LibraryOptions
         @OptionGroup var output: OutputOptions
         @Option(name: [.short, .customLong("format")], help: "Template such as '$artist - $title'.") var format: String?
@@ -114,7 +114,7 @@ struct PlaylistCommand: ParsableCommand {
     }
 
     struct Add: ParsableCommand, TakesTerms {
-        static let configuration = CommandConfiguration(abstract: "Add the songs matching a query to a playlist (at the end, or at --at).")
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add the songs matching a query to a playlist (at the end, or at --at).")
         @OptionGroup var options: LibraryOptions
         @OptionGroup var change: ChangeOptions
         @Option(help: ArgumentHelp("Insert before this position instead of appending.", valueName: "POS")) var at: Int?
@@ -176,7 +176,7 @@ struct PlaylistCommand: ParsableCommand {
     }
 
     struct Move: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Move the entry at FROM to position TO.")
+        static let configuration = CommandConfiguration(commandName: "move", abstract: "Move the entry at FROM to position TO.")
         @OptionGroup var options: LibraryOptions
         @OptionGroup var change: ChangeOptions
         @Argument(help: "The playlist's name.") var name: String
@@ -193,7 +193,7 @@ struct PlaylistCommand: ParsableCommand {
     }
 
     struct Rename: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Rename a playlist.")
+        static let configuration = CommandConfiguration(commandName: "rename", abstract: "Rename a playlist.")
         @OptionGroup var options: LibraryOptions
         @OptionGroup var change: ChangeOptions
         @Argument(help: "The playlist's name.") var name: String

@@ -32,7 +32,7 @@ struct TaglistCommand: ParsableCommand {
     }
 
     struct Add: ParsableCommand, TakesTerms {
-        static let configuration = CommandConfiguration(abstract: "Create a taglist.")
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Create a taglist.")
         @OptionGroup var options: LibraryOptions
         @OptionGroup var change: ChangeOptions
         @Argument(help: "The taglist's name.") var name: String
@@ -81,6 +81,7 @@ struct TaglistCommand: ParsableCommand {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "List the songs in a taglist (or its albums or artists).",
             discussion: "Same as 'boomic ls --view NAME'; with --as-of, the taglist as it was then over the library as it was then.")
         @OptionGroup var options: LibraryOptions
@@ -117,6 +118,7 @@ struct TaglistCommand: ParsableCommand {
 
     struct Edit: ParsableCommand, TakesTerms {
         static let configuration = CommandConfiguration(
+            commandName: "edit",
             abstract: "Change a taglist's clauses or name.",
             discussion: """
                 With clauses, they replace the taglist's clauses. With none (and no --rename) on a \
