@@ -113,9 +113,6 @@ final class EngineLoop {
          sink: sending any AudioSink, realtime: Bool, sound: SoundSettings, songs: @escaping @Sendable (SongID) -> PlayableSong?,
          emit: @escaping (PlaybackEvent) -> Void, channel: EngineChannel) {
         self.queue = queue
-        // A queue that starts stopped has played nothing to be idle after: reporting `idle`
-        // before the first `play` arrives would end a front's run before it began.
-        idle = queue.state == .stopped
         self.resume = resume
         self.ring = ring
         self.songs = songs
