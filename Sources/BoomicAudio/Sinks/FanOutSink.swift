@@ -37,6 +37,20 @@ public final class FanOutSink: AudioSink {
         var ints: [Int32] = []
         var floats: [Float] = []
 
+        /// Converts into this output's own buffer (float or integer, as its sink takes) and
+        /// writes that.
+        func write(_ isFloat: Bool, floats fill: (inout [Float]) -> Void, ints fillInts: (inout [Int32]) -> Void) throws(AudioError) {
+            if isFloat {
+                floats.removeAll(keepingCapacity: true)
+                fill(&floats)
+                try floats.withUnsafeBufferPointer { (b) throws(AudioError) in try sink.write(b) }
+            } else {
+                ints.removeAll(keepingCapacity: true)
+                fillInts(&ints)
+                try ints.withUnsafeBufferPointer { (b) throws(AudioError) in try sink.write(b) }
+            }
+        }
+
         init(sink: any AudioSink, power: Switch) {
             self.sink = sink
             self.power = power
@@ -91,48 +105,27 @@ public final class FanOutSink: AudioSink {
     }
 
     public func write(_ samples: UnsafeBufferPointer<Int32>) throws(AudioError) {
-        syncSwitches()
-        var failures: [(Output, AudioError)] = []
-        for o in outputs where o.isOpen {
-            do {
-                if let c = o.converter {
-                    if c.target.isFloat {
-                        o.floats.removeAll(keepingCapacity: true)
-                        c.convert(samples, into: &o.floats)
-                        try o.floats.withUnsafeBufferPointer { (b) throws(AudioError) in try o.sink.write(b) }
-                    } else {
-                        o.ints.removeAll(keepingCapacity: true)
-                        c.convert(samples, into: &o.ints)
-                        try o.ints.withUnsafeBufferPointer { (b) throws(AudioError) in try o.sink.write(b) }
-                    }
-                } else {
-                    try o.sink.write(samples)
-                }
-            } catch {
-                failures.append((o, error))
-            }
+        try toEachOpen { o throws(AudioError) in
+            guard let c = o.converter else { return try o.sink.write(samples) }
+            try o.write(c.target.isFloat, floats: { c.convert(samples, into: &$0) }, ints: { c.convert(samples, into: &$0) })
         }
-        try settle(failures)
     }
 
     public func write(_ samples: UnsafeBufferPointer<Float>) throws(AudioError) {
+        try toEachOpen { o throws(AudioError) in
+            guard let c = o.converter else { return try o.sink.write(samples) }
+            try o.write(c.target.isFloat, floats: { c.convert(samples, into: &$0) }, ints: { c.convert(samples, into: &$0) })
+        }
+    }
+
+    /// Runs `body` for every open output; one that fails is switched off and reported
+    /// (`settle`) once every other has had its samples.
+    private func toEachOpen(_ body: (Output) throws(AudioError) -> Void) throws(AudioError) {
         syncSwitches()
         var failures: [(Output, AudioError)] = []
         for o in outputs where o.isOpen {
             do {
-                if let c = o.converter {
-                    if c.target.isFloat {
-                        o.floats.removeAll(keepingCapacity: true)
-                        c.convert(samples, into: &o.floats)
-                        try o.floats.withUnsafeBufferPointer { (b) throws(AudioError) in try o.sink.write(b) }
-                    } else {
-                        o.ints.removeAll(keepingCapacity: true)
-                        c.convert(samples, into: &o.ints)
-                        try o.ints.withUnsafeBufferPointer { (b) throws(AudioError) in try o.sink.write(b) }
-                    }
-                } else {
-                    try o.sink.write(samples)
-                }
+                try body(o)
             } catch {
                 failures.append((o, error))
             }
