@@ -21,8 +21,8 @@ public final class FFmpegDecoder: AudioDecoder {
 
     private let program: String
     private var reader: DecoderPipeReader
-    /// Samples received and not yet handed out, as they came (little-endian 32-bit words).
-    private var words: [UInt32] = []
+    /// Samples received and not yet handed out (`SampleWords`).
+    private var words: [Int32] = []
     private var taken = 0
     private var ended = false
 
@@ -63,15 +63,7 @@ public final class FFmpegDecoder: AudioDecoder {
     public func read(into out: inout [Int32], maxFrames: Int) throws(AudioError) -> Int {
         let n = try fill(maxFrames)
         let count = n * format.channels
-        out.reserveCapacity(out.count + count)
-        if format.isFloat {
-            for w in words[taken..<(taken + count)] {
-                let x = Double(Float(bitPattern: UInt32(littleEndian: w))) * 2_147_483_648
-                out.append(Int32(min(max(x.rounded(), -2_147_483_648), 2_147_483_647)))
-            }
-        } else {
-            for w in words[taken..<(taken + count)] { out.append(Int32(bitPattern: UInt32(littleEndian: w))) }
-        }
+        SampleWords.appendInts(words[taken..<(taken + count)], of: format, to: &out)
         taken += count
         return n
     }
@@ -79,13 +71,7 @@ public final class FFmpegDecoder: AudioDecoder {
     public func read(into out: inout [Float], maxFrames: Int) throws(AudioError) -> Int {
         let n = try fill(maxFrames)
         let count = n * format.channels
-        out.reserveCapacity(out.count + count)
-        if format.isFloat {
-            for w in words[taken..<(taken + count)] { out.append(Float(bitPattern: UInt32(littleEndian: w))) }
-        } else {
-            let scale = 1 / Float(Int64(1) << (format.bitsPerSample - 1))
-            for w in words[taken..<(taken + count)] { out.append(Float(Int32(bitPattern: UInt32(littleEndian: w))) * scale) }
-        }
+        SampleWords.appendFloats(words[taken..<(taken + count)], of: format, to: &out)
         taken += count
         return n
     }
@@ -145,7 +131,9 @@ public final class FFmpegDecoder: AudioDecoder {
                 let count = bytes.count / 4
                 words.reserveCapacity(words.count + count)
                 bytes.withUnsafeBytes { raw in
-                    for i in 0..<count { words.append(raw.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)) }
+                    for i in 0..<count {
+                        words.append(Int32(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self))))
+                    }
                 }
             case let .warning(text): warnings.append(text)
             case let .error(text): throw AudioError(path: path, reason: text)

@@ -72,29 +72,13 @@ public final class WavPackDecoder: AudioDecoder {
 
     public func read(into out: inout [Int32], maxFrames: Int) throws(AudioError) -> Int {
         let n = unpack(maxFrames)
-        let count = n * format.channels
-        out.reserveCapacity(out.count + count)
-        if format.isFloat {
-            for s in block[0..<count] {
-                let x = Double(Float(bitPattern: UInt32(bitPattern: s))) * 2_147_483_648
-                out.append(Int32(min(max(x.rounded(), -2_147_483_648), 2_147_483_647)))
-            }
-        } else {
-            out.append(contentsOf: block[0..<count])
-        }
+        SampleWords.appendInts(block[0..<(n * format.channels)], of: format, to: &out)
         return n
     }
 
     public func read(into out: inout [Float], maxFrames: Int) throws(AudioError) -> Int {
         let n = unpack(maxFrames)
-        let count = n * format.channels
-        out.reserveCapacity(out.count + count)
-        if format.isFloat {
-            for s in block[0..<count] { out.append(Float(bitPattern: UInt32(bitPattern: s))) }
-        } else {
-            let scale = 1 / Float(Int64(1) << (format.bitsPerSample - 1))
-            for s in block[0..<count] { out.append(Float(s) * scale) }
-        }
+        SampleWords.appendFloats(block[0..<(n * format.channels)], of: format, to: &out)
         return n
     }
 
