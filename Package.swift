@@ -110,7 +110,13 @@ let package = Package(
         .testTarget(name: "BoomicAudioTests", dependencies: ["BoomicAudio", "BoomicCore"]),
         .testTarget(name: "BoomicPlaybackTests", dependencies: ["BoomicPlayback", "BoomicAudio", "BoomicCore"]),
         .testTarget(name: "BoomicMediaTests", dependencies: ["BoomicMedia", "BoomicCore"]),
-        .testTarget(name: "BoomicServerTests", dependencies: ["BoomicServer", "BoomicCore"]),
+        .testTarget(name: "BoomicServerTests", dependencies: [
+            "BoomicServer", "BoomicCore", "BoomicLibrary", "BoomicPlayback", "BoomicAudio",
+            .product(name: "NIOCore", package: "swift-nio"),
+            // EmbeddedChannel: a connection whose writability the test turns, to call the
+            // handler back in the middle of its own flush as NIO does.
+            .product(name: "NIOEmbedded", package: "swift-nio"),
+        ]),
         .testTarget(name: "BoomicCLITests", dependencies: ["BoomicCore", "BoomicStore", "BoomicLibrary"]),
     ],
     swiftLanguageModes: [.v6],

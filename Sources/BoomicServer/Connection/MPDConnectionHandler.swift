@@ -223,21 +223,32 @@ final class MPDConnectionHandler: ChannelInboundHandler {
     }
 
     /// Hands what was gathered to NIO (written, not flushed).
+    ///
+    /// `out` is emptied before NIO sees the bytes: a write or flush can call this handler back
+    /// at once (`channelWritabilityChanged`, when NIO's count of unsent bytes crosses a water
+    /// mark), and that call must not find the same bytes still gathered and send them again.
     private func handOver(_ context: ChannelHandlerContext) {
         guard out.readableBytes > 0 else { return }
-        context.write(wrapOutboundOut(out), promise: nil)
+        let gathered = out
         out = context.channel.allocator.buffer(capacity: 1024)
+        context.write(wrapOutboundOut(gathered), promise: nil)
     }
 
     private func flush(_ context: ChannelHandlerContext) {
-        if out.readableBytes > 0 {
-            context.writeAndFlush(wrapOutboundOut(out), promise: nil)
-            // NIO has usually written it by now and let go: then this keeps the storage (a
-            // big one is let go, so an idle connection holds little).
-            if out.capacity > 16 * 1024 { out = context.channel.allocator.buffer(capacity: 1024) } else { out.clear() }
-        } else {
+        guard out.readableBytes > 0 else {
             context.flush()
+            return
         }
+        do {
+            let gathered = out
+            out.moveReaderIndex(to: out.writerIndex)  // read as sent, storage still shared
+            context.writeAndFlush(wrapOutboundOut(gathered), promise: nil)
+        }
+        guard out.readableBytes == 0 else { return }  // the call back gathered more: keep it
+        // NIO has usually written it by now and let go: then the same storage serves the next
+        // answers (clearing a buffer held elsewhere allocates). A big one is let go, so an
+        // idle connection holds little.
+        if out.capacity > 16 * 1024 { out = context.channel.allocator.buffer(capacity: 1024) } else { out.clear() }
     }
 
     /// What was written goes out before the connection closes (closing drops unflushed writes).
