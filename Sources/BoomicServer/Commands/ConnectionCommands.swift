@@ -39,8 +39,8 @@ enum ConnectionCommands {
             switch sub {
             case "enable": inv.client.tags.formUnion(tags)
             case "disable": inv.client.tags.subtract(tags)
-            case "clear": inv.client.tags = []
-            case "all": inv.client.tags = Set(MPDTag.allCases)
+            case "clear": inv.client.tags = .none
+            case "all": inv.client.tags = .all
             default: throw inv.error(.argument, "Unknown sub command")
             }
         },

@@ -17,7 +17,7 @@ enum DatabaseCommands {
             let prefix = uri.isEmpty ? "" : (uri.hasSuffix("/") ? uri : uri + "/")
             for name in dir.directories { inv.response.add("directory", prefix + name) }
             for song in snapshot.songs(in: dir) {
-                inv.response.add(song: song, uri: snapshot.tree.uri(for: song.path) ?? "", tags: inv.client.tags)
+                inv.response.add(song: song, in: snapshot.tree, tags: inv.client.tags)
             }
             if uri.isEmpty {
                 for (_, list) in snapshot.basis.playlistsByName { inv.response.add("playlist", list.name) }
@@ -153,8 +153,7 @@ enum DatabaseCommands {
         snapshot.tree.walk(from: uri) { dir, contents in
             if !dir.isEmpty, dir != uri { response.add("directory", dir) }
             for song in snapshot.songs(in: contents) {
-                let songURI = snapshot.tree.uri(for: song.path) ?? ""
-                if info { response.add(song: song, uri: songURI, tags: tags) } else { response.add("file", songURI) }
+                if info { response.add(song: song, in: snapshot.tree, tags: tags) } else { response.add(file: song, in: snapshot.tree) }
             }
         }
         inv.response = response
@@ -164,7 +163,7 @@ enum DatabaseCommands {
         let selection = try Selection(inv, from: 0, keywords: ["sort", "window"], substrings: foldCase)
         let snapshot = inv.snapshot
         for song in try selection.songs(in: snapshot, foldCase: foldCase, inv: inv) {
-            inv.response.add(song: song, uri: snapshot.tree.uri(for: song.path) ?? "", tags: inv.client.tags)
+            inv.response.add(song: song, in: snapshot.tree, tags: inv.client.tags)
         }
     }
 

@@ -47,7 +47,7 @@ final class ClientState {
     /// A local socket's clients are trusted, as MPD trusts them.
     let isLocal: Bool
     let idle: IdleSlot
-    var tags: Set<MPDTag> = Set(MPDTag.allCases)
+    var tags = MPDTagSet.all
     var authenticated: Bool
     var binaryLimit = 8192
     var subscriptions: [String: MessageBox] = [:]

@@ -103,6 +103,6 @@ enum StickerCommands {
         } catch {
             throw inv.error(.system, "\(error.localizedDescription)")
         }
-        inv.server.library.refreshNow(songsChanged: false)
+        inv.server.library.refreshNow()
     }
 }

@@ -161,6 +161,6 @@ enum StoredPlaylistCommands {
         } catch {
             throw inv.error(.system, "\(error.localizedDescription)")
         }
-        inv.server.library.refreshNow(songsChanged: false)
+        inv.server.library.refreshNow()
     }
 }

@@ -30,7 +30,7 @@ enum UpdateCommands {
         Thread.detachNewThread {
             _ = try? ImportFlow.run(server.library.session, given: [], reread: reread, message: "mpd update",
                                     events: SilentEvents())
-            server.library.refreshNow(songsChanged: true)
+            server.library.refreshNow()
             server.updates.withLock {
                 $0.running = nil
                 server.updating.store(0, ordering: .releasing)

@@ -25,7 +25,7 @@ public final class ServerLibrary: Sendable {
         }
 
         /// A directory's songs as they are in this snapshot.
-        public func songs(in directory: MusicTree.Directory) -> [Song] { directory.songs.compactMap { basis[$0] } }
+        public func songs(in directory: MusicTree.Directory) -> [Song] { directory.songs }
 
         /// The song (not missing) a client's path names, found in its directory of the tree by
         /// a binary search on the paths: no index of every path to build (the first `lsinfo`
@@ -33,16 +33,8 @@ public final class ServerLibrary: Sendable {
         public func song(at uri: String) -> Song? {
             guard let path = tree.path(for: uri), !uri.hasSuffix("/") else { return nil }
             let parent = uri.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(uri[..<$0]) } ?? ""
-            guard let dir = tree.directory(parent) else { return nil }
-            var low = 0, high = dir.songs.count
-            while low < high {
-                let mid = (low + high) / 2
-                guard let song = basis[dir.songs[mid]] else { return nil }
-                if song.path.utf8.lexicographicallyPrecedes(path.utf8) { low = mid + 1 } else { high = mid }
-            }
-            guard low < dir.songs.count, let song = basis[dir.songs[low]], !song.missing,
-                  song.path.utf8.elementsEqual(path.utf8) else { return nil }
-            return song
+            guard let dir = tree.directory(parent), let at = MusicTree.position(of: path, in: dir.songs) else { return nil }
+            return dir.songs[at]
         }
     }
 
@@ -71,13 +63,43 @@ public final class ServerLibrary: Sendable {
 
     /// After this server's own commit: the snapshot takes it in at once, so the client's next
     /// command sees it (the change feed tells the idle clients as usual).
-    public func refreshNow(songsChanged: Bool) {
-        let basis = session.basis, head = session.head
-        let tree = songsChanged ? MusicTree(folders: folders, songs: basis.songs.values) : nil
-        current.withLock { s in
-            guard head > s.head else { return }
-            s = Snapshot(basis: basis, tree: tree ?? s.tree, head: head)
-            currentHead.store(head, ordering: .releasing)
+    public func refreshNow() { advance(told: nil) }
+
+    /// One move of the snapshot at a time (own commits on event loops, the change feed's task):
+    /// each starts from the snapshot it read, so two at once could drop one's songs.
+    private let advancing = Mutex(())
+
+    /// Moves the snapshot to the session's newest state. Its tree is the last one patched with
+    /// the new values of every song the transactions since then touched (`told` when it covers
+    /// exactly those, else read from the log), or built anew when one of them can have added,
+    /// removed or moved a song: the tree's songs are always the snapshot basis's.
+    private func advance(told: LibraryChange?) {
+        advancing.withLock { _ in
+            let before = current.withLock { $0 }
+            let (head, basis) = session.transactor.state
+            guard head > before.head else { return }
+            var change = told
+            if change?.from != before.head || change?.to != head {
+                let ts = try? session.transactor.entries(from: before.head + 1, through: head).map(\.transaction)
+                change = ts.flatMap { $0.count == head - before.head ? LibraryChange(from: before.head, transactions: $0) : nil }
+            }
+            let tree: MusicTree
+            if let change, change.songs.isEmpty {
+                tree = before.tree
+            } else if let change, change.kinds.isSubset(of: [.play, .edit, .tag, .rating, .playlist, .taglist]),
+                      let patched = before.tree.updating(change.songs.lazy.compactMap { id in
+                          // A song gone from the basis leaves the tree: as a missing one, which
+                          // makes the patch give up and the tree be built anew.
+                          basis[id] ?? before.basis[id].map { var gone = $0; gone.missing = true; return gone }
+                      }) {
+                tree = patched
+            } else {
+                tree = MusicTree(folders: folders, songs: basis.songs.values)
+            }
+            current.withLock {
+                $0 = Snapshot(basis: basis, tree: tree, head: head)
+                currentHead.store(head, ordering: .releasing)
+            }
         }
     }
 
@@ -88,18 +110,9 @@ public final class ServerLibrary: Sendable {
         let changes = session.changes()
         return Task.detached { [self] in
             for await change in changes {
-                let basis = session.basis
-                let songsChanged = !change.songs.isEmpty && !change.kinds.isSubset(of: [.play])
-                // The tree holds paths: only a change that can add, remove or move a song rebuilds it.
-                let pathsMayMove = !change.songs.isEmpty && !change.kinds.isSubset(of: [.play, .edit, .tag, .rating, .playlist, .taglist])
-                let tree = pathsMayMove ? MusicTree(folders: folders, songs: basis.songs.values) : current.withLock(\.tree)
-                let head = session.head
-                current.withLock {
-                    $0 = Snapshot(basis: basis, tree: tree, head: head)
-                    currentHead.store(head, ordering: .releasing)
-                }
+                advance(told: change)
                 var told: Set<Subsystem> = []
-                if songsChanged { told.insert(.database) }
+                if !change.songs.isEmpty && !change.kinds.isSubset(of: [.play]) { told.insert(.database) }
                 if !change.songs.isEmpty { told.insert(.sticker) }
                 if !change.playlists.isEmpty || !change.taglists.isEmpty { told.insert(.storedPlaylist) }
                 hub.post(told)

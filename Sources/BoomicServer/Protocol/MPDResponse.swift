@@ -20,27 +20,39 @@ public struct MPDResponse: Sendable {
     public mutating func reserve(_ count: Int) { bytes.reserveCapacity(bytes.writerIndex + count) }
 
     public mutating func add(_ name: String, _ value: some CustomStringConvertible) {
-        add(name, value: value.description)
+        add(name, value.description)
     }
 
     public mutating func add(_ name: String, _ value: String) {
-        add(name, value: value)
+        bytes.writeString(name)
+        bytes.writeStaticString(": ")
+        writeValue(value)
+        bytes.writeStaticString("\n")
     }
 
     public mutating func add(_ name: String, _ value: Int) {
-        add(name, value: String(value))
-    }
-
-    private mutating func add(_ name: String, value v: String) {
         bytes.writeString(name)
         bytes.writeStaticString(": ")
-        // Bytes, not Characters: a grapheme test per value was most of a short response's time.
-        if v.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
-            bytes.writeString(v.split(whereSeparator: \.isNewline).joined(separator: " "))
-        } else {
-            bytes.writeString(v)
-        }
+        writeDecimal(value)
         bytes.writeStaticString("\n")
+    }
+
+    /// A value's bytes, a run of line breaks made one space (`ByteCursor.putValue`).
+    mutating func writeValue(_ value: some StringProtocol) {
+        bytes.writeWithUnsafeMutableBytes(minimumWritableBytes: max(1, value.utf8.count)) { raw in
+            var w = ByteCursor(raw.baseAddress!)
+            w.putValue(value)
+            return raw.baseAddress!.distance(to: w.at)
+        }
+    }
+
+    /// `n` in decimal, its digits written straight into the buffer (no `String` per number).
+    mutating func writeDecimal(_ n: Int) {
+        bytes.writeWithUnsafeMutableBytes(minimumWritableBytes: ByteCursor.maxDecimal) { raw in
+            var w = ByteCursor(raw.baseAddress!)
+            w.putDecimal(n)
+            return raw.baseAddress!.distance(to: w.at)
+        }
     }
 
     /// The `binary: N` line and its bytes (MPD sends the bytes and then a newline).
@@ -52,18 +64,120 @@ public struct MPDResponse: Sendable {
 
     /// A song as MPD prints it: its file, time stamp and format, the tags the client asked
     /// for (`tagtypes`), then its length.
-    public mutating func add(song: Song, uri: String, tags: Set<MPDTag>) {
-        add("file", uri)
-        add("Last-Modified", Self.timeStamp(nanoseconds: song.mtime))
-        if let rate = song.samplerate, let channels = song.channels {
-            add("Format", "\(rate):\(song.bitdepth.map { "\($0)" } ?? "f"):\(channels)")
+    public mutating func add(song: Song, uri: String, tags: MPDTagSet) {
+        write(song: song, root: "", rest: uri, tags: tags)
+    }
+
+    /// `add(song:uri:tags:)` with the client's path written from the song's path as it goes
+    /// (`listallinfo` prints 50,000 of them: no string made for each); the library path
+    /// itself for a song outside every music folder.
+    public mutating func add(song: Song, in tree: MusicTree, tags: MPDTagSet) {
+        let path = song.path
+        if let (root, rest) = tree.uriParts(for: path) {
+            write(song: song, root: root, rest: rest, tags: tags)
+        } else {
+            write(song: song, root: "", rest: path, tags: tags)
         }
-        for tag in MPDTag.allCases where tags.contains(tag) {
-            for value in Self.values(of: tag, in: song) { add(tag.rawValue, value) }
+    }
+
+    /// A song's `file` line alone (`listall`).
+    public mutating func add(file song: Song, in tree: MusicTree) {
+        let path = song.path
+        let (root, rest) = tree.uriParts(for: path) ?? ("", path[...])
+        bytes.writeWithUnsafeMutableBytes(minimumWritableBytes: root.utf8.count + rest.utf8.count + 8) { raw in
+            var w = ByteCursor(raw.baseAddress!)
+            Self.putFile(&w, root: root, rest: rest)
+            return raw.baseAddress!.distance(to: w.at)
         }
-        if let d = song.duration {
-            add("Time", Int(d.rounded()))
-            add("duration", Self.milliseconds(d))
+    }
+
+    private static func putFile(_ w: inout ByteCursor, root: String, rest: some StringProtocol) {
+        w.put("file: ")
+        if !root.isEmpty {
+            w.putValue(root)
+            w.put(UInt8(ascii: "/"))
+        }
+        w.putValue(rest)
+        w.put(UInt8(ascii: "\n"))
+    }
+
+    /// The whole song in one reservation and one pass of plain copies: each value is read
+    /// once, and the room it needs is its UTF-8 count plus a bound for names and numbers.
+    private mutating func write(song: Song, root: String, rest: some StringProtocol, tags: MPDTagSet) {
+        func wanted(_ tag: MPDTag, _ value: String?) -> String? {
+            guard tags.contains(tag), let value, !value.isEmpty else { return nil }
+            return value
+        }
+        let artists = tags.contains(.artist) ? song.artists : []
+        let album = wanted(.album, song.album), albumArtist = wanted(.albumArtist, song.albumartist)
+        let title = wanted(.title, song.title), genre = wanted(.genre, song.genre)
+        let date = tags.contains(.date) ? song.date : nil
+        let year = tags.contains(.date) && date == nil ? song.year : nil
+        let composer = wanted(.composer, song.composer), comment = wanted(.comment, song.comment)
+        let ids = [
+            wanted(.musicBrainzArtistID, song.mbArtistID), wanted(.musicBrainzAlbumID, song.mbAlbumID),
+            wanted(.musicBrainzAlbumArtistID, song.mbAlbumArtistID), wanted(.musicBrainzTrackID, song.mbTrackID),
+            wanted(.musicBrainzReleaseGroupID, song.mbReleaseGroupID),
+        ]
+        let track = tags.contains(.track) ? song.track : nil, disc = tags.contains(.disc) ? song.disc : nil
+        let rate = song.samplerate, channels = song.channels, bits = song.bitdepth
+        let duration = song.duration
+        // Names, numbers and newlines: 16 lines of at most 32 + 3 * maxDecimal bytes around
+        // their values, and an artist's line 16 + its value.
+        var room = root.utf8.count + rest.utf8.count + 16 * (32 + 3 * ByteCursor.maxDecimal) + 16 * artists.count
+        for value in artists { room += value.utf8.count }
+        for value in [album, albumArtist, title, genre, date, composer, comment] { room += value?.utf8.count ?? 0 }
+        for value in ids { room += value?.utf8.count ?? 0 }
+        bytes.writeWithUnsafeMutableBytes(minimumWritableBytes: room) { raw in
+            var w = ByteCursor(raw.baseAddress!)
+            Self.putFile(&w, root: root, rest: rest)
+            w.put("Last-Modified: ")
+            w.putTimeStamp(seconds: song.mtime / 1_000_000_000)
+            w.put(UInt8(ascii: "\n"))
+            if let rate, let channels {
+                w.put("Format: ")
+                w.putDecimal(rate)
+                w.put(UInt8(ascii: ":"))
+                if let bits { w.putDecimal(bits) } else { w.put(UInt8(ascii: "f")) }
+                w.put(UInt8(ascii: ":"))
+                w.putDecimal(channels)
+                w.put(UInt8(ascii: "\n"))
+            }
+            func line(_ name: StaticString, _ value: String?) {
+                guard let value else { return }
+                w.put(name)
+                w.putValue(value)
+                w.put(UInt8(ascii: "\n"))
+            }
+            func line(_ name: StaticString, _ n: Int?) {
+                guard let n else { return }
+                w.put(name)
+                w.putDecimal(n)
+                w.put(UInt8(ascii: "\n"))
+            }
+            for artist in artists { line("Artist: ", artist) }
+            line("Album: ", album)
+            line("AlbumArtist: ", albumArtist)
+            line("Title: ", title)
+            line("Track: ", track)
+            line("Genre: ", genre)
+            line("Date: ", date.flatMap { $0.isEmpty ? nil : $0 })
+            line("Date: ", year)
+            line("Composer: ", composer)
+            line("Comment: ", comment)
+            line("Disc: ", disc)
+            line("MUSICBRAINZ_ARTISTID: ", ids[0])
+            line("MUSICBRAINZ_ALBUMID: ", ids[1])
+            line("MUSICBRAINZ_ALBUMARTISTID: ", ids[2])
+            line("MUSICBRAINZ_TRACKID: ", ids[3])
+            line("MUSICBRAINZ_RELEASEGROUPID: ", ids[4])
+            if let duration {
+                line("Time: ", Int(max(0, min(duration, 1e15)).rounded()))
+                w.put("duration: ")
+                w.putMilliseconds(duration)
+                w.put(UInt8(ascii: "\n"))
+            }
+            return raw.baseAddress!.distance(to: w.at)
         }
     }
 
@@ -95,18 +209,31 @@ public struct MPDResponse: Sendable {
     }
 
     public static func timeStamp(seconds: Int) -> String {
-        var t = time_t(seconds)
-        var parts = tm()
-        gmtime_r(&t, &parts)
-        // By hand: String(format:) was a fifth of listallinfo's time.
-        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+        var r = MPDResponse()
+        r.writeTimeStamp(seconds: seconds)
+        return r.text
     }
 
     /// Seconds with three decimals (`545.432`), as MPD prints `duration` and `elapsed`.
     public static func milliseconds(_ seconds: Double) -> String {
-        let ms = Int((max(0, seconds) * 1000).rounded())
-        let frac = ms % 1000
-        return "\(ms / 1000)." + (frac < 10 ? "00" : frac < 100 ? "0" : "") + "\(frac)"
+        var r = MPDResponse()
+        r.writeMilliseconds(seconds)
+        return r.text
+    }
+
+    mutating func writeTimeStamp(seconds: Int) {
+        bytes.writeWithUnsafeMutableBytes(minimumWritableBytes: ByteCursor.timeStampLength) { raw in
+            var w = ByteCursor(raw.baseAddress!)
+            w.putTimeStamp(seconds: seconds)
+            return raw.baseAddress!.distance(to: w.at)
+        }
+    }
+
+    mutating func writeMilliseconds(_ seconds: Double) {
+        bytes.writeWithUnsafeMutableBytes(minimumWritableBytes: ByteCursor.maxDecimal + 4) { raw in
+            var w = ByteCursor(raw.baseAddress!)
+            w.putMilliseconds(seconds)
+            return raw.baseAddress!.distance(to: w.at)
+        }
     }
 }
