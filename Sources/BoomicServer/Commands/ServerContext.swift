@@ -1,5 +1,6 @@
 import BoomicCore
 import Foundation
+import NIOCore
 import Synchronization
 
 /// What every connection shares: the library, the player, the idle hub, and the few settings
@@ -56,6 +57,13 @@ final class ClientState {
     /// `status` as last answered, and what it was made from: answered again as it is while
     /// none of that moved (clients poll `status` several times a second, mostly unchanged).
     var status: (key: StatusKey, response: MPDResponse)?
+    /// The last `status` answer as sent, its `OK` included: what the connection hands NIO as
+    /// it is when the same poll comes alone in a read and nothing moved.
+    var statusAnswer = ByteBuffer()
+    /// Set when this client starts `idle`; cleared once it is seen not waiting. While false it
+    /// cannot be idle (only its own request starts a wait), so the poll's shortcut need not
+    /// take the idle slot's lock.
+    var mayBeIdle = false
     /// The room (partition) this client drives.
     var room = "default" {
         didSet { idle.room = room }

@@ -1,6 +1,7 @@
 import BoomicCore
 import BoomicPlayback
 import Foundation
+import NIOCore
 
 /// `status`, `currentsong`, `stats` and ReplayGain: what clients poll.
 enum StatusCommands {
@@ -14,6 +15,9 @@ enum StatusCommands {
             }
             status(&inv, player.status)
             inv.client.status = (key, inv.response)
+            var answer = inv.response.bytes
+            answer.writeStaticString("OK\n")
+            inv.client.statusAnswer = answer
         },
         CommandSpec("currentsong") { inv in
             let status = inv.player.status
@@ -63,6 +67,12 @@ enum StatusCommands {
     static func kept(for client: ClientState, server: ServerContext) -> MPDResponse? {
         guard let kept = client.status else { return nil }
         return kept.key == key(client, server, server.player(for: client)) ? kept.response : nil
+    }
+
+    /// `kept`, as the whole answer with its `OK`, ready to send.
+    static func keptAnswer(for client: ClientState, server: ServerContext) -> ByteBuffer? {
+        guard let kept = client.status, kept.key == key(client, server, server.player(for: client)) else { return nil }
+        return client.statusAnswer
     }
 
     /// MPD's `status`, field for field and in its order. Reads the library only for the song

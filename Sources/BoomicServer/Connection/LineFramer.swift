@@ -25,6 +25,9 @@ struct LineFramer {
 
     init(limit: Int) { self.limit = limit }
 
+    /// No line begun and none being skipped: the next read starts a line.
+    var isBetweenLines: Bool { partial.readableBytes == 0 && !skipping }
+
     /// Bytes before the first newline; nil when there is none yet.
     private static func lineLength(in buffer: ByteBuffer) -> Int? {
         buffer.withUnsafeReadableBytes { raw in

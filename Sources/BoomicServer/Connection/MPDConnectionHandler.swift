@@ -56,8 +56,29 @@ final class MPDConnectionHandler: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        framer.take(unwrapInboundIn(data), into: &waiting)
+        let read = unwrapInboundIn(data)
+        // The poll every client keeps sending, alone in its read, with nothing before it to
+        // answer first: its last answer as it is, while nothing it is made of changed. No
+        // framing, parsing or copying, which were a third of the server's own work for it.
+        if waitingStart == waiting.count, list == nil, !client.mayBeIdle, out.readableBytes == 0,
+           framer.isBetweenLines, Self.isStatusAlone(read), client.authenticated,
+           let answer = StatusCommands.keptAnswer(for: client, server: server) {
+            context.write(wrapOutboundOut(answer), promise: nil)
+            return
+        }
+        framer.take(read, into: &waiting)
         drain(context: context)
+    }
+
+    /// The read is `status` and its line end, nothing else.
+    private static func isStatusAlone(_ read: ByteBuffer) -> Bool {
+        read.withUnsafeReadableBytes { raw in
+            switch raw.count {
+            case 7: memcmp(raw.baseAddress!, "status\n", 7) == 0
+            case 8: memcmp(raw.baseAddress!, "status\r\n", 8) == 0
+            default: false
+            }
+        }
     }
 
     /// One flush for all the answers to one read's requests: a client that pipelines gets them
@@ -100,7 +121,7 @@ final class MPDConnectionHandler: ChannelInboundHandler {
     }
 
     private func handle(_ text: String, context: ChannelHandlerContext) {
-        if client.idle.isWaiting {
+        if client.mayBeIdle, client.idle.isWaiting {
             // In idle, only noidle is allowed; MPD hangs up on anything else.
             if text.trimmingCharacters(in: .whitespaces) == "noidle" {
                 if client.idle.cancelWait() { write(context, "OK\n") }
@@ -109,6 +130,7 @@ final class MPDConnectionHandler: ChannelInboundHandler {
             }
             return
         }
+        client.mayBeIdle = false
         // The poll every client keeps sending: its last answer again while nothing it is made of
         // changed (what `CommandTable` would answer, without the parsing and the dispatch).
         if list == nil, text == "status", client.authenticated, let kept = StatusCommands.kept(for: client, server: server) {
@@ -196,6 +218,7 @@ final class MPDConnectionHandler: ChannelInboundHandler {
         if mask.isEmpty { mask = Set(Subsystem.allCases) }
         // The answers before it go first: the wait may answer at once, straight to the channel.
         handOver(context)
+        client.mayBeIdle = true
         let channel = context.channel
         client.idle.wait(for: mask) { changed in
             var text = ""
