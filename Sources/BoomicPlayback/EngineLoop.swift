@@ -140,7 +140,7 @@ final class EngineLoop {
 
     func run() {
         if queue.state != .stopped { startCurrent() }
-        ring.paused.store(queue.state == .paused, ordering: .releasing)
+        setPaused(queue.state == .paused)
         while true {
             let messages = channel.inbox.withLock { m in defer { m.removeAll() }; return m }
             for message in messages {
@@ -168,7 +168,12 @@ final class EngineLoop {
             publishStatus()
             if !worked {
                 ring.wakeOutput()
-                SampleRing.wait(on: ring.engineWake, flag: ring.engineWaiting, timeout: .milliseconds(50)) {
+                // Playing, a turn at least every 50 ms follows what the output has played even
+                // when no slot comes back. Stopped or paused nothing moves, and every command,
+                // slot and answer from the output wakes the thread: it sleeps, as MPD does, where
+                // a 50 ms poll woke a server with nothing to do 20 times a second.
+                let patience: DispatchTimeInterval = queue.state == .playing ? .milliseconds(50) : .seconds(2)
+                SampleRing.wait(on: ring.engineWake, flag: ring.engineWaiting, timeout: patience) {
                     !channel.inbox.withLock(\.isEmpty)
                 }
             }
@@ -216,7 +221,7 @@ final class EngineLoop {
             dropStaleLookahead()
         }
         if queue.state != .stopped, tracks.isEmpty { startCurrent() }
-        ring.paused.store(queue.state == .paused, ordering: .releasing)
+        setPaused(queue.state == .paused)
         if queue.state != .stopped { idle = false }
     }
 
@@ -305,6 +310,12 @@ final class EngineLoop {
         if awaitingFormat { awaitingFormat = false; sinkWanted = nil }
         clearRendered() // what is rendered and not yet in the ring is the dropped song's
         tracks.removeLast()
+    }
+
+    /// Tells the output thread, and wakes it when that changes: paused, it sleeps until woken.
+    private func setPaused(_ paused: Bool) {
+        guard ring.paused.exchange(paused, ordering: .acquiringAndReleasing) != paused else { return }
+        ring.outputWake.signal()
     }
 
     /// Throws away everything decoded and not heard: skip, seek, stop.

@@ -36,14 +36,17 @@ final class OutputThread {
         var failure: AudioError?
         while !ring.quit.load(ordering: .acquiring) {
             handleRequests()
+            // Both waits end when the engine wakes this thread (a slot, a resume, a discard, a
+            // drain, quitting); the timeouts are only a safety net, long enough that an idle
+            // server sleeps instead of waking 50 times a second.
             if ring.paused.load(ordering: .acquiring) {
                 paceStart = nil
-                _ = ring.outputWake.wait(timeout: .now() + .milliseconds(20))
+                _ = ring.outputWake.wait(timeout: .now() + .seconds(1))
                 continue
             }
             guard let (info, samples) = ring.nextSlot() else {
                 paceStart = nil
-                SampleRing.wait(on: ring.outputWake, flag: ring.outputWaiting, timeout: .milliseconds(20)) { !ring.isEmpty }
+                SampleRing.wait(on: ring.outputWake, flag: ring.outputWaiting, timeout: .seconds(1)) { !ring.isEmpty }
                 continue
             }
             if ring.isDropped(info.segment) {
