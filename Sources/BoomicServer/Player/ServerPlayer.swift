@@ -72,10 +72,16 @@ public final class ServerPlayer: Sendable {
         }
         saving.withLock {
             $0 = Task.detached { [weak self] in
+                // Only when the engine's status moved: an idle server writes nothing (it wrote
+                // the state file every 5 s, forever, an SD card's worth of wear on a Pi).
+                var saved: (version: Int, pending: [PlayRecord])?
                 while !Task.isCancelled {
                     try? await Task.sleep(for: PlayerFront.saveEvery)
                     guard let self, !Task.isCancelled else { return }
+                    let now = (version: engine.statusVersion, pending: recorder?.uncommitted ?? [])
+                    if let saved, saved.version == now.version, saved.pending == now.pending { continue }
                     try? save(engine.status)
+                    saved = now
                 }
             }
         }
