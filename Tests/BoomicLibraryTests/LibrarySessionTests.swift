@@ -62,13 +62,39 @@ import Testing
             let shell = try LibrarySession.open(at: dir, create: false, client: Self.client)
             defer { player.close(); shell.close() }
             let feed = player.changes()
-            let watching = player.watch(every: .milliseconds(20))
+            let watching = player.watch(poll: .milliseconds(20))
             defer { watching.cancel() }
             try shell.commit(kind: .import, message: nil) { _ in (Self.songs(2).map(Assertion.addSong), "add") }
             var iterator = feed.makeAsyncIterator()
             let change = await iterator.next()
             #expect(change?.to == 1 && change?.songs.count == 2)
             #expect(player.basis.songs.count == 2)
+        }
+    }
+
+    /// With inotify the watch sleeps until the log's files change: a commit from another
+    /// session is seen although the poll that would otherwise catch it is an hour away (the
+    /// wait below gives up long before that, so a watch that only polled fails here).
+    @Test func watchWakesOnTheLogsFilesNotOnAPoll() async throws {
+        try await withLibraryAsync { dir in
+            let player = try LibrarySession.open(at: dir, create: true, client: Self.client)
+            let shell = try LibrarySession.open(at: dir, create: false, client: Self.client)
+            defer { player.close(); shell.close() }
+            let feed = player.changes()
+            let watching = player.watch(poll: .seconds(3600), net: .seconds(3600))
+            defer { watching.cancel() }
+            #expect(watching.isEventDriven, "inotify watches a temporary folder here")
+            for round in 1...3 {
+                try await Task.sleep(for: .milliseconds(100))  // the watch is asleep again
+                try shell.commit(kind: .import, message: nil) { _ in (Self.songs(1, seed: round).map(Assertion.addSong), "add") }
+                let seen = await withTaskGroup(of: LibraryChange?.self) { group in
+                    group.addTask { var it = feed.makeAsyncIterator(); return await it.next() }
+                    group.addTask { try? await Task.sleep(for: .seconds(30)); return nil }
+                    defer { group.cancelAll() }
+                    return await group.next() ?? nil
+                }
+                #expect(seen?.to == round, "commit \(round) seen through inotify")
+            }
         }
     }
 

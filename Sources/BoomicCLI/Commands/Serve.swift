@@ -63,7 +63,7 @@ struct Serve: ParsableCommand {
         let hub = IdleHub()
         let library = ServerLibrary(session: lib, folders: (try? lib.folders()) ?? [])
         let following = library.follow(telling: hub)
-        let watching = lib.watch(every: .milliseconds(250)) { Terminal.warn("boomic serve: \($0.localizedDescription)") }
+        let watching = lib.watch { Terminal.warn("boomic serve: \($0.localizedDescription)") }
         // Every room plays in real time, on null and wav: outputs too: its clients hear (or
         // watch) the position move as on a sound card.
         let rooms = Rooms(library: library, store: store, outputs: specs, sound: sound, hub: hub, record: !noRecord,

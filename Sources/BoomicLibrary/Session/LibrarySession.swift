@@ -105,20 +105,12 @@ public final class LibrarySession: Sendable {
         return try publish()
     }
 
-    /// Calls `refresh()` every `interval` until the task is cancelled or the session closed; a
-    /// failed refresh (the library folder gone, a damaged log) is handed to `failed` and ends it.
-    public func watch(every interval: Duration, failed: @escaping @Sendable (any Error) -> Void = { _ in }) -> Task<Void, Never> {
-        Task { [weak self] in
-            while !Task.isCancelled {
-                // Held only while refreshing: a closed-and-dropped session ends the loop.
-                guard let session = self else { return }
-                do { try session.refresh() } catch {
-                    failed(error)
-                    return
-                }
-                try? await Task.sleep(for: interval)
-            }
-        }
+    /// Refreshes whenever the log's files change (inotify), and at least every `net`; every
+    /// `poll` where inotify cannot watch the folder. Until cancelled or the session is closed;
+    /// a failed refresh (the library folder gone, a damaged log) is handed to `failed` and ends it.
+    public func watch(poll: Duration = .milliseconds(250), net: Duration = .seconds(5),
+                      failed: @escaping @Sendable (any Error) -> Void = { _ in }) -> LibraryWatch {
+        LibraryWatch(session: self, poll: poll, net: net, failed: failed)
     }
 
     /// What changes, as it happens: one element per refresh or commit that changed something,
