@@ -74,6 +74,10 @@ struct Serve: ParsableCommand {
             try server.start(at: address)
         } catch {
             rooms.quitAll()
+            // Before the library closes on the way out: a refresh of a closed library is no
+            // second error line.
+            watching.cancel()
+            following.cancel()
             throw CLIError(error.localizedDescription)
         }
         Terminal.warn("boomic serve: listening on \(address), \(library.snapshot.basis.songs.count) songs")
