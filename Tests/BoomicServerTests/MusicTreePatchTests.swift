@@ -12,10 +12,16 @@ import Testing
     static let folders = ["/music", "/more/Music"]
     static let directories = ["/music/A", "/music/A/Live", "/music/B", "/more/Music/C", "/music", "/elsewhere"]
 
-    /// Every directory's songs, as comparable values.
-    static func listing(_ tree: MusicTree) -> [String: [Song]] {
-        var out: [String: [Song]] = [:]
-        tree.walk(from: "") { uri, dir in out[uri] = dir.songs }
+    /// Every directory's songs and `Last-Modified`, as comparable values.
+    struct Listing: Equatable {
+        var songs: [Song]
+        var modified: Int
+        var paths: [String] { songs.map(\.path) }
+    }
+
+    static func listing(_ tree: MusicTree) -> [String: Listing] {
+        var out: [String: Listing] = [:]
+        tree.walk(from: "") { uri, dir in out[uri] = Listing(songs: dir.songs, modified: dir.modified) }
         return out
     }
 
@@ -28,6 +34,7 @@ import Testing
             n += 1
             var s = Song(id: SongID(rng.uuid()), path: rng.pick(Self.directories) + "/\(n) \(rng.pick(["x", "Y", "é"])).flac")
             s.title = "t\(n)"
+            s.mtime = Int(rng.next() % 1_000) * 1_000_000_000
             return s
         }
         for _ in 0..<30 { let s = newSong(); songs[s.id] = s }
@@ -50,6 +57,9 @@ import Testing
                 case 3:  // gone missing, or found again
                     s.missing.toggle()
                     songs[s.id] = s
+                case 4:  // written back: a new modification time
+                    s.mtime += 1_000_000_000
+                    songs[s.id] = s
                 default:  // tags edited
                     s.title = "edit \(step)"
                     s.artists = [rng.pick(["p", "q\nr"])]
@@ -64,7 +74,7 @@ import Testing
                 let wrong = Set(got.keys).union(want.keys).filter { got[$0] != want[$0] }.sorted()
                 #expect(wrong.isEmpty, """
                     step \(step), \(Seeds.replay(seed)): directories differ from a rebuild: \(wrong.map { dir in
-                        "\(dir): \(got[dir]?.map(\.path) ?? []) against \(want[dir]?.map(\.path) ?? [])" })
+                        "\(dir): \(got[dir]?.paths ?? []) (\(got[dir]?.modified ?? -1)) against \(want[dir]?.paths ?? []) (\(want[dir]?.modified ?? -1))" })
                     """)
                 patched += 1
             } else {

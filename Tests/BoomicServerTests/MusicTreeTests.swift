@@ -27,6 +27,17 @@ import Testing
         #expect(tree.directory("Nope") == nil)
     }
 
+    /// A folder's `Last-Modified` is its newest song's, in it or under it.
+    @Test func aFolderIsAsNewAsItsNewestSong() {
+        var songs = Self.songs(["/music/A/x.flac", "/music/A/Live/y.flac", "/music/A/Live/z.flac", "/music/B/w.flac"])
+        for (i, seconds) in [100, 300, 200, 50].enumerated() { songs[i].mtime = seconds * 1_000_000_000 + 999 }
+        let tree = MusicTree(folders: ["/music"], songs: songs)
+        #expect(tree.directory("A/Live")?.modified == 300)
+        #expect(tree.directory("A")?.modified == 300, "a subfolder's newer song counts")
+        #expect(tree.directory("B")?.modified == 50)
+        #expect(tree.directory("")?.modified == 300)
+    }
+
     @Test func severalFoldersAreTopLevelDirectoriesWithUniqueNames() {
         let tree = MusicTree(folders: ["/a/Music", "/b/Music", "/c/Podcasts"],
                              songs: Self.songs(["/a/Music/x.flac", "/b/Music/y.flac", "/c/Podcasts/Show/1.mp3"]))

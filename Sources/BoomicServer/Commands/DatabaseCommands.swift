@@ -15,7 +15,10 @@ enum DatabaseCommands {
                 throw inv.error(.noExist, "No such directory")
             }
             let prefix = uri.isEmpty ? "" : (uri.hasSuffix("/") ? uri : uri + "/")
-            for name in dir.directories { inv.response.add("directory", prefix + name) }
+            for name in dir.directories {
+                inv.response.add("directory", prefix + name)
+                addModified(&inv.response, snapshot.tree.directory(prefix + name))
+            }
             for song in snapshot.songs(in: dir) {
                 inv.response.add(song: song, in: snapshot.tree, tags: inv.client.tags)
             }
@@ -31,7 +34,11 @@ enum DatabaseCommands {
             guard let dir = snapshot.tree.directory(uri), uri.isEmpty || snapshot.tree.path(for: uri) != nil else {
                 throw inv.error(.noExist, "No such directory")
             }
-            for name in dir.directories { inv.response.add("directory", name) }
+            let prefix = uri.isEmpty ? "" : (uri.hasSuffix("/") ? uri : uri + "/")
+            for name in dir.directories {
+                inv.response.add("directory", name)
+                addModified(&inv.response, snapshot.tree.directory(prefix + name))
+            }
             for song in snapshot.songs(in: dir) {
                 inv.response.add("file", (song.path as NSString).lastPathComponent)
                 inv.response.add("size", song.size)
@@ -151,12 +158,23 @@ enum DatabaseCommands {
         var response = inv.response
         let tags = inv.client.tags
         snapshot.tree.walk(from: uri) { dir, contents in
-            if !dir.isEmpty, dir != uri { response.add("directory", dir) }
+            // The folder asked for comes first too, as MPD prints it (not the root).
+            if !dir.isEmpty {
+                response.add("directory", dir)
+                if info { addModified(&response, contents) }
+            }
             for song in snapshot.songs(in: contents) {
                 if info { response.add(song: song, in: snapshot.tree, tags: tags) } else { response.add(file: song, in: snapshot.tree) }
             }
         }
         inv.response = response
+    }
+
+    /// A directory's `Last-Modified`, as MPD prints it after `directory:` in `lsinfo`,
+    /// `listallinfo` and `listfiles` (not in `listall`).
+    private static func addModified(_ response: inout MPDResponse, _ dir: MusicTree.Directory?) {
+        guard let dir, dir.modified > 0 else { return }
+        response.add("Last-Modified", MPDResponse.timeStamp(seconds: dir.modified))
     }
 
     private static func print(_ inv: inout Invocation, foldCase: Bool) throws(MPDError) {

@@ -91,7 +91,7 @@ enum StatusCommands {
         r("partition", inv.client.room)
         r("playlist", q.version + 1)
         r("playlistlength", q.entries.count)
-        r("mixrampdb", "0.000000")
+        r("mixrampdb", "0")  // as MPD 0.23 prints it (older ones printed 0.000000)
         r("state", q.state == .playing ? "play" : q.state == .paused ? "pause" : "stop")
         if let id = s.entry ?? q.current, let p = q.position(of: id) {
             r("song", p)

@@ -19,6 +19,10 @@ public struct MusicTree: Sendable {
         /// (`updating`), so they are always the snapshot's.
         public var directories: [String] = []
         public var songs: [Song] = []
+        /// The newest modification time (seconds since 1970) of a song in it or under it: its
+        /// `Last-Modified`. MPD prints the folder's own mtime; the library never stats folders,
+        /// and the newest song is what "recently changed" sorting in a client wants.
+        public var modified: Int = 0
     }
 
     /// Folder (absolute, no trailing slash) → its URI prefix ("" for a single folder).
@@ -120,6 +124,13 @@ public struct MusicTree: Sendable {
         // In one directory a song's path and its name sort alike (the same prefix).
         for (dir, list) in files {
             index[dir]!.songs = list.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }.map(\.song)
+            // The newest song, carried up to each ancestor while it is newer than theirs.
+            let newest = list.reduce(0) { max($0, $1.song.mtime / 1_000_000_000) }
+            var d: String? = dir
+            while let at = d, index[at]!.modified < newest {
+                index[at]!.modified = newest
+                d = at.isEmpty ? nil : at.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(at[..<$0]) } ?? ""
+            }
         }
         return Contents(index: index, outside: outside)
     }
@@ -141,12 +152,18 @@ public struct MusicTree: Sendable {
             let dir = rest.utf8.lastIndex(of: UInt8(ascii: "/")).map { slash in
                 root.isEmpty ? String(rest[..<slash]) : root + "/" + rest[..<slash]
             } ?? root
-            let at = contents.index[dir].flatMap { Self.position(of: song.path, in: $0.songs) }
-            guard let at, contents.index[dir]!.songs[at].id == song.id else {
+            // Among the songs at its path (one, unless the library holds two at the same path).
+            let at = contents.index[dir].flatMap { d in
+                Self.position(of: song.path, in: d.songs).flatMap { first in
+                    d.songs[first...].prefix { $0.path == song.path }.firstIndex { $0.id == song.id }
+                }
+            }
+            guard let at else {
                 if song.missing { continue }  // not in the tree before, nor now
                 return nil
             }
-            guard !song.missing else { return nil }
+            // A new modification time may move its folders' `Last-Modified`: rebuild then.
+            guard !song.missing, contents.index[dir]!.songs[at].mtime == song.mtime else { return nil }
             contents.index[dir]!.songs[at] = song
         }
         return MusicTree(roots: roots, contents: contents)
