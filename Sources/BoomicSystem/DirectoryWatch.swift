@@ -60,7 +60,12 @@ public final class DirectoryWatch: Sendable {
         let (seconds, attoseconds) = timeout.components
         let ms = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
         let ready = poll(&fds, 2, max(0, ms))
-        if ready < 0 { return errno == EINTR ? .timedOut : .cancelled }
+        if ready < 0 {
+            // Interrupted, or poll failing: a timeout either way (the caller polls), after
+            // sleeping it out so a failing poll cannot spin.
+            if errno != EINTR { usleep(UInt32(clamping: Int(ms) * 1000)) }
+            return .timedOut
+        }
         if fds[1].revents != 0 { return .cancelled }
         guard fds[0].revents != 0 else { return .timedOut }
         return takeEvents() ? .changed : .timedOut

@@ -54,7 +54,11 @@ struct ByteCursor {
                 put(byte)
             }
         }
-        if done == nil { putValue(String(value)) }  // not contiguous: made so, once
+        if done == nil {  // not contiguous (a bridged string): made so, once
+            var copy = String(value)
+            copy.makeContiguousUTF8()
+            putValue(copy)
+        }
     }
 
     mutating func putDecimal(_ n: Int) {

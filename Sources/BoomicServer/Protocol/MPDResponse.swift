@@ -122,9 +122,9 @@ public struct MPDResponse: Sendable {
         let track = tags.contains(.track) ? song.track : nil, disc = tags.contains(.disc) ? song.disc : nil
         let rate = song.samplerate, channels = song.channels, bits = song.bitdepth
         let duration = song.duration
-        // Names, numbers and newlines: 16 lines of at most 32 + 3 * maxDecimal bytes around
-        // their values, and an artist's line 16 + its value.
-        var room = root.utf8.count + rest.utf8.count + 16 * (32 + 3 * ByteCursor.maxDecimal) + 16 * artists.count
+        // Names, numbers and newlines: the file line and 18 others, none with more than
+        // 32 + 3 * maxDecimal bytes around its value; an artist's line 16 + its value.
+        var room = root.utf8.count + rest.utf8.count + 19 * (32 + 3 * ByteCursor.maxDecimal) + 16 * artists.count
         for value in artists { room += value.utf8.count }
         for value in [album, albumArtist, title, genre, date, composer, comment] { room += value?.utf8.count ?? 0 }
         for value in ids { room += value?.utf8.count ?? 0 }
