@@ -32,6 +32,7 @@ struct ServePythonTests {
     run("count_group", lambda: c.count("(album == 'Blue Sketches')", "group", "artist"))
     run("list_album", lambda: c.list("album", "(artist == 'Miles Quartet')"))
     run("list_group", lambda: c.list("album", "group", "albumartist")[:3])
+    run("list_two_groups", lambda: [list(d.keys()) for d in c.list("genre", "group", "artist", "group", "album")])
     run("bad_filter", lambda: c.find("(nosuchtag == 'x')"))
     c.findadd("album", "Blue Sketches")
     run("addid", lambda: c.addid("Miles Quartet/Blue Sketches/02 Blue in Grey.flac", 0))
@@ -138,6 +139,10 @@ struct ServePythonTests {
         #expect((out["count"] as? [String: String])?["songs"] == "3")
         #expect(value("count_group").contains("Miles Quartet"), "\(value("count_group"))")
         #expect(value("list_album").contains("Blue Sketches"), "\(value("list_album"))")
+        // The last group is the outermost, as MPD nests them: album, then artist, then genre.
+        let nested = out["list_two_groups"] as? [[String]] ?? []
+        #expect(!nested.isEmpty && nested.allSatisfy { $0.first == "album" } && nested.contains(["album", "artist", "genre"]),
+                "\(value("list_two_groups"))")
         #expect(value("bad_filter").contains("[2@0] {find} Unknown filter type: nosuchtag"), "\(value("bad_filter"))")
         #expect(value("playlistinfo").contains("Blue in Grey"))
         #expect((out["plchanges"] as? [String])?.isEmpty == false, "\(value("plchanges"))")

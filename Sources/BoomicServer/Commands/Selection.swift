@@ -71,8 +71,8 @@ struct Selection {
             songs = text.songs(containing: needle).compactMap { snapshot.basis[$0] }
                 + text.others.compactMap { snapshot.basis[$0] }.filter { matcher?.matches($0) ?? true }
         } else {
-            let inTree = tree.membership()
-            songs = snapshot.basis.songs.values.filter { song in inTree(song) && (matcher?.matches(song) ?? true) }
+            songs = tree.allSongs()
+            if let matcher { songs.removeAll { !matcher.matches($0) } }
         }
         if !ordered && window == nil { return songs }
         if let sort {

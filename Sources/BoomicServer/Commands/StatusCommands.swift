@@ -26,21 +26,13 @@ enum StatusCommands {
             inv.add(entry: status.queue.entries[p], position: p, snapshot: snapshot)
         },
         CommandSpec("stats") { inv in
-            let basis = inv.snapshot.basis
-            var artists: Set<String> = [], albums: Set<String> = []
-            var total = 0.0
-            for song in basis.songs.values where !song.missing {
-                for a in song.artists { artists.insert(a) }
-                if let album = song.album { albums.insert(album) }
-                total += song.duration ?? 0
-            }
-            inv.response.add("artists", artists.count)
-            inv.response.add("albums", albums.count)
-            inv.response.add("songs", basis.songs.values.filter { !$0.missing }.count)
+            let stats = inv.snapshot.indexes.libraryStats()
+            inv.response.add("artists", stats.artists)
+            inv.response.add("albums", stats.albums)
+            inv.response.add("songs", stats.songs)
             inv.response.add("uptime", Int(Date().timeIntervalSince(inv.server.started)))
-            inv.response.add("db_playtime", Int(total))
-            let newest = basis.songs.values.map(\.added).max() ?? 0
-            inv.response.add("db_update", Int(newest))
+            inv.response.add("db_playtime", Int(stats.playtime))
+            inv.response.add("db_update", Int(stats.newest))
             inv.response.add("playtime", inv.server.rooms.playedSeconds)
         },
         CommandSpec("replay_gain_mode", 1...1) { inv throws(MPDError) in

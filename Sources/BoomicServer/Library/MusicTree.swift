@@ -246,6 +246,15 @@ public struct MusicTree: Sendable {
         contents.value.index[uri.hasSuffix("/") ? String(uri.dropLast()) : uri]
     }
 
+    /// Every song in the tree, folder by folder: a pass over the library reads them in the
+    /// order their storage lies in memory (checkpoints are written in path order), where the
+    /// basis's hash order jumped about it.
+    public func allSongs() -> [Song] {
+        var out: [Song] = []
+        walk(from: "") { _, dir in out.append(contentsOf: dir.songs) }
+        return out
+    }
+
     /// Every directory under `uri` (itself included) in depth-first, sorted order, with its
     /// contents: what `listall` and `listallinfo` walk.
     public func walk(from uri: String, _ visit: (String, Directory) -> Void) {

@@ -10,6 +10,8 @@ public final class TagIndexes: Sendable {
     private let tree: MusicTree
     private let built = Mutex<[MPDTag: [String: [SongID]]]>([:])
     private let anyText = Mutex<AnyFieldText?>(nil)
+    private let stats = Mutex<LibraryStats?>(nil)
+    private let sorted = Mutex<[MPDTag: [String]]>([:])
 
     init(basis: DataBasis, tree: MusicTree) {
         self.basis = basis
@@ -25,6 +27,35 @@ public final class TagIndexes: Sendable {
         }
         built.withLock { $0[tag] = index }
         return index
+    }
+
+    /// A tag's values in byte order (`list TAG`), sorted once per snapshot: sorting 50,000
+    /// titles was most of a repeated `list title`.
+    public func sortedValues(_ tag: MPDTag) -> [String] {
+        if let done = sorted.withLock({ $0[tag] }) { return done }
+        let values = index(tag).keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        sorted.withLock { $0[tag] = values }
+        return values
+    }
+
+    /// What `stats` tells of the library, counted once per snapshot: clients ask it on
+    /// connecting and after each database change, and a pass over 50,000 songs took 50 ms
+    /// where MPD answers from its own count.
+    func libraryStats() -> LibraryStats {
+        if let done = stats.withLock({ $0 }) { return done }
+        var artists: Set<String> = [], albums: Set<String> = []
+        var counted = LibraryStats()
+        for song in basis.songs.values where !song.missing {
+            for a in song.artists { artists.insert(a) }
+            if let album = song.album { albums.insert(album) }
+            counted.playtime += song.duration ?? 0
+            counted.songs += 1
+            counted.newest = max(counted.newest, song.added)
+        }
+        counted.artists = artists.count
+        counted.albums = albums.count
+        stats.withLock { $0 = counted }
+        return counted
     }
 
     /// The any-field text of the songs in the tree, laid out on first use (`search any`).
@@ -51,4 +82,15 @@ extension MPDFilter {
             return nil
         }
     }
+}
+
+/// The library's counts as `stats` prints them.
+struct LibraryStats: Sendable {
+    var artists = 0
+    var albums = 0
+    var songs = 0
+    /// Seconds of music.
+    var playtime = 0.0
+    /// When the newest song was added (seconds since 1970).
+    var newest = 0.0
 }

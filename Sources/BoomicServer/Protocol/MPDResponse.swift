@@ -181,6 +181,34 @@ public struct MPDResponse: Sendable {
         }
     }
 
+    /// `values(of:in:)` one at a time, without making an array: what a pass over every song
+    /// (`list … group`, `count group`) calls 50,000 times. `body` gets "" once when there is
+    /// none and `orEmpty` is set (a song without the tag counts under "" in groups).
+    public static func forEachValue(of tag: MPDTag, in song: Song, orEmpty: Bool = false, _ body: (String) -> Void) {
+        func one(_ s: String?) {
+            if let s, !s.isEmpty { body(s) } else if orEmpty { body("") }
+        }
+        switch tag {
+        case .artist:
+            let artists = song.artists
+            if artists.isEmpty { if orEmpty { body("") } } else { for a in artists { body(a) } }
+        case .album: one(song.album)
+        case .albumArtist: one(song.albumartist)
+        case .title: one(song.title)
+        case .track: one(song.track.map(String.init))
+        case .genre: one(song.genre)
+        case .date: one(song.date ?? song.year.map(String.init))
+        case .composer: one(song.composer)
+        case .comment: one(song.comment)
+        case .disc: one(song.disc.map(String.init))
+        case .musicBrainzArtistID: one(song.mbArtistID)
+        case .musicBrainzAlbumID: one(song.mbAlbumID)
+        case .musicBrainzAlbumArtistID: one(song.mbAlbumArtistID)
+        case .musicBrainzTrackID: one(song.mbTrackID)
+        case .musicBrainzReleaseGroupID: one(song.mbReleaseGroupID)
+        }
+    }
+
     /// A tag's values as MPD lists them: one line each (several artists, several lines).
     public static func values(of tag: MPDTag, in song: Song) -> [String] {
         func one(_ s: String?) -> [String] { s.map { $0.isEmpty ? [] : [$0] } ?? [] }
