@@ -132,15 +132,24 @@ enum DatabaseCommands {
     /// One level of `list … group`: the values met under the path to it.
     private final class ValueNode {
         var children: [String: ValueNode] = [:]
+        /// The child last gone to: songs come folder by folder, so the next one mostly has the
+        /// same album, album artist, genre (and the same string, shared since the checkpoint
+        /// was read), and comparing it is cheaper than hashing it.
+        var last: (value: String, node: ValueNode)?
 
         func add(_ song: Song, _ levels: ArraySlice<MPDTag>) {
             guard let level = levels.first else { return }
             MPDResponse.forEachValue(of: level, in: song, orEmpty: true) { value in
                 let child: ValueNode
-                if let known = children[value] { child = known } else {
+                if let last, last.value == value {
+                    child = last.node
+                } else if let known = children[value] {
+                    child = known
+                } else {
                     child = ValueNode()
                     children[value] = child
                 }
+                last = (value, child)
                 child.add(song, levels.dropFirst())
             }
         }
