@@ -101,12 +101,6 @@ enum DatabaseCommands {
         },
     ]
 
-    /// A tag's values for grouping and listing: a song without the tag counts under "".
-    static func values(of tag: MPDTag, in song: Song) -> [String] {
-        let v = MPDResponse.values(of: tag, in: song)
-        return v.isEmpty ? [""] : v
-    }
-
     /// `list TAG group A group B`: the groups' values, each followed by what is under it.
     private static func list(_ inv: inout Invocation, tag: MPDTag, groups: [MPDTag], songs: [Song]) throws(MPDError) {
         guard groups.count <= 2 else { throw inv.error(.argument, "Too many groups") }

@@ -54,14 +54,9 @@ enum StatusCommands {
                   library: server.library.head, updating: server.updating.load(ordering: .acquiring))
     }
 
-    /// The client's last `status` answer, when nothing it was made of changed since: what the
-    /// command would answer, for the connection to send without parsing or dispatching.
-    static func kept(for client: ClientState, server: ServerContext) -> MPDResponse? {
-        guard let kept = client.status else { return nil }
-        return kept.key == key(client, server, server.player(for: client)) ? kept.response : nil
-    }
-
-    /// `kept`, as the whole answer with its `OK`, ready to send.
+    /// The client's last `status` answer with its `OK`, when nothing it was made of changed
+    /// since: what the command would answer, for the connection to send as it is, without
+    /// parsing or dispatching.
     static func keptAnswer(for client: ClientState, server: ServerContext) -> ByteBuffer? {
         guard let kept = client.status, kept.key == key(client, server, server.player(for: client)) else { return nil }
         return client.statusAnswer

@@ -133,8 +133,8 @@ final class MPDConnectionHandler: ChannelInboundHandler {
         client.mayBeIdle = false
         // The poll every client keeps sending: its last answer again while nothing it is made of
         // changed (what `CommandTable` would answer, without the parsing and the dispatch).
-        if list == nil, text == "status", client.authenticated, let kept = StatusCommands.kept(for: client, server: server) {
-            write(context, kept, ending: "OK\n")
+        if list == nil, text == "status", client.authenticated, let answer = StatusCommands.keptAnswer(for: client, server: server) {
+            out.writeImmutableBuffer(answer)
             return
         }
         let line: MPDCommandLine

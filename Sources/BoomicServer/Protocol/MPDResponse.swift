@@ -37,21 +37,27 @@ public struct MPDResponse: Sendable {
         bytes.writeStaticString("\n")
     }
 
+    /// Reserves `room` bytes (what the writes below can at most take) and writes through a
+    /// cursor: one capacity check for all of it, then plain copies.
+    private mutating func write(reserving room: Int, _ body: (inout ByteCursor) -> Void) {
+        bytes.writeWithUnsafeMutableBytes(minimumWritableBytes: max(1, room)) { raw in
+            var w = ByteCursor(raw.baseAddress!)
+            body(&w)
+            return raw.baseAddress!.distance(to: w.at)
+        }
+    }
+
     /// A value's bytes, a run of line breaks made one space (`ByteCursor.putValue`).
     mutating func writeValue(_ value: some StringProtocol) {
-        bytes.writeWithUnsafeMutableBytes(minimumWritableBytes: max(1, value.utf8.count)) { raw in
-            var w = ByteCursor(raw.baseAddress!)
+        write(reserving: value.utf8.count) { w in
             w.putValue(value)
-            return raw.baseAddress!.distance(to: w.at)
         }
     }
 
     /// `n` in decimal, its digits written straight into the buffer (no `String` per number).
     mutating func writeDecimal(_ n: Int) {
-        bytes.writeWithUnsafeMutableBytes(minimumWritableBytes: ByteCursor.maxDecimal) { raw in
-            var w = ByteCursor(raw.baseAddress!)
+        write(reserving: ByteCursor.maxDecimal) { w in
             w.putDecimal(n)
-            return raw.baseAddress!.distance(to: w.at)
         }
     }
 
@@ -84,10 +90,8 @@ public struct MPDResponse: Sendable {
     public mutating func add(file song: Song, in tree: MusicTree) {
         let path = song.path
         let (root, rest) = tree.uriParts(for: path) ?? ("", path[...])
-        bytes.writeWithUnsafeMutableBytes(minimumWritableBytes: root.utf8.count + rest.utf8.count + 8) { raw in
-            var w = ByteCursor(raw.baseAddress!)
+        write(reserving: root.utf8.count + rest.utf8.count + 8) { w in
             Self.putFile(&w, root: root, rest: rest)
-            return raw.baseAddress!.distance(to: w.at)
         }
     }
 
@@ -128,8 +132,7 @@ public struct MPDResponse: Sendable {
         for value in artists { room += value.utf8.count }
         for value in [album, albumArtist, title, genre, date, composer, comment] { room += value?.utf8.count ?? 0 }
         for value in ids { room += value?.utf8.count ?? 0 }
-        bytes.writeWithUnsafeMutableBytes(minimumWritableBytes: room) { raw in
-            var w = ByteCursor(raw.baseAddress!)
+        write(reserving: room) { w in
             Self.putFile(&w, root: root, rest: rest)
             w.put("Last-Modified: ")
             w.putTimeStamp(seconds: song.mtime / 1_000_000_000)
@@ -177,7 +180,6 @@ public struct MPDResponse: Sendable {
                 w.putMilliseconds(duration)
                 w.put(UInt8(ascii: "\n"))
             }
-            return raw.baseAddress!.distance(to: w.at)
         }
     }
 
@@ -211,24 +213,9 @@ public struct MPDResponse: Sendable {
 
     /// A tag's values as MPD lists them: one line each (several artists, several lines).
     public static func values(of tag: MPDTag, in song: Song) -> [String] {
-        func one(_ s: String?) -> [String] { s.map { $0.isEmpty ? [] : [$0] } ?? [] }
-        switch tag {
-        case .artist: return song.artists
-        case .album: return one(song.album)
-        case .albumArtist: return one(song.albumartist)
-        case .title: return one(song.title)
-        case .track: return one(song.track.map(String.init))
-        case .genre: return one(song.genre)
-        case .date: return one(song.date ?? song.year.map(String.init))
-        case .composer: return one(song.composer)
-        case .comment: return one(song.comment)
-        case .disc: return one(song.disc.map(String.init))
-        case .musicBrainzArtistID: return one(song.mbArtistID)
-        case .musicBrainzAlbumID: return one(song.mbAlbumID)
-        case .musicBrainzAlbumArtistID: return one(song.mbAlbumArtistID)
-        case .musicBrainzTrackID: return one(song.mbTrackID)
-        case .musicBrainzReleaseGroupID: return one(song.mbReleaseGroupID)
-        }
+        var values: [String] = []
+        forEachValue(of: tag, in: song) { values.append($0) }
+        return values
     }
 
     /// ISO 8601 in UTC to the second, as MPD writes `Last-Modified`.
@@ -250,18 +237,14 @@ public struct MPDResponse: Sendable {
     }
 
     mutating func writeTimeStamp(seconds: Int) {
-        bytes.writeWithUnsafeMutableBytes(minimumWritableBytes: ByteCursor.timeStampLength) { raw in
-            var w = ByteCursor(raw.baseAddress!)
+        write(reserving: ByteCursor.timeStampLength) { w in
             w.putTimeStamp(seconds: seconds)
-            return raw.baseAddress!.distance(to: w.at)
         }
     }
 
     mutating func writeMilliseconds(_ seconds: Double) {
-        bytes.writeWithUnsafeMutableBytes(minimumWritableBytes: ByteCursor.maxDecimal + 4) { raw in
-            var w = ByteCursor(raw.baseAddress!)
+        write(reserving: ByteCursor.maxDecimal + 4) { w in
             w.putMilliseconds(seconds)
-            return raw.baseAddress!.distance(to: w.at)
         }
     }
 }
