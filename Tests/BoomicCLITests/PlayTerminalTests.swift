@@ -28,9 +28,14 @@ import Testing
         #expect(try session.waitForScreen { $0.contains("vol 95") && $0.contains("EQ flat") } != nil,
                 "- did not lower the volume or e did not choose the first preset: \((try? session.screen()) ?? "")")
         try session.send("q")
+        // The shell creates the file, then writes the status: wait for the status, not the file
+        // (read in between, it was empty, and a loaded CI run once failed on that).
+        func written() -> String? {
+            (try? String(contentsOfFile: exitFile, encoding: .utf8)).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        }
         let deadline = Date().addingTimeInterval(5)
-        while !FileManager.default.fileExists(atPath: exitFile), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        let code = (try? String(contentsOfFile: exitFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        while (written() ?? "").isEmpty, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        let code = written()
         #expect(code == "0", "q: exit \(code ?? "none")")
         #expect(FileManager.default.fileExists(atPath: box.library + "/player/state.json"))
     }
