@@ -45,11 +45,13 @@ import Testing
 
     /// Everything the handler wrote for `input`, as text, on a library of `songs` songs.
     static func conversation(_ input: String, songs: Int = 0) throws -> (text: String, turns: Int) {
-        try withTemporaryDirectory { dir in
-            let session = try LibrarySession.open(at: dir, create: true, client: .init(command: "test", version: "0"))
-            defer { session.close() }
+        var marks: WaterMarks?
+        let text = try ServerConversation.run(input, outbound: { channel in
+            marks = WaterMarks(channel)
+            return [marks!]
+        }, songs: { dir in
             var ids = SplitMix64(seed: 11)
-            let added = (0..<songs).map { i in
+            return (0..<songs).map { i in
                 var song = Song(id: SongID(ids.uuid()), path: "\(dir)/Artist \(i / 100)/Album \(i / 10)/\(i) A Song With A Long Title.flac")
                 song.title = "A Song With A Long Title \(i)"
                 song.artists = ["Artist \(i / 100)"]
@@ -57,24 +59,8 @@ import Testing
                 song.duration = 200
                 return song
             }
-            if songs > 0 { _ = try session.commit(kind: .import, message: nil) { _ in (added.map(Assertion.addSong), "add") } }
-            let library = ServerLibrary(session: session, folders: [dir])
-            let hub = IdleHub()
-            let rooms = Rooms(library: library, store: try PlayerStateStore(libraryLocation: dir), outputs: [.null],
-                              sound: SoundSettings(), hub: hub, record: false, warn: { _ in })
-            defer { rooms.quitAll() }
-            let server = ServerContext(library: library, rooms: rooms, hub: hub, password: nil, version: "test")
-            let channel = EmbeddedChannel()
-            let marks = WaterMarks(channel)
-            let client = ClientState(id: 1, address: "test", isLocal: false, idle: hub.makeSlot(), needsPassword: false)
-            try channel.pipeline.syncOperations.addHandlers([marks, MPDConnectionHandler(server: server, client: client)])
-            try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 6600)).wait()
-            try channel.writeInbound(ByteBuffer(string: input))
-            var out = ""
-            while let chunk = try channel.readOutbound(as: ByteBuffer.self) { out += String(buffer: chunk) }
-            _ = try? channel.finish()
-            return (out, marks.turns)
-        }
+        })
+        return (text, marks?.turns ?? 0)
     }
 
     /// One answer over the high water mark (`listallinfo` of 1,500 songs, ~250 KiB, handed to

@@ -51,22 +51,26 @@ enum DatabaseCommands {
         CommandSpec("searchadd", 1...Int.max) { inv throws(MPDError) in try add(&inv, foldCase: true) },
         CommandSpec("count", 1...Int.max) { inv throws(MPDError) in
             let selection = try Selection(inv, from: 0, keywords: ["group"], substrings: false, filterRequired: false)
+            if selection.filter == nil, let group = selection.groups.first {
+                countAll(&inv, group: group)
+                return
+            }
             let songs = try selection.songs(in: inv.snapshot, foldCase: false, inv: inv, ordered: false)
             guard let group = selection.groups.first else {
                 inv.response.add("songs", songs.count)
                 inv.response.add("playtime", Int(songs.reduce(0) { $0 + ($1.duration ?? 0) }))
                 return
             }
-            var counts: [String: (songs: Int, time: Double)] = [:]
+            var counts: [ValueKey: (songs: Int, time: Double)] = [:]
             for song in songs {
                 let time = song.duration ?? 0
                 MPDResponse.forEachValue(of: group, in: song, orEmpty: true) { value in
-                    counts[value, default: (0, 0)].songs += 1
-                    counts[value, default: (0, 0)].time += time
+                    counts[ValueKey(value), default: (0, 0)].songs += 1
+                    counts[ValueKey(value), default: (0, 0)].time += time
                 }
             }
-            for (value, (n, time)) in counts.sorted(by: { $0.key < $1.key }) {
-                inv.response.add(group.rawValue, value)
+            for (key, (n, time)) in counts.sorted(by: { $0.key.value.utf8.lexicographicallyPrecedes($1.key.value.utf8) }) {
+                inv.response.add(group.name, key.value)
                 inv.response.add("songs", n)
                 inv.response.add("playtime", Int(time))
             }
@@ -74,11 +78,10 @@ enum DatabaseCommands {
         CommandSpec("list", 1...Int.max) { inv throws(MPDError) in
             let typeName = inv.args[0]
             let isFile = typeName.lowercased() == "file"
-            let tag = MPDTag(name: typeName)
-            if tag == nil && MPDTag.isUnkeptMPDName(typeName) { return }
-            guard isFile || tag != nil else { throw inv.error(.argument, "Unknown tag type: \(typeName)") }
+            let level = TagLevel(name: typeName)
+            guard isFile || level != nil else { throw inv.error(.argument, "Unknown tag type: \(typeName)") }
             var selection: Selection
-            if inv.args.count == 2, tag == .album, !inv.args[1].hasPrefix("(") {
+            if inv.args.count == 2, level == TagLevel(.album), !inv.args[1].hasPrefix("(") {
                 // The old `list album ARTIST`.
                 selection = try Selection(Invocation(server: inv.server, client: inv.client, command: inv.command,
                                                      args: ["artist", inv.args[1]]),
@@ -86,10 +89,10 @@ enum DatabaseCommands {
             } else {
                 selection = try Selection(inv, from: 1, keywords: ["group"], substrings: false, filterRequired: false)
             }
+            guard selection.groups.count <= 2 else { throw inv.error(.argument, "Too many groups") }
             let snapshot = inv.snapshot
-            if let tag, selection.filter == nil, selection.groups.isEmpty {
-                // The whole library's values: the index's keys.
-                for v in snapshot.indexes.sortedValues(tag) { inv.response.add(tag.rawValue, v) }
+            if let level, selection.filter == nil,
+               listAll(&inv.response, levels: selection.groups.reversed() + [level], indexes: snapshot.indexes) {
                 return
             }
             let songs = try selection.songs(in: snapshot, foldCase: false, inv: inv, ordered: isFile)
@@ -97,64 +100,119 @@ enum DatabaseCommands {
                 for song in songs { inv.response.add("file", snapshot.tree.uri(for: song.path) ?? "") }
                 return
             }
-            try list(&inv, tag: tag!, groups: selection.groups, songs: songs)
+            // Every distinct path of values as a tree, one level a tag, each song's values put
+            // in place as they are read; then printed depth first in byte order, a value when
+            // the walk enters it. The last group is the outermost, as MPD nests them (`list
+            // genre group artist group album` prints Album, then Artist, then Genre).
+            let levels = selection.groups.reversed() + [level!]
+            let root = ValueNode()
+            for song in songs { root.add(song, levels[...]) }
+            root.print(into: &inv.response, levels[...])
         },
     ]
 
-    /// `list TAG group A group B`: the groups' values, each followed by what is under it.
-    private static func list(_ inv: inout Invocation, tag: MPDTag, groups: [MPDTag], songs: [Song]) throws(MPDError) {
-        guard groups.count <= 2 else { throw inv.error(.argument, "Too many groups") }
-        if groups.isEmpty {
-            // The common case (`list artist`, `list album`): one set of values, sorted.
-            var values: Set<String> = []
-            for song in songs { values.formUnion(MPDResponse.values(of: tag, in: song)) }
-            for v in values.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) { inv.response.add(tag.rawValue, v) }
-            return
+    /// `list TAG [group …]` over the whole library, from the snapshot's columns: each song's
+    /// path of value numbers is one number (mixed radix, outermost level first, so numbers
+    /// sort as the paths do), the distinct ones sorted and printed as `ValueNode` would.
+    /// False when the paths do not fit 64 bits (left to `ValueNode`).
+    private static func listAll(_ response: inout MPDResponse, levels: [TagLevel], indexes: TagIndexes) -> Bool {
+        let columns = levels.map(indexes.column)
+        if columns.count == 1 {
+            // `list artist`: the column's values are the answer.
+            for value in columns[0].values { response.add(levels[0].name, value) }
+            return true
         }
-        // Every distinct path of values as a tree, one level a tag, each song's values put
-        // in place as they are read (no array a song; a set of rows hashed whole, and an array
-        // for each song's values, made `list album group albumartist` 9× MPD's time); then
-        // printed depth first in byte order, a value when the walk enters it.
-        // The last group is the outermost, as MPD nests them (`list genre group artist group
-        // album` prints Album, then Artist, then Genre).
-        let levels = groups.reversed() + [tag]
-        let root = ValueNode()
-        for song in songs { root.add(song, levels[...]) }
-        root.print(into: &inv.response, levels[...])
+        var radix: [UInt64] = []
+        var room: UInt64 = 1
+        for column in columns {
+            let r = UInt64(max(column.values.count, 1))
+            let (product, overflow) = room.multipliedReportingOverflow(by: r)
+            guard !overflow else { return false }
+            room = product
+            radix.append(r)
+        }
+        var paths: Set<UInt64> = []
+        var previous: UInt64?
+        func visit(_ song: Int, _ level: Int, _ path: UInt64) {
+            guard level < columns.count else {
+                // Songs come folder by folder: the same path as the last song's is common.
+                if path != previous { paths.insert(path); previous = path }
+                return
+            }
+            for n in columns[level].numbers(of: song) { visit(song, level + 1, path * radix[level] + UInt64(n)) }
+        }
+        for song in 0..<columns[0].songCount { visit(song, 0, 0) }
+        var shown = [UInt32](repeating: .max, count: columns.count)
+        var digits = shown
+        let last = columns.count - 1
+        for path in paths.sorted() {
+            var rest = path
+            for level in stride(from: last, through: 0, by: -1) {
+                digits[level] = UInt32(rest % radix[level])
+                rest /= radix[level]
+            }
+            // Print from the outermost level that changed, as a walk of the tree enters
+            // each value.
+            guard let changed = (0...last).first(where: { digits[$0] != shown[$0] }) else { continue }
+            for level in changed...last {
+                response.add(levels[level].name, columns[level].values[Int(digits[level])])
+                shown[level] = digits[level]
+            }
+        }
+        return true
+    }
+
+    /// `count group TAG` over the whole library, from the snapshot's column.
+    private static func countAll(_ inv: inout Invocation, group: TagLevel) {
+        let column = inv.snapshot.indexes.column(group)
+        let seconds = inv.snapshot.indexes.songDurations()
+        var songs = [Int](repeating: 0, count: column.values.count)
+        var time = [Double](repeating: 0, count: column.values.count)
+        for song in 0..<column.songCount {
+            for n in column.numbers(of: song) {
+                songs[Int(n)] += 1
+                time[Int(n)] += seconds[song]
+            }
+        }
+        for (n, value) in column.values.enumerated() {
+            inv.response.add(group.name, value)
+            inv.response.add("songs", songs[n])
+            inv.response.add("playtime", Int(time[n]))
+        }
     }
 
     /// One level of `list … group`: the values met under the path to it.
     private final class ValueNode {
-        var children: [String: ValueNode] = [:]
+        var children: [ValueKey: ValueNode] = [:]
         /// The child last gone to: songs come folder by folder, so the next one mostly has the
         /// same album, album artist, genre (and the same string, shared since the checkpoint
         /// was read), and comparing it is cheaper than hashing it.
         var last: (value: String, node: ValueNode)?
 
-        func add(_ song: Song, _ levels: ArraySlice<MPDTag>) {
+        func add(_ song: Song, _ levels: ArraySlice<TagLevel>) {
             guard let level = levels.first else { return }
             MPDResponse.forEachValue(of: level, in: song, orEmpty: true) { value in
                 let child: ValueNode
-                if let last, last.value == value {
+                if let last, last.value.sameBytes(as: value) {
                     child = last.node
-                } else if let known = children[value] {
+                } else if let known = children[ValueKey(value)] {
                     child = known
                 } else {
                     child = ValueNode()
-                    children[value] = child
+                    children[ValueKey(value)] = child
                 }
                 last = (value, child)
                 child.add(song, levels.dropFirst())
             }
         }
 
-        func print(into response: inout MPDResponse, _ levels: ArraySlice<MPDTag>) {
+        /// Every level prints "" for songs without the tag, as MPD 0.23 does (`list genre`
+        /// answers `Genre: ` when some song has no genre).
+        func print(into response: inout MPDResponse, _ levels: ArraySlice<TagLevel>) {
             guard let level = levels.first else { return }
-            let last = levels.count == 1
-            for value in children.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-                // The tag itself is listed only when it has a value (MPD skips empty ones).
-                if !(last && value.isEmpty) { response.add(level.rawValue, value) }
-                children[value]!.print(into: &response, levels.dropFirst())
+            for key in children.keys.sorted(by: { $0.value.utf8.lexicographicallyPrecedes($1.value.utf8) }) {
+                response.add(level.name, key.value)
+                children[key]!.print(into: &response, levels.dropFirst())
             }
         }
     }

@@ -4,10 +4,10 @@ import BoomicCore
 /// `sort`, `window`, `group` and `position` words, and the songs a filter selects.
 struct Selection {
     var filter: MPDFilter?
-    var sort: MPDTag?
+    var sort: TagLevel?
     var sortDescending = false
     var window: Range<Int>?
-    var groups: [MPDTag] = []
+    var groups: [TagLevel] = []
     var position: String?
 
     /// Reads `args` from `start`: the keywords allowed come in pairs at the end (MPD reads them
@@ -21,12 +21,12 @@ struct Selection {
             case "sort":
                 sortDescending = value.hasPrefix("-")
                 let name = sortDescending ? String(value.dropFirst()) : value
-                guard let tag = MPDTag(name: name) else { throw inv.error(.argument, "Unknown sort tag") }
+                guard let tag = TagLevel(name: name) else { throw inv.error(.argument, "Unknown sort tag") }
                 sort = tag
             case "window":
                 window = try Self.range(value, inv)
             case "group":
-                guard let tag = MPDTag(name: value) else { throw inv.error(.argument, "Unknown tag type: \(value)") }
+                guard let tag = TagLevel(name: value) else { throw inv.error(.argument, "Unknown tag type: \(value)") }
                 groups.insert(tag, at: 0)
             case "position":
                 position = value
@@ -76,7 +76,11 @@ struct Selection {
         }
         if !ordered && window == nil { return songs }
         if let sort {
-            let keyed = songs.map { (MPDResponse.values(of: sort, in: $0).first ?? "", $0.path, $0) }
+            let keyed = songs.map { song in
+                var first: String?
+                MPDResponse.forEachValue(of: sort, in: song) { if first == nil { first = $0 } }
+                return (first ?? "", song.path, song)
+            }
             songs = keyed.sorted { a, b in
                 a.0 != b.0 ? (sortDescending ? a.0 > b.0 : a.0 < b.0) : a.1.utf8.lexicographicallyPrecedes(b.1.utf8)
             }.map(\.2)

@@ -11,7 +11,9 @@ public final class TagIndexes: Sendable {
     private let built = Mutex<[MPDTag: [String: [SongID]]]>([:])
     private let anyText = Mutex<AnyFieldText?>(nil)
     private let stats = Mutex<LibraryStats?>(nil)
-    private let sorted = Mutex<[MPDTag: [String]]>([:])
+    /// By tag name; every unkept tag shares the column of "" (under "").
+    private let columns = Mutex<[String: TagColumn]>([:])
+    private let durations = Mutex<[Double]?>(nil)
 
     init(basis: DataBasis, tree: MusicTree) {
         self.basis = basis
@@ -29,13 +31,22 @@ public final class TagIndexes: Sendable {
         return index
     }
 
-    /// A tag's values in byte order (`list TAG`), sorted once per snapshot: sorting 50,000
-    /// titles was most of a repeated `list title`.
-    public func sortedValues(_ tag: MPDTag) -> [String] {
-        if let done = sorted.withLock({ $0[tag] }) { return done }
-        let values = index(tag).keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        sorted.withLock { $0[tag] = values }
-        return values
+    /// A tag's values for every song of the tree, as numbers (`TagColumn`).
+    func column(_ level: TagLevel) -> TagColumn {
+        let key = level.tag?.rawValue ?? ""
+        if let done = columns.withLock({ $0[key] }) { return done }
+        let column = TagColumn(level, songs: tree.allSongs())
+        columns.withLock { $0[key] = column }
+        return column
+    }
+
+    /// Every song's duration in seconds (0 when unknown), in the columns' order: the
+    /// playtime `count group` adds up.
+    func songDurations() -> [Double] {
+        if let done = durations.withLock({ $0 }) { return done }
+        let seconds = tree.allSongs().map { $0.duration ?? 0 }
+        durations.withLock { $0 = seconds }
+        return seconds
     }
 
     /// What `stats` tells of the library, counted once per snapshot: clients ask it on
@@ -70,10 +81,10 @@ public final class TagIndexes: Sendable {
 extension MPDFilter {
     /// A whole-value, case-sensitive test on a tag that every match must pass (the filter
     /// itself, or one term of its AND): the songs holding that value are the only candidates.
-    /// AlbumArtist is left out, since it falls back to Artist.
+    /// AlbumArtist's index holds the artist of a song without one, as its filter matches.
     var requiredExactTag: (MPDTag, String)? {
         switch self {
-        case let .tag(tag?, test) where tag != .albumArtist && test.position == .full && !test.negated
+        case let .tag(tag?, test) where test.position == .full && !test.negated
             && test.foldCase != true && !test.value.isEmpty:
             return (tag, test.value)
         case let .and(items):

@@ -17,8 +17,10 @@ extension MPDFilter {
             switch tag {
             case nil: positive = .anyField(match)
             case .albumArtist?:
-                // MPD: AlbumArtist, else Artist when a song has no album artist.
-                positive = .or([.field(.albumartist, match), .and([.field(.albumartist, .exact("")), .field(.artists, match)])])
+                // MPD: AlbumArtist, else Artist when a song has no album artist (so `== ''`
+                // finds only songs with neither).
+                let none = Query.field(.albumartist, .exact(""))
+                positive = .or([.and([.not(none), .field(.albumartist, match)]), .and([none, .field(.artists, match)])])
             case let tag?: positive = .field(tag.field, match)
             }
             return test.negated ? .not(positive) : positive

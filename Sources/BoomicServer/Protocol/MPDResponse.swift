@@ -186,6 +186,10 @@ public struct MPDResponse: Sendable {
     /// `values(of:in:)` one at a time, without making an array: what a pass over every song
     /// (`list … group`, `count group`) calls 50,000 times. `body` gets "" once when there is
     /// none and `orEmpty` is set (a song without the tag counts under "" in groups).
+    ///
+    /// AlbumArtist falls back to Artist, as MPD's lists, groups, counts, sorts and filters do
+    /// (a song without an album artist is listed under its artist): a library where only
+    /// compilations carry the tag would otherwise show clients almost no album artists.
     public static func forEachValue(of tag: MPDTag, in song: Song, orEmpty: Bool = false, _ body: (String) -> Void) {
         func one(_ s: String?) {
             if let s, !s.isEmpty { body(s) } else if orEmpty { body("") }
@@ -195,7 +199,8 @@ public struct MPDResponse: Sendable {
             let artists = song.artists
             if artists.isEmpty { if orEmpty { body("") } } else { for a in artists { body(a) } }
         case .album: one(song.album)
-        case .albumArtist: one(song.albumartist)
+        case .albumArtist:
+            if let a = song.albumartist, !a.isEmpty { body(a) } else { forEachValue(of: .artist, in: song, orEmpty: orEmpty, body) }
         case .title: one(song.title)
         case .track: one(song.track.map(String.init))
         case .genre: one(song.genre)

@@ -28,13 +28,31 @@ public enum MPDTag: String, CaseIterable, Sendable {
 
     /// MPD's tag names that Boomic does not keep: accepted wherever a tag name is (a client's
     /// `tagtypes enable`, a filter, `list`), and always empty.
-    public static func isUnkeptMPDName(_ name: String) -> Bool { unkept.contains(name.lowercased()) }
+    public static func isUnkeptMPDName(_ name: String) -> Bool { unkept[name.lowercased()] != nil }
 
-    private static let unkept: Set<String> = Set([
-        "ArtistSort", "AlbumSort", "AlbumArtistSort", "TitleSort", "Name", "Mood", "OriginalDate", "ComposerSort",
-        "Performer", "Conductor", "Work", "Movement", "MovementNumber", "ShowMovement", "Ensemble", "Location",
-        "Grouping", "DiscSubtitle", "Label", "MUSICBRAINZ_RELEASETRACKID", "MUSICBRAINZ_WORKID",
-    ].map { $0.lowercased() })
+    /// MPD's spelling of an unkept tag's name (`performer` → `Performer`), as answers print it.
+    static func unkeptName(_ name: String) -> String? { unkept[name.lowercased()] }
+
+    /// The kept tag MPD reads for a sort tag a file lacks: ArtistSort falls back to Artist,
+    /// AlbumSort to Album and AlbumArtistSort to AlbumArtist (itself falling back to Artist)
+    /// in MPD's lists, groups, sorts and filters (ComposerSort to nothing). Boomic keeps no
+    /// sort tags, so they always fall back.
+    static func sortTagFallback(_ name: String) -> MPDTag? {
+        switch name.lowercased() {
+        case "artistsort": .artist
+        case "albumsort": .album
+        case "albumartistsort": .albumArtist
+        default: nil
+        }
+    }
+
+    private static let unkept: [String: String] = Dictionary(uniqueKeysWithValues: [
+        // MPD 0.23's other tags (0.24's Mood, TitleSort, ShowMovement and DiscSubtitle are
+        // unknown to it, so they are not here either).
+        "ArtistSort", "AlbumSort", "AlbumArtistSort", "Name", "OriginalDate", "ComposerSort",
+        "Performer", "Conductor", "Work", "Movement", "MovementNumber", "Ensemble", "Location",
+        "Grouping", "Label", "MUSICBRAINZ_RELEASETRACKID", "MUSICBRAINZ_WORKID",
+    ].map { ($0.lowercased(), $0) })
 
     private static let byLowercasedName = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue.lowercased(), $0) })
 

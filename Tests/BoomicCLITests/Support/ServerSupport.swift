@@ -79,7 +79,7 @@ final class RunningServer {
     static let mpcAvailable = FileManager.default.isExecutableFile(atPath: "/usr/bin/mpc")
     static let pythonMPDAvailable = (try? ChildProcess.run("/usr/bin/python3", ["-c", "import mpd"]).succeeded) ?? false
 
-    private static func freePort() throws -> Int {
+    static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
@@ -94,7 +94,7 @@ final class RunningServer {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    private static func accepts(_ port: Int) -> Bool {
+    static func accepts(_ port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()

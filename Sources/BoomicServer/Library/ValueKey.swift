@@ -1,0 +1,18 @@
+import BoomicCore
+
+/// A tag value as MPD tells values apart: by its bytes. Swift's `String ==` (and so a
+/// `[String: …]` key) makes `É` as U+00C9 and as `E` + U+0301 one value, which MPD lists as two
+/// (in byte order, far apart); and which spelling a merged key kept depended on which song came
+/// first, so the same question could answer differently.
+struct ValueKey: Hashable {
+    let value: String
+
+    init(_ value: String) { self.value = value }
+
+    static func == (a: ValueKey, b: ValueKey) -> Bool { a.value.sameBytes(as: b.value) }
+
+    func hash(into h: inout Hasher) {
+        var v = value
+        v.withUTF8 { h.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+}

@@ -1,0 +1,125 @@
+import BoomicTestSupport
+import Foundation
+import Testing
+
+/// `boomic serve` and Debian's MPD on the same music, asked the same database questions: the
+/// answers of `list`, `count` and their groups must be the same bytes. MPD is the reference a
+/// client is written against (empty values listed, AlbumArtist falling back to Artist, sort
+/// tags to theirs), and a library of samples with missing tags is where the two part.
+@Suite(.serialized, .enabled(if: ReferenceMPD.available, "needs Debian's mpd (scripts/bench installs it)"))
+struct ServeMPDReferenceTests {
+    static let commands = [
+        "list artist", "list albumartist", "list album", "list genre", "list date", "list composer",
+        "list track", "list disc", "list title", "list musicbrainz_albumid",
+        "list artistsort", "list albumartistsort", "list albumsort", "list performer",
+        "list album group albumartist", "list album group date group albumartist", "list title group album",
+        "list album group genre", "list artist group composer", "list artistsort group albumsort",
+        "list albumartist group album", "list genre group artist group album",
+        "count group genre", "count group artist", "count group albumartist", "count group date",
+        "count group performer",
+        #"list album albumartist "Miles Quartet""#, #"list album albumartist "Old Timer""#,
+        #"list album albumartist """#, #"list title artist "Sigrún Jónsdóttir""#, #"list genre album "Retro Hits""#,
+        #"list albumartist "(genre == \"Jazz\")""#, #"count albumartist "Old Timer""#,
+        #"list title "(albumartistsort == \"Old Timer\")""#, #"count albumartist "Old Timer" group album"#,
+    ]
+
+    /// Asks each server every command on one connection; prints the answers as JSON.
+    static let ask = #"""
+    import json, socket, sys
+    def answers(port, commands):
+        s = socket.create_connection(("127.0.0.1", port)); s.recv(100)
+        out = []
+        for c in commands:
+            s.sendall(c.encode() + b"\n"); b = b""
+            while not (b.endswith(b"OK\n") or (b.startswith(b"ACK") and b.endswith(b"\n"))):
+                chunk = s.recv(1 << 16)
+                if not chunk: break
+                b += chunk
+            out.append(b.decode())
+        return out
+    commands = json.loads(sys.argv[3])
+    print(json.dumps([answers(int(sys.argv[1]), commands), answers(int(sys.argv[2]), commands)]))
+    """#
+
+    @Test func databaseAnswersAreMPDs() throws {
+        let box = try Sandbox()
+        try box.importSamples()
+        let server = try RunningServer(box)
+        let mpd = try ReferenceMPD(music: box.music, in: box.root)
+        try mpd.waitForDatabase(songs: try box.songs().count)
+        let path = box.root + "/ask.py"
+        try Self.ask.write(toFile: path, atomically: true, encoding: .utf8)
+        let json = String(decoding: try JSONSerialization.data(withJSONObject: Self.commands), as: UTF8.self)
+        let run = try ChildProcess.run("/usr/bin/python3", [path, String(server.port), String(mpd.port), json])
+        try #require(run.succeeded, "\(run)")
+        let both = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String]])
+        for (command, (ours, theirs)) in zip(Self.commands, zip(both[0], both[1])) {
+            #expect(ours == theirs, "\(command)\n  boomic: \(ours.split(separator: "\n"))\n  mpd:    \(theirs.split(separator: "\n"))")
+        }
+    }
+}
+
+/// Debian's `mpd` on a music folder, with its own database, state and port, and no output but
+/// `null`: the reference the server tests compare against.
+final class ReferenceMPD {
+    static let executable = "/usr/bin/mpd"
+    static let available = FileManager.default.isExecutableFile(atPath: executable)
+
+    let port: Int
+    let process: Process
+
+    init(music: String, in root: String) throws {
+        port = try RunningServer.freePort()
+        let dir = root + "/mpd"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let conf = """
+            music_directory "\(music)"
+            db_file "\(dir)/db"
+            log_file "\(dir)/log"
+            state_file "\(dir)/state"
+            bind_to_address "127.0.0.1"
+            port "\(port)"
+            auto_update "no"
+            zeroconf_enabled "no"
+            audio_output {
+              type "null"
+              name "null"
+            }
+
+            """
+        try conf.write(toFile: dir + "/mpd.conf", atomically: true, encoding: .utf8)
+        _ = FileManager.default.createFile(atPath: dir + "/stderr", contents: nil)
+        process = try ChildProcess.start(Self.executable, ["--no-daemon", dir + "/mpd.conf"], stderr: dir + "/stderr")
+        let deadline = Date().addingTimeInterval(10)
+        while !RunningServer.accepts(port) {
+            guard process.isRunning, Date() < deadline else {
+                throw ChildProcess.LaunchError(description: "mpd did not listen on \(port)")
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+
+    deinit {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// MPD scans the folder on its first start, into a database it does not have yet.
+    func waitForDatabase(songs: Int) throws {
+        let script = """
+            import socket, sys, time
+            for _ in range(400):
+                s = socket.create_connection(("127.0.0.1", \(port))); s.recv(100)
+                s.sendall(b"status\\nstats\\nclose\\n"); b = b""
+                while True:
+                    c = s.recv(4096)
+                    if not c: break
+                    b += c
+                if b"updating_db" not in b and b"songs: \(songs)\\n" in b: sys.exit(0)
+                time.sleep(0.05)
+            sys.exit(b.decode())
+            """
+        let run = try ChildProcess.run("/usr/bin/python3", ["-c", script])
+        try #require(run.succeeded, "mpd never held \(songs) songs: \(run)")
+    }
+}

@@ -1,0 +1,41 @@
+import BoomicAudio
+import BoomicCore
+import BoomicLibrary
+import BoomicPlayback
+@testable import BoomicServer
+import BoomicTestSupport
+import Foundation
+import NIOCore
+import NIOEmbedded
+
+/// A client's conversation with the connection handler on an `EmbeddedChannel`, over a real
+/// library (in a temporary folder) and real rooms on the null output.
+enum ServerConversation {
+    /// Everything the handler wrote for `input`, as text. `songs` gets the library's folder
+    /// (the music folder) and gives the songs imported before; `outbound` gives handlers put
+    /// in front of the connection's.
+    static func run(_ input: String, outbound: (EmbeddedChannel) -> [any ChannelHandler] = { _ in [] },
+                    songs: (String) -> [Song]) throws -> String {
+        try withTemporaryDirectory { dir in
+            let session = try LibrarySession.open(at: dir, create: true, client: .init(command: "test", version: "0"))
+            defer { session.close() }
+            let added = songs(dir)
+            if !added.isEmpty { _ = try session.commit(kind: .import, message: nil) { _ in (added.map(Assertion.addSong), "add") } }
+            let library = ServerLibrary(session: session, folders: [dir])
+            let hub = IdleHub()
+            let rooms = Rooms(library: library, store: try PlayerStateStore(libraryLocation: dir), outputs: [.null],
+                              sound: SoundSettings(), hub: hub, record: false, warn: { _ in })
+            defer { rooms.quitAll() }
+            let server = ServerContext(library: library, rooms: rooms, hub: hub, password: nil, version: "test")
+            let channel = EmbeddedChannel()
+            let client = ClientState(id: 1, address: "test", isLocal: false, idle: hub.makeSlot(), needsPassword: false)
+            try channel.pipeline.syncOperations.addHandlers(outbound(channel) + [MPDConnectionHandler(server: server, client: client)])
+            try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 6600)).wait()
+            try channel.writeInbound(ByteBuffer(string: input))
+            var out = ""
+            while let chunk = try channel.readOutbound(as: ByteBuffer.self) { out += String(buffer: chunk) }
+            _ = try? channel.finish()
+            return out
+        }
+    }
+}
