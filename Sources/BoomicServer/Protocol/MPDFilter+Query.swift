@@ -21,6 +21,10 @@ extension MPDFilter {
                 // finds only songs with neither).
                 let none = Query.field(.albumartist, .exact(""))
                 positive = .or([.and([.not(none), .field(.albumartist, match)]), .and([none, .field(.artists, match)])])
+            case .date?:
+                // Date is the full date, else the year (Boomic keeps a date only when it says
+                // more than the year), as `list date` shows it: `find date 1971` after it.
+                positive = .or([.field(.date, match), .and([.field(.date, .exact("")), .field(.year, match)])])
             case let tag?: positive = .field(tag.field, match)
             }
             return test.negated ? .not(positive) : positive
