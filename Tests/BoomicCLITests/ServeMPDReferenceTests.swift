@@ -21,11 +21,15 @@ struct ServeMPDReferenceTests {
         #"list album albumartist """#, #"list title artist "Sigrún Jónsdóttir""#, #"list genre album "Retro Hits""#,
         #"list albumartist "(genre == \"Jazz\")""#, #"count albumartist "Old Timer""#,
         #"list title "(albumartistsort == \"Old Timer\")""#, #"count albumartist "Old Timer" group album"#,
-        // The songs a filter finds (as `list file`: the files, without their tags), compared
+        // The songs a filter finds (as `list file`, `search` and `find`: the files), compared
         // as sets: MPD lists a folder's songs in the order it scanned them, Boomic by name.
         "list file date 1971", #"list file "(date == \"1971\")""#, #"list file albumartist "Old Timer""#,
         #"list file "(albumartist == \"\")""#, #"list file "(genre != \"Jazz\")""#,
         #"list file "(artist =~ \"^M\")""#, #"list file "(AudioFormat == \"44100:16:2\")""#,
+        // search: case folded, accents kept; "" finds songs without the tag too.
+        #"search artist "ö""#, #"search artist "motorhead""#, #"search artist "MOTÖR""#, #"search title """#,
+        #"search any "ä""#, #"search any "BLUE""#, #"search date "19""#, #"search composer """#,
+        #"find date "1971""#, #"search albumartist "old""#,
     ]
 
     /// Asks each server every command on one connection; prints the answers as JSON.
@@ -61,7 +65,10 @@ struct ServeMPDReferenceTests {
         for (command, (ours, theirs)) in zip(Self.commands, zip(both[0], both[1])) {
             func lines(_ answer: String) -> [Substring] {
                 let all = answer.split(separator: "\n")
-                return command.hasPrefix("list file") ? all.sorted() : all
+                if command.hasPrefix("list file") { return all.sorted() }
+                // Songs found: which files (MPD prints their tags in the file's order).
+                if command.hasPrefix("search") || command.hasPrefix("find") { return all.filter { $0.hasPrefix("file: ") }.sorted() }
+                return all
             }
             #expect(lines(ours) == lines(theirs), "\(command)\n  boomic: \(ours.split(separator: "\n"))\n  mpd:    \(theirs.split(separator: "\n"))")
         }

@@ -78,7 +78,12 @@ import Testing
         #expect(try Self.titles("(artist eq_ci 'MILES DAVIS')") == ["So What", "Blue in Green"])
         #expect(try Self.titles("(artist contains 'Evans')") == ["Blue in Green"])
         #expect(try Self.titles("(artist contains 'evans')") == [])
-        #expect(try Self.titles("(artist contains 'bjork')", search: true) == ["Jóga"])  // accents folded, as MPD with ICU
+        // search folds case, not accents, as Debian's MPD 0.23 (with ICU) does.
+        #expect(try Self.titles("(artist contains 'BJÖRK')", search: true) == ["Jóga"])
+        #expect(try Self.titles("(artist contains 'bjork')", search: true) == [])
+        #expect(try Self.titles("(artist contains 'ö')", search: true) == ["Jóga"])
+        #expect(try Self.titles("(title contains '')", search: true) == ["So What", "Blue in Green", "Jóga"])
+        #expect(try Self.titles("(composer contains '')", search: true) == ["So What", "Blue in Green", "Jóga"])
         #expect(try Self.titles("(title starts_with 'Blue')") == ["Blue in Green"])
         #expect(try Self.titles("(title =~ '^So.*')") == ["So What"])
         // AlbumArtist falls back to Artist when a song has none.

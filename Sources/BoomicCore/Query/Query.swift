@@ -22,6 +22,10 @@ public indirect enum Query: Equatable, Sendable {
         case exact(String)
         /// `=~value`: the whole value, ignoring case (beets' `=~`); stored lower-cased.
         case exactIgnoringCase(String)
+        /// A part of the value, ignoring case but not accents, as MPD's `search` compares
+        /// (`motorhead` does not find Motörhead there, and `ö` finds only an ö); stored
+        /// lower-cased. No query text spells it: the MPD server's filters make it.
+        case substringIgnoringCase(String)
         /// `::regex`
         case regex(String)
         /// `a..b`, `a..`, `..b`, or a single number (lo == hi); for `added:`, dates made into

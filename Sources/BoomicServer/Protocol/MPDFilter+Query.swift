@@ -15,6 +15,9 @@ extension MPDFilter {
             let match = Self.match(test, foldCase: foldCase)
             let positive: Query
             switch tag {
+            case _ where test.value.isEmpty && (test.position == .anywhere || test.position == .prefix):
+                // Every value holds "", and MPD counts a song without the tag as holding it.
+                positive = .all
             case nil: positive = .anyField(match)
             case .albumArtist?:
                 // MPD: AlbumArtist, else Artist when a song has no album artist (so `== ''`
@@ -76,7 +79,7 @@ extension MPDFilter {
         let caseless = fold ? "(?i)" : ""
         switch test.position {
         case .full: return fold ? .exactIgnoringCase(test.value.lowercased()) : .exact(test.value)
-        case .anywhere: return fold ? .substring(Fold.key(test.value)) : .regex(escaped)
+        case .anywhere: return fold ? .substringIgnoringCase(test.value.lowercased()) : .regex(escaped)
         case .prefix: return .regex(caseless + "^" + escaped)
         case .regex: return .regex(caseless + test.value)
         }
