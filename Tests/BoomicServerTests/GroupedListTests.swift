@@ -8,6 +8,9 @@ import Testing
 /// (missing tags, several artists, album artists only on some songs, values that sort
 /// differently by bytes than by Unicode), both ways give the same bytes for every command.
 /// A filter that keeps every song sends the same question down the song-by-song path.
+/// Likewise `search TAG X`, which tests each distinct value of the tag's column once, finds
+/// what the query matcher finds song by song (a double negation hides the test from the
+/// column path).
 @Suite struct GroupedListTests {
     static let everything = #""(!(file == \"no such file\"))""#
 
@@ -62,6 +65,33 @@ import Testing
             let a = pairs.removeFirst(), b = pairs.removeFirst()
             #expect(a == b, "\(Seeds.replay(seed)): '\(whole)' and '\(filtered)' differ: \(Self.firstDifference(a, b))")
             #expect(!a.contains("ACK"), "\(Seeds.replay(seed)): \(whole): \(a)")
+        }
+    }
+
+    @Test(arguments: Seeds.list(12, from: 4_500))
+    func searchesAnswerAsSongBySong(seed: UInt64) throws {
+        var rng = SplitMix64(seed: seed)
+        // Whole values (what find's == needs) and parts of them, in either case.
+        let needles = ["Band B", "Live", "Zed", "Ärger", "1992", "Jazz", "7", "Song Abba", "Ωmega",
+                       "a", "B", "Éc", "ä", "Ω", "band b", "zed", "199", "song", "x", "ÄRGER", "live"]
+        var commands: [(column: String, matcher: String)] = []
+        for _ in 0..<16 {
+            let tag = rng.pick(["artist", "albumartist", "album", "genre", "date", "title", "composer", "track"])
+            let needle = rng.pick(needles)
+            let (command, op) = rng.chance(0.5) ? ("search", "contains") : ("find", "==")
+            commands.append(("\(command) \(tag) \"\(needle)\"", "\(command) \"(!(!(\(tag) \(op) '\(needle)')))\""))
+        }
+        let input = commands.map { $0.column + "\n" + $0.matcher + "\n" }.joined()
+        let text = try ServerConversation.run(input) { dir in Self.library(&rng, in: dir) }
+        let greeting = "OK MPD 0.23.5\n"
+        try #require(text.hasPrefix(greeting))
+        let answers = Array(text.dropFirst(greeting.count).components(separatedBy: "OK\n").dropLast())
+        try #require(answers.count == commands.count * 2, "\(Seeds.replay(seed)): \(text.prefix(500))")
+        for (n, (column, matcher)) in commands.enumerated() {
+            func files(_ answer: String) -> [Substring] { answer.split(separator: "\n").filter { $0.hasPrefix("file: ") } }
+            let a = answers[2 * n], b = answers[2 * n + 1]
+            #expect(!a.contains("ACK") && !b.contains("ACK"), "\(Seeds.replay(seed)): \(column): \(a.prefix(200)) \(b.prefix(200))")
+            #expect(files(a) == files(b), "\(Seeds.replay(seed)): '\(column)' and '\(matcher)' differ: \(Self.firstDifference(a, b))")
         }
     }
 }

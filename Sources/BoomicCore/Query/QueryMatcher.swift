@@ -13,6 +13,13 @@ public struct QueryMatcher: Sendable {
 
     public func matches(_ song: Song) -> Bool { test(song) }
 
+    /// A match as a test of one text value: for a caller holding a field's distinct values
+    /// (the MPD server's columns), which tests each value once instead of each song.
+    public static func textTest(_ m: Query.Match) -> @Sendable (String) -> Bool {
+        let t = compile(m)
+        return { t(.string($0)) }
+    }
+
     private static func compile(_ q: Query) -> @Sendable (Song) -> Bool {
         switch q {
         case .all:
@@ -65,7 +72,9 @@ public struct QueryMatcher: Sendable {
         case .exactIgnoringCase(let want):
             return { v in texts(v).contains { $0.lowercased() == want } || (texts(v).isEmpty && want.isEmpty) }
         case .substringIgnoringCase(let needle):
-            return { v in needle.isEmpty || texts(v).contains { containsIgnoringCase($0, needle) } }
+            // The ASCII search ignores case only, as wanted; other text is lower-cased, not folded.
+            let n = FoldedNeedle(folded: needle)
+            return { v in needle.isEmpty || texts(v).contains { n.asciiMatch($0, whole: false) ?? $0.lowercased().contains(needle) } }
         case .regex(let pattern):
             let re = CompiledRegex(pattern)
             return { v in texts(v).contains { re.matches($0) } }
@@ -87,21 +96,6 @@ public struct QueryMatcher: Sendable {
         case .strings(let xs): return xs.count > 1 ? xs + [xs.joined(separator: "; ")] : xs
         default: return [v.description]
         }
-    }
-
-    /// Whether `hay` lower-cased holds `needle` (lower-cased already): for ASCII a byte
-    /// search without copying (most tag text is); else on the lower-cased text.
-    static func containsIgnoringCase(_ hay: String, _ needle: String) -> Bool {
-        let h = hay.utf8, n = needle.utf8
-        guard h.allSatisfy({ $0 < 0x80 }), n.allSatisfy({ $0 < 0x80 }) else { return hay.lowercased().contains(needle) }
-        guard let first = n.first else { return true }
-        func lower(_ b: UInt8) -> UInt8 { b >= 0x41 && b <= 0x5A ? b + 0x20 : b }
-        var start = h.startIndex
-        while let at = h[start...].firstIndex(where: { lower($0) == first }) {
-            if h[at...].lazy.map(lower).starts(with: n) { return true }
-            start = h.index(after: at)
-        }
-        return false
     }
 
     /// NSRegularExpression is immutable once made and documented thread-safe for matching.

@@ -14,6 +14,7 @@ public final class TagIndexes: Sendable {
     /// By tag name; every unkept tag shares the column of "" (under "").
     private let columns = Mutex<[String: TagColumn]>([:])
     private let durations = Mutex<[Double]?>(nil)
+    private let ordered = Mutex<[Song]?>(nil)
 
     init(basis: DataBasis, tree: MusicTree) {
         self.basis = basis
@@ -35,16 +36,24 @@ public final class TagIndexes: Sendable {
     func column(_ level: TagLevel) -> TagColumn {
         let key = level.tag?.rawValue ?? ""
         if let done = columns.withLock({ $0[key] }) { return done }
-        let column = TagColumn(level, songs: tree.allSongs())
+        let column = TagColumn(level, songs: orderedSongs())
         columns.withLock { $0[key] = column }
         return column
+    }
+
+    /// The tree's songs in the columns' order: song `i` of a column.
+    func orderedSongs() -> [Song] {
+        if let done = ordered.withLock({ $0 }) { return done }
+        let songs = tree.allSongs()
+        ordered.withLock { $0 = songs }
+        return songs
     }
 
     /// Every song's duration in seconds (0 when unknown), in the columns' order: the
     /// playtime `count group` adds up.
     func songDurations() -> [Double] {
         if let done = durations.withLock({ $0 }) { return done }
-        let seconds = tree.allSongs().map { $0.duration ?? 0 }
+        let seconds = orderedSongs().map { $0.duration ?? 0 }
         durations.withLock { $0 = seconds }
         return seconds
     }
@@ -79,6 +88,21 @@ public final class TagIndexes: Sendable {
 }
 
 extension MPDFilter {
+    /// A test on one tag's values that every match must pass (the filter itself, or one term
+    /// of its AND), and whether it is the whole filter: the songs holding a value that passes
+    /// are the candidates, found from the tag's column by testing each distinct value once.
+    /// A test that any song passes (contains "") is none.
+    var requiredTagTest: (tag: MPDTag, test: StringTest, whole: Bool)? {
+        switch self {
+        case let .tag(tag?, test) where !test.negated && !(test.value.isEmpty && (test.position == .anywhere || test.position == .prefix)):
+            return (tag, test, true)
+        case let .and(items):
+            return items.lazy.compactMap(\.requiredTagTest).first.map { ($0.tag, $0.test, false) }
+        default:
+            return nil
+        }
+    }
+
     /// A whole-value, case-sensitive test on a tag that every match must pass (the filter
     /// itself, or one term of its AND): the songs holding that value are the only candidates.
     /// AlbumArtist's index holds the artist of a song without one, as its filter matches.

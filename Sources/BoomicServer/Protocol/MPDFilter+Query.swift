@@ -73,7 +73,7 @@ extension MPDFilter {
         }
     }
 
-    private static func match(_ test: StringTest, foldCase commandDefault: Bool) -> Query.Match {
+    static func match(_ test: StringTest, foldCase commandDefault: Bool) -> Query.Match {
         let fold = test.foldCase ?? commandDefault
         let escaped = NSRegularExpression.escapedPattern(for: test.value)
         let caseless = fold ? "(?i)" : ""
