@@ -90,11 +90,15 @@ def rss(pid):
     return get("VmRSS"), get("VmHWM")
 
 
-def time_requests(ports, line, runs):
-    """The median time of `line` on each port's connection, the ports taking turns."""
+def time_requests(ports, line, runs, firsts=None):
+    """The median time of `line` on each port's connection, the ports taking turns; the time
+    of the first (warm-up) request of each is appended to `firsts` when given."""
     clients = [Client(p) for p in ports]
     for c in clients:
+        t0 = time.perf_counter()
         c.request(line)  # warm
+        if firsts is not None:
+            firsts.append(time.perf_counter() - t0)
     times = [[] for _ in ports]
     for _ in range(runs):
         for c, t in zip(clients, times):
@@ -248,6 +252,41 @@ audio_output {{
             bv, mv = b.get(key), m.get(key)
             print(f"| {label} | {bv / 1024:.0f} MB | {mv / 1024 if mv else 0:.0f} MB | "
                   f"{'%.2f×' % (bv / mv) if bv and mv else '—'} |")
+        # Other commands clients send while browsing (ncmpcpp's media library, Cantata,
+        # M.A.L.P.): not rows of the goal, measured the same way. The first grouped list
+        # builds the snapshot's columns, so its first answer is shown too.
+        other = [
+            ("list album group albumartist", "list album group albumartist"),
+            ("list album group date group albumartist", "list album group date group albumartist"),
+            ("count group genre", "count group genre"),
+            ('list album albumartist "X"', 'list album albumartist "Artist A0123"'),
+            ('find albumartist "X" album "Y"', 'find albumartist "Artist A0123" album "Album B01234 '
+             + album_words(1234) + '"'),
+            ('search artist "x"', 'search artist "a0123"'),
+            ('search title "x"', 'search title "t00123"'),
+            ("list title", "list title"),
+            ("stats", "stats"),
+        ]
+        print("\n### Other commands clients send (not rows of the goal)\n")
+        print("| request | boomic serve | MPD | boomic / MPD |")
+        print("|---|---|---|---|")
+        for n, (label, line) in enumerate(other):
+            firsts = []
+            try:
+                times = time_requests(ports, line, 30 if "group" in line or "list title" in line else 50, firsts)
+            except Exception as e:  # noqa: BLE001
+                log(f"{label}: {e}")
+                continue
+            row = dict(zip(names, times))
+            bv, mv = row.get("boomic"), row.get("mpd")
+            ratio = f"{mv / bv:.2f}× faster" if bv and mv and bv <= mv else (f"{bv / mv:.2f}× slower" if bv and mv else "—")
+            print(f"| {label} | {fmt_t(bv)} | {fmt_t(mv) if mv else '—'} | {ratio} |")
+            if n == 0:
+                first = dict(zip(names, firsts))
+                fb, fm = first.get("boomic"), first.get("mpd")
+                ratio = f"{fm / fb:.2f}× faster" if fb and fm and fb <= fm else (f"{fb / fm:.2f}× slower" if fb and fm else "—")
+                print(f"| {label}, first after start | {fmt_t(fb)} | {fmt_t(fm) if fm else '—'} | {ratio} |")
+
         print("\nTimes: median of repeated requests on one open connection (status 2000, list/search/find 30,"
               " listallinfo 9), after one warm-up, boomic's and MPD's taking turns, answers read in bulk;"
               " requests/s: 10 processes with a connection each, `status` in a loop for 3 s, median of three"
