@@ -66,7 +66,8 @@ enum ConnectionCommands {
         },
         CommandSpec("listmounts") { inv in
             inv.response.add("mount", "")
-            inv.response.add("storage", inv.server.library.folders.first ?? "")
+            // A local path only to local clients, as MPD has it (and as `config`).
+            if inv.client.isLocal { inv.response.add("storage", inv.server.library.folders.first ?? "") }
         },
         CommandSpec("listneighbors") { _ in },
         CommandSpec("listpartitions") { inv in
