@@ -33,6 +33,10 @@ struct ServeMPDReferenceTests {
         // Other answers a TCP client gets alike.
         "listmounts", "lsinfo", #"lsinfo "Miles Quartet""#, #"listall "Loose Files""#, "count group album",
         #"count artist "Miles Quartet""#, "outputs", "replay_gain_status", "currentsong",
+        // The queue, changed the same way on both (MPD's ids start at 1 too).
+        "clear", #"add "Miles Quartet""#, #"addid "Loose Files/no tags at all.flac" 1"#, "move 0 2", "swap 0 1",
+        "playlist", "plchangesposid 0", "delete 0", #"findadd album "Night Drive""#, "prio 5 1", "playlist",
+        "playlistinfo", #"playlistfind album "Blue Sketches""#, #"playlistsearch title "blue""#, "playlistid 3",
     ]
 
     /// Asks each server every command on one connection; prints the answers as JSON.
@@ -71,6 +75,10 @@ struct ServeMPDReferenceTests {
                 if command.hasPrefix("list file") { return all.sorted() }
                 // Songs found: which files (MPD prints their tags in the file's order).
                 if command.hasPrefix("search") || command.hasPrefix("find") { return all.filter { $0.hasPrefix("file: ") }.sorted() }
+                // Queue entries: which file where, with which id and priority.
+                if command.hasPrefix("playlist") && command != "playlist" {
+                    return all.filter { ["file: ", "Pos: ", "Id: ", "Prio: "].contains(where: $0.hasPrefix) }
+                }
                 // A folder's Last-Modified is its newest song's in Boomic (which never stats
                 // folders), the folder's own in MPD.
                 if command.hasPrefix("lsinfo") { return all.filter { !$0.hasPrefix("Last-Modified: ") } }

@@ -58,7 +58,8 @@ enum QueueCommands {
             let snapshot = inv.snapshot
             for (p, e) in q.entries.enumerated() {
                 let uri = snapshot.basis[e.song].flatMap { snapshot.tree.uri(for: $0.path) } ?? ""
-                inv.response.add("\(p)", "file: \(uri)")
+                // MPD writes `0:file: PATH`, with no space after the position.
+                inv.response.add("\(p):file", uri)
             }
         },
         CommandSpec("playlistid", 0...1) { inv throws(MPDError) in
