@@ -37,6 +37,21 @@ struct ServeMPDReferenceTests {
         "clear", #"add "Miles Quartet""#, #"addid "Loose Files/no tags at all.flac" 1"#, "move 0 2", "swap 0 1",
         "playlist", "plchangesposid 0", "delete 0", #"findadd album "Night Drive""#, "prio 5 1", "playlist",
         "playlistinfo", #"playlistfind album "Blue Sketches""#, #"playlistsearch title "blue""#, "playlistid 3",
+        // Stored playlists and stickers (a rating, as clients use it).
+        "clear", #"add "Miles Quartet""#, #"save "Evening""#, #"save "Evening""#, "listplaylists",
+        #"playlistadd "Evening" "Loose Files/no tags at all.flac""#, #"playlistmove "Evening" 3 0"#,
+        #"playlistdelete "Evening" 1"#, #"listplaylist "Evening""#, #"listplaylistinfo "Evening""#,
+        #"rename "Evening" "Night""#, #"rename "Nope" "X""#, #"load "Night" "0:2""#, "playlist",
+        #"playlistclear "Night""#, #"listplaylist "Night""#, #"rm "Night""#, #"rm "Night""#,
+        #"searchaddpl "Modal" title "modal""#, #"listplaylist "Modal""#, #"rm "Modal""#,
+        #"sticker set song "Miles Quartet/Blue Sketches/01 So Modal.flac" rating 8"#,
+        #"sticker get song "Miles Quartet/Blue Sketches/01 So Modal.flac" rating"#,
+        #"sticker list song "Miles Quartet/Blue Sketches/01 So Modal.flac""#,
+        #"sticker find song "Miles Quartet" rating"#, #"sticker find song "Miles Quartet" rating = 8"#,
+        #"sticker get song "Miles Quartet/Blue Sketches/02 Blue in Grey.flac" rating"#,
+        #"sticker delete song "Miles Quartet/Blue Sketches/01 So Modal.flac" rating"#,
+        #"sticker get song "Miles Quartet/Blue Sketches/01 So Modal.flac" rating"#,
+        #"sticker get song "nope.flac" rating"#,
     ]
 
     /// Asks each server every command on one connection; prints the answers as JSON.
@@ -81,7 +96,8 @@ struct ServeMPDReferenceTests {
                 }
                 // A folder's Last-Modified is its newest song's in Boomic (which never stats
                 // folders), the folder's own in MPD.
-                if command.hasPrefix("lsinfo") { return all.filter { !$0.hasPrefix("Last-Modified: ") } }
+                if command.hasPrefix("lsinfo") || command == "listplaylists" { return all.filter { !$0.hasPrefix("Last-Modified: ") } }
+                if command.hasPrefix("listplaylistinfo") { return all.filter { $0.hasPrefix("file: ") } }
                 return all
             }
             #expect(lines(ours) == lines(theirs), "\(command)\n  boomic: \(ours.split(separator: "\n"))\n  mpd:    \(theirs.split(separator: "\n"))")
@@ -101,11 +117,13 @@ final class ReferenceMPD {
     init(music: String, in root: String) throws {
         port = try RunningServer.freePort()
         let dir = root + "/mpd"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: dir + "/playlists", withIntermediateDirectories: true)
         let conf = """
             music_directory "\(music)"
             db_file "\(dir)/db"
             log_file "\(dir)/log"
+            playlist_directory "\(dir)/playlists"
+            sticker_file "\(dir)/sticker.sql"
             state_file "\(dir)/state"
             bind_to_address "127.0.0.1"
             port "\(port)"
