@@ -52,6 +52,17 @@ struct ServeMPDReferenceTests {
         #"sticker delete song "Miles Quartet/Blue Sketches/01 So Modal.flac" rating"#,
         #"sticker get song "Miles Quartet/Blue Sketches/01 So Modal.flac" rating"#,
         #"sticker get song "nope.flac" rating"#,
+        // Errors: the same ACK code, command and text.
+        "clear", "play 99", "playid 999", "seek 0 x", "seekcur x", "setvol 101", "setvol -1", "volume -500", "setvol x",
+        "find", "list", "list nosuchtag", "count", #"add "nosuch""#, "delete 99", "delete 1:x", "move 5 0",
+        #"load "nosuch""#, "unknowncmd", "status extra", "ping extra", #"lsinfo "nosuch""#, #"listall "nosuch""#,
+        "tagtypes enable nosuch", #"albumart "x" 0"#, #"readpicture "nosuch" 0"#, "playlistinfo 99",
+        "prio 300 0", "rangeid 999 0:1", "consume x", "single x", "random 2", "crossfade -1", "password x",
+        "partition nosuch", "newpartition default", "delpartition default", "deleteid 77", "swapid 1 2",
+        "moveid 9 0", "addid", #"addid "Loose Files/no tags at all.flac" 99"#, #"addid "Loose Files/no tags at all.flac" x"#,
+        "seekid 9 1", "next", "previous", "repeat x", #"find "(artist == )""#, #"find "(foo""#, "search any",
+        "list album group", "count group", "replay_gain_mode bad", "enableoutput 9", "toggleoutput x", "play x",
+        "playlistid x",
     ]
 
     /// Asks each server every command on one connection; prints the answers as JSON.

@@ -24,7 +24,7 @@ enum ArtCommands {
         if let path = snapshot.tree.path(for: uri) { song = snapshot.basis.song(atPath: path) }
         // A directory: the cover of its first song that has one.
         if song == nil, let dir = snapshot.tree.directory(uri) { song = snapshot.songs(in: dir).first { $0.art != nil } }
-        guard let song else { throw inv.error(.noExist, "No such song") }
+        guard let song else { throw inv.error(.noExist, inv.command == "albumart" ? "No file exists" : "No such song") }
         guard let hash = song.art, let store = try? ArtStore(directory: inv.server.library.session.location + "/art"),
               let path = store.path(forHash: hash), let data = FileManager.default.contents(atPath: path) else { return nil }
         return ([UInt8](data), mime(of: path))

@@ -35,7 +35,10 @@ enum CommandTable {
             return .failure(MPDError(.permission, "you don't have permission for \"\(line.command)\"", command: line.command, index: index))
         }
         guard spec.arguments.contains(line.arguments.count) else {
-            return .failure(MPDError(.argument, "wrong number of arguments for \"\(line.command)\"", command: line.command, index: index))
+            // MPD's words: "wrong number" where the count is fixed, else too few or too many.
+            let which = spec.arguments.count == 1 ? "wrong number of"
+                : line.arguments.count < spec.arguments.lowerBound ? "too few" : "too many"
+            return .failure(MPDError(.argument, "\(which) arguments for \"\(line.command)\"", command: line.command, index: index))
         }
         var invocation = Invocation(server: server, client: client, command: line.command, args: line.arguments)
         do {

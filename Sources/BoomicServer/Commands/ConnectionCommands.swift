@@ -33,7 +33,7 @@ enum ConnectionCommands {
                 if let tag = MPDTag(name: name) {
                     tags.append(tag)
                 } else if !MPDTag.isUnkeptMPDName(name) {
-                    throw inv.error(.argument, "Unknown tag type: \(name)")
+                    throw inv.error(.argument, "Unknown tag type")
                 }
             }
             switch sub {

@@ -29,7 +29,8 @@ struct Invocation {
 
     func unsigned(_ i: Int) throws(MPDError) -> Int {
         let n = try int(i)
-        guard n >= 0 else { throw error(.argument, "Number is negative: \(args[i])") }
+        // MPD reads it with strtoul, so a negative number is "too large" there.
+        guard n >= 0 else { throw error(.argument, "Number too large: \(args[i])") }
         return n
     }
 
@@ -55,11 +56,11 @@ struct Invocation {
             guard n < count else { throw error(.argument, "Bad song index") }
             return n..<(n + 1)
         }
-        guard let start = Int(text[..<colon]), start >= 0 else { throw error(.argument, "Integer expected: \(text)") }
+        guard let start = Int(text[..<colon]), start >= 0 else { throw error(.argument, "Integer or range expected: \(text)") }
         let endText = text[text.index(after: colon)...]
         let end: Int
         if endText.isEmpty { end = count } else {
-            guard let e = Int(endText) else { throw error(.argument, "Integer expected: \(text)") }
+            guard let e = Int(endText) else { throw error(.argument, "Integer or range expected: \(text)") }
             end = e
         }
         guard start <= end else { throw error(.argument, "Bad range: \(text)") }

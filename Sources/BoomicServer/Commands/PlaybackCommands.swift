@@ -16,25 +16,31 @@ enum PlaybackCommands {
             }
         },
         CommandSpec("stop") { inv in inv.player.perform(.stop) },
-        CommandSpec("next") { inv in inv.player.perform(.next) },
-        CommandSpec("previous") { inv in inv.player.perform([.previous]) },
+        CommandSpec("next") { inv throws(MPDError) in
+            guard inv.player.status.queue.state != .stopped else { throw inv.error(.playerSync, "Not playing") }
+            inv.player.perform(.next)
+        },
+        CommandSpec("previous") { inv throws(MPDError) in
+            guard inv.player.status.queue.state != .stopped else { throw inv.error(.playerSync, "Not playing") }
+            inv.player.perform([.previous])
+        },
         CommandSpec("seek", 2...2) { inv throws(MPDError) in
+            let t = try inv.number(1)
             let q = inv.player.status.queue
             let e = try inv.entry(atPosition: 0, in: q)
-            let t = try inv.number(1)
             try seek(&inv, entry: e.id, to: t, queue: q)
         },
         CommandSpec("seekid", 2...2) { inv throws(MPDError) in
+            let t = try inv.number(1)
             let q = inv.player.status.queue
             let e = try inv.entry(withID: 0, in: q)
-            let t = try inv.number(1)
             try seek(&inv, entry: e.id, to: t, queue: q)
         },
         CommandSpec("seekcur", 1...1) { inv throws(MPDError) in
             let text = inv.args[0]
+            let t = try inv.number(0)
             let status = inv.player.status
             guard status.queue.state != .stopped else { throw inv.error(.playerSync, "Not playing") }
-            let t = try inv.number(0)
             if text.hasPrefix("+") || text.hasPrefix("-") {
                 inv.player.perform([.seekBy(t)])
             } else {
@@ -43,12 +49,13 @@ enum PlaybackCommands {
         },
         CommandSpec("setvol", 1...1) { inv throws(MPDError) in
             let v = try inv.int(0)
-            guard (0...100).contains(v) else { throw inv.error(.argument, "Invalid volume value") }
+            // MPD reads it unsigned: -1 is "too large" too.
+            guard (0...100).contains(v) else { throw inv.error(.argument, "Number too large: \(inv.args[0])") }
             setVolume(&inv, v)
         },
         CommandSpec("volume", 1...1) { inv throws(MPDError) in
             let delta = try inv.int(0)
-            guard (-100...100).contains(delta) else { throw inv.error(.argument, "Invalid volume value") }
+            guard (-100...100).contains(delta) else { throw inv.error(.argument, "Number too large: \(inv.args[0])") }
             setVolume(&inv, max(0, min(100, inv.player.status.sound.volume + delta)))
         },
         CommandSpec("getvol") { inv in inv.response.add("volume", inv.player.status.sound.volume) },
@@ -67,7 +74,7 @@ enum PlaybackCommands {
                 let on = inv.args[0] == "1"
                 inv.player.perform([.queue(.setSingle(on ? .on : .off)),
                                     .queue(.setRepeat(q.repeatMode == .off ? .off : on ? .one : .all))])
-            default: throw inv.error(.argument, "Boolean (0/1) expected: \(inv.args[0])")
+            default: throw inv.error(.argument, "Unrecognized single mode, expected 0, 1, or oneshot")
             }
         },
         CommandSpec("consume", 1...1) { inv throws(MPDError) in

@@ -148,7 +148,8 @@ enum QueueCommands {
             guard (0...queue.entries.count).contains(p) else { throw inv.error(.argument, "Bad position") }
             return .position(p)
         }
-        guard let p = Int(text), (0...queue.entries.count).contains(p) else { throw inv.error(.argument, "Bad position") }
+        guard let p = Int(text) else { throw inv.error(.argument, "Integer expected: \(text)") }
+        guard (0...queue.entries.count).contains(p) else { throw inv.error(.argument, "Number too large: \(text)") }
         return .position(p)
     }
 
@@ -168,7 +169,7 @@ enum QueueCommands {
 
     private static func priority(_ inv: inout Invocation) throws(MPDError) -> UInt8 {
         let n = try inv.int(0)
-        guard (0...255).contains(n) else { throw inv.error(.argument, "Priority out of range: \(n)") }
+        guard (0...255).contains(n) else { throw inv.error(.argument, "Number too large: \(inv.args[0])") }
         return UInt8(n)
     }
 

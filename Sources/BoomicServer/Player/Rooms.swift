@@ -111,7 +111,7 @@ public final class Rooms: Sendable {
 
     /// `delpartition NAME`: not `default`, not a room that still has outputs.
     public func delete(_ name: String) throws(MPDError) {
-        guard name != "default" else { throw MPDError(.argument, "cannot delete the default partition") }
+        guard name != "default" else { throw MPDError(.unknown, "cannot delete the default partition") }
         let room: Room? = rooms.withLock { r in
             guard let room = r[name] else { return nil }
             guard room.outputs.isEmpty else { return room }
