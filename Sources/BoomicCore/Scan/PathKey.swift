@@ -1,3 +1,5 @@
+import Foundation
+
 /// A path compared the way Linux compares names: byte for byte.
 ///
 /// Swift's `String ==` (and `Set<String>`, `hasPrefix`) treat canonically equivalent strings as
@@ -34,7 +36,16 @@ public struct PathKey: Hashable, Sendable, CustomStringConvertible {
 
 extension String {
     /// Equal as bytes (UTF-8), not merely canonically equivalent as `==` has it.
+    ///
+    /// One `memcmp` where both are stored contiguously (native strings are): walking the
+    /// `UTF8View`s element by element was half the time of building the MPD server's columns.
     public func sameBytes(as other: String) -> Bool {
-        utf8.count == other.utf8.count && utf8.elementsEqual(other.utf8)
+        let contiguous = utf8.withContiguousStorageIfAvailable { a in
+            other.utf8.withContiguousStorageIfAvailable { b in
+                a.count == b.count && (a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
+            }
+        }
+        if let same = contiguous ?? nil { return same }
+        return utf8.count == other.utf8.count && utf8.elementsEqual(other.utf8)
     }
 }

@@ -116,7 +116,7 @@ enum DatabaseCommands {
     /// sort as the paths do), the distinct ones sorted and printed as `ValueNode` would.
     /// False when the paths do not fit 64 bits (left to `ValueNode`).
     private static func listAll(_ response: inout MPDResponse, levels: [TagLevel], indexes: TagIndexes) -> Bool {
-        let columns = levels.map(indexes.column)
+        let columns = indexes.columns(for: levels)
         if columns.count == 1 {
             // `list artist`: the column's values are the answer.
             for value in columns[0].values { response.add(levels[0].name, value) }

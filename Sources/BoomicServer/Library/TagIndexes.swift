@@ -33,12 +33,24 @@ public final class TagIndexes: Sendable {
     }
 
     /// A tag's values for every song of the tree, as numbers (`TagColumn`).
-    func column(_ level: TagLevel) -> TagColumn {
-        let key = level.tag?.rawValue ?? ""
-        if let done = columns.withLock({ $0[key] }) { return done }
-        let column = TagColumn(level, songs: orderedSongs())
-        columns.withLock { $0[key] = column }
-        return column
+    func column(_ level: TagLevel) -> TagColumn { columns(for: [level])[0] }
+
+    /// The columns of several tags, those not built yet built in one pass.
+    func columns(for levels: [TagLevel]) -> [TagColumn] {
+        func key(_ level: TagLevel) -> String { level.tag?.rawValue ?? "" }
+        var done = columns.withLock { built in levels.map { built[key($0)] } }
+        var missing: [TagLevel] = []
+        for (level, column) in zip(levels, done) where column == nil && !missing.contains(where: { key($0) == key(level) }) {
+            missing.append(level)
+        }
+        if !missing.isEmpty {
+            let made = TagColumn.build(missing, songs: orderedSongs())
+            columns.withLock { built in for (level, column) in zip(missing, made) { built[key(level)] = column } }
+            for (i, level) in levels.enumerated() where done[i] == nil {
+                done[i] = made[missing.firstIndex { key($0) == key(level) }!]
+            }
+        }
+        return done.map { $0! }
     }
 
     /// The tree's songs in the columns' order: song `i` of a column.
