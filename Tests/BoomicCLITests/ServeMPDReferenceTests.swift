@@ -149,13 +149,7 @@ final class ReferenceMPD {
         try conf.write(toFile: dir + "/mpd.conf", atomically: true, encoding: .utf8)
         _ = FileManager.default.createFile(atPath: dir + "/stderr", contents: nil)
         process = try ChildProcess.start(Self.executable, ["--no-daemon", dir + "/mpd.conf"], stderr: dir + "/stderr")
-        let deadline = Date().addingTimeInterval(10)
-        while !RunningServer.accepts(port) {
-            guard process.isRunning, Date() < deadline else {
-                throw ChildProcess.LaunchError(description: "mpd did not listen on \(port)")
-            }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        try RunningServer.waitUntilListening(port, process) { [port] in "mpd did not listen on \(port)" }
     }
 
     deinit {

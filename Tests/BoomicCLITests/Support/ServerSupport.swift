@@ -20,11 +20,15 @@ final class RunningServer {
                                                           + output + extra,
                                          environment: ["XDG_DATA_HOME": box.root + "/xdg", "XDG_CONFIG_HOME": box.root + "/config"],
                                          stderr: log)
+        try Self.waitUntilListening(port, process) { "boomic serve did not listen on \(port): \(serverLog)" }
+    }
+
+    /// Waits (up to 10 s) for `process` to accept connections on `port`; throws `failure()`
+    /// when it exits first or the time runs out.
+    static func waitUntilListening(_ port: Int, _ process: Process, failure: () -> String) throws {
         let deadline = Date().addingTimeInterval(10)
-        while !Self.accepts(port) {
-            guard process.isRunning, Date() < deadline else {
-                throw ChildProcess.LaunchError(description: "boomic serve did not listen on \(port): \(serverLog)")
-            }
+        while !accepts(port) {
+            guard process.isRunning, Date() < deadline else { throw ChildProcess.LaunchError(description: failure()) }
             Thread.sleep(forTimeInterval: 0.05)
         }
     }
@@ -94,7 +98,7 @@ final class RunningServer {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    static func accepts(_ port: Int) -> Bool {
+    private static func accepts(_ port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
