@@ -112,6 +112,54 @@ struct ServePythonTests {
     print(json.dumps(out))
     """#
 
+    /// What each change tells an idle client, as MPD tells it: `playlist` only when the
+    /// queue's entries change (not for play, pause or an option, which made clients refetch the
+    /// queue), and a rating `sticker`, not `database` (on which clients reload their library).
+    static let idle = RunningServer.pythonPrelude + #"""
+    import socket
+    c = mpd.MPDClient(); c.connect("127.0.0.1", port)
+    d = socket.create_connection(("127.0.0.1", port)); d.recv(100)
+    def idle_for(seconds, action=lambda: None):
+        """idle, the action, a wait, noidle: the subsystems the idle answered."""
+        d.sendall(b"idle\n"); time.sleep(0.1); action(); time.sleep(seconds); d.sendall(b"noidle\n")
+        b = b""
+        while not b.endswith(b"OK\n"): b += d.recv(4096)
+        return {l.split(": ", 1)[1] for l in b.decode().splitlines() if l.startswith("changed: ")}
+    def told(action):
+        idle_for(0.3)                                   # what earlier changes left pending
+        return sorted(idle_for(1.0, action) | idle_for(0.3))
+    uri = "Miles Quartet/Blue Sketches/01 So Modal.flac"
+    out["add"] = told(lambda: c.add("Miles Quartet/Blue Sketches"))
+    out["random"] = told(lambda: c.random(1))
+    out["repeat"] = told(lambda: c.repeat(1))
+    out["play"] = told(lambda: c.play(0))
+    out["pause"] = told(lambda: c.pause(1))
+    out["move"] = told(lambda: c.move(0, 2))
+    out["rating"] = told(lambda: c.sticker_set("song", uri, "rating", "6"))
+    out["stop"] = told(lambda: c.stop())
+    out["clear"] = told(lambda: c.clear())
+    print(json.dumps(out))
+    """#
+
+    @Test func idleTellsWhatChangedAsMPDDoes() throws {
+        let box = try Sandbox()
+        try box.succeed("import", box.music)
+        let server = try RunningServer(box)
+        let run = try server.python(Self.idle)
+        try #require(run.succeeded, "\(run)\n\(server.serverLog)")
+        let out = try #require(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: [String]], "\(run.stdout)")
+        #expect(out["add"] == ["playlist"], "\(out)")
+        #expect(out["random"] == ["options"], "\(out)")
+        #expect(out["repeat"] == ["options"], "\(out)")
+        #expect(out["play"] == ["player"], "\(out)")
+        #expect(out["pause"] == ["player"], "\(out)")
+        #expect(out["move"] == ["playlist"], "\(out)")
+        #expect(out["rating"] == ["sticker"], "\(out)")
+        // Stopping a song that played records it (a skip): its counts are stickers too.
+        #expect(out["stop"] == ["player"] || out["stop"] == ["player", "sticker"], "\(out)")
+        #expect(out["clear"] == ["player", "playlist"] || out["clear"] == ["playlist"], "\(out)")
+    }
+
     @Test func pythonMPDWalksTheCommands() throws {
         let box = try Sandbox()
         try box.succeed("import", box.music)

@@ -7,6 +7,11 @@ public struct LibraryChange: Sendable, Equatable {
     public var to: Int
     /// Songs added, changed or removed.
     public var songs: Set<SongID> = []
+    /// Whether a song was added or removed (not only changed).
+    public var songsAddedOrRemoved = false
+    /// The fields the changed songs' updates touched: a front showing some fields can let a
+    /// change of others pass (the MPD server does not tell clients `database` for a rating).
+    public var songFields: Set<SongField> = []
     public var playlists: Set<ListID> = []
     public var eqProfiles: Set<ListID> = []
     public var taglists: Set<ListID> = []
@@ -25,8 +30,12 @@ public struct LibraryChange: Sendable, Equatable {
             kinds.insert(t.kind)
             for a in t.assertions {
                 switch a {
-                case .addSong(let s), .deleteSong(let s): songs.insert(s.id)
-                case .updateSong(let id, _): songs.insert(id)
+                case .addSong(let s), .deleteSong(let s):
+                    songs.insert(s.id)
+                    songsAddedOrRemoved = true
+                case .updateSong(let id, let patch):
+                    songs.insert(id)
+                    songFields.formUnion(patch.keys)
                 case .taglist(let id, _): taglists.insert(id)
                 case .playlist(let id, _): playlists.insert(id)
                 case .eqProfile(let id, _): eqProfiles.insert(id)

@@ -65,6 +65,9 @@ public final class ServerLibrary: Sendable {
     /// command sees it (the change feed tells the idle clients as usual).
     public func refreshNow() { advance(told: nil) }
 
+    /// The fields MPD clients see only as stickers (or not at all): plays and ratings.
+    static let stickerFields: Set<SongField> = [.rating, .playcount, .favorite, .skipcount, .lastplayed, .bookmark, .bookmarkSpeed]
+
     /// One move of the snapshot at a time (own commits on event loops, the change feed's task):
     /// each starts from the snapshot it read, so two at once could drop one's songs.
     private let advancing = Mutex(())
@@ -105,14 +108,17 @@ public final class ServerLibrary: Sendable {
 
     /// Follows the session's changes until it closes: a new snapshot for each, and the
     /// subsystems clients hear of (`database` for songs, `stored_playlist` for lists,
-    /// `sticker` for plays and ratings).
+    /// `sticker` for plays and ratings). A change only to what stickers show (a rating, a
+    /// play) is not `database`, as in MPD: clients reload their library views on that.
     public func follow(telling hub: IdleHub) -> Task<Void, Never> {
         let changes = session.changes()
         return Task.detached { [self] in
             for await change in changes {
                 advance(told: change)
                 var told: Set<Subsystem> = []
-                if !change.songs.isEmpty && !change.kinds.isSubset(of: [.play]) { told.insert(.database) }
+                if !change.songs.isEmpty && (change.songsAddedOrRemoved || !change.songFields.isSubset(of: Self.stickerFields)) {
+                    told.insert(.database)
+                }
                 if !change.songs.isEmpty { told.insert(.sticker) }
                 if !change.playlists.isEmpty || !change.taglists.isEmpty { told.insert(.storedPlaylist) }
                 hub.post(told)

@@ -49,6 +49,7 @@ public final class ServerPlayer: Sendable {
         self.recorder = recorder
         recorder?.flushPending()
         let events = engine.events
+        let engine = engine
         let heard = HeardCounter()
         self.heard = heard
         following = Task.detached {
@@ -59,7 +60,8 @@ public final class ServerPlayer: Sendable {
                     if let recorder, let play = PlayRecorder.record(for: end, song: library.snapshot.basis[end.song]) {
                         recorder.record(play)
                     }
-                    hub.post([.player, .playlist], room: room)
+                    // The queue's entries change at a song's end only when consume takes it out.
+                    hub.post(engine.status.queue.consume ? [.player, .playlist] : [.player], room: room)
                 case .started, .idle:
                     hub.post([.player], room: room)
                 case let .warning(message):
@@ -99,7 +101,9 @@ public final class ServerPlayer: Sendable {
         let before = engine.status
         let after = engine.perform(commands)
         var told: Set<Subsystem> = []
-        if after.queue.version != before.queue.version { told.insert(.playlist) }
+        // The queue's version also moves with its state and options; MPD's `playlist` is its
+        // entries (added, removed, moved, re-prioritised), and a client refetches the queue on it.
+        if after.queue.entries != before.queue.entries { told.insert(.playlist) }
         if after.queue.state != before.queue.state || after.entry != before.entry || after.queue.current != before.queue.current {
             told.insert(.player)
         }
