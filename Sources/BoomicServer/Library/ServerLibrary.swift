@@ -17,11 +17,11 @@ public final class ServerLibrary: Sendable {
         /// Tag indexes of this snapshot, built as commands need them.
         public let indexes: TagIndexes
 
-        init(basis: DataBasis, tree: MusicTree, head: Int) {
+        init(basis: DataBasis, tree: MusicTree, head: Int, carrying earlier: TagIndexes? = nil) {
             self.basis = basis
             self.tree = tree
             self.head = head
-            indexes = TagIndexes(basis: basis, tree: tree)
+            indexes = earlier.map { TagIndexes(basis: basis, tree: tree, carrying: $0) } ?? TagIndexes(basis: basis, tree: tree)
         }
 
         /// A directory's songs as they are in this snapshot.
@@ -99,8 +99,10 @@ public final class ServerLibrary: Sendable {
             } else {
                 tree = MusicTree(folders: folders, songs: basis.songs.values)
             }
+            // Plays and ratings alone change nothing the indexes hold.
+            let carried = change.map { !$0.songsAddedOrRemoved && $0.songFields.isSubset(of: Self.stickerFields) } == true
             current.withLock {
-                $0 = Snapshot(basis: basis, tree: tree, head: head)
+                $0 = Snapshot(basis: basis, tree: tree, head: head, carrying: carried ? before.indexes : nil)
                 currentHead.store(head, ordering: .releasing)
             }
         }

@@ -21,6 +21,22 @@ public final class TagIndexes: Sendable {
         self.tree = tree
     }
 
+    /// The indexes of a snapshot that differs from `earlier`'s only in what stickers show
+    /// (plays and ratings: a song ending is such a commit): every tag's values and index, the
+    /// any-field text, the counts and the durations are `earlier`'s, so browsing while music
+    /// plays does not build them again after every song. The columns' positions hold, since
+    /// the tree's order is its songs' paths, which such a change leaves alone; the songs
+    /// themselves are read anew (`orderedSongs`).
+    init(basis: DataBasis, tree: MusicTree, carrying earlier: TagIndexes) {
+        self.basis = basis
+        self.tree = tree
+        built.withLock { $0 = earlier.built.withLock { $0 } }
+        anyText.withLock { $0 = earlier.anyText.withLock { $0 } }
+        stats.withLock { $0 = earlier.stats.withLock { $0 } }
+        columns.withLock { $0 = earlier.columns.withLock { $0 } }
+        durations.withLock { $0 = earlier.durations.withLock { $0 } }
+    }
+
     public func index(_ tag: MPDTag) -> [String: [SongID]] {
         if let done = built.withLock({ $0[tag] }) { return done }
         var index: [String: [SongID]] = [:]
@@ -132,7 +148,7 @@ extension MPDFilter {
 }
 
 /// The library's counts as `stats` prints them.
-struct LibraryStats: Sendable {
+struct LibraryStats: Sendable, Equatable {
     var artists = 0
     var albums = 0
     var songs = 0
