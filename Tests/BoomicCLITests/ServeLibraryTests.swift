@@ -55,9 +55,7 @@ struct ServeLibraryTests {
         try box.succeed("import", box.music)
         try box.succeed("taglist", "add", "Jazz", "+@genre:Jazz")
         let server = try RunningServer(box)
-        let run = try server.python(Self.script)
-        try #require(run.succeeded, "\(run)\n\(server.serverLog)")
-        let out = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let out = try #require(try server.pythonJSON(Self.script) as? [String: Any])
         func value(_ key: String) -> String { out[key].map { "\($0)" } ?? "(missing)" }
         #expect(value("save_again").contains("[56@0] {save} Playlist already exists"), "\(value("save_again"))")
         #expect((out["listplaylist"] as? [String]) == ["Old Timer/Retro Hits/01 Eight Bit Song.mp3",

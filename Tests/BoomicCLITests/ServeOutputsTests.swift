@@ -36,9 +36,7 @@ struct ServeOutputsTests {
         try box.succeed("import", box.music)
         let a = box.root + "/a.wav", b = box.root + "/b.wav", broken = box.root + "/no/such/folder/c.wav"
         let server = try RunningServer(box, extra: ["--output", "wav:" + a, "--output", "wav:" + b, "--output", "wav:" + broken])
-        let run = try server.python(Self.script, "play")
-        try #require(run.succeeded, "\(run)\n\(server.serverLog)")
-        let out = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let out = try #require(try server.pythonJSON(Self.script, "play") as? [String: Any])
         #expect((out["state"] as? String) == "play", "\(out)")
         #expect((out["outputs"] as? [[String]]) == [["0", "1"], ["1", "1"], ["2", "0"]], "\(out)")
         #expect(server.stop().status == 0)

@@ -145,9 +145,7 @@ struct ServePythonTests {
         let box = try Sandbox()
         try box.succeed("import", box.music)
         let server = try RunningServer(box)
-        let run = try server.python(Self.idle)
-        try #require(run.succeeded, "\(run)\n\(server.serverLog)")
-        let out = try #require(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: [String]], "\(run.stdout)")
+        let out = try #require(try server.pythonJSON(Self.idle) as? [String: [String]])
         #expect(out["add"] == ["playlist"], "\(out)")
         #expect(out["random"] == ["options"], "\(out)")
         #expect(out["repeat"] == ["options"], "\(out)")
@@ -164,9 +162,7 @@ struct ServePythonTests {
         let box = try Sandbox()
         try box.succeed("import", box.music)
         let server = try RunningServer(box)
-        let run = try server.python(Self.walk)
-        try #require(run.succeeded, "\(run)\n\(server.serverLog)")
-        let out = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let out = try #require(try server.pythonJSON(Self.walk) as? [String: Any])
         func value(_ key: String) -> String { out[key].map { "\($0)" } ?? "(missing)" }
         #expect(value("mpd_version") == "0.23.5")
         let status = out["status"] as? [String: String] ?? [:]

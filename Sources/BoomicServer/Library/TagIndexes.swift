@@ -70,27 +70,18 @@ public final class TagIndexes: Sendable {
     }
 
     /// The tree's songs in the columns' order: song `i` of a column.
-    func orderedSongs() -> [Song] {
-        if let done = ordered.withLock({ $0 }) { return done }
-        let songs = tree.allSongs()
-        ordered.withLock { $0 = songs }
-        return songs
-    }
+    func orderedSongs() -> [Song] { once(ordered) { tree.allSongs() } }
 
     /// Every song's duration in seconds (0 when unknown), in the columns' order: the
     /// playtime `count group` adds up.
-    func songDurations() -> [Double] {
-        if let done = durations.withLock({ $0 }) { return done }
-        let seconds = orderedSongs().map { $0.duration ?? 0 }
-        durations.withLock { $0 = seconds }
-        return seconds
-    }
+    func songDurations() -> [Double] { once(durations) { orderedSongs().map { $0.duration ?? 0 } } }
 
     /// What `stats` tells of the library, counted once per snapshot: clients ask it on
     /// connecting and after each database change, and a pass over 50,000 songs took 50 ms
     /// where MPD answers from its own count.
-    func libraryStats() -> LibraryStats {
-        if let done = stats.withLock({ $0 }) { return done }
+    func libraryStats() -> LibraryStats { once(stats) { countStats() } }
+
+    private func countStats() -> LibraryStats {
         var artists: Set<String> = [], albums: Set<String> = []
         var counted = LibraryStats()
         for song in basis.songs.values where !song.missing {
@@ -102,16 +93,20 @@ public final class TagIndexes: Sendable {
         }
         counted.artists = artists.count
         counted.albums = albums.count
-        stats.withLock { $0 = counted }
         return counted
     }
 
     /// The any-field text of the songs in the tree, laid out on first use (`search any`).
-    func anyFieldText() -> AnyFieldText {
-        if let done = anyText.withLock({ $0 }) { return done }
-        let text = AnyFieldText(basis: basis, inTree: tree.membership())
-        anyText.withLock { $0 = text }
-        return text
+    func anyFieldText() -> AnyFieldText { once(anyText) { AnyFieldText(basis: basis, inTree: tree.membership()) } }
+
+    /// The value in `slot`, made and kept there the first time. Two commands asking at once may
+    /// both make it (outside the lock, so neither waits on the other's pass over the library);
+    /// both make the same value, from the same snapshot.
+    private func once<Value: Sendable>(_ slot: borrowing Mutex<Value?>, _ make: () -> Value) -> Value {
+        if let done = slot.withLock({ $0 }) { return done }
+        let made = make()
+        slot.withLock { $0 = made }
+        return made
     }
 }
 

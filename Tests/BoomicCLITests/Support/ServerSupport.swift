@@ -66,10 +66,20 @@ final class RunningServer {
     """#
 
     /// Runs a python3 script with the port as its argument (python-mpd2 tests, raw sockets).
-    func python(_ script: String, _ arguments: String...) throws -> ProcessRun {
+    func python(_ script: String, _ arguments: String...) throws -> ProcessRun { try python(script, arguments) }
+
+    private func python(_ script: String, _ arguments: [String]) throws -> ProcessRun {
         let path = box.root + "/client-\(UUID().uuidString.prefix(6)).py"
         try script.write(toFile: path, atomically: true, encoding: .utf8)
         return try ChildProcess.run("/usr/bin/python3", [path, String(port)] + arguments)
+    }
+
+    /// Runs a python3 script that prints JSON (the prelude's `out`), requires it to succeed
+    /// (naming the run and the server's log when it does not), and gives the JSON.
+    func pythonJSON(_ script: String, _ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> Any {
+        let run = try python(script, arguments)
+        try #require(run.succeeded, "\(run)\n\(serverLog)", sourceLocation: sourceLocation)
+        return try JSONSerialization.jsonObject(with: Data(run.stdout.utf8))
     }
 
     /// SIGTERM, and how the server ended.
