@@ -50,16 +50,17 @@ struct QueryMatcherTests {
     }
 
     /// The texts a song offers for a field: each artist, the list joined when there are several,
-    /// and the file's credit (`A feat. B`) when it has one.
+    /// and the file's credit (`A feat. B`) when it has one; each of several joined values.
     static func texts(_ s: Song, _ f: TextField) -> [String] {
         switch f {
         case .title: return [s.title].compactMap { $0 }
         case .artist:
             return (s.artists.count > 1 ? s.artists + [s.artists.joined(separator: "; ")] : s.artists) + [s.artistCredit].compactMap { $0 }
         case .album: return [s.album].compactMap { $0 }
-        case .albumartist: return [s.albumartist].compactMap { $0 }
-        case .genre: return [s.genre].compactMap { $0 }
-        case .composer: return [s.composer].compactMap { $0 }
+        // Several values the import joined with "; ": each, and the whole text.
+        case .albumartist: return Samples.joinedValues(s.albumartist)
+        case .genre: return Samples.joinedValues(s.genre)
+        case .composer: return Samples.joinedValues(s.composer)
         }
     }
 

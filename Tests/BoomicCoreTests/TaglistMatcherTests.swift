@@ -185,7 +185,8 @@ enum TaglistModel {
             case .favorite: return compare(s.favorite, c)
             case .compilation: return compare(s.compilation, c)
             case .title: return compare([s.title].compactMap { $0 }, c)
-            case .genre: return compare([s.genre].compactMap { $0 }, c)
+            // Several genres the import joined: each, and the whole text.
+            case .genre: return compare(Samples.joinedValues(s.genre), c)
             case .album: return compare([s.album].compactMap { $0 }, c)
             case .date: return compare([s.date].compactMap { $0 }, c)
             // Each artist, the list joined, and the file's credit.

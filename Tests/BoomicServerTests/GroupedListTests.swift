@@ -5,8 +5,8 @@ import Testing
 
 /// `list … group …` and `count group` over the whole library are answered from the snapshot's
 /// columns of value numbers, anything filtered song by song. The law: on random libraries
-/// (missing tags, several artists, album artists only on some songs, values that sort
-/// differently by bytes than by Unicode), both ways give the same bytes for every command.
+/// (missing tags, several artists, credits, values joined with "; ", album artists only on some
+/// songs, values that sort differently by bytes than by Unicode), both ways give the same bytes for every command.
 /// A filter that keeps every song sends the same question down the song-by-song path.
 /// Likewise `search TAG X`, which tests each distinct value of the tag's column once, finds
 /// what the query matcher finds song by song (a double negation hides the test from the
@@ -24,12 +24,21 @@ import Testing
             var song = Song(id: SongID(rng.uuid()), path: "\(dir)/\(rng.pick(names))/\(i).flac")
             song.title = value(names.map { "Song " + $0 }, missing: 0.1)
             song.artists = rng.chance(0.15) ? [] : rng.subset(of: names, max: 3)
-            song.albumartist = value(names, missing: 0.5)
+            // A credit next to the artists (ARTIST beside ARTISTS), which MPD's Artist is:
+            // a name of its own, or several ARTIST values the import joined with "; ".
+            if !song.artists.isEmpty && rng.chance(0.3) {
+                song.artistCredit = rng.chance(0.5) ? song.artists.joined(separator: " feat. ") : rng.subset(of: names, max: 2).joined(separator: "; ")
+            }
+            // Several values the import joined with "; ": each is a value of its own to MPD.
+            func joined(_ pool: [String], missing: Double) -> String? {
+                rng.chance(missing) ? nil : rng.chance(0.3) ? rng.subset(of: pool, max: 3).joined(separator: "; ") : rng.pick(pool)
+            }
+            song.albumartist = joined(names, missing: 0.5)
             song.album = value(["Live", "Studio", "Ωmega", "live"], missing: 0.2)
-            song.genre = value(["Jazz", "Rock", "Folk"], missing: 0.4)
+            song.genre = joined(["Jazz", "Rock", "Folk"], missing: 0.4)
             song.year = rng.chance(0.5) ? Int.random(in: 1990...1995, using: &rng) : nil
             song.track = rng.chance(0.7) ? Int.random(in: 1...12, using: &rng) : nil
-            song.composer = value(names, missing: 0.7)
+            song.composer = joined(names, missing: 0.7)
             song.duration = rng.chance(0.9) ? Double.random(in: 1...400, using: &rng) : nil
             return song
         }

@@ -46,7 +46,7 @@ public struct QueryMatcher: Sendable {
             return { s in t(.strings(s.artists)) || (s.artistCredit.map { t(.string($0)) } ?? false) }
         case .field(let f, let m):
             let t = compile(m)
-            return { s in t(f.queryValue(in: s)) }
+            return { s in t(f.matchValue(in: s)) }
         case .userField(let name, let m):
             let t = compile(m)
             if case .range = m { return { s in t(UserFieldValue.typed(s.userField(name))) } }

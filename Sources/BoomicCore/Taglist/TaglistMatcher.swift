@@ -90,7 +90,7 @@ public struct TaglistMatcher: Sendable {
                 // As in queries: any listed artist, the list joined, or the file's credit.
                 return test.holds(for: .strings(s.artists), or: s.artistCredit)
             case .text(let f, let test):
-                return test.holds(for: f.queryValue(in: s))
+                return test.holds(for: f.matchValue(in: s))
             case .userNumber(let name, let interval):
                 // A text that is no number is, to a number, a missing value.
                 return interval.contains(UserFieldValue.typed(s.userField(name)).double)

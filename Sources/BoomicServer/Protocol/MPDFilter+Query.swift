@@ -19,11 +19,12 @@ extension MPDFilter {
                 // Every value holds "", and MPD counts a song without the tag as holding it.
                 positive = .all
             case nil: positive = .anyField(match)
+            case .artist?: positive = Self.artist(match)
             case .albumArtist?:
                 // MPD: AlbumArtist, else Artist when a song has no album artist (so `== ''`
                 // finds only songs with neither).
                 let none = Query.field(.albumartist, .exact(""))
-                positive = .or([.and([.not(none), .field(.albumartist, match)]), .and([none, .field(.artists, match)])])
+                positive = .or([.and([.not(none), .field(.albumartist, match)]), .and([none, Self.artist(match)])])
             case .date?:
                 // Date is the full date, else the year (Boomic keeps a date only when it says
                 // more than the year), as `list date` shows it: `find date 1971` after it.
@@ -71,6 +72,14 @@ extension MPDFilter {
             for item in items { queries.append(try item.query(foldCase: foldCase, absolutePath: absolutePath)) }
             return .and(queries)
         }
+    }
+
+    /// Artist as MPD reads it (`MPDResponse.forEachValue`): the file's credit where it has one,
+    /// else the artists. Boomic's own `artist:` tries both, which would find songs by a name
+    /// `list artist` does not show.
+    static func artist(_ match: Query.Match) -> Query {
+        let none = Query.field(.artistCredit, .exact(""))
+        return .or([.and([.not(none), .field(.artistCredit, match)]), .and([none, .field(.artists, match)])])
     }
 
     static func match(_ test: StringTest, foldCase commandDefault: Bool) -> Query.Match {

@@ -112,7 +112,8 @@ public struct MPDResponse: Sendable {
             guard tags.contains(tag), let value, !value.isEmpty else { return nil }
             return value
         }
-        let artists = tags.contains(.artist) ? song.artists : []
+        let credit = tags.contains(.artist) ? song.artistCredit.flatMap { $0.isEmpty ? nil : $0 } : nil
+        let artists = tags.contains(.artist) && credit == nil ? song.artists : []
         let album = wanted(.album, song.album), albumArtist = wanted(.albumArtist, song.albumartist)
         let title = wanted(.title, song.title), genre = wanted(.genre, song.genre)
         let date = tags.contains(.date) ? song.date : nil
@@ -131,6 +132,11 @@ public struct MPDResponse: Sendable {
         var room = root.utf8.count + rest.utf8.count + 19 * (32 + 3 * ByteCursor.maxDecimal) + 16 * artists.count
         for value in artists { room += value.utf8.count }
         for value in [album, albumArtist, title, genre, date, composer, comment] { room += value?.utf8.count ?? 0 }
+        // A joined value's lines: at most one per "; " more, each with a name under 16 bytes.
+        for value in [credit, albumArtist, genre, composer] {
+            room += value.map { $0.utf8.count + 16 * $0.utf8.count(where: { $0 == 0x3B }) } ?? 0
+        }
+        if credit != nil { room += 16 }
         for value in ids { room += value?.utf8.count ?? 0 }
         write(reserving: room) { w in
             Self.putFile(&w, root: root, rest: rest)
@@ -152,21 +158,26 @@ public struct MPDResponse: Sendable {
                 w.putValue(value)
                 w.put(UInt8(ascii: "\n"))
             }
+            func lines(_ name: StaticString, _ value: String?) {
+                guard let value else { return }
+                SongField.forEachJoinedValue(value) { line(name, $0) }
+            }
             func line(_ name: StaticString, _ n: Int?) {
                 guard let n else { return }
                 w.put(name)
                 w.putDecimal(n)
                 w.put(UInt8(ascii: "\n"))
             }
+            lines("Artist: ", credit)
             for artist in artists { line("Artist: ", artist) }
             line("Album: ", album)
-            line("AlbumArtist: ", albumArtist)
+            lines("AlbumArtist: ", albumArtist)
             line("Title: ", title)
             line("Track: ", track)
-            line("Genre: ", genre)
+            lines("Genre: ", genre)
             line("Date: ", date.flatMap { $0.isEmpty ? nil : $0 })
             line("Date: ", year)
-            line("Composer: ", composer)
+            lines("Composer: ", composer)
             line("Comment: ", comment)
             line("Disc: ", disc)
             line("MUSICBRAINZ_ARTISTID: ", ids[0])
@@ -194,18 +205,26 @@ public struct MPDResponse: Sendable {
         func one(_ s: String?) {
             if let s, !s.isEmpty { body(s) } else if orEmpty { body("") }
         }
+        // Several values the import joined with "; " are several values again, one line each
+        // as MPD lists a file's GENRE=Jazz and GENRE=Fusion.
+        func joined(_ s: String?) {
+            if let s, !s.isEmpty { SongField.forEachJoinedValue(s, body) } else if orEmpty { body("") }
+        }
         switch tag {
         case .artist:
+            // The file's ARTIST, as MPD reads it: the credit (`A feat. B`) where Picard or beets
+            // wrote the artists one by one in ARTISTS next to it, else the artists.
+            if let credit = song.artistCredit, !credit.isEmpty { joined(credit); return }
             let artists = song.artists
             if artists.isEmpty { if orEmpty { body("") } } else { for a in artists { body(a) } }
         case .album: one(song.album)
         case .albumArtist:
-            if let a = song.albumartist, !a.isEmpty { body(a) } else { forEachValue(of: .artist, in: song, orEmpty: orEmpty, body) }
+            if let a = song.albumartist, !a.isEmpty { joined(a) } else { forEachValue(of: .artist, in: song, orEmpty: orEmpty, body) }
         case .title: one(song.title)
         case .track: one(song.track.map(String.init))
-        case .genre: one(song.genre)
+        case .genre: joined(song.genre)
         case .date: one(song.date ?? song.year.map(String.init))
-        case .composer: one(song.composer)
+        case .composer: joined(song.composer)
         case .comment: one(song.comment)
         case .disc: one(song.disc.map(String.init))
         case .musicBrainzArtistID: one(song.mbArtistID)

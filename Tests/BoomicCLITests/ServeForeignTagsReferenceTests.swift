@@ -1,0 +1,225 @@
+import BoomicTestSupport
+import Foundation
+import Testing
+
+/// Files tagged the way Picard (ID3v2.3 and v2.4, Vorbis), foobar2000, mp3tag, iTunes and old
+/// ID3v1 rippers tag them, served by `boomic serve` and by Debian's MPD: every song's lines
+/// for the tags Boomic keeps must be the same, and so must the lists and finds over the tags a
+/// file gives several values (GENRE=Jazz, GENRE=Fusion) or a credit next to (ARTIST beside
+/// ARTISTS). Samples/ is Boomic's own tagging; this is everyone else's.
+@Suite(.serialized, .enabled(if: ReferenceMPD.available, "needs Debian's mpd (scripts/bench installs it)"))
+struct ServeForeignTagsReferenceTests {
+    /// `make.py FOLDER` writes the files (sox, lame, flac, oggenc, opusenc, ffmpeg, mutagen).
+    static let make = #"""
+        import os, subprocess, sys
+        from mutagen.id3 import (ID3, ID3v1SaveOptions, TIT2, TPE1, TPE2, TALB, TDRC, TYER, TDAT, TPOS, TRCK, TCON,
+            TCOM, TSOP, TSO2, TSOA, TXXX, COMM, UFID, TPE3, TIT1, TPUB, TORY, TDOR, TMCL)
+        from mutagen.apev2 import APEv2
+        from mutagen.flac import FLAC
+        from mutagen.oggvorbis import OggVorbis
+        from mutagen.oggopus import OggOpus
+        from mutagen.mp4 import MP4, MP4FreeForm
+        from mutagen.wave import WAVE
+
+        root = sys.argv[1]
+        src = os.path.join(root, "..", "source.wav")
+        subprocess.run(["sox", "-n", "-r", "44100", "-c", "2", "-b", "16", src, "synth", "1.5", "sine", "440", "vol", "0.3"], check=True)
+        def enc(name, args):
+            p = os.path.join(root, name); os.makedirs(os.path.dirname(p), exist_ok=True)
+            subprocess.run(args(p), check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL); return p
+        mp3 = lambda n: enc(n, lambda p: ["lame", "--quiet", "-b", "128", src, p])
+        flac = lambda n: enc(n, lambda p: ["flac", "-s", "-f", "-o", p, src])
+
+        # Picard, ID3v2.3: one credit in TPE1, the artists in TXXX:Artists (joined with "/").
+        p = mp3("Picard/v23.mp3"); t = ID3()
+        for f in [TIT2(text="Song v2.3"), TPE1(text="Alpha feat. Beta"), TPE2(text="Alpha"), TALB(text="Picard Album"),
+                  TYER(text="2001"), TDAT(text="0305"), TPOS(text="1/2"), TRCK(text="3/12"), TCON(text="Rock"),
+                  TCOM(text="Composer One"), TSOP(text="Alpha feat. Beta, The"), TSO2(text="Alpha, The"),
+                  TSOA(text="Picard Album, The"), TXXX(desc="Artists", text=["Alpha", "Beta"]),
+                  TXXX(desc="MusicBrainz Album Id", text="9e097b10-8160-491e-a310-e26e54a86a10"),
+                  TXXX(desc="MusicBrainz Artist Id", text="11111111-1111-1111-1111-111111111111"),
+                  TXXX(desc="MusicBrainz Album Artist Id", text="22222222-2222-2222-2222-222222222222"),
+                  UFID(owner="http://musicbrainz.org", data=b"44444444-4444-4444-4444-444444444444"),
+                  TORY(text="1999"), TPUB(text="Label Records"), COMM(lang="eng", desc="", text="A comment"),
+                  TPE3(text="Conductor Person"), TIT1(text="Grouping X")]:
+            f.encoding = 1; t.add(f)
+        t.save(p, v2_version=3)
+
+        # ID3v2.4: several values in one frame, NUL-separated.
+        p = mp3("Picard/v24 multi.mp3"); t = ID3()
+        for f in [TIT2(text="Song v2.4"), TPE1(text=["Alpha", "Beta"]), TPE2(text="Various Artists"), TALB(text="Multi Album"),
+                  TDRC(text="2003-07-14"), TDOR(text="1998-01"), TPOS(text="2"), TRCK(text="07"), TCON(text=["Jazz", "Fusion"]),
+                  TCOM(text=["C1", "C2"]), TMCL(people=[["piano", "Pianist P"]])]:
+            f.encoding = 3; t.add(f)
+        t.save(p, v2_version=4)
+
+        # Old rippers: ID3v1 genre numbers in ID3v2, and ID3v1 alone.
+        for name, g, v in [("Old/genre paren.mp3", "(17)", 3), ("Old/genre paren text.mp3", "(13)Pop-ish", 3),
+                           ("Old/genre number.mp3", "17", 4), ("Old/genre two.mp3", "(17)(9)", 3), ("Old/genre RX.mp3", "(RX)", 3)]:
+            p = mp3(name); t = ID3(); t.add(TIT2(encoding=1, text=name)); t.add(TCON(encoding=1, text=g)); t.save(p, v2_version=v)
+        p = mp3("Old/v1 only.mp3")
+        with open(p, "ab") as f:
+            f.write(b"TAG" + b"V1 Title".ljust(30, b"\0") + b"V1 Artist".ljust(30, b"\0") + b"V1 Album".ljust(30, b"\0")
+                    + b"1987" + b"v1 comment".ljust(28, b"\0") + b"\0" + bytes([5, 17]))
+        p = mp3("Old/v1 and v2.mp3"); t = ID3(); t.add(TIT2(encoding=1, text="V2 Title")); t.add(TPE1(encoding=1, text="V2 Artist"))
+        t.save(p, v2_version=3, v1=ID3v1SaveOptions.CREATE)
+
+        # foobar2000 and mp3tag: APEv2 on an MP3; FLAC with lower-case keys and ALBUM ARTIST.
+        p = mp3("foobar/ape.mp3"); a = APEv2()
+        for k, v in [("Title", "Ape Title"), ("Artist", "Ape Artist"), ("Album Artist", "Ape AA"), ("Year", "2010"),
+                     ("Track", "4/10"), ("Genre", "Electronic")]:
+            a[k] = v
+        a.save(p)
+        p = flac("foobar/fb.flac"); f = FLAC(p)
+        for k, v in [("title", "Foobar Title"), ("artist", ["Gamma", "Delta"]), ("album artist", "Gamma"), ("album", "Foobar Album"),
+                     ("date", "2005"), ("tracknumber", "5"), ("totaltracks", "9"), ("discnumber", "1"), ("genre", ["Ambient", "Drone"])]:
+            f[k] = v
+        f.save()
+
+        # Picard, Vorbis comments: the credit and ARTISTS, sort names, MusicBrainz ids.
+        p = flac("Picard/full.flac"); f = FLAC(p)
+        for k, v in [("TITLE", "Full Title"), ("ARTIST", "Epsilon & Zeta"), ("ARTISTS", ["Epsilon", "Zeta"]), ("ALBUMARTIST", "Epsilon"),
+                     ("ALBUM", "Full Album"), ("DATE", "2011-11-11"), ("TRACKNUMBER", "1"), ("TRACKTOTAL", "8"), ("DISCNUMBER", "1"),
+                     ("GENRE", "Electronic"), ("COMPOSER", ["Composer Z", "Composer Y"]), ("PERFORMER", "Epsilon (vocals)"),
+                     ("ARTISTSORT", "Epsilon & Zeta"), ("ALBUMARTISTSORT", "Epsilon"), ("ALBUMSORT", "Full Album, The"),
+                     ("MUSICBRAINZ_ALBUMID", "9e097b10-8160-491e-a310-e26e54a86a11"),
+                     ("MUSICBRAINZ_ARTISTID", ["aaaaaaaa-1111-1111-1111-111111111111", "bbbbbbbb-1111-1111-1111-111111111111"]),
+                     ("MUSICBRAINZ_ALBUMARTISTID", "aaaaaaaa-1111-1111-1111-111111111111"),
+                     ("MUSICBRAINZ_TRACKID", "cccccccc-1111-1111-1111-111111111111"), ("COMMENT", "multi\nline")]:
+            f[k] = v
+        f.save()
+
+        # Odd values.
+        p = flac("Odd/odd.flac"); f = FLAC(p)
+        for k, v in [("TITLE", "  padded title  "), ("ARTIST", ""), ("ALBUM", "Odd Album"), ("TRACKNUMBER", "3/12"),
+                     ("DISCNUMBER", "2/3"), ("DATE", "2004-00-00"), ("GENRE", "x" * 300)]:
+            f[k] = v
+        f.save()
+        p = flac("Odd/year only.flac"); f = FLAC(p); f["TITLE"] = "Year"; f["YEAR"] = "1977"; f.save()
+        p = flac("Odd/date with time.flac"); f = FLAC(p); f["TITLE"] = "Datetime"; f["DATE"] = "2019-03-04T05:06:07"; f.save()
+        p = flac("Odd/track zero.flac"); f = FLAC(p); f["TITLE"] = "Zero"; f["TRACKNUMBER"] = "0"; f["DISCNUMBER"] = "0"; f.save()
+
+        # Ogg Vorbis and Opus, an iTunes M4A, WAV with an ID3 chunk and with RIFF INFO.
+        p = enc("Ogg/vorbis.ogg", lambda p: ["oggenc", "-Q", "-o", p, src]); f = OggVorbis(p)
+        for k, v in [("TITLE", "Vorbis"), ("ARTIST", ["Eta", "Theta"]), ("ALBUMARTIST", "Eta"), ("ALBUM", "Ogg Album"),
+                     ("TRACKNUMBER", "2"), ("DATE", "2015"), ("GENRE", ["Folk", "Jazz"])]:
+            f[k] = v
+        f.save()
+        p = enc("Ogg/opus.opus", lambda p: ["opusenc", "--quiet", src, p]); f = OggOpus(p)
+        f["TITLE"] = "Opus"; f["ARTIST"] = "Iota"; f["ALBUM"] = "Ogg Album"; f["TRACKNUMBER"] = "3"; f.save()
+        p = enc("iTunes/itunes.m4a", lambda p: ["ffmpeg", "-v", "quiet", "-i", src, "-c:a", "aac", "-b:a", "96k", p]); f = MP4(p)
+        for k, v in [("\xa9nam", "iTunes Title"), ("\xa9ART", "Kappa"), ("aART", "Kappa & Co"), ("\xa9alb", "iTunes Album"),
+                     ("\xa9day", "2012-02-02T08:00:00Z"), ("trkn", [(4, 11)]), ("disk", [(1, 2)]), ("\xa9gen", "Soundtrack"),
+                     ("\xa9wrt", "Writer W"), ("soar", "Kappa"),
+                     ("----:com.apple.iTunes:MusicBrainz Album Id", MP4FreeForm(b"12345678-1111-1111-1111-111111111111"))]:
+            f[k] = v
+        f.save()
+        p = enc("Wav/id3.wav", lambda p: ["cp", src, p]); w = WAVE(p); w.add_tags()
+        w.tags.add(TIT2(encoding=3, text="Wav ID3")); w.tags.add(TPE1(encoding=3, text="Lambda")); w.tags.add(TRCK(encoding=3, text="9")); w.save()
+        enc("Wav/info.wav", lambda p: ["ffmpeg", "-v", "quiet", "-i", src, "-metadata", "title=Wav INFO", "-metadata", "artist=Mu",
+                                       "-metadata", "album=Info Album", "-metadata", "track=6", p])
+        """#
+
+    /// Where Boomic answers otherwise on purpose: (file, tag line prefix), and why.
+    static let keptDifferences: [(file: String, line: String)] = [
+        // Boomic reads a Vorbis YEAR when there is no DATE, and a RIFF INFO track number.
+        ("Odd/year only.flac", "Date: "), ("Wav/info.wav", "Track: "),
+        // TagLib leaves ID3's code for a remix, "(RX)", as RX; MPD spells it out.
+        ("Old/genre RX.mp3", "Genre: "),
+        // The library keeps one MusicBrainz artist id per song (the first).
+        ("Picard/full.flac", "MUSICBRAINZ_ARTISTID: "),
+    ]
+
+    /// Lines no comparison looks at: the decoder's sample format and the exact length depend on
+    /// the decoder and its build (MPD decodes MP3 with libmad to 24 bits, Boomic with mpg123 to
+    /// floats; AAC and Opus lengths with or without the encoder's delay); MPD leaves Comment
+    /// out unless told to keep it; MUSICBRAINZ_RELEASEGROUPID is not a tag of MPD 0.23.
+    static let ignored = ["Format: ", "duration: ", "Last-Modified: ", "Comment: ", "MUSICBRAINZ_RELEASEGROUPID: "]
+
+    static let commands = [
+        "list artist", "list albumartist", "list genre", "list composer", "list album group albumartist",
+        "list genre group artist", "count group genre", "count group composer", "list artistsort", "list albumartistsort",
+        #"find genre "Fusion""#, #"find genre "Jazz""#, #"find composer "C2""#, #"find artist "Alpha""#,
+        #"find artist "Alpha feat. Beta""#, #"find artist "Epsilon""#, #"find albumartist "Gamma""#, #"search genre "rock""#,
+        #"find "(genre == \"Drone\")""#, #"find "(composer =~ \"^Composer Y\")""#, #"list album genre "Jazz""#,
+        #"find "(artist != \"Epsilon & Zeta\")""#,
+    ]
+
+    static let ask = #"""
+        import json, socket, sys
+        def answers(port, commands):
+            s = socket.create_connection(("127.0.0.1", port)); s.recv(100)
+            out = []
+            for c in commands:
+                s.sendall(c.encode() + b"\n"); b = b""
+                while not (b.endswith(b"OK\n") or (b.startswith(b"ACK") and b.endswith(b"\n"))):
+                    chunk = s.recv(1 << 16)
+                    if not chunk: break
+                    b += chunk
+                out.append(b.decode())
+            return out
+        commands = json.loads(sys.argv[3])
+        print(json.dumps([answers(int(sys.argv[1]), commands), answers(int(sys.argv[2]), commands)]))
+        """#
+
+    @Test func songsReadFromOtherTaggersAreServedAsMPDServesThem() throws {
+        let box = try Sandbox(samples: false)
+        try FileManager.default.createDirectory(atPath: box.music, withIntermediateDirectories: true)
+        try Self.make.write(toFile: box.root + "/make.py", atomically: true, encoding: .utf8)
+        let made = try ChildProcess.run("/usr/bin/python3", [box.root + "/make.py", box.music])
+        try #require(made.succeeded, "\(made)")
+        let imported = try box.boomic("import", box.music)
+        try #require(imported.succeeded && imported.stderr.isEmpty, "\(imported)")
+        let server = try RunningServer(box)
+        let mpd = try ReferenceMPD(music: box.music, in: box.root)
+        try mpd.waitForDatabase(songs: try box.songs().count)
+
+        let questions = ["tagtypes", "listallinfo"] + Self.commands
+        try Self.ask.write(toFile: box.root + "/ask.py", atomically: true, encoding: .utf8)
+        let json = String(decoding: try JSONSerialization.data(withJSONObject: questions), as: UTF8.self)
+        let run = try ChildProcess.run("/usr/bin/python3", [box.root + "/ask.py", String(server.port), String(mpd.port), json])
+        try #require(run.succeeded, "\(run)")
+        let both = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String]])
+        let ours = both[0], theirs = both[1]
+
+        // Each song's tag lines, for the tags Boomic keeps (it says which in `tagtypes`).
+        let kept = Set(ours[0].split(separator: "\n").compactMap { $0.hasPrefix("tagtype: ") ? String($0.dropFirst(9)) : nil })
+        #expect(kept.count > 10, "\(ours[0])")
+        func songs(_ answer: String) -> [String: [String]] {
+            var out: [String: [String]] = [:], file: String?
+            for line in answer.split(separator: "\n").map(String.init) {
+                if line.hasPrefix("file: ") { file = String(line.dropFirst(6)); out[file!] = []; continue }
+                if line.hasPrefix("directory: ") || line == "OK" { file = nil; continue }
+                guard let file, !Self.ignored.contains(where: line.hasPrefix) else { continue }
+                let name = line.prefix { $0 != ":" }
+                if kept.contains(String(name)) || name == "Time" { out[file]!.append(line) }
+            }
+            return out
+        }
+        let served = songs(ours[1]), reference = songs(theirs[1])
+        #expect(Set(served.keys) == Set(reference.keys))
+        #expect(reference.count == 21, "mpd read \(reference.keys.sorted())")
+        var unused = Set(Self.keptDifferences.map { "\($0.file) \($0.line)" })
+        for file in reference.keys.sorted() {
+            func differs(_ line: String) -> Bool {
+                guard let kept = Self.keptDifferences.first(where: { $0.file == file && line.hasPrefix($0.line) }) else { return true }
+                unused.remove("\(kept.file) \(kept.line)")
+                return false
+            }
+            let a = (served[file] ?? []).sorted(), b = (reference[file] ?? []).sorted()
+            let onlyOurs = a.filter { !b.contains($0) && differs($0) }, onlyTheirs = b.filter { !a.contains($0) && differs($0) }
+            #expect(onlyOurs.isEmpty && onlyTheirs.isEmpty, "\(file)\n  only boomic: \(onlyOurs)\n  only mpd:    \(onlyTheirs)")
+        }
+        #expect(unused.isEmpty, "kept differences that no longer differ: \(unused.sorted())")
+
+        for (n, command) in Self.commands.enumerated() {
+            func lines(_ answer: String) -> [Substring] {
+                let all = answer.split(separator: "\n")
+                // Found songs: which files (their tags are compared above).
+                return command.hasPrefix("find") || command.hasPrefix("search") ? all.filter { $0.hasPrefix("file: ") }.sorted() : all
+            }
+            let a = ours[n + 2], b = theirs[n + 2]
+            #expect(lines(a) == lines(b), "\(command)\n  boomic: \(a.split(separator: "\n"))\n  mpd:    \(b.split(separator: "\n"))")
+        }
+    }
+}
