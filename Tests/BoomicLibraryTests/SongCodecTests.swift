@@ -266,6 +266,9 @@ extension SplitMix64 {
         s.lastplayed = maybe { $0.extremeDouble() }
         s.bookmark = maybe { $0.extremeDouble() }
         s.bookmarkSpeed = maybe { $0.extremeDouble() }
+        s.artistSort = maybe { $0.string() }
+        s.albumartistSort = maybe { $0.string() }
+        s.albumSort = maybe { $0.string() }
         return s
     }
 }

@@ -96,6 +96,21 @@ import Testing
         #expect(f.title == "One")
     }
 
+    @Test func sortNamesAreKept() {
+        let f = facts(["ARTISTSORT": ["Beatles, The"], "ALBUMARTISTSORT": ["Beatles, The", "Martin, George"],
+                       "ALBUMSORT": ["White Album, The", "Other"]])
+        #expect(f.artistSort == "Beatles, The")
+        #expect(f.albumartistSort == "Beatles, The; Martin, George")
+        #expect(f.albumSort == "White Album, The")
+    }
+
+    /// ID3's genre codes for a remix and a cover, which TagLib leaves as they are.
+    @Test func genreWordsAreSpelledOut() {
+        #expect(facts(["GENRE": ["RX", "Rock"]]).genre == "Remix; Rock")
+        #expect(facts(["GENRE": ["CR"]]).genre == "Cover")
+        #expect(facts(["GENRE": ["RXB"]]).genre == "RXB")
+    }
+
     @Test func emptyValuesAreAbsent() {
         let f = facts(["TITLE": [""], "ALBUM": ["   "], "GENRE": [], "ARTIST": [""]])
         #expect(f.title == nil && f.album == nil && f.genre == nil && f.artists.isEmpty)

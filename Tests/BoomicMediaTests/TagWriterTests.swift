@@ -56,7 +56,8 @@ import Testing
     func edited(_ song: Song) throws -> Song {
         var s = song
         s.title = "Ünïcode Title — 新しい"; s.artists = ["Åsa Ström", "Bob"]; s.album = "New Album"
-        s.albumartist = "Various Ärtists"; s.track = 7; s.tracktotal = 14; s.disc = 2; s.disctotal = 3
+        s.albumartist = "Various Ärtists"; s.artistSort = "Ström, Åsa"; s.albumartistSort = "Ärtists, Various"
+        s.albumSort = "Album, New"; s.track = 7; s.tracktotal = 14; s.disc = 2; s.disctotal = 3
         s.year = 1999; s.date = "1999-12-31"; s.genre = "Jazz"; s.composer = "Cömposer"
         s.compilation = true; s.comment = "A comment"
         s.replaygainTrackGain = -7.25; s.replaygainTrackPeak = 0.912345
@@ -402,6 +403,7 @@ import Testing
             if isinstance(f.tags, ID3):
                 t = f.tags
                 names = {'TIT2': 'TITLE', 'TPE1': 'ARTIST', 'TALB': 'ALBUM', 'TPE2': 'ALBUMARTIST',
+                         'TSOP': 'ARTISTSORT', 'TSO2': 'ALBUMARTISTSORT', 'TSOA': 'ALBUMSORT',
                          'TRCK': 'TRACKNUMBER', 'TPOS': 'DISCNUMBER', 'TDRC': 'DATE', 'TCON': 'GENRE',
                          'TCOM': 'COMPOSER', 'TCMP': 'COMPILATION'}
                 for fid, key in names.items():

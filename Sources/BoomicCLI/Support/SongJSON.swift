@@ -12,6 +12,7 @@ struct SongJSON: Encodable {
     var title, artist: String?
     var artists: [String]
     var album, albumartist: String?
+    var artist_sort, albumartist_sort, album_sort: String?
     var track, tracktotal, disc, disctotal, year: Int?
     var date, genre, composer: String?
     var compilation: Bool
@@ -35,7 +36,9 @@ struct SongJSON: Encodable {
 
     init(_ s: Song) {
         id = s.id.description; path = s.path; title = s.title; artist = s.artist; artists = s.artists
-        album = s.album; albumartist = s.albumartist; track = s.track; tracktotal = s.tracktotal
+        album = s.album; albumartist = s.albumartist
+        artist_sort = s.artistSort; albumartist_sort = s.albumartistSort; album_sort = s.albumSort
+        track = s.track; tracktotal = s.tracktotal
         disc = s.disc; disctotal = s.disctotal; year = s.year; date = s.date; genre = s.genre
         composer = s.composer; compilation = s.compilation; duration = s.duration
         samplerate = s.samplerate; bitdepth = s.bitdepth; channels = s.channels; bitrate = s.bitrate.map { $0 * 1000 }
@@ -52,7 +55,8 @@ struct SongJSON: Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, path, title, artist, artists, album, albumartist, track, tracktotal, disc, disctotal, year
+        case id, path, title, artist, artists, album, albumartist, artist_sort, albumartist_sort, album_sort
+        case track, tracktotal, disc, disctotal, year
         case date, genre, composer, compilation, duration, samplerate, bitdepth, channels, bitrate, format
         case tags, rating, playcount, favorite, art, missing, added, comment
         case skipcount, lastplayed, bookmark, bookmark_speed
@@ -72,7 +76,9 @@ struct SongJSON: Encodable {
         try c.encode(id, forKey: .id); try c.encode(path, forKey: .path)
         try c.encodeIfPresent(title, forKey: .title); try c.encodeIfPresent(artist, forKey: .artist)
         try c.encode(artists, forKey: .artists); try c.encodeIfPresent(album, forKey: .album)
-        try c.encodeIfPresent(albumartist, forKey: .albumartist); try c.encodeIfPresent(track, forKey: .track)
+        try c.encodeIfPresent(albumartist, forKey: .albumartist)
+        try c.encodeIfPresent(artist_sort, forKey: .artist_sort); try c.encodeIfPresent(albumartist_sort, forKey: .albumartist_sort)
+        try c.encodeIfPresent(album_sort, forKey: .album_sort); try c.encodeIfPresent(track, forKey: .track)
         try c.encodeIfPresent(tracktotal, forKey: .tracktotal); try c.encodeIfPresent(disc, forKey: .disc)
         try c.encodeIfPresent(disctotal, forKey: .disctotal); try c.encodeIfPresent(year, forKey: .year)
         try c.encodeIfPresent(date, forKey: .date); try c.encodeIfPresent(genre, forKey: .genre)

@@ -29,6 +29,11 @@ public struct Song: Identifiable, Hashable, Sendable, Codable {
         var artistCredit: String?
         var album: String?
         var albumartist: String?
+        // Sort names (ARTISTSORT, ALBUMARTISTSORT, ALBUMSORT): optional, so rows written before
+        // they were kept decode unchanged.
+        var artistSort: String?
+        var albumartistSort: String?
+        var albumSort: String?
         var track: Int?
         var tracktotal: Int?
         var disc: Int?
@@ -144,6 +149,20 @@ public struct Song: Identifiable, Hashable, Sendable, Codable {
     public var albumartist: String? {
         get { storage.fields.albumartist }
         set { mutate { $0.albumartist = newValue } }
+    }
+    /// How the artist sorts ("Beatles, The"), as Picard, beets and iTunes write it: MPD clients
+    /// sort and group by it, so that The Beatles are found under B.
+    public var artistSort: String? {
+        get { storage.fields.artistSort }
+        set { mutate { $0.artistSort = newValue } }
+    }
+    public var albumartistSort: String? {
+        get { storage.fields.albumartistSort }
+        set { mutate { $0.albumartistSort = newValue } }
+    }
+    public var albumSort: String? {
+        get { storage.fields.albumSort }
+        set { mutate { $0.albumSort = newValue } }
     }
     public var track: Int? {
         get { storage.fields.track }

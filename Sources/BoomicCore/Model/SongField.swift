@@ -7,7 +7,12 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
     case title, artists
     /// The ARTIST credit when it differs from the joined `artists` (see `Song.artistCredit`).
     case artistCredit = "artist_credit"
-    case album, albumartist, track, tracktotal, disc, disctotal, year, date
+    case album, albumartist
+    /// Sort names, as the files give them (ARTISTSORT, ALBUMARTISTSORT, ALBUMSORT).
+    case artistSort = "artist_sort"
+    case albumartistSort = "albumartist_sort"
+    case albumSort = "album_sort"
+    case track, tracktotal, disc, disctotal, year, date
     case genre, composer, compilation, comment
     case replaygainTrackGain = "replaygain_track_gain"
     case replaygainTrackPeak = "replaygain_track_peak"
@@ -40,7 +45,8 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
 
     public var kind: Kind {
         switch self {
-        case .path, .fingerprint, .title, .artistCredit, .album, .albumartist, .date, .genre, .composer, .comment,
+        case .path, .fingerprint, .title, .artistCredit, .album, .albumartist, .artistSort, .albumartistSort, .albumSort,
+             .date, .genre, .composer, .comment,
              .mbTrackID, .mbAlbumID, .mbArtistID, .mbAlbumArtistID, .mbReleaseGroupID, .format, .art:
             return .string
         case .size, .mtime, .track, .tracktotal, .disc, .disctotal, .year, .samplerate, .bitdepth,
@@ -107,6 +113,9 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
         case .artistCredit: return Self.opt(song.artistCredit)
         case .album: return Self.opt(song.album)
         case .albumartist: return Self.opt(song.albumartist)
+        case .artistSort: return Self.opt(song.artistSort)
+        case .albumartistSort: return Self.opt(song.albumartistSort)
+        case .albumSort: return Self.opt(song.albumSort)
         case .track: return Self.opt(song.track)
         case .tracktotal: return Self.opt(song.tracktotal)
         case .disc: return Self.opt(song.disc)
@@ -161,6 +170,9 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
         case .artistCredit: song.artistCredit = v.string
         case .album: song.album = v.string
         case .albumartist: song.albumartist = v.string
+        case .artistSort: song.artistSort = v.string
+        case .albumartistSort: song.albumartistSort = v.string
+        case .albumSort: song.albumSort = v.string
         case .track: song.track = v.int
         case .tracktotal: song.tracktotal = v.int
         case .disc: song.disc = v.int

@@ -15,6 +15,9 @@ public struct FileFacts: Hashable, Sendable, Codable {
     public var artistCredit: String?
     public var album: String?
     public var albumartist: String?
+    public var artistSort: String?
+    public var albumartistSort: String?
+    public var albumSort: String?
     public var track: Int?
     public var tracktotal: Int?
     public var disc: Int?
@@ -65,6 +68,7 @@ extension FileFacts {
     public func apply(to s: inout Song) {
         s.path = path; s.size = size; s.mtime = mtime; s.fingerprint = fingerprint; s.missing = false
         s.title = title; s.artists = artists; s.artistCredit = artistCredit; s.album = album; s.albumartist = albumartist
+        s.artistSort = artistSort; s.albumartistSort = albumartistSort; s.albumSort = albumSort
         s.track = track; s.tracktotal = tracktotal; s.disc = disc; s.disctotal = disctotal
         s.year = year; s.date = date; s.genre = genre; s.composer = composer
         s.compilation = compilation; s.comment = comment

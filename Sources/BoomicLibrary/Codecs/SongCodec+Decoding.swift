@@ -200,6 +200,9 @@ extension SongCodec {
         if has(.lastplayed) { s.lastplayed = try r.double() }
         if has(.bookmark) { s.bookmark = try r.double() }
         if has(.bookmarkSpeed) { s.bookmarkSpeed = try r.double() }
+        if has(.artistSort) { s.artistSort = try shared() }
+        if has(.albumartistSort) { s.albumartistSort = try shared() }
+        if has(.albumSort) { s.albumSort = try shared() }
         return s
     }
 }

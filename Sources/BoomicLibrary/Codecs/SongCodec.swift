@@ -10,9 +10,9 @@ import Synchronization
 /// second, five times the budget of opening a library (DESIGN §7). This format is hand-rolled
 /// for speed: one pass, no keys, no reflection.
 ///
-/// Layout (version 6), using `ByteWriter`'s primitives:
+/// Layout (version 7), using `ByteWriter`'s primitives:
 /// ```
-/// version byte (5)
+/// version byte (7)
 /// song count, chunk count, then per chunk: its song count and its byte length
 /// the chunks, one after the other; each is self-contained:
 ///   string table: count, then each string           ← shared values (album, artist, genre, …)
@@ -24,7 +24,7 @@ import Synchronization
 /// of it is read, and its own string table means two threads never share (and never contend for
 /// the reference counts of) the same `String`s. Version 2 was one chunk without the header;
 /// version 3 had no user fields, version 4 no artist credit, version 5 no skip count, last play
-/// or bookmark.
+/// or bookmark, version 6 no sort names.
 ///
 /// Absent optionals, empty arrays, `false`, and numbers equal to their default set no bit and
 /// take no bytes. Values many songs share (album, genre, dates, MusicBrainz album ids, art hashes,
@@ -38,7 +38,7 @@ import Synchronization
 /// throws `StoreError.badEncoding`, never traps.
 public enum SongCodec {
     /// Bump when the layout changes, and bump the checkpoint codec's `format` with it.
-    public static let version: UInt8 = 6
+    public static let version: UInt8 = 7
 
     /// Chunks are at least this many songs (fewer songs make one chunk): below that, a thread and
     /// a second string table cost more than they save.
@@ -58,6 +58,7 @@ public enum SongCodec {
         case fileValues
         case userFields
         case skipcount, lastplayed, bookmark, bookmarkSpeed
+        case artistSort, albumartistSort, albumSort
 
         var mask: UInt64 { 1 << UInt64(rawValue) }
         static let all: UInt64 = (1 << UInt64(allCases.count)) - 1
@@ -197,6 +198,9 @@ public enum SongCodec {
         mark(.lastplayed, s.lastplayed != nil)
         mark(.bookmark, s.bookmark != nil)
         mark(.bookmarkSpeed, s.bookmarkSpeed != nil)
+        mark(.artistSort, s.artistSort != nil)
+        mark(.albumartistSort, s.albumartistSort != nil)
+        mark(.albumSort, s.albumSort != nil)
 
         w.uuid(s.id.uuid)
         w.varint(bits)
@@ -251,5 +255,8 @@ public enum SongCodec {
         double(s.lastplayed)
         double(s.bookmark)
         double(s.bookmarkSpeed)
+        shared(s.artistSort)
+        shared(s.albumartistSort)
+        shared(s.albumSort)
     }
 }

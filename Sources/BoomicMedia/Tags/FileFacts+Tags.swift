@@ -40,6 +40,10 @@ extension FileFacts {
         }
         album = first("ALBUM")
         albumartist = joined("ALBUMARTIST")
+        // TagLib's names for ID3's TSOP, TSO2, TSOA, MP4's soar, soaa, soal and the Vorbis keys.
+        artistSort = joined("ARTISTSORT")
+        albumartistSort = joined("ALBUMARTISTSORT")
+        albumSort = first("ALBUMSORT")
 
         let trackPair = first("TRACKNUMBER").map(TagValue.numberPair)
         track = trackPair?.number
@@ -52,7 +56,7 @@ extension FileFacts {
         year = dated?.year
         date = dated?.date
 
-        genre = joined("GENRE")
+        genre = tags["GENRE"].map { $0.map(TagValue.genre).joined(separator: "; ") }
         composer = joined("COMPOSER")
         compilation = first("COMPILATION").map(TagValue.flag) ?? false
         comment = first("COMMENT", "DESCRIPTION")

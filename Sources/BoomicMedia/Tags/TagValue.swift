@@ -101,6 +101,16 @@ public enum TagValue {
         default: return false
         }
     }
+
+    /// ID3's two genre words, which TagLib leaves as their codes (`(RX)` reads as `RX`): spelled
+    /// out as the ID3v2.3 specification, id3lib and MPD spell them. Any other value as it is.
+    public static func genre(_ text: String) -> String {
+        switch text {
+        case "RX": "Remix"
+        case "CR": "Cover"
+        default: text
+        }
+    }
 }
 
 extension String {

@@ -16,7 +16,7 @@ import Foundation
 public enum TagMap {
     /// Every field written into files: the song's tag fields (`SongField.isTag`), cover included.
     public static let fields: [SongField] = [
-        .title, .artists, .artistCredit, .album, .albumartist, .track, .tracktotal, .disc, .disctotal, .year, .date,
+        .title, .artists, .artistCredit, .album, .albumartist, .artistSort, .albumartistSort, .albumSort, .track, .tracktotal, .disc, .disctotal, .year, .date,
         .genre, .composer, .compilation, .comment,
         .replaygainTrackGain, .replaygainTrackPeak, .replaygainAlbumGain, .replaygainAlbumPeak,
         .mbTrackID, .mbAlbumID, .mbArtistID, .mbAlbumArtistID, .mbReleaseGroupID, .art,
@@ -153,7 +153,8 @@ public enum TagMap {
     /// Fields written together: a number and its total share a key in some formats, and DATE
     /// carries both the year and the date.
     enum Group: CaseIterable {
-        case title, artists, album, albumartist, track, disc, date, genre, composer, compilation, comment
+        case title, artists, album, albumartist, artistSort, albumartistSort, albumSort
+        case track, disc, date, genre, composer, compilation, comment
         case trackGain, trackPeak, albumGain, albumPeak
         case mbTrack, mbAlbum, mbArtist, mbAlbumArtist, mbReleaseGroup
 
@@ -163,6 +164,9 @@ public enum TagMap {
             case .artists: [.artists, .artistCredit]
             case .album: [.album]
             case .albumartist: [.albumartist]
+            case .artistSort: [.artistSort]
+            case .albumartistSort: [.albumartistSort]
+            case .albumSort: [.albumSort]
             case .track: [.track, .tracktotal]
             case .disc: [.disc, .disctotal]
             case .date: [.year, .date]
@@ -206,6 +210,9 @@ public enum TagMap {
                 return ["ARTIST": song.artists.isEmpty ? one(song.artistCredit) : song.artists]
             case .album: return ["ALBUM": one(song.album)]
             case .albumartist: return ["ALBUMARTIST": one(song.albumartist)]
+            case .artistSort: return ["ARTISTSORT": one(song.artistSort)]
+            case .albumartistSort: return ["ALBUMARTISTSORT": one(song.albumartistSort)]
+            case .albumSort: return ["ALBUMSORT": one(song.albumSort)]
             case .track: return Self.numbered("TRACK", song.track, song.tracktotal, style)
             case .disc: return Self.numbered("DISC", song.disc, song.disctotal, style)
             case .date: return ["DATE": one(TagMap.date(year: song.year, date: song.date))]

@@ -20,11 +20,11 @@ extension MPDFilter {
                 positive = .all
             case nil: positive = .anyField(match)
             case .artist?: positive = Self.artist(match)
-            case .albumArtist?:
-                // MPD: AlbumArtist, else Artist when a song has no album artist (so `== ''`
-                // finds only songs with neither).
-                let none = Query.field(.albumartist, .exact(""))
-                positive = .or([.and([.not(none), .field(.albumartist, match)]), .and([none, Self.artist(match)])])
+            case .albumArtist?: positive = Self.albumArtist(match)
+            case .artistSort?: positive = Self.artistSort(match)
+            case .albumSort?: positive = Self.fallback(.albumSort, match, else: .field(.album, match))
+            case .albumArtistSort?:
+                positive = Self.fallback(.albumartistSort, match, else: Self.fallback(.albumartist, match, else: Self.artistSort(match)))
             case .date?:
                 // Date is the full date, else the year (Boomic keeps a date only when it says
                 // more than the year), as `list date` shows it: `find date 1971` after it.
@@ -78,8 +78,19 @@ extension MPDFilter {
     /// else the artists. Boomic's own `artist:` tries both, which would find songs by a name
     /// `list artist` does not show.
     static func artist(_ match: Query.Match) -> Query {
-        let none = Query.field(.artistCredit, .exact(""))
-        return .or([.and([.not(none), .field(.artistCredit, match)]), .and([none, .field(.artists, match)])])
+        fallback(.artistCredit, match, else: .field(.artists, match))
+    }
+
+    /// MPD's fallbacks: AlbumArtist, else Artist; ArtistSort, else Artist; AlbumSort, else Album;
+    /// AlbumArtistSort, else AlbumArtist, else ArtistSort, else Artist.
+    static func albumArtist(_ match: Query.Match) -> Query { fallback(.albumartist, match, else: artist(match)) }
+    static func artistSort(_ match: Query.Match) -> Query { fallback(.artistSort, match, else: artist(match)) }
+
+    /// `field` where a song has it, `otherwise` where it does not (so `== ''` finds only songs
+    /// with neither).
+    static func fallback(_ field: SongField, _ match: Query.Match, else otherwise: Query) -> Query {
+        let none = Query.field(field, .exact(""))
+        return .or([.and([.not(none), .field(field, match)]), .and([none, otherwise])])
     }
 
     static func match(_ test: StringTest, foldCase commandDefault: Bool) -> Query.Match {

@@ -71,7 +71,6 @@ public indirect enum MPDFilter: Equatable, Sendable {
         case "modified-since": return .modifiedSince(try timeStamp(value))
         case "added-since": return .addedSince(try timeStamp(value))
         default:
-            if let tag = MPDTag.sortTagFallback(type) { return .tag(tag, test) }
             if MPDTag.isUnkeptMPDName(type) { return .unkeptTag(type, test) }
             guard let tag = MPDTag(name: type) else { throw MPDError(.argument, "Unknown filter type: \(type)") }
             return .tag(tag, test)
@@ -148,9 +147,7 @@ private struct ExpressionParser {
         case "file": filter = .file(try stringTest())
         case "any": filter = .tag(nil, try stringTest())
         default:
-            if let tag = MPDTag.sortTagFallback(type) {
-                filter = .tag(tag, try stringTest())
-            } else if MPDTag.isUnkeptMPDName(type) {
+            if MPDTag.isUnkeptMPDName(type) {
                 filter = .unkeptTag(type, try stringTest())
             } else {
                 guard let tag = MPDTag(name: type) else { throw MPDError(.argument, "Unknown filter type: \(type)") }

@@ -115,6 +115,9 @@ public struct MPDResponse: Sendable {
         let credit = tags.contains(.artist) ? song.artistCredit.flatMap { $0.isEmpty ? nil : $0 } : nil
         let artists = tags.contains(.artist) && credit == nil ? song.artists : []
         let album = wanted(.album, song.album), albumArtist = wanted(.albumArtist, song.albumartist)
+        // A song's lines print its own sort names only; lists, groups and filters fall back.
+        let artistSort = wanted(.artistSort, song.artistSort), albumSort = wanted(.albumSort, song.albumSort)
+        let albumArtistSort = wanted(.albumArtistSort, song.albumartistSort)
         let title = wanted(.title, song.title), genre = wanted(.genre, song.genre)
         let date = tags.contains(.date) ? song.date : nil
         let year = tags.contains(.date) && date == nil ? song.year : nil
@@ -127,13 +130,13 @@ public struct MPDResponse: Sendable {
         let track = tags.contains(.track) ? song.track : nil, disc = tags.contains(.disc) ? song.disc : nil
         let rate = song.samplerate, channels = song.channels, bits = song.bitdepth
         let duration = song.duration
-        // Names, numbers and newlines: the file line and 18 others, none with more than
+        // Names, numbers and newlines: the file line and 21 others, none with more than
         // 32 + 3 * maxDecimal bytes around its value; an artist's line 16 + its value.
-        var room = root.utf8.count + rest.utf8.count + 19 * (32 + 3 * ByteCursor.maxDecimal) + 16 * artists.count
+        var room = root.utf8.count + rest.utf8.count + 22 * (32 + 3 * ByteCursor.maxDecimal) + 16 * artists.count
         for value in artists { room += value.utf8.count }
-        for value in [album, albumArtist, title, genre, date, composer, comment] { room += value?.utf8.count ?? 0 }
+        for value in [album, albumArtist, title, genre, date, composer, comment, albumSort] { room += value?.utf8.count ?? 0 }
         // A joined value's lines: at most one per "; " more, each with a name under 16 bytes.
-        for value in [credit, albumArtist, genre, composer] {
+        for value in [credit, albumArtist, genre, composer, artistSort, albumArtistSort] {
             room += value.map { $0.utf8.count + 16 * $0.utf8.count(where: { $0 == 0x3B }) } ?? 0
         }
         if credit != nil { room += 16 }
@@ -170,8 +173,11 @@ public struct MPDResponse: Sendable {
             }
             lines("Artist: ", credit)
             for artist in artists { line("Artist: ", artist) }
+            lines("ArtistSort: ", artistSort)
             line("Album: ", album)
+            line("AlbumSort: ", albumSort)
             lines("AlbumArtist: ", albumArtist)
+            lines("AlbumArtistSort: ", albumArtistSort)
             line("Title: ", title)
             line("Track: ", track)
             lines("Genre: ", genre)
@@ -220,6 +226,14 @@ public struct MPDResponse: Sendable {
         case .album: one(song.album)
         case .albumArtist:
             if let a = song.albumartist, !a.isEmpty { joined(a) } else { forEachValue(of: .artist, in: song, orEmpty: orEmpty, body) }
+        case .artistSort:
+            if let a = song.artistSort, !a.isEmpty { joined(a) } else { forEachValue(of: .artist, in: song, orEmpty: orEmpty, body) }
+        case .albumSort:
+            if let a = song.albumSort, !a.isEmpty { body(a) } else { one(song.album) }
+        case .albumArtistSort:
+            if let a = song.albumartistSort, !a.isEmpty { joined(a) } else if let a = song.albumartist, !a.isEmpty { joined(a) } else {
+                forEachValue(of: .artistSort, in: song, orEmpty: orEmpty, body)
+            }
         case .title: one(song.title)
         case .track: one(song.track.map(String.init))
         case .genre: joined(song.genre)

@@ -5,8 +5,11 @@ import BoomicCore
 /// it would always find empty.
 public enum MPDTag: String, CaseIterable, Sendable {
     case artist = "Artist"
+    case artistSort = "ArtistSort"
     case album = "Album"
+    case albumSort = "AlbumSort"
     case albumArtist = "AlbumArtist"
+    case albumArtistSort = "AlbumArtistSort"
     case title = "Title"
     case track = "Track"
     case genre = "Genre"
@@ -33,23 +36,10 @@ public enum MPDTag: String, CaseIterable, Sendable {
     /// MPD's spelling of an unkept tag's name (`performer` → `Performer`), as answers print it.
     static func unkeptName(_ name: String) -> String? { unkept[name.lowercased()] }
 
-    /// The kept tag MPD reads for a sort tag a file lacks: ArtistSort falls back to Artist,
-    /// AlbumSort to Album and AlbumArtistSort to AlbumArtist (itself falling back to Artist)
-    /// in MPD's lists, groups, sorts and filters (ComposerSort to nothing). Boomic keeps no
-    /// sort tags, so they always fall back.
-    static func sortTagFallback(_ name: String) -> MPDTag? {
-        switch name.lowercased() {
-        case "artistsort": .artist
-        case "albumsort": .album
-        case "albumartistsort": .albumArtist
-        default: nil
-        }
-    }
-
     private static let unkept: [String: String] = Dictionary(uniqueKeysWithValues: [
         // MPD 0.23's other tags (0.24's Mood, TitleSort, ShowMovement and DiscSubtitle are
         // unknown to it, so they are not here either).
-        "ArtistSort", "AlbumSort", "AlbumArtistSort", "Name", "OriginalDate", "ComposerSort",
+        "Name", "OriginalDate", "ComposerSort",
         "Performer", "Conductor", "Work", "Movement", "MovementNumber", "Ensemble", "Location",
         "Grouping", "Label", "MUSICBRAINZ_RELEASETRACKID", "MUSICBRAINZ_WORKID",
     ].map { ($0.lowercased(), $0) })
@@ -60,8 +50,11 @@ public enum MPDTag: String, CaseIterable, Sendable {
     public var field: SongField {
         switch self {
         case .artist: .artists
+        case .artistSort: .artistSort
         case .album: .album
+        case .albumSort: .albumSort
         case .albumArtist: .albumartist
+        case .albumArtistSort: .albumartistSort
         case .title: .title
         case .track: .track
         case .genre: .genre

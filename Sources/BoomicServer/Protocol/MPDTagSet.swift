@@ -20,7 +20,7 @@ public struct MPDTagSet: Sendable, Equatable {
 }
 
 extension MPDTag {
-    /// Its bit in an `MPDTagSet`: its place among `allCases`.
+    /// Its bit in an `MPDTagSet`.
     var bit: UInt32 {
         switch self {
         case .artist: 1 << 0
@@ -38,6 +38,9 @@ extension MPDTag {
         case .musicBrainzAlbumArtistID: 1 << 12
         case .musicBrainzTrackID: 1 << 13
         case .musicBrainzReleaseGroupID: 1 << 14
+        case .artistSort: 1 << 15
+        case .albumSort: 1 << 16
+        case .albumArtistSort: 1 << 17
         }
     }
 }

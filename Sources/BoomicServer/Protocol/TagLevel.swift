@@ -1,8 +1,8 @@
 import BoomicCore
 
-/// A tag as `list`, `count … group` and `sort` name it: one Boomic keeps, a sort tag (read as
-/// the tag MPD falls back to), or one Boomic does not keep, empty on every song, as MPD has it
-/// for files without the tag (`list performer` answers `Performer: `, not an error).
+/// A tag as `list`, `count … group` and `sort` name it: one Boomic keeps, or one it does not
+/// keep, empty on every song, as MPD has it for files without the tag (`list performer`
+/// answers `Performer: `, not an error).
 struct TagLevel: Sendable, Equatable {
     /// MPD's name for it, as the answer's lines print it.
     let name: String
@@ -22,7 +22,7 @@ struct TagLevel: Sendable, Equatable {
         if let tag = MPDTag(name: name) {
             self.init(tag)
         } else if let unkept = MPDTag.unkeptName(name) {
-            self.init(name: unkept, tag: MPDTag.sortTagFallback(name))
+            self.init(name: unkept, tag: nil)
         } else {
             return nil
         }

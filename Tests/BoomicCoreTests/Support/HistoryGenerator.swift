@@ -175,6 +175,9 @@ struct HistoryGenerator {
         f.artistCredit = !f.artists.isEmpty && rng.chance(0.25) ? rng.pick(Samples.artistCredits) : nil
         f.album = rng.chance(0.8) ? rng.pick(Samples.albums) : nil
         f.albumartist = rng.chance(0.3) ? rng.pick(Samples.artists) : nil
+        // Sort names, made from what was drawn (drawing more would change every seed's history).
+        f.artistSort = f.artistCredit.map { $0 + ", The" }
+        f.albumSort = f.albumartist == nil ? nil : f.album.map { $0 + ", The" }
         f.compilation = rng.chance(0.1)
         f.track = rng.chance(0.9) ? Int.random(in: 1...12, using: &rng) : nil
         f.tracktotal = rng.chance(0.5) ? 12 : nil
