@@ -378,4 +378,12 @@ public struct Song: Identifiable, Hashable, Sendable, Codable {
         if compilation { return "Various Artists" }
         return artists.first
     }
+
+    /// The album artist as it sorts: its sort name, else (a song without an album artist being
+    /// its artist's) the artist's sort name, else `effectiveAlbumArtist`.
+    public var albumArtistSortName: String? {
+        if let s = albumartistSort, !s.isEmpty { return s }
+        if albumartist?.isEmpty ?? true, !compilation, let s = artistSort, !s.isEmpty { return s }
+        return effectiveAlbumArtist
+    }
 }

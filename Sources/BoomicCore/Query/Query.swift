@@ -57,9 +57,16 @@ public struct SortKey: Equatable, Sendable {
         self.ascending = ascending
     }
 
-    /// The value sorted on, as queries see it; artists as displayed (the credit, if any).
+    /// The value sorted on, as queries see it; artists as displayed (the credit, if any). The
+    /// artist, album artist and album sort by the file's sort name where it has one, as beets'
+    /// smart artist sort does: `The Beatles` sorts as `Beatles, The`.
     func value(in song: Song) -> FieldValue {
-        if field == .artists { return song.artist.map(FieldValue.string) ?? .null }
+        switch field {
+        case .artists: return (song.artistSort ?? song.artist).map(FieldValue.string) ?? .null
+        case .albumartist: if let s = song.albumartistSort { return .string(s) }
+        case .album: if let s = song.albumSort { return .string(s) }
+        default: break
+        }
         guard let name = userField else { return field.queryValue(in: song) }
         return UserFieldValue.typed(song.userField(name))
     }

@@ -122,7 +122,8 @@ extension DataBasis {
 }
 
 /// The order songs are listed in: the sort keys given, then the browsing order (album artist,
-/// album, disc, track, path), then id so that the order is total and stable across runs.
+/// album, disc, track, path; the artist and album by their sort names where the files give
+/// them), then id so that the order is total and stable across runs.
 ///
 /// Each sort column is first reduced to integer ranks (distinct values sorted once), so sorting
 /// 50,000 songs compares integers instead of moving and comparing strings.
@@ -165,8 +166,8 @@ public struct SongOrder: Sendable {
 
     public func sorted(_ songs: [Song]) -> [Song] {
         var columns = keys.map { k in Column(songs.map { SortValue(k.value(in: $0)) }, ascending: k.ascending) }
-        columns.append(Column(songs.map { .text(Fold.key($0.effectiveAlbumArtist ?? "")) }, ascending: true))
-        columns.append(Column(songs.map { .text(Fold.key($0.album ?? "")) }, ascending: true))
+        columns.append(Column(songs.map { .text(Fold.key($0.albumArtistSortName ?? "")) }, ascending: true))
+        columns.append(Column(songs.map { .text(Fold.key($0.albumSort ?? $0.album ?? "")) }, ascending: true))
         columns.append(Column(songs.map { .number(Double($0.disc ?? 0)) }, ascending: true))
         columns.append(Column(songs.map { .number(Double($0.track ?? 0)) }, ascending: true))
         columns.append(Column(songs.map { .text($0.path) }, ascending: true))
