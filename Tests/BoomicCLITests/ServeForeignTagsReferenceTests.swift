@@ -7,7 +7,7 @@ import Testing
 /// for the tags Boomic keeps must be the same, and so must the lists and finds over the tags a
 /// file gives several values (GENRE=Jazz, GENRE=Fusion) or a credit next to (ARTIST beside
 /// ARTISTS). Samples/ is Boomic's own tagging; this is everyone else's.
-@Suite(.serialized, .enabled(if: ReferenceMPD.available, "needs Debian's mpd (scripts/bench installs it)"))
+@Suite(.serialized, .enabled(if: ReferenceMPD.available, "needs Debian's mpd (scripts/setup installs it)"))
 struct ServeForeignTagsReferenceTests {
     /// `make.py FOLDER` writes the files (sox, lame, flac, oggenc, opusenc, ffmpeg, mutagen).
     static let make = #"""

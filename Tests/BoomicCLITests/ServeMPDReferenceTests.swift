@@ -6,7 +6,7 @@ import Testing
 /// answers of `list`, `count` and their groups must be the same bytes. MPD is the reference a
 /// client is written against (empty values listed, AlbumArtist falling back to Artist, sort
 /// tags to theirs), and a library of samples with missing tags is where the two part.
-@Suite(.serialized, .enabled(if: ReferenceMPD.available, "needs Debian's mpd (scripts/bench installs it)"))
+@Suite(.serialized, .enabled(if: ReferenceMPD.available, "needs Debian's mpd (scripts/setup installs it)"))
 struct ServeMPDReferenceTests {
     static let commands = [
         "list artist", "list albumartist", "list album", "list genre", "list date", "list composer",
