@@ -10,7 +10,7 @@ extension SongField {
     /// Jazz`, which would otherwise only match `Jazz; Fusion` itself.
     public func matchValue(in song: Song) -> FieldValue {
         let v = queryValue(in: song)
-        guard joinsValues, case .string(let s) = v, s.utf8.contains(0x3B) else { return v }
+        guard joinsValues, case .string(let s) = v, Self.mayJoin(s) else { return v }
         var parts: [String] = []
         Self.forEachJoinedValue(s) { parts.append($0) }
         return parts.count > 1 ? .strings(parts) : v
@@ -20,6 +20,10 @@ extension SongField {
     /// copy, when it joins nothing (the common case, which is what a pass over 50,000 songs
     /// meets).
     public static func forEachJoinedValue(_ text: String, _ body: (String) -> Void) {
+        guard mayJoin(text) else {
+            if !text.isEmpty { body(text) }
+            return
+        }
         let u = text.utf8
         var start = u.startIndex, i = u.startIndex
         var split = false
@@ -35,5 +39,21 @@ extension SongField {
             }
         }
         if !split { if !text.isEmpty { body(text) } } else if start != u.endIndex { body(String(text[start...])) }
+    }
+
+    /// Whether `text` holds a ";" at all: the question every value of a 50,000-song
+    /// `listallinfo` asks, where walking the UTF-8 view by index cost a tenth of the answer.
+    @inline(__always)
+    public static func mayJoin(_ text: String) -> Bool { semicolons(in: text) > 0 }
+
+    /// How many ";" `text` holds, in one plain loop over its bytes (values are short: a call to
+    /// `memchr` per value cost more than the loop).
+    @inline(__always)
+    public static func semicolons(in text: String) -> Int {
+        text.utf8.withContiguousStorageIfAvailable { bytes in
+            var n = 0
+            for b in bytes where b == 0x3B { n += 1 }
+            return n
+        } ?? text.utf8.count(where: { $0 == 0x3B })
     }
 }

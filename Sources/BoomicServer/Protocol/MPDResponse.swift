@@ -134,11 +134,17 @@ public struct MPDResponse: Sendable {
         // 32 + 3 * maxDecimal bytes around its value; an artist's line 16 + its value.
         var room = root.utf8.count + rest.utf8.count + 22 * (32 + 3 * ByteCursor.maxDecimal) + 16 * artists.count
         for value in artists { room += value.utf8.count }
-        for value in [album, albumArtist, title, genre, date, composer, comment, albumSort] { room += value?.utf8.count ?? 0 }
+        for value in [album, title, date, comment, albumSort] { room += value?.utf8.count ?? 0 }
         // A joined value's lines: at most one per "; " more, each with a name under 16 bytes.
-        for value in [credit, albumArtist, genre, composer, artistSort, albumArtistSort] {
-            room += value.map { $0.utf8.count + 16 * $0.utf8.count(where: { $0 == 0x3B }) } ?? 0
+        // A value joined from several: a line each, one more name (under 18 bytes) per ";".
+        func joined(_ value: String?) -> Int {
+            guard let value else { return 0 }
+            let n = SongField.semicolons(in: value)
+            room += value.utf8.count + 18 * n
+            return n
         }
+        let joins = (credit: joined(credit), albumArtist: joined(albumArtist), genre: joined(genre), composer: joined(composer),
+                     artistSort: joined(artistSort), albumArtistSort: joined(albumArtistSort))
         if credit != nil { room += 16 }
         for value in ids { room += value?.utf8.count ?? 0 }
         write(reserving: room) { w in
@@ -161,9 +167,9 @@ public struct MPDResponse: Sendable {
                 w.putValue(value)
                 w.put(UInt8(ascii: "\n"))
             }
-            func lines(_ name: StaticString, _ value: String?) {
+            func lines(_ name: StaticString, _ value: String?, _ semicolons: Int) {
                 guard let value else { return }
-                SongField.forEachJoinedValue(value) { line(name, $0) }
+                if semicolons > 0 { SongField.forEachJoinedValue(value) { line(name, $0) } } else { line(name, value) }
             }
             func line(_ name: StaticString, _ n: Int?) {
                 guard let n else { return }
@@ -171,19 +177,19 @@ public struct MPDResponse: Sendable {
                 w.putDecimal(n)
                 w.put(UInt8(ascii: "\n"))
             }
-            lines("Artist: ", credit)
+            lines("Artist: ", credit, joins.credit)
             for artist in artists { line("Artist: ", artist) }
-            lines("ArtistSort: ", artistSort)
+            lines("ArtistSort: ", artistSort, joins.artistSort)
             line("Album: ", album)
             line("AlbumSort: ", albumSort)
-            lines("AlbumArtist: ", albumArtist)
-            lines("AlbumArtistSort: ", albumArtistSort)
+            lines("AlbumArtist: ", albumArtist, joins.albumArtist)
+            lines("AlbumArtistSort: ", albumArtistSort, joins.albumArtistSort)
             line("Title: ", title)
             line("Track: ", track)
-            lines("Genre: ", genre)
+            lines("Genre: ", genre, joins.genre)
             line("Date: ", date.flatMap { $0.isEmpty ? nil : $0 })
             line("Date: ", year)
-            lines("Composer: ", composer)
+            lines("Composer: ", composer, joins.composer)
             line("Comment: ", comment)
             line("Disc: ", disc)
             line("MUSICBRAINZ_ARTISTID: ", ids[0])
