@@ -87,12 +87,13 @@ enum ConnectionCommands {
             try inv.server.rooms.move(output: inv.args[0], to: inv.client.room)
         },
         CommandSpec("outputs") { inv in
-            // This room's outputs; the others' are listed as MPD lists them, disabled here.
+            // This room's outputs; the others' are listed as MPD lists an output moved to
+            // another partition: a `dummy`, disabled here.
             let mine = Set(inv.server.rooms.outputs(of: inv.client.room).map(\.id))
             for output in inv.server.rooms.outputs {
                 inv.response.add("outputid", output.id)
                 inv.response.add("outputname", output.name)
-                inv.response.add("plugin", Self.plugin(output.spec))
+                inv.response.add("plugin", mine.contains(output.id) ? Self.plugin(output.spec) : "dummy")
                 inv.response.add("outputenabled", mine.contains(output.id) && inv.server.rooms.isEnabled(output: output.id) ? 1 : 0)
             }
         },

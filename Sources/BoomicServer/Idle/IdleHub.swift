@@ -38,6 +38,11 @@ public final class IdleHub: Sendable {
     }
 
     public var connections: Int { slots.withLock(\.count) }
+
+    /// Whether a connection is in `room`: MPD deletes no partition a client still drives.
+    public func isOccupied(_ room: String) -> Bool {
+        slots.withLock { Array($0.values) }.contains { $0.room == room }
+    }
 }
 
 /// One connection's share of the hub.

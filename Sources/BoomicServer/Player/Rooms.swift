@@ -91,11 +91,16 @@ public final class Rooms: Sendable {
         hub.post([.output])
     }
 
+    /// A name MPD takes for a partition: letters and digits (ASCII), `-` and `_`. (Boomic also
+    /// keeps it to 64, as it names the room's folder.)
+    static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 64
+            && name.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x2D || $0 == 0x5F }
+    }
+
     /// `newpartition NAME`: a room with no output (and a queue of its own).
     public func create(_ name: String) throws(MPDError) {
-        guard !name.isEmpty, name.count <= 64, name.allSatisfy({ !$0.isNewline && $0 != "/" }) else {
-            throw MPDError(.argument, "bad partition name")
-        }
+        guard Self.isValidName(name) else { throw MPDError(.argument, "bad name") }
         guard player(name) == nil else { throw MPDError(.exist, "name already exists") }
         let store: PlayerStateStore
         do { store = try PlayerStateStore(libraryLocation: library.session.location, room: name) } catch {
@@ -109,9 +114,13 @@ public final class Rooms: Sendable {
         hub.post([.partition])
     }
 
-    /// `delpartition NAME`: not `default`, not a room that still has outputs.
+    /// `delpartition NAME`: not `default`, not a room a client is in or that still has outputs
+    /// (MPD's checks, in its order).
     public func delete(_ name: String) throws(MPDError) {
+        guard Self.isValidName(name) || player(name) != nil else { throw MPDError(.argument, "bad name") }
+        guard player(name) != nil else { throw MPDError(.noExist, "no such partition") }
         guard name != "default" else { throw MPDError(.unknown, "cannot delete the default partition") }
+        guard !hub.isOccupied(name) else { throw MPDError(.unknown, "partition still has clients") }
         let room: Room? = rooms.withLock { r in
             guard let room = r[name] else { return nil }
             guard room.outputs.isEmpty else { return room }
@@ -119,7 +128,7 @@ public final class Rooms: Sendable {
             return room
         }
         guard let room else { throw MPDError(.noExist, "no such partition") }
-        guard room.outputs.isEmpty else { throw MPDError(.argument, "partition still has outputs") }
+        guard room.outputs.isEmpty else { throw MPDError(.unknown, "partition still has outputs") }
         changes.add(1, ordering: .releasing)
         order.withLock { $0.removeAll { $0 == name } }
         room.player.quit()
@@ -131,7 +140,7 @@ public final class Rooms: Sendable {
     /// `moveoutput NAME`: the output plays in `room` from now on; both rooms' players start
     /// again on their new outputs where they were.
     public func move(output name: String, to room: String) throws(MPDError) {
-        guard let output = outputs.first(where: { $0.name == name }) else { throw MPDError(.noExist, "No such audio output") }
+        guard let output = outputs.first(where: { $0.name == name }) else { throw MPDError(.noExist, "No such output") }
         let from: String? = rooms.withLock { r in r.first { $0.value.outputs.contains(output.id) }?.key }
         guard from != room else { return }
         rooms.withLock { r in
