@@ -37,6 +37,12 @@ struct ServeMPDReferenceTests {
         "clear", #"add "Miles Quartet""#, #"addid "Loose Files/no tags at all.flac" 1"#, "move 0 2", "swap 0 1",
         "playlist", "plchangesposid 0", "delete 0", #"findadd album "Night Drive""#, "prio 5 1", "playlist",
         "playlistinfo", #"playlistfind album "Blue Sketches""#, #"playlistsearch title "blue""#, "playlistid 3",
+        // Ranges and positions as MPD reads them: an end past the queue is cut, a start past
+        // it is an error, `-1` is the whole queue, `+N`/`-N` need a current song.
+        "clear", #"add "Miles Quartet""#, "playlistinfo 0:100", "playlistinfo 99", "playlistinfo 3:2", "playlistinfo -1",
+        "playlistinfo -2", "playlistinfo x", "prio 1 0:100", "playlistinfo 1:", "move 0:100 0", "move 0 99", "move 0 -1",
+        "delete 2:100", "delete 2:2", "delete 2:3", "delete 3:3", "delete 9:9", "playlist", #"addid "Loose Files/no tags at all.flac" +0"#,
+        #"addid "Loose Files/no tags at all.flac" 99"#, "shuffle 1:9", "shuffle 9:10",
         // Stored playlists and stickers (a rating, as clients use it).
         "clear", #"add "Miles Quartet""#, #"save "Evening""#, #"save "Evening""#, "listplaylists",
         #"playlistadd "Evening" "Loose Files/no tags at all.flac""#, #"playlistmove "Evening" 3 0"#,

@@ -48,24 +48,43 @@ struct Invocation {
         }
     }
 
-    /// `N`, `START:END` or `START:` (to the end), as positions `0..<count`.
-    func range(_ i: Int, count: Int) throws(MPDError) -> Range<Int> {
+    /// How a command holds a range to the queue's `count` entries, as MPD's commands do.
+    enum RangeBounds {
+        /// Most (`playlistinfo`, `plchanges`, `prio`, `delete`, `shuffle`): the end is cut to
+        /// the queue; a start past its end is an error, one at its end selects nothing.
+        case window
+        /// `move`: every position must be an entry.
+        case entries
+    }
+
+    /// `N`, `START:END` or `START:` (to the end), parsed as MPD parses a range (`-1` alone is
+    /// the whole queue, for old clients), as positions `0..<count`.
+    func range(_ i: Int, count: Int, _ bounds: RangeBounds = .window) throws(MPDError) -> Range<Int> {
         let text = args[i]
-        guard let colon = text.firstIndex(of: ":") else {
-            let n = try unsigned(i)
-            guard n < count else { throw error(.argument, "Bad song index") }
-            return n..<(n + 1)
+        func number(_ part: Substring) throws(MPDError) -> Int {
+            guard let n = Int(part) else { throw error(.argument, "Integer or range expected: \(text)") }
+            guard n >= 0 else { throw error(.argument, "Number is negative: \(text)") }
+            guard n <= Int(Int32.max) else { throw error(.argument, "Number too large: \(text)") }
+            return n
         }
-        guard let start = Int(text[..<colon]), start >= 0 else { throw error(.argument, "Integer or range expected: \(text)") }
-        let endText = text[text.index(after: colon)...]
-        let end: Int
-        if endText.isEmpty { end = count } else {
-            guard let e = Int(endText) else { throw error(.argument, "Integer or range expected: \(text)") }
-            end = e
+        if text == "-1" { return 0..<count }
+        let start: Int, end: Int
+        if let colon = text.firstIndex(of: ":") {
+            start = try number(text[..<colon])
+            let rest = text[text.index(after: colon)...]
+            end = rest.isEmpty ? Int(Int32.max) : try number(rest)
+            guard start <= end else { throw error(.argument, "Malformed range: \(text)") }
+        } else {
+            start = try number(text[...])
+            end = start + 1
         }
-        guard start <= end else { throw error(.argument, "Bad range: \(text)") }
-        guard end <= count, start <= count else { throw error(.argument, "Bad song index") }
-        return start..<end
+        switch bounds {
+        case .window:
+            guard start <= count else { throw error(.argument, "Bad song index") }
+        case .entries:
+            guard start < count, end <= count || end == Int(Int32.max) else { throw error(.argument, "Bad song index") }
+        }
+        return min(start, count)..<min(end, count)
     }
 
     /// The queue entry at a position.

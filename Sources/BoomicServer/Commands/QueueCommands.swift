@@ -21,7 +21,7 @@ enum QueueCommands {
         },
         CommandSpec("move", 2...2) { inv throws(MPDError) in
             let q = inv.player.status.queue
-            let range = try inv.range(0, count: q.entries.count)
+            let range = try inv.range(0, count: q.entries.count, .entries)
             let to = try destination(&inv, 1, queue: q, moving: range.count)
             inv.player.perform(.move(positions: range, to: to))
         },
@@ -143,9 +143,10 @@ enum QueueCommands {
     static func position(_ text: String, queue: PlayQueue, inv: Invocation) throws(MPDError) -> QueueCommand.Place {
         let current = queue.current.flatMap(queue.position(of:))
         if text.hasPrefix("+") || text.hasPrefix("-") {
-            guard let n = Int(text.dropFirst()), let current else { throw inv.error(.argument, "No current song") }
+            guard let n = Int(text.dropFirst()), n >= 0 else { throw inv.error(.argument, "Integer expected: \(text)") }
+            guard let current else { throw inv.error(.playerSync, "No current song") }
             let p = text.hasPrefix("+") ? current + 1 + n : current - n
-            guard (0...queue.entries.count).contains(p) else { throw inv.error(.argument, "Bad position") }
+            guard (0...queue.entries.count).contains(p) else { throw inv.error(.argument, "Number too large: \(n)") }
             return .position(p)
         }
         guard let p = Int(text) else { throw inv.error(.argument, "Integer expected: \(text)") }
@@ -158,12 +159,12 @@ enum QueueCommands {
         let text = inv.args[i]
         if text.hasPrefix("+") || text.hasPrefix("-") {
             guard case let .position(p) = try position(text, queue: queue, inv: inv), p <= limit else {
-                throw inv.error(.argument, "Bad song index")
+                throw inv.error(.argument, "Number too large: \(text.dropFirst())")
             }
             return p
         }
         let to = try inv.int(i)
-        guard (0...limit).contains(to) else { throw inv.error(.argument, "Bad song index") }
+        guard (0...limit).contains(to) else { throw inv.error(.argument, "Number too large: \(text)") }
         return to
     }
 
