@@ -180,6 +180,17 @@ struct PlayQueueTests {
         #expect(Self.queue(2).applying(.pause).upNext == Self.id(2), "paused, it still knows")
     }
 
+    @Test("nextInOrder is MPD's nextsong: the next entry even when single stops after this one; with single and repeat, this one")
+    func nextInOrder() {
+        #expect(Self.queue(3).applying(.setSingle(.oneshot)).nextInOrder == Self.id(2))
+        #expect(Self.queue(3).applying(.setSingle(.on)).nextInOrder == Self.id(2))
+        #expect(Self.queue(3).applying(.setSingle(.on)).applying(.setRepeat(.all)).nextInOrder == Self.id(1))
+        #expect(Self.queue(3).applying(.setSingle(.on)).applying(.setRepeat(.all)).applying(.setConsume(true)).nextInOrder == Self.id(1))
+        #expect(Self.queue(2).applying(.next).nextInOrder == nil, "the end of the queue, repeat off")
+        #expect(Self.queue(3).nextInOrder == Self.queue(3).upNext, "without single, what plays next")
+        #expect(Self.queue(3).applying(.stop).nextInOrder == Self.id(2), "stopped on the first, as MPD says")
+    }
+
     @Test("ids are never reused; the same song queued twice is two entries")
     func ids() {
         let q = Self.queue(2).applying(.clear).applying(.add([Self.songs[0], Self.songs[0]], at: .end))

@@ -128,4 +128,19 @@ public struct PlayQueue: Equatable, Sendable {
         let after = playing.applying(.finished)
         return after.state == .playing ? after.current : nil
     }
+
+    /// The entry MPD's `status` names as `nextsong`: the next in the play order whether or not
+    /// `single` stops after the current one (a client's "next" still goes there); with `single`
+    /// and `repeat`, the current one, which plays again (MPD 0.23 says so with `consume` too).
+    public var nextInOrder: EntryID? {
+        guard let c = current else { return nil }
+        var q = self
+        q.state = .playing
+        if q.single != .off {
+            if q.repeatMode != .off { return c }
+            q.single = .off
+        }
+        let after = q.applying(.finished)
+        return after.state == .playing ? after.current : nil
+    }
 }

@@ -97,7 +97,7 @@ enum StatusCommands {
         }
         let job = inv.server.updating.load(ordering: .acquiring)
         if job != 0 { r("updating_db", job) }
-        if let next = q.upNext, let p = q.position(of: next) {
+        if let next = q.nextInOrder, let p = q.position(of: next) {
             r("nextsong", p)
             r("nextsongid", next.rawValue)
         }
