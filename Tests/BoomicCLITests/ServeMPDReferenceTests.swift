@@ -71,7 +71,7 @@ struct ServeMPDReferenceTests {
         "moveid 9 0", "addid", #"addid "Loose Files/no tags at all.flac" 99"#, #"addid "Loose Files/no tags at all.flac" x"#,
         "seekid 9 1", "next", "previous", "repeat x", #"find "(artist == )""#, #"find "(foo""#, "search any",
         "list album group", "count group", "replay_gain_mode bad", "enableoutput 9", "toggleoutput x", "play x",
-        "playlistid x",
+        "playlistid x", #"readcomments "nosuch.flac""#, "readcomments",
     ]
 
     /// Asks each server every command on one connection; prints the answers as JSON.

@@ -22,6 +22,8 @@ struct ServePythonTests {
     run("listall", lambda: len(c.listall()))
     run("listallinfo", lambda: len([x for x in c.listallinfo() if "file" in x]))
     run("listfiles", lambda: [x.get("file") for x in c.listfiles("Miles Quartet/Blue Sketches")])
+    run("readcomments", lambda: c.readcomments("Miles Quartet/Blue Sketches/01 So Modal.flac"))
+    run("readcomments_outside", lambda: c.readcomments("../music/Miles Quartet/Blue Sketches/01 So Modal.flac"))
     run("find_pairs", lambda: [x["title"] for x in c.find("album", "Blue Sketches")])
     run("find_expr", lambda: [x["title"] for x in c.find("((album == 'Blue Sketches') AND (title contains 'Blue'))")])
     run("find_not", lambda: len(c.find("(!(album == 'Blue Sketches'))")))
@@ -175,6 +177,10 @@ struct ServePythonTests {
         #expect((out["lsinfo"] as? [String])?.contains("Miles Quartet") == true)
         #expect((out["listallinfo"] as? Int ?? 0) > 20 && (out["listall"] as? Int ?? 0) > (out["listallinfo"] as? Int ?? 0), "\(value("listall")) \(value("listallinfo"))")
         #expect((out["listfiles"] as? [String]) == ["01 So Modal.flac", "02 Blue in Grey.flac", "03 Flamenco Dusk.flac"])
+        // The file's own keys, read by TagLib; a path outside the library finds nothing.
+        let comments = out["readcomments"] as? [String: Any] ?? [:]
+        #expect("\(comments["title"] ?? "")" == "So Modal" && comments["album"] != nil && comments["tracknumber"] != nil, "\(comments)")
+        #expect(value("readcomments_outside").contains("[50@0] {readcomments} No such song"), "\(value("readcomments_outside"))")
         #expect((out["find_pairs"] as? [String]) == ["So Modal", "Blue in Grey", "Flamenco Dusk"])
         #expect((out["find_expr"] as? [String]) == ["Blue in Grey"])
         #expect((out["search"] as? [String]) == ["So Modal"])

@@ -6,7 +6,7 @@ enum CommandTable {
         var all: [String: CommandSpec] = [:]
         for spec in ConnectionCommands.all + StatusCommands.all + PlaybackCommands.all + QueueCommands.all
             + DatabaseCommands.all + StoredPlaylistCommands.all
-            + UpdateCommands.all + ArtCommands.all + StickerCommands.all
+            + UpdateCommands.all + ArtCommands.all + CommentCommands.all + StickerCommands.all
             + BoomicCommands.all {
             precondition(all[spec.name] == nil, "\(spec.name) defined twice")
             all[spec.name] = spec

@@ -1,0 +1,26 @@
+import BoomicCore
+import BoomicMedia
+
+/// `readcomments URI`: every tag the song's file holds, key by key, for clients that show what
+/// a file says beyond the tags MPD knows (Cantata's song information). MPD prints its decoders'
+/// raw comments, which differ by decoder; Boomic prints TagLib's property map, whose keys are
+/// the Vorbis names in every format (`ARTISTSORT`, `MUSICBRAINZ_ALBUMID`, `MOOD`, …).
+///
+/// The file is the one the library has at that path: a client's path is looked up in the
+/// library's tree, never opened as given.
+enum CommentCommands {
+    static let all: [CommandSpec] = [
+        CommandSpec("readcomments", 1...1) { inv throws(MPDError) in
+            let snapshot = inv.snapshot
+            guard let path = snapshot.tree.path(for: inv.args[0]), let song = snapshot.basis.song(atPath: path) else {
+                throw inv.error(.noExist, "No such song")
+            }
+            let tags: [String: [String]]
+            do { tags = try TagFile(path: song.path).properties() } catch { throw inv.error(.system, "Failed to load file") }
+            // A key that could break the line (a hostile file's TXXX description) is left out.
+            for key in tags.keys.sorted() where !key.isEmpty && key.utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x7F }) {
+                for value in tags[key]! { inv.response.add(key, value) }
+            }
+        },
+    ]
+}
