@@ -55,6 +55,9 @@ struct Invocation {
         case window
         /// `move`: every position must be an entry.
         case entries
+        /// `load`'s range of a stored playlist: both ends are cut to it, so a range past its
+        /// end loads nothing.
+        case clipped
     }
 
     /// `N`, `START:END` or `START:` (to the end), parsed as MPD parses a range (`-1` alone is
@@ -83,6 +86,8 @@ struct Invocation {
             guard start <= count else { throw error(.argument, "Bad song index") }
         case .entries:
             guard start < count, end <= count || end == Int(Int32.max) else { throw error(.argument, "Bad song index") }
+        case .clipped:
+            break
         }
         return min(start, count)..<min(end, count)
     }

@@ -34,7 +34,7 @@ enum StoredPlaylistCommands {
         },
         CommandSpec("load", 1...3) { inv throws(MPDError) in
             var songs = try songs(of: inv.args[0], inv: inv, snapshot: inv.snapshot)
-            if inv.args.count > 1 { songs = Array(songs[try inv.range(1, count: songs.count)]) }
+            if inv.args.count > 1 { songs = Array(songs[try inv.range(1, count: songs.count, .clipped)]) }
             let q = inv.player.status.queue
             let place = inv.args.count > 2 ? try QueueCommands.position(inv.args[2], queue: q, inv: inv) : .end
             inv.player.perform(.add(songs.map(\.id), at: place))
@@ -45,6 +45,7 @@ enum StoredPlaylistCommands {
             let q = inv.player.status.queue
             let ids = q.entries.map(\.song)
             try writable(name, inv: inv)
+            try valid(name, inv: inv)
             try commit(&inv, label: "save \(name)") { basis throws(ListError) in
                 switch mode {
                 case "create": return try PlaylistGeneration.create(name, songs: ids, id: ListID(UUID()), on: basis)
@@ -65,7 +66,8 @@ enum StoredPlaylistCommands {
             try writable(name, inv: inv)
             let ids = try QueueCommands.songs(at: inv.args[1], snapshot: inv.snapshot, inv: inv).map(\.id)
             let position = inv.args.count > 2 ? try inv.unsigned(2) + 1 : nil
-            try commit(&inv, label: "playlistadd \(name) \(inv.args[1])") { basis throws(ListError) in
+            try valid(name, inv: inv)
+            try commit(&inv, label: "playlistadd \(name) \(inv.args[1])", badPosition: "Bad position") { basis throws(ListError) in
                 basis.playlist(named: name) == nil
                     ? try PlaylistGeneration.create(name, songs: ids, id: ListID(UUID()), on: basis)
                     : try PlaylistGeneration.add(name, songs: ids, at: position, on: basis)
@@ -76,6 +78,7 @@ enum StoredPlaylistCommands {
             try writable(name, inv: inv)
             let selection = try Selection(inv, from: 1, keywords: ["sort", "window", "position"], substrings: true)
             let ids = try selection.songs(in: inv.snapshot, foldCase: true, inv: inv).map(\.id)
+            try valid(name, inv: inv)
             try commit(&inv, label: "searchaddpl \(name)") { basis throws(ListError) in
                 basis.playlist(named: name) == nil
                     ? try PlaylistGeneration.create(name, songs: ids, id: ListID(UUID()), on: basis)
@@ -102,7 +105,7 @@ enum StoredPlaylistCommands {
             let name = inv.args[0]
             try writable(name, inv: inv)
             let from = try inv.unsigned(1) + 1, to = try inv.unsigned(2) + 1
-            try commit(&inv, label: "playlistmove \(name) \(from - 1) \(to - 1)") { basis throws(ListError) in
+            try commit(&inv, label: "playlistmove \(name) \(from - 1) \(to - 1)", badPosition: "Bad range") { basis throws(ListError) in
                 try PlaylistGeneration.move(name, from: from, to: to, on: basis)
             }
         },
@@ -110,7 +113,8 @@ enum StoredPlaylistCommands {
             let (name, new) = (inv.args[0], inv.args[1])
             try writable(name, inv: inv)
             try writable(new, inv: inv)
-            try commit(&inv, label: "rename \(name) \(new)") { basis throws(ListError) in
+            try valid(new, inv: inv)
+            try commit(&inv, label: "rename \(name) \(new)", exists: "Playlist exists already") { basis throws(ListError) in
                 try PlaylistGeneration.rename(name, to: new, on: basis)
             }
         },
@@ -142,8 +146,20 @@ enum StoredPlaylistCommands {
         }
     }
 
+    /// A name MPD takes for a new stored playlist: not empty, no `/` and no line break (it
+    /// names a file there). Existing Boomic playlists named otherwise are still listed, loaded
+    /// and removed.
+    private static func valid(_ name: String, inv: Invocation) throws(MPDError) {
+        guard !name.isEmpty, !name.contains(where: { $0 == "/" || $0.isNewline }) else {
+            throw inv.error(.argument, "Bad playlist name")
+        }
+    }
+
     /// One transaction, named after the client and its command; idle clients hear `stored_playlist`.
-    private static func commit(_ inv: inout Invocation, label: String,
+    /// `badPosition` and `exists` are MPD's texts for a position outside the playlist and a
+    /// name taken, which differ by command.
+    private static func commit(_ inv: inout Invocation, label: String, badPosition: String = "Bad song index",
+                               exists: String = "Playlist already exists",
                                _ generate: @escaping (DataBasis) throws(ListError) -> [Assertion]) throws(MPDError) {
         let command = "mpd: \(inv.client.address) \(inv.command) " + inv.args.map(MPDCommandLine.quote).joined(separator: " ")
         do {
@@ -154,8 +170,8 @@ enum StoredPlaylistCommands {
         } catch let error as ListError {
             switch error {
             case .notFound: throw inv.error(.noExist, "No such playlist")
-            case .exists: throw inv.error(.exist, "Playlist already exists")
-            case .badPosition: throw inv.error(.argument, "Bad song index")
+            case .exists: throw inv.error(.exist, exists)
+            case .badPosition: throw inv.error(.argument, badPosition)
             case .badName: throw inv.error(.argument, error.message)
             }
         } catch {
