@@ -31,7 +31,8 @@ struct ServeMPDReferenceTests {
         #"search any "ä""#, #"search any "BLUE""#, #"search date "19""#, #"search composer """#,
         #"find date "1971""#, #"search albumartist "old""#,
         // Other answers a TCP client gets alike.
-        "listmounts", "lsinfo", #"lsinfo "Miles Quartet""#, #"listall "Loose Files""#, "count group album",
+        "listmounts", "lsinfo", #"lsinfo "/""#, "stats", #"find album "Blue Sketches" window 5:2"#,
+        #"find album "Blue Sketches" window x"#, #"find album "Blue Sketches" window 1"#, #"lsinfo "Miles Quartet""#, #"listall "Loose Files""#, "count group album",
         #"count artist "Miles Quartet""#, "outputs", "replay_gain_status", "currentsong",
         // The queue, changed the same way on both (MPD's ids start at 1 too).
         "clear", #"add "Miles Quartet""#, #"addid "Loose Files/no tags at all.flac" 1"#, "move 0 2", "swap 0 1",
@@ -61,6 +62,8 @@ struct ServeMPDReferenceTests {
         #"sticker get song "Miles Quartet/Blue Sketches/01 So Modal.flac" rating"#,
         #"sticker list song "Miles Quartet/Blue Sketches/01 So Modal.flac""#,
         #"sticker find song "Miles Quartet" rating"#, #"sticker find song "Miles Quartet" rating = 8"#,
+        #"sticker find song "Miles Quartet" rating > 6"#, #"sticker find song "Miles Quartet" rating < 6"#,
+        #"sticker find song "Miles Quartet" rating ~ 6"#,
         #"sticker get song "Miles Quartet/Blue Sketches/02 Blue in Grey.flac" rating"#,
         #"sticker delete song "Miles Quartet/Blue Sketches/01 So Modal.flac" rating"#,
         #"sticker get song "Miles Quartet/Blue Sketches/01 So Modal.flac" rating"#,
@@ -124,6 +127,10 @@ struct ServeMPDReferenceTests {
                 if command.hasPrefix("listplaylistinfo") { return all.filter { $0.hasPrefix("file: ") } }
                 // Where the queue is and what comes next (not the clock, the volume or the
                 // queue's version, which count differently).
+                // What the library holds (not the clocks).
+                if command == "stats" {
+                    return all.filter { ["artists: ", "albums: ", "songs: ", "db_playtime: "].contains(where: $0.hasPrefix) }.sorted()
+                }
                 if command == "status" {
                     return all.filter { ["repeat: ", "random: ", "single: ", "consume: ", "playlistlength: ", "state: ", "song: ",
                                          "songid: ", "nextsong: ", "nextsongid: "].contains(where: $0.hasPrefix) }

@@ -6,7 +6,8 @@ enum DatabaseCommands {
     static let all: [CommandSpec] = [
         CommandSpec("lsinfo", 0...1) { inv throws(MPDError) in
             let snapshot = inv.snapshot
-            let uri = inv.args.first ?? ""
+            // "/" is the root, as MPD reads it for old clients.
+            let uri = inv.args.first.map { $0 == "/" ? "" : $0 } ?? ""
             if let song = snapshot.song(at: uri) {
                 inv.response.add(song: song, uri: uri, tags: inv.client.tags)
                 return

@@ -64,23 +64,9 @@ struct Invocation {
     /// the whole queue, for old clients), as positions `0..<count`.
     func range(_ i: Int, count: Int, _ bounds: RangeBounds = .window) throws(MPDError) -> Range<Int> {
         let text = args[i]
-        func number(_ part: Substring) throws(MPDError) -> Int {
-            guard let n = Int(part) else { throw error(.argument, "Integer or range expected: \(text)") }
-            guard n >= 0 else { throw error(.argument, "Number is negative: \(text)") }
-            guard n <= Int(Int32.max) else { throw error(.argument, "Number too large: \(text)") }
-            return n
-        }
         if text == "-1" { return 0..<count }
-        let start: Int, end: Int
-        if let colon = text.firstIndex(of: ":") {
-            start = try number(text[..<colon])
-            let rest = text[text.index(after: colon)...]
-            end = rest.isEmpty ? Int(Int32.max) : try number(rest)
-            guard start <= end else { throw error(.argument, "Malformed range: \(text)") }
-        } else {
-            start = try number(text[...])
-            end = start + 1
-        }
+        let parsed = try range(text)
+        let start = parsed.lowerBound, end = parsed.upperBound
         switch bounds {
         case .window:
             guard start <= count else { throw error(.argument, "Bad song index") }
@@ -90,6 +76,26 @@ struct Invocation {
             break
         }
         return min(start, count)..<min(end, count)
+    }
+
+    /// `N` (`N:N+1`), `START:END` or `START:` (to `Int32.max`), as MPD parses a range, with
+    /// its errors.
+    func range(_ text: String) throws(MPDError) -> Range<Int> {
+        func number(_ part: Substring) throws(MPDError) -> Int {
+            guard let n = Int(part) else { throw error(.argument, "Integer or range expected: \(text)") }
+            guard n >= 0 else { throw error(.argument, "Number is negative: \(text)") }
+            guard n <= Int(Int32.max) else { throw error(.argument, "Number too large: \(text)") }
+            return n
+        }
+        guard let colon = text.firstIndex(of: ":") else {
+            let n = try number(text[...])
+            return n..<(n + 1)
+        }
+        let start = try number(text[..<colon])
+        let rest = text[text.index(after: colon)...]
+        let end = rest.isEmpty ? Int(Int32.max) : try number(rest)
+        guard start <= end else { throw error(.argument, "Malformed range: \(text)") }
+        return start..<end
     }
 
     /// The queue entry at a position.

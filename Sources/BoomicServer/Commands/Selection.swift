@@ -41,11 +41,8 @@ struct Selection {
     }
 
     private static func range(_ text: String, _ inv: Invocation) throws(MPDError) -> Range<Int> {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, let start = Int(parts[0]), start >= 0 else { throw inv.error(.argument, "Bad range: \(text)") }
-        let end = parts[1].isEmpty ? Int.max : Int(parts[1]) ?? -1
-        guard end >= start else { throw inv.error(.argument, "Bad range: \(text)") }
-        return start..<end
+        let r = try inv.range(text)
+        return r.lowerBound..<(r.upperBound == Int(Int32.max) ? Int.max : r.upperBound)
     }
 
     /// The songs of the music tree that match, in the tree's order (or by `sort`), windowed;

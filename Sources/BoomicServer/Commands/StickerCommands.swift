@@ -36,11 +36,26 @@ enum StickerCommands {
                 let name = inv.args[3]
                 guard field(name) != nil else { return }
                 guard snapshot.tree.directory(inv.args[2]) != nil else { throw inv.error(.noExist, "No such directory") }
-                if inv.args.count == 6, inv.args[4] != "=" { throw inv.error(.argument, "bad operator") }
+                // MPD 0.23's operators: =, < and >. Boomic's stickers are numbers (rating,
+                // playcount, favorite), so < and > compare them as numbers, as a client means it.
+                var test: (String) -> Bool = { _ in true }
+                if inv.args.count == 6 {
+                    let wanted = inv.args[5]
+                    func compare(_ value: String) -> Double? {
+                        guard let a = Double(value), let b = Double(wanted) else { return nil }
+                        return a - b
+                    }
+                    switch inv.args[4] {
+                    case "=": test = { $0 == wanted }
+                    case "<": test = { (compare($0) ?? 0) < 0 }
+                    case ">": test = { (compare($0) ?? 0) > 0 }
+                    default: throw inv.error(.argument, "bad operator")
+                    }
+                }
                 var songs: [Song] = []
                 snapshot.tree.walk(from: inv.args[2]) { _, dir in songs += snapshot.songs(in: dir) }
                 for song in songs {
-                    guard let v = value(name, of: song), inv.args.count == 4 || v == inv.args[5] else { continue }
+                    guard let v = value(name, of: song), test(v) else { continue }
                     inv.response.add("file", snapshot.tree.uri(for: song.path) ?? "")
                     inv.response.add("sticker", "\(name)=\(v)")
                 }

@@ -82,11 +82,13 @@ public final class TagIndexes: Sendable {
     func libraryStats() -> LibraryStats { once(stats) { countStats() } }
 
     private func countStats() -> LibraryStats {
-        var artists: Set<String> = [], albums: Set<String> = []
+        // As MPD counts them: the distinct Artist and Album values (the credit where a file has
+        // one), told apart by their bytes.
+        var artists: Set<ValueKey> = [], albums: Set<ValueKey> = []
         var counted = LibraryStats()
         for song in basis.songs.values where !song.missing {
-            for a in song.artists { artists.insert(a) }
-            if let album = song.album { albums.insert(album) }
+            MPDResponse.forEachValue(of: .artist, in: song) { artists.insert(ValueKey($0)) }
+            if let album = song.album, !album.isEmpty { albums.insert(ValueKey(album)) }
             counted.playtime += song.duration ?? 0
             counted.songs += 1
             counted.newest = max(counted.newest, song.added)
