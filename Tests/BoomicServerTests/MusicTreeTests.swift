@@ -27,6 +27,13 @@ import Testing
         #expect(tree.directory("Nope") == nil)
     }
 
+    /// Folders are listed as MPD (with ICU) lists them: case and accents aside, then by bytes.
+    @Test func foldersAreListedCaseAside() {
+        let names = ["Zed", "iTunes", "foobar", "Odd", "Ärger", "abba", "Abba", "Édith", "Eagles", "日本"]
+        let tree = MusicTree(folders: ["/music"], songs: Self.songs(names.map { "/music/\($0)/a.flac" }))
+        #expect(tree.directory("")?.directories == ["Abba", "abba", "Ärger", "Eagles", "Édith", "foobar", "iTunes", "Odd", "Zed", "日本"])
+    }
+
     /// A folder's `Last-Modified` is its newest song's, in it or under it.
     @Test func aFolderIsAsNewAsItsNewestSong() {
         var songs = Self.songs(["/music/A/x.flac", "/music/A/Live/y.flac", "/music/A/Live/z.flac", "/music/B/w.flac"])

@@ -12,8 +12,8 @@ import Foundation
 /// listens meanwhile); immutable, so any thread may read it.
 public struct MusicTree: Sendable {
     public struct Directory: Sendable {
-        /// Child directories' names, and the songs in it by path, each sorted as MPD sorts
-        /// (bytewise). The songs themselves, as MPD's tree holds them: a walk of the library
+        /// Child directories' names, in the order MPD lists them (`collated`), and the songs in
+        /// it by path, bytewise. The songs themselves, as MPD's tree holds them: a walk of the library
         /// (`listallinfo`) then reads them in order, where looking each id up in the basis was
         /// a fifth of its time. A commit that changes songs without moving any patches them in
         /// (`updating`), so they are always the snapshot's.
@@ -118,9 +118,7 @@ public struct MusicTree: Sendable {
                 d = parent
             }
         }
-        for (dir, names) in children {
-            index[dir]!.directories = names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        }
+        for (dir, names) in children { index[dir]!.directories = Self.collated(names) }
         // In one directory a song's path and its name sort alike (the same prefix).
         for (dir, list) in files {
             index[dir]!.songs = list.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }.map(\.song)
@@ -167,6 +165,15 @@ public struct MusicTree: Sendable {
             contents.index[dir]!.songs[at] = song
         }
         return MusicTree(roots: roots, contents: contents)
+    }
+
+    /// Folder names in the order MPD (built with ICU, as Debian's is) lists them: case and
+    /// accents aside (`foobar`, `iTunes`, `Odd`, `Ärger`), then by bytes, so that the order is
+    /// total. Byte order put every lower-case name after `Z`.
+    static func collated(_ names: [String]) -> [String] {
+        names.map { (key: Fold.key($0), name: $0) }
+            .sorted { $0.key != $1.key ? $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) : $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+            .map(\.name)
     }
 
     /// Where the song at `path` is among a directory's songs (sorted by path), if there.
