@@ -11,7 +11,7 @@ struct ServeMPDReferenceTests {
     static let commands = [
         "list artist", "list albumartist", "list album", "list genre", "list date", "list composer",
         "list track", "list disc", "list title", "list musicbrainz_albumid",
-        "list artistsort", "list albumartistsort", "list albumsort", "list performer",
+        "list artistsort", "list albumartistsort", "list albumsort", "list performer", "list work", "list originaldate", "list label", "list conductor",
         "list album group albumartist", "list album group date group albumartist", "list title group album",
         "list album group genre", "list artist group composer", "list artistsort group albumsort",
         "list albumartist group album", "list genre group artist group album",

@@ -79,6 +79,7 @@ import Testing
         full.artistCredit = "Miles Davis & John Coltrane"
         full.skipcount = 2; full.lastplayed = 1_795_000_000; full.bookmark = 754.5; full.bookmarkSpeed = 1.5
         full.artistSort = "Davis, Miles"; full.albumartistSort = "Davis, Miles"; full.albumSort = "Kind of Blue"
+        full.performer = "Bill Evans (piano)"; full.conductor = "Nobody"; full.label = "Columbia"; full.originalDate = "1959-08-17"
         for (kind, assertion) in [("add", Assertion.addSong(full)), ("delete", .deleteSong(full))] {
             let row = try Self.logEncoder().encode(assertion)
             let text = String(decoding: row, as: UTF8.self)

@@ -269,6 +269,10 @@ extension SplitMix64 {
         s.artistSort = maybe { $0.string() }
         s.albumartistSort = maybe { $0.string() }
         s.albumSort = maybe { $0.string() }
+        s.performer = maybe { $0.string() }
+        s.conductor = maybe { $0.string() }
+        s.label = maybe { $0.string() }
+        s.originalDate = maybe { $0.string() }
         return s
     }
 }

@@ -104,6 +104,12 @@ import Testing
         #expect(f.albumSort == "White Album, The")
     }
 
+    @Test func performersConductorsLabelAndOriginalDate() {
+        let f = facts(["PERFORMER": ["A (piano)", "B (drums)"], "CONDUCTOR": ["C"], "LABEL": ["L1", "L2"], "ORIGINALDATE": ["1971-02"]])
+        #expect(f.performer == "A (piano); B (drums)" && f.conductor == "C")
+        #expect(f.label == "L1" && f.originalDate == "1971-02")
+    }
+
     /// ID3's genre codes for a remix and a cover, which TagLib leaves as they are.
     @Test func genreWordsAreSpelledOut() {
         #expect(facts(["GENRE": ["RX", "Rock"]]).genre == "Remix; Rock")

@@ -57,7 +57,9 @@ import Testing
         var s = song
         s.title = "Ünïcode Title — 新しい"; s.artists = ["Åsa Ström", "Bob"]; s.album = "New Album"
         s.albumartist = "Various Ärtists"; s.artistSort = "Ström, Åsa"; s.albumartistSort = "Ärtists, Various"
-        s.albumSort = "Album, New"; s.track = 7; s.tracktotal = 14; s.disc = 2; s.disctotal = 3
+        s.albumSort = "Album, New"; s.performer = "Åsa Ström (voice)"; s.conductor = "Dirigént"; s.label = "Läbel"
+        // A year: ID3v2.3 holds no more of an original date (TORY), and says so as unheld.
+        s.originalDate = "1998"; s.track = 7; s.tracktotal = 14; s.disc = 2; s.disctotal = 3
         s.year = 1999; s.date = "1999-12-31"; s.genre = "Jazz"; s.composer = "Cömposer"
         s.compilation = true; s.comment = "A comment"
         s.replaygainTrackGain = -7.25; s.replaygainTrackPeak = 0.912345
@@ -405,7 +407,8 @@ import Testing
                 names = {'TIT2': 'TITLE', 'TPE1': 'ARTIST', 'TALB': 'ALBUM', 'TPE2': 'ALBUMARTIST',
                          'TSOP': 'ARTISTSORT', 'TSO2': 'ALBUMARTISTSORT', 'TSOA': 'ALBUMSORT',
                          'TRCK': 'TRACKNUMBER', 'TPOS': 'DISCNUMBER', 'TDRC': 'DATE', 'TCON': 'GENRE',
-                         'TCOM': 'COMPOSER', 'TCMP': 'COMPILATION'}
+                         'TCOM': 'COMPOSER', 'TCMP': 'COMPILATION', 'TPE3': 'CONDUCTOR', 'TPUB': 'LABEL',
+                         'TDOR': 'ORIGINALDATE'}
                 for fid, key in names.items():
                     if fid in t: out[key] = [str(x) for x in t[fid].text]
                 txxx = {'MUSICBRAINZ ALBUM ID': 'MUSICBRAINZ_ALBUMID', 'MUSICBRAINZ ARTIST ID': 'MUSICBRAINZ_ARTISTID',

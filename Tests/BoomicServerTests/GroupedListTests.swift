@@ -43,6 +43,7 @@ import Testing
             song.artistSort = value(names.map { $0 + ", The" }, missing: 0.7)
             song.albumartistSort = value(names, missing: 0.8)
             song.albumSort = value(["Live, The", "Studio"], missing: 0.7)
+            song.performer = joined(names.map { $0 + " (piano)" }, missing: 0.8)
             song.duration = rng.chance(0.9) ? Double.random(in: 1...400, using: &rng) : nil
             return song
         }

@@ -13,6 +13,7 @@ struct SongJSON: Encodable {
     var artists: [String]
     var album, albumartist: String?
     var artist_sort, albumartist_sort, album_sort: String?
+    var performer, conductor, label, original_date: String?
     var track, tracktotal, disc, disctotal, year: Int?
     var date, genre, composer: String?
     var compilation: Bool
@@ -38,6 +39,7 @@ struct SongJSON: Encodable {
         id = s.id.description; path = s.path; title = s.title; artist = s.artist; artists = s.artists
         album = s.album; albumartist = s.albumartist
         artist_sort = s.artistSort; albumartist_sort = s.albumartistSort; album_sort = s.albumSort
+        performer = s.performer; conductor = s.conductor; label = s.label; original_date = s.originalDate
         track = s.track; tracktotal = s.tracktotal
         disc = s.disc; disctotal = s.disctotal; year = s.year; date = s.date; genre = s.genre
         composer = s.composer; compilation = s.compilation; duration = s.duration
@@ -56,6 +58,7 @@ struct SongJSON: Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case id, path, title, artist, artists, album, albumartist, artist_sort, albumartist_sort, album_sort
+        case performer, conductor, label, original_date
         case track, tracktotal, disc, disctotal, year
         case date, genre, composer, compilation, duration, samplerate, bitdepth, channels, bitrate, format
         case tags, rating, playcount, favorite, art, missing, added, comment
@@ -78,7 +81,9 @@ struct SongJSON: Encodable {
         try c.encode(artists, forKey: .artists); try c.encodeIfPresent(album, forKey: .album)
         try c.encodeIfPresent(albumartist, forKey: .albumartist)
         try c.encodeIfPresent(artist_sort, forKey: .artist_sort); try c.encodeIfPresent(albumartist_sort, forKey: .albumartist_sort)
-        try c.encodeIfPresent(album_sort, forKey: .album_sort); try c.encodeIfPresent(track, forKey: .track)
+        try c.encodeIfPresent(album_sort, forKey: .album_sort)
+        try c.encodeIfPresent(performer, forKey: .performer); try c.encodeIfPresent(conductor, forKey: .conductor)
+        try c.encodeIfPresent(label, forKey: .label); try c.encodeIfPresent(original_date, forKey: .original_date); try c.encodeIfPresent(track, forKey: .track)
         try c.encodeIfPresent(tracktotal, forKey: .tracktotal); try c.encodeIfPresent(disc, forKey: .disc)
         try c.encodeIfPresent(disctotal, forKey: .disctotal); try c.encodeIfPresent(year, forKey: .year)
         try c.encodeIfPresent(date, forKey: .date); try c.encodeIfPresent(genre, forKey: .genre)

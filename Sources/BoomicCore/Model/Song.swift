@@ -34,6 +34,12 @@ public struct Song: Identifiable, Hashable, Sendable, Codable {
         var artistSort: String?
         var albumartistSort: String?
         var albumSort: String?
+        // Who performed and conducted (several joined with "; "), the label and the original
+        // release date, as Picard writes them and MPD clients show them; optional likewise.
+        var performer: String?
+        var conductor: String?
+        var label: String?
+        var originalDate: String?
         var track: Int?
         var tracktotal: Int?
         var disc: Int?
@@ -163,6 +169,26 @@ public struct Song: Identifiable, Hashable, Sendable, Codable {
     public var albumSort: String? {
         get { storage.fields.albumSort }
         set { mutate { $0.albumSort = newValue } }
+    }
+    /// The performers (PERFORMER; several joined with "; "), often `Name (instrument)`.
+    public var performer: String? {
+        get { storage.fields.performer }
+        set { mutate { $0.performer = newValue } }
+    }
+    public var conductor: String? {
+        get { storage.fields.conductor }
+        set { mutate { $0.conductor = newValue } }
+    }
+    /// The record label (LABEL; ID3's TPUB).
+    public var label: String? {
+        get { storage.fields.label }
+        set { mutate { $0.label = newValue } }
+    }
+    /// When the recording was first released (ORIGINALDATE; ID3's TDOR, TORY), as the file
+    /// spells it.
+    public var originalDate: String? {
+        get { storage.fields.originalDate }
+        set { mutate { $0.originalDate = newValue } }
     }
     public var track: Int? {
         get { storage.fields.track }

@@ -1,8 +1,14 @@
 extension SongField {
     /// Whether the import joins a file's several values into this one text with "; "
-    /// (`FileFacts.apply(tags:)`: ALBUMARTIST, GENRE, COMPOSER, and ARTIST when it is the credit
-    /// next to ARTISTS), as `Song.artist` joins artists.
-    public var joinsValues: Bool { self == .albumartist || self == .genre || self == .composer || self == .artistCredit }
+    /// (`FileFacts.apply(tags:)`: ALBUMARTIST, GENRE, COMPOSER, PERFORMER, CONDUCTOR, the sort
+    /// names of artists, and ARTIST when it is the credit next to ARTISTS), as `Song.artist`
+    /// joins artists.
+    public var joinsValues: Bool {
+        switch self {
+        case .albumartist, .genre, .composer, .artistCredit, .artistSort, .albumartistSort, .performer, .conductor: true
+        default: false
+        }
+    }
 
     /// The value as a match sees it: `queryValue`, except that a joined field holding several
     /// values offers each of them as well as the whole text, as the artists do. A file tagged

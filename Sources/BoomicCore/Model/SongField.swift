@@ -12,6 +12,9 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
     case artistSort = "artist_sort"
     case albumartistSort = "albumartist_sort"
     case albumSort = "album_sort"
+    /// Performers and conductors (several joined with "; "), the label, the original date.
+    case performer, conductor, label
+    case originalDate = "original_date"
     case track, tracktotal, disc, disctotal, year, date
     case genre, composer, compilation, comment
     case replaygainTrackGain = "replaygain_track_gain"
@@ -46,6 +49,7 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
     public var kind: Kind {
         switch self {
         case .path, .fingerprint, .title, .artistCredit, .album, .albumartist, .artistSort, .albumartistSort, .albumSort,
+             .performer, .conductor, .label, .originalDate,
              .date, .genre, .composer, .comment,
              .mbTrackID, .mbAlbumID, .mbArtistID, .mbAlbumArtistID, .mbReleaseGroupID, .format, .art:
             return .string
@@ -116,6 +120,10 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
         case .artistSort: return Self.opt(song.artistSort)
         case .albumartistSort: return Self.opt(song.albumartistSort)
         case .albumSort: return Self.opt(song.albumSort)
+        case .performer: return Self.opt(song.performer)
+        case .conductor: return Self.opt(song.conductor)
+        case .label: return Self.opt(song.label)
+        case .originalDate: return Self.opt(song.originalDate)
         case .track: return Self.opt(song.track)
         case .tracktotal: return Self.opt(song.tracktotal)
         case .disc: return Self.opt(song.disc)
@@ -173,6 +181,10 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
         case .artistSort: song.artistSort = v.string
         case .albumartistSort: song.albumartistSort = v.string
         case .albumSort: song.albumSort = v.string
+        case .performer: song.performer = v.string
+        case .conductor: song.conductor = v.string
+        case .label: song.label = v.string
+        case .originalDate: song.originalDate = v.string
         case .track: song.track = v.int
         case .tracktotal: song.tracktotal = v.int
         case .disc: song.disc = v.int

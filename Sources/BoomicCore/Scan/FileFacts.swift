@@ -18,6 +18,10 @@ public struct FileFacts: Hashable, Sendable, Codable {
     public var artistSort: String?
     public var albumartistSort: String?
     public var albumSort: String?
+    public var performer: String?
+    public var conductor: String?
+    public var label: String?
+    public var originalDate: String?
     public var track: Int?
     public var tracktotal: Int?
     public var disc: Int?
@@ -69,6 +73,7 @@ extension FileFacts {
         s.path = path; s.size = size; s.mtime = mtime; s.fingerprint = fingerprint; s.missing = false
         s.title = title; s.artists = artists; s.artistCredit = artistCredit; s.album = album; s.albumartist = albumartist
         s.artistSort = artistSort; s.albumartistSort = albumartistSort; s.albumSort = albumSort
+        s.performer = performer; s.conductor = conductor; s.label = label; s.originalDate = originalDate
         s.track = track; s.tracktotal = tracktotal; s.disc = disc; s.disctotal = disctotal
         s.year = year; s.date = date; s.genre = genre; s.composer = composer
         s.compilation = compilation; s.comment = comment

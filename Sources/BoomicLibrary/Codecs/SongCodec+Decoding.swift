@@ -203,6 +203,10 @@ extension SongCodec {
         if has(.artistSort) { s.artistSort = try shared() }
         if has(.albumartistSort) { s.albumartistSort = try shared() }
         if has(.albumSort) { s.albumSort = try shared() }
+        if has(.performer) { s.performer = try shared() }
+        if has(.conductor) { s.conductor = try shared() }
+        if has(.label) { s.label = try shared() }
+        if has(.originalDate) { s.originalDate = try shared() }
         return s
     }
 }

@@ -24,7 +24,7 @@ import Synchronization
 /// of it is read, and its own string table means two threads never share (and never contend for
 /// the reference counts of) the same `String`s. Version 2 was one chunk without the header;
 /// version 3 had no user fields, version 4 no artist credit, version 5 no skip count, last play
-/// or bookmark, version 6 no sort names.
+/// or bookmark, version 6 no sort names, performer, conductor, label or original date.
 ///
 /// Absent optionals, empty arrays, `false`, and numbers equal to their default set no bit and
 /// take no bytes. Values many songs share (album, genre, dates, MusicBrainz album ids, art hashes,
@@ -59,6 +59,7 @@ public enum SongCodec {
         case userFields
         case skipcount, lastplayed, bookmark, bookmarkSpeed
         case artistSort, albumartistSort, albumSort
+        case performer, conductor, label, originalDate
 
         var mask: UInt64 { 1 << UInt64(rawValue) }
         static let all: UInt64 = (1 << UInt64(allCases.count)) - 1
@@ -201,6 +202,10 @@ public enum SongCodec {
         mark(.artistSort, s.artistSort != nil)
         mark(.albumartistSort, s.albumartistSort != nil)
         mark(.albumSort, s.albumSort != nil)
+        mark(.performer, s.performer != nil)
+        mark(.conductor, s.conductor != nil)
+        mark(.label, s.label != nil)
+        mark(.originalDate, s.originalDate != nil)
 
         w.uuid(s.id.uuid)
         w.varint(bits)
@@ -258,5 +263,9 @@ public enum SongCodec {
         shared(s.artistSort)
         shared(s.albumartistSort)
         shared(s.albumSort)
+        shared(s.performer)
+        shared(s.conductor)
+        shared(s.label)
+        shared(s.originalDate)
     }
 }

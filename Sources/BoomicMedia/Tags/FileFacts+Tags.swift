@@ -44,6 +44,10 @@ extension FileFacts {
         artistSort = joined("ARTISTSORT")
         albumartistSort = joined("ALBUMARTISTSORT")
         albumSort = first("ALBUMSORT")
+        performer = joined("PERFORMER")
+        conductor = joined("CONDUCTOR")
+        label = first("LABEL")
+        originalDate = first("ORIGINALDATE")
 
         let trackPair = first("TRACKNUMBER").map(TagValue.numberPair)
         track = trackPair?.number

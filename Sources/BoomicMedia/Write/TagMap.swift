@@ -16,7 +16,8 @@ import Foundation
 public enum TagMap {
     /// Every field written into files: the song's tag fields (`SongField.isTag`), cover included.
     public static let fields: [SongField] = [
-        .title, .artists, .artistCredit, .album, .albumartist, .artistSort, .albumartistSort, .albumSort, .track, .tracktotal, .disc, .disctotal, .year, .date,
+        .title, .artists, .artistCredit, .album, .albumartist, .artistSort, .albumartistSort, .albumSort,
+        .performer, .conductor, .label, .originalDate, .track, .tracktotal, .disc, .disctotal, .year, .date,
         .genre, .composer, .compilation, .comment,
         .replaygainTrackGain, .replaygainTrackPeak, .replaygainAlbumGain, .replaygainAlbumPeak,
         .mbTrackID, .mbAlbumID, .mbArtistID, .mbAlbumArtistID, .mbReleaseGroupID, .art,
@@ -154,6 +155,7 @@ public enum TagMap {
     /// carries both the year and the date.
     enum Group: CaseIterable {
         case title, artists, album, albumartist, artistSort, albumartistSort, albumSort
+        case performer, conductor, label, originalDate
         case track, disc, date, genre, composer, compilation, comment
         case trackGain, trackPeak, albumGain, albumPeak
         case mbTrack, mbAlbum, mbArtist, mbAlbumArtist, mbReleaseGroup
@@ -167,6 +169,10 @@ public enum TagMap {
             case .artistSort: [.artistSort]
             case .albumartistSort: [.albumartistSort]
             case .albumSort: [.albumSort]
+            case .performer: [.performer]
+            case .conductor: [.conductor]
+            case .label: [.label]
+            case .originalDate: [.originalDate]
             case .track: [.track, .tracktotal]
             case .disc: [.disc, .disctotal]
             case .date: [.year, .date]
@@ -213,6 +219,10 @@ public enum TagMap {
             case .artistSort: return ["ARTISTSORT": one(song.artistSort)]
             case .albumartistSort: return ["ALBUMARTISTSORT": one(song.albumartistSort)]
             case .albumSort: return ["ALBUMSORT": one(song.albumSort)]
+            case .performer: return ["PERFORMER": one(song.performer)]
+            case .conductor: return ["CONDUCTOR": one(song.conductor)]
+            case .label: return ["LABEL": one(song.label)]
+            case .originalDate: return ["ORIGINALDATE": one(song.originalDate)]
             case .track: return Self.numbered("TRACK", song.track, song.tracktotal, style)
             case .disc: return Self.numbered("DISC", song.disc, song.disctotal, style)
             case .date: return ["DATE": one(TagMap.date(year: song.year, date: song.date))]

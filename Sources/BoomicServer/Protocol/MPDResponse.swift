@@ -118,6 +118,8 @@ public struct MPDResponse: Sendable {
         // A song's lines print its own sort names only; lists, groups and filters fall back.
         let artistSort = wanted(.artistSort, song.artistSort), albumSort = wanted(.albumSort, song.albumSort)
         let albumArtistSort = wanted(.albumArtistSort, song.albumartistSort)
+        let performer = wanted(.performer, song.performer), conductor = wanted(.conductor, song.conductor)
+        let label = wanted(.label, song.label), originalDate = wanted(.originalDate, song.originalDate)
         let title = wanted(.title, song.title), genre = wanted(.genre, song.genre)
         let date = tags.contains(.date) ? song.date : nil
         let year = tags.contains(.date) && date == nil ? song.year : nil
@@ -130,11 +132,11 @@ public struct MPDResponse: Sendable {
         let track = tags.contains(.track) ? song.track : nil, disc = tags.contains(.disc) ? song.disc : nil
         let rate = song.samplerate, channels = song.channels, bits = song.bitdepth
         let duration = song.duration
-        // Names, numbers and newlines: the file line and 21 others, none with more than
+        // Names, numbers and newlines: the file line and 25 others, none with more than
         // 32 + 3 * maxDecimal bytes around its value; an artist's line 16 + its value.
-        var room = root.utf8.count + rest.utf8.count + 22 * (32 + 3 * ByteCursor.maxDecimal) + 16 * artists.count
+        var room = root.utf8.count + rest.utf8.count + 26 * (32 + 3 * ByteCursor.maxDecimal) + 16 * artists.count
         for value in artists { room += value.utf8.count }
-        for value in [album, title, date, comment, albumSort] { room += value?.utf8.count ?? 0 }
+        for value in [album, title, date, comment, albumSort, label, originalDate] { room += value?.utf8.count ?? 0 }
         // A joined value's lines: at most one per "; " more, each with a name under 16 bytes.
         // A value joined from several: a line each, one more name (under 18 bytes) per ";".
         func joined(_ value: String?) -> Int {
@@ -144,7 +146,8 @@ public struct MPDResponse: Sendable {
             return n
         }
         let joins = (credit: joined(credit), albumArtist: joined(albumArtist), genre: joined(genre), composer: joined(composer),
-                     artistSort: joined(artistSort), albumArtistSort: joined(albumArtistSort))
+                     artistSort: joined(artistSort), albumArtistSort: joined(albumArtistSort),
+                     performer: joined(performer), conductor: joined(conductor))
         if credit != nil { room += 16 }
         for value in ids { room += value?.utf8.count ?? 0 }
         write(reserving: room) { w in
@@ -189,9 +192,13 @@ public struct MPDResponse: Sendable {
             lines("Genre: ", genre, joins.genre)
             line("Date: ", date.flatMap { $0.isEmpty ? nil : $0 })
             line("Date: ", year)
+            line("OriginalDate: ", originalDate)
             lines("Composer: ", composer, joins.composer)
+            lines("Performer: ", performer, joins.performer)
+            lines("Conductor: ", conductor, joins.conductor)
             line("Comment: ", comment)
             line("Disc: ", disc)
+            line("Label: ", label)
             line("MUSICBRAINZ_ARTISTID: ", ids[0])
             line("MUSICBRAINZ_ALBUMID: ", ids[1])
             line("MUSICBRAINZ_ALBUMARTISTID: ", ids[2])
@@ -245,6 +252,10 @@ public struct MPDResponse: Sendable {
         case .genre: joined(song.genre)
         case .date: one(song.date ?? song.year.map(String.init))
         case .composer: joined(song.composer)
+        case .performer: joined(song.performer)
+        case .conductor: joined(song.conductor)
+        case .label: one(song.label)
+        case .originalDate: one(song.originalDate)
         case .comment: one(song.comment)
         case .disc: one(song.disc.map(String.init))
         case .musicBrainzArtistID: one(song.mbArtistID)

@@ -14,9 +14,13 @@ public enum MPDTag: String, CaseIterable, Sendable {
     case track = "Track"
     case genre = "Genre"
     case date = "Date"
+    case originalDate = "OriginalDate"
     case composer = "Composer"
+    case performer = "Performer"
+    case conductor = "Conductor"
     case comment = "Comment"
     case disc = "Disc"
+    case label = "Label"
     case musicBrainzArtistID = "MUSICBRAINZ_ARTISTID"
     case musicBrainzAlbumID = "MUSICBRAINZ_ALBUMID"
     case musicBrainzAlbumArtistID = "MUSICBRAINZ_ALBUMARTISTID"
@@ -39,9 +43,8 @@ public enum MPDTag: String, CaseIterable, Sendable {
     private static let unkept: [String: String] = Dictionary(uniqueKeysWithValues: [
         // MPD 0.23's other tags (0.24's Mood, TitleSort, ShowMovement and DiscSubtitle are
         // unknown to it, so they are not here either).
-        "Name", "OriginalDate", "ComposerSort",
-        "Performer", "Conductor", "Work", "Movement", "MovementNumber", "Ensemble", "Location",
-        "Grouping", "Label", "MUSICBRAINZ_RELEASETRACKID", "MUSICBRAINZ_WORKID",
+        "Name", "ComposerSort", "Work", "Movement", "MovementNumber", "Ensemble", "Location",
+        "Grouping", "MUSICBRAINZ_RELEASETRACKID", "MUSICBRAINZ_WORKID",
     ].map { ($0.lowercased(), $0) })
 
     private static let byLowercasedName = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue.lowercased(), $0) })
@@ -60,6 +63,10 @@ public enum MPDTag: String, CaseIterable, Sendable {
         case .genre: .genre
         case .date: .date
         case .composer: .composer
+        case .performer: .performer
+        case .conductor: .conductor
+        case .label: .label
+        case .originalDate: .originalDate
         case .comment: .comment
         case .disc: .disc
         case .musicBrainzArtistID: .mbArtistID

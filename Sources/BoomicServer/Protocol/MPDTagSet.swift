@@ -41,6 +41,10 @@ extension MPDTag {
         case .artistSort: 1 << 15
         case .albumSort: 1 << 16
         case .albumArtistSort: 1 << 17
+        case .performer: 1 << 18
+        case .conductor: 1 << 19
+        case .label: 1 << 20
+        case .originalDate: 1 << 21
         }
     }
 }
