@@ -89,4 +89,47 @@ struct ServeLibraryTests {
         #expect(try box.succeed("playlist", "ls").stdout.contains("Evening"))
         _ = server.stop()
     }
+
+    /// `update PATH` scans that folder only, as MPD does: a new album elsewhere waits for a
+    /// whole update, and a file gone elsewhere is not marked missing.
+    static let narrowUpdate = RunningServer.pythonPrelude + #"""
+    c = mpd.MPDClient(); c.connect("127.0.0.1", port)
+    def update(*path):
+        c.update(*path)
+        for i in range(200):
+            if "updating_db" not in c.status(): return
+            time.sleep(0.05)
+    def files(): return sorted(x["file"] for x in c.listall() if "file" in x)
+    update("New Album")
+    out["after_narrow"] = files()
+    update("Miles Quartet/Blue Sketches/01 So Modal.flac")
+    out["after_file"] = files()
+    run("outside", lambda: c.update("../etc"))
+    update()
+    out["after_whole"] = files()
+    print(json.dumps(out))
+    """#
+
+    @Test func updateOfAFolderScansThatFolder() throws {
+        let box = try Sandbox()
+        try box.succeed("import", box.music)
+        let server = try RunningServer(box)
+        let fm = FileManager.default
+        let source = box.music + "/Miles Quartet/Blue Sketches/01 So Modal.flac"
+        for folder in ["New Album", "Other Album"] {
+            try fm.createDirectory(atPath: box.music + "/" + folder, withIntermediateDirectories: true)
+            try fm.copyItem(atPath: source, toPath: box.music + "/" + folder + "/01 Copy.flac")
+        }
+        // Changed on disk, and gone: both outside the folders updated first.
+        try fm.removeItem(atPath: box.music + "/Loose Files/no tags at all.flac")
+        let out = try #require(try server.pythonJSON(Self.narrowUpdate) as? [String: Any])
+        let narrow = out["after_narrow"] as? [String] ?? []
+        #expect(narrow.contains("New Album/01 Copy.flac") && !narrow.contains("Other Album/01 Copy.flac"), "\(narrow)")
+        #expect(narrow.contains("Loose Files/no tags at all.flac"), "a file gone outside the folder is not missing yet")
+        #expect(out["after_file"] as? [String] == narrow, "a file's update scans its folder, which changed nothing")
+        #expect("\(out["outside"] ?? "")".contains("[2@0] {update} Malformed path"), "\(out["outside"] ?? "")")
+        let whole = out["after_whole"] as? [String] ?? []
+        #expect(whole.contains("Other Album/01 Copy.flac") && !whole.contains("Loose Files/no tags at all.flac"), "\(whole)")
+        _ = server.stop()
+    }
 }

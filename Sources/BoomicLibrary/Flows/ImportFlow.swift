@@ -17,17 +17,19 @@ public enum ImportFlow {
     ///
     /// - Parameters:
     ///   - given: absolute folders (`Paths.musicFolders`), checked to exist.
+    ///   - within: folders inside the remembered ones to scan instead of all of them (MPD's
+    ///     `update PATH`): not remembered, and only songs under them can go missing.
     ///   - reread: read every file, not only those whose size or mtime changed.
     /// A folder that cannot be read (a root-owned `lost+found`) is reported through `events` and
     /// its songs are left as they were, not marked missing; so are single unreadable files.
-    public static func run(_ lib: LibrarySession, given: [String], reread: Bool, message: String?,
+    public static func run(_ lib: LibrarySession, given: [String], within: [String] = [], reread: Bool, message: String?,
                            events: any LibraryEvents, now: Double = Date().timeIntervalSince1970) throws -> Result {
         // Files a killed write renamed are Boomic's, not news from disk (WriteJournal).
         try TagWriting.recoverBeforeImport(lib)
         // Remembered only once they exist: a typo must not break every later rescan.
         if !given.isEmpty { _ = try lib.addFolders(given) }
         let remembered = try lib.folders()
-        let roots = given.isEmpty ? remembered : given
+        let roots = !given.isEmpty ? given : !within.isEmpty ? within : remembered
         guard !roots.isEmpty else {
             throw LibraryError("no music folders to scan; run 'boomic import DIR' with your music folder")
         }

@@ -4,8 +4,9 @@ import Foundation
 
 /// `update` and `rescan` run Boomic's import over the music folders, in the background, as one
 /// transaction (so an update can be undone); clients follow it through `updating_db` in
-/// `status` and the `update` and `database` idle events. A path narrows nothing: the import
-/// looks at every folder, which costs a stat per unchanged file.
+/// `status` and the `update` and `database` idle events. A path narrows the import to that
+/// folder (or file's folder), as in MPD: after adding an album, a client need not wait for a
+/// walk of the whole library.
 enum UpdateCommands {
     static let all: [CommandSpec] = [
         CommandSpec("update", 0...1) { inv throws(MPDError) in try start(&inv, reread: false) },
@@ -13,9 +14,23 @@ enum UpdateCommands {
     ]
 
     private static func start(_ inv: inout Invocation, reread: Bool) throws(MPDError) {
-        if let uri = inv.args.first, !uri.isEmpty, inv.snapshot.tree.path(for: uri) == nil {
-            throw inv.error(.argument, "Malformed path")
+        // The folder to scan: the client's path inside a music folder (no `..`, nothing
+        // absolute; a new album's folder need not be in the library yet), a file's folder for a
+        // file, the nearest existing folder for one removed. Only what a whole update would scan.
+        var within: [String] = []
+        if let uri = inv.args.first, !uri.isEmpty, uri != "/" {
+            guard var path = inv.snapshot.tree.path(for: uri) else { throw inv.error(.argument, "Malformed path") }
+            let roots = inv.server.library.folders.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+            guard let root = roots.first(where: { path == $0 || path.hasPrefix($0 == "/" ? "/" : $0 + "/") }) else {
+                throw inv.error(.argument, "Malformed path")
+            }
+            var isFolder: ObjCBool = false
+            while path != root, !(FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue) {
+                path = (path as NSString).deletingLastPathComponent
+            }
+            within = [path]
         }
+        let scope = within
         let server = inv.server
         let job: Int? = server.updates.withLock { u in
             guard u.running == nil else { return nil }
@@ -28,7 +43,7 @@ enum UpdateCommands {
         inv.response.add("updating_db", job)
         server.hub.post([.update])
         Thread.detachNewThread {
-            _ = try? ImportFlow.run(server.library.session, given: [], reread: reread, message: "mpd update",
+            _ = try? ImportFlow.run(server.library.session, given: [], within: scope, reread: reread, message: "mpd update",
                                     events: SilentEvents())
             server.library.refreshNow()
             server.updates.withLock {
