@@ -78,7 +78,8 @@ struct ServeMPDReferenceTests {
         "moveid 9 0", "addid", #"addid "Loose Files/no tags at all.flac" 99"#, #"addid "Loose Files/no tags at all.flac" x"#,
         "seekid 9 1", "next", "previous", "repeat x", #"find "(artist == )""#, #"find "(foo""#, "search any",
         "list album group", "count group", "replay_gain_mode bad", "enableoutput 9", "toggleoutput x", "play x",
-        "playlistid x", #"readcomments "nosuch.flac""#, "readcomments",
+        "playlistid x", #"readcomments "nosuch.flac""#, "readcomments", #"list genre "Jazz""#, #"list file "x""#,
+        #"list album "Miles Quartet""#, #"ping "x"#, #"find artist "x"y"#, "command_list_end",
     ]
 
     /// Asks each server every command on one connection; prints the answers as JSON.

@@ -82,6 +82,10 @@ enum DatabaseCommands {
             let level = TagLevel(name: typeName)
             guard isFile || level != nil else { throw inv.error(.argument, "Unknown tag type: \(typeName)") }
             var selection: Selection
+            if inv.args.count == 2, !isFile, level != TagLevel(.album), !inv.args[1].hasPrefix("(") {
+                // One word after the tag is the old `list album ARTIST`, for Album only.
+                throw inv.error(.argument, "should be \"Album\" for 3 arguments")
+            }
             if inv.args.count == 2, level == TagLevel(.album), !inv.args[1].hasPrefix("(") {
                 // The old `list album ARTIST`.
                 selection = try Selection(Invocation(server: inv.server, client: inv.client, command: inv.command,

@@ -19,6 +19,8 @@ final class MPDConnectionHandler: ChannelInboundHandler {
     private var list: (ok: Bool, lines: [MPDCommandLine])?
     /// A command list that went over the limit: the rest of it is skipped.
     private var listOverflowed = false
+    /// A `close` ran in the command list just run: the connection ends after it.
+    private var closing = false
     /// Requests read but not yet carried out: the socket's bytes arrive in reads of up to a
     /// megabyte, so a client that never reads its answers may have sent hundreds of requests at
     /// once. They wait here, as the bytes they came in (bounded by what one read holds, since
@@ -140,13 +142,13 @@ final class MPDConnectionHandler: ChannelInboundHandler {
         let line: MPDCommandLine
         do { line = try MPDCommandLine.parse(text) } catch {
             write(context, error.line + "\n")
-            // A line without a command word is no MPD client: MPD closes such connections.
-            if error.code == .unknown { close(context) }
+            if MPDCommandLine.hasNoCommandWord(error) { close(context) }
             return
         }
         if list != nil {
             if line.command == "command_list_end" {
                 runList(context: context)
+                if closing { close(context) }
             } else if listOverflowed {
                 return
             } else if list!.lines.count >= Self.maxListLength {
@@ -157,6 +159,9 @@ final class MPDConnectionHandler: ChannelInboundHandler {
             return
         }
         switch line.command {
+        case "command_list_end":
+            // Outside a list MPD knows no such command.
+            write(context, MPDError(.unknown, "unknown command \"command_list_end\"").line + "\n")
         case "command_list_begin", "command_list_ok_begin":
             list = (line.command == "command_list_ok_begin", [])
             listOverflowed = false
@@ -183,23 +188,30 @@ final class MPDConnectionHandler: ChannelInboundHandler {
             write(context, MPDError(.argument, "command list too long (over \(Self.maxListLength) commands)").line + "\n")
             return
         }
-        var closes = false
         for (i, line) in lines.enumerated() {
-            if ["idle", "noidle", "command_list_begin", "command_list_ok_begin"].contains(line.command) {
+            if ["command_list_begin", "command_list_ok_begin"].contains(line.command) {
+                // A list in a list: MPD reads it as no command at all.
+                write(context, MPDError(.unknown, "unknown command \"\(line.command)\"", index: i).line + "\n")
+                return
+            }
+            if ["idle", "noidle"].contains(line.command) {
                 write(context, MPDError(.notList, "\(line.command) not allowed in a command list", command: line.command, index: i).line + "\n")
                 return
             }
             switch CommandTable.run(line, client: client, server: server, index: i) {
             case let .success(invocation):
+                // `close` ends the connection there, without a word (as MPD does).
+                if invocation.closes {
+                    closing = true
+                    return
+                }
                 write(context, invocation.response, ending: ok ? "list_OK\n" : "")
-                closes = closes || invocation.closes
             case let .failure(error):
                 write(context, error.line + "\n")
                 return
             }
         }
         write(context, "OK\n")
-        if closes { close(context) }
     }
 
     private func idle(_ line: MPDCommandLine, context: ChannelHandlerContext) {

@@ -25,6 +25,13 @@ public struct MPDCommandLine: Equatable, Sendable {
         return try line.withUTF8 { parse(bytes: $0) }.get()
     }
 
+    /// Whether `error` is a line without a command word, which no MPD client sends: MPD closes
+    /// such a connection. A bad quote after the word is answered and the connection goes on,
+    /// as MPD does (`ACK [5@0] {} Missing closing '"'`).
+    static func hasNoCommandWord(_ error: MPDError) -> Bool {
+        error.code == .unknown && ["No command given", "Letter expected", "Invalid word character"].contains(error.message)
+    }
+
     private static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Result<MPDCommandLine, MPDError> {
         do { return .success(try parseBytes(bytes)) } catch { return .failure(error) }
     }
@@ -52,12 +59,12 @@ public struct MPDCommandLine: Equatable, Sendable {
                 var value: [UInt8] = []
                 i += 1
                 while true {
-                    guard i < bytes.count else { throw MPDError(.argument, "Missing closing '\"'", command: command) }
+                    guard i < bytes.count else { throw MPDError(.unknown, "Missing closing '\"'") }
                     var b = bytes[i]
                     if b == 0x22 { break }
                     if b == 0x5C {
                         i += 1
-                        guard i < bytes.count else { throw MPDError(.argument, "Missing closing '\"'", command: command) }
+                        guard i < bytes.count else { throw MPDError(.unknown, "Missing closing '\"'") }
                         b = bytes[i]
                     }
                     value.append(b)
@@ -65,7 +72,7 @@ public struct MPDCommandLine: Equatable, Sendable {
                 }
                 i += 1
                 if i < bytes.count, !isSpace(bytes[i]) {
-                    throw MPDError(.argument, "Space expected after closing '\"'", command: command)
+                    throw MPDError(.unknown, "Space expected after closing '\"'")
                 }
                 arguments.append(String(decoding: value, as: UTF8.self))
             } else {
