@@ -143,23 +143,6 @@ struct ServeForeignTagsReferenceTests {
         #"find "(artist != \"Epsilon & Zeta\")""#, "lsinfo", #"lsinfo "/""#,
     ]
 
-    static let ask = #"""
-        import json, socket, sys
-        def answers(port, commands):
-            s = socket.create_connection(("127.0.0.1", port)); s.recv(100)
-            out = []
-            for c in commands:
-                s.sendall(c.encode() + b"\n"); b = b""
-                while not (b.endswith(b"OK\n") or (b.startswith(b"ACK") and b.endswith(b"\n"))):
-                    chunk = s.recv(1 << 16)
-                    if not chunk: break
-                    b += chunk
-                out.append(b.decode())
-            return out
-        commands = json.loads(sys.argv[3])
-        print(json.dumps([answers(int(sys.argv[1]), commands), answers(int(sys.argv[2]), commands)]))
-        """#
-
     @Test func songsReadFromOtherTaggersAreServedAsMPDServesThem() throws {
         let box = try Sandbox(samples: false)
         try FileManager.default.createDirectory(atPath: box.music, withIntermediateDirectories: true)
@@ -172,13 +155,7 @@ struct ServeForeignTagsReferenceTests {
         let mpd = try ReferenceMPD(music: box.music, in: box.root)
         try mpd.waitForDatabase(songs: try box.songs().count)
 
-        let questions = ["tagtypes", "listallinfo"] + Self.commands
-        try Self.ask.write(toFile: box.root + "/ask.py", atomically: true, encoding: .utf8)
-        let json = String(decoding: try JSONSerialization.data(withJSONObject: questions), as: UTF8.self)
-        let run = try ChildProcess.run("/usr/bin/python3", [box.root + "/ask.py", String(server.port), String(mpd.port), json])
-        try #require(run.succeeded, "\(run)")
-        let both = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String]])
-        let ours = both[0], theirs = both[1]
+        let (ours, theirs) = try mpd.ask(["tagtypes", "listallinfo"] + Self.commands, alongside: server.port, in: box.root)
 
         // Each song's tag lines, for the tags Boomic keeps (it says which in `tagtypes`).
         let kept = Set(ours[0].split(separator: "\n").compactMap { $0.hasPrefix("tagtype: ") ? String($0.dropFirst(9)) : nil })

@@ -82,37 +82,14 @@ struct ServeMPDReferenceTests {
         #"list album "Miles Quartet""#, #"ping "x"#, #"find artist "x"y"#, "command_list_end",
     ]
 
-    /// Asks each server every command on one connection; prints the answers as JSON.
-    static let ask = #"""
-    import json, socket, sys
-    def answers(port, commands):
-        s = socket.create_connection(("127.0.0.1", port)); s.recv(100)
-        out = []
-        for c in commands:
-            s.sendall(c.encode() + b"\n"); b = b""
-            while not (b.endswith(b"OK\n") or (b.startswith(b"ACK") and b.endswith(b"\n"))):
-                chunk = s.recv(1 << 16)
-                if not chunk: break
-                b += chunk
-            out.append(b.decode())
-        return out
-    commands = json.loads(sys.argv[3])
-    print(json.dumps([answers(int(sys.argv[1]), commands), answers(int(sys.argv[2]), commands)]))
-    """#
-
     @Test func databaseAnswersAreMPDs() throws {
         let box = try Sandbox()
         try box.importSamples()
         let server = try RunningServer(box)
         let mpd = try ReferenceMPD(music: box.music, in: box.root)
         try mpd.waitForDatabase(songs: try box.songs().count)
-        let path = box.root + "/ask.py"
-        try Self.ask.write(toFile: path, atomically: true, encoding: .utf8)
-        let json = String(decoding: try JSONSerialization.data(withJSONObject: Self.commands), as: UTF8.self)
-        let run = try ChildProcess.run("/usr/bin/python3", [path, String(server.port), String(mpd.port), json])
-        try #require(run.succeeded, "\(run)")
-        let both = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String]])
-        for (command, (ours, theirs)) in zip(Self.commands, zip(both[0], both[1])) {
+        let (answers, reference) = try mpd.ask(Self.commands, alongside: server.port, in: box.root)
+        for (command, (ours, theirs)) in zip(Self.commands, zip(answers, reference)) {
             func lines(_ answer: String) -> [Substring] {
                 let all = answer.split(separator: "\n")
                 if command.hasPrefix("list file") { return all.sorted() }
@@ -182,6 +159,35 @@ final class ReferenceMPD {
     deinit {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+    }
+
+    /// Every command asked of `boomic serve` on `port` and of this MPD, each server on one
+    /// connection, in order: both servers' answers, as they came.
+    func ask(_ commands: [String], alongside port: Int, in root: String) throws -> (boomic: [String], mpd: [String]) {
+        let script = #"""
+            import json, socket, sys
+            def answers(port, commands):
+                s = socket.create_connection(("127.0.0.1", port)); s.recv(100)
+                out = []
+                for c in commands:
+                    s.sendall(c.encode() + b"\n"); b = b""
+                    while not (b.endswith(b"OK\n") or (b.startswith(b"ACK") and b.endswith(b"\n"))):
+                        chunk = s.recv(1 << 16)
+                        if not chunk: break
+                        b += chunk
+                    out.append(b.decode())
+                return out
+            commands = json.loads(sys.argv[3])
+            print(json.dumps([answers(int(sys.argv[1]), commands), answers(int(sys.argv[2]), commands)]))
+            """#
+        let path = root + "/ask.py"
+        try script.write(toFile: path, atomically: true, encoding: .utf8)
+        let json = String(decoding: try JSONSerialization.data(withJSONObject: commands), as: UTF8.self)
+        let run = try ChildProcess.run("/usr/bin/python3", [path, String(port), String(self.port), json])
+        try #require(run.succeeded, "\(run)")
+        let both = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String]])
+        try #require(both.count == 2 && both[0].count == commands.count && both[1].count == commands.count, "\(run)")
+        return (both[0], both[1])
     }
 
     /// MPD scans the folder on its first start, into a database it does not have yet.
