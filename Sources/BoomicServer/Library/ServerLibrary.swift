@@ -1,5 +1,6 @@
 import BoomicCore
 import BoomicLibrary
+import Dispatch
 import Synchronization
 
 /// The library as the server holds it: the newest snapshot and its tree of client paths, both
@@ -54,7 +55,18 @@ public final class ServerLibrary: Sendable {
             _ = releaseFreeMemory(0)
         }), head: session.head))
         currentHead = Atomic(session.head)
+        warmUp()
     }
+
+    /// Builds, off the event loops, what clients ask for first of a new snapshot (the columns
+    /// of a browser's grouped lists, `stats`), so that the first `list album group
+    /// albumartist` after a start or a change does not wait for them: it was twice MPD's time.
+    /// Only the newest snapshot is warmed; a client asking meanwhile builds its own.
+    private func warmUp() {
+        warming.async { [self] in snapshot.indexes.warm() }
+    }
+
+    private let warming = DispatchQueue(label: "boomic.serve.warm", qos: .utility)
 
     public var snapshot: Snapshot { current.withLock { $0 } }
 
@@ -105,6 +117,7 @@ public final class ServerLibrary: Sendable {
                 $0 = Snapshot(basis: basis, tree: tree, head: head, carrying: carried ? before.indexes : nil)
                 currentHead.store(head, ordering: .releasing)
             }
+            if !carried { warmUp() }
         }
     }
 

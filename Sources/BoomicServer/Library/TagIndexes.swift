@@ -69,6 +69,14 @@ public final class TagIndexes: Sendable {
         return done.map { $0! }
     }
 
+    /// What browsers ask first (ncmpcpp's and Cantata's library views, M.A.L.P.'s album
+    /// list): the columns of album, album artist, artist, date and genre, in one pass, and the
+    /// counts of `stats`.
+    func warm() {
+        _ = columns(for: [.album, .albumArtist, .artist, .date, .genre].map { TagLevel($0) })
+        _ = libraryStats()
+    }
+
     /// The tree's songs in the columns' order: song `i` of a column.
     func orderedSongs() -> [Song] { once(ordered) { tree.allSongs() } }
 
