@@ -137,7 +137,6 @@ public struct MPDResponse: Sendable {
         var room = root.utf8.count + rest.utf8.count + 26 * (32 + 3 * ByteCursor.maxDecimal) + 16 * artists.count
         for value in artists { room += value.utf8.count }
         for value in [album, title, date, comment, albumSort, label, originalDate] { room += value?.utf8.count ?? 0 }
-        // A joined value's lines: at most one per "; " more, each with a name under 16 bytes.
         // A value joined from several: a line each, one more name (under 18 bytes) per ";".
         func joined(_ value: String?) -> Int {
             guard let value else { return 0 }
