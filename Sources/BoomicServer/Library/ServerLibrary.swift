@@ -61,9 +61,15 @@ public final class ServerLibrary: Sendable {
     /// Builds, off the event loops, what clients ask for first of a new snapshot (the columns
     /// of a browser's grouped lists, `stats`), so that the first `list album group
     /// albumartist` after a start or a change does not wait for them: it was twice MPD's time.
-    /// Only the newest snapshot is warmed; a client asking meanwhile builds its own.
-    private func warmUp() {
-        warming.async { [self] in snapshot.indexes.warm() }
+    /// After a change it waits a moment and warms only a snapshot no newer change replaced, so
+    /// a script committing many edits in a row costs one build, not one per commit. A client
+    /// asking meanwhile builds its own.
+    private func warmUp(after delay: Double = 0) {
+        let head = self.head
+        warming.asyncAfter(deadline: .now() + delay) { [self] in
+            let newest = snapshot
+            if newest.head == head { newest.indexes.warm() }
+        }
     }
 
     private let warming = DispatchQueue(label: "boomic.serve.warm", qos: .utility)
@@ -117,7 +123,7 @@ public final class ServerLibrary: Sendable {
                 $0 = Snapshot(basis: basis, tree: tree, head: head, carrying: carried ? before.indexes : nil)
                 currentHead.store(head, ordering: .releasing)
             }
-            if !carried { warmUp() }
+            if !carried { warmUp(after: 0.25) }
         }
     }
 

@@ -77,6 +77,9 @@ public final class TagIndexes: Sendable {
         _ = libraryStats()
     }
 
+    /// The tags whose columns this snapshot holds now (MPD's names; "" for the unkept ones).
+    var builtColumns: Set<String> { columns.withLock { Set($0.keys) } }
+
     /// The tree's songs in the columns' order: song `i` of a column.
     func orderedSongs() -> [Song] { once(ordered) { tree.allSongs() } }
 
