@@ -11,10 +11,7 @@ import BoomicMedia
 enum CommentCommands {
     static let all: [CommandSpec] = [
         CommandSpec("readcomments", 1...1) { inv throws(MPDError) in
-            let snapshot = inv.snapshot
-            guard let path = snapshot.tree.path(for: inv.args[0]), let song = snapshot.basis.song(atPath: path) else {
-                throw inv.error(.noExist, "No such song")
-            }
+            guard let song = inv.snapshot.song(at: inv.args[0]) else { throw inv.error(.noExist, "No such song") }
             let tags: [String: [String]]
             do { tags = try TagFile(path: song.path).properties() } catch { throw inv.error(.system, "Failed to load file") }
             // A key that could break the line (a hostile file's TXXX description) is left out.

@@ -24,7 +24,7 @@ struct Selection {
                 guard let tag = TagLevel(name: name) else { throw inv.error(.argument, "Unknown sort tag") }
                 sort = tag
             case "window":
-                window = try Self.range(value, inv)
+                window = try inv.range(value)
             case "group":
                 guard let tag = TagLevel(name: value) else { throw inv.error(.argument, "Unknown tag type: \(value)") }
                 groups.insert(tag, at: 0)
@@ -38,11 +38,6 @@ struct Selection {
         } else {
             filter = try MPDFilter.parse(args[...], substrings: substrings)
         }
-    }
-
-    private static func range(_ text: String, _ inv: Invocation) throws(MPDError) -> Range<Int> {
-        let r = try inv.range(text)
-        return r.lowerBound..<(r.upperBound == Int(Int32.max) ? Int.max : r.upperBound)
     }
 
     /// The songs of the music tree that match, in the tree's order (or by `sort`), windowed;

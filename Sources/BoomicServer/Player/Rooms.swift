@@ -117,8 +117,9 @@ public final class Rooms: Sendable {
     /// `delpartition NAME`: not `default`, not a room a client is in or that still has outputs
     /// (MPD's checks, in its order).
     public func delete(_ name: String) throws(MPDError) {
-        guard Self.isValidName(name) || player(name) != nil else { throw MPDError(.argument, "bad name") }
-        guard player(name) != nil else { throw MPDError(.noExist, "no such partition") }
+        let exists = player(name) != nil
+        guard Self.isValidName(name) || exists else { throw MPDError(.argument, "bad name") }
+        guard exists else { throw MPDError(.noExist, "no such partition") }
         guard name != "default" else { throw MPDError(.unknown, "cannot delete the default partition") }
         guard !hub.isOccupied(name) else { throw MPDError(.unknown, "partition still has clients") }
         let room: Room? = rooms.withLock { r in

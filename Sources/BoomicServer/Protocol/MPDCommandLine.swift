@@ -29,8 +29,13 @@ public struct MPDCommandLine: Equatable, Sendable {
     /// such a connection. A bad quote after the word is answered and the connection goes on,
     /// as MPD does (`ACK [5@0] {} Missing closing '"'`).
     static func hasNoCommandWord(_ error: MPDError) -> Bool {
-        error.code == .unknown && ["No command given", "Letter expected", "Invalid word character"].contains(error.message)
+        error.code == .unknown && [noCommand, letterExpected, badWordCharacter].contains(error.message)
     }
+
+    // MPD's texts for a line whose command word is missing or malformed.
+    private static let noCommand = "No command given"
+    private static let letterExpected = "Letter expected"
+    private static let badWordCharacter = "Invalid word character"
 
     private static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Result<MPDCommandLine, MPDError> {
         do { return .success(try parseBytes(bytes)) } catch { return .failure(error) }
@@ -41,12 +46,12 @@ public struct MPDCommandLine: Equatable, Sendable {
         func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
         func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
         while i < bytes.count, isSpace(bytes[i]) { i += 1 }
-        guard i < bytes.count else { throw MPDError(.unknown, "No command given") }
-        guard isLetter(bytes[i]) else { throw MPDError(.unknown, "Letter expected") }
+        guard i < bytes.count else { throw MPDError(.unknown, noCommand) }
+        guard isLetter(bytes[i]) else { throw MPDError(.unknown, letterExpected) }
         let start = i
         while i < bytes.count, !isSpace(bytes[i]) {
             let b = bytes[i]
-            guard isLetter(b) || (b >= 0x30 && b <= 0x39) || b == 0x5F else { throw MPDError(.unknown, "Invalid word character") }
+            guard isLetter(b) || (b >= 0x30 && b <= 0x39) || b == 0x5F else { throw MPDError(.unknown, badWordCharacter) }
             i += 1
         }
         let command = String(decoding: bytes[start..<i], as: UTF8.self).lowercased()
