@@ -74,7 +74,9 @@ import Testing
         tape.allow(6_144)
         let engine = PlaybackEngine(queue: album.queue([2]), sink: RecordingSink(tape: tape), songs: album.resolver())
         try await waitUntil { tape.frames == 6_144 }
-        try await Task.sleep(for: .milliseconds(100))
+        // Until the engine has counted what the sink took (a fixed 100 ms was not always
+        // enough on a loaded machine: quit then reported frame 0 and no end).
+        try await waitUntil { engine.status.frame == 6_144 }
         let collecting = Task { await events(of: engine, until: { if case .ended = $0 { true } else { false } }) }
         tape.aborted.store(true, ordering: .releasing) // the held-back write gives up, unheard
         let final = engine.quit()
