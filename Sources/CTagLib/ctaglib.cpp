@@ -399,6 +399,7 @@ int ctl_properties_each(ctl_file *file, ctl_property_callback callback, void *co
     int count = 0;
     try {
         PropertyMap map = file->file->properties();
+        readTIT1AsGrouping(readID3v2Of(file->file), map);
         for (auto it = map.begin(); it != map.end(); ++it) {
             std::string key = it->first.to8Bit(true);
             for (const auto &value : it->second) {

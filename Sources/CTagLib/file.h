@@ -9,6 +9,7 @@
 
 #include <taglib/fileref.h>
 #include <taglib/id3v2tag.h>
+#include <taglib/tpropertymap.h>
 #include <taglib/tbytevector.h>
 #include <taglib/xiphcomment.h>
 
@@ -67,6 +68,23 @@ TagLib::ID3v2::Tag *id3v2TagOf(ctl_file *f, bool create);
 
 /// The Vorbis comment block of an Ogg file (Vorbis, Opus, FLAC, Speex), else nullptr.
 TagLib::Ogg::XiphComment *xiphCommentOf(TagLib::File *file);
+
+/// A tag is where properties() reads from when it has any of the basic fields, or when no
+/// other tag of the file does (TagLib's TagUnion takes the first non-empty tag).
+bool readsFrom(const TagLib::Tag *tag, std::initializer_list<const TagLib::Tag *> others);
+
+/// The ID3v2 tag `file`'s properties() read from (MP3, WAV, AIFF), else nullptr.
+TagLib::ID3v2::Tag *readID3v2Of(TagLib::File *file);
+
+/// ID3v2's TIT1 is the content group: so the ID3 standard names it, and so Picard (by
+/// default), foobar2000 and MPD read and write it. iTunes 12.5 made it the work and moved
+/// the grouping to GRP1, and TagLib 1.13 reads TIT1 as WORK whatever the tag. A tag without
+/// GRP1 is read the first way: TIT1 is GROUPING, and WORK comes from TXXX:WORK alone.
+bool tit1IsGrouping(const TagLib::ID3v2::Tag *tag);
+
+/// Moves TIT1's values from WORK to GROUPING in `map` (read from `tag`) when the tag reads
+/// TIT1 as the grouping.
+void readTIT1AsGrouping(const TagLib::ID3v2::Tag *tag, TagLib::PropertyMap &map);
 
 /// Closes and reopens `f` in place (after a save). On failure `f` holds no file any more and
 /// every later call on it fails softly.

@@ -117,14 +117,64 @@ PropertyMap propertiesOf(ID3v2::Frame *f) {
     return PropertyMap();
 }
 
+/// What `frame` reads as in `tag`: TagLib's properties, but TIT1 is GROUPING where the tag
+/// reads it so (tit1IsGrouping).
+PropertyMap readsAs(ID3v2::Frame *frame, const ID3v2::Tag *tag) {
+    if (frame->frameID() == "TIT1" && tit1IsGrouping(tag)) {
+        if (auto *text = dynamic_cast<ID3v2::TextIdentificationFrame *>(frame)) {
+            PropertyMap p;
+            p.insert("GROUPING", text->fieldList());
+            return p;
+        }
+    }
+    return propertiesOf(frame);
+}
+
+/// The frame a new value of `k` goes in: TIT1 for the grouping and TXXX:WORK for the work
+/// where TIT1 reads as the grouping, else the frame TagLib's setProperties would have made.
+ID3v2::Frame *newFrame(const ID3v2::Tag *tag, const String &k, const StringList &list) {
+    if (tit1IsGrouping(tag) && (k == "GROUPING" || k == "WORK")) {
+        if (k == "WORK") return new ID3v2::UserTextIdentificationFrame("WORK", list, String::UTF8);
+        auto *frame = new ID3v2::TextIdentificationFrame("TIT1", String::UTF8);
+        frame->setText(list);
+        return frame;
+    }
+    return ID3v2::Frame::createTextualFrame(k, list);
+}
+
+/// Before the last GRP1 goes from a tag that reads TIT1 as the work: TIT1 becomes TXXX:WORK,
+/// so the work does not turn into the grouping.
+void keepTIT1AsWork(ID3v2::Tag *tag) {
+    StringList work;
+    ID3v2::FrameList doomed;
+    for (auto *frame : tag->frameListMap()["TIT1"]) {
+        if (auto *text = dynamic_cast<ID3v2::TextIdentificationFrame *>(frame)) work.append(text->fieldList());
+        doomed.append(frame);
+    }
+    if (doomed.isEmpty()) return;
+    for (auto *frame : doomed) tag->removeFrame(frame, true);
+    if (auto *txxx = ID3v2::UserTextIdentificationFrame::find(tag, "WORK")) {
+        // A TXXX's fieldList() starts with its description; setText() puts it back.
+        StringList own = txxx->fieldList();
+        StringList merged = work;
+        for (auto it = own.begin(); it != own.end(); ++it) {
+            if (it != own.begin()) merged.append(*it);
+        }
+        txxx->setText(merged);
+    } else {
+        tag->addFrame(new ID3v2::UserTextIdentificationFrame("WORK", work, String::UTF8));
+    }
+}
+
 /// Sets property `k` in an ID3v2 tag: the first frame that reads as `k` keeps its kind,
 /// encoding and (TXXX) description and gets the values; other frames that read as `k` go;
 /// without one, the frame TagLib's setProperties would have made. Frames that carry several
 /// keys at once (TIPL, TMCL) are left to setProperties.
 Native setID3v2(ID3v2::Tag *tag, const String &k, const StringList &list) {
     ID3v2::FrameList carriers;
+    if (k == "GROUPING" && list.isEmpty() && !tit1IsGrouping(tag)) keepTIT1AsWork(tag);
     for (auto *frame : tag->frameList()) {
-        PropertyMap p = propertiesOf(frame);
+        PropertyMap p = readsAs(frame, tag);
         if (!p.contains(k)) continue;
         if (p.size() != 1 || frame->frameID() == "TIPL" || frame->frameID() == "TMCL") {
             return Native::NotHandled;
@@ -154,21 +204,10 @@ Native setID3v2(ID3v2::Tag *tag, const String &k, const StringList &list) {
         tag->removeFrame(*it, true);
     }
     if (list.isEmpty() || kept) return Native::Accepted;
-    ID3v2::Frame *frame = ID3v2::Frame::createTextualFrame(k, list);
+    ID3v2::Frame *frame = newFrame(tag, k, list);
     if (frame == nullptr) return Native::Rejected;
     tag->addFrame(frame);
     return Native::Accepted;
-}
-
-/// A tag is where properties() reads from when it has any of the basic fields, or when no
-/// other tag of the file does (TagLib's TagUnion takes the first non-empty tag).
-bool readsFrom(const Tag *tag, std::initializer_list<const Tag *> others) {
-    if (tag == nullptr) return false;
-    if (!tag->isEmpty()) return true;
-    for (const Tag *other : others) {
-        if (other != nullptr && !other->isEmpty()) return false;
-    }
-    return true;
 }
 
 /// Sets `k` on the file's native tag when the format has a per-key path; `map` is the whole

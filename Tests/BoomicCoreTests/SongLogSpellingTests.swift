@@ -80,6 +80,8 @@ import Testing
         full.skipcount = 2; full.lastplayed = 1_795_000_000; full.bookmark = 754.5; full.bookmarkSpeed = 1.5
         full.artistSort = "Davis, Miles"; full.albumartistSort = "Davis, Miles"; full.albumSort = "Kind of Blue"
         full.performer = "Bill Evans (piano)"; full.conductor = "Nobody"; full.label = "Columbia"; full.originalDate = "1959-08-17"
+        full.composerSort = "Davis, Miles"; full.work = "So What"; full.movement = "Head"; full.movementNumber = 1
+        full.movementTotal = 3; full.grouping = "Modal"; full.mbReleaseTrackID = "rt"; full.mbWorkID = "w1; w2"
         for (kind, assertion) in [("add", Assertion.addSong(full)), ("delete", .deleteSong(full))] {
             let row = try Self.logEncoder().encode(assertion)
             let text = String(decoding: row, as: UTF8.self)

@@ -21,13 +21,13 @@ struct UserFieldTests {
     }
 
     @Test func aNewNameCreatesAField() throws {
-        let a = try FieldAssignment.parse("Grouping=Live", userFields: [])
-        #expect(a == FieldAssignment(userField: "grouping", value: "Live"))
+        let a = try FieldAssignment.parse("Occasion=Live", userFields: [])
+        #expect(a == FieldAssignment(userField: "occasion", value: "Live"))
         let after = Self.db.applying(EditGeneration.modify(Self.db, songs: [songID(3)], set: [a]))
-        #expect(after[songID(3)]?.userField("grouping") == "Live")
-        #expect(after.userFieldNames == ["mood", "bpm", "grouping"])
+        #expect(after[songID(3)]?.userField("occasion") == "Live")
+        #expect(after.userFieldNames == ["mood", "bpm", "occasion"])
         // Clearing the last one removes the field.
-        let cleared = try FieldAssignment.parse("grouping!", userFields: after.userFieldNames)
+        let cleared = try FieldAssignment.parse("occasion!", userFields: after.userFieldNames)
         #expect(after.applying(EditGeneration.modify(after, songs: [songID(3)], set: [cleared])) == Self.db)
     }
 

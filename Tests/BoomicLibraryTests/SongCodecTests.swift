@@ -273,6 +273,14 @@ extension SplitMix64 {
         s.conductor = maybe { $0.string() }
         s.label = maybe { $0.string() }
         s.originalDate = maybe { $0.string() }
+        s.composerSort = maybe { $0.string() }
+        s.work = maybe { $0.string() }
+        s.movement = maybe { $0.string() }
+        s.movementNumber = maybe { $0.extremeInt() }
+        s.movementTotal = maybe { $0.extremeInt() }
+        s.grouping = maybe { $0.string() }
+        s.mbReleaseTrackID = maybe { $0.string() }
+        s.mbWorkID = maybe { $0.string() }
         return s
     }
 }

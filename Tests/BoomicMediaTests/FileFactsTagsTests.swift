@@ -110,6 +110,23 @@ import Testing
         #expect(f.label == "L1" && f.originalDate == "1971-02")
     }
 
+    /// Classical tags: Vorbis says MOVEMENT and MOVEMENTTOTAL, TagLib's ID3 and MP4 names say
+    /// MOVEMENTNUMBER (`3/4`, or with MOVEMENTCOUNT); several composer sort names and work ids
+    /// are joined as composers are.
+    @Test func worksMovementsAndGrouping() {
+        let vorbis = facts(["WORK": ["Symphony No. 5"], "MOVEMENTNAME": ["Allegro"], "MOVEMENT": ["1"], "MOVEMENTTOTAL": ["4"],
+                            "GROUPING": ["G"], "COMPOSERSORT": ["B, L", "M, W"], "MUSICBRAINZ_WORKID": ["w1", "w2"],
+                            "MUSICBRAINZ_RELEASETRACKID": ["rt"]])
+        #expect(vorbis.work == "Symphony No. 5" && vorbis.movement == "Allegro" && vorbis.grouping == "G")
+        #expect(vorbis.movementNumber == 1 && vorbis.movementTotal == 4)
+        #expect(vorbis.composerSort == "B, L; M, W" && vorbis.mbWorkID == "w1; w2" && vorbis.mbReleaseTrackID == "rt")
+        let id3 = facts(["MOVEMENTNUMBER": ["3/4"]])
+        #expect(id3.movementNumber == 3 && id3.movementTotal == 4)
+        let mp4 = facts(["MOVEMENTNUMBER": ["2"], "MOVEMENTCOUNT": ["5"]])
+        #expect(mp4.movementNumber == 2 && mp4.movementTotal == 5)
+        #expect(facts(["MOVEMENT": ["I. Allegro"]]).movementNumber == nil)
+    }
+
     /// ID3's genre codes for a remix and a cover, which TagLib leaves as they are.
     @Test func genreWordsAreSpelledOut() {
         #expect(facts(["GENRE": ["RX", "Rock"]]).genre == "Remix; Rock")

@@ -67,6 +67,9 @@ import Testing
         s.mbTrackID = "11111111-1111-4111-8111-111111111111"; s.mbAlbumID = "22222222-2222-4222-8222-222222222222"
         s.mbArtistID = "33333333-3333-4333-8333-333333333333"; s.mbAlbumArtistID = "44444444-4444-4444-8444-444444444444"
         s.mbReleaseGroupID = "55555555-5555-4555-8555-555555555555"
+        s.composerSort = "Cömposer, The"; s.work = "Wörk in C"; s.movement = "Allegro"; s.movementNumber = 2
+        s.movementTotal = 4; s.grouping = "Gröup"; s.mbReleaseTrackID = "66666666-6666-4666-8666-666666666666"
+        s.mbWorkID = "77777777-7777-4777-8777-777777777777"
         s.art = try storedCover()
         return s
     }
@@ -408,12 +411,14 @@ import Testing
                          'TSOP': 'ARTISTSORT', 'TSO2': 'ALBUMARTISTSORT', 'TSOA': 'ALBUMSORT',
                          'TRCK': 'TRACKNUMBER', 'TPOS': 'DISCNUMBER', 'TDRC': 'DATE', 'TCON': 'GENRE',
                          'TCOM': 'COMPOSER', 'TCMP': 'COMPILATION', 'TPE3': 'CONDUCTOR', 'TPUB': 'LABEL',
-                         'TDOR': 'ORIGINALDATE'}
+                         'TDOR': 'ORIGINALDATE', 'TSOC': 'COMPOSERSORT', 'MVNM': 'MOVEMENTNAME',
+                         'MVIN': 'MOVEMENTNUMBER', 'GRP1': 'GROUPING', 'TIT1': 'WORK' if 'GRP1' in t else 'GROUPING'}
                 for fid, key in names.items():
                     if fid in t: out[key] = [str(x) for x in t[fid].text]
                 txxx = {'MUSICBRAINZ ALBUM ID': 'MUSICBRAINZ_ALBUMID', 'MUSICBRAINZ ARTIST ID': 'MUSICBRAINZ_ARTISTID',
                         'MUSICBRAINZ ALBUM ARTIST ID': 'MUSICBRAINZ_ALBUMARTISTID',
-                        'MUSICBRAINZ RELEASE GROUP ID': 'MUSICBRAINZ_RELEASEGROUPID'}
+                        'MUSICBRAINZ RELEASE GROUP ID': 'MUSICBRAINZ_RELEASEGROUPID',
+                        'MUSICBRAINZ RELEASE TRACK ID': 'MUSICBRAINZ_RELEASETRACKID', 'MUSICBRAINZ WORK ID': 'MUSICBRAINZ_WORKID'}
                 for fr in t.getall('TXXX'):
                     out[txxx.get(fr.desc.upper(), fr.desc.upper())] = [str(x) for x in fr.text]
                 for fr in t.getall('COMM'):

@@ -14,6 +14,8 @@ struct SongJSON: Encodable {
     var album, albumartist: String?
     var artist_sort, albumartist_sort, album_sort: String?
     var performer, conductor, label, original_date: String?
+    var composer_sort, work, movement, grouping: String?
+    var movement_number, movement_total: Int?
     var track, tracktotal, disc, disctotal, year: Int?
     var date, genre, composer: String?
     var compilation: Bool
@@ -32,6 +34,7 @@ struct SongJSON: Encodable {
     var comment: String?
     var replaygain_track_gain, replaygain_track_peak, replaygain_album_gain, replaygain_album_peak: Double?
     var mb_trackid, mb_albumid, mb_artistid, mb_albumartistid, mb_releasegroupid: String?
+    var mb_releasetrackid, mb_workid: String?
     /// Encoded as top-level keys, not under this name.
     var userFields: [String: String]
 
@@ -40,6 +43,8 @@ struct SongJSON: Encodable {
         album = s.album; albumartist = s.albumartist
         artist_sort = s.artistSort; albumartist_sort = s.albumartistSort; album_sort = s.albumSort
         performer = s.performer; conductor = s.conductor; label = s.label; original_date = s.originalDate
+        composer_sort = s.composerSort; work = s.work; movement = s.movement; grouping = s.grouping
+        movement_number = s.movementNumber; movement_total = s.movementTotal
         track = s.track; tracktotal = s.tracktotal
         disc = s.disc; disctotal = s.disctotal; year = s.year; date = s.date; genre = s.genre
         composer = s.composer; compilation = s.compilation; duration = s.duration
@@ -53,18 +58,20 @@ struct SongJSON: Encodable {
         replaygain_album_gain = s.replaygainAlbumGain; replaygain_album_peak = s.replaygainAlbumPeak
         mb_trackid = s.mbTrackID; mb_albumid = s.mbAlbumID; mb_artistid = s.mbArtistID
         mb_albumartistid = s.mbAlbumArtistID; mb_releasegroupid = s.mbReleaseGroupID
+        mb_releasetrackid = s.mbReleaseTrackID; mb_workid = s.mbWorkID
         userFields = s.userFieldMap
     }
 
     private enum CodingKeys: String, CodingKey {
         case id, path, title, artist, artists, album, albumartist, artist_sort, albumartist_sort, album_sort
         case performer, conductor, label, original_date
+        case composer_sort, work, movement, movement_number, movement_total, grouping
         case track, tracktotal, disc, disctotal, year
         case date, genre, composer, compilation, duration, samplerate, bitdepth, channels, bitrate, format
         case tags, rating, playcount, favorite, art, missing, added, comment
         case skipcount, lastplayed, bookmark, bookmark_speed
         case replaygain_track_gain, replaygain_track_peak, replaygain_album_gain, replaygain_album_peak
-        case mb_trackid, mb_albumid, mb_artistid, mb_albumartistid, mb_releasegroupid
+        case mb_trackid, mb_albumid, mb_artistid, mb_albumartistid, mb_releasegroupid, mb_releasetrackid, mb_workid
     }
 
     private struct UserKey: CodingKey {
@@ -83,7 +90,11 @@ struct SongJSON: Encodable {
         try c.encodeIfPresent(artist_sort, forKey: .artist_sort); try c.encodeIfPresent(albumartist_sort, forKey: .albumartist_sort)
         try c.encodeIfPresent(album_sort, forKey: .album_sort)
         try c.encodeIfPresent(performer, forKey: .performer); try c.encodeIfPresent(conductor, forKey: .conductor)
-        try c.encodeIfPresent(label, forKey: .label); try c.encodeIfPresent(original_date, forKey: .original_date); try c.encodeIfPresent(track, forKey: .track)
+        try c.encodeIfPresent(label, forKey: .label); try c.encodeIfPresent(original_date, forKey: .original_date)
+        try c.encodeIfPresent(composer_sort, forKey: .composer_sort); try c.encodeIfPresent(work, forKey: .work)
+        try c.encodeIfPresent(movement, forKey: .movement); try c.encodeIfPresent(movement_number, forKey: .movement_number)
+        try c.encodeIfPresent(movement_total, forKey: .movement_total); try c.encodeIfPresent(grouping, forKey: .grouping)
+        try c.encodeIfPresent(track, forKey: .track)
         try c.encodeIfPresent(tracktotal, forKey: .tracktotal); try c.encodeIfPresent(disc, forKey: .disc)
         try c.encodeIfPresent(disctotal, forKey: .disctotal); try c.encodeIfPresent(year, forKey: .year)
         try c.encodeIfPresent(date, forKey: .date); try c.encodeIfPresent(genre, forKey: .genre)
@@ -105,6 +116,7 @@ struct SongJSON: Encodable {
         try c.encodeIfPresent(mb_artistid, forKey: .mb_artistid)
         try c.encodeIfPresent(mb_albumartistid, forKey: .mb_albumartistid)
         try c.encodeIfPresent(mb_releasegroupid, forKey: .mb_releasegroupid)
+        try c.encodeIfPresent(mb_releasetrackid, forKey: .mb_releasetrackid); try c.encodeIfPresent(mb_workid, forKey: .mb_workid)
         guard !userFields.isEmpty else { return }
         var u = encoder.container(keyedBy: UserKey.self)
         for (name, value) in userFields { try u.encode(value, forKey: UserKey(stringValue: name)) }

@@ -8,6 +8,7 @@ public enum FieldName {
         "artist": .artists, "comp": .compilation, "tag": .tags, "length": .duration,
         "filename": .path, "albumartists": .albumartist, "mb_releasegroup": .mbReleaseGroupID,
         "play_count": .playcount, "skip_count": .skipcount, "last_played": .lastplayed,
+        "composersort": .composerSort, "movementname": .movement,
     ]
 
     public static func resolve(_ name: String) -> SongField? {

@@ -40,6 +40,9 @@ public struct Song: Identifiable, Hashable, Sendable, Codable {
         var conductor: String?
         var label: String?
         var originalDate: String?
+        // The work, movement, grouping, composer sort name and two MusicBrainz ids: a box of
+        // their own, nil for most songs (Song+RareFields.swift).
+        var rare: RareBox?
         var track: Int?
         var tracktotal: Int?
         var disc: Int?
@@ -190,6 +193,39 @@ public struct Song: Identifiable, Hashable, Sendable, Codable {
         get { storage.fields.originalDate }
         set { mutate { $0.originalDate = newValue } }
     }
+    /// The composer as they sort ("Beethoven, Ludwig van"; COMPOSERSORT, ID3's TSOC), several
+    /// joined with "; ".
+    public var composerSort: String? {
+        get { storage.fields.composerSort }
+        set { mutate { $0.composerSort = newValue } }
+    }
+    /// The work a recording performs ("Symphony No. 5 in C minor, op. 67"; WORK, ID3's
+    /// TXXX:WORK, MP4's ©wrk), by which classical listeners browse.
+    public var work: String? {
+        get { storage.fields.work }
+        set { mutate { $0.work = newValue } }
+    }
+    /// The movement's name (MOVEMENTNAME; ID3's MVNM, MP4's ©mvn).
+    public var movement: String? {
+        get { storage.fields.movement }
+        set { mutate { $0.movement = newValue } }
+    }
+    /// The movement's number in its work, and how many the work has (Vorbis MOVEMENT and
+    /// MOVEMENTTOTAL; ID3's MVIN `1/4`; MP4's ©mvi and ©mvc).
+    public var movementNumber: Int? {
+        get { storage.fields.movementNumber }
+        set { mutate { $0.movementNumber = newValue } }
+    }
+    public var movementTotal: Int? {
+        get { storage.fields.movementTotal }
+        set { mutate { $0.movementTotal = newValue } }
+    }
+    /// The content group (GROUPING; ID3's TIT1 as MPD and Picard read it, or GRP1 where
+    /// iTunes wrote it; MP4's ©grp).
+    public var grouping: String? {
+        get { storage.fields.grouping }
+        set { mutate { $0.grouping = newValue } }
+    }
     public var track: Int? {
         get { storage.fields.track }
         set { mutate { $0.track = newValue } }
@@ -266,6 +302,15 @@ public struct Song: Identifiable, Hashable, Sendable, Codable {
     public var mbReleaseGroupID: String? {
         get { storage.fields.mbReleaseGroupID }
         set { mutate { $0.mbReleaseGroupID = newValue } }
+    }
+    public var mbReleaseTrackID: String? {
+        get { storage.fields.mbReleaseTrackID }
+        set { mutate { $0.mbReleaseTrackID = newValue } }
+    }
+    /// The works' MusicBrainz ids (several joined with "; ", for a medley).
+    public var mbWorkID: String? {
+        get { storage.fields.mbWorkID }
+        set { mutate { $0.mbWorkID = newValue } }
     }
     // Audio properties.
     public var duration: Double? {
@@ -360,9 +405,11 @@ public struct Song: Identifiable, Hashable, Sendable, Codable {
         set { mutate { $0.bookmarkSpeed = newValue } }
     }
 
-    /// The names of the stored properties, for tests that check every one is handled.
+    /// The names of the stored properties, for tests that check every one is handled: the
+    /// rare fields' box counts as the fields in it.
     public static var storedPropertyNames: [String] {
-        ["id"] + Mirror(reflecting: Fields(path: "")).children.compactMap(\.label)
+        let fields = Mirror(reflecting: Fields(path: "")).children.compactMap(\.label).filter { $0 != "rare" }
+        return ["id"] + fields + Mirror(reflecting: RareFields()).children.compactMap(\.label)
     }
 
     /// The path is compared by bytes: a file renamed from NFC to NFD is a different song value

@@ -15,6 +15,12 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
     /// Performers and conductors (several joined with "; "), the label, the original date.
     case performer, conductor, label
     case originalDate = "original_date"
+    /// The composer's sort name, the work and movement of classical recordings, the grouping.
+    case composerSort = "composer_sort"
+    case work, movement
+    case movementNumber = "movement_number"
+    case movementTotal = "movement_total"
+    case grouping
     case track, tracktotal, disc, disctotal, year, date
     case genre, composer, compilation, comment
     case replaygainTrackGain = "replaygain_track_gain"
@@ -26,6 +32,8 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
     case mbArtistID = "mb_artistid"
     case mbAlbumArtistID = "mb_albumartistid"
     case mbReleaseGroupID = "mb_releasegroupid"
+    case mbReleaseTrackID = "mb_releasetrackid"
+    case mbWorkID = "mb_workid"
     case duration, samplerate, bitdepth, channels, bitrate, format
     case tags, rating, playcount, favorite, art
     case fileValues = "file_values"
@@ -49,11 +57,12 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
     public var kind: Kind {
         switch self {
         case .path, .fingerprint, .title, .artistCredit, .album, .albumartist, .artistSort, .albumartistSort, .albumSort,
-             .performer, .conductor, .label, .originalDate,
+             .performer, .conductor, .label, .originalDate, .composerSort, .work, .movement, .grouping,
              .date, .genre, .composer, .comment,
-             .mbTrackID, .mbAlbumID, .mbArtistID, .mbAlbumArtistID, .mbReleaseGroupID, .format, .art:
+             .mbTrackID, .mbAlbumID, .mbArtistID, .mbAlbumArtistID, .mbReleaseGroupID, .mbReleaseTrackID, .mbWorkID,
+             .format, .art:
             return .string
-        case .size, .mtime, .track, .tracktotal, .disc, .disctotal, .year, .samplerate, .bitdepth,
+        case .size, .mtime, .track, .tracktotal, .movementNumber, .movementTotal, .disc, .disctotal, .year, .samplerate, .bitdepth,
              .channels, .bitrate, .rating, .playcount, .skipcount:
             return .int
         case .added, .replaygainTrackGain, .replaygainTrackPeak, .replaygainAlbumGain,
@@ -124,6 +133,12 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
         case .conductor: return Self.opt(song.conductor)
         case .label: return Self.opt(song.label)
         case .originalDate: return Self.opt(song.originalDate)
+        case .composerSort: return Self.opt(song.composerSort)
+        case .work: return Self.opt(song.work)
+        case .movement: return Self.opt(song.movement)
+        case .movementNumber: return Self.opt(song.movementNumber)
+        case .movementTotal: return Self.opt(song.movementTotal)
+        case .grouping: return Self.opt(song.grouping)
         case .track: return Self.opt(song.track)
         case .tracktotal: return Self.opt(song.tracktotal)
         case .disc: return Self.opt(song.disc)
@@ -143,6 +158,8 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
         case .mbArtistID: return Self.opt(song.mbArtistID)
         case .mbAlbumArtistID: return Self.opt(song.mbAlbumArtistID)
         case .mbReleaseGroupID: return Self.opt(song.mbReleaseGroupID)
+        case .mbReleaseTrackID: return Self.opt(song.mbReleaseTrackID)
+        case .mbWorkID: return Self.opt(song.mbWorkID)
         case .duration: return Self.opt(song.duration)
         case .samplerate: return Self.opt(song.samplerate)
         case .bitdepth: return Self.opt(song.bitdepth)
@@ -185,6 +202,12 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
         case .conductor: song.conductor = v.string
         case .label: song.label = v.string
         case .originalDate: song.originalDate = v.string
+        case .composerSort: song.composerSort = v.string
+        case .work: song.work = v.string
+        case .movement: song.movement = v.string
+        case .movementNumber: song.movementNumber = v.int
+        case .movementTotal: song.movementTotal = v.int
+        case .grouping: song.grouping = v.string
         case .track: song.track = v.int
         case .tracktotal: song.tracktotal = v.int
         case .disc: song.disc = v.int
@@ -204,6 +227,8 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
         case .mbArtistID: song.mbArtistID = v.string
         case .mbAlbumArtistID: song.mbAlbumArtistID = v.string
         case .mbReleaseGroupID: song.mbReleaseGroupID = v.string
+        case .mbReleaseTrackID: song.mbReleaseTrackID = v.string
+        case .mbWorkID: song.mbWorkID = v.string
         case .duration: song.duration = v.double
         case .samplerate: song.samplerate = v.int
         case .bitdepth: song.bitdepth = v.int

@@ -22,6 +22,12 @@ public struct FileFacts: Hashable, Sendable, Codable {
     public var conductor: String?
     public var label: String?
     public var originalDate: String?
+    public var composerSort: String?
+    public var work: String?
+    public var movement: String?
+    public var movementNumber: Int?
+    public var movementTotal: Int?
+    public var grouping: String?
     public var track: Int?
     public var tracktotal: Int?
     public var disc: Int?
@@ -41,6 +47,8 @@ public struct FileFacts: Hashable, Sendable, Codable {
     public var mbArtistID: String?
     public var mbAlbumArtistID: String?
     public var mbReleaseGroupID: String?
+    public var mbReleaseTrackID: String?
+    public var mbWorkID: String?
 
     public var duration: Double?
     public var samplerate: Int?
@@ -74,6 +82,8 @@ extension FileFacts {
         s.title = title; s.artists = artists; s.artistCredit = artistCredit; s.album = album; s.albumartist = albumartist
         s.artistSort = artistSort; s.albumartistSort = albumartistSort; s.albumSort = albumSort
         s.performer = performer; s.conductor = conductor; s.label = label; s.originalDate = originalDate
+        s.composerSort = composerSort; s.work = work; s.movement = movement; s.grouping = grouping
+        s.movementNumber = movementNumber; s.movementTotal = movementTotal
         s.track = track; s.tracktotal = tracktotal; s.disc = disc; s.disctotal = disctotal
         s.year = year; s.date = date; s.genre = genre; s.composer = composer
         s.compilation = compilation; s.comment = comment
@@ -81,6 +91,7 @@ extension FileFacts {
         s.replaygainAlbumGain = replaygainAlbumGain; s.replaygainAlbumPeak = replaygainAlbumPeak
         s.mbTrackID = mbTrackID; s.mbAlbumID = mbAlbumID; s.mbArtistID = mbArtistID
         s.mbAlbumArtistID = mbAlbumArtistID; s.mbReleaseGroupID = mbReleaseGroupID
+        s.mbReleaseTrackID = mbReleaseTrackID; s.mbWorkID = mbWorkID
         s.duration = duration; s.samplerate = samplerate; s.bitdepth = bitdepth
         s.channels = channels; s.bitrate = bitrate; s.format = format; s.art = art
         // Normalise through the fields so that a song from facts equals one rebuilt from patches.

@@ -207,6 +207,14 @@ extension SongCodec {
         if has(.conductor) { s.conductor = try shared() }
         if has(.label) { s.label = try shared() }
         if has(.originalDate) { s.originalDate = try shared() }
+        if has(.composerSort) { s.composerSort = try shared() }
+        if has(.work) { s.work = try shared() }
+        if has(.movement) { s.movement = try shared() }
+        if has(.movementNumber) { s.movementNumber = try r.int() }
+        if has(.movementTotal) { s.movementTotal = try r.int() }
+        if has(.grouping) { s.grouping = try shared() }
+        if has(.mbReleaseTrackID) { s.mbReleaseTrackID = try r.string() }
+        if has(.mbWorkID) { s.mbWorkID = try shared() }
         return s
     }
 }

@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// Layout (version 7), using `ByteWriter`'s primitives:
 /// ```
-/// version byte (7)
+/// version byte (8)
 /// song count, chunk count, then per chunk: its song count and its byte length
 /// the chunks, one after the other; each is self-contained:
 ///   string table: count, then each string           ← shared values (album, artist, genre, …)
@@ -24,7 +24,8 @@ import Synchronization
 /// of it is read, and its own string table means two threads never share (and never contend for
 /// the reference counts of) the same `String`s. Version 2 was one chunk without the header;
 /// version 3 had no user fields, version 4 no artist credit, version 5 no skip count, last play
-/// or bookmark, version 6 no sort names, performer, conductor, label or original date.
+/// or bookmark, version 6 no sort names, performer, conductor, label or original date,
+/// version 7 no composer sort name, work, movement, grouping, release-track or work ids.
 ///
 /// Absent optionals, empty arrays, `false`, and numbers equal to their default set no bit and
 /// take no bytes. Values many songs share (album, genre, dates, MusicBrainz album ids, art hashes,
@@ -38,7 +39,7 @@ import Synchronization
 /// throws `StoreError.badEncoding`, never traps.
 public enum SongCodec {
     /// Bump when the layout changes, and bump the checkpoint codec's `format` with it.
-    public static let version: UInt8 = 7
+    public static let version: UInt8 = 8
 
     /// Chunks are at least this many songs (fewer songs make one chunk): below that, a thread and
     /// a second string table cost more than they save.
@@ -60,6 +61,8 @@ public enum SongCodec {
         case skipcount, lastplayed, bookmark, bookmarkSpeed
         case artistSort, albumartistSort, albumSort
         case performer, conductor, label, originalDate
+        // 61 of the bitmap's 64 bits are taken: the next fields need a second bitmap.
+        case composerSort, work, movement, movementNumber, movementTotal, grouping, mbReleaseTrackID, mbWorkID
 
         var mask: UInt64 { 1 << UInt64(rawValue) }
         static let all: UInt64 = (1 << UInt64(allCases.count)) - 1
@@ -206,6 +209,14 @@ public enum SongCodec {
         mark(.conductor, s.conductor != nil)
         mark(.label, s.label != nil)
         mark(.originalDate, s.originalDate != nil)
+        mark(.composerSort, s.composerSort != nil)
+        mark(.work, s.work != nil)
+        mark(.movement, s.movement != nil)
+        mark(.movementNumber, s.movementNumber != nil)
+        mark(.movementTotal, s.movementTotal != nil)
+        mark(.grouping, s.grouping != nil)
+        mark(.mbReleaseTrackID, s.mbReleaseTrackID != nil)
+        mark(.mbWorkID, s.mbWorkID != nil)
 
         w.uuid(s.id.uuid)
         w.varint(bits)
@@ -267,5 +278,13 @@ public enum SongCodec {
         shared(s.conductor)
         shared(s.label)
         shared(s.originalDate)
+        shared(s.composerSort)
+        shared(s.work)
+        shared(s.movement)
+        int(s.movementNumber)
+        int(s.movementTotal)
+        shared(s.grouping)
+        own(s.mbReleaseTrackID)
+        shared(s.mbWorkID)
     }
 }

@@ -48,6 +48,16 @@ extension FileFacts {
         conductor = joined("CONDUCTOR")
         label = first("LABEL")
         originalDate = first("ORIGINALDATE")
+        // Classical tags as Picard writes them. The movement's number is MOVEMENT in a Vorbis
+        // comment and MOVEMENTNUMBER (`1/4`, or with MOVEMENTCOUNT) in TagLib's names for ID3's
+        // MVIN and MP4's ©mvi, ©mvc. ID3's TIT1 is the grouping unless GRP1 holds it (the shim).
+        composerSort = joined("COMPOSERSORT")
+        work = first("WORK")
+        movement = first("MOVEMENTNAME")
+        let movementPair = first("MOVEMENTNUMBER", "MOVEMENT").map(TagValue.numberPair)
+        movementNumber = movementPair?.number
+        movementTotal = movementPair?.total ?? first("MOVEMENTTOTAL", "MOVEMENTCOUNT").flatMap(TagValue.index)
+        grouping = first("GROUPING")
 
         let trackPair = first("TRACKNUMBER").map(TagValue.numberPair)
         track = trackPair?.number
@@ -75,6 +85,8 @@ extension FileFacts {
         mbArtistID = first("MUSICBRAINZ_ARTISTID")
         mbAlbumArtistID = first("MUSICBRAINZ_ALBUMARTISTID")
         mbReleaseGroupID = first("MUSICBRAINZ_RELEASEGROUPID")
+        mbReleaseTrackID = first("MUSICBRAINZ_RELEASETRACKID")
+        mbWorkID = joined("MUSICBRAINZ_WORKID")
     }
 
     /// Fills the audio fields; TagLib's zeros ("unknown") become nil.

@@ -17,10 +17,11 @@ public enum TagMap {
     /// Every field written into files: the song's tag fields (`SongField.isTag`), cover included.
     public static let fields: [SongField] = [
         .title, .artists, .artistCredit, .album, .albumartist, .artistSort, .albumartistSort, .albumSort,
-        .performer, .conductor, .label, .originalDate, .track, .tracktotal, .disc, .disctotal, .year, .date,
+        .performer, .conductor, .label, .originalDate, .composerSort, .work, .movement, .movementNumber, .movementTotal,
+        .grouping, .track, .tracktotal, .disc, .disctotal, .year, .date,
         .genre, .composer, .compilation, .comment,
         .replaygainTrackGain, .replaygainTrackPeak, .replaygainAlbumGain, .replaygainAlbumPeak,
-        .mbTrackID, .mbAlbumID, .mbArtistID, .mbAlbumArtistID, .mbReleaseGroupID, .art,
+        .mbTrackID, .mbAlbumID, .mbArtistID, .mbAlbumArtistID, .mbReleaseGroupID, .mbReleaseTrackID, .mbWorkID, .art,
     ]
 
     /// How a format spells a track or disc number with its total.
@@ -46,7 +47,7 @@ public enum TagMap {
     public static func values(for song: Song, format: AudioFormat) -> [String: [String]] {
         var out: [String: [String]] = [:]
         for group in Group.allCases {
-            out.merge(group.values(for: song, style: numberStyle(of: format))) { _, new in new }
+            out.merge(group.values(for: song, format: format)) { _, new in new }
         }
         return out
     }
@@ -59,13 +60,12 @@ public enum TagMap {
                                format: AudioFormat) -> [String: [String]] {
         let tags = cleaned(current)
         let file = reading(tags, as: song)
-        let style = numberStyle(of: format)
         var out: [String: [String]] = [:]
         for group in Group.allCases where group.fields.contains(where: { !same($0, file, song) }) {
-            for (key, values) in group.values(for: song, style: style, keeping: tags) where (tags[key] ?? []) != values {
+            for (key, values) in group.values(for: song, format: format, keeping: tags) where (tags[key] ?? []) != values {
                 out[key] = values
             }
-            for alias in group.synonyms(for: song, style: style) where tags[alias] != nil {
+            for alias in group.synonyms(for: song, format: format) where tags[alias] != nil {
                 out[alias] = []
             }
         }
@@ -156,9 +156,10 @@ public enum TagMap {
     enum Group: CaseIterable {
         case title, artists, album, albumartist, artistSort, albumartistSort, albumSort
         case performer, conductor, label, originalDate
+        case composerSort, work, movement, movementNumber, grouping
         case track, disc, date, genre, composer, compilation, comment
         case trackGain, trackPeak, albumGain, albumPeak
-        case mbTrack, mbAlbum, mbArtist, mbAlbumArtist, mbReleaseGroup
+        case mbTrack, mbAlbum, mbArtist, mbAlbumArtist, mbReleaseGroup, mbReleaseTrack, mbWork
 
         var fields: [SongField] {
             switch self {
@@ -173,6 +174,11 @@ public enum TagMap {
             case .conductor: [.conductor]
             case .label: [.label]
             case .originalDate: [.originalDate]
+            case .composerSort: [.composerSort]
+            case .work: [.work]
+            case .movement: [.movement]
+            case .movementNumber: [.movementNumber, .movementTotal]
+            case .grouping: [.grouping]
             case .track: [.track, .tracktotal]
             case .disc: [.disc, .disctotal]
             case .date: [.year, .date]
@@ -189,22 +195,25 @@ public enum TagMap {
             case .mbArtist: [.mbArtistID]
             case .mbAlbumArtist: [.mbAlbumArtistID]
             case .mbReleaseGroup: [.mbReleaseGroupID]
+            case .mbReleaseTrack: [.mbReleaseTrackID]
+            case .mbWork: [.mbWorkID]
             }
         }
 
         /// The group's keys and their values for `song`, in the shape of a file whose keys are
         /// `tags`: a file that keeps its artists one by one in ARTISTS (Picard, beets) gets the
         /// list there and one credit in ARTIST, as those programs write them.
-        func values(for song: Song, style: NumberStyle, keeping tags: [String: [String]]) -> [String: [String]] {
+        func values(for song: Song, format: AudioFormat, keeping tags: [String: [String]]) -> [String: [String]] {
             if self == .artists, tags["ARTISTS"] != nil, let credit = song.artist, !song.artists.isEmpty {
                 return ["ARTIST": [credit], "ARTISTS": song.artists]
             }
-            return values(for: song, style: style)
+            return values(for: song, format: format)
         }
 
         /// The group's keys and their values for `song` (empty: no value).
-        func values(for song: Song, style: NumberStyle) -> [String: [String]] {
+        func values(for song: Song, format: AudioFormat) -> [String: [String]] {
             func one(_ s: String?) -> [String] { s.map { [$0] } ?? [] }
+            let style = TagMap.numberStyle(of: format)
             switch self {
             case .title: return ["TITLE": one(song.title)]
             case .artists:
@@ -223,6 +232,20 @@ public enum TagMap {
             case .conductor: return ["CONDUCTOR": one(song.conductor)]
             case .label: return ["LABEL": one(song.label)]
             case .originalDate: return ["ORIGINALDATE": one(song.originalDate)]
+            case .composerSort: return ["COMPOSERSORT": one(song.composerSort)]
+            case .work: return ["WORK": one(song.work)]
+            case .movement: return ["MOVEMENTNAME": one(song.movement)]
+            case .movementNumber:
+                // Picard's Vorbis keys are MOVEMENT and MOVEMENTTOTAL; TagLib's MP4 names for
+                // ©mvi and ©mvc (whole numbers) MOVEMENTNUMBER and MOVEMENTCOUNT; ID3's MVIN
+                // holds `1/4`, as TRCK does.
+                let number = song.movementNumber.map { [String($0)] } ?? [], total = song.movementTotal.map { [String($0)] } ?? []
+                switch (style, format) {
+                case (.separateTotals, _): return ["MOVEMENT": number, "MOVEMENTTOTAL": total]
+                case (_, .m4a): return ["MOVEMENTNUMBER": number, "MOVEMENTCOUNT": total]
+                default: return ["MOVEMENTNUMBER": one(TagMap.slashed(song.movementNumber, song.movementTotal))]
+                }
+            case .grouping: return ["GROUPING": one(song.grouping)]
             case .track: return Self.numbered("TRACK", song.track, song.tracktotal, style)
             case .disc: return Self.numbered("DISC", song.disc, song.disctotal, style)
             case .date: return ["DATE": one(TagMap.date(year: song.year, date: song.date))]
@@ -239,6 +262,8 @@ public enum TagMap {
             case .mbArtist: return ["MUSICBRAINZ_ARTISTID": one(song.mbArtistID)]
             case .mbAlbumArtist: return ["MUSICBRAINZ_ALBUMARTISTID": one(song.mbAlbumArtistID)]
             case .mbReleaseGroup: return ["MUSICBRAINZ_RELEASEGROUPID": one(song.mbReleaseGroupID)]
+            case .mbReleaseTrack: return ["MUSICBRAINZ_RELEASETRACKID": one(song.mbReleaseTrackID)]
+            case .mbWork: return ["MUSICBRAINZ_WORKID": one(song.mbWorkID)]
             }
         }
 
@@ -247,13 +272,20 @@ public enum TagMap {
         /// rewritten with it) and `DESCRIPTION` (a Vorbis comment of its own) mean more than a
         /// synonym: they go only when the song has no value, because a reader would take them
         /// in its place.
-        func synonyms(for song: Song, style: NumberStyle) -> [String] {
+        func synonyms(for song: Song, format: AudioFormat) -> [String] {
+            let style = TagMap.numberStyle(of: format)
             switch self {
             case .artists: return song.artists.isEmpty ? ["ARTISTS"] : []
             case .comment: return song.comment == nil ? ["DESCRIPTION"] : []
             case .track: return style == .slashed ? ["TRACKTOTAL", "TOTALTRACKS"] : ["TOTALTRACKS"]
             case .disc: return style == .slashed ? ["DISCTOTAL", "TOTALDISCS"] : ["TOTALDISCS"]
             case .date: return ["YEAR"]
+            case .movementNumber:
+                switch (style, format) {
+                case (.separateTotals, _): return ["MOVEMENTNUMBER", "MOVEMENTCOUNT"]
+                case (_, .m4a): return []
+                default: return ["MOVEMENTTOTAL", "MOVEMENTCOUNT"]
+                }
             default: return []
             }
         }
