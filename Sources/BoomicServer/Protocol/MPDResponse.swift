@@ -120,6 +120,10 @@ public struct MPDResponse: Sendable {
         let albumArtistSort = wanted(.albumArtistSort, song.albumartistSort)
         let performer = wanted(.performer, song.performer), conductor = wanted(.conductor, song.conductor)
         let label = wanted(.label, song.label), originalDate = wanted(.originalDate, song.originalDate)
+        // Classical tags and the rest most songs lack: one load of an empty box for those.
+        let composerSort = wanted(.composerSort, song.composerSort), work = wanted(.work, song.work)
+        let movement = wanted(.movement, song.movement), grouping = wanted(.grouping, song.grouping)
+        let movementNumber = tags.contains(.movementNumber) ? song.movementNumber : nil
         let title = wanted(.title, song.title), genre = wanted(.genre, song.genre)
         let date = tags.contains(.date) ? song.date : nil
         let year = tags.contains(.date) && date == nil ? song.year : nil
@@ -128,15 +132,19 @@ public struct MPDResponse: Sendable {
             wanted(.musicBrainzArtistID, song.mbArtistID), wanted(.musicBrainzAlbumID, song.mbAlbumID),
             wanted(.musicBrainzAlbumArtistID, song.mbAlbumArtistID), wanted(.musicBrainzTrackID, song.mbTrackID),
             wanted(.musicBrainzReleaseGroupID, song.mbReleaseGroupID),
+            wanted(.musicBrainzReleaseTrackID, song.mbReleaseTrackID),
         ]
+        let workID = wanted(.musicBrainzWorkID, song.mbWorkID)
         let track = tags.contains(.track) ? song.track : nil, disc = tags.contains(.disc) ? song.disc : nil
         let rate = song.samplerate, channels = song.channels, bits = song.bitdepth
         let duration = song.duration
-        // Names, numbers and newlines: the file line and 25 others, none with more than
+        // Names, numbers and newlines: the file line and 33 others, none with more than
         // 32 + 3 * maxDecimal bytes around its value; an artist's line 16 + its value.
-        var room = root.utf8.count + rest.utf8.count + 26 * (32 + 3 * ByteCursor.maxDecimal) + 16 * artists.count
+        var room = root.utf8.count + rest.utf8.count + 34 * (32 + 3 * ByteCursor.maxDecimal) + 16 * artists.count
         for value in artists { room += value.utf8.count }
-        for value in [album, title, date, comment, albumSort, label, originalDate] { room += value?.utf8.count ?? 0 }
+        for value in [album, title, date, comment, albumSort, label, originalDate, work, movement, grouping] {
+            room += value?.utf8.count ?? 0
+        }
         // A value joined from several: a line each, one more name (under 18 bytes) per ";".
         func joined(_ value: String?) -> Int {
             guard let value else { return 0 }
@@ -146,7 +154,8 @@ public struct MPDResponse: Sendable {
         }
         let joins = (credit: joined(credit), albumArtist: joined(albumArtist), genre: joined(genre), composer: joined(composer),
                      artistSort: joined(artistSort), albumArtistSort: joined(albumArtistSort),
-                     performer: joined(performer), conductor: joined(conductor))
+                     performer: joined(performer), conductor: joined(conductor),
+                     composerSort: joined(composerSort), workID: joined(workID))
         if credit != nil { room += 16 }
         for value in ids { room += value?.utf8.count ?? 0 }
         write(reserving: room) { w in
@@ -193,8 +202,13 @@ public struct MPDResponse: Sendable {
             line("Date: ", year)
             line("OriginalDate: ", originalDate)
             lines("Composer: ", composer, joins.composer)
+            lines("ComposerSort: ", composerSort, joins.composerSort)
             lines("Performer: ", performer, joins.performer)
             lines("Conductor: ", conductor, joins.conductor)
+            line("Work: ", work)
+            line("Movement: ", movement)
+            line("MovementNumber: ", movementNumber)
+            line("Grouping: ", grouping)
             line("Comment: ", comment)
             line("Disc: ", disc)
             line("Label: ", label)
@@ -203,6 +217,8 @@ public struct MPDResponse: Sendable {
             line("MUSICBRAINZ_ALBUMARTISTID: ", ids[2])
             line("MUSICBRAINZ_TRACKID: ", ids[3])
             line("MUSICBRAINZ_RELEASEGROUPID: ", ids[4])
+            line("MUSICBRAINZ_RELEASETRACKID: ", ids[5])
+            lines("MUSICBRAINZ_WORKID: ", workID, joins.workID)
             if let duration {
                 line("Time: ", Int(max(0, min(duration, 1e15)).rounded()))
                 w.put("duration: ")
@@ -251,8 +267,14 @@ public struct MPDResponse: Sendable {
         case .genre: joined(song.genre)
         case .date: one(song.date ?? song.year.map(String.init))
         case .composer: joined(song.composer)
+        // No fallback to Composer: MPD 0.23 has none (0.24 adds one).
+        case .composerSort: joined(song.composerSort)
         case .performer: joined(song.performer)
         case .conductor: joined(song.conductor)
+        case .work: one(song.work)
+        case .movement: one(song.movement)
+        case .movementNumber: one(song.movementNumber.map(String.init))
+        case .grouping: one(song.grouping)
         case .label: one(song.label)
         case .originalDate: one(song.originalDate)
         case .comment: one(song.comment)
@@ -262,6 +284,8 @@ public struct MPDResponse: Sendable {
         case .musicBrainzAlbumArtistID: one(song.mbAlbumArtistID)
         case .musicBrainzTrackID: one(song.mbTrackID)
         case .musicBrainzReleaseGroupID: one(song.mbReleaseGroupID)
+        case .musicBrainzReleaseTrackID: one(song.mbReleaseTrackID)
+        case .musicBrainzWorkID: joined(song.mbWorkID)
         }
     }
 

@@ -16,8 +16,13 @@ public enum MPDTag: String, CaseIterable, Sendable {
     case date = "Date"
     case originalDate = "OriginalDate"
     case composer = "Composer"
+    case composerSort = "ComposerSort"
     case performer = "Performer"
     case conductor = "Conductor"
+    case work = "Work"
+    case movement = "Movement"
+    case movementNumber = "MovementNumber"
+    case grouping = "Grouping"
     case comment = "Comment"
     case disc = "Disc"
     case label = "Label"
@@ -26,6 +31,8 @@ public enum MPDTag: String, CaseIterable, Sendable {
     case musicBrainzAlbumArtistID = "MUSICBRAINZ_ALBUMARTISTID"
     case musicBrainzTrackID = "MUSICBRAINZ_TRACKID"
     case musicBrainzReleaseGroupID = "MUSICBRAINZ_RELEASEGROUPID"
+    case musicBrainzReleaseTrackID = "MUSICBRAINZ_RELEASETRACKID"
+    case musicBrainzWorkID = "MUSICBRAINZ_WORKID"
 
     /// MPD reads tag names without regard to case (`artist`, `ARTIST`, `Artist`).
     public init?(name: String) {
@@ -43,8 +50,7 @@ public enum MPDTag: String, CaseIterable, Sendable {
     private static let unkept: [String: String] = Dictionary(uniqueKeysWithValues: [
         // MPD 0.23's other tags (0.24's Mood, TitleSort, ShowMovement and DiscSubtitle are
         // unknown to it, so they are not here either).
-        "Name", "ComposerSort", "Work", "Movement", "MovementNumber", "Ensemble", "Location",
-        "Grouping", "MUSICBRAINZ_RELEASETRACKID", "MUSICBRAINZ_WORKID",
+        "Name", "Ensemble", "Location",
     ].map { ($0.lowercased(), $0) })
 
     private static let byLowercasedName = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue.lowercased(), $0) })
@@ -63,8 +69,13 @@ public enum MPDTag: String, CaseIterable, Sendable {
         case .genre: .genre
         case .date: .date
         case .composer: .composer
+        case .composerSort: .composerSort
         case .performer: .performer
         case .conductor: .conductor
+        case .work: .work
+        case .movement: .movement
+        case .movementNumber: .movementNumber
+        case .grouping: .grouping
         case .label: .label
         case .originalDate: .originalDate
         case .comment: .comment
@@ -74,6 +85,8 @@ public enum MPDTag: String, CaseIterable, Sendable {
         case .musicBrainzAlbumArtistID: .mbAlbumArtistID
         case .musicBrainzTrackID: .mbTrackID
         case .musicBrainzReleaseGroupID: .mbReleaseGroupID
+        case .musicBrainzReleaseTrackID: .mbReleaseTrackID
+        case .musicBrainzWorkID: .mbWorkID
         }
     }
 }

@@ -45,6 +45,13 @@ extension MPDTag {
         case .conductor: 1 << 19
         case .label: 1 << 20
         case .originalDate: 1 << 21
+        case .composerSort: 1 << 22
+        case .work: 1 << 23
+        case .movement: 1 << 24
+        case .movementNumber: 1 << 25
+        case .grouping: 1 << 26
+        case .musicBrainzReleaseTrackID: 1 << 27
+        case .musicBrainzWorkID: 1 << 28
         }
     }
 }
