@@ -213,6 +213,14 @@ public enum TagMap {
         /// The group's keys and their values for `song` (empty: no value).
         func values(for song: Song, format: AudioFormat) -> [String: [String]] {
             func one(_ s: String?) -> [String] { s.map { [$0] } ?? [] }
+            // A field the import joined with "; " (GENRE=Jazz, GENRE=Fusion) goes back as the
+            // values it joins, as the file had them: one value "Jazz; Fusion" would be one genre
+            // to MPD, Picard and every other reader.
+            func many(_ s: String?) -> [String] {
+                var out: [String] = []
+                if let s { SongField.forEachJoinedValue(s) { out.append($0) } }
+                return out
+            }
             let style = TagMap.numberStyle(of: format)
             switch self {
             case .title: return ["TITLE": one(song.title)]
@@ -224,15 +232,15 @@ public enum TagMap {
                 }
                 return ["ARTIST": song.artists.isEmpty ? one(song.artistCredit) : song.artists]
             case .album: return ["ALBUM": one(song.album)]
-            case .albumartist: return ["ALBUMARTIST": one(song.albumartist)]
-            case .artistSort: return ["ARTISTSORT": one(song.artistSort)]
-            case .albumartistSort: return ["ALBUMARTISTSORT": one(song.albumartistSort)]
+            case .albumartist: return ["ALBUMARTIST": many(song.albumartist)]
+            case .artistSort: return ["ARTISTSORT": many(song.artistSort)]
+            case .albumartistSort: return ["ALBUMARTISTSORT": many(song.albumartistSort)]
             case .albumSort: return ["ALBUMSORT": one(song.albumSort)]
-            case .performer: return ["PERFORMER": one(song.performer)]
-            case .conductor: return ["CONDUCTOR": one(song.conductor)]
+            case .performer: return ["PERFORMER": many(song.performer)]
+            case .conductor: return ["CONDUCTOR": many(song.conductor)]
             case .label: return ["LABEL": one(song.label)]
             case .originalDate: return ["ORIGINALDATE": one(song.originalDate)]
-            case .composerSort: return ["COMPOSERSORT": one(song.composerSort)]
+            case .composerSort: return ["COMPOSERSORT": many(song.composerSort)]
             case .work: return ["WORK": one(song.work)]
             case .movement: return ["MOVEMENTNAME": one(song.movement)]
             case .movementNumber:
@@ -249,8 +257,8 @@ public enum TagMap {
             case .track: return Self.numbered("TRACK", song.track, song.tracktotal, style)
             case .disc: return Self.numbered("DISC", song.disc, song.disctotal, style)
             case .date: return ["DATE": one(TagMap.date(year: song.year, date: song.date))]
-            case .genre: return ["GENRE": one(song.genre)]
-            case .composer: return ["COMPOSER": one(song.composer)]
+            case .genre: return ["GENRE": many(song.genre)]
+            case .composer: return ["COMPOSER": many(song.composer)]
             case .compilation: return ["COMPILATION": song.compilation ? ["1"] : []]
             case .comment: return ["COMMENT": one(song.comment)]
             case .trackGain: return ["REPLAYGAIN_TRACK_GAIN": one(song.replaygainTrackGain.map(TagMap.decibels))]
@@ -263,7 +271,7 @@ public enum TagMap {
             case .mbAlbumArtist: return ["MUSICBRAINZ_ALBUMARTISTID": one(song.mbAlbumArtistID)]
             case .mbReleaseGroup: return ["MUSICBRAINZ_RELEASEGROUPID": one(song.mbReleaseGroupID)]
             case .mbReleaseTrack: return ["MUSICBRAINZ_RELEASETRACKID": one(song.mbReleaseTrackID)]
-            case .mbWork: return ["MUSICBRAINZ_WORKID": one(song.mbWorkID)]
+            case .mbWork: return ["MUSICBRAINZ_WORKID": many(song.mbWorkID)]
             }
         }
 
