@@ -91,4 +91,20 @@ import Testing
 
         """)
     }
+
+    /// A song is written into room reserved from its values' lengths; a value joined from many
+    /// short ones (`a; a; …`) prints far more bytes than it holds, a name per value. One joined
+    /// field at a time (others' spare room would hide a short bound), with 2,000 values: the
+    /// debug build's cursor checks each write against the room, and every line must be there.
+    @Test(arguments: SongField.allCases.filter(\.joinsValues))
+    func manyJoinedValuesFitTheRoomReserved(_ field: SongField) throws {
+        var ids = SplitMix64(seed: 6)
+        var s = Song(id: SongID(ids.uuid()), path: "/music/x.flac")
+        field.set(.string(Array(repeating: "a", count: 2000).joined(separator: "; ")), in: &s)
+        var r = MPDResponse()
+        r.add(song: s, uri: "x.flac", tags: .all)
+        let lines = r.text.split(separator: "\n")
+        let tag = try #require(MPDTag.allCases.first { $0.field == field || (field == .artistCredit && $0 == .artist) })
+        #expect(lines.filter { $0.hasPrefix(tag.rawValue + ": ") }.count == 2000, "\(field.name)")
+    }
 }

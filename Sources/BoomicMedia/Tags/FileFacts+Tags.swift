@@ -82,8 +82,9 @@ extension FileFacts {
 
         mbTrackID = first("MUSICBRAINZ_TRACKID")
         mbAlbumID = first("MUSICBRAINZ_ALBUMID")
-        mbArtistID = first("MUSICBRAINZ_ARTISTID")
-        mbAlbumArtistID = first("MUSICBRAINZ_ALBUMARTISTID")
+        // Picard writes an id per artist of a collaboration, as it writes ARTISTS.
+        mbArtistID = joined("MUSICBRAINZ_ARTISTID")
+        mbAlbumArtistID = joined("MUSICBRAINZ_ALBUMARTISTID")
         mbReleaseGroupID = first("MUSICBRAINZ_RELEASEGROUPID")
         mbReleaseTrackID = first("MUSICBRAINZ_RELEASETRACKID")
         mbWorkID = joined("MUSICBRAINZ_WORKID")

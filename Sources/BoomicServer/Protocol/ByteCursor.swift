@@ -6,11 +6,18 @@ import Foundation
 /// checks on every call, a quarter of `listallinfo`'s time.
 ///
 /// The caller reserves enough: `maxDecimal`, `timeStampLength` and a value's UTF-8 count bound
-/// what each put writes.
+/// what each put writes. Debug builds (the tests) check every put against the end of what was
+/// reserved, so a bound that is too small fails a test instead of writing past the buffer.
 struct ByteCursor {
     private(set) var at: UnsafeMutableRawPointer
+    private let end: UnsafeMutableRawPointer
 
-    init(_ start: UnsafeMutableRawPointer) { at = start }
+    init(_ start: UnsafeMutableRawPointer, end: UnsafeMutableRawPointer) {
+        at = start
+        self.end = end
+    }
+
+    private func fits(_ count: Int) -> Bool { at + count <= end }
 
     /// The most bytes `putDecimal` writes: a sign and 19 digits.
     static let maxDecimal = 20
@@ -18,17 +25,20 @@ struct ByteCursor {
     static let timeStampLength = 32
 
     mutating func put(_ s: StaticString) {
+        assert(fits(s.utf8CodeUnitCount), "a put past the reserved room")
         at.copyMemory(from: s.utf8Start, byteCount: s.utf8CodeUnitCount)
         at += s.utf8CodeUnitCount
     }
 
     mutating func put(_ byte: UInt8) {
+        assert(fits(1), "a put past the reserved room")
         at.storeBytes(of: byte, as: UInt8.self)
         at += 1
     }
 
     mutating func put(_ raw: UnsafeRawBufferPointer) {
         guard let base = raw.baseAddress else { return }
+        assert(fits(raw.count), "a put past the reserved room")
         at.copyMemory(from: base, byteCount: raw.count)
         at += raw.count
     }
@@ -73,6 +83,7 @@ struct ByteCursor {
             digits += 1
             probe /= 10
         }
+        assert(fits(digits), "a put past the reserved room")
         var p = at + digits
         at = p
         repeat {

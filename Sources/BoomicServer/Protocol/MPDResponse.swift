@@ -41,7 +41,8 @@ public struct MPDResponse: Sendable {
     /// cursor: one capacity check for all of it, then plain copies.
     private mutating func write(reserving room: Int, _ body: (inout ByteCursor) -> Void) {
         bytes.writeWithUnsafeMutableBytes(minimumWritableBytes: max(1, room)) { raw in
-            var w = ByteCursor(raw.baseAddress!)
+            // The room asked for, not the (larger) capacity given: a bound that is too small fails.
+            var w = ByteCursor(raw.baseAddress!, end: raw.baseAddress! + max(1, room))
             body(&w)
             return raw.baseAddress!.distance(to: w.at)
         }
@@ -145,19 +146,21 @@ public struct MPDResponse: Sendable {
         for value in [album, title, date, comment, albumSort, label, originalDate, work, movement, grouping] {
             room += value?.utf8.count ?? 0
         }
-        // A value joined from several: a line each, one more name (under 18 bytes) per ";".
+        // A value joined from several: a line each, one more name and newline (at most 28
+        // bytes, `MUSICBRAINZ_ALBUMARTISTID: `) per ";".
         func joined(_ value: String?) -> Int {
             guard let value else { return 0 }
             let n = SongField.semicolons(in: value)
-            room += value.utf8.count + 18 * n
+            room += value.utf8.count + 32 * n
             return n
         }
         let joins = (credit: joined(credit), albumArtist: joined(albumArtist), genre: joined(genre), composer: joined(composer),
                      artistSort: joined(artistSort), albumArtistSort: joined(albumArtistSort),
                      performer: joined(performer), conductor: joined(conductor),
-                     composerSort: joined(composerSort), workID: joined(workID))
+                     composerSort: joined(composerSort), workID: joined(workID),
+                     artistID: joined(ids[0]), albumArtistID: joined(ids[2]))
         if credit != nil { room += 16 }
-        for value in ids { room += value?.utf8.count ?? 0 }
+        for value in [ids[1], ids[3], ids[4], ids[5]] { room += value?.utf8.count ?? 0 }
         write(reserving: room) { w in
             Self.putFile(&w, root: root, rest: rest)
             w.put("Last-Modified: ")
@@ -212,9 +215,9 @@ public struct MPDResponse: Sendable {
             line("Comment: ", comment)
             line("Disc: ", disc)
             line("Label: ", label)
-            line("MUSICBRAINZ_ARTISTID: ", ids[0])
+            lines("MUSICBRAINZ_ARTISTID: ", ids[0], joins.artistID)
             line("MUSICBRAINZ_ALBUMID: ", ids[1])
-            line("MUSICBRAINZ_ALBUMARTISTID: ", ids[2])
+            lines("MUSICBRAINZ_ALBUMARTISTID: ", ids[2], joins.albumArtistID)
             line("MUSICBRAINZ_TRACKID: ", ids[3])
             line("MUSICBRAINZ_RELEASEGROUPID: ", ids[4])
             line("MUSICBRAINZ_RELEASETRACKID: ", ids[5])
@@ -279,9 +282,9 @@ public struct MPDResponse: Sendable {
         case .originalDate: one(song.originalDate)
         case .comment: one(song.comment)
         case .disc: one(song.disc.map(String.init))
-        case .musicBrainzArtistID: one(song.mbArtistID)
+        case .musicBrainzArtistID: joined(song.mbArtistID)
         case .musicBrainzAlbumID: one(song.mbAlbumID)
-        case .musicBrainzAlbumArtistID: one(song.mbAlbumArtistID)
+        case .musicBrainzAlbumArtistID: joined(song.mbAlbumArtistID)
         case .musicBrainzTrackID: one(song.mbTrackID)
         case .musicBrainzReleaseGroupID: one(song.mbReleaseGroupID)
         case .musicBrainzReleaseTrackID: one(song.mbReleaseTrackID)
