@@ -35,6 +35,8 @@ struct SongJSON: Encodable {
     var replaygain_track_gain, replaygain_track_peak, replaygain_album_gain, replaygain_album_peak: Double?
     var mb_trackid, mb_albumid, mb_artistid, mb_albumartistid, mb_releasegroupid: String?
     var mb_releasetrackid, mb_workid: String?
+    /// MPD clients' stickers by name (`{"playCount": "3"}`).
+    var stickers: [String: String]?
     /// Encoded as top-level keys, not under this name.
     var userFields: [String: String]
 
@@ -59,6 +61,11 @@ struct SongJSON: Encodable {
         mb_trackid = s.mbTrackID; mb_albumid = s.mbAlbumID; mb_artistid = s.mbArtistID
         mb_albumartistid = s.mbAlbumArtistID; mb_releasegroupid = s.mbReleaseGroupID
         mb_releasetrackid = s.mbReleaseTrackID; mb_workid = s.mbWorkID
+        if !s.stickers.isEmpty {
+            stickers = Dictionary(s.stickers.compactMap { e in
+                e.firstIndex(of: "=").map { (String(e[..<$0]), String(e[e.index(after: $0)...])) }
+            }) { _, last in last }
+        }
         userFields = s.userFieldMap
     }
 
@@ -72,6 +79,7 @@ struct SongJSON: Encodable {
         case skipcount, lastplayed, bookmark, bookmark_speed
         case replaygain_track_gain, replaygain_track_peak, replaygain_album_gain, replaygain_album_peak
         case mb_trackid, mb_albumid, mb_artistid, mb_albumartistid, mb_releasegroupid, mb_releasetrackid, mb_workid
+        case stickers
     }
 
     private struct UserKey: CodingKey {
@@ -117,6 +125,7 @@ struct SongJSON: Encodable {
         try c.encodeIfPresent(mb_albumartistid, forKey: .mb_albumartistid)
         try c.encodeIfPresent(mb_releasegroupid, forKey: .mb_releasegroupid)
         try c.encodeIfPresent(mb_releasetrackid, forKey: .mb_releasetrackid); try c.encodeIfPresent(mb_workid, forKey: .mb_workid)
+        try c.encodeIfPresent(stickers, forKey: .stickers)
         guard !userFields.isEmpty else { return }
         var u = encoder.container(keyedBy: UserKey.self)
         for (name, value) in userFields { try u.encode(value, forKey: UserKey(stringValue: name)) }

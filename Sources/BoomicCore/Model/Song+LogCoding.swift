@@ -96,6 +96,7 @@ extension Song.Fields {
             case .art: try c.encodeIfPresent(art, forKey: k)
             case .fileValues: try c.encode(fileValues, forKey: k)
             case .userFields: try c.encodeIfPresent(userFields, forKey: k)
+            case .stickers: try c.encodeIfPresent(stickers, forKey: k)
             // Left out while 0, as optionals are while nil: rows read the same as before plays.
             case .skipcount: if skipcount != 0 { try c.encode(skipcount, forKey: k) }
             case .lastplayed: try c.encodeIfPresent(lastplayed, forKey: k)
@@ -171,6 +172,7 @@ extension Song.Fields {
             case .art: art = try c.decodeIfPresent(String.self, forKey: k)
             case .fileValues: fileValues = try c.decode([String].self, forKey: k)
             case .userFields: userFields = try c.decodeIfPresent([String].self, forKey: k)
+            case .stickers: stickers = try c.decodeIfPresent([String].self, forKey: k)
             case .skipcount: skipcount = try c.decodeIfPresent(Int.self, forKey: k) ?? 0
             case .lastplayed: lastplayed = try c.decodeIfPresent(Double.self, forKey: k)
             case .bookmark: bookmark = try c.decodeIfPresent(Double.self, forKey: k)

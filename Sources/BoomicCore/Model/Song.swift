@@ -381,6 +381,36 @@ public struct Song: Identifiable, Hashable, Sendable, Codable {
         set { mutate { $0.userFields = newValue.isEmpty ? nil : newValue } }
     }
 
+    /// What MPD clients stick on the song under names of their own (`sticker set song URI
+    /// playCount 3`, as myMPD does), as `name=value` entries sorted by name, one per name, names
+    /// spelled as the client spells them. Library-only, like the user's fields, and kept apart
+    /// from them: a client's names are its own, and may be any text.
+    public var stickers: [String] {
+        get { storage.fields.stickers ?? [] }
+        set { mutate { $0.stickers = newValue.isEmpty ? nil : newValue } }
+    }
+
+    /// One sticker's value, nil when the song has none.
+    public func sticker(_ name: String) -> String? {
+        for e in stickers {
+            guard let eq = e.utf8.firstIndex(of: UInt8(ascii: "=")), e[..<eq] == name else { continue }
+            return String(e[e.index(after: eq)...])
+        }
+        return nil
+    }
+
+    /// Stickers as stored: one `name=value` entry per name (the last wins) with a non-empty
+    /// name without `=`, sorted by name's bytes, so equal sets compare equal. A value may be
+    /// empty, as MPD keeps it.
+    public static func normalizedStickers(_ entries: [String]) -> [String] {
+        var byName: [String: Substring] = [:]
+        for e in entries {
+            guard let eq = e.firstIndex(of: "="), eq != e.startIndex else { continue }
+            byName[String(e[..<eq])] = e[e.index(after: eq)...]
+        }
+        return byName.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { $0 + "=" + byName[$0]! }
+    }
+
     // Plays: what the player records, one `play` transaction per finished or skipped song.
     /// Times the song was moved on from before it counted as a play (`PlayCounting`).
     public var skipcount: Int {

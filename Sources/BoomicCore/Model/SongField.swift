@@ -40,6 +40,10 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
     /// The user's own fields, all in one (`name=value` entries): a change of `mood` is a change
     /// of this field, so user fields replay, flatten, diff and roll back like any other.
     case userFields = "user_fields"
+    /// What MPD clients keep on a song under names of their own (`sticker set song URI
+    /// playCount 3`, as myMPD does): `name=value` entries, names as the client spells them.
+    /// Stickers Boomic has a field for (rating, playcount, favorite) are those fields.
+    case stickers
     // What the player records (kind `play`): facts, not edits, so undo, redo, revert and
     // rollback leave them alone unless asked (`isPlayField`).
     case skipcount, lastplayed, bookmark
@@ -70,7 +74,7 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
             return .double
         case .missing, .compilation, .favorite:
             return .bool
-        case .artists, .tags, .fileValues, .userFields:
+        case .artists, .tags, .fileValues, .userFields, .stickers:
             return .strings
         }
     }
@@ -89,7 +93,8 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
     /// Fields the library owns rather than the file's tags: a rescan never overwrites them.
     public var isLibraryOnly: Bool {
         switch self {
-        case .tags, .rating, .playcount, .favorite, .userFields, .skipcount, .lastplayed, .bookmark, .bookmarkSpeed: return true
+        case .tags, .rating, .playcount, .favorite, .userFields, .stickers, .skipcount, .lastplayed, .bookmark, .bookmarkSpeed:
+            return true
         default: return false
         }
     }
@@ -173,6 +178,7 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
         case .art: return Self.opt(song.art)
         case .fileValues: return .strings(song.fileValues)
         case .userFields: return .strings(song.userFields)
+        case .stickers: return .strings(song.stickers)
         case .skipcount: return .int(song.skipcount)
         case .lastplayed: return Self.opt(song.lastplayed)
         case .bookmark: return Self.opt(song.bookmark)
@@ -242,6 +248,7 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
         case .art: song.art = v.string
         case .fileValues: song.fileValues = (v.strings ?? []).sorted()
         case .userFields: song.userFields = v.strings ?? []
+        case .stickers: song.stickers = v.strings ?? []
         case .skipcount: song.skipcount = v.int ?? 0
         case .lastplayed: song.lastplayed = v.double
         case .bookmark: song.bookmark = v.double
@@ -264,6 +271,7 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
             switch self {
             case .tags: return .strings(Song.normalizedTags(xs))
             case .userFields: return .strings(Song.normalizedUserFields(xs))
+            case .stickers: return .strings(Song.normalizedStickers(xs))
             default: return .strings(xs.filter { !$0.isEmpty })
             }
         case (.strings, .string(let s)): return s.isEmpty ? .strings([]) : .strings([s])

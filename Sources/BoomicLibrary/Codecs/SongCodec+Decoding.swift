@@ -215,6 +215,7 @@ extension SongCodec {
         if has(.grouping) { s.grouping = try shared() }
         if has(.mbReleaseTrackID) { s.mbReleaseTrackID = try r.string() }
         if has(.mbWorkID) { s.mbWorkID = try shared() }
+        if has(.stickers) { s.stickers = try (0..<r.count(atMost: r.remaining)).map { _ in try r.string() } }
         return s
     }
 }

@@ -1,11 +1,15 @@
 import BoomicCore
 import BoomicLibrary
 
-/// Stickers are library fields: `rating` (0–10 as MPD clients use it; Boomic keeps 0–5
-/// stars, so a client's 7 is 4 stars, read back as 8), `playcount` and `favorite` (0 or 1).
-/// Setting or deleting one is an `edit` transaction with the client in its provenance.
+/// Stickers are library fields. Three are Boomic's own fields: `rating` (0–10 as MPD clients
+/// use it; Boomic keeps 0–5 stars, so a client's 7 is 4 stars, read back as 8), `playcount` and
+/// `favorite` (0 or 1). Any other name a client sticks on a song (myMPD's `playCount`,
+/// `lastPlayed`, `like`, …) is kept as it spells it in the song's `stickers`. Setting or
+/// deleting one is an `edit` transaction with the client in its provenance, so `boomic undo`
+/// takes it back.
 enum StickerCommands {
-    static let names = ["rating", "playcount", "favorite"]
+    /// The stickers that are fields of Boomic's own.
+    static let fieldNames = ["rating", "playcount", "favorite"]
 
     static let all: [CommandSpec] = [
         CommandSpec("sticker", 3...6) { inv throws(MPDError) in
@@ -18,37 +22,35 @@ enum StickerCommands {
                 inv.response.add("sticker", "\(inv.args[3])=\(value)")
             case ("list", 3):
                 let song = try song(&inv)
-                for name in names { if let v = value(name, of: song) { inv.response.add("sticker", "\(name)=\(v)") } }
+                for (name, value) in stickers(of: song) { inv.response.add("sticker", "\(name)=\(value)") }
             case ("set", 5):
                 let song = try song(&inv)
-                let assignment = try assignment(&inv, name: inv.args[3], value: inv.args[4])
-                try commit(&inv, song: song.id, assignment)
-            case ("delete", 3), ("delete", 4):
+                let assignment = try assignment(&inv, song: song, name: inv.args[3], value: inv.args[4])
+                try commit(&inv, song: song.id, [assignment], label: inv.args[3])
+            case ("delete", 3):
                 let song = try song(&inv)
-                let which = inv.args.count == 4 ? [inv.args[3]] : names
-                for name in which {
-                    guard let field = field(name) else { throw inv.error(.noExist, "no such sticker") }
-                    if inv.args.count == 4, value(name, of: song) == nil { throw inv.error(.noExist, "no such sticker") }
-                    try commit(&inv, song: song.id, FieldAssignment(field: field, value: field == .favorite ? .bool(false) : .null))
-                }
+                guard !stickers(of: song).isEmpty else { throw inv.error(.noExist, "no such sticker") }
+                try commit(&inv, song: song.id, fieldNames.compactMap(field).map(cleared) + [FieldAssignment(field: .stickers, value: .null)],
+                           label: "all")
+            case ("delete", 4):
+                let song = try song(&inv)
+                let name = inv.args[3]
+                guard value(name, of: song) != nil || (song.sticker(name) != nil) else { throw inv.error(.noExist, "no such sticker") }
+                let assignment = field(name).map(cleared) ?? FieldAssignment(field: .stickers, value: .strings(song.stickers.filter {
+                    !$0.hasPrefix(name + "=")
+                }))
+                try commit(&inv, song: song.id, [assignment], label: name)
             case ("find", 4), ("find", 6):
                 let snapshot = inv.snapshot
                 let name = inv.args[3]
-                guard field(name) != nil else { return }
                 guard snapshot.tree.directory(inv.args[2]) != nil else { throw inv.error(.noExist, "No such directory") }
-                // MPD 0.23's operators: =, < and >. Boomic's stickers are numbers (rating,
-                // playcount, favorite), so < and > compare them as numbers, as a client means it.
                 var test: (String) -> Bool = { _ in true }
                 if inv.args.count == 6 {
                     let wanted = inv.args[5]
-                    func compare(_ value: String) -> Double? {
-                        guard let a = Double(value), let b = Double(wanted) else { return nil }
-                        return a - b
-                    }
                     switch inv.args[4] {
                     case "=": test = { $0 == wanted }
-                    case "<": test = { (compare($0) ?? 0) < 0 }
-                    case ">": test = { (compare($0) ?? 0) > 0 }
+                    case "<": test = { order($0, wanted) < 0 }
+                    case ">": test = { order($0, wanted) > 0 }
                     default: throw inv.error(.argument, "bad operator")
                     }
                 }
@@ -65,6 +67,14 @@ enum StickerCommands {
         },
     ]
 
+    /// How `sticker find … < / >` orders two values: as numbers when both are (a rating, a
+    /// play count, a time stamp, as a client means them), else by their bytes. MPD 0.23 always
+    /// compares the text, so there "3" > "20".
+    static func order(_ a: String, _ b: String) -> Int {
+        if let x = Double(a), let y = Double(b) { return x < y ? -1 : x > y ? 1 : 0 }
+        return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : a == b ? 0 : 1
+    }
+
     private static func field(_ name: String) -> SongField? {
         switch name {
         case "rating": .rating
@@ -74,14 +84,29 @@ enum StickerCommands {
         }
     }
 
-    /// A sticker's value as clients read it; nil when the song has none.
+    private static func cleared(_ field: SongField) -> FieldAssignment {
+        FieldAssignment(field: field, value: field == .favorite ? .bool(false) : .null)
+    }
+
+    /// A sticker's value as clients read it; nil when the song has none (MPD answers "no such
+    /// sticker" for an empty value too, though `list` shows it).
     static func value(_ name: String, of song: Song) -> String? {
         switch name {
         case "rating": song.rating.map { String($0 * 2) }
         case "playcount": song.playcount > 0 ? String(song.playcount) : nil
         case "favorite": song.favorite ? "1" : nil
-        default: nil
+        default: song.sticker(name).flatMap { $0.isEmpty ? nil : $0 }
         }
+    }
+
+    /// Every sticker of the song, by name's bytes, as MPD lists them.
+    static func stickers(of song: Song) -> [(name: String, value: String)] {
+        var out: [(name: String, value: String)] = fieldNames.compactMap { n in value(n, of: song).map { (n, $0) } }
+        for e in song.stickers {
+            guard let eq = e.firstIndex(of: "=") else { continue }
+            out.append((String(e[..<eq]), String(e[e.index(after: eq)...])))
+        }
+        return out.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
     }
 
     private static func song(_ inv: inout Invocation) throws(MPDError) -> Song {
@@ -92,7 +117,7 @@ enum StickerCommands {
         return song
     }
 
-    private static func assignment(_ inv: inout Invocation, name: String, value: String) throws(MPDError) -> FieldAssignment {
+    private static func assignment(_ inv: inout Invocation, song: Song, name: String, value: String) throws(MPDError) -> FieldAssignment {
         switch name {
         case "rating":
             guard let n = Int(value), (0...10).contains(n) else { throw inv.error(.argument, "rating takes 0 to 10") }
@@ -104,16 +129,18 @@ enum StickerCommands {
             guard value == "0" || value == "1" else { throw inv.error(.argument, "favorite takes 0 or 1") }
             return FieldAssignment(field: .favorite, value: .bool(value == "1"))
         default:
-            throw inv.error(.argument, "Boomic keeps the stickers rating, playcount and favorite")
+            // Kept as `name=value`: a name with "=" in it would read back as another.
+            guard !name.isEmpty, !name.contains("=") else { throw inv.error(.argument, "bad sticker name") }
+            return FieldAssignment(field: .stickers, value: .strings(Song.normalizedStickers(song.stickers + [name + "=" + value])))
         }
     }
 
-    private static func commit(_ inv: inout Invocation, song: SongID, _ assignment: FieldAssignment) throws(MPDError) {
+    private static func commit(_ inv: inout Invocation, song: SongID, _ assignments: [FieldAssignment], label: String) throws(MPDError) {
         let command = "mpd: \(inv.client.address) sticker " + inv.args.map(MPDCommandLine.quote).joined(separator: " ")
         do {
             _ = try inv.server.library.session.commit(kind: .edit, message: nil, command: command) { basis in
-                let a = EditGeneration.modify(basis, songs: [song], set: [assignment])
-                return a.isEmpty ? nil : (a, "mpd sticker \(inv.args[0]) \(assignment.field.rawValue)")
+                let a = EditGeneration.modify(basis, songs: [song], set: assignments)
+                return a.isEmpty ? nil : (a, "mpd sticker \(inv.args[0]) \(label)")
             }
         } catch {
             throw inv.error(.system, "\(error.localizedDescription)")
