@@ -138,6 +138,7 @@ struct ServePythonTests {
     out["pause"] = told(lambda: c.pause(1))
     out["move"] = told(lambda: c.move(0, 2))
     out["rating"] = told(lambda: c.sticker_set("song", uri, "rating", "6"))
+    out["own_sticker"] = told(lambda: c.sticker_set("song", uri, "playCount", "2"))
     out["stop"] = told(lambda: c.stop())
     out["clear"] = told(lambda: c.clear())
     print(json.dumps(out))
@@ -155,6 +156,7 @@ struct ServePythonTests {
         #expect(out["pause"] == ["player"], "\(out)")
         #expect(out["move"] == ["playlist"], "\(out)")
         #expect(out["rating"] == ["sticker"], "\(out)")
+        #expect(out["own_sticker"] == ["sticker"], "\(out)")
         // Stopping a song that played records it (a skip): its counts are stickers too.
         #expect(out["stop"] == ["player"] || out["stop"] == ["player", "sticker"], "\(out)")
         #expect(out["clear"] == ["player", "playlist"] || out["clear"] == ["playlist"], "\(out)")

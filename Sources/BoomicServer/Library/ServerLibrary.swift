@@ -83,8 +83,8 @@ public final class ServerLibrary: Sendable {
     /// command sees it (the change feed tells the idle clients as usual).
     public func refreshNow() { advance(told: nil) }
 
-    /// The fields MPD clients see only as stickers (or not at all): plays and ratings.
-    static let stickerFields: Set<SongField> = [.rating, .playcount, .favorite, .skipcount, .lastplayed, .bookmark, .bookmarkSpeed]
+    /// The fields MPD clients see only as stickers (or not at all): plays, ratings and their own stickers.
+    static let stickerFields: Set<SongField> = [.rating, .playcount, .favorite, .stickers, .skipcount, .lastplayed, .bookmark, .bookmarkSpeed]
 
     /// One move of the snapshot at a time (own commits on event loops, the change feed's task):
     /// each starts from the snapshot it read, so two at once could drop one's songs.
