@@ -112,7 +112,13 @@ import Testing
             case .int: .int(7)
             case .double: .double(2.5)
             case .bool: .bool(true)
-            case .strings: .strings(f == .userFields ? ["mood=happy"] : f == .fileValues ? [#"title="x""#] : ["one"])
+            case .strings:
+                switch f {
+                case .userFields: .strings(["mood=happy"])
+                case .stickers: .strings(["playCount=3"])
+                case .fileValues: .strings([#"title="x""#])
+                default: .strings(["one"])
+                }
             }
             f.set(value, in: &s)
             #expect(s != bare, "\(f) was set")

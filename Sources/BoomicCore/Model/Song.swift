@@ -62,6 +62,7 @@ public struct Song: Identifiable, Hashable, Sendable, Codable {
         var mbArtistID: String?
         var mbAlbumArtistID: String?
         var mbReleaseGroupID: String?
+        var mbReleaseTrackID: String?
         // Audio properties.
         var duration: Double?
         var samplerate: Int?
