@@ -180,6 +180,9 @@ struct ServeForeignTagsReferenceTests {
         #"count "(base \"Classical\")" group work"#, #"find work "Symphony No. 5" base "Classical""#,
         #"find composersort "Mozart""#, #"find "((grouping == \"Fifth\") AND (base \"Classical\"))""#,
         #"find musicbrainz_workid "ffffffff-1111-1111-1111-111111111111""#,
+        // `any` is every tag's values, and not the file name.
+        #"search any "allegro con""#, #"search any "dddddddd""#, #"search any "pianist""#, #"search any "1998""#,
+        #"search any "classical""#, #"search any "v24 multi""#, #"find any "Mozart""#, #"search any "label rec""#,
     ]
 
     @Test func songsReadFromOtherTaggersAreServedAsMPDServesThem() throws {

@@ -22,11 +22,17 @@ import Testing
             song("/music/Comp/x.flac") { $0.title = "Mixed"; $0.artistCredit = "Various feat. Someone"; $0.albumartist = "VA"; $0.composer = "SOMEONE Else" },
             song("/elsewhere/outside.flac") { $0.title = "So What (outside)" },
             song("/music/Gone/missing.flac") { $0.title = "So What (missing)"; $0.missing = true },
+            song("/music/Classical/fifth.flac") {
+                $0.title = "Allegro"; $0.year = 1808; $0.track = 7; $0.performer = "Wiener Phil; Kleiber"; $0.work = "Symphony No. 5"
+                $0.movementNumber = 3; $0.label = "DG"; $0.mbTrackID = "abc-123"; $0.comment = "Live"; $0.composerSort = "Beethoven, L"
+            },
+            song("/music/Dated/day.flac") { $0.title = "Day"; $0.year = 1959; $0.date = "1959-08-17"; $0.disc = 2 },
         ])
     }
 
     @Test(arguments: ["so what", "SO WHAT", "davis; john", "s; j", "blue", "jazz/so", "music", ".flac", "ace",
-                      "o", "björk", "bjork", "jóga", "joga", "two", "\r", "someone", "feat", "va", "zzz", "/", "; "])
+                      "o", "björk", "bjork", "jóga", "joga", "two", "\r", "someone", "feat", "va", "zzz", "/", "; ",
+                      "1808", "1959-08", "7", "3", "2", "kleiber", "l; k", "symphony", "dg", "abc-1", "live", "beethoven"])
     func theByteSearchIsTheMatchersAnswer(word: String) {
         let basis = Self.library()
         let tree = MusicTree(folders: ["/music"], songs: basis.songs.values)
@@ -41,5 +47,19 @@ import Testing
         let text = AnyFieldText(basis: basis, inTree: tree.membership())
         let got = Set(text.songs(containing: needle) + text.others.filter { basis[$0].map(matcher.matches) ?? false })
         #expect(got == expected, "\(word)")
+    }
+
+    /// MPD's `any` is every tag's values and not the file name (which `file` and `base` test):
+    /// a word only a path holds finds nothing, a year, a performer, a work or an id finds its song.
+    @Test func anyIsTheTagsNotThePath() throws {
+        let basis = Self.library()
+        let tree = MusicTree(folders: ["/music"], songs: basis.songs.values)
+        func found(_ word: String) throws -> Set<String> {
+            let matcher = QueryMatcher(try MPDFilter.tag(nil, .init(word, .anywhere)).query(foldCase: true, absolutePath: tree.path(for:)))
+            return Set(basis.songs.values.filter { tree.contains($0) && matcher.matches($0) }.compactMap(\.title))
+        }
+        #expect(try found("untitled").isEmpty && found("classical").isEmpty)
+        #expect(try found("1808") == ["Allegro"] && found("kleiber") == ["Allegro"] && found("symphony") == ["Allegro"])
+        #expect(try found("abc-123") == ["Allegro"] && found("1959") == ["Day"])
     }
 }

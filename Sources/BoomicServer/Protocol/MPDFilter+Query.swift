@@ -18,17 +18,14 @@ extension MPDFilter {
             case _ where test.value.isEmpty && (test.position == .anywhere || test.position == .prefix):
                 // Every value holds "", and MPD counts a song without the tag as holding it.
                 positive = .all
-            case nil: positive = .anyField(match)
+            case nil: positive = Self.anyTag(match)
             case .artist?: positive = Self.artist(match)
             case .albumArtist?: positive = Self.albumArtist(match)
             case .artistSort?: positive = Self.artistSort(match)
             case .albumSort?: positive = Self.fallback(.albumSort, match, else: .field(.album, match))
             case .albumArtistSort?:
                 positive = Self.fallback(.albumartistSort, match, else: Self.fallback(.albumartist, match, else: Self.artistSort(match)))
-            case .date?:
-                // Date is the full date, else the year (Boomic keeps a date only when it says
-                // more than the year), as `list date` shows it: `find date 1971` after it.
-                positive = .or([.field(.date, match), .and([.field(.date, .exact("")), .field(.year, match)])])
+            case .date?: positive = Self.date(match)
             case let tag?: positive = .field(tag.field, match)
             }
             return test.negated ? .not(positive) : positive
@@ -79,6 +76,25 @@ extension MPDFilter {
     /// `list artist` does not show.
     static func artist(_ match: Query.Match) -> Query {
         fallback(.artistCredit, match, else: .field(.artists, match))
+    }
+
+    /// Date is the full date, else the year (Boomic keeps a date only when it says more than
+    /// the year), as `list date` shows it: `find date 1971` after it.
+    static func date(_ match: Query.Match) -> Query {
+        .or([.field(.date, match), .and([.field(.date, .exact("")), .field(.year, match)])])
+    }
+
+    /// MPD's `any`: any value of any tag the song has (not its file name, which is `file`).
+    /// The fallbacks add nothing here: what a sort name or AlbumArtist falls back to is another
+    /// tag's value, tested anyway. `AnyFieldText` lays out the same values for a byte search.
+    static func anyTag(_ match: Query.Match) -> Query {
+        .or(MPDTag.allCases.map { tag in
+            switch tag {
+            case .artist: artist(match)
+            case .date: date(match)
+            default: .field(tag.field, match)
+            }
+        })
     }
 
     /// MPD's fallbacks: AlbumArtist, else Artist; ArtistSort, else Artist; AlbumSort, else Album;
