@@ -14,9 +14,10 @@ extension Song {
     /// Written only through `Fields.setRare`, which first copies the box unless the song being
     /// changed holds the only reference (`isKnownUniquelyReferenced`): a box two songs, or two
     /// threads, can see is never written, as with `Song`'s own box. That is what makes the
-    /// unchecked Sendable safe.
+    /// unchecked Sendable safe. Unchecked for exclusivity as `Song`'s box is, and for the same
+    /// reason: `setRare` is the only writer, and it reads nothing else while it writes.
     final class RareBox: Hashable, @unchecked Sendable {
-        var fields: RareFields
+        @exclusivity(unchecked) var fields: RareFields
         init(_ fields: RareFields) { self.fields = fields }
         static func == (a: RareBox, b: RareBox) -> Bool { a === b || a.fields == b.fields }
         func hash(into h: inout Hasher) { fields.hash(into: &h) }

@@ -121,21 +121,20 @@ public struct MPDResponse: Sendable {
         let albumArtistSort = wanted(.albumArtistSort, song.albumartistSort)
         let performer = wanted(.performer, song.performer), conductor = wanted(.conductor, song.conductor)
         let label = wanted(.label, song.label), originalDate = wanted(.originalDate, song.originalDate)
-        // Classical tags and the rest most songs lack: one load of an empty box for those.
-        let composerSort = wanted(.composerSort, song.composerSort), work = wanted(.work, song.work)
-        let movement = wanted(.movement, song.movement), grouping = wanted(.grouping, song.grouping)
-        let movementNumber = tags.contains(.movementNumber) ? song.movementNumber : nil
+        // Classical tags and work ids: most songs have none, one check for all of them.
+        let rare = song.hasRareFields
+        let composerSort = rare ? wanted(.composerSort, song.composerSort) : nil, work = rare ? wanted(.work, song.work) : nil
+        let movement = rare ? wanted(.movement, song.movement) : nil, grouping = rare ? wanted(.grouping, song.grouping) : nil
+        let movementNumber = rare && tags.contains(.movementNumber) ? song.movementNumber : nil
         let title = wanted(.title, song.title), genre = wanted(.genre, song.genre)
         let date = tags.contains(.date) ? song.date : nil
         let year = tags.contains(.date) && date == nil ? song.year : nil
         let composer = wanted(.composer, song.composer), comment = wanted(.comment, song.comment)
-        let ids = [
-            wanted(.musicBrainzArtistID, song.mbArtistID), wanted(.musicBrainzAlbumID, song.mbAlbumID),
-            wanted(.musicBrainzAlbumArtistID, song.mbAlbumArtistID), wanted(.musicBrainzTrackID, song.mbTrackID),
-            wanted(.musicBrainzReleaseGroupID, song.mbReleaseGroupID),
-            wanted(.musicBrainzReleaseTrackID, song.mbReleaseTrackID),
-        ]
-        let workID = wanted(.musicBrainzWorkID, song.mbWorkID)
+        let artistID = wanted(.musicBrainzArtistID, song.mbArtistID), albumID = wanted(.musicBrainzAlbumID, song.mbAlbumID)
+        let albumArtistID = wanted(.musicBrainzAlbumArtistID, song.mbAlbumArtistID)
+        let trackID = wanted(.musicBrainzTrackID, song.mbTrackID), releaseGroupID = wanted(.musicBrainzReleaseGroupID, song.mbReleaseGroupID)
+        let releaseTrackID = wanted(.musicBrainzReleaseTrackID, song.mbReleaseTrackID)
+        let workID = rare ? wanted(.musicBrainzWorkID, song.mbWorkID) : nil
         let track = tags.contains(.track) ? song.track : nil, disc = tags.contains(.disc) ? song.disc : nil
         let rate = song.samplerate, channels = song.channels, bits = song.bitdepth
         let duration = song.duration
@@ -143,9 +142,10 @@ public struct MPDResponse: Sendable {
         // 32 + 3 * maxDecimal bytes around its value; an artist's line 16 + its value.
         var room = root.utf8.count + rest.utf8.count + 34 * (32 + 3 * ByteCursor.maxDecimal) + 16 * artists.count
         for value in artists { room += value.utf8.count }
-        for value in [album, title, date, comment, albumSort, label, originalDate, work, movement, grouping] {
-            room += value?.utf8.count ?? 0
-        }
+        // One by one, not in an array literal: an array a song would be an allocation a song.
+        func add(_ value: String?) { room += value?.utf8.count ?? 0 }
+        add(album); add(title); add(date); add(comment); add(albumSort); add(label); add(originalDate)
+        add(work); add(movement); add(grouping); add(albumID); add(trackID); add(releaseGroupID); add(releaseTrackID)
         // A value joined from several: a line each, one more name and newline (at most 28
         // bytes, `MUSICBRAINZ_ALBUMARTISTID: `) per ";".
         func joined(_ value: String?) -> Int {
@@ -158,9 +158,8 @@ public struct MPDResponse: Sendable {
                      artistSort: joined(artistSort), albumArtistSort: joined(albumArtistSort),
                      performer: joined(performer), conductor: joined(conductor),
                      composerSort: joined(composerSort), workID: joined(workID),
-                     artistID: joined(ids[0]), albumArtistID: joined(ids[2]))
+                     artistID: joined(artistID), albumArtistID: joined(albumArtistID))
         if credit != nil { room += 16 }
-        for value in [ids[1], ids[3], ids[4], ids[5]] { room += value?.utf8.count ?? 0 }
         write(reserving: room) { w in
             Self.putFile(&w, root: root, rest: rest)
             w.put("Last-Modified: ")
@@ -215,12 +214,12 @@ public struct MPDResponse: Sendable {
             line("Comment: ", comment)
             line("Disc: ", disc)
             line("Label: ", label)
-            lines("MUSICBRAINZ_ARTISTID: ", ids[0], joins.artistID)
-            line("MUSICBRAINZ_ALBUMID: ", ids[1])
-            lines("MUSICBRAINZ_ALBUMARTISTID: ", ids[2], joins.albumArtistID)
-            line("MUSICBRAINZ_TRACKID: ", ids[3])
-            line("MUSICBRAINZ_RELEASEGROUPID: ", ids[4])
-            line("MUSICBRAINZ_RELEASETRACKID: ", ids[5])
+            lines("MUSICBRAINZ_ARTISTID: ", artistID, joins.artistID)
+            line("MUSICBRAINZ_ALBUMID: ", albumID)
+            lines("MUSICBRAINZ_ALBUMARTISTID: ", albumArtistID, joins.albumArtistID)
+            line("MUSICBRAINZ_TRACKID: ", trackID)
+            line("MUSICBRAINZ_RELEASEGROUPID: ", releaseGroupID)
+            line("MUSICBRAINZ_RELEASETRACKID: ", releaseTrackID)
             lines("MUSICBRAINZ_WORKID: ", workID, joins.workID)
             if let duration {
                 line("Time: ", Int(max(0, min(duration, 1e15)).rounded()))
