@@ -11,18 +11,25 @@ enum CommandTable {
             precondition(all[spec.name] == nil, "\(spec.name) defined twice")
             all[spec.name] = spec
         }
-        // Handled by the connection itself, listed so `commands` names them.
-        for name in ["idle", "noidle", "command_list_begin", "command_list_ok_begin", "command_list_end"] {
+        // Handled by the connection itself; `idle` is listed by `commands`, the others are not
+        // (`unlisted`), as MPD lists them.
+        for name in ["idle"] + unlisted {
             all[name] = CommandSpec(name, 0...Int.max) { _ in }
         }
         return all
     }()
 
-    static let names = specs.keys.sorted()
+    /// Commands MPD's `commands` and `notcommands` leave out.
+    static let unlisted = ["noidle", "command_list_begin", "command_list_ok_begin", "command_list_end"]
 
+    /// What `commands` and `notcommands` list.
+    static let names = specs.keys.filter { !unlisted.contains($0) }.sorted()
+
+    /// Whether `commands` lists a command for this client (else `notcommands` does): by the
+    /// password alone, as MPD decides. `config` is listed to a TCP client too, and answers
+    /// that it is for local clients only, as MPD's does.
     static func allowed(_ name: String, for client: ClientState, server: ServerContext) -> Bool {
         guard let spec = specs[name] else { return false }
-        if name == "config" && !client.isLocal { return false }
         return client.authenticated || spec.open
     }
 
