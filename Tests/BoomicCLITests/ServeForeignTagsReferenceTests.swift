@@ -94,6 +94,7 @@ struct ServeForeignTagsReferenceTests {
         for k, v in [("TITLE", "Allegro con brio"), ("ARTIST", "Orchestra"), ("ALBUM", "Symphonies"), ("COMPOSER", "Beethoven"),
                      ("COMPOSERSORT", ["Beethoven, Ludwig van", "Other, An"]), ("WORK", "Symphony No. 5"),
                      ("MOVEMENTNAME", "Allegro con brio"), ("MOVEMENT", "1"), ("MOVEMENTTOTAL", "4"), ("GROUPING", "Fifth"),
+                     ("ENSEMBLE", ["Wiener Philharmoniker", "Chorus"]), ("LOCATION", "Musikverein, Wien"),
                      ("MUSICBRAINZ_RELEASETRACKID", "dddddddd-1111-1111-1111-111111111111"),
                      ("MUSICBRAINZ_WORKID", ["eeeeeeee-1111-1111-1111-111111111111", "ffffffff-1111-1111-1111-111111111111"])]:
             f[k] = v
@@ -177,6 +178,7 @@ struct ServeForeignTagsReferenceTests {
         #"list work "(base \"Classical\")""#, #"list composersort "(base \"Classical\")""#,
         #"list grouping "(base \"Classical\")""#, #"list movement "(base \"Classical\")""#,
         #"list movementnumber "(base \"Classical\")""#, #"list musicbrainz_workid "(base \"Classical\")""#,
+        "list ensemble", "list location", #"find ensemble "Chorus""#, #"search any "musikverein""#,
         #"count "(base \"Classical\")" group work"#, #"find work "Symphony No. 5" base "Classical""#,
         #"find composersort "Mozart""#, #"find "((grouping == \"Fifth\") AND (base \"Classical\"))""#,
         #"find musicbrainz_workid "ffffffff-1111-1111-1111-111111111111""#,

@@ -281,6 +281,8 @@ extension SplitMix64 {
         s.grouping = maybe { $0.string() }
         s.mbReleaseTrackID = maybe { $0.string() }
         s.mbWorkID = maybe { $0.string() }
+        s.ensemble = maybe { $0.string() }
+        s.location = maybe { $0.string() }
         s.stickers = Song.normalizedStickers((0..<Int.random(in: 0...2, using: &self)).map { i in "Name\(i)=" + string() })
         return s
     }

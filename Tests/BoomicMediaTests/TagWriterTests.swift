@@ -69,7 +69,7 @@ import Testing
         s.mbReleaseGroupID = "55555555-5555-4555-8555-555555555555"
         s.composerSort = "Cömposer, The"; s.work = "Wörk in C"; s.movement = "Allegro"; s.movementNumber = 2
         s.movementTotal = 4; s.grouping = "Gröup"; s.mbReleaseTrackID = "66666666-6666-4666-8666-666666666666"
-        s.mbWorkID = "77777777-7777-4777-8777-777777777777"
+        s.mbWorkID = "77777777-7777-4777-8777-777777777777"; s.ensemble = "Énsemble; Other"; s.location = "Wien"
         s.art = try storedCover()
         return s
     }

@@ -14,7 +14,7 @@ struct SongJSON: Encodable {
     var album, albumartist: String?
     var artist_sort, albumartist_sort, album_sort: String?
     var performer, conductor, label, original_date: String?
-    var composer_sort, work, movement, grouping: String?
+    var composer_sort, work, movement, grouping, ensemble, location: String?
     var movement_number, movement_total: Int?
     var track, tracktotal, disc, disctotal, year: Int?
     var date, genre, composer: String?
@@ -46,6 +46,7 @@ struct SongJSON: Encodable {
         artist_sort = s.artistSort; albumartist_sort = s.albumartistSort; album_sort = s.albumSort
         performer = s.performer; conductor = s.conductor; label = s.label; original_date = s.originalDate
         composer_sort = s.composerSort; work = s.work; movement = s.movement; grouping = s.grouping
+        ensemble = s.ensemble; location = s.location
         movement_number = s.movementNumber; movement_total = s.movementTotal
         track = s.track; tracktotal = s.tracktotal
         disc = s.disc; disctotal = s.disctotal; year = s.year; date = s.date; genre = s.genre
@@ -72,7 +73,7 @@ struct SongJSON: Encodable {
     private enum CodingKeys: String, CodingKey {
         case id, path, title, artist, artists, album, albumartist, artist_sort, albumartist_sort, album_sort
         case performer, conductor, label, original_date
-        case composer_sort, work, movement, movement_number, movement_total, grouping
+        case composer_sort, work, movement, movement_number, movement_total, grouping, ensemble, location
         case track, tracktotal, disc, disctotal, year
         case date, genre, composer, compilation, duration, samplerate, bitdepth, channels, bitrate, format
         case tags, rating, playcount, favorite, art, missing, added, comment
@@ -102,6 +103,7 @@ struct SongJSON: Encodable {
         try c.encodeIfPresent(composer_sort, forKey: .composer_sort); try c.encodeIfPresent(work, forKey: .work)
         try c.encodeIfPresent(movement, forKey: .movement); try c.encodeIfPresent(movement_number, forKey: .movement_number)
         try c.encodeIfPresent(movement_total, forKey: .movement_total); try c.encodeIfPresent(grouping, forKey: .grouping)
+        try c.encodeIfPresent(ensemble, forKey: .ensemble); try c.encodeIfPresent(location, forKey: .location)
         try c.encodeIfPresent(track, forKey: .track)
         try c.encodeIfPresent(tracktotal, forKey: .tracktotal); try c.encodeIfPresent(disc, forKey: .disc)
         try c.encodeIfPresent(disctotal, forKey: .disctotal); try c.encodeIfPresent(year, forKey: .year)

@@ -233,6 +233,16 @@ public struct Song: Identifiable, Hashable, Sendable, Codable {
         get { storage.fields.movementTotal }
         set { mutate { $0.movementTotal = newValue } }
     }
+    /// The ensemble that plays (ENSEMBLE, as MPD reads it; several joined with "; ").
+    public var ensemble: String? {
+        get { storage.fields.ensemble }
+        set { mutate { $0.ensemble = newValue } }
+    }
+    /// Where it was recorded (LOCATION).
+    public var location: String? {
+        get { storage.fields.location }
+        set { mutate { $0.location = newValue } }
+    }
     /// The content group (GROUPING; ID3's TIT1 as MPD and Picard read it, or GRP1 where
     /// iTunes wrote it; MP4's ©grp).
     public var grouping: String? {

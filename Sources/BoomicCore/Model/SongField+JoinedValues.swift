@@ -1,12 +1,12 @@
 extension SongField {
     /// Whether the import joins a file's several values into this one text with "; "
     /// (`FileFacts.apply(tags:)`: ALBUMARTIST, GENRE, COMPOSER, PERFORMER, CONDUCTOR, the sort
-    /// names of artists and composers, MusicBrainz artist, album artist and work ids, and ARTIST when it is the credit
+    /// names of artists and composers, ensembles, MusicBrainz artist, album artist and work ids, and ARTIST when it is the credit
     /// next to ARTISTS), as `Song.artist` joins artists.
     public var joinsValues: Bool {
         switch self {
         case .albumartist, .genre, .composer, .artistCredit, .artistSort, .albumartistSort, .performer, .conductor,
-             .composerSort, .mbArtistID, .mbAlbumArtistID, .mbWorkID:
+             .composerSort, .ensemble, .mbArtistID, .mbAlbumArtistID, .mbWorkID:
             true
         default: false
         }

@@ -21,6 +21,8 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
     case movementNumber = "movement_number"
     case movementTotal = "movement_total"
     case grouping
+    /// The ensemble (several joined with "; ") and where it was recorded, as MPD 0.23 keeps them.
+    case ensemble, location
     case track, tracktotal, disc, disctotal, year, date
     case genre, composer, compilation, comment
     case replaygainTrackGain = "replaygain_track_gain"
@@ -62,6 +64,7 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
         switch self {
         case .path, .fingerprint, .title, .artistCredit, .album, .albumartist, .artistSort, .albumartistSort, .albumSort,
              .performer, .conductor, .label, .originalDate, .composerSort, .work, .movement, .grouping,
+             .ensemble, .location,
              .date, .genre, .composer, .comment,
              .mbTrackID, .mbAlbumID, .mbArtistID, .mbAlbumArtistID, .mbReleaseGroupID, .mbReleaseTrackID, .mbWorkID,
              .format, .art:
@@ -144,6 +147,8 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
         case .movementNumber: return Self.opt(song.movementNumber)
         case .movementTotal: return Self.opt(song.movementTotal)
         case .grouping: return Self.opt(song.grouping)
+        case .ensemble: return Self.opt(song.ensemble)
+        case .location: return Self.opt(song.location)
         case .track: return Self.opt(song.track)
         case .tracktotal: return Self.opt(song.tracktotal)
         case .disc: return Self.opt(song.disc)
@@ -214,6 +219,8 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
         case .movementNumber: song.movementNumber = v.int
         case .movementTotal: song.movementTotal = v.int
         case .grouping: song.grouping = v.string
+        case .ensemble: song.ensemble = v.string
+        case .location: song.location = v.string
         case .track: song.track = v.int
         case .tracktotal: song.tracktotal = v.int
         case .disc: song.disc = v.int

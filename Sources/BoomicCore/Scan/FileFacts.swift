@@ -28,6 +28,8 @@ public struct FileFacts: Hashable, Sendable, Codable {
     public var movementNumber: Int?
     public var movementTotal: Int?
     public var grouping: String?
+    public var ensemble: String?
+    public var location: String?
     public var track: Int?
     public var tracktotal: Int?
     public var disc: Int?
@@ -84,6 +86,7 @@ extension FileFacts {
         s.performer = performer; s.conductor = conductor; s.label = label; s.originalDate = originalDate
         s.composerSort = composerSort; s.work = work; s.movement = movement; s.grouping = grouping
         s.movementNumber = movementNumber; s.movementTotal = movementTotal
+        s.ensemble = ensemble; s.location = location
         s.track = track; s.tracktotal = tracktotal; s.disc = disc; s.disctotal = disctotal
         s.year = year; s.date = date; s.genre = genre; s.composer = composer
         s.compilation = compilation; s.comment = comment

@@ -216,6 +216,8 @@ extension SongCodec {
         if has(.mbReleaseTrackID) { s.mbReleaseTrackID = try r.string() }
         if has(.mbWorkID) { s.mbWorkID = try shared() }
         if has(.stickers) { s.stickers = try (0..<r.count(atMost: r.remaining)).map { _ in try r.string() } }
+        if has(.ensemble) { s.ensemble = try shared() }
+        if has(.location) { s.location = try shared() }
         return s
     }
 }

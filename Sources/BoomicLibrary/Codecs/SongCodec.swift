@@ -25,8 +25,8 @@ import Synchronization
 /// the reference counts of) the same `String`s. Version 2 was one chunk without the header;
 /// version 3 had no user fields, version 4 no artist credit, version 5 no skip count, last play
 /// or bookmark, version 6 no sort names, performer, conductor, label or original date,
-/// version 7 no composer sort name, work, movement, grouping, release-track or work ids, or
-/// stickers.
+/// version 7 no composer sort name, work, movement, grouping, release-track or work ids,
+/// stickers, ensemble or location.
 ///
 /// Absent optionals, empty arrays, `false`, and numbers equal to their default set no bit and
 /// take no bytes. Values many songs share (album, genre, dates, MusicBrainz album ids, art hashes,
@@ -62,12 +62,12 @@ public enum SongCodec {
         case skipcount, lastplayed, bookmark, bookmarkSpeed
         case artistSort, albumartistSort, albumSort
         case performer, conductor, label, originalDate
-        // 62 of the bitmap's 64 bits are taken: the next fields need a second bitmap.
+        // The bitmap's 64 bits are all taken: the next field needs a second bitmap.
         case composerSort, work, movement, movementNumber, movementTotal, grouping, mbReleaseTrackID, mbWorkID
-        case stickers
+        case stickers, ensemble, location
 
         var mask: UInt64 { 1 << UInt64(rawValue) }
-        static let all: UInt64 = (1 << UInt64(allCases.count)) - 1
+        static let all: UInt64 = allCases.count == 64 ? .max : (1 << UInt64(allCases.count)) - 1
     }
 
     // MARK: Encoding
@@ -220,6 +220,8 @@ public enum SongCodec {
         mark(.mbReleaseTrackID, s.mbReleaseTrackID != nil)
         mark(.mbWorkID, s.mbWorkID != nil)
         mark(.stickers, !s.stickers.isEmpty)
+        mark(.ensemble, s.ensemble != nil)
+        mark(.location, s.location != nil)
 
         w.uuid(s.id.uuid)
         w.varint(bits)
@@ -291,5 +293,7 @@ public enum SongCodec {
         shared(s.mbWorkID)
         // A client's stickers are mostly the song's own (a play count, a last play).
         if !s.stickers.isEmpty { w.count(s.stickers.count); for v in s.stickers { w.string(v) } }
+        shared(s.ensemble)
+        shared(s.location)
     }
 }

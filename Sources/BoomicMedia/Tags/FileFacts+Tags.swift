@@ -58,6 +58,8 @@ extension FileFacts {
         movementNumber = movementPair?.number
         movementTotal = movementPair?.total ?? first("MOVEMENTTOTAL", "MOVEMENTCOUNT").flatMap(TagValue.index)
         grouping = first("GROUPING")
+        ensemble = joined("ENSEMBLE")
+        location = first("LOCATION")
 
         let trackPair = first("TRACKNUMBER").map(TagValue.numberPair)
         track = trackPair?.number

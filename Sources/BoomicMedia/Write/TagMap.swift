@@ -18,7 +18,7 @@ public enum TagMap {
     public static let fields: [SongField] = [
         .title, .artists, .artistCredit, .album, .albumartist, .artistSort, .albumartistSort, .albumSort,
         .performer, .conductor, .label, .originalDate, .composerSort, .work, .movement, .movementNumber, .movementTotal,
-        .grouping, .track, .tracktotal, .disc, .disctotal, .year, .date,
+        .grouping, .ensemble, .location, .track, .tracktotal, .disc, .disctotal, .year, .date,
         .genre, .composer, .compilation, .comment,
         .replaygainTrackGain, .replaygainTrackPeak, .replaygainAlbumGain, .replaygainAlbumPeak,
         .mbTrackID, .mbAlbumID, .mbArtistID, .mbAlbumArtistID, .mbReleaseGroupID, .mbReleaseTrackID, .mbWorkID, .art,
@@ -156,7 +156,7 @@ public enum TagMap {
     enum Group: CaseIterable {
         case title, artists, album, albumartist, artistSort, albumartistSort, albumSort
         case performer, conductor, label, originalDate
-        case composerSort, work, movement, movementNumber, grouping
+        case composerSort, work, movement, movementNumber, grouping, ensemble, location
         case track, disc, date, genre, composer, compilation, comment
         case trackGain, trackPeak, albumGain, albumPeak
         case mbTrack, mbAlbum, mbArtist, mbAlbumArtist, mbReleaseGroup, mbReleaseTrack, mbWork
@@ -179,6 +179,8 @@ public enum TagMap {
             case .movement: [.movement]
             case .movementNumber: [.movementNumber, .movementTotal]
             case .grouping: [.grouping]
+            case .ensemble: [.ensemble]
+            case .location: [.location]
             case .track: [.track, .tracktotal]
             case .disc: [.disc, .disctotal]
             case .date: [.year, .date]
@@ -254,6 +256,8 @@ public enum TagMap {
                 default: return ["MOVEMENTNUMBER": one(TagMap.slashed(song.movementNumber, song.movementTotal))]
                 }
             case .grouping: return ["GROUPING": one(song.grouping)]
+            case .ensemble: return ["ENSEMBLE": many(song.ensemble)]
+            case .location: return ["LOCATION": one(song.location)]
             case .track: return Self.numbered("TRACK", song.track, song.tracktotal, style)
             case .disc: return Self.numbered("DISC", song.disc, song.disctotal, style)
             case .date: return ["DATE": one(TagMap.date(year: song.year, date: song.date))]

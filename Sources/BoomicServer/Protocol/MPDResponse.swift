@@ -126,6 +126,7 @@ public struct MPDResponse: Sendable {
         let composerSort = rare ? wanted(.composerSort, song.composerSort) : nil, work = rare ? wanted(.work, song.work) : nil
         let movement = rare ? wanted(.movement, song.movement) : nil, grouping = rare ? wanted(.grouping, song.grouping) : nil
         let movementNumber = rare && tags.contains(.movementNumber) ? song.movementNumber : nil
+        let ensemble = rare ? wanted(.ensemble, song.ensemble) : nil, location = rare ? wanted(.location, song.location) : nil
         let title = wanted(.title, song.title), genre = wanted(.genre, song.genre)
         let date = tags.contains(.date) ? song.date : nil
         let year = tags.contains(.date) && date == nil ? song.year : nil
@@ -138,14 +139,14 @@ public struct MPDResponse: Sendable {
         let track = tags.contains(.track) ? song.track : nil, disc = tags.contains(.disc) ? song.disc : nil
         let rate = song.samplerate, channels = song.channels, bits = song.bitdepth
         let duration = song.duration
-        // Names, numbers and newlines: the file line and 33 others, none with more than
+        // Names, numbers and newlines: the file line and 35 others, none with more than
         // 32 + 3 * maxDecimal bytes around its value; an artist's line 16 + its value.
-        var room = root.utf8.count + rest.utf8.count + 34 * (32 + 3 * ByteCursor.maxDecimal) + 16 * artists.count
+        var room = root.utf8.count + rest.utf8.count + 36 * (32 + 3 * ByteCursor.maxDecimal) + 16 * artists.count
         for value in artists { room += value.utf8.count }
         // One by one, not in an array literal: an array a song would be an allocation a song.
         func add(_ value: String?) { room += value?.utf8.count ?? 0 }
         add(album); add(title); add(date); add(comment); add(albumSort); add(label); add(originalDate)
-        add(work); add(movement); add(grouping); add(albumID); add(trackID); add(releaseGroupID); add(releaseTrackID)
+        add(work); add(movement); add(grouping); add(location); add(albumID); add(trackID); add(releaseGroupID); add(releaseTrackID)
         // A value joined from several: a line each, one more name and newline (at most 28
         // bytes, `MUSICBRAINZ_ALBUMARTISTID: `) per ";".
         func joined(_ value: String?) -> Int {
@@ -157,7 +158,7 @@ public struct MPDResponse: Sendable {
         let joins = (credit: joined(credit), albumArtist: joined(albumArtist), genre: joined(genre), composer: joined(composer),
                      artistSort: joined(artistSort), albumArtistSort: joined(albumArtistSort),
                      performer: joined(performer), conductor: joined(conductor),
-                     composerSort: joined(composerSort), workID: joined(workID),
+                     composerSort: joined(composerSort), workID: joined(workID), ensemble: joined(ensemble),
                      artistID: joined(artistID), albumArtistID: joined(albumArtistID))
         if credit != nil { room += 16 }
         write(reserving: room) { w in
@@ -210,6 +211,8 @@ public struct MPDResponse: Sendable {
             line("Work: ", work)
             line("Movement: ", movement)
             line("MovementNumber: ", movementNumber)
+            lines("Ensemble: ", ensemble, joins.ensemble)
+            line("Location: ", location)
             line("Grouping: ", grouping)
             line("Comment: ", comment)
             line("Disc: ", disc)
@@ -276,6 +279,8 @@ public struct MPDResponse: Sendable {
         case .work: one(song.work)
         case .movement: one(song.movement)
         case .movementNumber: one(song.movementNumber.map(String.init))
+        case .ensemble: joined(song.ensemble)
+        case .location: one(song.location)
         case .grouping: one(song.grouping)
         case .label: one(song.label)
         case .originalDate: one(song.originalDate)

@@ -22,6 +22,8 @@ public enum MPDTag: String, CaseIterable, Sendable {
     case work = "Work"
     case movement = "Movement"
     case movementNumber = "MovementNumber"
+    case ensemble = "Ensemble"
+    case location = "Location"
     case grouping = "Grouping"
     case comment = "Comment"
     case disc = "Disc"
@@ -50,7 +52,7 @@ public enum MPDTag: String, CaseIterable, Sendable {
     private static let unkept: [String: String] = Dictionary(uniqueKeysWithValues: [
         // MPD 0.23's other tags (0.24's Mood, TitleSort, ShowMovement and DiscSubtitle are
         // unknown to it, so they are not here either).
-        "Name", "Ensemble", "Location",
+        "Name",
     ].map { ($0.lowercased(), $0) })
 
     private static let byLowercasedName = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue.lowercased(), $0) })
@@ -75,6 +77,8 @@ public enum MPDTag: String, CaseIterable, Sendable {
         case .work: .work
         case .movement: .movement
         case .movementNumber: .movementNumber
+        case .ensemble: .ensemble
+        case .location: .location
         case .grouping: .grouping
         case .label: .label
         case .originalDate: .originalDate

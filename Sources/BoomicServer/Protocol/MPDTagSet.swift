@@ -52,6 +52,8 @@ extension MPDTag {
         case .grouping: 1 << 26
         case .musicBrainzReleaseTrackID: 1 << 27
         case .musicBrainzWorkID: 1 << 28
+        case .ensemble: 1 << 29
+        case .location: 1 << 30
         }
     }
 }
