@@ -36,6 +36,8 @@ struct ServeMPDReferenceTests {
         #"count artist "Miles Quartet""#, "outputs", "replay_gain_status", "currentsong",
         // The queue, changed the same way on both (MPD's ids start at 1 too).
         "clear", #"add "Miles Quartet""#, #"addid "Loose Files/no tags at all.flac" 1"#, "move 0 2", "swap 0 1",
+        // The id the last addid printed (both servers count ids alike): a local file's tags.
+        "addtagid 1 artist x", "addtagid 2 artist x", "addtagid 3 artist x", "cleartagid 2", "cleartagid 2 artist",
         "playlist", "plchangesposid 0", "delete 0", #"findadd album "Night Drive""#, "prio 5 1", "playlist",
         "playlistinfo", #"playlistfind album "Blue Sketches""#, #"playlistsearch title "blue""#, "playlistid 3",
         // Ranges and positions as MPD reads them: an end past the queue is cut, a start past
@@ -68,6 +70,9 @@ struct ServeMPDReferenceTests {
         #"sticker delete song "Miles Quartet/Blue Sketches/01 So Modal.flac" rating"#,
         #"sticker get song "Miles Quartet/Blue Sketches/01 So Modal.flac" rating"#,
         #"sticker get song "nope.flac" rating"#,
+        // Tags of queued songs (streams only, in MPD) and outputs' runtime attributes.
+        "addtagid x bogus x", "addtagid 99 bogus x", "addtagid 999 artist x", "cleartagid x", "cleartagid 999",
+        "outputset x dop 1", "outputset 9 dop 1", "outputset 0 dop 1", "outputset 0 dop",
         // A client's own stickers (myMPD's), an empty value, deleting them all.
         #"sticker set song "Miles Quartet/Blue Sketches/01 So Modal.flac" playCount 3"#,
         #"sticker set song "Miles Quartet/Blue Sketches/01 So Modal.flac" lastPlayed 1700000000"#,

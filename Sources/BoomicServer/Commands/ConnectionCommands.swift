@@ -103,6 +103,11 @@ enum ConnectionCommands {
         CommandSpec("disableoutput", 1...1) { inv throws(MPDError) in
             inv.server.rooms.setEnabled(output: try Self.output(&inv), false)
         },
+        // Runtime attributes (MPD's ALSA `dop`, `allowed_formats`): Boomic's outputs have none.
+        CommandSpec("outputset", 3...3) { inv throws(MPDError) in
+            _ = try Self.output(&inv)
+            throw inv.error(.argument, "Unsupported attribute")
+        },
         CommandSpec("toggleoutput", 1...1) { inv throws(MPDError) in
             let id = try Self.output(&inv)
             inv.server.rooms.setEnabled(output: id, !inv.server.rooms.isEnabled(output: id))

@@ -112,7 +112,20 @@ enum QueueCommands {
         CommandSpec("rangeid", 2...2) { inv throws(MPDError) in
             _ = try inv.entry(withID: 0, in: inv.player.status.queue)
         },
+        // MPD edits the tags of a queued stream only; every song Boomic queues is a local file,
+        // refused as MPD refuses one, after the same checks in the same order.
+        CommandSpec("addtagid", 3...3) { inv throws(MPDError) in try refuseTagEdit(&inv) },
+        CommandSpec("cleartagid", 1...2) { inv throws(MPDError) in try refuseTagEdit(&inv) },
     ]
+
+    private static func refuseTagEdit(_ inv: inout Invocation) throws(MPDError) {
+        let id = try inv.unsigned(0)
+        if inv.args.count > 1, MPDTag(name: inv.args[1]) == nil, !MPDTag.isUnkeptMPDName(inv.args[1]) {
+            throw inv.error(.argument, "Unknown tag type: \(inv.args[1])")
+        }
+        guard inv.player.status.queue.entry(PlayQueue.EntryID(id)) != nil else { throw inv.error(.noExist, "No such song") }
+        throw inv.error(.permission, "Cannot edit tags of local file")
+    }
 
     /// Adds a file or a whole directory, at the end or at a position (`N`, `+N` after the
     /// current song, `-N` before it); the new entries' ids.
