@@ -54,6 +54,31 @@ struct ServeMPCTests {
         #expect(FileManager.default.fileExists(atPath: box.library + "/player/state.json"))
     }
 
+    /// A client's `kill` stops the server as SIGTERM does: the connection closes without an
+    /// answer, the process exits 0, and the queue is saved. (`close` too ends its connection
+    /// without an answer, as MPD's does.)
+    @Test func killStopsTheServerAndSavesTheQueue() throws {
+        let box = try Sandbox()
+        try box.succeed("import", box.music)
+        let server = try RunningServer(box)
+        let script = """
+            import socket, sys
+            c = socket.create_connection(("127.0.0.1", int(sys.argv[1]))).makefile("rwb"); c.readline()
+            c.write(b"close\\n"); c.flush(); print(repr(c.read()))
+            s = socket.create_connection(("127.0.0.1", int(sys.argv[1]))); f = s.makefile("rwb")
+            f.readline()
+            f.write(b'add "Miles Quartet/Blue Sketches/01 So Modal.flac"\\nkill\\n'); f.flush()
+            print(repr(f.readline()), repr(f.read()))
+            """
+        let run = try server.python(script)
+        #expect(run.succeeded && run.stdout == "b''\nb'OK\\n' b''\n", "\(run)")
+        let deadline = Date().addingTimeInterval(5)
+        while server.process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(!server.process.isRunning && server.process.terminationStatus == 0, "\(server.serverLog)")
+        let state = try String(contentsOfFile: box.library + "/player/state.json", encoding: .utf8)
+        #expect(state.contains(#""entries":[{"#), "the queue of one song: \(state)")
+    }
+
     /// A commit by another process reaches an idle client: `mpc idle` returns `database` when
     /// `boomic modify` changes a song, with no restart.
     @Test func idleHearsAnotherProcesssCommit() throws {

@@ -16,7 +16,7 @@ struct Serve: ParsableCommand {
             the output config.toml names (or --output). One queue and one player serve every client; \
             the queue and position are saved as `boomic play` saves them, so `boomic play --resume` \
             and the next `boomic serve` go on from there. Changes other boomic commands commit are \
-            seen at once. SIGINT and SIGTERM save and stop. See Documentation/serve.md.
+            seen at once. SIGINT, SIGTERM and a client's `kill` save and stop. See Documentation/serve.md.
             """
     )
 
@@ -68,7 +68,9 @@ struct Serve: ParsableCommand {
         // watch) the position move as on a sound card.
         let rooms = Rooms(library: library, store: store, outputs: specs, sound: sound, hub: hub, record: !noRecord,
                           warn: { Terminal.warn("boomic serve: \($0)") })
-        let context = ServerContext(library: library, rooms: rooms, hub: hub, password: password, version: Boomic.version)
+        let stop = DispatchSemaphore(value: 0)
+        let context = ServerContext(library: library, rooms: rooms, hub: hub, password: password, version: Boomic.version,
+                                    stop: { stop.signal() })
         let server = MPDServer(context: context)
         do {
             try server.start(at: address)
@@ -81,7 +83,6 @@ struct Serve: ParsableCommand {
             throw CLIError(error.localizedDescription)
         }
         Terminal.warn("boomic serve: listening on \(address), \(library.snapshot.basis.songs.count) songs")
-        let stop = DispatchSemaphore(value: 0)
         let signals = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())

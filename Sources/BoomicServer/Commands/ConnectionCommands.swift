@@ -6,6 +6,12 @@ enum ConnectionCommands {
     static let all: [CommandSpec] = [
         CommandSpec("ping", open: true) { _ in },
         CommandSpec("close", open: true) { $0.closes = true },
+        // As MPD: the daemon stops (here as on SIGTERM, saving its queues), and the client's
+        // connection closes without an answer.
+        CommandSpec("kill", 0...Int.max) { inv in
+            inv.closes = true
+            inv.server.stop()
+        },
         CommandSpec("password", 1...1, open: true) { inv throws(MPDError) in
             guard let password = inv.server.password, inv.args[0] == password else {
                 throw inv.error(.password, "incorrect password")

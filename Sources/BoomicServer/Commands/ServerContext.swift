@@ -22,9 +22,13 @@ public final class ServerContext: Sendable {
     let updating = Atomic<Int>(0)
     /// Client-to-client messages (`subscribe`, `sendmessage`): channel → subscribers' queues.
     let channels = Mutex<[String: [Int: MessageBox]]>([:])
+    /// What `kill` does: stops the server as SIGTERM does (queues and positions saved, the
+    /// library closed); nothing where whoever made the server did not say.
+    let stop: @Sendable () -> Void
 
     public init(library: ServerLibrary, rooms: Rooms, hub: IdleHub, password: String?,
-                version: String, started: Date = Date()) {
+                version: String, started: Date = Date(), stop: @escaping @Sendable () -> Void = {}) {
+        self.stop = stop
         self.version = version
         self.library = library
         self.rooms = rooms

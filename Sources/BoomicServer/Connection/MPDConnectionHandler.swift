@@ -172,8 +172,8 @@ final class MPDConnectionHandler: ChannelInboundHandler {
         default:
             switch CommandTable.run(line, client: client, server: server, index: 0) {
             case let .success(invocation):
-                write(context, invocation.response, ending: "OK\n")
-                if invocation.closes { close(context) }
+                // `close` and `kill` end the connection without an answer, as MPD's do.
+                if invocation.closes { close(context) } else { write(context, invocation.response, ending: "OK\n") }
             case let .failure(error):
                 write(context, error.line + "\n")
             }
