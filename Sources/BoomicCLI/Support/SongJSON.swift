@@ -62,11 +62,7 @@ struct SongJSON: Encodable {
         mb_trackid = s.mbTrackID; mb_albumid = s.mbAlbumID; mb_artistid = s.mbArtistID
         mb_albumartistid = s.mbAlbumArtistID; mb_releasegroupid = s.mbReleaseGroupID
         mb_releasetrackid = s.mbReleaseTrackID; mb_workid = s.mbWorkID
-        if !s.stickers.isEmpty {
-            stickers = Dictionary(s.stickers.compactMap { e in
-                e.firstIndex(of: "=").map { (String(e[..<$0]), String(e[e.index(after: $0)...])) }
-            }) { _, last in last }
-        }
+        if !s.stickers.isEmpty { stickers = Dictionary(s.stickerPairs) { _, last in last } }
         userFields = s.userFieldMap
     }
 

@@ -413,13 +413,14 @@ public struct Song: Identifiable, Hashable, Sendable, Codable {
         set { mutate { $0.stickers = newValue.isEmpty ? nil : newValue } }
     }
 
+    /// The stickers as (name, value), in their stored order (by name's bytes).
+    public var stickerPairs: [(name: String, value: String)] {
+        stickers.compactMap { e in e.firstIndex(of: "=").map { (String(e[..<$0]), String(e[e.index(after: $0)...])) } }
+    }
+
     /// One sticker's value, nil when the song has none.
     public func sticker(_ name: String) -> String? {
-        for e in stickers {
-            guard let eq = e.utf8.firstIndex(of: UInt8(ascii: "=")), e[..<eq] == name else { continue }
-            return String(e[e.index(after: eq)...])
-        }
-        return nil
+        stickerPairs.first { $0.name == name }?.value
     }
 
     /// Stickers as stored: one `name=value` entry per name (the last wins) with a non-empty

@@ -35,7 +35,7 @@ enum StickerCommands {
             case ("delete", 4):
                 let song = try song(&inv)
                 let name = inv.args[3]
-                guard value(name, of: song) != nil || (song.sticker(name) != nil) else { throw inv.error(.noExist, "no such sticker") }
+                guard value(name, of: song) != nil || song.sticker(name) != nil else { throw inv.error(.noExist, "no such sticker") }
                 let assignment = field(name).map(cleared) ?? FieldAssignment(field: .stickers, value: .strings(song.stickers.filter {
                     !$0.hasPrefix(name + "=")
                 }))
@@ -101,12 +101,8 @@ enum StickerCommands {
 
     /// Every sticker of the song, by name's bytes, as MPD lists them.
     static func stickers(of song: Song) -> [(name: String, value: String)] {
-        var out: [(name: String, value: String)] = fieldNames.compactMap { n in value(n, of: song).map { (n, $0) } }
-        for e in song.stickers {
-            guard let eq = e.firstIndex(of: "=") else { continue }
-            out.append((String(e[..<eq]), String(e[e.index(after: eq)...])))
-        }
-        return out.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        let own: [(name: String, value: String)] = fieldNames.compactMap { n in value(n, of: song).map { (n, $0) } }
+        return (own + song.stickerPairs).sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
     }
 
     private static func song(_ inv: inout Invocation) throws(MPDError) -> Song {

@@ -267,32 +267,17 @@ public struct MPDResponse: Sendable {
             if let a = song.albumartistSort, !a.isEmpty { joined(a) } else if let a = song.albumartist, !a.isEmpty { joined(a) } else {
                 forEachValue(of: .artistSort, in: song, orEmpty: orEmpty, body)
             }
-        case .title: one(song.title)
-        case .track: one(song.track.map(String.init))
-        case .genre: joined(song.genre)
         case .date: one(song.date ?? song.year.map(String.init))
-        case .composer: joined(song.composer)
-        // No fallback to Composer: MPD 0.23 has none (0.24 adds one).
-        case .composerSort: joined(song.composerSort)
-        case .performer: joined(song.performer)
-        case .conductor: joined(song.conductor)
-        case .work: one(song.work)
-        case .movement: one(song.movement)
-        case .movementNumber: one(song.movementNumber.map(String.init))
-        case .ensemble: joined(song.ensemble)
-        case .location: one(song.location)
-        case .grouping: one(song.grouping)
-        case .label: one(song.label)
-        case .originalDate: one(song.originalDate)
-        case .comment: one(song.comment)
-        case .disc: one(song.disc.map(String.init))
-        case .musicBrainzArtistID: joined(song.mbArtistID)
-        case .musicBrainzAlbumID: one(song.mbAlbumID)
-        case .musicBrainzAlbumArtistID: joined(song.mbAlbumArtistID)
-        case .musicBrainzTrackID: one(song.mbTrackID)
-        case .musicBrainzReleaseGroupID: one(song.mbReleaseGroupID)
-        case .musicBrainzReleaseTrackID: one(song.mbReleaseTrackID)
-        case .musicBrainzWorkID: joined(song.mbWorkID)
+        default:
+            // The tag's field as it is, numbers in decimal; split where the import joined
+            // several values (`SongField.joinsValues`). ComposerSort falls back to nothing:
+            // MPD 0.23 has no fallback for it (0.24 adds one).
+            let field = tag.field
+            switch field.value(in: song) {
+            case .string(let s): if field.joinsValues { joined(s) } else { one(s) }
+            case .int(let n): one(String(n))
+            default: one(nil)
+            }
         }
     }
 

@@ -46,7 +46,7 @@ public enum MPDTag: String, CaseIterable, Sendable {
     /// `tagtypes enable`, a filter, `list`), and always empty.
     public static func isUnkeptMPDName(_ name: String) -> Bool { unkept[name.lowercased()] != nil }
 
-    /// MPD's spelling of an unkept tag's name (`performer` → `Performer`), as answers print it.
+    /// MPD's spelling of an unkept tag's name (`name` → `Name`), as answers print it.
     static func unkeptName(_ name: String) -> String? { unkept[name.lowercased()] }
 
     private static let unkept: [String: String] = Dictionary(uniqueKeysWithValues: [

@@ -1,8 +1,8 @@
 import BoomicCore
 
 /// A tag as `list`, `count … group` and `sort` name it: one Boomic keeps, or one it does not
-/// keep, empty on every song, as MPD has it for files without the tag (`list performer`
-/// answers `Performer: `, not an error).
+/// keep, empty on every song, as MPD has it for files without the tag (`list name` answers
+/// `Name: `, not an error).
 struct TagLevel: Sendable, Equatable {
     /// MPD's name for it, as the answer's lines print it.
     let name: String
