@@ -226,6 +226,7 @@ bool load(ctl_file *f, bool writable, char *error, size_t error_size) {
         setError(error, error_size, "no " + name + " audio stream found");
         return false;
     }
+    restoreEmptyCreditFields(f->file, f->stream);
     return true;
 }
 
@@ -399,7 +400,9 @@ int ctl_properties_each(ctl_file *file, ctl_property_callback callback, void *co
     int count = 0;
     try {
         PropertyMap map = file->file->properties();
-        readTIT1AsGrouping(readID3v2Of(file->file), map);
+        ID3v2::Tag *id3 = readID3v2Of(file->file);
+        readTIT1AsGrouping(id3, map);
+        readPerformerCredits(id3, map);
         for (auto it = map.begin(); it != map.end(); ++it) {
             std::string key = it->first.to8Bit(true);
             for (const auto &value : it->second) {

@@ -86,6 +86,27 @@ bool tit1IsGrouping(const TagLib::ID3v2::Tag *tag);
 /// TIT1 as the grouping.
 void readTIT1AsGrouping(const TagLib::ID3v2::Tag *tag, TagLib::PropertyMap &map);
 
+/// Performer credits are TMCL's role and name pairs in ID3v2.4, and the instrument roles of
+/// TIPL in ID3v2.3 (its IPLS), as Picard writes them; TagLib 1.13 reads TMCL as PERFORMER:ROLE
+/// keys, upper-casing the role and splitting names at commas, and drops TIPL's instruments.
+/// This adds each credit to `map`'s PERFORMER as "Name (role)", the spelling Picard gives it in
+/// a Vorbis comment, after the TXXX:PERFORMER values, and takes out TagLib's PERFORMER:ROLE keys.
+void readPerformerCredits(const TagLib::ID3v2::Tag *tag, TagLib::PropertyMap &map);
+
+/// The tag carries performers in TMCL or TIPL (then a new PERFORMER is written back there).
+bool hasPerformerCredits(const TagLib::ID3v2::Tag *tag);
+
+/// Replaces the tag's performers (TXXX:PERFORMER, TMCL, TIPL's instrument roles) with one TMCL
+/// of `list`, each "Name (role)" a pair and a bare name a pair with an empty role. TIPL keeps its
+/// other roles; saved as ID3v2.3, TagLib merges TMCL and TIPL into IPLS, as Picard does.
+void setPerformerCredits(TagLib::ID3v2::Tag *tag, const TagLib::StringList &list);
+
+/// TagLib 1.13 drops the empty strings of a text frame, so a TMCL or TIPL pair with an empty
+/// role (Picard's plain "performer") shifts every pair after it, on reading and on the next
+/// save. Where an MP3's tag starts the file, this reads those frames' bytes again and gives
+/// TagLib's frames their fields with the empty ones back.
+void restoreEmptyCreditFields(TagLib::File *file, TagLib::IOStream *stream);
+
 /// Closes and reopens `f` in place (after a save). On failure `f` holds no file any more and
 /// every later call on it fails softly.
 bool reopen(ctl_file *f, char *error, size_t error_size);

@@ -168,11 +168,16 @@ void keepTIT1AsWork(ID3v2::Tag *tag) {
 
 /// Sets property `k` in an ID3v2 tag: the first frame that reads as `k` keeps its kind,
 /// encoding and (TXXX) description and gets the values; other frames that read as `k` go;
-/// without one, the frame TagLib's setProperties would have made. Frames that carry several
-/// keys at once (TIPL, TMCL) are left to setProperties.
+/// without one, the frame TagLib's setProperties would have made. Performers go back where the
+/// tag keeps them (setPerformerCredits). Frames that carry several keys at once (TIPL, TMCL)
+/// are otherwise left to setProperties.
 Native setID3v2(ID3v2::Tag *tag, const String &k, const StringList &list) {
     ID3v2::FrameList carriers;
     if (k == "GROUPING" && list.isEmpty() && !tit1IsGrouping(tag)) keepTIT1AsWork(tag);
+    if (k == "PERFORMER" && hasPerformerCredits(tag)) {
+        setPerformerCredits(tag, list);
+        return Native::Accepted;
+    }
     for (auto *frame : tag->frameList()) {
         PropertyMap p = readsAs(frame, tag);
         if (!p.contains(k)) continue;
