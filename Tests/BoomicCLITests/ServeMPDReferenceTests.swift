@@ -30,6 +30,10 @@ struct ServeMPDReferenceTests {
         #"search artist "ö""#, #"search artist "motorhead""#, #"search artist "MOTÖR""#, #"search title """#,
         #"search any "ä""#, #"search any "BLUE""#, #"search date "19""#, #"search composer """#,
         #"find date "1971""#, #"search albumartist "old""#,
+        // sort, in order: Track and Disc as numbers (12 after 3), the rest by their bytes.
+        #"find album "Ace of Spätz" sort track"#, #"find album "Ace of Spätz" sort -Track"#,
+        #"find "(title != \"\")" sort title"#, #"find "(title != \"\")" sort -title window 2:6"#,
+        #"search album "sketch" sort -last-modified"#, #"find album "x" sort nosuchtag"#,
         // Other answers a TCP client gets alike.
         "listmounts", "lsinfo", #"lsinfo "/""#, "stats", #"find album "Blue Sketches" window 5:2"#,
         #"find album "Blue Sketches" window x"#, #"find album "Blue Sketches" window 1"#, #"lsinfo "Miles Quartet""#, #"listall "Loose Files""#, "count group album",
@@ -113,6 +117,7 @@ struct ServeMPDReferenceTests {
             func lines(_ answer: String) -> [Substring] {
                 let all = answer.split(separator: "\n")
                 if command.hasPrefix("list file") { return all.sorted() }
+                if command.contains(" sort ") { return all.filter { $0.hasPrefix("file: ") || $0.hasPrefix("ACK") } }
                 // Songs found: which files (MPD prints their tags in the file's order).
                 if command.hasPrefix("search") || command.hasPrefix("find") { return all.filter { $0.hasPrefix("file: ") }.sorted() }
                 // Queue entries: which file where, with which id and priority.

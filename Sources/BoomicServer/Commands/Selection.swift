@@ -3,8 +3,15 @@ import BoomicCore
 /// What `find`, `search`, `count`, `list` and their kin share: the filter and its trailing
 /// `sort`, `window`, `group` and `position` words, and the songs a filter selects.
 struct Selection {
+    /// What `sort` orders by: a tag's first value, or the file's time (`Last-Modified`, which
+    /// MPD 0.23 takes though it is no tag: clients sort "recently added" by it).
+    enum SortKey: Equatable {
+        case tag(TagLevel)
+        case lastModified
+    }
+
     var filter: MPDFilter?
-    var sort: TagLevel?
+    var sort: SortKey?
     var sortDescending = false
     var window: Range<Int>?
     var groups: [TagLevel] = []
@@ -21,8 +28,12 @@ struct Selection {
             case "sort":
                 sortDescending = value.hasPrefix("-")
                 let name = sortDescending ? String(value.dropFirst()) : value
-                guard let tag = TagLevel(name: name) else { throw inv.error(.argument, "Unknown sort tag") }
-                sort = tag
+                if name.lowercased() == "last-modified" {
+                    sort = .lastModified
+                } else {
+                    guard let tag = TagLevel(name: name) else { throw inv.error(.argument, "Unknown sort tag") }
+                    sort = .tag(tag)
+                }
             case "window":
                 window = try inv.range(value)
             case "group":
@@ -79,14 +90,7 @@ struct Selection {
         }
         if !ordered && window == nil { return songs }
         if let sort {
-            let keyed = songs.map { song in
-                var first: String?
-                MPDResponse.forEachValue(of: sort, in: song) { if first == nil { first = $0 } }
-                return (first ?? "", song.path, song)
-            }
-            songs = keyed.sorted { a, b in
-                a.0 != b.0 ? (sortDescending ? a.0 > b.0 : a.0 < b.0) : a.1.utf8.lexicographicallyPrecedes(b.1.utf8)
-            }.map(\.2)
+            songs = Self.sorted(songs, by: sort, descending: sortDescending)
         } else {
             songs.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         }
@@ -95,4 +99,60 @@ struct Selection {
         }
         return songs
     }
+
+    /// `songs` in MPD 0.23's order for `sort`: Track and Disc as numbers (`strtol`, so a
+    /// missing or odd one is 0), the other tags by their first value's bytes (`strcmp`), with
+    /// the sort tags' fallbacks (`forEachValue`); songs that tie stay in path order.
+    static func sorted(_ songs: [Song], by sort: SortKey, descending: Bool) -> [Song] {
+        func ordered<Key: Comparable>(_ key: (Song) -> Key) -> [Song] {
+            let keyed = songs.map { (key($0), $0) }
+            return keyed.sorted { a, b in
+                if a.0 != b.0 { return descending ? a.0 > b.0 : a.0 < b.0 }
+                return a.1.path.utf8.lexicographicallyPrecedes(b.1.path.utf8)
+            }.map(\.1)
+        }
+        switch sort {
+        case .lastModified:
+            return ordered { $0.mtime / 1_000_000_000 } // seconds, as Last-Modified prints it
+        case .tag(let level):
+            func first(_ song: Song) -> String {
+                var first: String?
+                MPDResponse.forEachValue(of: level, in: song) { if first == nil { first = $0 } }
+                return first ?? ""
+            }
+            if level.tag == .track || level.tag == .disc {
+                return ordered { Self.leadingNumber(first($0)) }
+            }
+            return ordered { ByteOrdered(first($0)) }
+        }
+    }
+
+    /// What C's `strtol(s, nullptr, 10)` reads: optional blanks and sign, then digits; else 0.
+    static func leadingNumber(_ s: String) -> Int {
+        var bytes = s.utf8[...]
+        while let b = bytes.first, b == 0x20 || (0x09...0x0D).contains(b) { bytes.removeFirst() }
+        var sign = 1
+        if let b = bytes.first, b == UInt8(ascii: "-") || b == UInt8(ascii: "+") {
+            if b == UInt8(ascii: "-") { sign = -1 }
+            bytes.removeFirst()
+        }
+        var n = 0
+        for b in bytes {
+            guard (0x30...0x39).contains(b) else { break }
+            let (m, overflow) = n.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = m.addingReportingOverflow(Int(b - 0x30))
+            if overflow || overflow2 { return sign == 1 ? Int.max : Int.min }
+            n = sum
+        }
+        return sign * n
+    }
+}
+
+/// A string ordered by its UTF-8 bytes, as C's `strcmp` orders it (Swift's `<` compares
+/// canonically equivalent strings as equal and orders by scalars after normalising).
+struct ByteOrdered: Comparable {
+    let text: String
+    init(_ text: String) { self.text = text }
+    static func < (a: Self, b: Self) -> Bool { a.text.utf8.lexicographicallyPrecedes(b.text.utf8) }
+    static func == (a: Self, b: Self) -> Bool { a.text.utf8.elementsEqual(b.text.utf8) }
 }
