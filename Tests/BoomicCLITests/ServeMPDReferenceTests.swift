@@ -42,7 +42,10 @@ struct ServeMPDReferenceTests {
         "clear", #"add "Miles Quartet""#, #"addid "Loose Files/no tags at all.flac" 1"#, "move 0 2", "swap 0 1",
         // The id the last addid printed (both servers count ids alike): a local file's tags.
         "addtagid 1 artist x", "addtagid 2 artist x", "addtagid 3 artist x", "cleartagid 2", "cleartagid 2 artist",
-        "playlist", "plchangesposid 0", "delete 0", #"findadd album "Night Drive""#, "prio 5 1", "playlist",
+        "playlist", "plchangesposid 0",
+        // A version newer than the queue's (another server's, or from before a restart) is
+        // every entry; `-1` is the largest; a range past the queue is cut.
+        "plchangesposid 4000000000", "plchangesposid -1", "plchangesposid 0 9:10", "plchangesposid 0 1:9", "delete 0", #"findadd album "Night Drive""#, "prio 5 1", "playlist",
         "playlistinfo", #"playlistfind album "Blue Sketches""#, #"playlistsearch title "blue""#, "playlistid 3",
         // Ranges and positions as MPD reads them: an end past the queue is cut, a start past
         // it is an error, `-1` is the whole queue, `+N`/`-N` need a current song.

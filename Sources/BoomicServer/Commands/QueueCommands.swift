@@ -74,18 +74,14 @@ enum QueueCommands {
         },
         CommandSpec("plchanges", 1...2) { inv throws(MPDError) in
             let q = inv.player.status.queue
-            let since = try inv.unsigned(0)
-            let window = inv.args.count > 1 ? try inv.range(1, count: q.entries.count) : 0..<q.entries.count
             let snapshot = inv.snapshot
-            for p in window where q.entries[p].version + 1 > UInt64(since) {
+            for p in try changedPositions(inv, in: q) {
                 inv.add(entry: q.entries[p], position: p, snapshot: snapshot)
             }
         },
         CommandSpec("plchangesposid", 1...2) { inv throws(MPDError) in
             let q = inv.player.status.queue
-            let since = try inv.unsigned(0)
-            let window = inv.args.count > 1 ? try inv.range(1, count: q.entries.count) : 0..<q.entries.count
-            for p in window where q.entries[p].version + 1 > UInt64(since) {
+            for p in try changedPositions(inv, in: q) {
                 inv.response.add("cpos", p)
                 inv.response.add("Id", q.entries[p].id.rawValue)
             }
@@ -117,6 +113,17 @@ enum QueueCommands {
         CommandSpec("addtagid", 3...3) { inv throws(MPDError) in try refuseTagEdit(&inv) },
         CommandSpec("cleartagid", 1...2) { inv throws(MPDError) in try refuseTagEdit(&inv) },
     ]
+
+    /// The positions `plchanges VERSION [START:END]` names, as MPD 0.23 reads it: the entries
+    /// changed since VERSION, or every entry when VERSION is newer than the queue's (a client
+    /// that saw another server, or this one before a restart, must not keep a stale queue);
+    /// VERSION as `strtoul` reads it (so `-1` is the largest), the range cut to the queue.
+    private static func changedPositions(_ inv: Invocation, in q: PlayQueue) throws(MPDError) -> [Int] {
+        let since = UInt32(truncatingIfNeeded: try inv.int(0))
+        let window = inv.args.count > 1 ? try inv.range(1, count: q.entries.count, .clipped) : 0..<q.entries.count
+        let all = UInt64(since) > q.version + 1
+        return window.filter { all || q.entries[$0].version + 1 > UInt64(since) }
+    }
 
     private static func refuseTagEdit(_ inv: inout Invocation) throws(MPDError) {
         let id = try inv.unsigned(0)
