@@ -68,7 +68,8 @@ import Testing
         s.album = "Kind of Blue"
         s.track = 1
         s.year = 1959
-        s.comment = "line one\nline two"
+        s.comment = "line one\r\nline two\t"
+        s.label = "Ctl\u{01}Label"
         s.samplerate = 44_100
         s.bitdepth = 16
         s.channels = 2
@@ -85,7 +86,8 @@ import Testing
         Title: So What
         Track: 1
         Date: 1959
-        Comment: line one line two
+        Comment: line one  line two\u{20}
+        Label: Ctl Label
         Time: 545
         duration: 545.432
 

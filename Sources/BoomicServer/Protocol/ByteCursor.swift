@@ -43,26 +43,17 @@ struct ByteCursor {
         at += raw.count
     }
 
-    /// A value's bytes as they are, but for line breaks: a run of `\n` and `\r` becomes one
-    /// space (none at either end), since a client would read the rest as a line of its own.
-    /// Never more bytes than the value's UTF-8 count.
+    /// A value's bytes as they are, but for control characters: each byte below 0x20 becomes a
+    /// space, as MPD's `FixTagString` makes it when it reads a tag. A newline would end the
+    /// line and a client would read the rest as a line of its own; a tab or a 0x01 reached
+    /// clients raw. Never more bytes than the value's UTF-8 count.
     mutating func putValue(_ value: some StringProtocol) {
         let done: Void? = value.utf8.withContiguousStorageIfAvailable { raw in
-            guard raw.contains(where: { $0 == 0x0A || $0 == 0x0D }) else {
+            guard raw.contains(where: { $0 < 0x20 }) else {
                 put(UnsafeRawBufferPointer(raw))
                 return
             }
-            var pendingSpace = false, started = false
-            for byte in raw {
-                if byte == 0x0A || byte == 0x0D {
-                    pendingSpace = started
-                    continue
-                }
-                if pendingSpace { put(UInt8(ascii: " ")) }
-                pendingSpace = false
-                started = true
-                put(byte)
-            }
+            for byte in raw { put(byte < 0x20 ? UInt8(ascii: " ") : byte) }
         }
         if done == nil {  // not contiguous (a bridged string): made so, once
             var copy = String(value)

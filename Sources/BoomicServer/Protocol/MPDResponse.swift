@@ -3,8 +3,8 @@ import Foundation
 import NIOCore
 
 /// A response being written: `Name: value` lines, ending in `OK` (the connection adds it).
-/// Values are one line each; a newline in a tag becomes a space, since a client would read the
-/// rest as a line of its own.
+/// Values are one line each: a control character in a tag (a newline, a tab) becomes a space,
+/// as MPD prints it, since a client would read what follows a newline as a line of its own.
 ///
 /// Written straight into the bytes that go out: the connection sends them as they are (no copy
 /// of a 20 MB `listallinfo`), and a buffer grows in place where a string would be copied.
@@ -48,7 +48,7 @@ public struct MPDResponse: Sendable {
         }
     }
 
-    /// A value's bytes, a run of line breaks made one space (`ByteCursor.putValue`).
+    /// A value's bytes, each control character made a space (`ByteCursor.putValue`).
     mutating func writeValue(_ value: some StringProtocol) {
         write(reserving: value.utf8.count) { w in
             w.putValue(value)
