@@ -85,13 +85,40 @@ final class SQLiteConnection {
     /// a reader in another process may still need older pages, and then the rest waits for the
     /// next checkpoint or the last close.
     ///
+    /// Not begun without room for it (`roomShortfall`): a checkpoint writes pages into the
+    /// database file in place, so one that runs out of disk half way leaves a file that is
+    /// damaged without its `-wal`, where before it held every earlier transaction.
+    ///
     /// - Returns: whether every frame of the WAL is now in the database file.
     @discardableResult
     func checkpointWAL() -> Bool {
-        guard !isClosed else { return false }
+        guard !isClosed, roomShortfall() == nil else { return false }
         var frames: Int32 = 0, copied: Int32 = 0
         let rc = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &frames, &copied)
         return rc == SQLITE_OK && frames == copied
+    }
+
+    /// How many more bytes the disk needs before the `-wal` file can be folded into the database
+    /// file, or nil when it has them. A fold that finds the file too small grows it to the
+    /// database's full size, page by page; pages it already has are written over in place.
+    /// 64 KiB more keeps clear of what others write meanwhile.
+    func roomShortfall() -> Int? {
+        guard !isClosed else { return nil }
+        var db = stat(), fs = statvfs()
+        guard stat(path, &db) == 0, let pages = try? scalarInt("PRAGMA page_count"),
+              let pageSize = try? scalarInt("PRAGMA page_size")
+        else { return nil }
+        let growth = pages * pageSize - Int(db.st_size)
+        guard growth > 0, statvfs(path, &fs) == 0 else { return nil }
+        let needed = growth + (64 << 10), free = Int(fs.f_bavail) * Int(fs.f_frsize)
+        return free >= needed ? nil : needed - free
+    }
+
+    /// Keeps SQLite from folding the `-wal` file in when the last connection closes: for a close
+    /// on a disk without room for it (`roomShortfall`), which would half fold it.
+    func keepWALOnClose() {
+        guard !isClosed else { return }
+        _ = csqlite3_db_config_int(handle, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1)
     }
 
     /// Runs one or more SQL statements that return no rows we need.

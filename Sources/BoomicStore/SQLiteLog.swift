@@ -51,7 +51,12 @@ final class SQLiteLog {
         connection = try SQLiteConnection(path: path, immutable: immutable)
         do {
             if salvaging { try connection.execute("PRAGMA writable_schema=ON") }
-            if !immutable { try connection.execute("PRAGMA synchronous=FULL") }
+            if !immutable {
+                try connection.execute("PRAGMA synchronous=FULL")
+                // Every fold of the -wal file goes through checkpointWAL, which makes sure the
+                // disk has room first; SQLite's own, at a commit past 1,000 pages, would not.
+                try connection.execute("PRAGMA wal_autocheckpoint=0")
+            }
             try prepareSchema(create: create)
         } catch StoreError.sqlite(_, let code, _) where code.is(.notADatabase) {
             throw StoreError.notALibrary(path: path) // not an SQLite file at all

@@ -295,12 +295,21 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
     /// `-wal` file alone. Never waits: a connection in use by another thread (a process exiting
     /// in the middle of a read) is left open, and its transactions are in the database file
     /// anyway since every commit checkpoints.
-    public func close() {
+    ///
+    /// - Returns: the bytes of disk the `-wal` file still waits for, when the disk had no room to
+    ///   fold it in (`SQLiteConnection.roomShortfall`): then the newest transactions are in the
+    ///   `-wal` file alone, and a copy of the database file without it does not hold them.
+    @discardableResult
+    public func close() -> Int? {
         _ = reader.withLockIfAvailable { r in r.log.connection.close() }
-        _ = writer.withLockIfAvailable { w in
-            w.log.connection.checkpointWAL()
-            w.log.connection.close()
-        }
+        return writer.withLockIfAvailable { w -> Int? in
+            let connection = w.log.connection
+            connection.checkpointWAL()
+            let shortfall = connection.roomShortfall()
+            if shortfall != nil { connection.keepWALOnClose() }
+            connection.close()
+            return shortfall
+        } ?? nil
     }
 
     // MARK: Internals shared by the writing paths

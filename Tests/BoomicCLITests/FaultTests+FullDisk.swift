@@ -47,11 +47,54 @@ import Testing
         #expect(try Fault.state(box) == before, "the library changed")
         try Fault.expectVerifies(box, "after the failed import")
 
+        // Room for the import, and for folding it into the database file (1.5 MiB was enough
+        // for the -wal file alone, and the fold waited, saying so).
         disk.empty()
+        try disk.resize(kilobytes: 8192)
         let again = try box.succeed("import", tree)
         #expect(again.stdout.hasPrefix("Imported: \(total - 3) added"), "\(again)")
         #expect(try box.songs().count == total)
         try Fault.expectVerifies(box, "after the import with room")
+    }
+
+    /// A commit that fits in the `-wal` file on a disk without room to fold it into the database
+    /// file: folding it half way would leave `library.sqlite` damaged on its own, earlier
+    /// transactions and all. The fold waits for room instead, the command says so in one line,
+    /// the database file alone still holds every earlier transaction, and the first command
+    /// after space is freed folds the rest in.
+    @Test(.enabled(if: SmallDisk.available, SmallDisk.unavailable))
+    func aCommitWithoutRoomToFoldKeepsTheDatabaseFileWhole() throws {
+        let box = try Sandbox(samples: false)
+        let tree = box.root + "/big"
+        _ = try Fault.linkedTree(box, at: tree, copies: 0..<12)
+        let disk = try SmallDisk(at: box.library, kilobytes: 2048)
+        defer { disk.unmount() }
+        try box.succeed("import", tree + "/copy 0/Miles Quartet")
+        let before = try Fault.state(box)
+        let copy = try Sandbox(samples: false)
+        try FileManager.default.createDirectory(atPath: copy.library, withIntermediateDirectories: true)
+        func copyDatabaseFileAlone() throws {
+            try? FileManager.default.removeItem(atPath: copy.library + "/library.sqlite")
+            try FileManager.default.copyItem(atPath: box.library + "/library.sqlite", toPath: copy.library + "/library.sqlite")
+        }
+
+        try disk.fill(leaving: 640 * 1024)
+        let run = try box.boomic("import", tree)
+        #expect(run.succeeded && run.stdout.hasPrefix("Imported: "), "\(run)")
+        #expect(run.errorLines.count == 1 && run.stderr.contains("held only in") && run.stderr.contains("library.sqlite-wal"), "\(run)")
+        // Every command that closes the library with the fold still waiting says so again.
+        let history = try box.boomic("history", "--json")
+        #expect(history.succeeded && history.stderr.contains("held only in"), "\(history)")
+        try copyDatabaseFileAlone()
+        #expect(try copy.history() == before.history, "the database file alone lost what it held before")
+
+        disk.empty()
+        let after = try Fault.state(box)
+        #expect(after.history.count == before.history.count + 1)
+        try copyDatabaseFileAlone()
+        #expect(try copy.history() == after.history, "the first command with room did not fold the -wal in")
+        #expect(!FileManager.default.fileExists(atPath: box.library + "/library.sqlite-wal"))
+        try Fault.expectVerifies(box, "after the fold")
     }
 
     /// The disk is already full when `boomic` starts, and the library was closed cleanly

@@ -96,7 +96,9 @@ struct Serve: ParsableCommand {
         rooms.quitAll()
         watching.cancel()
         following.cancel()
-        lib.close()
+        if let shortfall = lib.close() {
+            Terminal.warn(Library.unfoldedWALWarning(database: lib.transactor.path, shortfall: shortfall))
+        }
         if case let .unix(path) = address { unlink(path) }
     }
 }

@@ -28,9 +28,19 @@ enum Library {
         atexit { Library.closeAll() }
     }()
 
-    /// Closes every library this process opened (their bases stay in memory).
+    /// Closes every library this process opened (their bases stay in memory), and says so when
+    /// a disk without room kept the newest transactions in the `-wal` file alone.
     static func closeAll() {
-        for s in opened.withLock({ $0 }) { s.close() }
+        for s in opened.withLock({ $0 }) {
+            guard let shortfall = s.close() else { continue }
+            Terminal.warn(Self.unfoldedWALWarning(database: s.transactor.path, shortfall: shortfall))
+        }
+    }
+
+    static func unfoldedWALWarning(database: String, shortfall: Int) -> String {
+        let mib = (shortfall + (1 << 20) - 1) >> 20
+        return "the newest transactions are committed but held only in \(database)-wal: the disk needs \(mib) MiB more "
+            + "to fold them into the database file; free space, then run any boomic command (until then copy both files, and never delete the -wal)"
     }
 }
 

@@ -76,13 +76,17 @@ public final class LibrarySession: Sendable {
 
     /// Closes the log's connections (folding the `-wal` file back into `library.sqlite`); the
     /// basis stays readable, every later read of the log or commit throws.
-    public func close() {
+    ///
+    /// - Returns: the bytes of disk still missing when the disk had no room to fold the `-wal`
+    ///   file in (`Transactor.close`): the newest transactions are then in it alone.
+    @discardableResult
+    public func close() -> Int? {
         let subscribers = feed.withLock { f in
             defer { f.subscribers = [:] }
             return f.subscribers.values
         }
         for s in subscribers { s.finish() }
-        transactor.close()
+        return transactor.close()
     }
 
     public var basis: DataBasis { transactor.basis }

@@ -318,6 +318,12 @@ final class SmallDisk {
         }
     }
 
+    /// Makes the disk `kilobytes` big, keeping what is on it.
+    func resize(kilobytes: Int, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let run = try ChildProcess.run("/bin/mount", ["-o", "remount,size=\(kilobytes)k", path])
+        try #require(run.succeeded, "\(run)", sourceLocation: sourceLocation)
+    }
+
     /// Removes every filler.
     func empty() {
         for i in 0..<fillers { try? FileManager.default.removeItem(atPath: path + "/.filler-\(i)") }
