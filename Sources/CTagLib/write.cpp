@@ -186,6 +186,27 @@ Native setID3v2(ID3v2::Tag *tag, const String &k, const StringList &list) {
         }
         carriers.append(frame);
     }
+    // Comments in several COMM frames (one per language, as iTunes and others write them):
+    // the values go back frame by frame, each keeping its language, so a second comment the
+    // library never read stays where it was.
+    bool allComments = !carriers.isEmpty();
+    for (auto *frame : carriers) allComments = allComments && dynamic_cast<ID3v2::CommentsFrame *>(frame) != nullptr;
+    if (allComments && !list.isEmpty()) {
+        auto value = list.begin();
+        for (auto *frame : carriers) {
+            if (value == list.end()) tag->removeFrame(frame, true);
+            else static_cast<ID3v2::CommentsFrame *>(frame)->setText(*value++);
+        }
+        auto *first = static_cast<ID3v2::CommentsFrame *>(carriers.front());
+        for (; value != list.end(); ++value) {
+            auto *comm = new ID3v2::CommentsFrame(String::UTF8);
+            comm->setLanguage(first->language());
+            comm->setDescription(first->description());
+            comm->setText(*value);
+            tag->addFrame(comm);
+        }
+        return Native::Accepted;
+    }
     bool kept = false;
     if (!list.isEmpty() && !carriers.isEmpty()) {
         ID3v2::Frame *first = carriers.front();
@@ -215,20 +236,40 @@ Native setID3v2(ID3v2::Tag *tag, const String &k, const StringList &list) {
     return Native::Accepted;
 }
 
-/// Sets `k` on the file's native tag when the format has a per-key path; `map` is the whole
-/// property map as it will read, for the ID3v1 and RIFF INFO tags that can only be set whole.
-Native setNative(File *file, const String &k, const StringList &list, const PropertyMap &map) {
+/// Sets `k` in a tag of the seven basic fields (ID3v1, RIFF INFO) that sits beside the tag the
+/// file reads from, so that it says the same; a key it has no field for leaves it alone. One
+/// field at a time: setting the whole tag from the property map cleared what the other tag
+/// lacks (an ID3v1 track number under an ID3v2 tag without TRCK) and copied in what it has.
+void setBasic(Tag *tag, const String &k, const StringList &list) {
+    if (tag == nullptr) return;
+    const String first = list.isEmpty() ? String() : list.front();
+    if (k == "TITLE") tag->setTitle(first);
+    else if (k == "ARTIST") tag->setArtist(list.toString(" / "));
+    else if (k == "ALBUM") tag->setAlbum(first);
+    else if (k == "COMMENT") tag->setComment(first);
+    else if (k == "GENRE") tag->setGenre(first);
+    else if (k == "DATE") tag->setYear(first.size() >= 4 ? static_cast<unsigned int>(first.substr(0, 4).toInt()) : 0);
+    else if (k == "TRACKNUMBER") tag->setTrack(first.isEmpty() ? 0 : static_cast<unsigned int>(first.toInt()));
+}
+
+/// Sets `k` on the file's native tag when the format has a per-key path, and in the ID3v1, APE
+/// or RIFF INFO tag beside it.
+Native setNative(File *file, const String &k, const StringList &list) {
     if (auto *x = dynamic_cast<MPEG::File *>(file)) {
         ID3v2::Tag *id3 = x->ID3v2Tag(true);
         if (!readsFrom(id3, {x->APETag(false), x->ID3v1Tag(false)})) return Native::NotHandled;
         Native r = setID3v2(id3, k, list);
-        if (r != Native::NotHandled && x->ID3v1Tag(false) != nullptr) x->ID3v1Tag(false)->setProperties(map);
+        if (r != Native::NotHandled) {
+            setBasic(x->ID3v1Tag(false), k, list);
+            // An APE tag beside the ID3v2 one (foobar2000 and some players read it first).
+            if (APE::Tag *ape = x->APETag(false); ape != nullptr && !ape->isEmpty()) setAPE(ape, k, list);
+        }
         return r;
     }
     if (auto *x = dynamic_cast<RIFF::WAV::File *>(file)) {
         if (!readsFrom(x->ID3v2Tag(), {x->InfoTag()})) return Native::NotHandled;
         Native r = setID3v2(x->ID3v2Tag(), k, list);
-        if (r != Native::NotHandled) x->InfoTag()->setProperties(map);
+        if (r != Native::NotHandled) setBasic(x->InfoTag(), k, list);
         return r;
     }
     if (auto *x = dynamic_cast<RIFF::AIFF::File *>(file)) {
@@ -237,7 +278,7 @@ Native setNative(File *file, const String &k, const StringList &list, const Prop
     auto ape = [&](APE::Tag *tag, ID3v1::Tag *v1) {
         if (tag == nullptr || !readsFrom(tag, {v1})) return Native::NotHandled;
         Native r = setAPE(tag, k, list);
-        if (r != Native::NotHandled && v1 != nullptr) v1->setProperties(map);
+        if (r != Native::NotHandled) setBasic(v1, k, list);
         return r;
     };
     // A file without an APE tag gets one (as setProperties would do) unless an ID3v1 tag is
@@ -262,15 +303,15 @@ int ctl_property_set(ctl_file *file, const char *key, const char *const *values,
         for (int i = 0; i < n; ++i) {
             if (values[i] != nullptr) list.append(String(values[i], String::UTF8));
         }
-        PropertyMap map = file->file->properties();
-        if (list.isEmpty()) map.erase(k); else map.replace(k, list);
-        switch (setNative(file->file, k, list, map)) {
+        switch (setNative(file->file, k, list)) {
         case Native::Accepted: return 1;
         case Native::Rejected: return 0;
         case Native::NotHandled: break;
         }
         // Vorbis comments (setProperties only touches keys whose values differ), MP4 and the
         // rest: read, change one key, write all.
+        PropertyMap map = file->file->properties();
+        if (list.isEmpty()) map.erase(k); else map.replace(k, list);
         PropertyMap rejected = file->file->setProperties(map);
         if (auto *mp4 = dynamic_cast<MP4::File *>(file->file)) {
             MP4::Tag *tag = mp4->tag();

@@ -205,11 +205,20 @@ public enum TagMap {
         /// The group's keys and their values for `song`, in the shape of a file whose keys are
         /// `tags`: a file that keeps its artists one by one in ARTISTS (Picard, beets) gets the
         /// list there and one credit in ARTIST, as those programs write them.
+        ///
+        /// Where the library keeps one value of a key the file holds several of (a second
+        /// COMMENT, a comment in another language), the new value replaces the first and the
+        /// others stay: the library never read them, so writing must not lose them.
         func values(for song: Song, format: AudioFormat, keeping tags: [String: [String]]) -> [String: [String]] {
             if self == .artists, tags["ARTISTS"] != nil, let credit = song.artist, !song.artists.isEmpty {
                 return ["ARTIST": [credit], "ARTISTS": song.artists]
             }
-            return values(for: song, format: format)
+            var out = values(for: song, format: format)
+            guard self != .artists, !fields.contains(where: \.joinsValues) else { return out }
+            for (key, new) in out where new.count == 1 {
+                if let old = tags[key], old.count > 1 { out[key] = new + old.dropFirst() }
+            }
+            return out
         }
 
         /// The group's keys and their values for `song` (empty: no value).
