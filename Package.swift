@@ -20,6 +20,7 @@ let package = Package(
     targets: [
         // System libraries (pkg-config names checked in shared/PLATFORM.md).
         .systemLibrary(name: "CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CXattr"),
         .systemLibrary(name: "CFLAC", pkgConfig: "flac", providers: [.apt(["libflac-dev"])]),
         .systemLibrary(name: "CMPG123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
         .systemLibrary(name: "CVorbisFile", pkgConfig: "vorbisfile", providers: [.apt(["libvorbis-dev"])]),
@@ -48,7 +49,7 @@ let package = Package(
             ]
         ),
         // The lowest layer: every system call that can be interrupted or cut short, in one place.
-        .target(name: "BoomicSystem"),
+        .target(name: "BoomicSystem", dependencies: ["CXattr"]),
         .target(
             name: "BoomicStore",
             dependencies: ["BoomicCore", "BoomicSystem", "CSQLite3"]

@@ -1,3 +1,4 @@
+import CXattr
 import Glibc
 
 /// The one place Boomic makes the system calls that can be interrupted or cut short.
@@ -35,6 +36,32 @@ public enum SystemCall {
         let result = retryingInterrupts { followingLinks ? stat(path, &st) : lstat(path, &st) }
         guard result == 0 else { throw SystemError(.stat, path: path, errno: errno) }
         return st
+    }
+
+    /// Sets on the open file `fd` every extended attribute `path` has, in every namespace
+    /// (`user.`, `system.posix_acl_*`, `security.`, `trusted.`). Keeps going past one that cannot
+    /// be set (a SELinux label or `trusted.*` needs privileges) and returns those, with their
+    /// errno: none when all were set, or the file has none or lives where there are none.
+    public static func copyExtendedAttributes(of path: String, to fd: Int32) -> [(name: String, errno: Int32)] {
+        let size = listxattr(path, nil, 0)
+        guard size > 0 else { return [] }
+        var names = [CChar](repeating: 0, count: size)
+        let listed = listxattr(path, &names, size)
+        guard listed > 0 else { return [] }
+        var failed: [(name: String, errno: Int32)] = []
+        var start = 0
+        while start < listed {
+            let end = names[start..<listed].firstIndex(of: 0) ?? listed
+            let name = String(decoding: names[start..<end].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            start = end + 1
+            let length = name.isEmpty ? -1 : getxattr(path, name, nil, 0)
+            guard length >= 0 else { continue }
+            var value = [UInt8](repeating: 0, count: max(length, 1))
+            let read = getxattr(path, name, &value, length)
+            guard read >= 0 else { continue }
+            if fsetxattr(fd, name, value, read, 0) != 0 { failed.append((name, errno)) }
+        }
+        return failed
     }
 
     /// Renames `source` to `destination`, atomically replacing a file there.

@@ -205,6 +205,18 @@ import Testing
         #expect(after.st_mode == before.st_mode && after.st_uid == 1234 && after.st_gid == 2345)
     }
 
+    /// A desktop's tags and ratings live in extended attributes (`user.xdg.tags`, Baloo), and
+    /// the rename of the rewritten copy would drop them. /tmp must hold user attributes (tmpfs
+    /// does since Linux 6.6, ext4 and xfs always).
+    @Test func extendedAttributesAreKept() throws {
+        let path = try copy(Self.flac)
+        let set = "import os, sys; os.setxattr(sys.argv[1], 'user.xdg.tags', b'jazz,late'); os.setxattr(sys.argv[1], 'user.rating', b'\\x00five')"
+        _ = try Tool.run(["/usr/bin/python3", "-c", set, path])
+        _ = try writer.write(try edited(try scan(path)))
+        let get = "import os, sys; print(sorted((n, os.getxattr(sys.argv[1], n)) for n in os.listxattr(sys.argv[1])))"
+        #expect(try Tool.run(["/usr/bin/python3", "-c", get, path]) == "[('user.rating', b'\\x00five'), ('user.xdg.tags', b'jazz,late')]\n")
+    }
+
     @Test func aSymbolicLinkStaysALinkToTheRewrittenFile() throws {
         let target = try copy(Self.flac)
         let link = dir.file("link.flac")

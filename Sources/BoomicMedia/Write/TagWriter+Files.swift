@@ -122,6 +122,15 @@ extension TagWriter {
         }
     }
 
+    /// Gives the copy the original's extended attributes (`SystemCall.copyExtendedAttributes`):
+    /// a desktop's tags and ratings, ACLs and security labels, which the rename would otherwise
+    /// drop. A `user.` attribute that cannot be set stops the write, leaving the file as it was.
+    static func keepExtendedAttributes(of original: String, on copy: FileDescriptor, for path: String) throws(MediaError) {
+        if let failed = SystemCall.copyExtendedAttributes(of: original, to: copy.rawValue).first(where: { $0.name.hasPrefix("user.") }) {
+            throw .unwritable(path: path, reason: "the rewritten file could not keep its attribute \(failed.name) (\(systemErrorText(failed.errno)))")
+        }
+    }
+
     static func sync(_ copy: FileDescriptor, for path: String) throws(MediaError) {
         do {
             try copy.sync()

@@ -202,6 +202,7 @@ public struct TagWriter: Sendable {
                 throw MediaError.unwritable(path: path, reason: "writing the tags would change the audio fingerprint; left as it was")
             }
             try Self.keepOwnership(copy, like: st, for: path)
+            try Self.keepExtendedAttributes(of: real, on: copy, for: path)
             try Self.sync(copy, for: path)
             let tst: stat
             do {

@@ -1,0 +1,3 @@
+// Extended attributes (listxattr, getxattr, fsetxattr): glibc declares them in <sys/xattr.h>,
+// which Swift's Glibc module does not include.
+#include <sys/xattr.h>
