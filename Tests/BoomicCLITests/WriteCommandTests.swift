@@ -219,6 +219,38 @@ import Testing
         #expect(written["title"] == ["So Modal"] && written["genre"] == ["Bebop"])
     }
 
+    /// Another tagger changed a file in place and put its size and time back (Mp3tag's and
+    /// foobar2000's "preserve file time"): the stamp alone says nothing changed, but the file no
+    /// longer holds what the library read, and writing would undo that change.
+    @Test func aFileRetaggedKeepingItsSizeAndTimeIsNotWrittenWithoutForce() throws {
+        let box = try Sandbox()
+        try box.importSamples()
+        try box.succeed("modify", "album:Blue Sketches", "genre=Bebop", "-y")
+        let changed = box.file(Self.miles + "02 Blue in Grey.flac")
+        let before = try FileManager.default.attributesOfItem(atPath: changed)
+        let script = """
+            import os, sys
+            from mutagen.flac import FLAC
+            st = os.stat(sys.argv[1])
+            f = FLAC(sys.argv[1]); f["TITLE"] = "Retitled Elsewhere"; f.save()  # into the padding
+            os.utime(sys.argv[1], ns=(st.st_atime_ns, st.st_mtime_ns))
+            """
+        let run0 = try ChildProcess.run(systemPython, ["-c", script, changed])
+        try #require(run0.succeeded, "\(run0)")
+        let after = try FileManager.default.attributesOfItem(atPath: changed)
+        try #require(after[.size] as? Int == before[.size] as? Int && after[.modificationDate] as? Date == before[.modificationDate] as? Date,
+                     "the retag changed the file's size or time: the test needs it not to")
+
+        let run = try box.boomic("write", "-y")
+        #expect(run.status == 1, "\(run)")
+        #expect(run.errorLines.first?.hasPrefix("skipped \(changed): its title (Retitled Elsewhere) is not what the library last read") == true,
+                "\(run)")
+        #expect(try Self.mutagenDump([changed])[changed]?["title"] == ["Retitled Elsewhere"])
+
+        try box.succeed("write", "--force", "-y")
+        #expect(try Self.mutagenDump([changed])[changed]?["title"] == ["Blue in Grey"])
+    }
+
     @Test func missingSongsAreSkippedWithAMessage() throws {
         let box = try Sandbox()
         try box.importSamples()

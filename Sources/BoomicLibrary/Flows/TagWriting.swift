@@ -95,9 +95,20 @@ public struct TagWriting {
     /// The planned files whose stamp the library knows: the song's own, or, after a rollback or
     /// undo took the song back past a write, one the library recorded earlier. A stamp the
     /// library never saw means someone else changed the file; writing would lose that change.
+    ///
+    /// A file whose stamp is the song's must also hold what the library last read from it
+    /// (`Plan.unexpected`): its size and time alone do not tell that another tagger changed it.
     private mutating func accepted(_ planned: [Planned]) throws -> [Planned] {
+        guard !force else { return planned }
+        let planned = planned.filter { p in
+            guard !p.plan.isChangedOnDisk, let d = p.plan.unexpected.first else { return true }
+            fail("skipped \(p.plan.song.path): its \(d.field.name) (\(d.file.shown(as: d.field))) is not what the library last read, "
+                 + "though the file's size and time are; another program changed it, or an older boomic did not read that tag: "
+                 + "run 'boomic import --reread' to read it, or 'boomic write --force' to overwrite it")
+            return false
+        }
         let changed = planned.filter(\.plan.isChangedOnDisk)
-        guard !force, !changed.isEmpty else { return planned }
+        guard !changed.isEmpty else { return planned }
         let recorded = try Self.recordedStamps(of: Set(changed.map(\.plan.song.id)), in: lib)
             .merging(journaled) { $0.union($1) }
         return planned.compactMap { p in

@@ -38,6 +38,14 @@ public struct TagWriter: Sendable {
         public var differences: [TagDifference]
         /// The file's size or mtime is not what the library recorded for it.
         public var isChangedOnDisk: Bool { stamp != FileStamp(of: song) }
+        /// Where the file holds neither the library's value nor the one the library remembers
+        /// the file had before an edit (`Song.fileValueMap`): someone else changed the tags and
+        /// kept the file's size and time (as taggers' "preserve file time" options do), or the
+        /// library was read by a Boomic that did not yet read that tag. Writing would lose it.
+        public var unexpected: [TagDifference] {
+            let remembered = song.fileValueMap
+            return differences.filter { $0.file != (remembered[$0.field] ?? $0.library) }
+        }
     }
 
     /// What a write did.
