@@ -44,6 +44,8 @@ struct EditGenerationTests {
          "field 'duration' is read from the file and can't be modified; rescan with 'boomic import' instead"),
         ("tags=jazz", FieldError.badValue(field: "tags", value: "jazz", expected: "use 'boomic tag QUERY +#tag -#tag'"),
          "'jazz' is not a valid value for 'tags': expected use 'boomic tag QUERY +#tag -#tag'"),
+        ("stickers=playCount=3; x", FieldError.badValue(field: "stickers", value: "x", expected: "name=value stickers, separated by ';'"),
+         "'x' is not a valid value for 'stickers': expected name=value stickers, separated by ';'"),
         ("year", FieldError.malformed("year"),
          "'year' is not an assignment: write FIELD=VALUE to set a field or FIELD! to clear it"),
     ])

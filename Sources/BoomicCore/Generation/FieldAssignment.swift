@@ -78,7 +78,12 @@ public struct FieldAssignment: Equatable, Sendable {
         switch field.kind {
         case .string: return .string(s)
         case .strings:
-            return .strings(s.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+            let items = s.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            // A sticker is `name=value`: a bare word would be dropped, clearing the stickers.
+            if field == .stickers, let bad = items.first(where: { ($0.firstIndex(of: "=") ?? $0.startIndex) == $0.startIndex }) {
+                throw .badValue(field: field.name, value: bad, expected: "name=value stickers, separated by ';'")
+            }
+            return .strings(items)
         case .int:
             guard let i = Int(s) else { throw .badValue(field: field.name, value: raw, expected: "a whole number") }
             return .int(i)
