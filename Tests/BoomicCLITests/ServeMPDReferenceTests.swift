@@ -107,6 +107,8 @@ struct ServeMPDReferenceTests {
         "list album group", "count group", "replay_gain_mode bad", "enableoutput 9", "toggleoutput x", "play x",
         "playlistid x", #"readcomments "nosuch.flac""#, "readcomments", #"list genre "Jazz""#, #"list file "x""#,
         #"list album "Miles Quartet""#, #"ping "x"#, #"find artist "x"y"#, "command_list_end",
+        // Argument errors come before the command is looked up: MPD names none.
+        "find title 'x'", #"ping a"b"#, "find" + String(repeating: " a", count: 140),
     ]
 
     @Test func databaseAnswersAreMPDs() throws {

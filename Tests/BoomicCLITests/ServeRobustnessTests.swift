@@ -16,10 +16,17 @@ struct ServeRobustnessTests {
         f = s.makefile("rb")
         answers = [f.readline().decode()]
         for r in requests:
-            s.sendall(r)
             lines = []
+            try:
+                s.sendall(r)
+            except OSError:
+                answers.append(["(closed)"])
+                break
             while True:
-                l = f.readline()
+                try:
+                    l = f.readline()
+                except OSError:  # reset: the server closed with our request unread
+                    l = b""
                 if not l:
                     lines.append("(closed)")
                     break
@@ -39,6 +46,9 @@ struct ServeRobustnessTests {
         b"command_list_ok_begin\nping\nstatus\nfrobnicate\nping\ncommand_list_end\n",
         b"idle\nnoidle\n", b"ping\n",
     ])
+    # MPD hangs up without a word on a line that does not start with a lower-case letter, and
+    # after answering one whose command word is malformed.
+    out["closing"] = [talk([b"PING\n"]), talk([b" ping\n"]), talk([b"\n"]), talk([b"ping!\n", b"ping\n"])]
     print(json.dumps(out))
     """#
 
@@ -63,6 +73,9 @@ struct ServeRobustnessTests {
         #expect(a[11].first == "list_OK" && a[11].last == "ACK [5@2] {} unknown command \"frobnicate\"", "\(a[11])")
         #expect(a[12] == ["OK"], "noidle ends idle with OK: \(a[12])")
         #expect(a[13] == ["OK"], "\(a[13])")
+        let closing = try #require((try server.pythonJSON(Self.raw) as? [String: Any])?["closing"] as? [[Any]])
+        let c = closing.map { $0.dropFirst().map { ($0 as? [String]) ?? [] } }
+        #expect(c == [[["(closed)"]], [["(closed)"]], [["(closed)"]], [["ACK [5@0] {} Invalid word character"], ["(closed)"]]], "\(c)")
     }
 
     static let passwords = RunningServer.pythonPrelude + #"""

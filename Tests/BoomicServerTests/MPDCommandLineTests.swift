@@ -25,7 +25,7 @@ import Testing
     @Test(arguments: [
         ("", MPDError.Code.unknown), ("   ", .unknown), ("3play", .unknown), ("pl-ay", .unknown),
         // A bad quote is MPD's ACK [5@0] {} (checked against Debian's mpd), not the command's.
-        (#"add "unterminated"#, .unknown), (#"add "a"b"#, .unknown), (#"add it's"#, .argument),
+        (#"add "unterminated"#, .unknown), (#"add "a"b"#, .unknown), (#"add it's"#, .unknown),
         (#"add "ends in a backslash\"#, .unknown),
     ])
     func badLinesAreErrorsWithMPDsCodes(line: String, code: MPDError.Code) {

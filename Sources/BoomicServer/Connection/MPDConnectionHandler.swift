@@ -139,6 +139,12 @@ final class MPDConnectionHandler: ChannelInboundHandler {
             out.writeImmutableBuffer(answer)
             return
         }
+        // Every MPD command starts with a lower-case letter; MPD hangs up without an answer on
+        // a line that does not (an empty one, `PING`, a badly routed HTTP request).
+        guard let first = text.utf8.first, first >= 0x61 && first <= 0x7A else {
+            close(context)
+            return
+        }
         let line: MPDCommandLine
         do { line = try MPDCommandLine.parse(text) } catch {
             write(context, error.line + "\n")

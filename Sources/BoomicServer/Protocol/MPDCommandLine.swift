@@ -59,7 +59,8 @@ public struct MPDCommandLine: Equatable, Sendable {
         while true {
             while i < bytes.count, isSpace(bytes[i]) { i += 1 }
             guard i < bytes.count else { break }
-            guard arguments.count < maxArguments else { throw MPDError(.argument, "Too many arguments", command: command) }
+            // MPD reads the arguments before it looks the command up, so their errors name none.
+            guard arguments.count < maxArguments else { throw MPDError(.argument, "Too many arguments") }
             if bytes[i] == 0x22 {
                 var value: [UInt8] = []
                 i += 1
@@ -84,7 +85,7 @@ public struct MPDCommandLine: Equatable, Sendable {
                 let start = i
                 while i < bytes.count, !isSpace(bytes[i]) {
                     let b = bytes[i]
-                    if b == 0x22 || b == 0x27 || b < 0x20 { throw MPDError(.argument, "Invalid unquoted character", command: command) }
+                    if b == 0x22 || b == 0x27 || b < 0x20 { throw MPDError(.unknown, "Invalid unquoted character") }
                     i += 1
                 }
                 arguments.append(String(decoding: bytes[start..<i], as: UTF8.self))
