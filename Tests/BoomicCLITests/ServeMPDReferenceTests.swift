@@ -30,6 +30,12 @@ struct ServeMPDReferenceTests {
         #"search artist "ö""#, #"search artist "motorhead""#, #"search artist "MOTÖR""#, #"search title """#,
         #"search any "ä""#, #"search any "BLUE""#, #"search date "19""#, #"search composer """#,
         #"find date "1971""#, #"search albumartist "old""#,
+        // Filters as MPD 0.23 parses them: expressions and pairs mixed, `(! (` with a space, an
+        // empty regex matching everything, and its errors.
+        #"find "(! (date == \"1971\"))""#, #"find "(title =~ \"\")""#, #"find "(date == \"1971\")" "(title != \"\")""#,
+        #"find "(date == \"1971\")" album "Retro Hits""#, #"find nosuchtag "x""#, #"find "(artist eq \"x\")""#,
+        #"find "(artist""#, #"find "(base \"nosuch\")""#, #"search base """#, #"find base "a/../b""#, #"find "(prio >= 1)""#,
+        #"find "(date == \"1971\")" album"#,
         // sort, in order: Track and Disc as numbers (12 after 3), the rest by their bytes.
         #"find album "Ace of Spätz" sort track"#, #"find album "Ace of Spätz" sort -Track"#,
         #"find "(title != \"\")" sort title"#, #"find "(title != \"\")" sort -title window 2:6"#,
@@ -124,7 +130,9 @@ struct ServeMPDReferenceTests {
                 if command.hasPrefix("list file") { return all.sorted() }
                 if command.contains(" sort ") { return all.filter { $0.hasPrefix("file: ") || $0.hasPrefix("ACK") } }
                 // Songs found: which files (MPD prints their tags in the file's order).
-                if command.hasPrefix("search") || command.hasPrefix("find") { return all.filter { $0.hasPrefix("file: ") }.sorted() }
+                if command.hasPrefix("search") || command.hasPrefix("find") {
+                    return all.filter { $0.hasPrefix("file: ") || $0.hasPrefix("ACK ") }.sorted()
+                }
                 // Queue entries: which file where, with which id and priority.
                 if command.hasPrefix("playlist") && command != "playlist" {
                     return all.filter { ["file: ", "Pos: ", "Id: ", "Prio: "].contains(where: $0.hasPrefix) }

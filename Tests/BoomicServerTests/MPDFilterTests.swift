@@ -104,5 +104,9 @@ import Testing
         #expect(try Self.titles("(AudioFormat == '96000:24:2')") == ["Blue in Green"])
         #expect(try Self.titles("(AudioFormat =~ '44100:*:*')") == ["So What", "Jóga"])
         #expect(try Self.titles("(any contains 'green')", search: true) == ["Blue in Green"])
+        // An empty pattern matches every song, with the tag or without; a bad one is an error.
+        #expect(try Self.titles("(album =~ '')") == ["So What", "Blue in Green", "Jóga"])
+        #expect(try Self.titles("(! (album == 'Homogenic'))") == ["So What", "Blue in Green"])
+        #expect { try Self.titles("(artist =~ '[')") } throws: { ($0 as? MPDError)?.message.hasPrefix("Error in regex") == true }
     }
 }

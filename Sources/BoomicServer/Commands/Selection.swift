@@ -55,6 +55,10 @@ struct Selection {
     /// in no particular order when `ordered` is false (`list` and `count` sort their values).
     func songs(in snapshot: ServerLibrary.Snapshot, foldCase: Bool, inv: Invocation, ordered: Bool = true) throws(MPDError) -> [Song] {
         let tree = snapshot.tree
+        // A base that names no folder (nor song) is an error in MPD, which looks it up first.
+        for base in filter?.requiredBases ?? [] where tree.directory(base) == nil && snapshot.song(at: base) == nil {
+            throw inv.error(.noExist, "No such directory")
+        }
         let matcher: QueryMatcher?
         if let filter {
             matcher = QueryMatcher(try filter.query(foldCase: foldCase, absolutePath: tree.path(for:)))

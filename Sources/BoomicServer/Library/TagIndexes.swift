@@ -127,10 +127,10 @@ extension MPDFilter {
     /// A test on one tag's values that every match must pass (the filter itself, or one term
     /// of its AND), and whether it is the whole filter: the songs holding a value that passes
     /// are the candidates, found from the tag's column by testing each distinct value once.
-    /// A test that any song passes (contains "") is none.
+    /// A test that any song passes (contains "", an empty regex) is none.
     var requiredTagTest: (tag: MPDTag, test: StringTest, whole: Bool)? {
         switch self {
-        case let .tag(tag?, test) where !test.negated && !(test.value.isEmpty && (test.position == .anywhere || test.position == .prefix)):
+        case let .tag(tag?, test) where !test.negated && !(test.value.isEmpty && test.position != .full):
             return (tag, test, true)
         case let .and(items):
             return items.lazy.compactMap(\.requiredTagTest).first.map { ($0.tag, $0.test, false) }

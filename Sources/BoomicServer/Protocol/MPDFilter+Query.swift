@@ -12,11 +12,13 @@ extension MPDFilter {
     public func query(foldCase: Bool, absolutePath: (String) -> String?) throws(MPDError) -> Query {
         switch self {
         case let .tag(tag, test):
+            try Self.checkRegex(test)
             let match = Self.match(test, foldCase: foldCase)
             let positive: Query
             switch tag {
-            case _ where test.value.isEmpty && (test.position == .anywhere || test.position == .prefix):
-                // Every value holds "", and MPD counts a song without the tag as holding it.
+            case _ where test.value.isEmpty && test.position != .full:
+                // Every value holds "" (an empty pattern matches anything), and MPD counts a
+                // song without the tag as holding it.
                 positive = .all
             case nil: positive = Self.anyTag(match)
             case .artist?: positive = Self.artist(match)
@@ -34,6 +36,7 @@ extension MPDFilter {
             let matchesEmpty = test.value.isEmpty
             return matchesEmpty != test.negated ? .all : .not(.all)
         case let .file(test):
+            try Self.checkRegex(test)
             let match: Query.Match
             if test.position == .full {
                 match = .exact(absolutePath(test.value) ?? "\u{0}")
@@ -61,7 +64,9 @@ extension MPDFilter {
             }
             return terms.isEmpty ? .all : .and(terms)
         case .priority:
-            throw MPDError(.argument, "prio filters only apply to the queue")
+            // MPD 0.23 has no prio filter; Boomic takes one (as 0.24) where it means something,
+            // in the queue's playlistfind and playlistsearch.
+            throw MPDError(.argument, "Unknown filter type: prio")
         case let .not(inner):
             return .not(try inner.query(foldCase: foldCase, absolutePath: absolutePath))
         case let .and(items):
@@ -107,6 +112,25 @@ extension MPDFilter {
     static func fallback(_ field: SongField, _ match: Query.Match, else otherwise: Query) -> Query {
         let none = Query.field(field, .exact(""))
         return .or([.and([.not(none), .field(field, match)]), .and([none, otherwise])])
+    }
+
+    /// The folders a song must be under for the whole filter to match (`base`, alone or in the
+    /// top-level AND): MPD looks them up before anything else.
+    var requiredBases: [String] {
+        switch self {
+        case .base(let folder): [folder]
+        case .and(let items): items.flatMap(\.requiredBases)
+        default: []
+        }
+    }
+
+    /// A regex that does not compile is an error, as MPD's PCRE refuses it, not a filter that
+    /// quietly matches nothing.
+    static func checkRegex(_ test: StringTest) throws(MPDError) {
+        guard test.position == .regex, !test.value.isEmpty else { return }
+        if (try? NSRegularExpression(pattern: test.value)) == nil {
+            throw MPDError(.argument, "Error in regex: cannot compile '\(test.value)'")
+        }
     }
 
     static func match(_ test: StringTest, foldCase commandDefault: Bool) -> Query.Match {

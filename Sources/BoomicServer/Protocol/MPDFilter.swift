@@ -43,20 +43,21 @@ public indirect enum MPDFilter: Equatable, Sendable {
     /// Parses a command's filter arguments: one expression, or `TYPE VALUE` pairs, where the
     /// pairs compare whole values for `find` and substrings for `search` (`substrings`).
     public static func parse(_ arguments: ArraySlice<String>, substrings: Bool) throws(MPDError) -> MPDFilter {
-        guard let first = arguments.first else { throw MPDError(.argument, "Filter expected") }
-        if first.hasPrefix("(") {
-            guard arguments.count == 1 else { throw MPDError(.argument, "Only one expression expected") }
-            var parser = ExpressionParser(text: first)
-            let filter = try parser.expression()
-            guard parser.atEnd else { throw MPDError(.argument, "Unparsed garbage after expression") }
-            return filter
-        }
-        guard arguments.count % 2 == 0 else { throw MPDError(.argument, "Incorrect number of filter arguments") }
+        guard !arguments.isEmpty else { throw MPDError(.argument, "Filter expected") }
+        // As MPD 0.23 reads them: expressions and TYPE VALUE pairs in any mix, all of them
+        // required (`find "(artist == 'x')" album y`).
         var items: [MPDFilter] = []
         var i = arguments.startIndex
         while i < arguments.endIndex {
-            let type = arguments[i], value = arguments[i + 1]
-            items.append(try pair(type: type, value: value, substrings: substrings))
+            if arguments[i].hasPrefix("(") {
+                var parser = ExpressionParser(text: arguments[i])
+                items.append(try parser.expression())
+                guard parser.atEnd else { throw MPDError(.argument, "Unparsed garbage after expression") }
+                i += 1
+                continue
+            }
+            guard i + 1 < arguments.endIndex else { throw MPDError(.argument, "Incorrect number of filter arguments") }
+            items.append(try pair(type: arguments[i], value: arguments[i + 1], substrings: substrings))
             i += 2
         }
         return items.count == 1 ? items[0] : .and(items)
@@ -67,14 +68,22 @@ public indirect enum MPDFilter: Equatable, Sendable {
         switch type.lowercased() {
         case "any": return .tag(nil, test)
         case "file": return .file(test)
-        case "base": return .base(value)
+        case "base":
+            guard isSafeLocalURI(value) else { throw MPDError(.argument, "Bad URI") }
+            return .base(value)
         case "modified-since": return .modifiedSince(try timeStamp(value))
         case "added-since": return .addedSince(try timeStamp(value))
         default:
             if MPDTag.isUnkeptMPDName(type) { return .unkeptTag(type, test) }
-            guard let tag = MPDTag(name: type) else { throw MPDError(.argument, "Unknown filter type: \(type)") }
+            // MPD names the type only in an expression's error.
+            guard let tag = MPDTag(name: type) else { throw MPDError(.argument, "Unknown filter type") }
             return .tag(tag, test)
         }
+    }
+
+    /// MPD's `uri_safe_local`: a relative path none of whose segments is empty, `.` or `..`.
+    static func isSafeLocalURI(_ uri: String) -> Bool {
+        !uri.split(separator: "/", omittingEmptySubsequences: false).contains { $0.isEmpty || $0 == "." || $0 == ".." }
     }
 
     /// ISO 8601 (a date, or a date and time) or a whole number of seconds since 1970, as MPD
@@ -120,6 +129,7 @@ private struct ExpressionParser {
         }
         if peek == "!" {
             advance()
+            skipSpaces()
             guard peek == "(" else { throw MPDError(.argument, "'(' expected") }
             let inner = try expression()
             try expect(")")
@@ -179,7 +189,7 @@ private struct ExpressionParser {
         if take("!~") { return Test(try quoted(), .regex, negated: true) }
         if take("==") { return Test(try quoted()) }
         if take("!=") { return Test(try quoted(), negated: true) }
-        throw MPDError(.argument, "Unknown filter operator: \(String(text[i...]))")
+        throw MPDError(.argument, "'==' or '!=' expected")
     }
 
     /// A tag name: letters, `_` and `-`.
