@@ -86,6 +86,10 @@ bool tit1IsGrouping(const TagLib::ID3v2::Tag *tag);
 /// TIT1 as the grouping.
 void readTIT1AsGrouping(const TagLib::ID3v2::Tag *tag, TagLib::PropertyMap &map);
 
+/// TagLib 1.13 reads ID3v2's TDRC `2020-05-06T07:08:09` as DATE `2020-05-06 07:08:09`; this
+/// gives DATE the frame's own text back, the ISO 8601 a Vorbis DATE and MPD keep.
+void readDatesAsWritten(const TagLib::ID3v2::Tag *tag, TagLib::PropertyMap &map);
+
 /// Performer credits are TMCL's role and name pairs in ID3v2.4, and the instrument roles of
 /// TIPL in ID3v2.3 (its IPLS), as Picard writes them; TagLib 1.13 reads TMCL as PERFORMER:ROLE
 /// keys, upper-casing the role and splitting names at commas, and drops TIPL's instruments.

@@ -1,4 +1,5 @@
-// ID3v2's TIT1: the grouping, or the work. Shared by reads (ctaglib.cpp) and writes (write.cpp).
+// ID3v2's TIT1 (the grouping, or the work) and TDRC as written. Shared by reads (ctaglib.cpp)
+// and writes (write.cpp).
 #include "file.h"
 
 #include <taglib/aifffile.h>
@@ -59,6 +60,23 @@ void readTIT1AsGrouping(const ID3v2::Tag *tag, PropertyMap &map) {
     StringList values = grouping;
     if (map.contains("GROUPING")) values.append(map["GROUPING"]);
     map.replace("GROUPING", values);
+}
+
+void readDatesAsWritten(const ID3v2::Tag *tag, PropertyMap &map) {
+    if (tag == nullptr || !map.contains("DATE")) return;
+    StringList dates;
+    for (auto *frame : tag->frameListMap()["TDRC"]) {
+        if (auto *text = dynamic_cast<ID3v2::TextIdentificationFrame *>(frame)) dates.append(text->fieldList());
+    }
+    // Only where TagLib's DATE is exactly these values with a 'T' made a space.
+    if (dates.size() != map["DATE"].size()) return;
+    for (unsigned int i = 0; i < dates.size(); ++i) {
+        String spaced = dates[i];
+        int t = spaced.find("T");
+        if (t != -1) spaced[t] = ' ';
+        if (spaced != map["DATE"][i]) return;
+    }
+    map.replace("DATE", dates);
 }
 
 } // namespace ctaglib
