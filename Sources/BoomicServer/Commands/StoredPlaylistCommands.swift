@@ -20,21 +20,21 @@ enum StoredPlaylistCommands {
                 inv.response.add("Last-Modified", stamp)
             }
         },
+        // The optional range is MPD 0.24's (`listplaylist NAME 10:20`), taken as `load` takes it.
         CommandSpec("listplaylist", 1...2) { inv throws(MPDError) in
             let snapshot = inv.snapshot
-            for song in try songs(of: inv.args[0], inv: inv, snapshot: snapshot) {
+            for song in try windowed(songs(of: inv.args[0], inv: inv, snapshot: snapshot), inv) {
                 inv.response.add("file", snapshot.tree.uri(for: song.path) ?? song.path)
             }
         },
         CommandSpec("listplaylistinfo", 1...2) { inv throws(MPDError) in
             let snapshot = inv.snapshot
-            for song in try songs(of: inv.args[0], inv: inv, snapshot: snapshot) {
+            for song in try windowed(songs(of: inv.args[0], inv: inv, snapshot: snapshot), inv) {
                 inv.response.add(song: song, uri: snapshot.tree.uri(for: song.path) ?? song.path, tags: inv.client.tags)
             }
         },
         CommandSpec("load", 1...3) { inv throws(MPDError) in
-            var songs = try songs(of: inv.args[0], inv: inv, snapshot: inv.snapshot)
-            if inv.args.count > 1 { songs = Array(songs[try inv.range(1, count: songs.count, .clipped)]) }
+            let songs = try windowed(songs(of: inv.args[0], inv: inv, snapshot: inv.snapshot), inv)
             let q = inv.player.status.queue
             let place = inv.args.count > 2 ? try QueueCommands.position(inv.args[2], queue: q, inv: inv) : .end
             inv.player.perform(.add(songs.map(\.id), at: place))
@@ -126,6 +126,11 @@ enum StoredPlaylistCommands {
     ]
 
     /// A playlist's songs, or a taglist's as it selects now.
+    /// `songs` cut to the range in the second argument, when there is one.
+    private static func windowed(_ songs: [Song], _ inv: Invocation) throws(MPDError) -> ArraySlice<Song> {
+        inv.args.count > 1 ? songs[try inv.range(1, count: songs.count, .clipped)] : songs[...]
+    }
+
     static func songs(of name: String, inv: Invocation, snapshot: ServerLibrary.Snapshot) throws(MPDError) -> [Song] {
         let basis = snapshot.basis
         if let (_, list) = basis.playlist(named: name) { return list.songs.compactMap { basis[$0] } }
