@@ -52,6 +52,8 @@ enum DatabaseCommands {
         CommandSpec("searchadd", 1...Int.max) { inv throws(MPDError) in try add(&inv, foldCase: true) },
         CommandSpec("count", 1...Int.max) { inv throws(MPDError) in
             let selection = try Selection(inv, from: 0, keywords: ["group"], substrings: false, filterRequired: false)
+            // MPD 0.23 takes one group here; a second `group TYPE` is read as a filter pair.
+            guard selection.groups.count <= 1 else { throw inv.error(.argument, "Unknown filter type") }
             if selection.filter == nil, let group = selection.groups.first {
                 countAll(&inv, group: group)
                 return
@@ -95,6 +97,9 @@ enum DatabaseCommands {
                 selection = try Selection(inv, from: 1, keywords: ["group"], substrings: false, filterRequired: false)
             }
             guard selection.groups.count <= 2 else { throw inv.error(.argument, "Too many groups") }
+            if let level, Set((selection.groups + [level]).map(\.name)).count != selection.groups.count + 1 {
+                throw inv.error(.argument, "Conflicting group")
+            }
             let snapshot = inv.snapshot
             if let level, selection.filter == nil,
                listAll(&inv.response, levels: selection.groups.reversed() + [level], indexes: snapshot.indexes) {
