@@ -133,7 +133,7 @@ struct TaglistDateTests {
 
     @Test func taglistAndQueryAgree() throws {
         for zone in [TimeZone.gmt, TimeZone(identifier: "Pacific/Kiritimati")!, TimeZone(identifier: "America/Los_Angeles")!] {
-            let byQuery = Self.db.songs(matching: try QueryParser.parse(["added:2026"], timeZone: zone)).map(\.id).sorted()
+            let byQuery = try Self.db.songs(matching: QueryParser.parse(["added:2026"], timeZone: zone)).map(\.id).sorted()
             let byTaglist = Self.db.songs(in: try Taglist.parse(name: "t", clauses: ["+@added:2026"]), timeZone: zone).map(\.id).sorted()
             #expect(byQuery == byTaglist, "\(zone.identifier)")
         }

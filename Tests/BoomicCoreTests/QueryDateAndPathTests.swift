@@ -44,7 +44,7 @@ struct QueryDateAndPathTests {
         var inside = Song(id: SongID(ids.next()), path: "/m/b.flac"); inside.added = Self.jan2026 + 10
         var late = Song(id: SongID(ids.next()), path: "/m/c.flac"); late.added = Self.feb2026
         let db = DataBasis(songs: [early, inside, late])
-        let found = db.songs(matching: try QueryParser.parse(["added:2026-01"])).map(\.path)
+        let found = try db.songs(matching: QueryParser.parse(["added:2026-01"])).map(\.path)
         #expect(found == ["/m/b.flac"])
     }
 

@@ -41,7 +41,7 @@ struct BlameCommand: ParsableCommand, TakesTerms {
             if names.contains(a.lowercased()) { named.append(.user(a.lowercased())) } else { terms.append(a) }
         }
         let parsed = try QueryReading.parse(terms, in: lib.basis)
-        let songs = lib.basis.songs(matching: parsed)
+        let songs = try lib.basis.songs(matching: parsed)
         let ids = Set(songs.map(\.id))
         let asked = !named.isEmpty
         if !asked {

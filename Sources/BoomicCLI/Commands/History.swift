@@ -55,7 +55,7 @@ struct History: ParsableCommand, TakesTerms {
         var rows = try lib.summaries(newestFirst: true, limit: nil, includePlays: all || kind.contains("play"))
             .filter { $0.seq > after && (kind.isEmpty || kind.contains($0.kind)) }
         if let parsed {
-            let ids = Set(lib.basis.songs(matching: parsed).map(\.id))
+            let ids = Set(try lib.basis.songs(matching: parsed).map(\.id))
             rows = try rows.filter { Blame.touches(try lib.entry(seq: $0.seq).transaction, any: ids) }
         }
         if let n { rows = Array(rows.prefix(n)) }

@@ -15,7 +15,7 @@ struct Info: ParsableCommand, TakesTerms {
     func run() throws {
         let lib = try Library.open(at: options.location, create: false)
         let basis = try lib.basis(asOf: read.asOf, view: read.view)
-        let songs = basis.songs(matching: try QueryReading.parse(query, in: basis))
+        let songs = try basis.songs(matching: QueryReading.parse(query, in: basis))
         if output.json { try JSONOut.printArray(songs.map { SongJSON($0) }); return }
         if songs.isEmpty { throw CLIError("no songs match '\(query.joined(separator: " "))'", exitCode: 1) }
         for (i, s) in songs.enumerated() {

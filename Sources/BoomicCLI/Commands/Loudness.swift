@@ -33,7 +33,7 @@ struct Loudness: ParsableCommand, TakesTerms {
 
     func run() throws {
         let lib = try Library.open(at: options.location, create: false)
-        let songs = lib.basis.songs(matching: try ChangeQuery.parse(query, in: lib.basis))
+        let songs = try lib.basis.songs(matching: ChangeQuery.parse(query, in: lib.basis))
         if songs.isEmpty { throw CLIError("no songs match '\(query.joined(separator: " "))'", exitCode: 1) }
         let flow = try LoudnessFlow(lib: lib, songs: songs, events: TerminalEvents())
         if output.json {

@@ -36,7 +36,7 @@ struct Ls: ParsableCommand, TakesTerms {
         let basis = try lib.basis(asOf: read.asOf, view: read.view)
         let template = try format.map { try SongFormat($0, userFields: basis.userFieldNames) }
         let parsed = try QueryReading.parse(query, in: basis)
-        let songs = basis.songs(matching: parsed)
+        let songs = try basis.songs(matching: parsed)
         if albums {
             // In a view, each album says how many of its songs the view holds (taglists.md).
             let whole = read.view == nil ? nil : try lib.basis(asOf: read.asOf)

@@ -211,9 +211,9 @@ struct Play: ParsableCommand, TakesTerms {
         }
         if let album {
             let terms = album.split(separator: " ").map(String.init)
-            return Browse.wholeAlbums(of: basis.songs(matching: try QueryReading.parse(terms, in: basis)), in: basis)
+            return Browse.wholeAlbums(of: try basis.songs(matching: QueryReading.parse(terms, in: basis)), in: basis)
         }
-        return basis.songs(matching: try QueryReading.parse(query, in: basis))
+        return try basis.songs(matching: QueryReading.parse(query, in: basis))
     }
 }
 

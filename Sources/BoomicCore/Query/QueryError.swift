@@ -10,6 +10,12 @@ public struct QueryError: Error, Equatable, LocalizedError {
         self.reason = reason
     }
 
+    /// A regular expression that ran longer than `RegexBudget.perValue` on one value.
+    public static func regexTooSlow(_ pattern: String) -> QueryError {
+        QueryError(term: ":" + pattern, reason: "the regular expression ran too long on one value and was stopped; "
+                   + "nested repeats such as (.*)* try every way to split a text")
+    }
+
     /// One line whatever was typed: a long term is cut after 40 characters, control
     /// characters (in the term and in pieces of it the reason quotes) are shown escaped.
     public var errorDescription: String? {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A query compiled for evaluation: needles folded once, regexes compiled once.
 ///
@@ -6,21 +7,28 @@ import Foundation
 /// gives the same songs (TagViews and time travel rely on it).
 public struct QueryMatcher: Sendable {
     private let test: @Sendable (Song) -> Bool
+    private let budget = RegexBudget()
 
     public init(_ query: Query) {
-        test = Self.compile(query)
+        test = Self.compile(query, budget)
     }
 
     public func matches(_ song: Song) -> Bool { test(song) }
 
+    /// The regular expression that ran too long on a value and was stopped (`RegexBudget`),
+    /// if one was: from then on it matched nothing, so the songs matched are not the answer.
+    public var stoppedRegex: String? { budget.stopped }
+
     /// A match as a test of one text value: for a caller holding a field's distinct values
     /// (the MPD server's columns), which tests each value once instead of each song.
-    public static func textTest(_ m: Query.Match) -> @Sendable (String) -> Bool {
-        let t = compile(m)
+    public static func textTest(_ m: Query.Match, budget: RegexBudget = RegexBudget()) -> @Sendable (String) -> Bool {
+        let t = compile(m, budget)
         return { t(.string($0)) }
     }
 
-    private static func compile(_ q: Query) -> @Sendable (Song) -> Bool {
+    private static func compile(_ q: Query, _ budget: RegexBudget) -> @Sendable (Song) -> Bool {
+        func compile(_ q: Query) -> @Sendable (Song) -> Bool { Self.compile(q, budget) }
+        func compile(_ m: Query.Match) -> @Sendable (FieldValue) -> Bool { Self.compile(m, budget) }
         switch q {
         case .all:
             return { _ in true }
@@ -54,7 +62,7 @@ public struct QueryMatcher: Sendable {
         }
     }
 
-    private static func compile(_ m: Query.Match) -> @Sendable (FieldValue) -> Bool {
+    private static func compile(_ m: Query.Match, _ budget: RegexBudget) -> @Sendable (FieldValue) -> Bool {
         switch m {
         case .substring(let needle):
             let n = FoldedNeedle(folded: needle)
@@ -76,7 +84,7 @@ public struct QueryMatcher: Sendable {
             let n = FoldedNeedle(folded: needle)
             return { v in needle.isEmpty || texts(v).contains { n.asciiMatch($0, whole: false) ?? $0.lowercased().contains(needle) } }
         case .regex(let pattern):
-            let re = CompiledRegex(pattern)
+            let re = CompiledRegex(pattern, budget: budget)
             return { v in texts(v).contains { re.matches($0) } }
         case .pathPrefix(let prefix):
             let folder = prefix.hasSuffix("/") ? prefix : prefix + "/"
@@ -101,11 +109,55 @@ public struct QueryMatcher: Sendable {
     /// NSRegularExpression is immutable once made and documented thread-safe for matching.
     private struct CompiledRegex: @unchecked Sendable {
         let re: NSRegularExpression?
-        init(_ pattern: String) { re = try? NSRegularExpression(pattern: pattern) }
+        let pattern: String
+        let budget: RegexBudget
+
+        init(_ pattern: String, budget: RegexBudget) {
+            re = try? NSRegularExpression(pattern: pattern)
+            self.pattern = pattern
+            self.budget = budget
+        }
+
+        /// Whether `s` has a match; false without trying once the budget stopped a regex.
+        /// The engine calls back now and then while it works (`.reportProgress`): a match that
+        /// runs past `RegexBudget.perValue` is stopped there.
         func matches(_ s: String) -> Bool {
-            re?.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil
+            guard let re, budget.stopped == nil else { return false }
+            var found = false
+            let deadline = ContinuousClock.now + RegexBudget.perValue
+            re.enumerateMatches(in: s, options: [.reportProgress], range: NSRange(s.startIndex..., in: s)) { match, _, stop in
+                if match != nil {
+                    found = true
+                    stop.pointee = true
+                } else if ContinuousClock.now > deadline {
+                    budget.stop(pattern)
+                    stop.pointee = true
+                }
+            }
+            return found
         }
     }
+}
+
+/// A limit on the time regular expressions may take, shared by those of one query.
+///
+/// A pattern with nested repeats (`(.*)*X`) tries every way to split a text, which on a long
+/// title takes longer than anyone would wait; NSRegularExpression has no time limit of its own.
+/// A match that runs past `perValue` is stopped, and from then on every regex of the query
+/// matches nothing, so a query costs at most that much more than its plain work; the caller
+/// asks `stopped` and reports it as an error rather than a short answer.
+public final class RegexBudget: Sendable {
+    /// Long enough for any sane pattern on any tag value, short enough to feel like an answer.
+    public static let perValue: Duration = .milliseconds(250)
+
+    private let stoppedPattern = Mutex<String?>(nil)
+
+    public init() {}
+
+    /// The pattern that was stopped, if one was.
+    public var stopped: String? { stoppedPattern.withLock { $0 } }
+
+    func stop(_ pattern: String) { stoppedPattern.withLock { if $0 == nil { $0 = pattern } } }
 }
 
 extension DataBasis {
@@ -114,9 +166,13 @@ extension DataBasis {
     ///
     /// Complexity: O(n) to match plus O(k log k) to sort the k matches; sort keys are computed
     /// once per song, not per comparison.
-    public func songs(matching parsed: ParsedQuery) -> [Song] {
+    ///
+    /// - Throws: a `QueryError` naming a regular expression that ran too long and was stopped
+    ///   (`RegexBudget`): the songs it would have matched are unknown.
+    public func songs(matching parsed: ParsedQuery) throws(QueryError) -> [Song] {
         let m = QueryMatcher(parsed.query)
         let found = songs.values.filter(m.matches)
+        if let pattern = m.stoppedRegex { throw QueryError.regexTooSlow(pattern) }
         return SongOrder(parsed.sort).sorted(found)
     }
 }

@@ -12,7 +12,7 @@ public struct EditFlow: Sendable {
     public let preview: [Assertion]
     /// The songs the query matched when the preview was made.
     public let matched: [Song]
-    private let generate: @Sendable (DataBasis) -> [Assertion]
+    private let generate: @Sendable (DataBasis) throws -> [Assertion]
     private let label: @Sendable ([Assertion]) -> String
 
     init(lib: LibrarySession, kind: Transaction.Kind, query: ParsedQuery,
@@ -23,15 +23,15 @@ public struct EditFlow: Sendable {
         self.kind = kind
         self.label = label
         let basis = lib.basis
-        matched = basis.songs(matching: query)
+        matched = try basis.songs(matching: query)
         preview = generate(basis, matched.map(\.id))
-        self.generate = { b in generate(b, b.songs(matching: query).map(\.id)) }
+        self.generate = { b in generate(b, try b.songs(matching: query).map(\.id)) }
     }
 
     /// Commits the change as generated on the latest basis; nil when that changes nothing.
     public func commit(message: String?) throws -> (seq: Int, transaction: Transaction)? {
         try lib.commit(kind: kind, message: message) { basis in
-            let a = generate(basis)
+            let a = try generate(basis)
             return a.isEmpty ? nil : (a, label(a))
         }
     }

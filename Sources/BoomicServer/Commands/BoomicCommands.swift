@@ -14,11 +14,13 @@ enum BoomicCommands {
             case "add":
                 let words = Array(inv.args.dropFirst())
                 let basis = inv.snapshot.basis
-                let parsed: ParsedQuery
-                do { parsed = try QueryParser.parse(words, timeZone: .current, userFields: basis.userFieldNames) } catch {
+                let songs: [Song]
+                do {
+                    let parsed = try QueryParser.parse(words, timeZone: .current, userFields: basis.userFieldNames)
+                    songs = try basis.songs(matching: parsed).filter { !$0.missing }
+                } catch {
                     throw inv.error(.argument, "\(error.localizedDescription)")
                 }
-                let songs = basis.songs(matching: parsed).filter { !$0.missing }
                 let after = inv.player.perform(.add(songs.map(\.id), at: .end))
                 inv.response.add("added", songs.count)
                 inv.response.add("playlistlength", after.queue.entries.count)

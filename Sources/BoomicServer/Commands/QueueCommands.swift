@@ -201,10 +201,11 @@ enum QueueCommands {
         let query = try filter.removingPriority().query(foldCase: foldCase, absolutePath: snapshot.tree.path(for:))
         let matcher = QueryMatcher(query)
         let minimum = filter.minimumPriority
-        for (p, e) in q.entries.enumerated() {
-            guard e.priority >= minimum, let song = snapshot.basis[e.song], matcher.matches(song) else { continue }
-            inv.add(entry: e, position: p, snapshot: snapshot)
+        let found = q.entries.enumerated().filter { _, e in
+            e.priority >= minimum && snapshot.basis[e.song].map(matcher.matches) == true
         }
+        if matcher.stoppedRegex != nil { throw inv.error(.argument, Selection.regexTooSlow) }
+        for (p, e) in found { inv.add(entry: e, position: p, snapshot: snapshot) }
     }
 }
 

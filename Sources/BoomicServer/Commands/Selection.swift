@@ -83,8 +83,10 @@ struct Selection {
             // that passes read from the column. A song's values are what MPD tests (its
             // artists, AlbumArtist else Artist, Date else the year), one by one.
             let column = snapshot.indexes.column(TagLevel(tag))
-            let passes = QueryMatcher.textTest(MPDFilter.match(test, foldCase: foldCase))
+            let budget = RegexBudget()
+            let passes = QueryMatcher.textTest(MPDFilter.match(test, foldCase: foldCase), budget: budget)
             let hits = column.values.map(passes)
+            if budget.stopped != nil { throw inv.error(.argument, Self.regexTooSlow) }
             let ordered = snapshot.indexes.orderedSongs()
             songs = (0..<column.songCount).filter { i in column.numbers(of: i).contains { hits[Int($0)] } }.map { ordered[$0] }
             if !whole, let matcher { songs.removeAll { !matcher.matches($0) } }
@@ -92,6 +94,7 @@ struct Selection {
             songs = snapshot.indexes.orderedSongs()
             if let matcher { songs.removeAll { !matcher.matches($0) } }
         }
+        if matcher?.stoppedRegex != nil { throw inv.error(.argument, Self.regexTooSlow) }
         if !ordered && window == nil { return songs }
         if let sort {
             songs = Self.sorted(songs, by: sort, descending: sortDescending)
@@ -103,6 +106,10 @@ struct Selection {
         }
         return songs
     }
+
+    /// A regex that ran too long on one value and was stopped (`RegexBudget`); MPD's PCRE stops
+    /// at its match limit and says so too.
+    static let regexTooSlow = "Error in regex: it ran too long on one value and was stopped"
 
     /// `songs` in MPD 0.23's order for `sort`: Track and Disc as numbers (`strtol`, so a
     /// missing or odd one is 0), the other tags by their first value's bytes (`strcmp`), with

@@ -205,7 +205,7 @@ struct HistoryGenerator {
                             ["year:1960..1999"], ["#jazz"], ["^genre:pop"], ["#instruments:"]])
             // A user field no song has is an unknown field: that query selects nothing.
             guard let parsed = try? QueryParser.parse(query, userFields: history.head.userFieldNames) else { return [] }
-            return history.head.songs(matching: parsed).map(\.id)
+            return (try? history.head.songs(matching: parsed))?.map(\.id) ?? []
         }
         return rng.subset(of: ids, max: max(1, ids.count / 3))
     }

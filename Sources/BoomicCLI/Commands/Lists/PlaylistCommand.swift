@@ -25,7 +25,7 @@ struct PlaylistCommand: ParsableCommand {
     }
 
     static func songs(matching query: [String], in basis: DataBasis) throws -> [SongID] {
-        basis.songs(matching: try ChangeQuery.parse(query, in: basis)).map(\.id)
+        try basis.songs(matching: ChangeQuery.parse(query, in: basis)).map(\.id)
     }
 
     struct New: ParsableCommand, TakesTerms {
