@@ -15,7 +15,12 @@ public enum QueryParser {
         for arg in args {
             var a = Substring(arg)
             var endsGroup = false
-            if a == "," { groups.append([]); continue }
+            // Commas alone (`,`, `,,`, ` , `) only separate groups, as `,` does.
+            let bare = a.filter { $0 != " " }
+            if !bare.isEmpty, bare.allSatisfy({ $0 == "," }) {
+                for _ in bare { groups.append([]) }
+                continue
+            }
             if a.hasSuffix(","), !a.hasSuffix("\\,") { a = a.dropLast(); endsGroup = true }
             if !a.isEmpty { groups[groups.count - 1].append(String(a)) }
             if endsGroup { groups.append([]) }
