@@ -15,10 +15,9 @@ public enum QueryParser {
         for arg in args {
             var a = Substring(arg)
             var endsGroup = false
-            // Commas alone (`,`, `,,`, ` , `) only separate groups, as `,` does.
-            let bare = a.filter { $0 != " " }
-            if !bare.isEmpty, bare.allSatisfy({ $0 == "," }) {
-                for _ in bare { groups.append([]) }
+            // Commas alone (`,`, `,,`) only separate groups, as `,` does.
+            if !a.isEmpty, a.allSatisfy({ $0 == "," }) {
+                for _ in a { groups.append([]) }
                 continue
             }
             if a.hasSuffix(","), !a.hasSuffix("\\,") { a = a.dropLast(); endsGroup = true }
