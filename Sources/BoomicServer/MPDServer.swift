@@ -42,6 +42,11 @@ public final class MPDServer: Sendable {
     }
 
     public static let lineLimit = 64 * 1024
+    /// Connections at once; one more is closed at once. Each holds little (its answers wait
+    /// at most 256 KiB), but without a limit a client opening connections in a loop would
+    /// hold file descriptors and memory without end. MPD's default is 100; people run more
+    /// clients than that against Boomic's tests (200), and nobody a thousand.
+    public static let maxConnections = 1024
 
     private let context: ServerContext
     private let group: MultiThreadedEventLoopGroup
@@ -62,6 +67,11 @@ public final class MPDServer: Sendable {
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { [numbers] channel in
+                let open = numbers.opened()
+                channel.closeFuture.whenComplete { _ in numbers.closed() }
+                guard open <= Self.maxConnections else {
+                    return channel.close()
+                }
                 let id = numbers.next()
                 let client = ClientState(id: id, address: channel.remoteAddress?.description ?? "local", isLocal: local,
                                          idle: context.hub.makeSlot(), needsPassword: context.password != nil)
@@ -99,8 +109,12 @@ public struct MPDServerError: Error, LocalizedError, Sendable, Equatable {
     public var errorDescription: String? { message }
 }
 
-/// Numbers connections (for message subscriptions), from any event loop.
+/// Numbers connections (for message subscriptions) and counts those open, from any event loop.
 private final class ClientNumbers: Sendable {
     private let last = Atomic<Int>(0)
+    private let open = Atomic<Int>(0)
     func next() -> Int { last.add(1, ordering: .relaxed).newValue }
+    /// The count of open connections with this one.
+    func opened() -> Int { open.add(1, ordering: .relaxed).newValue }
+    func closed() { open.subtract(1, ordering: .relaxed) }
 }

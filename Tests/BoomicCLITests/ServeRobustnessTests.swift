@@ -183,6 +183,47 @@ struct ServeRobustnessTests {
     /// server stops reading its requests. Here 300 command lists of 100 `listallinfo`s each
     /// (over a gigabyte of answers) wait unread for 4 s; the server's peak resident size must
     /// grow by far less than an unbounded server's would in that time.
+    /// One command list of 9,999 `listallinfo` (under the 10,000 limit) from a client that never
+    /// reads: its answers are made as the client takes them, not all at once (a gigabyte on a
+    /// library of a few hundred songs). And a client that does read gets every answer of a long
+    /// list, in order, across the pauses.
+    @Test func aLongCommandListIsAnsweredAsTheClientReads() throws {
+        let box = try Sandbox()
+        try box.succeed("import", box.music)
+        let server = try RunningServer(box)
+        func peak() -> Int {
+            let status = (try? String(contentsOfFile: "/proc/\(server.process.processIdentifier)/status", encoding: .utf8)) ?? ""
+            let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+            return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0   // kB
+        }
+        let script = box.root + "/list.py"
+        try #"""
+        import socket, sys, time
+        port, mode = int(sys.argv[1]), sys.argv[2]
+        s = socket.create_connection(("127.0.0.1", port))
+        if mode == "never":
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            s.sendall(b"command_list_begin\n" + b"listallinfo\n" * 9999 + b"command_list_end\n")
+            time.sleep(30)
+        else:
+            f = s.makefile("rb"); f.readline()
+            s.sendall(b"command_list_ok_begin\n" + b"listallinfo\n" * 300 + b"command_list_end\nping\n")
+            oks = 0
+            while True:
+                l = f.readline()
+                if l == b"list_OK\n": oks += 1
+                if l == b"OK\n" or l.startswith(b"ACK") or not l: break
+            print(oks, f.readline().decode().strip())
+        """#.write(toFile: script, atomically: true, encoding: .utf8)
+        let before = peak()
+        let greedy = try ChildProcess.start("/usr/bin/python3", [script, String(server.port), "never"])
+        defer { if greedy.isRunning { kill(greedy.processIdentifier, SIGKILL) } }
+        Thread.sleep(forTimeInterval: 4)
+        #expect(peak() - before < 16 * 1024, "the server's peak grew by \(peak() - before) kB for one command list never read")
+        let reader = try ChildProcess.run("/usr/bin/python3", [script, String(server.port), "read"])
+        #expect(reader.succeeded && reader.stdout == "300 OK\n", "\(reader)")
+    }
+
     @Test func aClientThatNeverReadsCostsBoundedMemory() throws {
         let box = try Sandbox()
         try box.succeed("import", box.music)

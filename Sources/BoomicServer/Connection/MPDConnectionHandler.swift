@@ -21,6 +21,11 @@ final class MPDConnectionHandler: ChannelInboundHandler {
     private var listOverflowed = false
     /// A `close` ran in the command list just run: the connection ends after it.
     private var closing = false
+    /// A command list waiting for its client to take the answers so far: what is left of it,
+    /// carried on when the connection is writable again. One list's answers are never all
+    /// held at once (a list of 9,999 `listallinfo` to a client that does not read would be
+    /// gigabytes); at most one command's answer over the water mark is.
+    private var pausedList: (ok: Bool, lines: [MPDCommandLine], next: Int)?
     /// Requests read but not yet carried out: the socket's bytes arrive in reads of up to a
     /// megabyte, so a client that never reads its answers may have sent hundreds of requests at
     /// once. They wait here, as the bytes they came in (bounded by what one read holds, since
@@ -96,6 +101,11 @@ final class MPDConnectionHandler: ChannelInboundHandler {
         let writable = context.channel.isWritable
         context.channel.setOption(ChannelOptions.autoRead, value: writable).whenComplete { _ in }
         if writable {
+            if let paused = pausedList {
+                pausedList = nil
+                continueList(ok: paused.ok, lines: paused.lines, from: paused.next, context: context)
+                if closing { close(context) }
+            }
             drain(context: context)
             flush(context)
         }
@@ -103,7 +113,7 @@ final class MPDConnectionHandler: ChannelInboundHandler {
     }
 
     private func drain(context: ChannelHandlerContext) {
-        while waitingStart < waiting.count, context.channel.isWritable, context.channel.isActive {
+        while waitingStart < waiting.count, pausedList == nil, context.channel.isWritable, context.channel.isActive {
             let request = waiting[waitingStart]
             waitingStart += 1
             switch request {
@@ -194,7 +204,19 @@ final class MPDConnectionHandler: ChannelInboundHandler {
             write(context, MPDError(.argument, "command list too long (over \(Self.maxListLength) commands)").line + "\n")
             return
         }
-        for (i, line) in lines.enumerated() {
+        continueList(ok: ok, lines: lines, from: 0, context: context)
+    }
+
+    /// Runs `lines` from `start` on; pauses (`pausedList`) when the client has not taken the
+    /// answers so far, after at least one command, so that every call makes progress.
+    private func continueList(ok: Bool, lines: [MPDCommandLine], from start: Int, context: ChannelHandlerContext) {
+        for i in start..<lines.count {
+            let line = lines[i]
+            if i > start, !context.channel.isWritable {
+                pausedList = (ok, lines, i)
+                flush(context)
+                return
+            }
             if ["command_list_begin", "command_list_ok_begin"].contains(line.command) {
                 // A list in a list: MPD reads it as no command at all.
                 write(context, MPDError(.unknown, "unknown command \"\(line.command)\"", index: i).line + "\n")
@@ -212,6 +234,7 @@ final class MPDConnectionHandler: ChannelInboundHandler {
                     return
                 }
                 write(context, invocation.response, ending: ok ? "list_OK\n" : "")
+                if out.readableBytes >= Self.outLimit { handOver(context) }
             case let .failure(error):
                 write(context, error.line + "\n")
                 return
