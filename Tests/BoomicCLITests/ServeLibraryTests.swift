@@ -144,4 +144,32 @@ struct ServeLibraryTests {
         #expect(whole.contains("Other Album/01 Copy.flac") && !whole.contains("Loose Files/no tags at all.flac"), "\(whole)")
         _ = server.stop()
     }
+
+    /// An update asked for while one runs waits its turn, as MPD queues it: `update A` then
+    /// `update B` scans both, each answered with its own job number.
+    static let queuedUpdates = RunningServer.pythonPrelude + #"""
+    c = mpd.MPDClient(); c.connect("127.0.0.1", port)
+    out["jobs"] = [c.update("Album A"), c.update("Album B"), c.update("Album C")]
+    for i in range(400):
+        if "updating_db" not in c.status(): break
+        time.sleep(0.05)
+    out["files"] = sorted(x["file"] for x in c.listall() if "file" in x and x["file"].startswith("Album"))
+    print(json.dumps(out))
+    """#
+
+    @Test func anUpdateWhileOneRunsWaitsItsTurn() throws {
+        let box = try Sandbox()
+        try box.succeed("import", box.music)
+        let server = try RunningServer(box)
+        let source = box.music + "/Miles Quartet/Blue Sketches/01 So Modal.flac"
+        for folder in ["Album A", "Album B", "Album C"] {
+            try FileManager.default.createDirectory(atPath: box.music + "/" + folder, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: source, toPath: box.music + "/" + folder + "/01 Copy.flac")
+        }
+        let out = try #require(try server.pythonJSON(Self.queuedUpdates) as? [String: Any])
+        let jobs = (out["jobs"] as? [String] ?? []).compactMap { Int($0) }
+        #expect(jobs.count == 3 && jobs == jobs.sorted() && Set(jobs).count == 3, "\(out)")
+        #expect(out["files"] as? [String] == ["Album A/01 Copy.flac", "Album B/01 Copy.flac", "Album C/01 Copy.flac"], "\(out)")
+        _ = server.stop()
+    }
 }

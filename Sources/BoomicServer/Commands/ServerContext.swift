@@ -15,8 +15,9 @@ public final class ServerContext: Sendable {
     public let started: Date
     /// Boomic's version, for `boomic version`.
     public let version: String
-    /// `update`'s jobs: the last number given, and the one running.
-    let updates = Mutex<(last: Int, running: Int?)>((0, nil))
+    /// `update`'s jobs: the last number given, the one running, and those waiting their turn
+    /// (MPD queues an update asked for while one runs, up to 32).
+    let updates = Mutex<UpdateJobs>(UpdateJobs())
     /// The job running (0 for none), as `status` reads it: without the lock, which every
     /// client's poll would otherwise take.
     let updating = Atomic<Int>(0)
@@ -80,4 +81,22 @@ final class ClientState {
         self.idle = idle
         authenticated = isLocal || !needsPassword
     }
+}
+
+/// `update` and `rescan` jobs, numbered as MPD numbers them, run one at a time in order.
+struct UpdateJobs {
+    struct Job {
+        let number: Int
+        /// The folders to scan; empty for all.
+        let within: [String]
+        let reread: Bool
+    }
+
+    var last = 0
+    var running: Int?
+    var waiting: [Job] = []
+    /// A thread is running the jobs (set when it is started, before it takes the first).
+    var working = false
+    /// MPD's limit on jobs waiting.
+    static let maxWaiting = 32
 }

@@ -30,27 +30,42 @@ enum UpdateCommands {
             }
             within = [path]
         }
-        let scope = within
         let server = inv.server
-        let job: Int? = server.updates.withLock { u in
-            guard u.running == nil else { return nil }
+        // Queued behind one running, as MPD queues it: `update A` then `update B` scans both,
+        // and `mpc update --wait` while another update runs waits instead of failing.
+        let (job, startsWorker): (Int?, Bool) = server.updates.withLock { u in
+            guard u.waiting.count < UpdateJobs.maxWaiting else { return (nil, false) }
             u.last += 1
-            u.running = u.last
-            server.updating.store(u.last, ordering: .releasing)
-            return u.last
+            u.waiting.append(UpdateJobs.Job(number: u.last, within: within, reread: reread))
+            guard !u.working else { return (u.last, false) }
+            u.working = true
+            return (u.last, true)
         }
-        guard let job else { throw inv.error(.updateAlready, "already updating") }
+        guard let job else { throw inv.error(.updateAlready, "Update queue is full") }
         inv.response.add("updating_db", job)
-        server.hub.post([.update])
-        Thread.detachNewThread {
-            _ = try? ImportFlow.run(server.library.session, given: [], within: scope, reread: reread, message: "mpd update",
-                                    events: SilentEvents())
-            server.library.refreshNow()
-            server.updates.withLock {
-                $0.running = nil
-                server.updating.store(0, ordering: .releasing)
+        if startsWorker { Thread.detachNewThread { runJobs(server) } }
+    }
+
+    /// Runs the waiting jobs in order until none is left; one such loop at a time.
+    private static func runJobs(_ server: ServerContext) {
+        while true {
+            let next: UpdateJobs.Job? = server.updates.withLock { u in
+                guard !u.waiting.isEmpty else {
+                    u.running = nil
+                    u.working = false
+                    server.updating.store(0, ordering: .releasing)
+                    return nil
+                }
+                let job = u.waiting.removeFirst()
+                u.running = job.number
+                server.updating.store(job.number, ordering: .releasing)
+                return job
             }
             server.hub.post([.update])
+            guard let job = next else { return }
+            _ = try? ImportFlow.run(server.library.session, given: [], within: job.within, reread: job.reread,
+                                    message: "mpd update", events: SilentEvents())
+            server.library.refreshNow()
         }
     }
 }
