@@ -52,7 +52,9 @@ struct ServeMPDReferenceTests {
         "playlist", "plchangesposid 0",
         // A version newer than the queue's (another server's, or from before a restart) is
         // every entry; `-1` is the largest; a range past the queue is cut.
-        "plchangesposid 4000000000", "plchangesposid -1", "plchangesposid 0 9:10", "plchangesposid 0 1:9", "delete 0", #"findadd album "Night Drive""#, "prio 5 1", "playlist",
+        "plchangesposid 4000000000", "plchangesposid -1", "plchangesposid 0 9:10", "plchangesposid 0 1:9", "delete 0",
+        // addid adds one song: a folder, the root or an absolute path is none.
+        #"addid "Miles Quartet""#, #"addid """#, #"addid "/""#, "playlist", #"findadd album "Night Drive""#, "prio 5 1", "playlist",
         "playlistinfo", #"playlistfind album "Blue Sketches""#, #"playlistsearch title "blue""#, "playlistid 3",
         // Ranges and positions as MPD reads them: an end past the queue is cut, a start past
         // it is an error, `-1` is the whole queue, `+N`/`-N` need a current song.

@@ -6,6 +6,11 @@ enum QueueCommands {
     static let all: [CommandSpec] = [
         CommandSpec("add", 1...2) { inv throws(MPDError) in _ = try add(&inv) },
         CommandSpec("addid", 1...2) { inv throws(MPDError) in
+            // One song, and one id back: a folder (or "", the whole library) is no song, as in
+            // MPD, where `add` takes folders.
+            let uri = inv.args[0]
+            if uri.hasPrefix("/") { throw inv.error(.permission, "Access denied") }
+            guard inv.snapshot.song(at: uri) != nil else { throw inv.error(.noExist, "No such song") }
             let ids = try add(&inv)
             guard let first = ids.first else { throw inv.error(.noExist, "No such song") }
             inv.response.add("Id", first.rawValue)
