@@ -65,6 +65,8 @@ struct ServeMPDReferenceTests {
         // The modes, and which song `status` names next under them.
         "clear", #"add "Miles Quartet""#, "play 0", "single oneshot", "status", "single 1", "repeat 1", "status",
         "consume 1", "status", "single 0", "repeat 0", "consume 0", "next", "status", "stop", "status",
+        // Skipping while paused plays the song skipped to.
+        "play 0", "pause 1", "next", "status", "pause 1", "previous", "status", "stop", "status",
         // Stored playlists and stickers (a rating, as clients use it).
         "clear", #"add "Miles Quartet""#, #"save "Evening""#, #"save "Evening""#, "listplaylists",
         #"playlistadd "Evening" "Loose Files/no tags at all.flac""#, #"playlistmove "Evening" 3 0"#,

@@ -16,13 +16,17 @@ enum PlaybackCommands {
             }
         },
         CommandSpec("stop") { inv in inv.player.perform(.stop) },
+        // While paused, MPD plays the song it moves to (a skip button on a phone means "play
+        // that one"); Boomic's queue keeps a pause, so the server resumes after the move.
         CommandSpec("next") { inv throws(MPDError) in
-            guard inv.player.status.queue.state != .stopped else { throw inv.error(.playerSync, "Not playing") }
-            inv.player.perform(.next)
+            let state = inv.player.status.queue.state
+            guard state != .stopped else { throw inv.error(.playerSync, "Not playing") }
+            inv.player.perform(state == .paused ? [.queue(.next), .queue(.play(nil))] : [.queue(.next)])
         },
         CommandSpec("previous") { inv throws(MPDError) in
-            guard inv.player.status.queue.state != .stopped else { throw inv.error(.playerSync, "Not playing") }
-            inv.player.perform([.previous])
+            let state = inv.player.status.queue.state
+            guard state != .stopped else { throw inv.error(.playerSync, "Not playing") }
+            inv.player.perform(state == .paused ? [.previous, .queue(.play(nil))] : [.previous])
         },
         CommandSpec("seek", 2...2) { inv throws(MPDError) in
             let t = try inv.number(1)
