@@ -36,7 +36,7 @@ struct ServeMPDReferenceTests {
         #"find "(! (date == \"1971\"))""#, #"find "(title =~ \"\")""#, #"find "(date == \"1971\")" "(title != \"\")""#,
         #"find "(date == \"1971\")" album "Retro Hits""#, #"find nosuchtag "x""#, #"find "(artist eq \"x\")""#,
         #"find "(artist""#, #"find "(base \"nosuch\")""#, #"search base """#, #"find base "a/../b""#, #"find "(prio >= 1)""#,
-        #"find "(date == \"1971\")" album"#,
+        #"find "(date == \"1971\")" album"#, #"search title "" window 0:40"#, #"search any "a" window 0:40"#,
         // sort, in order: Track and Disc as numbers (12 after 3), the rest by their bytes.
         #"find album "Ace of Spätz" sort track"#, #"find album "Ace of Spätz" sort -Track"#,
         #"find "(title != \"\")" sort title"#, #"find "(title != \"\")" sort -title window 2:6"#,
@@ -133,7 +133,14 @@ struct ServeMPDReferenceTests {
             func lines(_ answer: String) -> [Substring] {
                 let all = answer.split(separator: "\n")
                 if command.hasPrefix("list file") { return all.sorted() }
+                // In order: what a sort makes of MPD's order.
                 if command.contains(" sort ") { return all.filter { $0.hasPrefix("file: ") || $0.hasPrefix("ACK") } }
+                // The folders a search's songs come in, in order (collated, as listall shows
+                // them; within a folder MPD keeps the order it scanned the files in).
+                if command.contains(" window ") {
+                    let folders = all.filter { $0.hasPrefix("file: ") }.map { $0[..<($0.lastIndex(of: "/") ?? $0.endIndex)] }
+                    return folders.enumerated().filter { $0.offset == 0 || folders[$0.offset - 1] != $0.element }.map(\.element)
+                }
                 // Songs found: which files (MPD prints their tags in the file's order).
                 if command.hasPrefix("search") || command.hasPrefix("find") {
                     return all.filter { $0.hasPrefix("file: ") || $0.hasPrefix("ACK ") }.sorted()

@@ -96,10 +96,12 @@ struct Selection {
         }
         if matcher?.stoppedRegex != nil { throw inv.error(.argument, Self.regexTooSlow) }
         if !ordered && window == nil { return songs }
+        let ranks = snapshot.indexes.songRanks()
+        let rank = { (song: Song) in ranks[song.id] ?? Int.max }
         if let sort {
-            songs = Self.sorted(songs, by: sort, descending: sortDescending)
+            songs = Self.sorted(songs, by: sort, descending: sortDescending, rank: rank)
         } else {
-            songs.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+            songs.sort { rank($0) < rank($1) }
         }
         if let window {
             songs = Array(songs[min(window.lowerBound, songs.count)..<min(window.upperBound, songs.count)])
@@ -113,14 +115,15 @@ struct Selection {
 
     /// `songs` in MPD 0.23's order for `sort`: Track and Disc as numbers (`strtol`, so a
     /// missing or odd one is 0), the other tags by their first value's bytes (`strcmp`), with
-    /// the sort tags' fallbacks (`forEachValue`); songs that tie stay in path order.
-    static func sorted(_ songs: [Song], by sort: SortKey, descending: Bool) -> [Song] {
+    /// the sort tags' fallbacks (`forEachValue`); songs that tie stay in the tree's order
+    /// (`rank`), as MPD's stable sort keeps its database's.
+    static func sorted(_ songs: [Song], by sort: SortKey, descending: Bool, rank: (Song) -> Int) -> [Song] {
         func ordered<Key: Comparable>(_ key: (Song) -> Key) -> [Song] {
-            let keyed = songs.map { (key($0), $0) }
+            let keyed = songs.map { (key($0), rank($0), $0) }
             return keyed.sorted { a, b in
                 if a.0 != b.0 { return descending ? a.0 > b.0 : a.0 < b.0 }
-                return a.1.path.utf8.lexicographicallyPrecedes(b.1.path.utf8)
-            }.map(\.1)
+                return a.1 < b.1
+            }.map(\.2)
         }
         switch sort {
         case .lastModified:

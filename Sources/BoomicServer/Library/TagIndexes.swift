@@ -15,6 +15,7 @@ public final class TagIndexes: Sendable {
     private let columns = Mutex<[String: TagColumn]>([:])
     private let durations = Mutex<[Double]?>(nil)
     private let ordered = Mutex<[Song]?>(nil)
+    private let ranks = Mutex<[SongID: Int]?>(nil)
 
     init(basis: DataBasis, tree: MusicTree) {
         self.basis = basis
@@ -82,6 +83,12 @@ public final class TagIndexes: Sendable {
 
     /// The tree's songs in the columns' order: song `i` of a column.
     func orderedSongs() -> [Song] { once(ordered) { tree.allSongs() } }
+
+    /// Each song's place in the tree's order (`orderedSongs`): MPD lists what a search finds in
+    /// its database's order, folders collated as `listall` shows them, not by the path's bytes.
+    func songRanks() -> [SongID: Int] {
+        once(ranks) { Dictionary(uniqueKeysWithValues: orderedSongs().enumerated().map { ($1.id, $0) }) }
+    }
 
     /// Every song's duration in seconds (0 when unknown), in the columns' order: the
     /// playtime `count group` adds up.
