@@ -34,6 +34,17 @@ enum ConnectionCommands {
                 return
             }
             let names = inv.args.dropFirst()
+            // In MPD's order of checks: `all` and `clear` take nothing, `enable` and `disable`
+            // at least one tag.
+            switch sub {
+            case "all", "clear":
+                guard names.isEmpty else { throw inv.error(.argument, "Too many arguments") }
+                inv.client.tags = sub == "all" ? .standard : .none
+                return
+            case "enable", "disable":
+                guard !names.isEmpty else { throw inv.error(.argument, "Not enough arguments") }
+            default: throw inv.error(.argument, "Unknown sub command")
+            }
             var tags: [MPDTag] = []
             for name in names {
                 if let tag = MPDTag(name: name) {
@@ -42,13 +53,7 @@ enum ConnectionCommands {
                     throw inv.error(.argument, "Unknown tag type")
                 }
             }
-            switch sub {
-            case "enable": inv.client.tags.formUnion(tags)
-            case "disable": inv.client.tags.subtract(tags)
-            case "clear": inv.client.tags = .none
-            case "all": inv.client.tags = .all
-            default: throw inv.error(.argument, "Unknown sub command")
-            }
+            if sub == "enable" { inv.client.tags.formUnion(tags) } else { inv.client.tags.subtract(tags) }
         },
         // Boomic plays files from its library only.
         CommandSpec("urlhandlers") { _ in },

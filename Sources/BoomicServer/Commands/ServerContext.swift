@@ -53,7 +53,7 @@ final class ClientState {
     /// A local socket's clients are trusted, as MPD trusts them.
     let isLocal: Bool
     let idle: IdleSlot
-    var tags = MPDTagSet.all
+    var tags = MPDTagSet.standard
     var authenticated: Bool
     var binaryLimit = 8192
     var subscriptions: [String: MessageBox] = [:]

@@ -4,6 +4,14 @@ public struct MPDTagSet: Sendable, Equatable {
     public private(set) var bits: UInt32
 
     public static let all = MPDTagSet(MPDTag.allCases)
+    /// What a client gets before it says otherwise, and after `tagtypes all`: every tag but
+    /// Comment, which MPD 0.23 leaves out unless its `metadata_to_use` asks for it (clients then
+    /// show a comment MPD users never see). `tagtypes enable comment` turns it on.
+    public static let standard: MPDTagSet = {
+        var s = MPDTagSet.all
+        s.subtract([.comment])
+        return s
+    }()
     public static let none = MPDTagSet(bits: 0)
 
     private init(bits: UInt32) { self.bits = bits }
