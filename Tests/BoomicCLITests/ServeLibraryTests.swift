@@ -172,4 +172,32 @@ struct ServeLibraryTests {
         #expect(out["files"] as? [String] == ["Album A/01 Copy.flac", "Album B/01 Copy.flac", "Album C/01 Copy.flac"], "\(out)")
         _ = server.stop()
     }
+
+    /// A song whose file is deleted leaves the queue at the next update, as MPD drops it,
+    /// instead of staying as an entry that cannot play; the others stay where they were.
+    static let goneFromQueue = RunningServer.pythonPrelude + #"""
+    c = mpd.MPDClient(); c.connect("127.0.0.1", port)
+    c.clear(); c.add("Miles Quartet")
+    os.remove(sys.argv[2] + "/Miles Quartet/Blue Sketches/02 Blue in Grey.flac")
+    c.update()
+    for i in range(400):
+        if "updating_db" not in c.status(): break
+        time.sleep(0.05)
+    for i in range(100):
+        q = [x["file"] for x in c.playlistinfo()]
+        if len(q) < 3: break
+        time.sleep(0.05)
+    out["queue"] = q
+    print(json.dumps(out))
+    """#
+
+    @Test func aDeletedSongLeavesTheQueueAtTheNextUpdate() throws {
+        let box = try Sandbox()
+        try box.succeed("import", box.music)
+        let server = try RunningServer(box)
+        let out = try #require(try server.pythonJSON("import os\n" + Self.goneFromQueue, box.music) as? [String: Any])
+        #expect(out["queue"] as? [String] == ["Miles Quartet/Blue Sketches/01 So Modal.flac", "Miles Quartet/Blue Sketches/03 Flamenco Dusk.flac"],
+                "\(out)")
+        _ = server.stop()
+    }
 }

@@ -62,12 +62,12 @@ struct Serve: ParsableCommand {
         let specs = try (output.isEmpty ? [config.output.value] : output).map { try SinkSpec(parsing: $0) }
         let hub = IdleHub()
         let library = ServerLibrary(session: lib, folders: (try? lib.folders()) ?? [])
-        let following = library.follow(telling: hub)
-        let watching = lib.watch { Terminal.warn("boomic serve: \($0.localizedDescription)") }
         // Every room plays in real time, on null and wav: outputs too: its clients hear (or
         // watch) the position move as on a sound card.
         let rooms = Rooms(library: library, store: store, outputs: specs, sound: sound, hub: hub, record: !noRecord,
                           warn: { Terminal.warn("boomic serve: \($0)") })
+        let following = library.follow(telling: hub, gone: { rooms.dropEntries(of: $0) })
+        let watching = lib.watch { Terminal.warn("boomic serve: \($0.localizedDescription)") }
         let stop = DispatchSemaphore(value: 0)
         let context = ServerContext(library: library, rooms: rooms, hub: hub, password: password, version: Boomic.version,
                                     stop: { stop.signal() })

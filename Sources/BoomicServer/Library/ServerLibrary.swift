@@ -131,11 +131,18 @@ public final class ServerLibrary: Sendable {
     /// subsystems clients hear of (`database` for songs, `stored_playlist` for lists,
     /// `sticker` for plays and ratings). A change only to what stickers show (a rating, a
     /// play) is not `database`, as in MPD: clients reload their library views on that.
-    public func follow(telling hub: IdleHub) -> Task<Void, Never> {
+    ///
+    /// `gone` hears of the songs a change took out of the library or marked missing (their
+    /// files deleted), for the queues to drop them.
+    public func follow(telling hub: IdleHub, gone: @escaping @Sendable (Set<SongID>) -> Void = { _ in }) -> Task<Void, Never> {
         let changes = session.changes()
         return Task.detached { [self] in
             for await change in changes {
                 advance(told: change)
+                if change.songsAddedOrRemoved || change.songFields.contains(.missing) {
+                    let basis = snapshot.basis
+                    gone(change.songs.filter { basis[$0].map(\.missing) ?? true })
+                }
                 var told: Set<Subsystem> = []
                 if !change.songs.isEmpty && (change.songsAddedOrRemoved || !change.songFields.isSubset(of: Self.stickerFields)) {
                     told.insert(.database)

@@ -156,6 +156,17 @@ public final class Rooms: Sendable {
     /// Seconds played in every room since the server started.
     public var playedSeconds: Int { rooms.withLock { $0.values.reduce(0) { $0 + $1.player.playedSeconds } } }
 
+    /// Takes the entries of these songs out of every room's queue: songs whose files are gone
+    /// (an `update` marked them missing, or they left the library), as MPD drops a deleted
+    /// song from its queue instead of keeping an entry that cannot play.
+    public func dropEntries(of songs: Set<SongID>) {
+        guard !songs.isEmpty else { return }
+        for room in rooms.withLock({ Array($0.values) }) {
+            let entries = room.player.status.queue.entries.filter { songs.contains($0.song) }.map(\.id)
+            if !entries.isEmpty { room.player.perform(.remove(entries)) }
+        }
+    }
+
     /// Every room's player stops and saves.
     public func quitAll() {
         for room in rooms.withLock({ Array($0.values) }) { room.player.quit() }
