@@ -23,10 +23,14 @@ public struct PlayerState: Codable, Sendable, Equatable {
     public var savedAt: Date
     /// Plays not committed yet (the library was busy or read-only): committed at the next start.
     public var pending: [PlayRecord] = []
+    /// The volume (0–100) a front set, kept across a restart as MPD keeps its software volume;
+    /// nil where the front leaves the volume to its configuration.
+    public var volume: Int?
 
     public init(queue: PlayQueue, entry: PlayQueue.EntryID?, frame: Int, song: Song?, pending: [PlayRecord] = [],
-                savedAt: Date = Date()) {
+                volume: Int? = nil, savedAt: Date = Date()) {
         self.pending = pending
+        self.volume = volume
         self.queue = queue
         self.entry = entry
         self.frame = frame
@@ -37,7 +41,7 @@ public struct PlayerState: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case format, queue, entry, frame, song, size, mtime, savedAt, pending
+        case format, queue, entry, frame, song, size, mtime, savedAt, pending, volume
     }
 
     public init(from decoder: any Decoder) throws {
@@ -51,6 +55,7 @@ public struct PlayerState: Codable, Sendable, Equatable {
         mtime = try c.decodeIfPresent(Int.self, forKey: .mtime)
         savedAt = try c.decode(Date.self, forKey: .savedAt)
         pending = try c.decodeIfPresent([PlayRecord].self, forKey: .pending) ?? []
+        volume = try c.decodeIfPresent(Int.self, forKey: .volume)
     }
 
     /// Where to resume in `basis`: the saved frame, or the song's start when the song is gone

@@ -79,6 +79,24 @@ struct ServeMPCTests {
         #expect(state.contains(#""entries":[{"#), "the queue of one song: \(state)")
     }
 
+    /// A restart (SIGTERM, then serve again) comes back as it was left, as MPD's state file
+    /// brings it back: paused at its song (not stopped), at the volume a client set.
+    @Test func aRestartComesBackPausedAtItsVolume() throws {
+        let box = try Sandbox()
+        try box.succeed("import", box.music)
+        let first = try RunningServer(box)
+        try expectOK(first.mpc("add", "Miles Quartet"))
+        try expectOK(first.mpc("play", "2"))
+        try expectOK(first.mpc("volume", "40"))
+        try expectOK(first.mpc("pause"))
+        #expect(first.stop().status == 0)
+        let second = try RunningServer(box)
+        let status = try second.mpc("status").lines
+        #expect(status.count == 3 && status[0] == "Miles Quartet - Blue in Grey" && status[1].hasPrefix("[paused]  #2/3"), "\(status)")
+        #expect(status.last?.contains("volume: 40%") == true, "\(status)")
+        _ = second.stop()
+    }
+
     /// A commit by another process reaches an idle client: `mpc idle` returns `database` when
     /// `boomic modify` changes a song, with no restart.
     @Test func idleHearsAnotherProcesssCommit() throws {

@@ -34,8 +34,12 @@ public final class ServerPlayer: Sendable {
         let saved = try? store.load()
         var queue = saved?.queue ?? PlayQueue(seed: UInt64.random(in: 0...UInt64.max))
         let resume = saved?.resumePoint(in: basis)
+        // Playing starts once everything is set up; paused comes back paused at its place, as
+        // MPD restores it (the engine prepares the song and holds the output).
         let wasPlaying = queue.state == .playing
-        queue.apply(.stop)
+        if wasPlaying || resume == nil { queue.apply(.stop) }
+        var sound = sound
+        if let volume = saved?.volume { sound.volume = min(max(volume, 0), 100) }
         engine = PlaybackEngine(queue: queue, resume: resume, sink: sink, realtime: realtime, sound: sound) { id in
             library.snapshot.basis[id].map {
                 PlayableSong(id: $0.id, path: $0.path, startAt: $0.remembersPosition ? $0.bookmarkValue?.position ?? 0 : 0,
@@ -135,7 +139,7 @@ public final class ServerPlayer: Sendable {
     private func save(_ status: PlaybackStatus) throws {
         let song = status.entry.flatMap { status.queue.entry($0) }.flatMap { library.snapshot.basis[$0.song] }
         try store.save(PlayerState(queue: status.queue, entry: status.entry, frame: status.frame, song: song,
-                                   pending: recorder?.uncommitted ?? []))
+                                   pending: recorder?.uncommitted ?? [], volume: status.sound.volume))
     }
 }
 
