@@ -97,6 +97,23 @@ struct ServeMPCTests {
         _ = second.stop()
     }
 
+    /// `stats`' playtime moves while a song plays, as MPD's does, not only when it ends.
+    @Test func playtimeMovesWhileASongPlays() throws {
+        let box = try Sandbox()
+        try box.succeed("import", box.music)
+        let server = try RunningServer(box)
+        let out = try #require(try server.pythonJSON(RunningServer.pythonPrelude + #"""
+            c = mpd.MPDClient(); c.connect("127.0.0.1", port)
+            c.add("坂本 龍一郎/東京の夜/1-01 夜明けの街.mp3")  # 2.06 s
+            c.play(0)
+            while float(c.status().get("elapsed", "0")) < 1.2: time.sleep(0.02)
+            out["playtime"] = int(c.stats()["playtime"]); out["state"] = c.status()["state"]
+            print(json.dumps(out))
+            """#) as? [String: Any])
+        #expect((out["playtime"] as? Int ?? 0) >= 1, "\(out)")
+        _ = server.stop()
+    }
+
     /// A commit by another process reaches an idle client: `mpc idle` returns `database` when
     /// `boomic modify` changes a song, with no restart.
     @Test func idleHearsAnotherProcesssCommit() throws {

@@ -22,7 +22,11 @@ public final class ServerPlayer: Sendable {
     private let following: Task<Void, Never>
     /// What this player has played since the server started (`stats`' playtime).
     private let heard: HeardCounter
-    public var playedSeconds: Int { heard.seconds }
+    public var playedSeconds: Int {
+        // The songs heard to their end, and the one under way: MPD's `playtime` moves as it plays.
+        let now = engine.status
+        return heard.seconds + (now.queue.state != .stopped && now.entry != nil ? Int(now.position) : 0)
+    }
     /// Set by `quit`: the engine is gone, nothing more is sent to it.
     private let quitted = Atomic<Bool>(false)
 
