@@ -200,4 +200,31 @@ struct ServeLibraryTests {
                 "\(out)")
         _ = server.stop()
     }
+
+    /// A stored playlist's `Last-Modified` moves when it changes, so a client that keeps its
+    /// songs until then (Cantata, M.A.L.P.) sees the change; another list's stays.
+    static let listStamps = RunningServer.pythonPrelude + #"""
+    c = mpd.MPDClient(); c.connect("127.0.0.1", port)
+    c.add("Miles Quartet"); c.save("One"); c.save("Two")
+    stamps = lambda: {x["playlist"]: x["last-modified"] for x in c.listplaylists()}
+    out["before"] = stamps()
+    time.sleep(1.1)
+    c.playlistadd("One", "Loose Files/no tags at all.flac")
+    for i in range(100):
+        if stamps()["One"] != out["before"]["One"]: break
+        time.sleep(0.05)
+    out["after"] = stamps()
+    print(json.dumps(out))
+    """#
+
+    @Test func aPlaylistsLastModifiedMovesWhenItChanges() throws {
+        let box = try Sandbox()
+        try box.succeed("import", box.music)
+        let server = try RunningServer(box)
+        let out = try #require(try server.pythonJSON(Self.listStamps) as? [String: Any])
+        let before = out["before"] as? [String: String] ?? [:], after = out["after"] as? [String: String] ?? [:]
+        #expect(after["One"] != nil && after["One"]! > before["One"] ?? "", "\(out)")
+        #expect(after["Two"] == before["Two"], "\(out)")
+        _ = server.stop()
+    }
 }

@@ -10,14 +10,17 @@ enum StoredPlaylistCommands {
     static let all: [CommandSpec] = [
         CommandSpec("listplaylists") { inv in
             let basis = inv.snapshot.basis
-            let stamp = MPDResponse.timeStamp(seconds: Int(inv.server.started.timeIntervalSince1970))
-            for (_, list) in basis.playlistsByName {
-                inv.response.add("playlist", list.name)
-                inv.response.add("Last-Modified", stamp)
+            let library = inv.server.library, started = inv.server.started
+            func stamp(_ id: ListID, taglist: Bool) -> String {
+                MPDResponse.timeStamp(seconds: Int(library.listStamp(id, taglist: taglist, started: started).timeIntervalSince1970))
             }
-            for (_, list) in basis.taglistsByName {
+            for (id, list) in basis.playlistsByName {
+                inv.response.add("playlist", list.name)
+                inv.response.add("Last-Modified", stamp(id, taglist: false))
+            }
+            for (id, list) in basis.taglistsByName {
                 inv.response.add("playlist", ListNames.taglistPrefix + list.name)
-                inv.response.add("Last-Modified", stamp)
+                inv.response.add("Last-Modified", stamp(id, taglist: true))
             }
         },
         // The optional range is MPD 0.24's (`listplaylist NAME 10:20`), taken as `load` takes it.

@@ -1,4 +1,5 @@
 import BoomicCore
+import Foundation
 import BoomicLibrary
 import Dispatch
 import Synchronization
@@ -37,6 +38,21 @@ public final class ServerLibrary: Sendable {
             guard let dir = tree.directory(parent), let at = MusicTree.position(of: path, in: dir.songs) else { return nil }
             return dir.songs[at]
         }
+    }
+
+    /// When each stored playlist or taglist last changed while the server ran (`listStamp`).
+    private let listChanges = Mutex<[ListID: Date]>([:])
+    /// When the songs last changed while the server ran: a taglist's songs change with them.
+    private let songsChanged = Mutex<Date?>(nil)
+
+    /// The `Last-Modified` of a stored playlist or taglist: when it last changed while the
+    /// server ran, else `started`. Clients (Cantata, M.A.L.P., myMPD) keep a list's songs until
+    /// this moves; a taglist moves with every change of the songs, since any may change what it
+    /// holds.
+    public func listStamp(_ id: ListID, taglist: Bool, started: Date) -> Date {
+        let own = listChanges.withLock { $0[id] }
+        let songs = taglist ? songsChanged.withLock { $0 } : nil
+        return [started, own, songs].compactMap { $0 }.max()!
     }
 
     private let current: Mutex<Snapshot>
@@ -139,6 +155,9 @@ public final class ServerLibrary: Sendable {
         return Task.detached { [self] in
             for await change in changes {
                 advance(told: change)
+                let now = Date()
+                listChanges.withLock { for id in change.playlists.union(change.taglists) { $0[id] = now } }
+                if !change.songs.isEmpty { songsChanged.withLock { $0 = now } }
                 if change.songsAddedOrRemoved || change.songFields.contains(.missing) {
                     let basis = snapshot.basis
                     gone(change.songs.filter { basis[$0].map(\.missing) ?? true })
