@@ -13,8 +13,9 @@ public final class MPDServer: Sendable {
         case tcp(host: String, port: Int)
         case unix(path: String)
 
-        /// `HOST:PORT`, `[IPv6]:PORT`, `PORT`, or an absolute path for a local socket.
-        public init(parsing text: String) throws(MPDServerError) {
+        /// `HOST:PORT`, `[IPv6]:PORT`, `PORT`, or an absolute path for a local socket; an error
+        /// names `option`, the flag the text came from.
+        public init(parsing text: String, option: String = "--bind") throws(MPDServerError) {
             if text.hasPrefix("/") {
                 self = .unix(path: text)
                 return
@@ -25,11 +26,11 @@ public final class MPDServer: Sendable {
             }
             guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
                   (1...65_535).contains(port) else {
-                throw MPDServerError("--bind takes HOST:PORT or an absolute socket path, not '\(text)'")
+                throw MPDServerError("\(option) takes HOST:PORT or an absolute socket path, not '\(text)'")
             }
             var host = String(text[..<colon])
             if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-            guard !host.isEmpty else { throw MPDServerError("--bind takes HOST:PORT or an absolute socket path, not '\(text)'") }
+            guard !host.isEmpty else { throw MPDServerError("\(option) takes HOST:PORT or an absolute socket path, not '\(text)'") }
             self = .tcp(host: host, port: port)
         }
 

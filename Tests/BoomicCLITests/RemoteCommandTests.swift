@@ -30,6 +30,10 @@ import Testing
         #expect(badRoom.status == 1 && badRoom.errorLines.count == 1, "\(badRoom)")
         let badQuery = try boomic("queue", "add", "nosuchfield:x")
         #expect(badQuery.status == 1 && badQuery.errorLines.count == 1, "\(badQuery)")
+        let noMatch = try boomic("queue", "add", "title:nothing-like-it")
+        #expect(noMatch.status == 1 && noMatch.errorLines == ["Error: no song matches 'title:nothing-like-it'; nothing added"], "\(noMatch)")
+        let badServer = try box.boomic(["status", "--server", "garbage::"], environment: env)
+        #expect(badServer.status == 64 && badServer.stderr.contains("--server takes HOST:PORT"), "\(badServer)")
         _ = server.stop()
 
         let none = try boomic("status")

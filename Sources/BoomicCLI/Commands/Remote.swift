@@ -10,7 +10,9 @@ struct ServerOptions: ParsableArguments {
     var room: String?
 
     func validate() throws {
-        do { _ = try MPDServer.Address(parsing: address) } catch { throw ValidationError(error.localizedDescription) }
+        do { _ = try MPDServer.Address(parsing: address, option: server == nil ? "BOOMIC_SERVER" : "--server") } catch {
+            throw ValidationError(error.localizedDescription)
+        }
     }
 
     var address: String { server ?? ProcessInfo.processInfo.environment["BOOMIC_SERVER"] ?? "127.0.0.1:6600" }
@@ -18,7 +20,7 @@ struct ServerOptions: ParsableArguments {
     /// A connection to a Boomic server, in the room asked for.
     func connect() throws -> MPDClientConnection {
         do {
-            let c = try MPDClientConnection(address: try MPDServer.Address(parsing: address),
+            let c = try MPDClientConnection(address: try MPDServer.Address(parsing: address, option: "--server"),
                                             password: ProcessInfo.processInfo.environment["BOOMIC_PASSWORD"])
             if let room { try c.command("partition", room) }
             return c
@@ -153,6 +155,8 @@ struct QueueCommand: ParsableCommand {
         func run() throws {
             let answer = try send(server, [["boomic", "add"] + query])[0]
             let added = answer.first { $0.0 == "added" }?.1 ?? "0"
+            // A query that selects nothing is an error for a script, as mpc's add of nothing is.
+            guard added != "0" else { throw CLIError("no song matches \(query.isEmpty ? "an empty query" : "'\(query.joined(separator: " "))'"); nothing added") }
             Out.line("added \(added) song\(added == "1" ? "" : "s")")
         }
     }

@@ -82,7 +82,9 @@ struct Serve: ParsableCommand {
             following.cancel()
             throw CLIError(error.localizedDescription)
         }
-        Terminal.warn("boomic serve: listening on \(address), \(library.snapshot.basis.songs.count) songs")
+        // The songs clients see (`stats`): not those whose files were gone at the last scan.
+        let present = library.snapshot.basis.songs.values.reduce(0) { $0 + ($1.missing ? 0 : 1) }
+        Terminal.warn("boomic serve: listening on \(address), \(present) songs")
         let signals = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())

@@ -37,8 +37,14 @@ public final class MPDClientConnection {
             }
             defer { freeaddrinfo(list) }
             fd = socket(first.pointee.ai_family, first.pointee.ai_socktype, first.pointee.ai_protocol)
-            guard fd >= 0, connect(fd, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0 else {
-                if fd >= 0 { close(fd) }
+            guard fd >= 0 else { throw .noServer("cannot open a socket (\(String(cString: strerror(errno))))") }
+            switch Self.connect(within: 5, fd, first.pointee.ai_addr, first.pointee.ai_addrlen) {
+            case 0: break
+            case ETIMEDOUT:
+                close(fd)
+                throw .noServer("no answer from \(address) within 5 s: is the host up and the address right?")
+            default:
+                close(fd)
                 throw .noServer("no Boomic server at \(address); start one with 'boomic serve'")
             }
         case let .unix(path):
@@ -48,7 +54,7 @@ public final class MPDClientConnection {
             let bytes = Array(path.utf8.prefix(MemoryLayout.size(ofValue: a.sun_path) - 1))
             withUnsafeMutableBytes(of: &a.sun_path) { p in for (i, b) in bytes.enumerated() { p[i] = b } }
             let ok = withUnsafePointer(to: &a) { p in
-                p.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0 }
+                p.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0 }
             }
             guard fd >= 0, ok else {
                 if fd >= 0 { close(fd) }
@@ -57,7 +63,14 @@ public final class MPDClientConnection {
         }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        guard let greeting = try? line(), greeting.hasPrefix("OK MPD ") else {
+        let greeting: String
+        do {
+            greeting = try line()
+        } catch {
+            close(fd)
+            throw .notBoomic("\(address) took the connection but said nothing in 10 s: not an MPD server")
+        }
+        guard greeting.hasPrefix("OK MPD ") else {
             close(fd)
             throw .notBoomic("\(address) does not speak MPD's protocol: not a Boomic server")
         }
@@ -78,6 +91,24 @@ public final class MPDClientConnection {
     }
 
     deinit { close(fd) }
+
+    /// `connect(2)` that gives up after `seconds` (an unreachable host would hold it for two
+    /// minutes): 0, or the errno (ETIMEDOUT when it gave up).
+    private static func connect(within seconds: Int32, _ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
+        let flags = fcntl(fd, F_GETFL)
+        _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+        defer { _ = fcntl(fd, F_SETFL, flags) }
+        if Glibc.connect(fd, address, length) == 0 { return 0 }
+        guard errno == EINPROGRESS else { return errno }
+        var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        var ready: Int32
+        repeat { ready = poll(&p, 1, seconds * 1000) } while ready < 0 && errno == EINTR
+        guard ready > 0 else { return ETIMEDOUT }
+        var error: Int32 = 0
+        var size = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &size) == 0 else { return errno }
+        return error
+    }
 
     /// Sends one command and returns its `key: value` lines.
     @discardableResult
