@@ -179,10 +179,6 @@ struct ServeRobustnessTests {
         #expect(!FileManager.default.fileExists(atPath: socket), "the socket file is removed on the way out")
     }
 
-    /// A client that sends and never reads costs bounded memory: once 256 KiB wait for it, the
-    /// server stops reading its requests. Here 300 command lists of 100 `listallinfo`s each
-    /// (over a gigabyte of answers) wait unread for 4 s; the server's peak resident size must
-    /// grow by far less than an unbounded server's would in that time.
     /// One command list of 9,999 `listallinfo` (under the 10,000 limit) from a client that never
     /// reads: its answers are made as the client takes them, not all at once (a gigabyte on a
     /// library of a few hundred songs). And a client that does read gets every answer of a long
@@ -191,11 +187,7 @@ struct ServeRobustnessTests {
         let box = try Sandbox()
         try box.succeed("import", box.music)
         let server = try RunningServer(box)
-        func peak() -> Int {
-            let status = (try? String(contentsOfFile: "/proc/\(server.process.processIdentifier)/status", encoding: .utf8)) ?? ""
-            let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
-            return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0   // kB
-        }
+        func peak() -> Int { Self.peakKilobytes(of: server) }
         let script = box.root + "/list.py"
         try #"""
         import socket, sys, time
@@ -224,15 +216,15 @@ struct ServeRobustnessTests {
         #expect(reader.succeeded && reader.stdout == "300 OK\n", "\(reader)")
     }
 
+    /// A client that sends and never reads costs bounded memory: once 256 KiB wait for it, the
+    /// server stops reading its requests. Here 300 command lists of 100 `listallinfo`s each
+    /// (over a gigabyte of answers) wait unread for 4 s; the server's peak resident size must
+    /// grow by far less than an unbounded server's would in that time.
     @Test func aClientThatNeverReadsCostsBoundedMemory() throws {
         let box = try Sandbox()
         try box.succeed("import", box.music)
         let server = try RunningServer(box)
-        func peak() -> Int {
-            let status = (try? String(contentsOfFile: "/proc/\(server.process.processIdentifier)/status", encoding: .utf8)) ?? ""
-            let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
-            return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0   // kB
-        }
+        func peak() -> Int { Self.peakKilobytes(of: server) }
         let script = box.root + "/greedy.py"
         try #"""
         import socket, sys, time
@@ -253,5 +245,12 @@ struct ServeRobustnessTests {
         let after = peak()
         #expect(after - before < 16 * 1024, "the server's peak grew by \(after - before) kB for a client that never reads")
         #expect(try server.mpc("status").succeeded, "the server still answers others")
+    }
+
+    /// The server's peak resident size so far (VmHWM), in kB.
+    static func peakKilobytes(of server: RunningServer) -> Int {
+        let status = (try? String(contentsOfFile: "/proc/\(server.process.processIdentifier)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+        return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
     }
 }
