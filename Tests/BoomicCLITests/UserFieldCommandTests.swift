@@ -164,4 +164,15 @@ import Testing
         #expect(all.contains { $0.field == "energy" && $0.seq == 4 } && all.contains { $0.field == "grouping_x" && $0.seq == 7 }, "\(all)")
         #expect(!all.contains { $0.field == "user_fields" }, "\(all)")
     }
+
+    /// A user field the library has now is a field at any earlier state too: `--as-of` a state
+    /// before it was made, a query on it selects nothing instead of calling it unknown.
+    @Test func aUserFieldMadeLaterIsNoUnknownFieldAsOfBefore() throws {
+        let box = try Sandbox()
+        try box.importSamples()
+        try box.succeed("modify", "artist:Miles", "mood=happy", "--new-field", "-y")
+        #expect(try box.succeed("ls", "mood:happy").lines.count == 3)
+        let before = try box.boomic("ls", "--as-of", "1", "mood:happy")
+        #expect(before.succeeded && before.stdout.isEmpty && before.stderr.isEmpty, "\(before)")
+    }
 }

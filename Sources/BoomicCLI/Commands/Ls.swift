@@ -35,7 +35,7 @@ struct Ls: ParsableCommand, TakesTerms {
         let lib = try Library.open(at: options.location, create: false)
         let basis = try lib.basis(asOf: read.asOf, view: read.view)
         let template = try format.map { try SongFormat($0, userFields: basis.userFieldNames) }
-        let parsed = try QueryReading.parse(query, in: basis)
+        let parsed = try QueryReading.parse(query, in: basis, now: read.asOf == nil ? nil : lib.basis)
         let songs = try basis.songs(matching: parsed)
         if albums {
             // In a view, each album says how many of its songs the view holds (taglists.md).

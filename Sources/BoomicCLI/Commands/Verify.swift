@@ -31,7 +31,10 @@ struct Verify: ParsableCommand {
         Out.line("art: \(r.pictures) pictures referenced, \(r.pictures - r.picturesMissing) present")
         for path in r.filesMissing { Terminal.warn("missing file: \(path)") }
         let gone = r.filesMissing.count
-        Out.line("files: \(r.songs - gone) of \(r.songs) present" + (gone == 0 ? "" : "; run 'boomic import' to mark the \(gone) gone ones missing"))
+        // Songs marked missing are not present: their files were gone at the last scan.
+        Out.line("files: \(r.songs - r.markedMissing - gone) of \(r.songs) present"
+                 + (r.markedMissing == 0 ? "" : ", \(r.markedMissing) marked missing")
+                 + (gone == 0 ? "" : "; run 'boomic import' to mark the \(gone) gone ones missing"))
         if let kept = r.rebuilt {
             Out.line("checkpoints rebuilt at \(kept.map(String.init).joined(separator: ", "))")
         }

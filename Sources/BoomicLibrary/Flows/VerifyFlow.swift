@@ -18,6 +18,8 @@ public enum VerifyFlow {
         public var pictures = 0
         public var picturesMissing = 0
         public var songs = 0
+        /// Songs the library already marks missing (their files were gone at the last scan).
+        public var markedMissing = 0
         /// Songs not marked missing whose file is gone, by path.
         public var filesMissing: [String] = []
         /// The checkpoints written by `repair`.
@@ -58,6 +60,7 @@ public enum VerifyFlow {
         r.filesMissing.sort()
         r.pictures = seenArt.count
         r.songs = lib.basis.songs.count
+        r.markedMissing = lib.basis.songs.values.reduce(0) { $0 + ($1.missing ? 1 : 0) }
         let m = r.picturesMissing, gone = r.filesMissing.count
         if m > 0 { r.problems.append("\(m) cover\(m == 1 ? " is" : "s are") missing from art/; run 'boomic import' to store them again") }
         if gone > 0 {

@@ -6,11 +6,15 @@ import BoomicCore
 /// The user fields are gathered (a pass over the songs) only when the query names something no
 /// built-in field is, so queries without user fields cost what they did.
 public enum QueryReading {
-    public static func parse(_ terms: [String], in basis: @autoclosure () throws -> DataBasis, timeZone: TimeZone = .current) throws -> ParsedQuery {
+    ///
+    /// `now`, for a query on an earlier state (`--as-of`): a user field the library has now but
+    /// did not have then is a field, which no song of that state holds, not an unknown word.
+    public static func parse(_ terms: [String], in basis: @autoclosure () throws -> DataBasis, now: DataBasis? = nil,
+                             timeZone: TimeZone = .current) throws -> ParsedQuery {
         do {
             return try QueryParser.parse(terms, timeZone: timeZone)
         } catch {
-            let names = try basis().userFieldNames
+            let names = try basis().userFieldNames.union(now?.userFieldNames ?? [])
             if names.isEmpty { throw error }
             return try QueryParser.parse(terms, timeZone: timeZone, userFields: names)
         }
