@@ -67,6 +67,8 @@ struct ServeMPDReferenceTests {
         "consume 1", "status", "single 0", "repeat 0", "consume 0", "next", "status", "stop", "status",
         // Skipping while paused plays the song skipped to.
         "play 0", "pause 1", "next", "status", "pause 1", "previous", "status", "stop", "status",
+        // Past the end with repeat off it stops, paused or not.
+        "play 2", "pause 1", "next", "status", "stop",
         // Stored playlists and stickers (a rating, as clients use it).
         "clear", #"add "Miles Quartet""#, #"save "Evening""#, #"save "Evening""#, "listplaylists",
         #"playlistadd "Evening" "Loose Files/no tags at all.flac""#, #"playlistmove "Evening" 3 0"#,

@@ -19,14 +19,12 @@ enum PlaybackCommands {
         // While paused, MPD plays the song it moves to (a skip button on a phone means "play
         // that one"); Boomic's queue keeps a pause, so the server resumes after the move.
         CommandSpec("next") { inv throws(MPDError) in
-            let state = inv.player.status.queue.state
-            guard state != .stopped else { throw inv.error(.playerSync, "Not playing") }
-            inv.player.perform(state == .paused ? [.queue(.next), .queue(.play(nil))] : [.queue(.next)])
+            guard inv.player.status.queue.state != .stopped else { throw inv.error(.playerSync, "Not playing") }
+            resumeIfPaused(inv.player.perform(.next), inv)
         },
         CommandSpec("previous") { inv throws(MPDError) in
-            let state = inv.player.status.queue.state
-            guard state != .stopped else { throw inv.error(.playerSync, "Not playing") }
-            inv.player.perform(state == .paused ? [.previous, .queue(.play(nil))] : [.previous])
+            guard inv.player.status.queue.state != .stopped else { throw inv.error(.playerSync, "Not playing") }
+            resumeIfPaused(inv.player.perform([.previous]), inv)
         },
         CommandSpec("seek", 2...2) { inv throws(MPDError) in
             let t = try inv.number(1)
@@ -114,5 +112,11 @@ enum PlaybackCommands {
         var sound = inv.player.status.sound
         sound.volume = v
         inv.player.perform([.sound(sound)])
+    }
+
+    /// After a skip: still paused on the song moved to means play it (a skip past the end with
+    /// `repeat` off has stopped, and stays stopped, as in MPD).
+    private static func resumeIfPaused(_ after: PlaybackStatus, _ inv: Invocation) {
+        if after.queue.state == .paused { inv.player.perform(.play(nil)) }
     }
 }
