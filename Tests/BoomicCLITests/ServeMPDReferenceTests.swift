@@ -36,7 +36,13 @@ struct ServeMPDReferenceTests {
         #"find "(! (date == \"1971\"))""#, #"find "(title =~ \"\")""#, #"find "(date == \"1971\")" "(title != \"\")""#,
         #"find "(date == \"1971\")" album "Retro Hits""#, #"find nosuchtag "x""#, #"find "(artist eq \"x\")""#,
         #"find "(artist""#, #"find "(base \"nosuch\")""#, #"search base """#, #"find base "a/../b""#, #"find "(prio >= 1)""#,
-        #"find "(date == \"1971\")" album"#, #"search title "" window 0:40"#, #"search any "a" window 0:40"#,
+        #"find "(date == \"1971\")" album"#,
+        // Time stamps as MPD reads them: a month, compact forms, offsets, seconds, and its errors.
+        #"find "(modified-since \"2021-06\")""#, #"find "(modified-since \"20210615T1230Z\")""#,
+        #"find "(modified-since \"2021-06-15T12:30:45+02:00\")""#, #"find "(modified-since \"-5\")""#,
+        #"find "(modified-since \"yesterday\")""#,
+        #"find "(modified-since \"2021-06-15 12:00:00\")""#, #"find "(modified-since \"2021-06-15T25\")""#,
+        #"find "(modified-since \"2021-06-15T12+14\")""#, #"find modified-since "1623758400.5""#, #"search title "" window 0:40"#, #"search any "a" window 0:40"#,
         // sort, in order: Track and Disc as numbers (12 after 3), the rest by their bytes.
         #"find album "Ace of Spätz" sort track"#, #"find album "Ace of Spätz" sort -Track"#,
         #"find "(title != \"\")" sort title"#, #"find "(title != \"\")" sort -title window 2:6"#,

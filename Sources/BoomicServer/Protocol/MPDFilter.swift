@@ -86,16 +86,116 @@ public indirect enum MPDFilter: Equatable, Sendable {
         !uri.split(separator: "/", omittingEmptySubsequences: false).contains { $0.isEmpty || $0 == "." || $0 == ".." }
     }
 
-    /// ISO 8601 (a date, or a date and time) or a whole number of seconds since 1970, as MPD
-    /// takes for `modified-since`.
+    /// A time stamp as MPD 0.23 reads one for `modified-since`: ISO 8601 (`2021-06` for a whole
+    /// month, `2021-06-15` or `20210615`, then `T12`, `T12:30` or `T12:30:45`, then `Z` or an
+    /// offset), else a whole number of seconds since 1970 as `strtoull` reads it (so `-5` is
+    /// five seconds before); otherwise the ISO reading's error, in MPD's words.
     static func timeStamp(_ text: String) throws(MPDError) -> Double {
-        if let seconds = UInt64(text) { return Double(seconds) }
-        let full = ISO8601DateFormatter()
-        if let date = full.date(from: text) { return date.timeIntervalSince1970 }
-        let day = ISO8601DateFormatter()
-        day.formatOptions = [.withFullDate]
-        if let date = day.date(from: text) { return date.timeIntervalSince1970 }
-        throw MPDError(.argument, "Failed to parse time stamp: \(text)")
+        do {
+            return try ISOTimeStamp.parse(Array(text.utf8))
+        } catch {
+            let b = Array(text.utf8)
+            var i = 0
+            while i < b.count, b[i] == 0x20 || (0x09...0x0D).contains(b[i]) { i += 1 }
+            var negative = false
+            if i < b.count, b[i] == UInt8(ascii: "-") || b[i] == UInt8(ascii: "+") { negative = b[i] == UInt8(ascii: "-"); i += 1 }
+            let digits = b[i...]
+            guard !digits.isEmpty, digits.allSatisfy({ (0x30...0x39).contains($0) }),
+                  let n = UInt64(String(decoding: digits, as: UTF8.self)) else { throw error }
+            let seconds = Int64(bitPattern: negative ? 0 &- n : n)  // strtoull's wrap, as time_t
+            return Double(seconds)
+        }
+    }
+}
+
+/// MPD's `ParseISO8601`, on bytes, with glibc's `strptime` fields: a number reads digits while
+/// ten times what it has read stays within the field's range (so `1623758400` is the year 1623,
+/// month 7, day 5, and then garbage). UTC unless an offset says otherwise.
+private enum ISOTimeStamp {
+    static func parse(_ b: [UInt8]) throws(MPDError) -> Double {
+        var i = 0
+        func field(_ range: ClosedRange<Int>, digits most: Int) -> Int? {
+            guard i < b.count, (0x30...0x39).contains(b[i]) else { return nil }
+            var n = 0, count = 0
+            repeat {
+                n = n * 10 + Int(b[i] - 0x30)
+                i += 1
+                count += 1
+            } while count < most && n * 10 <= range.upperBound && i < b.count && (0x30...0x39).contains(b[i])
+            return range.contains(n) ? n : nil
+        }
+        func take(_ c: UInt8) -> Bool {
+            guard i < b.count, b[i] == c else { return false }
+            i += 1
+            return true
+        }
+        func at(_ y: Int, _ m: Int, _ d: Int, _ h: Int = 0, _ mi: Int = 0, _ s: Int = 0) throws(MPDError) -> Double {
+            var c = DateComponents(year: y, month: m, day: d, hour: h, minute: mi, second: s)
+            c.timeZone = TimeZone(identifier: "UTC")
+            guard let date = Calendar(identifier: .gregorian).date(from: c) else { throw MPDError(.argument, "Failed to parse date") }
+            return date.timeIntervalSince1970
+        }
+        let dash = UInt8(ascii: "-"), colon = UInt8(ascii: ":")
+        // A whole month: the text is exactly YEAR-MONTH.
+        if let y = field(0...9999, digits: 4), take(dash), let m = field(1...12, digits: 2), i == b.count { return try at(y, m, 1) }
+        i = 0
+        var ymd: (Int, Int, Int)?
+        if let y = field(0...9999, digits: 4), take(dash), let m = field(1...12, digits: 2), take(dash), let d = field(1...31, digits: 2) {
+            ymd = (y, m, d)
+        } else {
+            i = 0
+            if let y = field(0...9999, digits: 4), let m = field(1...12, digits: 2), let d = field(1...31, digits: 2) { ymd = (y, m, d) }
+        }
+        guard let (y, m, d) = ymd else { throw MPDError(.argument, "Failed to parse date") }
+        var h = 0, mi = 0, s = 0
+        if take(UInt8(ascii: "T")) {
+            let timeOfDay = MPDError(.argument, "Failed to parse time of day")
+            guard let hour = field(0...23, digits: 2) else { throw timeOfDay }
+            h = hour
+            if take(colon) {
+                guard let minute = field(0...59, digits: 2) else { throw timeOfDay }
+                mi = minute
+                if take(colon) {
+                    guard let second = field(0...61, digits: 2) else { throw timeOfDay }
+                    s = second
+                }
+            } else if i < b.count, (0x30...0x39).contains(b[i]) {
+                guard let minute = field(0...59, digits: 2) else { throw timeOfDay }
+                mi = minute
+                if i < b.count, (0x30...0x39).contains(b[i]) {
+                    guard let second = field(0...61, digits: 2) else { throw timeOfDay }
+                    s = second
+                }
+            }
+        }
+        var stamp = try at(y, m, d, h, mi, s)
+        if take(UInt8(ascii: "Z")) {
+        } else if i < b.count, b[i] == UInt8(ascii: "+") || b[i] == dash {
+            let negative = b[i] == dash
+            i += 1
+            let offset = MPDError(.argument, "Failed to parse time zone offset")
+            let start = i
+            while i < b.count, (0x30...0x39).contains(b[i]) { i += 1 }
+            guard let raw = Int(String(decoding: b[start..<i], as: UTF8.self)) else { throw offset }
+            var hours = raw, minutes = 0
+            switch i - start {
+            case 4: (hours, minutes) = (raw / 100, raw % 100)
+            case 2:
+                if take(colon) {
+                    let minuteStart = i
+                    while i < b.count, (0x30...0x39).contains(b[i]) { i += 1 }
+                    guard i - minuteStart == 2, let mm = Int(String(decoding: b[minuteStart..<i], as: UTF8.self)) else { throw offset }
+                    minutes = mm
+                }
+            default: throw offset
+            }
+            guard hours <= 13 else { throw MPDError(.argument, "Time offset hours out of range") }
+            guard minutes < 60 else { throw MPDError(.argument, "Time offset minutes out of range") }
+            let seconds = Double(hours * 3600 + minutes * 60)
+            stamp -= negative ? -seconds : seconds
+        }
+        guard i == b.count else { throw MPDError(.argument, "Garbage at end of time stamp") }
+        return stamp
     }
 }
 
