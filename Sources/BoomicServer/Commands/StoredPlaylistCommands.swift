@@ -124,16 +124,17 @@ enum StoredPlaylistCommands {
         CommandSpec("rm", 1...1) { inv throws(MPDError) in
             let name = inv.args[0]
             try writable(name, inv: inv)
+            try valid(name, inv: inv)  // MPD checks the name before it looks for the list
             try commit(&inv, label: "rm \(name)") { basis throws(ListError) in try PlaylistGeneration.delete(name, on: basis) }
         },
     ]
 
-    /// A playlist's songs, or a taglist's as it selects now.
     /// `songs` cut to the range in the second argument, when there is one.
     private static func windowed(_ songs: [Song], _ inv: Invocation) throws(MPDError) -> ArraySlice<Song> {
         inv.args.count > 1 ? songs[try inv.range(1, count: songs.count, .clipped)] : songs[...]
     }
 
+    /// A playlist's songs, or a taglist's as it selects now.
     static func songs(of name: String, inv: Invocation, snapshot: ServerLibrary.Snapshot) throws(MPDError) -> [Song] {
         let basis = snapshot.basis
         if let (_, list) = basis.playlist(named: name) { return list.songs.compactMap { basis[$0] } }
