@@ -84,6 +84,7 @@ struct ServeMPDReferenceTests {
         #"searchaddpl "Modal" title "modal""#, #"listplaylist "Modal""#,
         #"playlistadd "Modal" "Loose Files/no tags at all.flac" 99"#, #"playlistmove "Modal" 0 99"#,
         #"playlistdelete "Modal" 99"#, #"load "Modal" 5:9"#, #"load "Modal" 0:1 99"#, #"rename "Modal" "a/b""#, #"rm """#,
+        #"albumart "Дмитрий Соколов/Зимняя дорога/01 Метель.flac" 99999999"#,
         #"save "a/b""#, #"save """#, #"playlistadd "x/y" "Loose Files/no tags at all.flac""#, #"save "Modal2""#,
         #"rename "Modal" "Modal2""#, #"rm "Modal2""#, #"rm "Modal""#,
         #"sticker set song "Miles Quartet/Blue Sketches/01 So Modal.flac" rating 8"#,

@@ -32,7 +32,8 @@ enum ArtCommands {
 
     private static func chunk(_ inv: inout Invocation, _ bytes: [UInt8], mime: String?) throws(MPDError) {
         let offset = try inv.unsigned(1)
-        guard offset <= bytes.count else { throw inv.error(.argument, "Bad file offset") }
+        // MPD's words differ by command: albumart reads a file, readpicture a tag's picture.
+        guard offset <= bytes.count else { throw inv.error(.argument, inv.command == "albumart" ? "Offset too large" : "Bad file offset") }
         inv.response.add("size", bytes.count)
         if let mime { inv.response.add("type", mime) }
         let end = min(bytes.count, offset + inv.client.binaryLimit)
