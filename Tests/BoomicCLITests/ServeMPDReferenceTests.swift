@@ -60,7 +60,7 @@ struct ServeMPDReferenceTests {
         // every entry; `-1` is the largest; a range past the queue is cut.
         "plchangesposid 4000000000", "plchangesposid -1", "plchangesposid 0 9:10", "plchangesposid 0 1:9", "delete 0",
         // addid adds one song: a folder, the root or an absolute path is none.
-        #"addid "Miles Quartet""#, #"addid """#, #"addid "/""#, "playlist", #"findadd album "Night Drive""#, "prio 5 1", "playlist",
+        #"addid "Miles Quartet""#, #"addid """#, #"addid "/""#, #"add "/etc""#, #"add "file:///etc/passwd""#, "playlist", #"findadd album "Night Drive""#, "prio 5 1", "playlist",
         "playlistinfo", #"playlistfind album "Blue Sketches""#, #"playlistsearch title "blue""#, "playlistid 3",
         // Ranges and positions as MPD reads them: an end past the queue is cut, a start past
         // it is an error, `-1` is the whole queue, `+N`/`-N` need a current song.

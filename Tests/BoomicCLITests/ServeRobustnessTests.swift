@@ -173,6 +173,14 @@ struct ServeRobustnessTests {
         #expect(status.succeeded && status.stdout.contains("volume:"), "\(status)")
         let remote = try box.boomic(["status", "--server", socket])
         #expect(remote.succeeded, "\(remote)")
+        // A local client may name a song by its absolute path, as MPD lets it; it is looked up
+        // in the library, so a file outside it is no song.
+        let mpc = { (args: [String]) in try ChildProcess.run("/usr/bin/mpc", ["--host", socket] + args, environment: ["MPD_HOST": nil, "MPD_PORT": nil]) }
+        let added = try mpc(["add", box.music + "/Miles Quartet/Blue Sketches/02 Blue in Grey.flac"])
+        #expect(added.succeeded, "\(added)")
+        #expect(try mpc(["playlist"]).stdout == "Miles Quartet - Blue in Grey\n")
+        let outside = try mpc(["add", "/etc/passwd"])
+        #expect(!outside.succeeded && outside.stderr.contains("No such song"), "\(outside)")
         kill(server.processIdentifier, SIGTERM)
         server.waitUntilExit()
         #expect(server.terminationStatus == 0)

@@ -9,8 +9,8 @@ enum QueueCommands {
             // One song, and one id back: a folder (or "", the whole library) is no song, as in
             // MPD, where `add` takes folders.
             let uri = inv.args[0]
-            if uri.hasPrefix("/") { throw inv.error(.permission, "Access denied") }
-            guard inv.snapshot.song(at: uri) != nil else { throw inv.error(.noExist, "No such song") }
+            let local = uri.hasPrefix("/") || uri.hasPrefix("file://")
+            guard local || inv.snapshot.song(at: uri) != nil else { throw inv.error(.noExist, "No such song") }
             let ids = try add(&inv)
             guard let first = ids.first else { throw inv.error(.noExist, "No such song") }
             inv.response.add("Id", first.rawValue)
@@ -152,8 +152,20 @@ enum QueueCommands {
     }
 
     /// The songs a client's path names: one file, or every song under a directory.
+    ///
+    /// An absolute path (or `file://`) is a local file to MPD: refused to a TCP client
+    /// ("Access denied"), and to a client on the local socket the library's song at that path,
+    /// looked up in the library, never opened.
     static func songs(at uri: String, snapshot: ServerLibrary.Snapshot, inv: Invocation) throws(MPDError) -> [Song] {
         let tree = snapshot.tree
+        if uri.hasPrefix("/") || uri.hasPrefix("file://") {
+            guard inv.client.isLocal else { throw inv.error(.permission, "Access denied") }
+            let path = uri.hasPrefix("file://") ? String(uri.dropFirst(7)) : uri
+            guard let song = snapshot.basis.song(atPath: path), !song.missing, tree.contains(song) else {
+                throw inv.error(.noExist, "No such song")
+            }
+            return [song]
+        }
         if let song = snapshot.song(at: uri) {
             return [song]
         }
