@@ -38,7 +38,10 @@ enum UpdateCommands {
             u.last += 1
             u.waiting.append(UpdateJobs.Job(number: u.last, within: within, reread: reread))
             guard !u.working else { return (u.last, false) }
+            // The first job: `status` shows it from this answer on, before its thread runs.
             u.working = true
+            u.running = u.last
+            server.updating.store(u.last, ordering: .releasing)
             return (u.last, true)
         }
         guard let job else { throw inv.error(.updateAlready, "Update queue is full") }
