@@ -10,6 +10,8 @@ public enum ImportFlow {
         public var summary: ImportGeneration.Summary
         public var seq: Int?
         public var label: String?
+        /// Hard links to files listed under another name, not imported again (`Walk.otherNames`).
+        public var otherNames = 0
     }
 
     /// Scans `given` folders (remembering them), or the library's remembered folders when none
@@ -65,7 +67,7 @@ public enum ImportFlow {
         }
         summary.unreadable = read.failures.count
         summary.unchanged -= summary.unreadable
-        return Result(summary: summary, seq: committed?.seq, label: committed?.transaction.label)
+        return Result(summary: summary, seq: committed?.seq, label: committed?.transaction.label, otherNames: walk.otherNames)
     }
 
     static func label(_ s: ImportGeneration.Summary) -> String {

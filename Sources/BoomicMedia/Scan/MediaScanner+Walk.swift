@@ -9,10 +9,14 @@ public struct Walk: Hashable, Sendable {
     /// Folders that could not be read. Their files are absent from `files`, which a rescan must
     /// not mistake for deletions.
     public var failures: [MediaError]
+    /// Other names of files listed (hard links in the folders walked): one file is one song,
+    /// so these are not listed, and an import says how many there were.
+    public var otherNames = 0
 
-    public init(files: [ListedFile] = [], failures: [MediaError] = []) {
+    public init(files: [ListedFile] = [], failures: [MediaError] = [], otherNames: Int = 0) {
         self.files = files
         self.failures = failures
+        self.otherNames = otherNames
     }
 }
 
@@ -45,7 +49,7 @@ extension MediaScanner {
         for (i, others) in walker.otherRoutes where !known(files[i].path) {
             if let route = others.first(where: known) { files[i].path = route }
         }
-        return Walk(files: files, failures: walker.failures)
+        return Walk(files: files, failures: walker.failures, otherNames: walker.otherRoutes.values.reduce(0) { $0 + $1.count })
     }
 
     /// Folders deeper than this below a root are not walked (reported in `Walk.failures`): a
