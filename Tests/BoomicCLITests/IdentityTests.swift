@@ -145,6 +145,20 @@ import Testing
         #expect(try box.songs().count == 1)
     }
 
+    /// A write killed before its rename leaves a hidden copy beside the file; the next import
+    /// removes it when its writer is gone, and leaves a live writer's copy and other hidden
+    /// files alone.
+    @Test func anImportRemovesTheCopiesAKilledWriteLeft() throws {
+        let box = try Self.box(["one.flac": Self.modal])
+        let stale = box.file(".one.flac.boomic-4194305-abc.tmp")  // pid_max is at most 2^22: none runs
+        let live = box.file(".one.flac.boomic-\(getpid())-def.tmp")
+        let other = box.file(".unrelated.tmp")
+        for path in [stale, live, other] { #expect(fm.createFile(atPath: path, contents: Data("half".utf8))) }
+        try box.succeed("import", box.music)
+        #expect(!fm.fileExists(atPath: stale) && fm.fileExists(atPath: live) && fm.fileExists(atPath: other))
+        #expect(try box.songs().count == 1)
+    }
+
     @Test func rereadFindsFilesSwappedWithEqualSizeAndTime() throws {
         let box = try Sandbox(samples: false)
         try fm.createDirectory(atPath: box.music, withIntermediateDirectories: true)

@@ -39,6 +39,7 @@ public enum ImportFlow {
         let basis = lib.basis
         let walk = MediaScanner.walk(roots, homes: remembered) { basis.song(atPath: $0) != nil }
         for failure in walk.failures { events.warn("skipped folder \(failure.localizedDescription)") }
+        TagWriter.removeStrayCopies(walk.strayCopies)
         let listed = walk.files
         let art = try ArtStore(directory: lib.location + "/art")
         var toRead = ImportGeneration.filesToRead(in: basis, listed: listed, reread: reread)

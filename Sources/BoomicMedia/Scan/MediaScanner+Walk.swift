@@ -12,11 +12,15 @@ public struct Walk: Hashable, Sendable {
     /// Other names of files listed (hard links in the folders walked): one file is one song,
     /// so these are not listed, and an import says how many there were.
     public var otherNames = 0
+    /// Hidden copies a tag write left beside their files (its name's shape; whether its writer
+    /// is gone is the caller's to ask, `TagWriter.removeStrayCopies`).
+    public var strayCopies: [String] = []
 
-    public init(files: [ListedFile] = [], failures: [MediaError] = [], otherNames: Int = 0) {
+    public init(files: [ListedFile] = [], failures: [MediaError] = [], otherNames: Int = 0, strayCopies: [String] = []) {
         self.files = files
         self.failures = failures
         self.otherNames = otherNames
+        self.strayCopies = strayCopies
     }
 }
 
@@ -49,7 +53,8 @@ extension MediaScanner {
         for (i, others) in walker.otherRoutes where !known(files[i].path) {
             if let route = others.first(where: known) { files[i].path = route }
         }
-        return Walk(files: files, failures: walker.failures, otherNames: walker.otherRoutes.values.reduce(0) { $0 + $1.count })
+        return Walk(files: files, failures: walker.failures, otherNames: walker.otherRoutes.values.reduce(0) { $0 + $1.count },
+                    strayCopies: walker.strayCopies)
     }
 
     /// Folders deeper than this below a root are not walked (reported in `Walk.failures`): a
@@ -103,6 +108,17 @@ private struct Walker {
     var direct = true
     /// Symbolic links met on the way, followed once every direct route was walked.
     var links: [(path: [UInt8], depth: Int)] = []
+    /// Hidden copies a tag write makes beside a file (`TagWriter.tempPath`), met on the way.
+    var strayCopies: [String] = []
+
+    /// `.<name>.boomic-<digits>-<hex>.tmp`: the shape of `TagWriter.tempPath`'s names.
+    static func isWriteCopy(_ name: [UInt8]) -> Bool {
+        let text = String(decoding: name, as: UTF8.self)
+        guard text.hasSuffix(".tmp"), let marker = text.range(of: ".boomic-", options: .backwards) else { return false }
+        let tail = text[marker.upperBound...].dropLast(4).split(separator: "-", omittingEmptySubsequences: false)
+        return tail.count == 2 && !tail[0].isEmpty && tail[0].allSatisfy(\.isASCII) && tail[0].allSatisfy(\.isNumber)
+            && !tail[1].isEmpty && tail[1].allSatisfy(\.isHexDigit)
+    }
 
     struct FileID: Hashable {
         var device: UInt64
@@ -189,8 +205,12 @@ private struct Walker {
             let name: [UInt8] = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 Array(raw[..<(raw.firstIndex(of: 0) ?? raw.count)])
             }
-            // Hidden entries, "." and "..".
-            if name.first == 0x2E { continue }
+            // Hidden entries, "." and "..". Among them, a copy a killed write left beside its
+            // file (`.<name>.boomic-<pid>-<random>.tmp`), for the import to remove.
+            if name.first == 0x2E {
+                if Self.isWriteCopy(name) { strayCopies.append(String(decoding: path + [0x2F] + name, as: UTF8.self)) }
+                continue
+            }
             entries.append((name, entry.pointee.d_type))
         }
         if errno != 0 {

@@ -66,6 +66,19 @@ extension TagWriter {
         return ".\(stem).boomic-"
     }
 
+    /// Removes those of `copies` (hidden copies a write made, found by a scan) whose writer is
+    /// gone (its pid no longer runs): what a killed write left in the music folders, which no
+    /// later write of the same file came to clear. A live writer's copies stay.
+    public static func removeStrayCopies(_ copies: [String]) {
+        for path in copies {
+            let name = Substring(path[(path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex)...])
+            guard let marker = name.range(of: ".boomic-", options: .backwards),
+                  let pid = Int32(name[marker.upperBound...].prefix { $0 != "-" }),
+                  pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? SystemCall.unlink(path)
+        }
+    }
+
     /// Removes copies of this file left by a writer that was killed (its pid no longer runs).
     static func removeStaleCopies(of real: String) {
         let folder = MediaScanner.folder(of: real)
