@@ -243,8 +243,7 @@ struct ServeForeignTagsReferenceTests {
                 // The folders a search's songs come in, in order: collated as MPD's database
                 // keeps them (foobar and iTunes among the capitals), not by the path's bytes.
                 if command.contains(" window ") {
-                    let folders = all.filter { $0.hasPrefix("file: ") }.map { $0[..<($0.lastIndex(of: "/") ?? $0.endIndex)] }
-                    return folders.enumerated().filter { $0.offset == 0 || folders[$0.offset - 1] != $0.element }.map(\.element)
+                    return ReferenceMPD.folderRuns(all)
                 }
                 // Found songs: which files (their tags are compared above).
                 if command.hasPrefix("find") || command.hasPrefix("search") { return all.filter { $0.hasPrefix("file: ") }.sorted() }

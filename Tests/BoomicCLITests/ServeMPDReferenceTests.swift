@@ -153,8 +153,7 @@ struct ServeMPDReferenceTests {
                 // The folders a search's songs come in, in order (collated, as listall shows
                 // them; within a folder MPD keeps the order it scanned the files in).
                 if command.contains(" window ") {
-                    let folders = all.filter { $0.hasPrefix("file: ") }.map { $0[..<($0.lastIndex(of: "/") ?? $0.endIndex)] }
-                    return folders.enumerated().filter { $0.offset == 0 || folders[$0.offset - 1] != $0.element }.map(\.element)
+                    return ReferenceMPD.folderRuns(all)
                 }
                 // Songs found: which files (MPD prints their tags in the file's order).
                 if command.hasPrefix("search") || command.hasPrefix("find") {
@@ -189,6 +188,14 @@ struct ServeMPDReferenceTests {
 /// `null`: the reference the server tests compare against.
 final class ReferenceMPD {
     static let executable = "/usr/bin/mpd"
+
+    /// The folders of an answer's songs, in the order they come, each run of one folder once:
+    /// what can be compared of a search's order, since within a folder MPD keeps the order it
+    /// scanned the files in.
+    static func folderRuns(_ lines: [Substring]) -> [Substring] {
+        let folders = lines.filter { $0.hasPrefix("file: ") }.map { $0[..<($0.lastIndex(of: "/") ?? $0.endIndex)] }
+        return folders.enumerated().filter { $0.offset == 0 || folders[$0.offset - 1] != $0.element }.map(\.element)
+    }
     static let available = FileManager.default.isExecutableFile(atPath: executable)
 
     let port: Int

@@ -72,7 +72,7 @@ enum DatabaseCommands {
                     counts[ValueKey(value), default: (0, 0)].time += time
                 }
             }
-            for (key, (n, time)) in counts.sorted(by: { $0.key.value.utf8.lexicographicallyPrecedes($1.key.value.utf8) }) {
+            for (key, (n, time)) in counts.sorted(by: { $0.key < $1.key }) {
                 inv.response.add(group.name, key.value)
                 inv.response.add("songs", n)
                 inv.response.add("playtime", Int(time))

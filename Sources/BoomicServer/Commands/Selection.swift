@@ -66,6 +66,9 @@ struct Selection {
             matcher = nil
         }
         var songs: [Song]
+        // Whether `songs` came in the tree's order (read from a column or the whole tree); the
+        // index and the any-field text find them in the library's own order.
+        var inTreeOrder = false
         // `find` and `findadd` outside search: their whole-value tag tests mostly, since
         // `search` folds case; the index narrows the candidates, the matcher decides.
         if let (tag, value) = filter?.requiredExactTag, !foldCase {
@@ -90,18 +93,27 @@ struct Selection {
             let ordered = snapshot.indexes.orderedSongs()
             songs = (0..<column.songCount).filter { i in column.numbers(of: i).contains { hits[Int($0)] } }.map { ordered[$0] }
             if !whole, let matcher { songs.removeAll { !matcher.matches($0) } }
+            inTreeOrder = true
         } else {
             songs = snapshot.indexes.orderedSongs()
             if let matcher { songs.removeAll { !matcher.matches($0) } }
+            inTreeOrder = true
         }
         if matcher?.stoppedRegex != nil { throw inv.error(.argument, Self.regexTooSlow) }
         if !ordered && window == nil { return songs }
-        let ranks = snapshot.indexes.songRanks()
-        let rank = { (song: Song) in ranks[song.id] ?? Int.max }
-        if let sort {
-            songs = Self.sorted(songs, by: sort, descending: sortDescending, rank: rank)
+        // Each song's place in the tree's order: where it stands when `songs` are in that
+        // order already, else from the snapshot's map of places.
+        let ranks: [Int]
+        if inTreeOrder {
+            ranks = Array(songs.indices)
         } else {
-            songs.sort { rank($0) < rank($1) }
+            let places = snapshot.indexes.songRanks()
+            ranks = songs.map { places[$0.id] ?? Int.max }
+        }
+        if let sort {
+            songs = Self.sorted(songs, ranks: ranks, by: sort, descending: sortDescending)
+        } else if !inTreeOrder {
+            songs = zip(ranks, songs).sorted { $0.0 < $1.0 }.map(\.1)
         }
         if let window {
             songs = Array(songs[min(window.lowerBound, songs.count)..<min(window.upperBound, songs.count)])
@@ -116,10 +128,10 @@ struct Selection {
     /// `songs` in MPD 0.23's order for `sort`: Track and Disc as numbers (`strtol`, so a
     /// missing or odd one is 0), the other tags by their first value's bytes (`strcmp`), with
     /// the sort tags' fallbacks (`forEachValue`); songs that tie stay in the tree's order
-    /// (`rank`), as MPD's stable sort keeps its database's.
-    static func sorted(_ songs: [Song], by sort: SortKey, descending: Bool, rank: (Song) -> Int) -> [Song] {
+    /// (`ranks`, each song's place in it), as MPD's stable sort keeps its database's.
+    static func sorted(_ songs: [Song], ranks: [Int], by sort: SortKey, descending: Bool) -> [Song] {
         func ordered<Key: Comparable>(_ key: (Song) -> Key) -> [Song] {
-            let keyed = songs.map { (key($0), rank($0), $0) }
+            let keyed = songs.indices.map { (key(songs[$0]), ranks[$0], songs[$0]) }
             return keyed.sorted { a, b in
                 if a.0 != b.0 { return descending ? a.0 > b.0 : a.0 < b.0 }
                 return a.1 < b.1
@@ -137,7 +149,7 @@ struct Selection {
             if level.tag == .track || level.tag == .disc {
                 return ordered { Self.leadingNumber(first($0)) }
             }
-            return ordered { ByteOrdered(first($0)) }
+            return ordered { ValueKey(first($0)) }
         }
     }
 
@@ -160,13 +172,4 @@ struct Selection {
         }
         return sign * n
     }
-}
-
-/// A string ordered by its UTF-8 bytes, as C's `strcmp` orders it (Swift's `<` compares
-/// canonically equivalent strings as equal and orders by scalars after normalising).
-struct ByteOrdered: Comparable {
-    let text: String
-    init(_ text: String) { self.text = text }
-    static func < (a: Self, b: Self) -> Bool { a.text.utf8.lexicographicallyPrecedes(b.text.utf8) }
-    static func == (a: Self, b: Self) -> Bool { a.text.utf8.elementsEqual(b.text.utf8) }
 }

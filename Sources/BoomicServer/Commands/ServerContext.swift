@@ -15,8 +15,8 @@ public final class ServerContext: Sendable {
     public let started: Date
     /// Boomic's version, for `boomic version`.
     public let version: String
-    /// `update`'s jobs: the last number given, the one running, and those waiting their turn
-    /// (MPD queues an update asked for while one runs, up to 32).
+    /// `update`'s jobs: the last number given and those waiting their turn (MPD queues an
+    /// update asked for while one runs, up to 32).
     let updates = Mutex<UpdateJobs>(UpdateJobs())
     /// The job running (0 for none), as `status` reads it: without the lock, which every
     /// client's poll would otherwise take.
@@ -93,9 +93,9 @@ struct UpdateJobs {
     }
 
     var last = 0
-    var running: Int?
     var waiting: [Job] = []
-    /// A thread is running the jobs (set when it is started, before it takes the first).
+    /// A thread is running the jobs (set when it is started, before it takes the first). The
+    /// job it runs is `ServerContext.updating`, which `status` reads without the lock.
     var working = false
     /// MPD's limit on jobs waiting.
     static let maxWaiting = 32

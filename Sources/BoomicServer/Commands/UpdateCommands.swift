@@ -40,7 +40,6 @@ enum UpdateCommands {
             guard !u.working else { return (u.last, false) }
             // The first job: `status` shows it from this answer on, before its thread runs.
             u.working = true
-            u.running = u.last
             server.updating.store(u.last, ordering: .releasing)
             return (u.last, true)
         }
@@ -54,13 +53,11 @@ enum UpdateCommands {
         while true {
             let next: UpdateJobs.Job? = server.updates.withLock { u in
                 guard !u.waiting.isEmpty else {
-                    u.running = nil
                     u.working = false
                     server.updating.store(0, ordering: .releasing)
                     return nil
                 }
                 let job = u.waiting.removeFirst()
-                u.running = job.number
                 server.updating.store(job.number, ordering: .releasing)
                 return job
             }
