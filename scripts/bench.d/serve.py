@@ -9,7 +9,10 @@ concurrent clients (10 processes, one connection each, `status` in a loop for a 
 three rounds taking turns, the median kept); start-up time with the library already imported /
 the database already built; resident memory after the runs (VmRSS) and its peak (VmHWM). MPD is
 given room for a 16 MB answer (`max_output_buffer_size`; its default 8 MiB closes the
-connection on `listallinfo` at 50,000 songs). Never asserts a figure.
+connection on `listallinfo` at 50,000 songs). The `status` and requests/s rows also time the
+floor (bench.d/floor.c: a C server that answers every line with a fixed `status` answer and does
+nothing else), so that they show how much of a request is the server's own work and how much the
+kernel's and the scheduler's. Never asserts a figure.
 """
 import argparse, multiprocessing, os, re, shutil, signal, socket, statistics, subprocess, sys, time
 
@@ -88,6 +91,34 @@ def rss(pid):
         return None, None
     get = lambda k: int(re.search(rf"{k}:\s+(\d+) kB", text).group(1))
     return get("VmRSS"), get("VmHWM")
+
+
+def start_floor(work, answer):
+    """Builds and starts the floor server answering `answer` (bytes); returns (process, port,
+    start time) or None when no C compiler is here."""
+    cc = shutil.which("cc") or shutil.which("clang") or shutil.which("gcc")
+    if cc is None:
+        log("no C compiler: the floor is left out")
+        return None
+    binary, answer_file = os.path.join(work, "floor"), os.path.join(work, "floor-answer")
+    subprocess.run([cc, "-O2", "-o", binary, os.path.join(HERE, "floor.c")], check=True)
+    with open(answer_file, "wb") as f:
+        f.write(answer)
+    port = free_port()
+    p = subprocess.Popen([binary, str(port), answer_file], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+    return p, port, wait_port(port, p, 10)
+
+
+def raw_answer(port, line):
+    """The bytes a server answers to `line`."""
+    c = Client(port)
+    c.f.write(line.encode() + b"\n")
+    c.f.flush()
+    out = b""
+    while not out.endswith(b"OK\n"):
+        out += c.f.readline()
+    c.close()
+    return out
 
 
 def time_requests(ports, line, runs, firsts=None):
@@ -210,6 +241,10 @@ audio_output {{
             log("boomic serve did not start; see " + os.path.join(args.work, "serve.log"))
             return
 
+        # The floor answers what MPD (or else boomic) answers to `status`, byte for byte.
+        floor = start_floor(args.work, raw_answer((procs.get("mpd") or procs["boomic"])[1], "status"))
+        if floor:
+            procs["floor"] = floor
         requests = [
             ("status", "status", 2000),
             ("list artist", "list artist", 30),
@@ -221,8 +256,10 @@ audio_output {{
         ports = [procs[n][1] for n in names]
         results = {n: {"start": procs[n][2]} for n in names}
         for label, line, runs in requests:
+            # The floor answers `status` to everything: it takes part in the rows of `status`.
+            row_names = names if label == "status" else [n for n in names if n != "floor"]
             try:
-                for n, t in zip(names, time_requests(ports, line, runs)):
+                for n, t in zip(row_names, time_requests([procs[n][1] for n in row_names], line, runs)):
                     results[n][label] = t
             except Exception as e:  # noqa: BLE001 — a failing row is reported, not fatal
                 log(f"{label}: {e}")
@@ -234,8 +271,10 @@ audio_output {{
             results[n]["rps"] = statistics.median(rounds[n])
             results[n]["rss"], results[n]["hwm"] = rss(procs[n][0].pid)
             log(f"{n}: {results[n]} (requests/s rounds {[round(x) for x in rounds[n]]})")
+        if floor:
+            floor[0].send_signal(signal.SIGTERM)
 
-        b, m = results.get("boomic", {}), results.get("mpd", {})
+        b, m, fl = results.get("boomic", {}), results.get("mpd", {}), results.get("floor", {})
         print(f"\n## boomic serve against MPD {'(MPD missing)' if not m else ''}: {args.songs} songs, loopback, same run\n")
         print("| request | boomic serve | MPD | boomic / MPD |")
         print("|---|---|---|---|")
@@ -248,6 +287,11 @@ audio_output {{
             r = b["rps"] / m["rps"] if m.get("rps") else None
             print(f"| requests/s, 10 clients (`status`) | {b['rps']:.0f} | {m.get('rps', 0):.0f} | "
                   f"{'%.2f×' % r if r else '—'} |")
+        if fl.get("status"):
+            print(f"| the floor: `status` (C, fixed answer) | {fmt_t(fl['status'])} | — | "
+                  f"boomic {b['status'] / fl['status']:.2f}×, MPD {m['status'] / fl['status'] if m.get('status') else 0:.2f}× the floor's time |")
+            print(f"| the floor: requests/s | {fl['rps']:.0f} | — | "
+                  f"boomic {b['rps'] / fl['rps']:.2f}×, MPD {m.get('rps', 0) / fl['rps']:.2f}× the floor's |")
         for key, label in (("rss", "RSS after the runs"), ("hwm", "peak RSS (VmHWM)")):
             bv, mv = b.get(key), m.get(key)
             print(f"| {label} | {bv / 1024:.0f} MB | {mv / 1024 if mv else 0:.0f} MB | "
@@ -270,6 +314,8 @@ audio_output {{
         print("\n### Other commands clients send (not rows of the goal)\n")
         print("| request | boomic serve | MPD | boomic / MPD |")
         print("|---|---|---|---|")
+        names = [n for n in names if n != "floor"]
+        ports = [procs[n][1] for n in names]
         for n, (label, line) in enumerate(other):
             firsts = []
             try:
