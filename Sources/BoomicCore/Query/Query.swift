@@ -20,11 +20,13 @@ public indirect enum Query: Equatable, Sendable {
         case substring(String)
         /// `=value`: the whole value, case-sensitive as beets does.
         case exact(String)
-        /// `=~value`: the whole value, ignoring case (beets' `=~`); stored lower-cased.
+        /// `=~value`: the whole value, ignoring case (beets' `=~`); stored case-folded
+        /// (`CaseFold`, so `=~strasse` is `Straße`).
         case exactIgnoringCase(String)
         /// A part of the value, ignoring case but not accents, as MPD's `search` compares
-        /// (`motorhead` does not find Motörhead there, and `ö` finds only an ö); stored
-        /// lower-cased. No query text spells it: the MPD server's filters make it.
+        /// (`motorhead` does not find Motörhead there, and `ö` finds only an ö), with ICU's
+        /// full case folding (`strasse` finds Straße); stored case-folded (`CaseFold`). No query
+        /// text spells it: the MPD server's filters make it.
         case substringIgnoringCase(String)
         /// `::regex`
         case regex(String)

@@ -78,11 +78,12 @@ public struct QueryMatcher: Sendable {
         case .exact(let want):
             return { v in texts(v).contains { $0 == want } || (texts(v).isEmpty && want.isEmpty) }
         case .exactIgnoringCase(let want):
-            return { v in texts(v).contains { $0.lowercased() == want } || (texts(v).isEmpty && want.isEmpty) }
+            return { v in texts(v).contains { CaseFold.full($0) == want } || (texts(v).isEmpty && want.isEmpty) }
         case .substringIgnoringCase(let needle):
-            // The ASCII search ignores case only, as wanted; other text is lower-cased, not folded.
+            // The ASCII search ignores case only, as wanted; other text is case-folded, which
+            // keeps accents (not `Fold.key`).
             let n = FoldedNeedle(folded: needle)
-            return { v in needle.isEmpty || texts(v).contains { n.asciiMatch($0, whole: false) ?? $0.lowercased().contains(needle) } }
+            return { v in needle.isEmpty || texts(v).contains { n.asciiMatch($0, whole: false) ?? CaseFold.full($0).contains(needle) } }
         case .regex(let pattern):
             let re = CompiledRegex(pattern, budget: budget)
             return { v in texts(v).contains { re.matches($0) } }

@@ -141,7 +141,7 @@ public enum QueryParser {
             }
             return .regex(re)
         }
-        if p.hasPrefix("=~") { return .exactIgnoringCase(unescape(p.dropFirst(2)).lowercased()) }
+        if p.hasPrefix("=~") { return .exactIgnoringCase(CaseFold.full(unescape(p.dropFirst(2)))) }
         if p.hasPrefix("=") { return .exact(unescape(p.dropFirst())) }
         return nil
     }

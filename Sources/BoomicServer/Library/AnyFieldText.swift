@@ -106,7 +106,7 @@ extension MPDFilter {
     func anyFieldNeedle(foldCase commandDefault: Bool) -> [UInt8]? {
         guard case let .tag(nil, test) = self, test.position == .anywhere, !test.negated,
               test.foldCase ?? commandDefault else { return nil }
-        let needle = Array(test.value.lowercased().utf8)
+        let needle = Array(CaseFold.full(test.value).utf8)
         guard !needle.isEmpty, needle.allSatisfy({ $0 < 0x80 && $0 != 0x0A && $0 != 0x0D }) else { return nil }
         return needle
     }

@@ -138,8 +138,8 @@ extension MPDFilter {
         let escaped = NSRegularExpression.escapedPattern(for: test.value)
         let caseless = fold ? "(?i)" : ""
         switch test.position {
-        case .full: return fold ? .exactIgnoringCase(test.value.lowercased()) : .exact(test.value)
-        case .anywhere: return fold ? .substringIgnoringCase(test.value.lowercased()) : .regex(escaped)
+        case .full: return fold ? .exactIgnoringCase(CaseFold.full(test.value)) : .exact(test.value)
+        case .anywhere: return fold ? .substringIgnoringCase(CaseFold.full(test.value)) : .regex(escaped)
         case .prefix: return .regex(caseless + "^" + escaped)
         case .regex: return .regex(caseless + test.value)
         }
