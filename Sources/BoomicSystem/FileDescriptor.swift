@@ -86,6 +86,23 @@ public final class FileDescriptor: Sendable {
         }
     }
 
+    /// Up to `count` bytes at `offset`, leaving the file position alone (`pread`): fewer only
+    /// where the file ends.
+    public func read(count: Int, at offset: Int) throws(SystemError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: max(0, count))
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { b in
+                SystemCall.retryingInterrupts { pread(rawValue, b.baseAddress! + done, b.count - done, off_t(offset + done)) }
+            }
+            guard n >= 0 else { throw SystemError(.read, path: path, errno: errno) }
+            if n == 0 { break }
+            done += n
+        }
+        bytes.removeSubrange(done...)
+        return bytes
+    }
+
     /// Writes all of `buffer` (see `SystemCall.write(all:to:path:)`).
     public func write(_ buffer: UnsafeRawBufferPointer) throws(SystemError) {
         try SystemCall.write(all: buffer, to: rawValue, path: path)

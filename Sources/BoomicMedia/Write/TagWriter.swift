@@ -185,7 +185,7 @@ public struct TagWriter: Sendable {
         let fingerprint: String?
         let after: FileStamp
         do {
-            notes += try apply(song, differences: differences, to: temp, path: path)
+            notes += try apply(song, differences: differences, to: temp, path: path, original: original, copy: copy, source: source)
             let written = try TagFile(path: temp)
             var back = TagMap.differences(between: song, fileTags: written.properties(), fileArt: fileArt(of: written, real: real))
             remaining = back
@@ -263,9 +263,15 @@ public struct TagWriter: Sendable {
         return (file, differences)
     }
 
-    /// Writes the key changes and the cover into the copy at `temp`; returns notes.
-    private func apply(_ song: Song, differences: [TagDifference], to temp: String,
-                       path: String) throws(MediaError) -> [Note] {
+    /// Writes the key changes and the cover into the copy at `temp` (open as `copy`, made from
+    /// `source`, which TagLib reads as `original`); returns notes. A FLAC's comments are
+    /// edited as the file has them (`writeFLACComments`) unless its cover changes.
+    private func apply(_ song: Song, differences: [TagDifference], to temp: String, path: String,
+                       original: TagFile, copy: FileDescriptor, source: FileDescriptor) throws(MediaError) -> [Note] {
+        if original.format == .flac, !differences.contains(where: { $0.field == .art }) {
+            let changes = TagMap.changes(from: original.properties(), to: song, format: .flac)
+            if try Self.writeFLACComments(changes, copy: copy, source: source, for: path) { return [] }
+        }
         let file = try TagFile(path: temp, writable: true)
         guard let format = file.format else {
             throw .unwritable(path: path, reason: "Boomic does not know how to write this format's tags")

@@ -1,0 +1,215 @@
+/// A FLAC file's metadata blocks, and the Vorbis comments in them edited the way the file
+/// already has them: what writing a few fields changes in a FLAC, and nothing else.
+///
+/// Why not TagLib's save: TagLib 1.13 keeps Vorbis comments in a map, so it writes every key
+/// upper-cased and sorted by name whatever the file had (`title` before `TITLE`, Picard's order
+/// lost), drops entries it cannot parse, rewrites an ID3v2 tag in front, and rewrites the whole
+/// file with 4 KiB of padding even when the file had room. Here an untouched entry keeps its
+/// bytes and its place, a changed one keeps its key as spelled, and the padding the file has
+/// takes up the difference in size, so the audio does not move (as metaflac and mutagen do).
+///
+/// Pure: bytes in, bytes out. `TagWriter` does the reading and writing, and reads the result
+/// back through TagLib before it replaces anything.
+struct FLACMetadata: Equatable {
+    /// One metadata block: its type (0 STREAMINFO, 1 PADDING, 4 VORBIS_COMMENT, 6 PICTURE, …)
+    /// and its body; headers are rebuilt on rendering (only the last block is flagged last).
+    struct Block: Equatable {
+        var type: UInt8
+        var body: [UInt8]
+    }
+
+    /// The Vorbis comment block's contents: the vendor string and the entries, as bytes.
+    struct Comments: Equatable {
+        var vendor: [UInt8]
+        var entries: [[UInt8]]
+
+        /// The entry's key, upper-cased (ASCII), or nil when it has no `=`.
+        static func key(of entry: [UInt8]) -> String? {
+            guard let eq = entry.firstIndex(of: 0x3D) else { return nil }
+            return String(decoding: entry[..<eq].map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self)
+        }
+
+        static func value(of entry: [UInt8]) -> [UInt8] {
+            guard let eq = entry.firstIndex(of: 0x3D) else { return [] }
+            return Array(entry[(eq + 1)...])
+        }
+
+        /// The entries with `changes` made (upper-case key → its values; no values: remove the
+        /// key). For each key, the file's entries of it take the new values in order: an entry
+        /// whose value stays keeps its bytes, one whose value changes keeps its key's spelling,
+        /// entries beyond the new values go, and values beyond the entries follow the key's
+        /// last entry (a new key goes at the end, upper-cased). Other entries are untouched.
+        func applying(_ changes: [String: [String]]) -> Comments {
+            var out = entries
+            // Keys in a fixed order, so the result does not depend on the dictionary's.
+            for key in changes.keys.sorted() {
+                let values = changes[key]!.map { Array($0.utf8) }
+                let places = out.indices.filter { Self.key(of: out[$0]) == key }
+                var replaced = out
+                for (i, place) in places.enumerated() where i < values.count {
+                    if Self.value(of: out[place]) != values[i] {
+                        let eq = out[place].firstIndex(of: 0x3D)!
+                        replaced[place] = Array(out[place][...eq]) + values[i]
+                    }
+                }
+                let extra = values.dropFirst(places.count).map { Array(key.utf8) + [0x3D] + $0 }
+                let doomed = Set(places.dropFirst(values.count))
+                var next: [[UInt8]] = []
+                for i in replaced.indices where !doomed.contains(i) {
+                    next.append(replaced[i])
+                    if i == places.last { next.append(contentsOf: extra) }
+                }
+                if places.isEmpty { next.append(contentsOf: extra) }
+                out = next
+            }
+            return Comments(vendor: vendor, entries: out)
+        }
+
+        init(vendor: [UInt8], entries: [[UInt8]]) {
+            self.vendor = vendor
+            self.entries = entries
+        }
+
+        /// Parses a VORBIS_COMMENT body; nil unless it is exactly that (lengths that fit, no
+        /// bytes left over).
+        init?(body: [UInt8]) {
+            var at = 0
+            func length() -> Int? {
+                guard at + 4 <= body.count else { return nil }
+                let n = Int(body[at]) | Int(body[at + 1]) << 8 | Int(body[at + 2]) << 16 | Int(body[at + 3]) << 24
+                at += 4
+                return n
+            }
+            func bytes() -> [UInt8]? {
+                guard let n = length(), n <= body.count - at else { return nil }
+                defer { at += n }
+                return Array(body[at..<(at + n)])
+            }
+            guard let vendor = bytes(), let count = length(), count <= (body.count - at) / 4 else { return nil }
+            var entries: [[UInt8]] = []
+            entries.reserveCapacity(count)
+            for _ in 0..<count {
+                guard let entry = bytes() else { return nil }
+                entries.append(entry)
+            }
+            guard at == body.count else { return nil }
+            self.vendor = vendor
+            self.entries = entries
+        }
+
+        var body: [UInt8] {
+            var out: [UInt8] = []
+            func length(_ n: Int) { out += [UInt8(n & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 24 & 0xFF)] }
+            length(vendor.count)
+            out += vendor
+            length(entries.count)
+            for entry in entries {
+                length(entry.count)
+                out += entry
+            }
+            return out
+        }
+    }
+
+    static let vorbisComment: UInt8 = 4
+    static let padding: UInt8 = 1
+    /// The padding a file that had no room for its new comments gets, so that the next edits
+    /// fit (what `flac` gives a new file).
+    static let roomyPadding = 8192
+    /// The largest body a block header can state.
+    static let maxBlockBody = (1 << 24) - 1
+
+    var blocks: [Block]
+
+    /// The blocks of a metadata region: the bytes from just after `fLaC` up to the first audio
+    /// frame. Nil unless STREAMINFO comes first and every block fits exactly.
+    init?(region: [UInt8]) {
+        var at = 0, blocks: [Block] = [], last = false
+        while !last {
+            guard at + 4 <= region.count else { return nil }
+            last = region[at] & 0x80 != 0
+            let type = region[at] & 0x7F
+            let n = Int(region[at + 1]) << 16 | Int(region[at + 2]) << 8 | Int(region[at + 3])
+            at += 4
+            guard type != 127, n <= region.count - at else { return nil }
+            blocks.append(Block(type: type, body: Array(region[at..<(at + n)])))
+            at += n
+        }
+        guard at == region.count, blocks.first?.type == 0, blocks.first?.body.count == 34 else { return nil }
+        self.blocks = blocks
+    }
+
+    init(blocks: [Block]) {
+        self.blocks = blocks
+    }
+
+    /// The region's length, as `region` stated it: what follows it is audio.
+    static func regionLength(headers: (Int) -> [UInt8]?) -> Int? {
+        var at = 0
+        while true {
+            guard let h = headers(at), h.count == 4 else { return nil }
+            at += 4 + (Int(h[1]) << 16 | Int(h[2]) << 8 | Int(h[3]))
+            if h[0] & 0x80 != 0 { return at }
+        }
+    }
+
+    var region: [UInt8] {
+        var out: [UInt8] = []
+        for (i, block) in blocks.enumerated() {
+            let n = block.body.count
+            out += [block.type | (i == blocks.count - 1 ? 0x80 : 0), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)]
+            out += block.body
+        }
+        return out
+    }
+
+    /// The one Vorbis comment block, parsed; nil when there is none, several, or it is damaged.
+    var comments: Comments? {
+        let found = blocks.filter { $0.type == Self.vorbisComment }
+        guard found.count == 1 else { return nil }
+        return Comments(body: found[0].body)
+    }
+
+    /// The blocks with the Vorbis comments replaced by `new`, laid out to keep the region's
+    /// length when the padding allows: the last PADDING block shrinks or grows by the change
+    /// (or goes, when that is exactly its size), or a new one takes up what the comments lost.
+    /// `fits` says whether the length was kept; when it was not, the region ends with
+    /// `roomyPadding` bytes of padding and the audio must move. Nil when the comments no
+    /// longer fit in a block.
+    func replacingComments(with new: Comments) -> (metadata: FLACMetadata, fits: Bool)? {
+        let body = new.body
+        guard body.count <= Self.maxBlockBody, let at = blocks.firstIndex(where: { $0.type == Self.vorbisComment }) else { return nil }
+        var out = blocks
+        let growth = body.count - out[at].body.count
+        out[at].body = body
+        if growth == 0 { return (FLACMetadata(blocks: out), true) }
+        if let pad = out.lastIndex(where: { $0.type == Self.padding }) {
+            let room = out[pad].body.count
+            if growth <= room, room - growth <= Self.maxBlockBody {
+                out[pad].body = [UInt8](repeating: 0, count: room - growth)
+                return (FLACMetadata(blocks: out), true)
+            }
+            if growth == room + 4 {
+                out.remove(at: pad)
+                return (FLACMetadata(blocks: out), true)
+            }
+            out.remove(at: pad)
+        } else if growth <= -4 {
+            out.append(Block(type: Self.padding, body: [UInt8](repeating: 0, count: -growth - 4)))
+            return (FLACMetadata(blocks: out), true)
+        }
+        out.append(Block(type: Self.padding, body: [UInt8](repeating: 0, count: Self.roomyPadding)))
+        return (FLACMetadata(blocks: out), false)
+    }
+
+    /// Where the `fLaC` marker is: 0, or just after an ID3v2 tag in front (some rippers write
+    /// one), given the file's first 10 bytes; nil when the file does not start as a FLAC.
+    static func markerOffset(head: [UInt8]) -> Int? {
+        guard head.count >= 10 else { return nil }
+        if head[0..<3].elementsEqual("ID3".utf8) {
+            let size = head[6..<10].reduce(0) { $0 << 7 | Int($1 & 0x7F) }
+            return 10 + size + (head[5] & 0x10 != 0 ? 10 : 0)
+        }
+        return 0
+    }
+}

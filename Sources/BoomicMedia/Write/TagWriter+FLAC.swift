@@ -1,0 +1,56 @@
+import BoomicSystem
+import Glibc
+
+/// Vorbis comments written into a FLAC file as the file has them (`FLACMetadata`), instead of
+/// through TagLib's save, which re-sorts and re-spells every key and rewrites the whole file.
+extension TagWriter {
+    /// The largest metadata region read into memory (pictures included); a file with more goes
+    /// to TagLib.
+    static let maxFLACRegion = 64 << 20
+
+    /// Writes `changes` (upper-case key → values, none: remove) into `copy`, an exact copy of
+    /// `source`, as edits of its own Vorbis comment entries. Returns false, having written
+    /// nothing, when the file is not the shape this handles (no single Vorbis comment block
+    /// with fields of its own, a damaged block, a huge region): TagLib writes it then. The
+    /// caller reads the copy back through TagLib before using it, as it does after TagLib.
+    static func writeFLACComments(_ changes: [String: [String]], copy: FileDescriptor, source: FileDescriptor,
+                                  for path: String) throws(MediaError) -> Bool {
+        do {
+            let head = try source.read(count: 10, at: 0)
+            guard let marker = FLACMetadata.markerOffset(head: head),
+                  try source.read(count: 4, at: marker).elementsEqual("fLaC".utf8) else { return false }
+            let start = marker + 4
+            let length = FLACMetadata.regionLength { at in
+                at < maxFLACRegion ? try? source.read(count: 4, at: start + at) : nil
+            }
+            guard let length, length <= maxFLACRegion,
+                  let metadata = FLACMetadata(region: try source.read(count: length, at: start)),
+                  let comments = metadata.comments, comments.entries.contains(where: isField),
+                  let (edited, fits) = metadata.replacingComments(with: comments.applying(changes)) else { return false }
+            let region = edited.region
+            try copy.write(region, at: start)
+            if fits { return true }
+            // The audio moves: copy it from the original to just after the new region.
+            let size = Int(try source.status().st_size)
+            var from = start + length, to = start + region.count
+            while from < size {
+                let chunk = try source.read(count: min(1 << 20, size - from), at: from)
+                guard !chunk.isEmpty else { break }
+                try copy.write(chunk, at: to)
+                from += chunk.count
+                to += chunk.count
+            }
+            try copy.truncate(to: to)
+            return true
+        } catch {
+            throw .unwritable(path: path, reason: "cannot write the copy (\(error.reason))")
+        }
+    }
+
+    /// An entry TagLib reads as a field (so that the file reads from its Vorbis comments, not
+    /// from an ID3 tag beside them): a key, and not a picture kept as a comment.
+    private static func isField(_ entry: [UInt8]) -> Bool {
+        guard let key = FLACMetadata.Comments.key(of: entry), !key.isEmpty else { return false }
+        return key != "METADATA_BLOCK_PICTURE" && key != "COVERART"
+    }
+}

@@ -1,0 +1,128 @@
+import BoomicCore
+@testable import BoomicMedia
+import BoomicTestSupport
+import Foundation
+import Testing
+
+/// A FLAC that another program tagged, written back: its Vorbis comments keep their order and
+/// their keys' spelling, the padding takes up the change so the audio does not move, and an ID3
+/// tag in front of the FLAC stays byte for byte. Checked with mutagen, which lists the comments
+/// as the file has them.
+extension TagWriterTests {
+    /// A FLAC tagged as foobar2000 or a hand-edited file might be: keys in mixed case, in no
+    /// particular order, one the library does not know, and 8 KiB of padding.
+    func foreignFLAC(padding: Int = 8192) throws -> String {
+        let path = try copy("Loose Files/no tags at all.flac")
+        _ = try mutagen("""
+            from mutagen.flac import FLAC
+            f = FLAC(sys.argv[1])
+            if f.tags is None: f.add_tags()
+            f.tags.clear()
+            for k, v in [("title", "Old Title"), ("ARTIST", "Zed"), ("Album", "Alpha"), ("TRACKNUMBER", "3"),
+                         ("MOOD", "calm"), ("comment", "c1"), ("COMMENT", "c2"), ("GENRE", "Jazz"), ("GENRE", "Fusion")]:
+                f.tags.append((k, v))
+            f.save(padding=lambda info: \(padding))
+            """, path)
+        return path
+    }
+
+    static let listComments = """
+        from mutagen.flac import FLAC
+        f = FLAC(sys.argv[1])
+        pad = [b.length for b in f.metadata_blocks if b.code == 1]
+        print(json.dumps([f"{k}={v}" for k, v in f.tags]), pad)
+        """
+
+    /// The file's bytes from `offset` on.
+    func tail(_ path: String, from offset: Int) throws -> Data {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        return data.suffix(from: data.startIndex + offset)
+    }
+
+    @Test func aFLACKeepsItsCommentsAsWrittenAndItsAudioInPlace() throws {
+        let path = try foreignFLAC()
+        let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int
+        let audio = try tail(path, from: size - 4000)
+        var song = try scan(path)
+        song.title = "A Longer New Title"
+        song.composer = "Bach"
+        song.genre = nil
+        song.comment = "c1 changed"
+        let outcome = try writer.write(song)
+        #expect(outcome.remaining.isEmpty, "\(outcome.remaining)")
+        #expect(try mutagen(Self.listComments, path) == #"""
+            ["title=A Longer New Title", "ARTIST=Zed", "Album=Alpha", "TRACKNUMBER=3", "MOOD=calm", "comment=c1 changed", "COMMENT=c2", "COMPOSER=Bach"] [8188]
+
+            """#)
+        // The padding took the change: the file is as long, and its audio where it was.
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int == size)
+        #expect(try tail(path, from: size - 4000) == audio)
+        // Writing what the file already has changes nothing.
+        #expect(try writer.write(try scan(path)).written.isEmpty)
+    }
+
+    /// Every field, written as in-place edits of the comments (the cover unchanged, so TagLib
+    /// does not save), then cleared: read back by TagLib as the song, the audio the same, an
+    /// unknown key kept, and nothing left to write the second time.
+    @Test(arguments: ["Miles Quartet/Blue Sketches/01 So Modal.flac", "Various Artists/Night Drive/02 Ночной город.flac", "Edge Case Orchestra/Strange Titles/02 Rise ∕ Fall 🌅.flac"])
+    func everyFieldIsEditedInPlaceThenCleared(_ sample: String) throws {
+        let path = try copy(sample)
+        _ = try mutagen("from mutagen.flac import FLAC\nf = FLAC(sys.argv[1]); f['mood'] = 'Calm'; f.save()", path)
+        let original = try scan(path)
+        let audio = try decoded(path)
+        var new = try edited(original)
+        new.art = original.art
+        let outcome = try writer.write(new)
+        #expect(outcome.didWrite && outcome.remaining.isEmpty, "\(outcome.remaining)")
+        try expectTags(of: path, equal: new)
+        #expect(try decoded(path) == audio)
+        #expect(try mutagen("from mutagen.flac import FLAC\nprint(FLAC(sys.argv[1])['mood'])", path) == "['Calm']\n")
+        #expect(!(try writer.write(try scan(path))).didWrite)
+        var empty = cleared(new)
+        empty.art = original.art
+        empty.size = outcome.stamp.size; empty.mtime = outcome.stamp.mtime
+        #expect(try writer.write(empty).remaining.isEmpty)
+        try expectTags(of: path, equal: empty)
+        #expect(try decoded(path) == audio)
+        #expect(try mutagen("from mutagen.flac import FLAC\nprint(list(FLAC(sys.argv[1]).tags))", path) == "[('mood', 'Calm')]\n")
+    }
+
+    @Test func commentsThatOutgrowThePaddingMoveTheAudioWhole() throws {
+        let path = try foreignFLAC(padding: 10)
+        let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int
+        let audio = try tail(path, from: size - 4000)
+        var song = try scan(path)
+        song.title = String(repeating: "Much longer ", count: 10)
+        let outcome = try writer.write(song)
+        #expect(outcome.remaining.isEmpty)
+        #expect(try mutagen(Self.listComments, path) == #"""
+            ["title=\#(song.title!)", "ARTIST=Zed", "Album=Alpha", "TRACKNUMBER=3", "MOOD=calm", "comment=c1", "COMMENT=c2", "GENRE=Jazz", "GENRE=Fusion"] [8192]
+
+            """#)
+        let grown = try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int
+        #expect(try tail(path, from: grown - 4000) == audio)
+        #expect(AudioComparison.difference(try TagFile(path: Repo.samples + "/Loose Files/no tags at all.flac"), try TagFile(path: path)) == nil)
+    }
+
+    @Test func anID3TagInFrontOfAFLACStaysAsItWas() throws {
+        let path = try foreignFLAC()
+        // Some rippers put an ID3v2 tag before `fLaC`; TagLib rewrote it on every save (TCON
+        // `(17)Rock` as `Rock`, TYER moved to the end).
+        _ = try mutagen("""
+            from mutagen.id3 import ID3, TIT2, TYER, TCON
+            t = ID3()
+            for f in [TYER(encoding=1, text="2001"), TCON(encoding=1, text="(17)Rock"), TIT2(encoding=1, text="id3 title")]:
+                t.add(f)
+            t.save(sys.argv[1], v2_version=3, padding=lambda info: 7)
+            """, path)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let id3Length = try #require(FLACMetadata.markerOffset(head: Array(before.prefix(10))))
+        var song = try scan(path)
+        #expect(song.title == "Old Title")
+        song.title = "New"
+        _ = try writer.write(song)
+        let after = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(after.prefix(id3Length) == before.prefix(id3Length))
+        #expect(try scan(path).title == "New")
+    }
+}
