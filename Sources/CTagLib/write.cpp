@@ -14,6 +14,9 @@
 #include <taglib/mp4tag.h>
 #include <taglib/mpcfile.h>
 #include <taglib/mpegfile.h>
+#include <taglib/oggfile.h>
+#include <taglib/opusfile.h>
+#include <taglib/vorbisfile.h>
 #include <taglib/id3v1tag.h>
 #include <taglib/textidentificationframe.h>
 #include <taglib/uniquefileidentifierframe.h>
@@ -443,6 +446,53 @@ int ctl_save(ctl_file *file, char *error, size_t error_size) {
         // FileStream writes through a buffered FILE*: the bytes reach the file only when it is
         // closed. Close and reopen, so the file on disk is complete now (another reader or
         // writer may come next) and this handle reflects exactly what was written.
+        return reopen(file, error, error_size) ? 1 : 0;
+    } catch (...) {
+        setError(error, error_size, "TagLib failed while writing the file");
+        return 0;
+    }
+}
+
+/// The Ogg file whose second packet holds its comments (Vorbis, Opus); nullptr otherwise.
+static Ogg::File *oggWithCommentPacket(File *file) {
+    if (auto *x = dynamic_cast<Ogg::Vorbis::File *>(file)) return x;
+    if (auto *x = dynamic_cast<Ogg::Opus::File *>(file)) return x;
+    return nullptr;
+}
+
+int ctl_ogg_comment_packet(ctl_file *file, void (*body)(const uint8_t *, int64_t, void *), void *context) {
+    if (!usable(file) || body == nullptr) return 0;
+    try {
+        Ogg::File *ogg = oggWithCommentPacket(file->file);
+        if (ogg == nullptr) return 0;
+        ByteVector packet = ogg->packet(1);
+        if (packet.isEmpty()) return 0;
+        body(reinterpret_cast<const uint8_t *>(packet.data()), packet.size(), context);
+        return 1;
+    } catch (...) {
+        return 0;
+    }
+}
+
+int ctl_ogg_save_comment_packet(ctl_file *file, const uint8_t *data, int64_t size, char *error, size_t error_size) {
+    if (!usable(file) || data == nullptr || size <= 0 || size > 0x7FFFFFFF) {
+        setError(error, error_size, "no comment packet to write");
+        return 0;
+    }
+    try {
+        Ogg::File *ogg = oggWithCommentPacket(file->file);
+        if (ogg == nullptr || file->stream->readOnly()) {
+            setError(error, error_size, "not an Ogg Vorbis or Opus file open for writing");
+            return 0;
+        }
+        file->picturesLoaded = false;
+        ogg->setPacket(1, ByteVector(reinterpret_cast<const char *>(data), static_cast<unsigned int>(size)));
+        // Ogg::File's own save writes the packets set; Vorbis::File::save and Opus::File::save
+        // would first replace this one with their rendering of the comments.
+        if (!ogg->Ogg::File::save()) {
+            setError(error, error_size, "TagLib could not write the file");
+            return 0;
+        }
         return reopen(file, error, error_size) ? 1 : 0;
     } catch (...) {
         setError(error, error_size, "TagLib failed while writing the file");

@@ -146,6 +146,32 @@ public final class TagFile {
         }
     }
 
+    /// The comment header packet of an Ogg Vorbis or Opus file, whole; nil for other files.
+    public func oggCommentPacket() -> [UInt8]? {
+        final class Box { var bytes: [UInt8]? }
+        let box = Box()
+        let found = withExtendedLifetime(box) {
+            ctl_ogg_comment_packet(handle, { data, size, context in
+                guard let data, let context else { return }
+                Unmanaged<Box>.fromOpaque(context).takeUnretainedValue().bytes = Array(UnsafeBufferPointer(start: data, count: Int(size)))
+            }, Unmanaged.passUnretained(box).toOpaque())
+        }
+        return found == 1 ? box.bytes : nil
+    }
+
+    /// Writes `packet` as the comment header packet of an Ogg Vorbis or Opus file opened
+    /// `writable`, as it is: TagLib lays it out in pages but does not render the comments.
+    public func saveOggCommentPacket(_ packet: [UInt8]) throws(MediaError) {
+        var message = [CChar](repeating: 0, count: 256)
+        let ok = packet.withUnsafeBufferPointer { buffer in
+            ctl_ogg_save_comment_packet(handle, buffer.baseAddress, Int64(buffer.count), &message, message.count)
+        }
+        guard ok == 1 else {
+            let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw .unwritable(path: path, reason: reason.isEmpty ? "TagLib could not save it" : reason)
+        }
+    }
+
     /// Writes changed tags into the file, which must have been opened `writable`.
     ///
     /// This writes in place; callers that need atomicity copy the file first and rename after.

@@ -18,99 +18,6 @@ struct FLACMetadata: Equatable {
         var body: [UInt8]
     }
 
-    /// The Vorbis comment block's contents: the vendor string and the entries, as bytes.
-    struct Comments: Equatable {
-        var vendor: [UInt8]
-        var entries: [[UInt8]]
-
-        /// The entry's key, upper-cased (ASCII), or nil when it has no `=`.
-        static func key(of entry: [UInt8]) -> String? {
-            guard let eq = entry.firstIndex(of: 0x3D) else { return nil }
-            return String(decoding: entry[..<eq].map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self)
-        }
-
-        static func value(of entry: [UInt8]) -> [UInt8] {
-            guard let eq = entry.firstIndex(of: 0x3D) else { return [] }
-            return Array(entry[(eq + 1)...])
-        }
-
-        /// The entries with `changes` made (upper-case key → its values; no values: remove the
-        /// key). For each key, the file's entries of it take the new values in order: an entry
-        /// whose value stays keeps its bytes, one whose value changes keeps its key's spelling,
-        /// entries beyond the new values go, and values beyond the entries follow the key's
-        /// last entry (a new key goes at the end, upper-cased). Other entries are untouched.
-        func applying(_ changes: [String: [String]]) -> Comments {
-            var out = entries
-            // Keys in a fixed order, so the result does not depend on the dictionary's.
-            for key in changes.keys.sorted() {
-                let values = changes[key]!.map { Array($0.utf8) }
-                let places = out.indices.filter { Self.key(of: out[$0]) == key }
-                var replaced = out
-                for (i, place) in places.enumerated() where i < values.count {
-                    if Self.value(of: out[place]) != values[i] {
-                        let eq = out[place].firstIndex(of: 0x3D)!
-                        replaced[place] = Array(out[place][...eq]) + values[i]
-                    }
-                }
-                let extra = values.dropFirst(places.count).map { Array(key.utf8) + [0x3D] + $0 }
-                let doomed = Set(places.dropFirst(values.count))
-                var next: [[UInt8]] = []
-                for i in replaced.indices where !doomed.contains(i) {
-                    next.append(replaced[i])
-                    if i == places.last { next.append(contentsOf: extra) }
-                }
-                if places.isEmpty { next.append(contentsOf: extra) }
-                out = next
-            }
-            return Comments(vendor: vendor, entries: out)
-        }
-
-        init(vendor: [UInt8], entries: [[UInt8]]) {
-            self.vendor = vendor
-            self.entries = entries
-        }
-
-        /// Parses a VORBIS_COMMENT body; nil unless it is exactly that (lengths that fit, no
-        /// bytes left over).
-        init?(body: [UInt8]) {
-            var at = 0
-            func length() -> Int? {
-                guard at + 4 <= body.count else { return nil }
-                let n = Int(body[at]) | Int(body[at + 1]) << 8 | Int(body[at + 2]) << 16 | Int(body[at + 3]) << 24
-                at += 4
-                return n
-            }
-            func bytes() -> [UInt8]? {
-                guard let n = length(), n <= body.count - at else { return nil }
-                defer { at += n }
-                return Array(body[at..<(at + n)])
-            }
-            guard let vendor = bytes(), let count = length(), count <= (body.count - at) / 4 else { return nil }
-            var entries: [[UInt8]] = []
-            entries.reserveCapacity(count)
-            for _ in 0..<count {
-                guard let entry = bytes() else { return nil }
-                entries.append(entry)
-            }
-            guard at == body.count else { return nil }
-            self.vendor = vendor
-            self.entries = entries
-        }
-
-        var body: [UInt8] {
-            var out: [UInt8] = []
-            func length(_ n: Int) { out += [UInt8(n & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 24 & 0xFF)] }
-            length(vendor.count)
-            out += vendor
-            length(entries.count)
-            for entry in entries {
-                length(entry.count)
-                out += entry
-            }
-            return out
-        }
-    }
-
     static let vorbisComment: UInt8 = 4
     static let padding: UInt8 = 1
     /// The padding a file that had no room for its new comments gets, so that the next edits
@@ -164,10 +71,10 @@ struct FLACMetadata: Equatable {
     }
 
     /// The one Vorbis comment block, parsed; nil when there is none, several, or it is damaged.
-    var comments: Comments? {
+    var comments: VorbisComments? {
         let found = blocks.filter { $0.type == Self.vorbisComment }
         guard found.count == 1 else { return nil }
-        return Comments(body: found[0].body)
+        return VorbisComments(body: found[0].body)
     }
 
     /// The blocks with the Vorbis comments replaced by `new`, laid out to keep the region's
@@ -176,7 +83,7 @@ struct FLACMetadata: Equatable {
     /// `fits` says whether the length was kept; when it was not, the region ends with
     /// `roomyPadding` bytes of padding and the audio must move. Nil when the comments no
     /// longer fit in a block.
-    func replacingComments(with new: Comments) -> (metadata: FLACMetadata, fits: Bool)? {
+    func replacingComments(with new: VorbisComments) -> (metadata: FLACMetadata, fits: Bool)? {
         let body = new.body
         guard body.count <= Self.maxBlockBody, let at = blocks.firstIndex(where: { $0.type == Self.vorbisComment }) else { return nil }
         var out = blocks

@@ -264,15 +264,21 @@ public struct TagWriter: Sendable {
     }
 
     /// Writes the key changes and the cover into the copy at `temp` (open as `copy`, made from
-    /// `source`, which TagLib reads as `original`); returns notes. A FLAC's comments are
-    /// edited as the file has them (`writeFLACComments`) unless its cover changes.
+    /// `source`, which TagLib reads as `original`); returns notes. Vorbis comments (FLAC, Ogg
+    /// Vorbis, Opus) are edited as the file has them (`writeFLACComments`, `writeOggComments`)
+    /// unless the cover changes.
     private func apply(_ song: Song, differences: [TagDifference], to temp: String, path: String,
                        original: TagFile, copy: FileDescriptor, source: FileDescriptor) throws(MediaError) -> [Note] {
-        if original.format == .flac, !differences.contains(where: { $0.field == .art }) {
+        let coverChanges = differences.contains { $0.field == .art }
+        if original.format == .flac, !coverChanges {
             let changes = TagMap.changes(from: original.properties(), to: song, format: .flac)
             if try Self.writeFLACComments(changes, copy: copy, source: source, for: path) { return [] }
         }
         let file = try TagFile(path: temp, writable: true)
+        if let format = file.format, format == .ogg || format == .opus, !coverChanges {
+            let changes = TagMap.changes(from: file.properties(), to: song, format: format)
+            if try Self.writeOggComments(changes, into: file) { return [] }
+        }
         guard let format = file.format else {
             throw .unwritable(path: path, reason: "Boomic does not know how to write this format's tags")
         }

@@ -124,6 +124,17 @@ int ctl_set_front_cover(ctl_file *file, const char *mime, const uint8_t *data, i
 /// earlier are invalid. Returns 1 on success; otherwise 0 and a one-line reason in `error`.
 int ctl_save(ctl_file *file, char *error, size_t error_size);
 
+/// Calls `body` with the comment header packet of an Ogg Vorbis or Opus file (its second
+/// packet: `\x03vorbis…` or `OpusTags…`, whole, across pages). Returns 1, or 0 when the file is
+/// neither or has no such packet.
+int ctl_ogg_comment_packet(ctl_file *file, void (*body)(const uint8_t *data, int64_t size, void *context),
+                           void *context);
+
+/// Replaces that packet with `data` and writes the pages it spans (the audio pages are only
+/// renumbered, if at all), without TagLib rendering the comments; then closes and reopens the
+/// file as `ctl_save` does. Returns 1 on success; otherwise 0 and a one-line reason in `error`.
+int ctl_ogg_save_comment_packet(ctl_file *file, const uint8_t *data, int64_t size, char *error, size_t error_size);
+
 #ifdef __cplusplus
 }
 #endif

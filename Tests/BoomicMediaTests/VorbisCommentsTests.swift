@@ -2,16 +2,16 @@
 import BoomicTestSupport
 import Testing
 
-/// The laws of editing a FLAC's Vorbis comments in place, on random comment lists, edits and
-/// block layouts: a changed key holds exactly its new values, every other entry keeps its bytes
-/// and its order, an edit to the values a file already has changes nothing, and the padding
+/// The laws of editing Vorbis comments in place, on random comment lists, edits and FLAC block
+/// layouts: a changed key holds exactly its new values, every other entry keeps its bytes and
+/// its order, an edit to the values a file already has changes nothing, and a FLAC's padding
 /// takes up the change in size whenever it can.
-@Suite("FLAC metadata")
-struct FLACMetadataTests {
+@Suite("Vorbis comments")
+struct VorbisCommentsTests {
     static let keys = ["TITLE", "title", "Artist", "ARTIST", "GENRE", "genre", "COMMENT", "MOOD", "DATE", "X-CUSTOM"]
     static let values = ["", "a", "Jazz", "Fusion", "Ünïcode — 新しい", "x=y", String(repeating: "long ", count: 40)]
 
-    static func randomComments(_ r: inout SplitMix64) -> FLACMetadata.Comments {
+    static func randomComments(_ r: inout SplitMix64) -> VorbisComments {
         var entries: [[UInt8]] = []
         for _ in 0..<Int.random(in: 0...12, using: &r) {
             if Int.random(in: 0..<20, using: &r) == 0 {
@@ -32,8 +32,8 @@ struct FLACMetadataTests {
     }
 
     /// The entries whose key `wanted` takes, and those without a key, in order.
-    static func fields(_ c: FLACMetadata.Comments, _ wanted: (String) -> Bool) -> [[UInt8]] {
-        c.entries.filter { FLACMetadata.Comments.key(of: $0).map(wanted) ?? true }
+    static func fields(_ c: VorbisComments, _ wanted: (String) -> Bool) -> [[UInt8]] {
+        c.entries.filter { VorbisComments.key(of: $0).map(wanted) ?? true }
     }
 
     @Test(arguments: 1...8)
@@ -44,7 +44,7 @@ struct FLACMetadataTests {
             let after = before.applying(changes)
             #expect(after.vendor == before.vendor)
             for (key, new) in changes {
-                let got = after.entries.filter { FLACMetadata.Comments.key(of: $0) == key }.map(FLACMetadata.Comments.value(of:))
+                let got = after.entries.filter { VorbisComments.key(of: $0) == key }.map(VorbisComments.value(of:))
                 #expect(got == new.map { Array($0.utf8) }, "seed \(seed): \(key) in \(before.entries.map { String(decoding: $0, as: UTF8.self) })")
             }
             // Entries of keys not changed (and entries without a key): the same bytes, in order.
@@ -52,25 +52,25 @@ struct FLACMetadataTests {
             #expect(Self.fields(after, untouched) == Self.fields(before, untouched), "seed \(seed)")
             // An entry whose value stays where it was keeps its key as spelled.
             for (key, new) in changes {
-                let old = before.entries.filter { FLACMetadata.Comments.key(of: $0) == key }
-                let kept = after.entries.filter { FLACMetadata.Comments.key(of: $0) == key }
-                for (i, entry) in old.enumerated() where i < new.count && FLACMetadata.Comments.value(of: entry) == Array(new[i].utf8) {
+                let old = before.entries.filter { VorbisComments.key(of: $0) == key }
+                let kept = after.entries.filter { VorbisComments.key(of: $0) == key }
+                for (i, entry) in old.enumerated() where i < new.count && VorbisComments.value(of: entry) == Array(new[i].utf8) {
                     #expect(kept[i] == entry, "seed \(seed)")
                 }
             }
             // Writing what the file already has changes no byte; and the body reads back.
             var current: [String: [String]] = [:]
             for entry in before.entries {
-                if let key = FLACMetadata.Comments.key(of: entry) {
-                    current[key, default: []].append(String(decoding: FLACMetadata.Comments.value(of: entry), as: UTF8.self))
+                if let key = VorbisComments.key(of: entry) {
+                    current[key, default: []].append(String(decoding: VorbisComments.value(of: entry), as: UTF8.self))
                 }
             }
             #expect(before.applying(current) == before, "seed \(seed)")
-            #expect(FLACMetadata.Comments(body: after.body) == after, "seed \(seed)")
+            #expect(VorbisComments(body: after.body) == after, "seed \(seed)")
         }
     }
 
-    static func randomMetadata(_ r: inout SplitMix64, comments: FLACMetadata.Comments) -> FLACMetadata {
+    static func randomMetadata(_ r: inout SplitMix64, comments: VorbisComments) -> FLACMetadata {
         var blocks = [FLACMetadata.Block(type: 0, body: (0..<34).map { _ in UInt8.random(in: 0...255, using: &r) })]
         var others: [FLACMetadata.Block] = [.init(type: 4, body: comments.body)]
         for _ in 0..<Int.random(in: 0...3, using: &r) {
@@ -110,9 +110,22 @@ struct FLACMetadataTests {
         }
     }
 
+    @Test func oggPacketsKeepWhatFollowsTheComments() throws {
+        let comments = VorbisComments(vendor: Array("v".utf8), entries: [Array("A=b".utf8), Array("c=d".utf8)])
+        let vorbis: [UInt8] = [3] + Array("vorbis".utf8)
+        for packet in [vorbis + comments.body + [1], vorbis + comments.body + [1, 0, 0, 0],
+                       Array("OpusTags".utf8) + comments.body, Array("OpusTags".utf8) + comments.body + [1, 2, 3]] {
+            let parsed = try #require(OggCommentPacket(packet))
+            #expect(parsed.bytes == packet)
+            #expect(parsed.comments == comments)
+        }
+        #expect(OggCommentPacket(Array("OpusHead".utf8) + comments.body) == nil)
+        #expect(OggCommentPacket(Array("OpusTags".utf8) + comments.body.dropLast()) == nil)
+    }
+
     @Test func damagedRegionsAreRefused() {
         let good = FLACMetadata(blocks: [.init(type: 0, body: [UInt8](repeating: 1, count: 34)),
-                                         .init(type: 4, body: FLACMetadata.Comments(vendor: [], entries: [Array("A=b".utf8)]).body)])
+                                         .init(type: 4, body: VorbisComments(vendor: [], entries: [Array("A=b".utf8)]).body)])
         let region = good.region
         #expect(FLACMetadata(region: region) == good)
         #expect(FLACMetadata(region: Array(region.dropLast())) == nil)       // cut short
@@ -121,9 +134,9 @@ struct FLACMetadataTests {
         notLast[38] &= 0x7F                                                   // no block says it is last
         #expect(FLACMetadata(region: notLast) == nil)
         #expect(FLACMetadata(region: Array(region[38...])) == nil)            // STREAMINFO not first
-        var comment = FLACMetadata.Comments(vendor: [], entries: [Array("A=b".utf8)]).body
+        var comment = VorbisComments(vendor: [], entries: [Array("A=b".utf8)]).body
         comment[4] = 9                                                        // more entries than there are
-        #expect(FLACMetadata.Comments(body: comment) == nil)
+        #expect(VorbisComments(body: comment) == nil)
         #expect(FLACMetadata.markerOffset(head: Array("fLaC\0\0\0\"\0\0".utf8)) == 0)
         #expect(FLACMetadata.markerOffset(head: [0x49, 0x44, 0x33, 4, 0, 0, 0, 0, 1, 0x7F]) == 10 + 255)
     }

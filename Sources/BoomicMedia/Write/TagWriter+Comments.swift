@@ -1,8 +1,9 @@
 import BoomicSystem
 import Glibc
 
-/// Vorbis comments written into a FLAC file as the file has them (`FLACMetadata`), instead of
-/// through TagLib's save, which re-sorts and re-spells every key and rewrites the whole file.
+/// Vorbis comments written into FLAC and Ogg files as the file has them (`VorbisComments`),
+/// instead of through TagLib's rendering, which re-sorts and upper-cases every key (and, for a
+/// FLAC, rewrites the whole file and any ID3 tag in front of it).
 extension TagWriter {
     /// The largest metadata region read into memory (pictures included); a file with more goes
     /// to TagLib.
@@ -47,10 +48,20 @@ extension TagWriter {
         }
     }
 
+    /// Writes `changes` into the Ogg Vorbis or Opus file open as `file` (the copy) as edits of
+    /// its comment packet, which TagLib then lays out in pages. Returns false, having written
+    /// nothing, when the packet is not one this reads.
+    static func writeOggComments(_ changes: [String: [String]], into file: TagFile) throws(MediaError) -> Bool {
+        guard let packet = file.oggCommentPacket(), var parsed = OggCommentPacket(packet) else { return false }
+        parsed.comments = parsed.comments.applying(changes)
+        try file.saveOggCommentPacket(parsed.bytes)
+        return true
+    }
+
     /// An entry TagLib reads as a field (so that the file reads from its Vorbis comments, not
     /// from an ID3 tag beside them): a key, and not a picture kept as a comment.
     private static func isField(_ entry: [UInt8]) -> Bool {
-        guard let key = FLACMetadata.Comments.key(of: entry), !key.isEmpty else { return false }
+        guard let key = VorbisComments.key(of: entry), !key.isEmpty else { return false }
         return key != "METADATA_BLOCK_PICTURE" && key != "COVERART"
     }
 }
