@@ -135,6 +135,16 @@ struct ServeForeignTagsReferenceTests {
             f[k] = v
         f.save()
 
+        # Playlist files beside the songs, as rippers and players leave them: relative entries,
+        # one not there, extended M3U in a folder of its own; and a song at the top, beside
+        # the folders.
+        with open(os.path.join(root, "Picard", "album.m3u"), "w") as f:
+            f.write("v23.mp3\nv24 multi.mp3\ngone.mp3\n")
+        os.makedirs(os.path.join(root, "Playlists"))
+        with open(os.path.join(root, "Playlists", "mix.m3u8"), "w") as f:
+            f.write("#EXTM3U\n#EXTINF:2,Eta - Vorbis\n../Ogg/vorbis.ogg\n../foobar/fb.flac\n")
+        p = mp3("top.mp3"); t = ID3(); t.add(TIT2(encoding=3, text="At the top")); t.save(p, v2_version=4)
+
         # Ogg Vorbis and Opus, an iTunes M4A, WAV with an ID3 chunk and with RIFF INFO.
         p = enc("Ogg/vorbis.ogg", lambda p: ["oggenc", "-Q", "-o", p, src]); f = OggVorbis(p)
         for k, v in [("TITLE", "Vorbis"), ("ARTIST", ["Eta", "Theta"]), ("ALBUMARTIST", "Eta"), ("ALBUM", "Ogg Album"),
@@ -202,6 +212,11 @@ struct ServeForeignTagsReferenceTests {
         #"search title "STRASSE""#, #"search any "strasse der""#, #"search title "finsteren""#, #"search album "GROSSE FUGE""#,
         #"search artist "σοφος""#, #"search artist "ΣΟΦΟΣ ENS""#, #"search "(album == \"GROSSE FUGE\")""#,
         #"search title "straße""#, #"find album "GROSSE FUGE""#,
+        // Playlist files in the music folders: listed after a folder's songs (and before its
+        // folders), read by their path, loaded; an entry not there is its path alone.
+        #"lsinfo "Picard""#, #"lsinfo "Playlists""#, #"listplaylist "Picard/album.m3u""#,
+        #"listplaylistinfo "Picard/album.m3u""#, #"listplaylist "Playlists/mix.m3u8""#, #"listplaylist "Picard/none.m3u""#,
+        "clear", #"load "Playlists/mix.m3u8""#, #"load "Picard/album.m3u""#, "playlist", "clear",
     ]
 
     @Test func songsReadFromOtherTaggersAreServedAsMPDServesThem() throws {
@@ -234,7 +249,7 @@ struct ServeForeignTagsReferenceTests {
         }
         let served = songs(ours[1]), reference = songs(theirs[1])
         #expect(Set(served.keys) == Set(reference.keys))
-        #expect(reference.count == 27, "mpd read \(reference.keys.sorted())")
+        #expect(reference.count == 28, "mpd read \(reference.keys.sorted())")
         var unused = Set(Self.keptDifferences.map { "\($0.file) \($0.line)" })
         for file in reference.keys.sorted() {
             func differs(_ line: String) -> Bool {
@@ -258,8 +273,13 @@ struct ServeForeignTagsReferenceTests {
                 }
                 // Found songs: which files (their tags are compared above).
                 if command.hasPrefix("find") || command.hasPrefix("search") { return all.filter { $0.hasPrefix("file: ") }.sorted() }
-                // Folders in MPD's order (foobar, iTunes, Odd: case aside); their times differ.
-                if command.hasPrefix("lsinfo") { return all.filter { $0.hasPrefix("directory: ") } }
+                // Songs, playlist files, then folders in MPD's order (foobar, iTunes, Odd: case
+                // aside); the songs' order within a folder is MPD's scan's, and times differ.
+                if command.hasPrefix("lsinfo") {
+                    return all.filter { ["directory: ", "file: ", "playlist: "].contains(where: $0.hasPrefix) }
+                        .map { $0.hasPrefix("file: ") ? "file" : $0 }
+                }
+                if command.hasPrefix("listplaylistinfo") { return all.filter { $0.hasPrefix("file: ") } }
                 return all
             }
             let a = ours[n + 2], b = theirs[n + 2]

@@ -16,12 +16,14 @@ enum DatabaseCommands {
                 throw inv.error(.noExist, "No such directory")
             }
             let prefix = uri.isEmpty ? "" : (uri.hasSuffix("/") ? uri : uri + "/")
+            // Songs, playlist files, then folders: MPD's order within a directory.
+            for song in snapshot.songs(in: dir) {
+                inv.response.add(song: song, in: snapshot.tree, tags: inv.client.tags)
+            }
+            addPlaylists(&inv.response, dir, prefix: prefix, modified: true)
             for name in dir.directories {
                 inv.response.add("directory", prefix + name)
                 addModified(&inv.response, snapshot.tree.directory(prefix + name))
-            }
-            for song in snapshot.songs(in: dir) {
-                inv.response.add(song: song, in: snapshot.tree, tags: inv.client.tags)
             }
             if uri.isEmpty {
                 for (_, list) in snapshot.basis.playlistsByName { inv.response.add("playlist", list.name) }
@@ -248,8 +250,18 @@ enum DatabaseCommands {
             for song in snapshot.songs(in: contents) {
                 if info { response.add(song: song, in: snapshot.tree, tags: tags) } else { response.add(file: song, in: snapshot.tree) }
             }
+            addPlaylists(&response, contents, prefix: dir.isEmpty ? "" : dir + "/", modified: info)
         }
         inv.response = response
+    }
+
+    /// A directory's playlist files, as MPD lists them after its songs (with their
+    /// `Last-Modified` in `lsinfo` and `listallinfo`).
+    private static func addPlaylists(_ response: inout MPDResponse, _ dir: MusicTree.Directory, prefix: String, modified: Bool) {
+        for list in dir.playlists {
+            response.add("playlist", prefix + list.name)
+            if modified { response.add("Last-Modified", MPDResponse.timeStamp(seconds: list.modified)) }
+        }
     }
 
     /// A directory's `Last-Modified`, as MPD prints it after `directory:` in `lsinfo`,

@@ -25,15 +25,14 @@ enum StoredPlaylistCommands {
         },
         // The optional range is MPD 0.24's (`listplaylist NAME 10:20`), taken as `load` takes it.
         CommandSpec("listplaylist", 1...2) { inv throws(MPDError) in
-            let snapshot = inv.snapshot
-            for song in try windowed(songs(of: inv.args[0], inv: inv, snapshot: snapshot), inv) {
-                inv.response.add("file", snapshot.tree.uri(for: song.path) ?? song.path)
+            for entry in try windowed(entries(of: inv.args[0], inv: inv, snapshot: inv.snapshot), inv) {
+                inv.response.add("file", entry.uri)
             }
         },
+        // An entry of a playlist file that is not in the library is its path alone, as in MPD.
         CommandSpec("listplaylistinfo", 1...2) { inv throws(MPDError) in
-            let snapshot = inv.snapshot
-            for song in try windowed(songs(of: inv.args[0], inv: inv, snapshot: snapshot), inv) {
-                inv.response.add(song: song, uri: snapshot.tree.uri(for: song.path) ?? song.path, tags: inv.client.tags)
+            for entry in try windowed(entries(of: inv.args[0], inv: inv, snapshot: inv.snapshot), inv) {
+                if let song = entry.song { inv.response.add(song: song, uri: entry.uri, tags: inv.client.tags) } else { inv.response.add("file", entry.uri) }
             }
         },
         CommandSpec("load", 1...3) { inv throws(MPDError) in
@@ -129,16 +128,27 @@ enum StoredPlaylistCommands {
         },
     ]
 
-    /// `songs` cut to the range in the second argument, when there is one.
-    private static func windowed(_ songs: [Song], _ inv: Invocation) throws(MPDError) -> ArraySlice<Song> {
-        inv.args.count > 1 ? songs[try inv.range(1, count: songs.count, .clipped)] : songs[...]
+    /// `items` cut to the range in the second argument, when there is one.
+    private static func windowed<T>(_ items: [T], _ inv: Invocation) throws(MPDError) -> ArraySlice<T> {
+        inv.args.count > 1 ? items[try inv.range(1, count: items.count, .clipped)] : items[...]
     }
 
-    /// A playlist's songs, or a taglist's as it selects now.
+    /// A playlist's songs, a taglist's as it selects now, or those of a playlist file in the
+    /// music folders (its path, as `lsinfo` lists it) that are in the library.
     static func songs(of name: String, inv: Invocation, snapshot: ServerLibrary.Snapshot) throws(MPDError) -> [Song] {
+        try entries(of: name, inv: inv, snapshot: snapshot).compactMap(\.song)
+    }
+
+    /// `songs(of:)` with each song's client path; a playlist file's entries that are not in the
+    /// library come with no song.
+    static func entries(of name: String, inv: Invocation, snapshot: ServerLibrary.Snapshot) throws(MPDError) -> [(uri: String, song: Song?)] {
         let basis = snapshot.basis
-        if let (_, list) = basis.playlist(named: name) { return list.songs.compactMap { basis[$0] } }
-        if let taglist = taglistName(name), let (_, list) = basis.taglist(named: taglist) { return basis.songs(in: list) }
+        func listed(_ songs: [Song]) -> [(uri: String, song: Song?)] { songs.map { (snapshot.tree.uri(for: $0.path) ?? $0.path, $0) } }
+        if let (_, list) = basis.playlist(named: name) { return listed(list.songs.compactMap { basis[$0] }) }
+        if let taglist = taglistName(name), let (_, list) = basis.taglist(named: taglist) { return listed(basis.songs(in: list)) }
+        if snapshot.tree.path(for: name) != nil, let file = snapshot.tree.playlist(at: name), let uris = file.uris(in: snapshot.tree) {
+            return uris.map { ($0, snapshot.song(at: $0)) }
+        }
         throw inv.error(.noExist, "No such playlist")
     }
 

@@ -66,6 +66,8 @@ enum UpdateCommands {
             _ = try? ImportFlow.run(server.library.session, given: [], within: job.within, reread: job.reread,
                                     message: "mpd update", events: SilentEvents())
             server.library.refreshNow()
+            // MPD's update finds the playlist files too; the library does not keep them.
+            if server.library.findPlaylistsNow() { server.hub.post([.database]) }
         }
     }
 }

@@ -23,6 +23,18 @@ public struct MusicTree: Sendable {
         /// `Last-Modified`. MPD prints the folder's own mtime; the library never stats folders,
         /// and the newest song is what "recently changed" sorting in a client wants.
         public var modified: Int = 0
+        /// Playlist files in it (`.m3u`, `.m3u8`), by name, bytewise.
+        public var playlists: [PlaylistFile] = []
+    }
+
+    /// A playlist file in a music folder, as MPD lists it beside the songs (`playlist:`) and
+    /// loads it by its path; found by `ServerLibrary`'s walk, never by a client's path.
+    public struct PlaylistFile: Sendable, Equatable {
+        public var name: String
+        /// Where the file is, as the walk found it.
+        public var path: String
+        /// Seconds since 1970.
+        public var modified: Int
     }
 
     /// Folder (absolute, no trailing slash) → its URI prefix ("" for a single folder).
@@ -44,20 +56,22 @@ public struct MusicTree: Sendable {
         self.contents = Later(contents)
     }
 
-    public init(folders: [String], songs: some Sequence<Song>) {
+    public init(folders: [String], songs: some Sequence<Song>, playlists: [ListedFile] = []) {
         let roots = Self.roots(folders)
         self.roots = roots
-        contents = Later(Self.contents(roots: roots, songs: songs))
+        contents = Later(Self.contents(roots: roots, songs: songs, playlists: playlists))
     }
 
     /// The tree of `basis`'s songs, built on a thread of its own: whoever needs a directory
     /// first waits for it (`boomic serve` listens meanwhile).
     /// `then` runs on that thread once the tree is built.
-    public init(folders: [String], buildingFrom basis: DataBasis, then: @escaping @Sendable () -> Void = {}) {
+    /// `playlists` finds the playlist files, on that thread too.
+    public init(folders: [String], buildingFrom basis: DataBasis, playlists: @escaping @Sendable () -> [ListedFile] = { [] },
+                then: @escaping @Sendable () -> Void = {}) {
         let roots = Self.roots(folders)
         self.roots = roots
         contents = Later {
-            let contents = Self.contents(roots: roots, songs: basis.songs.values)
+            let contents = Self.contents(roots: roots, songs: basis.songs.values, playlists: playlists())
             then()
             return contents
         }
@@ -80,9 +94,18 @@ public struct MusicTree: Sendable {
 
     /// One pass over the songs grouping them by directory (one string per song: its
     /// directory's URI), then each directory's ancestors, then sorting within directories.
-    private static func contents(roots: [(folder: String, name: String)], songs: some Sequence<Song>) -> Contents {
+    private static func contents(roots: [(folder: String, name: String)], songs: some Sequence<Song>,
+                                 playlists: [ListedFile] = []) -> Contents {
         var files: [String: [(name: Substring, song: Song)]] = [:]
         var outside: Set<SongID> = []
+        var lists: [String: [PlaylistFile]] = [:]
+        for file in playlists {
+            guard let (root, rest) = relative(file.path, roots: roots) else { continue }
+            let slash = rest.utf8.lastIndex(of: UInt8(ascii: "/"))
+            let dir = slash.map { root.isEmpty ? String(rest[..<$0]) : root + "/" + rest[..<$0] } ?? root
+            let name = slash.map { String(rest[rest.utf8.index(after: $0)...]) } ?? String(rest)
+            lists[dir, default: []].append(PlaylistFile(name: name, path: file.path, modified: file.mtime / 1_000_000_000))
+        }
         for song in songs where !song.missing {
             guard let (root, rest) = relative(song.path, roots: roots) else {
                 outside.insert(song.id)
@@ -107,7 +130,7 @@ public struct MusicTree: Sendable {
             children["", default: []].append(name)
             index[name] = Directory()
         }
-        for dir in files.keys {
+        for dir in Set(files.keys).union(lists.keys) {
             // The directory and each ancestor not seen yet, each named in its parent once.
             var d = dir
             while !d.isEmpty, index[d] == nil {
@@ -119,6 +142,15 @@ public struct MusicTree: Sendable {
             }
         }
         for (dir, names) in children { index[dir]!.directories = Self.collated(names) }
+        for (dir, list) in lists {
+            index[dir]!.playlists = list.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+            let newest = list.reduce(0) { max($0, $1.modified) }
+            var d: String? = dir
+            while let at = d, index[at]!.modified < newest {
+                index[at]!.modified = newest
+                d = at.isEmpty ? nil : at.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(at[..<$0]) } ?? ""
+            }
+        }
         // In one directory a song's path and its name sort alike (the same prefix).
         for (dir, list) in files {
             index[dir]!.songs = list.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }.map(\.song)
@@ -246,6 +278,14 @@ public struct MusicTree: Sendable {
         guard let root = roots.first(where: { $0.name == parts[0] }) else { return nil }
         let rest = parts.dropFirst().joined(separator: "/")
         return rest.isEmpty ? root.folder : root.folder + "/" + rest
+    }
+
+    /// The playlist file a client's path names; nil when the tree has none there.
+    public func playlist(at uri: String) -> PlaylistFile? {
+        let slash = uri.utf8.lastIndex(of: UInt8(ascii: "/"))
+        let dir = slash.map { String(uri[..<$0]) } ?? ""
+        let name = slash.map { String(uri[uri.utf8.index(after: $0)...]) } ?? uri
+        return directory(dir)?.playlists.first { $0.name == name }
     }
 
     /// What a directory holds; nil when the tree has no such directory.

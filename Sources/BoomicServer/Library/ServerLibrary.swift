@@ -1,4 +1,5 @@
 import BoomicCore
+import BoomicMedia
 import Foundation
 import BoomicLibrary
 import Dispatch
@@ -65,7 +66,13 @@ public final class ServerLibrary: Sendable {
         self.session = session
         self.folders = folders
         let basis = session.basis
-        current = Mutex(Snapshot(basis: basis, tree: MusicTree(folders: folders, buildingFrom: basis, then: {
+        let found = PlaylistFiles()
+        playlistFiles = found
+        current = Mutex(Snapshot(basis: basis, tree: MusicTree(folders: folders, buildingFrom: basis, playlists: {
+            let files = Self.walkForPlaylists(folders)
+            found.value.withLock { $0 = files }
+            return files
+        }, then: {
             // What opening the library and building the tree left free goes back to the system
             // (13 MB of a 112 MB server on the bench's 50k library); glibc keeps it otherwise.
             _ = releaseFreeMemory(0)
@@ -131,7 +138,7 @@ public final class ServerLibrary: Sendable {
                       }) {
                 tree = patched
             } else {
-                tree = MusicTree(folders: folders, songs: basis.songs.values)
+                tree = MusicTree(folders: folders, songs: basis.songs.values, playlists: playlistFiles.value.withLock { $0 })
             }
             // Plays and ratings alone change nothing the indexes hold.
             let carried = change.map { !$0.songsAddedOrRemoved && $0.songFields.isSubset(of: Self.stickerFields) } == true
@@ -141,6 +148,50 @@ public final class ServerLibrary: Sendable {
             }
             if !carried { warmUp(after: 0.25) }
         }
+    }
+
+    /// The playlist files (`.m3u`, `.m3u8`) the last walk of the music folders found: the
+    /// library does not keep them, so the server looks for them itself, while it builds its
+    /// first tree, after each `update` and after an import by another process.
+    private final class PlaylistFiles: Sendable {
+        let value = Mutex<[ListedFile]>([])
+    }
+    private let playlistFiles: PlaylistFiles
+    /// One walk at a time, off the event loops.
+    private let playlistWalks = DispatchQueue(label: "boomic.serve.playlists", qos: .utility)
+    static let playlistExtensions: Set<String> = ["m3u", "m3u8"]
+
+    /// The playlist files in `folders`, by path. Only directories are read, and only the
+    /// playlists' entries stat'ed.
+    private static func walkForPlaylists(_ folders: [String]) -> [ListedFile] {
+        MediaScanner.walk(folders, options: .init(extensions: playlistExtensions)).files
+            .sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+    }
+
+    /// Walks the music folders for playlist files, in the background; idle clients hear
+    /// `database` when they changed.
+    public func findPlaylists(telling hub: IdleHub) {
+        playlistWalks.async { [self] in
+            if findPlaylistsNow() { hub.post([.database]) }
+        }
+    }
+
+    /// Walks the music folders for playlist files; when they differ from the last walk's
+    /// (added, removed, changed), the snapshot's tree takes them in. Returns whether they did.
+    @discardableResult
+    public func findPlaylistsNow() -> Bool {
+        let found = Self.walkForPlaylists(folders)
+        guard playlistFiles.value.withLock({ old in
+            guard old != found else { return false }
+            old = found
+            return true
+        }) else { return false }
+        advancing.withLock { _ in
+            let before = current.withLock { $0 }
+            let tree = MusicTree(folders: folders, songs: before.basis.songs.values, playlists: found)
+            current.withLock { $0 = Snapshot(basis: before.basis, tree: tree, head: before.head, carrying: before.indexes) }
+        }
+        return true
     }
 
     /// Follows the session's changes until it closes: a new snapshot for each, and the
@@ -155,6 +206,8 @@ public final class ServerLibrary: Sendable {
         return Task.detached { [self] in
             for await change in changes {
                 advance(told: change)
+                // An import (another process's `boomic import`) may have come with playlists.
+                if change.songsAddedOrRemoved { findPlaylists(telling: hub) }
                 let now = Date()
                 listChanges.withLock { for id in change.playlists.union(change.taglists) { $0[id] = now } }
                 if !change.songs.isEmpty { songsChanged.withLock { $0 = now } }

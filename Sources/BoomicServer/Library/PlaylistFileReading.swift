@@ -1,0 +1,22 @@
+import BoomicCore
+import BoomicSystem
+import Foundation
+import Glibc
+
+extension MusicTree.PlaylistFile {
+    /// The most of a playlist file that is read: a list of 100,000 songs is a few megabytes.
+    static let maxBytes = 16 << 20
+
+    /// The client paths the file lists, in order: its entries made absolute against its folder
+    /// (`M3U.parse`), kept when they lie in a music folder (streams and paths elsewhere are
+    /// left out). Read when asked, so an edit shows at once; nil when the file cannot be read.
+    /// UTF-8, or Latin-1 for an old `.m3u` that is not.
+    func uris(in tree: MusicTree) -> [String]? {
+        guard let file = try? FileDescriptor(path: path, flags: O_RDONLY),
+              let bytes = try? file.readAll(limit: Self.maxBytes) else { return nil }
+        try? file.close()
+        let text = String(validating: bytes, as: UTF8.self) ?? String(bytes.map { Character(Unicode.Scalar($0)) })
+        let folder = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(path[..<$0]) } ?? ""
+        return M3U.parse(text, base: folder.isEmpty ? "/" : folder).paths.compactMap { tree.uri(for: $0) }
+    }
+}

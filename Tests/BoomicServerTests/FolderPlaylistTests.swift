@@ -1,0 +1,43 @@
+import BoomicCore
+@testable import BoomicServer
+import BoomicTestSupport
+import Foundation
+import Testing
+
+/// Playlist files in the music folders, as MPD shows them: in their directory's listing (a
+/// folder holding only playlists is a folder too), read by their path, each entry a client path
+/// into the music folders; an old `.m3u` in Latin-1 read as such.
+@Suite struct FolderPlaylistTests {
+    @Test func playlistFilesAreListedAndReadByTheirPath() throws {
+        let dir = TempDir("boomic-folder-playlists")
+        let root = dir.file("music")
+        try FileManager.default.createDirectory(atPath: root + "/A", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: root + "/Playlists", withIntermediateDirectories: true)
+        // Latin-1, as an old Windows ripper wrote it: "Motörhead.flac" with ö as one byte.
+        let latin1 = Array("#EXTM3U\nMot".utf8) + [0xF6] + Array("rhead.flac\n../B/y.flac\nhttp://radio/stream\n/elsewhere/z.flac\n".utf8)
+        try Data(latin1).write(to: URL(fileURLWithPath: root + "/A/x.m3u"))
+        try "../A/Motörhead.flac\r\n".write(toFile: root + "/Playlists/mine.m3u8", atomically: true, encoding: .utf8)
+        var ids = SplitMix64(seed: 5)
+        var songs = ["/A/Motörhead.flac", "/B/y.flac"].map { Song(id: SongID(ids.uuid()), path: root + $0) }
+        songs[0].mtime = 10_000_000_000
+        let lists = [ListedFile(path: root + "/A/x.m3u", size: latin1.count, mtime: 20_000_000_000),
+                     ListedFile(path: root + "/Playlists/mine.m3u8", size: 21, mtime: 30_000_000_000)]
+        let tree = MusicTree(folders: [root], songs: songs, playlists: lists)
+
+        #expect(tree.directory("")?.directories == ["A", "B", "Playlists"])
+        #expect(tree.directory("A")?.playlists.map(\.name) == ["x.m3u"])
+        #expect(tree.directory("A")?.modified == 20, "a playlist counts toward its folder's Last-Modified")
+        #expect(tree.directory("Playlists")?.songs.isEmpty == true)
+        #expect(try #require(tree.playlist(at: "A/x.m3u")).uris(in: tree) == ["A/Motörhead.flac", "B/y.flac"])
+        #expect(try #require(tree.playlist(at: "Playlists/mine.m3u8")).uris(in: tree) == ["A/Motörhead.flac"])
+        #expect(tree.playlist(at: "A/none.m3u") == nil)
+        #expect(tree.playlist(at: "x.m3u") == nil)
+
+        // Patching the songs keeps the playlists; a file gone since the walk reads as nothing.
+        songs[1].title = "Why"
+        let patched = try #require(tree.updating([songs[1]]))
+        #expect(patched.directory("A")?.playlists.map(\.name) == ["x.m3u"])
+        try FileManager.default.removeItem(atPath: root + "/A/x.m3u")
+        #expect(patched.playlist(at: "A/x.m3u")?.uris(in: patched) == nil)
+    }
+}
