@@ -30,6 +30,28 @@ import Testing
         #expect(relative(walk) == ["a/x.opus", "a.ogg", "b/1.FLAC", "b/2.mp3", "c/e.M4A", "c/f.wv"])
     }
 
+    /// Names that are not UTF-8 (Latin-1 from an old Windows copy) are reported, not listed
+    /// under a path with U+FFFD in it that names no file; other files are not reported.
+    @Test func namesThatAreNotUTF8AreReportedNotListed() throws {
+        try touch("ok/a.flac")
+        for (name, isFolder) in [("Mot\u{F6}rhead.flac", false), ("Caf\u{E9}", true), ("notes\u{E9}.txt", false)] {
+            var bytes = Array(dir.path.utf8) + [0x2F]
+            bytes += name.unicodeScalars.map { UInt8($0.value) }   // Latin-1: one byte a letter
+            bytes.append(0)
+            let made = bytes.withUnsafeBufferPointer { p in
+                p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { path in
+                    isFolder ? mkdir(path, 0o755) : open(path, O_CREAT | O_WRONLY, 0o644)
+                }
+            }
+            #expect(made >= 0)
+            if !isFolder { close(made) }
+        }
+        let walk = MediaScanner.walk([dir.path])
+        #expect(relative(walk) == ["ok/a.flac"])
+        #expect(walk.badNames.map { String($0.dropFirst(dir.path.count + 1)) } == ["Caf\u{FFFD}", "Mot\u{FFFD}rhead.flac"])
+        #expect(walk.failures.isEmpty)
+    }
+
     @Test func sizesAndNanosecondMtimes() throws {
         try touch("t.flac", bytes: 1234)
         var times = [timespec(tv_sec: 1_600_000_000, tv_nsec: 123_456_789),

@@ -39,6 +39,9 @@ public enum ImportFlow {
         let basis = lib.basis
         let walk = MediaScanner.walk(roots, homes: remembered) { basis.song(atPath: $0) != nil }
         for failure in walk.failures { events.warn("skipped folder \(failure.localizedDescription)") }
+        for name in walk.badNames {
+            events.warn("skipped \(name): its name is not UTF-8, and Boomic keeps paths as text; rename it to UTF-8 (convmv -f latin1 -t utf-8 -r --notest FOLDER)")
+        }
         TagWriter.removeStrayCopies(walk.strayCopies)
         let listed = walk.files
         let art = try ArtStore(directory: lib.location + "/art")
@@ -66,8 +69,8 @@ public enum ImportFlow {
             summary = plan.summary
             return plan.assertions.isEmpty ? nil : (plan.assertions, label(plan.summary))
         }
-        summary.unreadable = read.failures.count
-        summary.unchanged -= summary.unreadable
+        summary.unchanged -= read.failures.count
+        summary.unreadable = read.failures.count + walk.badNames.count
         return Result(summary: summary, seq: committed?.seq, label: committed?.transaction.label, otherNames: walk.otherNames)
     }
 

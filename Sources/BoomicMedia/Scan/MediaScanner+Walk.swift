@@ -15,12 +15,18 @@ public struct Walk: Hashable, Sendable {
     /// Hidden copies a tag write left beside their files (its name's shape; whether its writer
     /// is gone is the caller's to ask, `TagWriter.removeStrayCopies`).
     public var strayCopies: [String] = []
+    /// Audio files and folders left out because their names are not UTF-8 (an old Windows or
+    /// FAT copy in Latin-1): the library keeps paths as text, and a name made valid by
+    /// replacing its bytes would name no file. As shown, with U+FFFD for each bad byte.
+    public var badNames: [String] = []
 
-    public init(files: [ListedFile] = [], failures: [MediaError] = [], otherNames: Int = 0, strayCopies: [String] = []) {
+    public init(files: [ListedFile] = [], failures: [MediaError] = [], otherNames: Int = 0, strayCopies: [String] = [],
+                badNames: [String] = []) {
         self.files = files
         self.failures = failures
         self.otherNames = otherNames
         self.strayCopies = strayCopies
+        self.badNames = badNames
     }
 }
 
@@ -54,7 +60,7 @@ extension MediaScanner {
             if let route = others.first(where: known) { files[i].path = route }
         }
         return Walk(files: files, failures: walker.failures, otherNames: walker.otherRoutes.values.reduce(0) { $0 + $1.count },
-                    strayCopies: walker.strayCopies)
+                    strayCopies: walker.strayCopies, badNames: walker.badNames)
     }
 
     /// Folders deeper than this below a root are not walked (reported in `Walk.failures`): a
@@ -110,6 +116,8 @@ private struct Walker {
     var links: [(path: [UInt8], depth: Int)] = []
     /// Hidden copies a tag write makes beside a file (`TagWriter.tempPath`), met on the way.
     var strayCopies: [String] = []
+    /// Audio files and folders whose names are not UTF-8 (`Walk.badNames`).
+    var badNames: [String] = []
 
     /// `.<name>.boomic-<digits>-<hex>.tmp`: the shape of `TagWriter.tempPath`'s names.
     static func isWriteCopy(_ name: [UInt8]) -> Bool {
@@ -223,6 +231,11 @@ private struct Walker {
             var childPath = path
             childPath.append(0x2F)
             childPath.append(contentsOf: name)
+            if String(validating: name, as: UTF8.self) == nil {
+                // A folder, a link or an audio file the walk would have gone into or listed.
+                if type != DT_REG || isAudio(name[...]) { badNames.append(String(decoding: childPath, as: UTF8.self)) }
+                continue
+            }
             switch Int(type) {
             case Int(DT_REG):
                 guard isAudio(name[...]) else { continue }
