@@ -125,6 +125,23 @@ extension TagWriter {
         }
     }
 
+    /// Makes `copy` again what `source` holds, byte for byte: to start a write over.
+    static func copyAgain(from source: FileDescriptor, into copy: FileDescriptor, for path: String) throws(MediaError) {
+        do {
+            let size = Int(try source.status().st_size)
+            var at = 0
+            while at < size {
+                let chunk = try source.read(count: min(1 << 20, size - at), at: at)
+                guard !chunk.isEmpty else { break }
+                try copy.write(chunk, at: at)
+                at += chunk.count
+            }
+            try copy.truncate(to: at)
+        } catch {
+            throw .unwritable(path: path, reason: "cannot write the copy (\(error.reason))")
+        }
+    }
+
     /// Gives the copy the original's owner, group and mode (owner first: chown clears set-id bits).
     static func keepOwnership(_ copy: FileDescriptor, like st: stat, for path: String) throws(MediaError) {
         guard fchown(copy.rawValue, st.st_uid, st.st_gid) == 0 else {

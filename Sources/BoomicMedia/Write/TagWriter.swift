@@ -185,14 +185,26 @@ public struct TagWriter: Sendable {
         let fingerprint: String?
         let after: FileStamp
         do {
-            notes += try apply(song, differences: differences, to: temp, path: path, original: original, copy: copy, source: source)
-            let written = try TagFile(path: temp)
+            var applied = try apply(song, differences: differences, to: temp, path: path, original: original, copy: copy,
+                                    source: source, editComments: true)
+            var written = try TagFile(path: temp)
             var back = TagMap.differences(between: song, fileTags: written.properties(), fileArt: fileArt(of: written, real: real))
+            // What a write cannot help leaving: one DATE key holds both year and date, and when
+            // they disagree (year edited, date not) the year wins.
+            let dateYields = song.date.map { date in song.year.map { TagValue.yearAndDate(date).year != $0 } ?? false } ?? false
+            if applied.editedComments, back.contains(where: { !(dateYields && $0.field == .date) }) {
+                // The comments as edited here do not read back as the library: start the copy
+                // again and write it through TagLib, which renders them whole.
+                try Self.copyAgain(from: source, into: copy, for: path)
+                applied = try apply(song, differences: differences, to: temp, path: path, original: original, copy: copy,
+                                    source: source, editComments: false)
+                written = try TagFile(path: temp)
+                back = TagMap.differences(between: song, fileTags: written.properties(), fileArt: fileArt(of: written, real: real))
+            }
+            notes += applied.notes
             remaining = back
             if notes.contains(where: \.explainsCover) { back.removeAll { $0.field == .art } }
-            // One DATE key holds both; when they disagree (year edited, date not) the year wins.
-            if let date = song.date, let year = song.year, back.contains(where: { $0.field == .date }),
-               TagValue.yearAndDate(date).year != year {
+            if let date = song.date, let year = song.year, back.contains(where: { $0.field == .date }), dateYields {
                 back.removeAll { $0.field == .date }
                 notes.append(.dateOverriddenByYear(date: date, year: year))
             }
@@ -264,20 +276,21 @@ public struct TagWriter: Sendable {
     }
 
     /// Writes the key changes and the cover into the copy at `temp` (open as `copy`, made from
-    /// `source`, which TagLib reads as `original`); returns notes. Vorbis comments (FLAC, Ogg
-    /// Vorbis, Opus) are edited as the file has them (`writeFLACComments`, `writeOggComments`)
-    /// unless the cover changes.
-    private func apply(_ song: Song, differences: [TagDifference], to temp: String, path: String,
-                       original: TagFile, copy: FileDescriptor, source: FileDescriptor) throws(MediaError) -> [Note] {
-        let coverChanges = differences.contains { $0.field == .art }
-        if original.format == .flac, !coverChanges {
+    /// `source`, which TagLib reads as `original`). With `editComments`, Vorbis comments (FLAC,
+    /// Ogg Vorbis, Opus) are edited as the file has them (`writeFLACComments`,
+    /// `writeOggComments`) unless the cover changes; `editedComments` says whether they were.
+    private func apply(_ song: Song, differences: [TagDifference], to temp: String, path: String, original: TagFile,
+                       copy: FileDescriptor, source: FileDescriptor,
+                       editComments: Bool) throws(MediaError) -> (notes: [Note], editedComments: Bool) {
+        let ownEdit = editComments && !differences.contains { $0.field == .art }
+        if original.format == .flac, ownEdit {
             let changes = TagMap.changes(from: original.properties(), to: song, format: .flac)
-            if try Self.writeFLACComments(changes, copy: copy, source: source, for: path) { return [] }
+            if try Self.writeFLACComments(changes, copy: copy, source: source, for: path) { return ([], true) }
         }
         let file = try TagFile(path: temp, writable: true)
-        if let format = file.format, format == .ogg || format == .opus, !coverChanges {
+        if let format = file.format, format == .ogg || format == .opus, ownEdit {
             let changes = TagMap.changes(from: file.properties(), to: song, format: format)
-            if try Self.writeOggComments(changes, into: file) { return [] }
+            if try Self.writeOggComments(changes, into: file) { return ([], true) }
         }
         guard let format = file.format else {
             throw .unwritable(path: path, reason: "Boomic does not know how to write this format's tags")
@@ -299,7 +312,7 @@ public struct TagWriter: Sendable {
             }
         }
         try file.save()
-        return notes
+        return (notes, false)
     }
 
     /// The cover a scan would record: the embedded front cover (else the first picture), else the
