@@ -38,6 +38,19 @@ struct ctl_file {
     long length = 0;
     bool picturesLoaded = false;
     std::vector<ctaglib::Picture> pictures;
+    // An MP3's ID3v2 frames as TagLib read them, each with its rendering then, taken before
+    // the first change: `ctaglib::spliceID3v2` tells from them which frames a write changed.
+    bool id3Tracked = false;
+    bool renderWhole = false; // ctl_render_whole: no splicing on this handle
+    // `frame` may be deleted by the time of the save (a write removes frames): only compared,
+    // never used, unless the tag still holds it.
+    struct TrackedFrame {
+        TagLib::ID3v2::Frame *frame;
+        TagLib::ByteVector id;
+        unsigned int size; // its size in the file (rendering it changes what size() says)
+        TagLib::ByteVector rendering;
+    };
+    std::vector<TrackedFrame> id3Before;
 
     void release() {
         delete ref; // the File goes first: it still uses the stream while being destroyed
@@ -50,12 +63,27 @@ struct ctl_file {
         length = 0;
         picturesLoaded = false;
         pictures.clear();
+        id3Tracked = false;
+        id3Before.clear();
     }
 
     ~ctl_file() { release(); }
 };
 
 namespace ctaglib {
+
+/// Notes an MP3's ID3v2 frames as they are, before the first change (once per open).
+void trackID3v2(ctl_file *f);
+
+/// Writes an MP3's ID3v2 tag as the file has it but for the frames changed since
+/// `trackID3v2`: untouched frames keep their bytes and places (TagLib's save re-renders every
+/// frame: `(17)Rock` became `Rock`, and it dropped frames ID3v2.4 lacks, such as a v2.3 tag's
+/// TDAT or RVAD, and v2.4 frames in a v2.3 tag, such as TMOO), changed ones are rendered in
+/// place, new ones follow, and the tag's padding takes up the change in size. Returns false,
+/// having written nothing, when the tag is not one this can splice (v2.2, unsynchronised, an
+/// extended header or footer, frames TagLib read otherwise than this parse); the caller saves
+/// through TagLib then. Writes the ID3v1 and APE tags through TagLib first.
+bool spliceID3v2(ctl_file *f, int otherTags);
 
 /// The handle still holds an open file (a failed reopen after a save leaves none).
 bool usable(const ctl_file *f);

@@ -300,6 +300,7 @@ extern "C" {
 int ctl_property_set(ctl_file *file, const char *key, const char *const *values, int n) {
     if (!usable(file) || key == nullptr || n < 0 || (n > 0 && values == nullptr)) return 0;
     try {
+        trackID3v2(file);
         String k = String(key, String::UTF8).upper();
         if (k.isEmpty()) return 0;
         StringList list;
@@ -334,6 +335,7 @@ int ctl_set_front_cover(ctl_file *file, const char *mime, const uint8_t *data, i
                         const char *description) {
     if (!usable(file) || size < 0 || (size > 0 && data == nullptr)) return 0;
     try {
+        trackID3v2(file);
         file->picturesLoaded = false; // pointers handed out earlier are now stale
         ByteVector bytes(reinterpret_cast<const char *>(data), static_cast<unsigned int>(size));
         String mimeType(mime != nullptr ? mime : "", String::UTF8);
@@ -430,7 +432,10 @@ int ctl_save(ctl_file *file, char *error, size_t error_size) {
             // older car stereos) must still read a v2.3 file after Boomic writes it.
             ID3v2::Version version = ID3v2::v4;
             if (mpeg->hasID3v2Tag() && mpeg->ID3v2Tag()->header()->majorVersion() == 3) version = ID3v2::v3;
-            ok = mpeg->save(tags, File::StripNone, version, File::DoNotDuplicate);
+            // The frames the write did not change stay as the file has them (spliceID3v2);
+            // TagLib renders the whole tag only where that cannot be done.
+            ok = (!file->renderWhole && spliceID3v2(file, tags & ~MPEG::File::ID3v2)) ||
+                 mpeg->save(tags, File::StripNone, version, File::DoNotDuplicate);
         } else if (auto *wav = dynamic_cast<RIFF::WAV::File *>(file->file)) {
             // Same trap: WAV keeps empty ID3v2 and INFO tags in memory; add INFO only if present.
             RIFF::WAV::File::TagTypes tags = wav->hasInfoTag() ? RIFF::WAV::File::AllTags
@@ -451,6 +456,10 @@ int ctl_save(ctl_file *file, char *error, size_t error_size) {
         setError(error, error_size, "TagLib failed while writing the file");
         return 0;
     }
+}
+
+void ctl_render_whole(ctl_file *file) {
+    if (file != nullptr) file->renderWhole = true;
 }
 
 /// The Ogg file whose second packet holds its comments (Vorbis, Opus); nullptr otherwise.

@@ -146,6 +146,10 @@ public final class TagFile {
         }
     }
 
+    /// Makes `save()` render an MP3's ID3v2 tag whole, as TagLib does, rather than keep the
+    /// frames the write did not change as the file has them.
+    public func renderWhole() { ctl_render_whole(handle) }
+
     /// The comment header packet of an Ogg Vorbis or Opus file, whole; nil for other files.
     public func oggCommentPacket() -> [UInt8]? {
         final class Box { var bytes: [UInt8]? }

@@ -186,18 +186,18 @@ public struct TagWriter: Sendable {
         let after: FileStamp
         do {
             var applied = try apply(song, differences: differences, to: temp, path: path, original: original, copy: copy,
-                                    source: source, editComments: true)
+                                    source: source, inPlace: true)
             var written = try TagFile(path: temp)
             var back = TagMap.differences(between: song, fileTags: written.properties(), fileArt: fileArt(of: written, real: real))
             // What a write cannot help leaving: one DATE key holds both year and date, and when
             // they disagree (year edited, date not) the year wins.
             let dateYields = song.date.map { date in song.year.map { TagValue.yearAndDate(date).year != $0 } ?? false } ?? false
-            if applied.editedComments, back.contains(where: { !(dateYields && $0.field == .date) }) {
-                // The comments as edited here do not read back as the library: start the copy
+            if applied.keptLayout, back.contains(where: { !(dateYields && $0.field == .date) }) {
+                // The tags as edited in place do not read back as the library: start the copy
                 // again and write it through TagLib, which renders them whole.
                 try Self.copyAgain(from: source, into: copy, for: path)
                 applied = try apply(song, differences: differences, to: temp, path: path, original: original, copy: copy,
-                                    source: source, editComments: false)
+                                    source: source, inPlace: false)
                 written = try TagFile(path: temp)
                 back = TagMap.differences(between: song, fileTags: written.properties(), fileArt: fileArt(of: written, real: real))
             }
@@ -276,13 +276,14 @@ public struct TagWriter: Sendable {
     }
 
     /// Writes the key changes and the cover into the copy at `temp` (open as `copy`, made from
-    /// `source`, which TagLib reads as `original`). With `editComments`, Vorbis comments (FLAC,
-    /// Ogg Vorbis, Opus) are edited as the file has them (`writeFLACComments`,
-    /// `writeOggComments`) unless the cover changes; `editedComments` says whether they were.
+    /// `source`, which TagLib reads as `original`). With `inPlace`, Vorbis comments (FLAC, Ogg
+    /// Vorbis, Opus) are edited as the file has them (`writeFLACComments`, `writeOggComments`)
+    /// unless the cover changes, and an MP3's untouched ID3v2 frames keep their bytes (the
+    /// shim's splice); `keptLayout` says whether either may have been done.
     private func apply(_ song: Song, differences: [TagDifference], to temp: String, path: String, original: TagFile,
                        copy: FileDescriptor, source: FileDescriptor,
-                       editComments: Bool) throws(MediaError) -> (notes: [Note], editedComments: Bool) {
-        let ownEdit = editComments && !differences.contains { $0.field == .art }
+                       inPlace: Bool) throws(MediaError) -> (notes: [Note], keptLayout: Bool) {
+        let ownEdit = inPlace && !differences.contains { $0.field == .art }
         if original.format == .flac, ownEdit {
             let changes = TagMap.changes(from: original.properties(), to: song, format: .flac)
             if try Self.writeFLACComments(changes, copy: copy, source: source, for: path) { return ([], true) }
@@ -295,6 +296,7 @@ public struct TagWriter: Sendable {
         guard let format = file.format else {
             throw .unwritable(path: path, reason: "Boomic does not know how to write this format's tags")
         }
+        if !inPlace { file.renderWhole() }
         var notes: [Note] = []
         for (key, values) in TagMap.changes(from: file.properties(), to: song, format: format).sorted(by: { $0.key < $1.key }) {
             file.setProperty(key, values) // a refusal shows up in the read-back
@@ -312,7 +314,7 @@ public struct TagWriter: Sendable {
             }
         }
         try file.save()
-        return (notes, false)
+        return (notes, inPlace && format == .mp3)
     }
 
     /// The cover a scan would record: the embedded front cover (else the first picture), else the

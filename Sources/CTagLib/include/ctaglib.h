@@ -124,6 +124,10 @@ int ctl_set_front_cover(ctl_file *file, const char *mime, const uint8_t *data, i
 /// earlier are invalid. Returns 1 on success; otherwise 0 and a one-line reason in `error`.
 int ctl_save(ctl_file *file, char *error, size_t error_size);
 
+/// Makes `ctl_save` render an MP3's ID3v2 tag whole, as TagLib does, instead of keeping the
+/// frames the write did not change as the file has them.
+void ctl_render_whole(ctl_file *file);
+
 /// Calls `body` with the comment header packet of an Ogg Vorbis or Opus file (its second
 /// packet: `\x03vorbis…` or `OpusTags…`, whole, across pages). Returns 1, or 0 when the file is
 /// neither or has no such packet.
