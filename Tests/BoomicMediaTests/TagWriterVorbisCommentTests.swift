@@ -134,6 +134,80 @@ extension TagWriterTests {
         #expect(grown - size == ("New".count - "Old".count) + (4 + "ALBUM=Album".count) - (4 + "GENRE=Folk".count))
     }
 
+    /// The block list of a FLAC, as metaflac names the blocks, with each padding's length.
+    func blocks(_ path: String) throws -> String {
+        try mutagen("""
+            from mutagen.flac import FLAC
+            print(" ".join(f"{type(b).__name__}{'=' + str(b.length) if b.code == 1 else ''}" for b in FLAC(sys.argv[1]).metadata_blocks))
+            """, path)
+    }
+
+    /// A FLAC without comments (no block, as the sample; or none in it, as `flac` makes one):
+    /// the block comes after STREAMINFO, or is filled in, and the padding pays for it.
+    @Test func aFLACWithoutCommentsGetsThemInItsPadding() throws {
+        let path = try copy("Loose Files/no tags at all.flac")
+        try Tool.run(["metaflac", "--add-padding=8192", path])
+        #expect(try blocks(path) == "StreamInfo SeekTable Padding=8192\n")
+        var song = try scan(path)
+        song.title = "Now Titled"
+        #expect(try writer.write(song).remaining.isEmpty)
+        #expect(try blocks(path) == "StreamInfo VCFLACDict SeekTable Padding=8154\n")
+        // The block: "Boomic" and one entry, 34 bytes, and its header.
+        #expect(try mutagen(Self.listComments, path) == #"["TITLE=Now Titled"] [8154]"# + "\n")
+        song = try scan(path)
+        song.title = nil
+        _ = try writer.write(song)
+        #expect(try mutagen(Self.listComments, path) == "[] [8174]\n")
+    }
+
+    /// A FLAC whose tags TagLib reads from an ID3v1 tag, its comments holding nothing TagLib
+    /// counts (an empty DESCRIPTION): once written, the comments hold every field, since
+    /// TagLib reads them from then on.
+    @Test func aFLACTaggedInID3OnlyGetsEveryFieldInItsComments() throws {
+        let path = try foreignFLAC()
+        _ = try mutagen("""
+            from mutagen.flac import FLAC
+            f = FLAC(sys.argv[1]); f.tags.clear(); f.tags.append(("DESCRIPTION", "")); f.save()
+            with open(sys.argv[1], "ab") as out:
+                out.write(b"TAG" + b"V1 Title".ljust(30, b"\\0") + b"V1 Artist".ljust(30, b"\\0") + b"V1 Album".ljust(30, b"\\0")
+                          + b"2000" + b"\\0" * 30 + bytes([17]))
+            """, path)
+        var song = try scan(path)
+        #expect(song.artists == ["V1 Artist"] && song.album == "V1 Album" && song.year == 2000)
+        song.title = "New"
+        #expect(try writer.write(song).remaining.isEmpty)
+        let back = try scan(path)
+        #expect(back.title == "New" && back.artists == ["V1 Artist"] && back.album == "V1 Album" && back.year == 2000 && back.genre == "Rock")
+    }
+
+    /// A second VORBIS_COMMENT block (not allowed, but met): readers take the first, which the
+    /// write edits; the second stays as it was (TagLib's save deleted it).
+    @Test func aSecondCommentBlockStays() throws {
+        let path = try foreignFLAC()
+        // mutagen keeps one comment block: the second goes in by hand, after the first.
+        _ = try mutagen("""
+            d = bytearray(open(sys.argv[1], "rb").read())
+            at = 4
+            while True:
+                kind, n = d[at] & 0x7F, int.from_bytes(d[at+1:at+4], "big")
+                if kind == 4: break
+                at += 4 + n
+            body = (2).to_bytes(4, "little") + b"v2" + (1).to_bytes(4, "little") + (12).to_bytes(4, "little") + b"TITLE=second"
+            end = at + 4 + n
+            d[end:end] = bytes([4]) + len(body).to_bytes(3, "big") + body
+            open(sys.argv[1], "wb").write(d)
+            """, path)
+        var song = try scan(path)
+        song.title = "First"
+        _ = try writer.write(song)
+        let both = """
+            from mutagen.flac import FLAC
+            print([[f"{k}={v}" for k, v in b] for b in FLAC(sys.argv[1]).metadata_blocks if b.code == 4])
+            """
+        #expect(try mutagen(both, path).contains("['TITLE=second']"))
+        #expect(try scan(path).title == "First")
+    }
+
     @Test func anID3TagInFrontOfAFLACStaysAsItWas() throws {
         let path = try foreignFLAC()
         // Some rippers put an ID3v2 tag before `fLaC`; TagLib rewrote it on every save (TCON

@@ -70,25 +70,34 @@ struct FLACMetadata: Equatable {
         return out
     }
 
-    /// The one Vorbis comment block, parsed; nil when there is none, several, or it is damaged.
+    /// The Vorbis comments readers take: the first VORBIS_COMMENT block's (TagLib and libFLAC
+    /// ignore a second one, which an edit leaves as it is); none (no entries) when the file has
+    /// no such block; nil when the block is damaged.
     var comments: VorbisComments? {
-        let found = blocks.filter { $0.type == Self.vorbisComment }
-        guard found.count == 1 else { return nil }
-        return VorbisComments(body: found[0].body)
+        guard let block = blocks.first(where: { $0.type == Self.vorbisComment }) else {
+            return VorbisComments(vendor: Array("Boomic".utf8), entries: [])
+        }
+        return VorbisComments(body: block.body)
     }
 
     /// The blocks with the Vorbis comments replaced by `new`, laid out to keep the region's
     /// length when the padding allows: the last PADDING block shrinks or grows by the change
     /// (or goes, when that is exactly its size), or a new one takes up what the comments lost.
     /// `fits` says whether the length was kept; when it was not, the region ends with
-    /// `roomyPadding` bytes of padding and the audio must move. Nil when the comments no
-    /// longer fit in a block.
+    /// `roomyPadding` bytes of padding and the audio must move. A file without comments gets
+    /// a block after STREAMINFO. Nil when the comments no longer fit in a block.
     func replacingComments(with new: VorbisComments) -> (metadata: FLACMetadata, fits: Bool)? {
         let body = new.body
-        guard body.count <= Self.maxBlockBody, let at = blocks.firstIndex(where: { $0.type == Self.vorbisComment }) else { return nil }
+        guard body.count <= Self.maxBlockBody else { return nil }
         var out = blocks
-        let growth = body.count - out[at].body.count
-        out[at].body = body
+        let growth: Int
+        if let at = blocks.firstIndex(where: { $0.type == Self.vorbisComment }) {
+            growth = body.count - out[at].body.count
+            out[at].body = body
+        } else {
+            growth = 4 + body.count
+            out.insert(Block(type: Self.vorbisComment, body: body), at: 1)
+        }
         if growth == 0 { return (FLACMetadata(blocks: out), true) }
         if let pad = out.lastIndex(where: { $0.type == Self.padding }) {
             let room = out[pad].body.count

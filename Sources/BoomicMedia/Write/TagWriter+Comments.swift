@@ -1,3 +1,4 @@
+import BoomicCore
 import BoomicSystem
 import Glibc
 
@@ -9,25 +10,28 @@ extension TagWriter {
     /// to TagLib.
     static let maxFLACRegion = 64 << 20
 
-    /// Writes `changes` (upper-case key → values, none: remove) into `copy`, an exact copy of
-    /// `source`, as edits of its own Vorbis comment entries. Returns false, having written
-    /// nothing, when the file is not the shape this handles (no single Vorbis comment block
-    /// with fields of its own, a damaged block, a huge region): TagLib writes it then. The
-    /// caller reads the copy back through TagLib before using it, as it does after TagLib.
-    static func writeFLACComments(_ changes: [String: [String]], copy: FileDescriptor, source: FileDescriptor,
+    /// Writes `song`'s tags into `copy`, an exact copy of `source`, as edits of its own Vorbis
+    /// comment entries: the changes are those that make the comments themselves read as the
+    /// song, so that a FLAC whose tags were read from an ID3 tag beside empty comments (TagLib
+    /// reads those then) gets them all, and reads the same once it has comments. Returns false,
+    /// having written nothing, when the file is not the shape this handles (a damaged block, a
+    /// huge region): TagLib writes it then. The caller reads the copy back through TagLib
+    /// before using it, as it does after TagLib.
+    static func writeFLACComments(_ song: Song, copy: FileDescriptor, source: FileDescriptor,
                                   for path: String) throws(MediaError) -> Bool {
+        // The file's metadata region, and where it starts (after an ID3 tag in front, if any).
+        let found: (metadata: FLACMetadata, start: Int, length: Int)?
         do {
-            let head = try source.read(count: 10, at: 0)
-            guard let marker = FLACMetadata.markerOffset(head: head),
-                  try source.read(count: 4, at: marker).elementsEqual("fLaC".utf8) else { return false }
-            let start = marker + 4
-            let length = FLACMetadata.regionLength { at in
-                at < maxFLACRegion ? try? source.read(count: 4, at: start + at) : nil
-            }
-            guard let length, length <= maxFLACRegion,
-                  let metadata = FLACMetadata(region: try source.read(count: length, at: start)),
-                  let comments = metadata.comments, comments.entries.contains(where: isField),
-                  let (edited, fits) = metadata.replacingComments(with: comments.applying(changes)) else { return false }
+            found = try flacMetadata(in: source)
+        } catch {
+            throw .unwritable(path: path, reason: "cannot read the file (\(error.reason))")
+        }
+        guard let (metadata, start, length) = found, let comments = metadata.comments else { return false }
+        let changes = TagMap.changes(from: comments.properties, to: song, format: .flac)
+        guard let (edited, fits) = metadata.replacingComments(with: comments.applying(changes)) else {
+            throw .unwritable(path: path, reason: "its tags would be larger than a FLAC metadata block holds (16 MiB); left as it was")
+        }
+        do {
             let region = edited.region
             try copy.write(region, at: start)
             if fits { return true }
@@ -48,6 +52,21 @@ extension TagWriter {
         }
     }
 
+    /// The FLAC metadata blocks of the open file, where they start and how long they are; nil
+    /// when the file is not a FLAC this reads (damaged blocks, a region over `maxFLACRegion`).
+    private static func flacMetadata(in source: FileDescriptor) throws(SystemError) -> (FLACMetadata, Int, Int)? {
+        let head = try source.read(count: 10, at: 0)
+        guard let marker = FLACMetadata.markerOffset(head: head),
+              try source.read(count: 4, at: marker).elementsEqual("fLaC".utf8) else { return nil }
+        let start = marker + 4
+        let length = FLACMetadata.regionLength { at in
+            at < maxFLACRegion ? try? source.read(count: 4, at: start + at) : nil
+        }
+        guard let length, length <= maxFLACRegion,
+              let metadata = FLACMetadata(region: try source.read(count: length, at: start)) else { return nil }
+        return (metadata, start, length)
+    }
+
     /// Writes `changes` into the Ogg Vorbis or Opus file open as `file` (the copy) as edits of
     /// its comment packet, which TagLib then lays out in pages. Returns false, having written
     /// nothing, when the packet is not one this reads.
@@ -58,10 +77,4 @@ extension TagWriter {
         return true
     }
 
-    /// An entry TagLib reads as a field (so that the file reads from its Vorbis comments, not
-    /// from an ID3 tag beside them): a key, and not a picture kept as a comment.
-    private static func isField(_ entry: [UInt8]) -> Bool {
-        guard let key = VorbisComments.key(of: entry), !key.isEmpty else { return false }
-        return key != "METADATA_BLOCK_PICTURE" && key != "COVERART"
-    }
 }

@@ -285,8 +285,7 @@ public struct TagWriter: Sendable {
                        inPlace: Bool) throws(MediaError) -> (notes: [Note], keptLayout: Bool) {
         let ownEdit = inPlace && !differences.contains { $0.field == .art }
         if original.format == .flac, ownEdit {
-            let changes = TagMap.changes(from: original.properties(), to: song, format: .flac)
-            if try Self.writeFLACComments(changes, copy: copy, source: source, for: path) { return ([], true) }
+            if try Self.writeFLACComments(song, copy: copy, source: source, for: path) { return ([], true) }
         }
         let file = try TagFile(path: temp, writable: true)
         if let format = file.format, format == .ogg || format == .opus, ownEdit {

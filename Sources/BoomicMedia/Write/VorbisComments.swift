@@ -11,6 +11,17 @@ struct VorbisComments: Equatable {
         return String(decoding: entry[..<eq].map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self)
     }
 
+    /// The entries as TagLib's properties: upper-case key → values, in order (pictures kept as
+    /// comments are not properties).
+    var properties: [String: [String]] {
+        var out: [String: [String]] = [:]
+        for entry in entries {
+            guard let key = Self.key(of: entry), !key.isEmpty, key != "METADATA_BLOCK_PICTURE", key != "COVERART" else { continue }
+            out[key, default: []].append(String(decoding: Self.value(of: entry), as: UTF8.self))
+        }
+        return out
+    }
+
     static func value(of entry: [UInt8]) -> [UInt8] {
         guard let eq = entry.firstIndex(of: 0x3D) else { return [] }
         return Array(entry[(eq + 1)...])
