@@ -136,10 +136,10 @@ struct ServeForeignTagsReferenceTests {
         f.save()
 
         # Playlist files beside the songs, as rippers and players leave them: relative entries,
-        # one not there, extended M3U in a folder of its own; and a song at the top, beside
+        # one not there, one with spaces around it, extended M3U in a folder of its own; and a song at the top, beside
         # the folders.
         with open(os.path.join(root, "Picard", "album.m3u"), "w") as f:
-            f.write("v23.mp3\nv24 multi.mp3\ngone.mp3\n")
+            f.write("v23.mp3\n  v24 multi.mp3\t \ngone.mp3\n")
         os.makedirs(os.path.join(root, "Playlists"))
         with open(os.path.join(root, "Playlists", "mix.m3u8"), "w") as f:
             f.write("#EXTM3U\n#EXTINF:2,Eta - Vorbis\n../Ogg/vorbis.ogg\n../foobar/fb.flac\n")

@@ -132,6 +132,8 @@ struct ServeMPDReferenceTests {
         #"list album "Miles Quartet""#, #"ping "x"#, #"find artist "x"y"#, "command_list_end",
         // Argument errors come before the command is looked up: MPD names none.
         "find title 'x'", #"ping a"b"#, "find" + String(repeating: " a", count: 140),
+        // `add /` is the whole library (some clients send it; MPD takes it).
+        "clear", #"add "/""#, "status", "clear",
     ]
 
     @Test func databaseAnswersAreMPDs() throws {

@@ -16,9 +16,10 @@ import Testing
         // Latin-1, as an old Windows ripper wrote it: "Motörhead.flac" with ö as one byte.
         let latin1 = Array("#EXTM3U\nMot".utf8) + [0xF6] + Array("rhead.flac\n../B/y.flac\nhttp://radio/stream\n/elsewhere/z.flac\n".utf8)
         try Data(latin1).write(to: URL(fileURLWithPath: root + "/A/x.m3u"))
-        try "../A/Motörhead.flac\r\n".write(toFile: root + "/Playlists/mine.m3u8", atomically: true, encoding: .utf8)
+        // Spaces around an entry go, as MPD reads it, unless a song's name has them.
+        try "../A/Motörhead.flac\r\n\t ../B/y.flac \n lead.flac\n".write(toFile: root + "/Playlists/mine.m3u8", atomically: true, encoding: .utf8)
         var ids = SplitMix64(seed: 5)
-        var songs = ["/A/Motörhead.flac", "/B/y.flac"].map { Song(id: SongID(ids.uuid()), path: root + $0) }
+        var songs = ["/A/Motörhead.flac", "/B/y.flac", "/Playlists/ lead.flac"].map { Song(id: SongID(ids.uuid()), path: root + $0) }
         songs[0].mtime = 10_000_000_000
         let lists = [ListedFile(path: root + "/A/x.m3u", size: latin1.count, mtime: 20_000_000_000),
                      ListedFile(path: root + "/Playlists/mine.m3u8", size: 21, mtime: 30_000_000_000)]
@@ -27,9 +28,12 @@ import Testing
         #expect(tree.directory("")?.directories == ["A", "B", "Playlists"])
         #expect(tree.directory("A")?.playlists.map(\.name) == ["x.m3u"])
         #expect(tree.directory("A")?.modified == 20, "a playlist counts toward its folder's Last-Modified")
-        #expect(tree.directory("Playlists")?.songs.isEmpty == true)
+        #expect(tree.directory("Playlists")?.playlists.map(\.name) == ["mine.m3u8"])
         #expect(try #require(tree.playlist(at: "A/x.m3u")).uris(in: tree) == ["A/Motörhead.flac", "B/y.flac"])
-        #expect(try #require(tree.playlist(at: "Playlists/mine.m3u8")).uris(in: tree) == ["A/Motörhead.flac"])
+        let mine = try #require(tree.playlist(at: "Playlists/mine.m3u8"))
+        let known = Set(songs.compactMap { tree.uri(for: $0.path) })
+        #expect(mine.uris(in: tree, exists: known.contains) == ["A/Motörhead.flac", "B/y.flac", "Playlists/ lead.flac"])
+        #expect(mine.uris(in: tree) == ["A/Motörhead.flac", "B/y.flac", "Playlists/lead.flac"])
         #expect(tree.playlist(at: "A/none.m3u") == nil)
         #expect(tree.playlist(at: "x.m3u") == nil)
 

@@ -19,8 +19,10 @@ public enum M3U {
 
     /// The file's playlist name (`#PLAYLIST:`) and its paths, made absolute against `base` (the
     /// folder the file is in) and standardized. `file://` URLs are read as paths; other URLs
-    /// (streams) are returned as they are, so the caller can say it skipped them.
-    public static func parse(_ text: String, base: String) -> (name: String?, paths: [String]) {
+    /// (streams) are returned as they are, so the caller can say it skipped them. With
+    /// `trimming`, spaces and tabs around an entry go, as MPD reads a playlist file (a file
+    /// name may begin or end with spaces, so an import keeps them).
+    public static func parse(_ text: String, base: String, trimming: Bool = false) -> (name: String?, paths: [String]) {
         var name: String?
         var paths: [String] = []
         for raw in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
@@ -33,6 +35,8 @@ public enum M3U {
                 if line.hasPrefix("#PLAYLIST:") { name = String(line.dropFirst("#PLAYLIST:".count)).trimmingCharacters(in: .whitespaces) }
                 continue
             }
+            if trimming { line = line.drop { $0 == " " || $0 == "\t" } }
+            while trimming, line.last == " " || line.last == "\t" { line.removeLast() }
             let entry = String(line)
             if entry.hasPrefix("file://"), let url = URL(string: entry), url.isFileURL {
                 paths.append(normalized(url.path))

@@ -4,7 +4,11 @@ import BoomicPlayback
 /// The queue ("current playlist" in MPD's words): adding, removing, moving, listing.
 enum QueueCommands {
     static let all: [CommandSpec] = [
-        CommandSpec("add", 1...2) { inv throws(MPDError) in _ = try add(&inv) },
+        CommandSpec("add", 1...2) { inv throws(MPDError) in
+            // `add /` is the whole library: never meant to work, MPD says, but some clients send
+            // it, so MPD takes it so.
+            _ = try add(&inv, uri: inv.args[0] == "/" ? "" : inv.args[0])
+        },
         CommandSpec("addid", 1...2) { inv throws(MPDError) in
             // One song, and one id back: a folder (or "", the whole library) is no song, as in
             // MPD, where `add` takes folders.
@@ -141,9 +145,9 @@ enum QueueCommands {
 
     /// Adds a file or a whole directory, at the end or at a position (`N`, `+N` after the
     /// current song, `-N` before it); the new entries' ids.
-    static func add(_ inv: inout Invocation) throws(MPDError) -> [PlayQueue.EntryID] {
+    static func add(_ inv: inout Invocation, uri: String? = nil) throws(MPDError) -> [PlayQueue.EntryID] {
         let snapshot = inv.snapshot
-        let uri = inv.args[0]
+        let uri = uri ?? inv.args[0]
         let songs = try songs(at: uri, snapshot: snapshot, inv: inv)
         let before = inv.player.status.queue
         let place = inv.args.count > 1 ? try position(inv.args[1], queue: before, inv: inv) : .end

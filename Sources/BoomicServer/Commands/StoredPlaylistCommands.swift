@@ -146,7 +146,8 @@ enum StoredPlaylistCommands {
         func listed(_ songs: [Song]) -> [(uri: String, song: Song?)] { songs.map { (snapshot.tree.uri(for: $0.path) ?? $0.path, $0) } }
         if let (_, list) = basis.playlist(named: name) { return listed(list.songs.compactMap { basis[$0] }) }
         if let taglist = taglistName(name), let (_, list) = basis.taglist(named: taglist) { return listed(basis.songs(in: list)) }
-        if snapshot.tree.path(for: name) != nil, let file = snapshot.tree.playlist(at: name), let uris = file.uris(in: snapshot.tree) {
+        if snapshot.tree.path(for: name) != nil, let file = snapshot.tree.playlist(at: name),
+           let uris = file.uris(in: snapshot.tree, exists: { snapshot.song(at: $0) != nil }) {
             return uris.map { ($0, snapshot.song(at: $0)) }
         }
         throw inv.error(.noExist, "No such playlist")

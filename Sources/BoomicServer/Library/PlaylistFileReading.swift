@@ -9,14 +9,21 @@ extension MusicTree.PlaylistFile {
 
     /// The client paths the file lists, in order: its entries made absolute against its folder
     /// (`M3U.parse`), kept when they lie in a music folder (streams and paths elsewhere are
-    /// left out). Read when asked, so an edit shows at once; nil when the file cannot be read.
-    /// UTF-8, or Latin-1 for an old `.m3u` that is not.
-    func uris(in tree: MusicTree) -> [String]? {
+    /// left out). Spaces and tabs around an entry are dropped as MPD drops them, unless the
+    /// entry names a song (`exists`) with them. Read when asked, so an edit shows at once; nil
+    /// when the file cannot be read. UTF-8, or Latin-1 for an old `.m3u` that is not.
+    func uris(in tree: MusicTree, exists: (String) -> Bool = { _ in false }) -> [String]? {
         guard let file = try? FileDescriptor(path: path, flags: O_RDONLY),
               let bytes = try? file.readAll(limit: Self.maxBytes) else { return nil }
         try? file.close()
         let text = String(validating: bytes, as: UTF8.self) ?? String(bytes.map { Character(Unicode.Scalar($0)) })
         let folder = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(path[..<$0]) } ?? ""
-        return M3U.parse(text, base: folder.isEmpty ? "/" : folder).paths.compactMap { tree.uri(for: $0) }
+        let base = folder.isEmpty ? "/" : folder
+        let exact = M3U.parse(text, base: base).paths, trimmed = M3U.parse(text, base: base, trimming: true).paths
+        guard exact.count == trimmed.count else { return trimmed.compactMap { tree.uri(for: $0) } }
+        return zip(exact, trimmed).compactMap { exact, trimmed in
+            if exact != trimmed, let uri = tree.uri(for: exact), exists(uri) { return uri }
+            return tree.uri(for: trimmed)
+        }
     }
 }
