@@ -27,6 +27,18 @@ import Testing
         #expect(tree.directory("Nope") == nil)
     }
 
+    /// Two folders whose names differ only in Unicode form (a copy from macOS beside a Linux
+    /// rip) are two folders, each with its own songs, as on disk and in MPD.
+    @Test func foldersDifferingInUnicodeFormStayApart() {
+        let composed = "Caf\u{E9}", decomposed = "Cafe\u{301}"
+        let songs = Self.songs(["/music/\(composed)/a.flac", "/music/\(decomposed)/b.flac"])
+        let tree = MusicTree(folders: ["/music"], songs: songs)
+        // One order or the other (ICU collates them as equal); bytes decide here.
+        #expect(tree.directory("")?.directories.map { Array($0.utf8) } == [Array(decomposed.utf8), Array(composed.utf8)])
+        #expect(tree.directory(composed)?.songs.map(\.path) == ["/music/\(composed)/a.flac"])
+        #expect(tree.directory(decomposed)?.songs.map(\.path) == ["/music/\(decomposed)/b.flac"])
+    }
+
     /// Folders are listed as MPD (with ICU) lists them: case and accents aside, then by bytes.
     @Test func foldersAreListedCaseAside() {
         let names = ["Zed", "iTunes", "foobar", "Odd", "Ärger", "abba", "Abba", "Édith", "Eagles", "日本"]

@@ -44,8 +44,10 @@ public struct MusicTree: Sendable {
     private let contents: Later<Contents>
 
     private struct Contents: Sendable {
-        /// Directory URI ("" is the root) → what it holds.
-        var index: [String: Directory]
+        /// Directory URI ("" is the root) → what it holds. By bytes (`ValueKey`): a folder
+        /// `Café` written composed and one written decomposed are two folders on disk, which
+        /// `String`'s equality would merge into one.
+        var index: [ValueKey: Directory]
         /// Songs outside every music folder (not in the tree), usually none: only those are
         /// checked one by one when filtering.
         var outside: Set<SongID>
@@ -96,15 +98,15 @@ public struct MusicTree: Sendable {
     /// directory's URI), then each directory's ancestors, then sorting within directories.
     private static func contents(roots: [(folder: String, name: String)], songs: some Sequence<Song>,
                                  playlists: [ListedFile] = []) -> Contents {
-        var files: [String: [(name: Substring, song: Song)]] = [:]
+        var files: [ValueKey: [(name: Substring, song: Song)]] = [:]
         var outside: Set<SongID> = []
-        var lists: [String: [PlaylistFile]] = [:]
+        var lists: [ValueKey: [PlaylistFile]] = [:]
         for file in playlists {
             guard let (root, rest) = relative(file.path, roots: roots) else { continue }
             let slash = rest.utf8.lastIndex(of: UInt8(ascii: "/"))
             let dir = slash.map { root.isEmpty ? String(rest[..<$0]) : root + "/" + rest[..<$0] } ?? root
             let name = slash.map { String(rest[rest.utf8.index(after: $0)...]) } ?? String(rest)
-            lists[dir, default: []].append(PlaylistFile(name: name, path: file.path, modified: file.mtime / 1_000_000_000))
+            lists[ValueKey(dir), default: []].append(PlaylistFile(name: name, path: file.path, modified: file.mtime / 1_000_000_000))
         }
         for song in songs where !song.missing {
             guard let (root, rest) = relative(song.path, roots: roots) else {
@@ -121,46 +123,43 @@ public struct MusicTree: Sendable {
                 dir = root
                 name = rest
             }
-            files[dir, default: []].append((name, song))
+            files[ValueKey(dir), default: []].append((name, song))
         }
-        var index: [String: Directory] = ["": Directory()]
+        var index: [ValueKey: Directory] = [ValueKey(""): Directory()]
         index.reserveCapacity(files.count * 11 / 10 + roots.count + 1)
-        var children: [String: [String]] = [:]
+        var children: [ValueKey: [String]] = [:]
         for (_, name) in roots where !name.isEmpty {
-            children["", default: []].append(name)
-            index[name] = Directory()
+            children[ValueKey(""), default: []].append(name)
+            index[ValueKey(name)] = Directory()
         }
         for dir in Set(files.keys).union(lists.keys) {
             // The directory and each ancestor not seen yet, each named in its parent once.
-            var d = dir
-            while !d.isEmpty, index[d] == nil {
-                index[d] = Directory()
+            var d = dir.value
+            while !d.isEmpty, index[ValueKey(d)] == nil {
+                index[ValueKey(d)] = Directory()
                 let slash = d.utf8.lastIndex(of: UInt8(ascii: "/"))
                 let parent = slash.map { String(d[..<$0]) } ?? ""
-                children[parent, default: []].append(slash.map { String(d[d.utf8.index(after: $0)...]) } ?? d)
+                children[ValueKey(parent), default: []].append(slash.map { String(d[d.utf8.index(after: $0)...]) } ?? d)
                 d = parent
             }
         }
         for (dir, names) in children { index[dir]!.directories = Self.collated(names) }
-        for (dir, list) in lists {
-            index[dir]!.playlists = list.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
-            let newest = list.reduce(0) { max($0, $1.modified) }
+        /// Carries a modification time up to each ancestor while it is newer than theirs.
+        func carry(_ newest: Int, from dir: String) {
             var d: String? = dir
-            while let at = d, index[at]!.modified < newest {
-                index[at]!.modified = newest
+            while let at = d, index[ValueKey(at)]!.modified < newest {
+                index[ValueKey(at)]!.modified = newest
                 d = at.isEmpty ? nil : at.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(at[..<$0]) } ?? ""
             }
+        }
+        for (dir, list) in lists {
+            index[dir]!.playlists = list.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+            carry(list.reduce(0) { max($0, $1.modified) }, from: dir.value)
         }
         // In one directory a song's path and its name sort alike (the same prefix).
         for (dir, list) in files {
             index[dir]!.songs = list.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }.map(\.song)
-            // The newest song, carried up to each ancestor while it is newer than theirs.
-            let newest = list.reduce(0) { max($0, $1.song.mtime / 1_000_000_000) }
-            var d: String? = dir
-            while let at = d, index[at]!.modified < newest {
-                index[at]!.modified = newest
-                d = at.isEmpty ? nil : at.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(at[..<$0]) } ?? ""
-            }
+            carry(list.reduce(0) { max($0, $1.song.mtime / 1_000_000_000) }, from: dir.value)
         }
         return Contents(index: index, outside: outside)
     }
@@ -183,7 +182,7 @@ public struct MusicTree: Sendable {
                 root.isEmpty ? String(rest[..<slash]) : root + "/" + rest[..<slash]
             } ?? root
             // Among the songs at its path (one, unless the library holds two at the same path).
-            let at = contents.index[dir].flatMap { d in
+            let at = contents.index[ValueKey(dir)].flatMap { d in
                 Self.position(of: song.path, in: d.songs).flatMap { first in
                     d.songs[first...].prefix { $0.path == song.path }.firstIndex { $0.id == song.id }
                 }
@@ -193,8 +192,8 @@ public struct MusicTree: Sendable {
                 return nil
             }
             // A new modification time may move its folders' `Last-Modified`: rebuild then.
-            guard !song.missing, contents.index[dir]!.songs[at].mtime == song.mtime else { return nil }
-            contents.index[dir]!.songs[at] = song
+            guard !song.missing, contents.index[ValueKey(dir)]!.songs[at].mtime == song.mtime else { return nil }
+            contents.index[ValueKey(dir)]!.songs[at] = song
         }
         return MusicTree(roots: roots, contents: contents)
     }
@@ -285,12 +284,12 @@ public struct MusicTree: Sendable {
         let slash = uri.utf8.lastIndex(of: UInt8(ascii: "/"))
         let dir = slash.map { String(uri[..<$0]) } ?? ""
         let name = slash.map { String(uri[uri.utf8.index(after: $0)...]) } ?? uri
-        return directory(dir)?.playlists.first { $0.name == name }
+        return directory(dir)?.playlists.first { $0.name.sameBytes(as: name) }
     }
 
     /// What a directory holds; nil when the tree has no such directory.
     public func directory(_ uri: String) -> Directory? {
-        contents.value.index[uri.hasSuffix("/") ? String(uri.dropLast()) : uri]
+        contents.value.index[ValueKey(uri.hasSuffix("/") ? String(uri.dropLast()) : uri)]
     }
 
     /// Every song in the tree, folder by folder: a pass over the library reads them in the
@@ -307,7 +306,7 @@ public struct MusicTree: Sendable {
     public func walk(from uri: String, _ visit: (String, Directory) -> Void) {
         let index = contents.value.index
         func walk(_ start: String) {
-            guard let dir = index[start] else { return }
+            guard let dir = index[ValueKey(start)] else { return }
             visit(start, dir)
             for child in dir.directories { walk(start.isEmpty ? child : start + "/" + child) }
         }
