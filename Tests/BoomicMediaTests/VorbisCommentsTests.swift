@@ -92,7 +92,7 @@ struct VorbisCommentsTests {
             #expect(FLACMetadata(region: region) == metadata, "seed \(seed)")
             #expect(FLACMetadata.regionLength { at in at + 4 <= region.count ? Array(region[at..<(at + 4)]) : nil } == region.count)
             let new = comments.applying(Self.randomChanges(&r))
-            let (edited, fits) = try #require(metadata.replacingComments(with: new))
+            let (edited, fits) = try #require(metadata.replacingComments(with: new)).laidOut(like: metadata)
             #expect(edited.comments == new, "seed \(seed)")
             // Every block but the comments and the padding: the same, in the same order.
             let kept = { (m: FLACMetadata) in m.blocks.filter { $0.type != 1 && $0.type != 4 } }

@@ -20,6 +20,7 @@ struct FLACMetadata: Equatable {
 
     static let vorbisComment: UInt8 = 4
     static let padding: UInt8 = 1
+    static let pictureBlock: UInt8 = 6
     /// The padding a file that had no room for its new comments gets, so that the next edits
     /// fit (what `flac` gives a new file).
     static let roomyPadding = 8192
@@ -80,24 +81,57 @@ struct FLACMetadata: Equatable {
         return VorbisComments(body: block.body)
     }
 
-    /// The blocks with the Vorbis comments replaced by `new`, laid out to keep the region's
-    /// length when the padding allows: the last PADDING block shrinks or grows by the change
-    /// (or goes, when that is exactly its size), or a new one takes up what the comments lost.
-    /// `fits` says whether the length was kept; when it was not, the region ends with
-    /// `roomyPadding` bytes of padding and the audio must move. A file without comments gets
-    /// a block after STREAMINFO. Nil when the comments no longer fit in a block.
-    func replacingComments(with new: VorbisComments) -> (metadata: FLACMetadata, fits: Bool)? {
+    /// The blocks with the Vorbis comments replaced by `new` (a file without comments gets a
+    /// block after STREAMINFO); nil when they no longer fit in a block. `laidOut(like:)` then
+    /// fits the result in the file's room.
+    func replacingComments(with new: VorbisComments) -> FLACMetadata? {
         let body = new.body
         guard body.count <= Self.maxBlockBody else { return nil }
         var out = blocks
-        let growth: Int
         if let at = blocks.firstIndex(where: { $0.type == Self.vorbisComment }) {
-            growth = body.count - out[at].body.count
             out[at].body = body
         } else {
-            growth = 4 + body.count
             out.insert(Block(type: Self.vorbisComment, body: body), at: 1)
         }
+        return FLACMetadata(blocks: out)
+    }
+
+    /// The blocks with the front covers (PICTURE blocks of type 3) replaced by `picture` (a
+    /// PICTURE block's body, `FLACMetadata.picture`), or removed when it is nil, as TagLib
+    /// replaces them: the new one where the first front cover was, else before the padding.
+    /// Other pictures (a back cover, an artist) stay. Nil when it does not fit in a block.
+    func replacingFrontCover(with picture: [UInt8]?) -> FLACMetadata? {
+        if let picture, picture.count > Self.maxBlockBody { return nil }
+        let isFront = { (b: Block) in b.type == Self.pictureBlock && b.body.count >= 4 && b.body[0..<4].elementsEqual([0, 0, 0, 3]) }
+        let first = blocks.firstIndex(where: isFront)
+        var out: [Block] = []
+        for (i, block) in blocks.enumerated() {
+            if i == first, let picture { out.append(Block(type: Self.pictureBlock, body: picture)) }
+            if !isFront(block) { out.append(block) }
+        }
+        if first == nil, let picture {
+            let at = out.firstIndex { $0.type == Self.padding } ?? out.count
+            out.insert(Block(type: Self.pictureBlock, body: picture), at: at)
+        }
+        return FLACMetadata(blocks: out)
+    }
+
+    /// A PICTURE block's body: type 3 (front cover), the MIME type, no description, sizes and
+    /// colours unknown (0, as TagLib writes them), the image.
+    static func picture(_ image: [UInt8], mime: String) -> [UInt8] {
+        func u32(_ n: Int) -> [UInt8] { [UInt8(n >> 24 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] }
+        let m = Array(mime.utf8)
+        return u32(3) + u32(m.count) + m + u32(0) + u32(0) + u32(0) + u32(0) + u32(0) + u32(image.count) + image
+    }
+
+    /// These blocks, edited from `old`'s, laid out to keep `old`'s length when the padding
+    /// allows: the last PADDING block shrinks or grows by the change (or goes, when that is
+    /// exactly its size), or a new one takes up what the edit freed. `fits` says whether the
+    /// length was kept; when it was not, the region ends with `roomyPadding` bytes of padding
+    /// and the audio must move.
+    func laidOut(like old: FLACMetadata) -> (metadata: FLACMetadata, fits: Bool) {
+        var out = blocks
+        let growth = region.count - old.region.count
         if growth == 0 { return (FLACMetadata(blocks: out), true) }
         if let pad = out.lastIndex(where: { $0.type == Self.padding }) {
             let room = out[pad].body.count

@@ -6,6 +6,19 @@ import Glibc
 /// instead of through TagLib's rendering, which re-sorts and upper-cases every key (and, for a
 /// FLAC, rewrites the whole file and any ID3 tag in front of it).
 extension TagWriter {
+    /// What a write does to the front cover, when Boomic edits the file itself.
+    enum CoverEdit {
+        case keep
+        /// A FLAC PICTURE block's body (`FLACMetadata.picture`).
+        case replace([UInt8])
+        case remove
+
+        var picture: [UInt8]? {
+            if case .replace(let body) = self { return body }
+            return nil
+        }
+    }
+
     /// The largest metadata region read into memory (pictures included); a file with more goes
     /// to TagLib.
     static let maxFLACRegion = 64 << 20
@@ -17,7 +30,7 @@ extension TagWriter {
     /// having written nothing, when the file is not the shape this handles (a damaged block, a
     /// huge region): TagLib writes it then. The caller reads the copy back through TagLib
     /// before using it, as it does after TagLib.
-    static func writeFLACComments(_ song: Song, copy: FileDescriptor, source: FileDescriptor,
+    static func writeFLACComments(_ song: Song, cover: CoverEdit, copy: FileDescriptor, source: FileDescriptor,
                                   for path: String) throws(MediaError) -> Bool {
         // The file's metadata region, and where it starts (after an ID3 tag in front, if any).
         let found: (metadata: FLACMetadata, start: Int, length: Int)?
@@ -28,7 +41,9 @@ extension TagWriter {
         }
         guard let (metadata, start, length) = found, let comments = metadata.comments else { return false }
         let changes = TagMap.changes(from: comments.properties, to: song, format: .flac)
-        guard let (edited, fits) = metadata.replacingComments(with: comments.applying(changes)) else {
+        var next = metadata.replacingComments(with: comments.applying(changes))
+        if case .keep = cover {} else { next = next?.replacingFrontCover(with: cover.picture) }
+        guard let (edited, fits) = next?.laidOut(like: metadata) else {
             throw .unwritable(path: path, reason: "its tags would be larger than a FLAC metadata block holds (16 MiB); left as it was")
         }
         do {
@@ -70,9 +85,10 @@ extension TagWriter {
     /// Writes `changes` into the Ogg Vorbis or Opus file open as `file` (the copy) as edits of
     /// its comment packet, which TagLib then lays out in pages. Returns false, having written
     /// nothing, when the packet is not one this reads.
-    static func writeOggComments(_ changes: [String: [String]], into file: TagFile) throws(MediaError) -> Bool {
+    static func writeOggComments(_ changes: [String: [String]], cover: CoverEdit, into file: TagFile) throws(MediaError) -> Bool {
         guard let packet = file.oggCommentPacket(), var parsed = OggCommentPacket(packet) else { return false }
         parsed.comments = parsed.comments.applying(changes)
+        if case .keep = cover {} else { parsed.comments = parsed.comments.replacingFrontCover(with: cover.picture) }
         try file.saveOggCommentPacket(parsed.bytes)
         return true
     }

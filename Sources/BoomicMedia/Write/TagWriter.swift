@@ -278,19 +278,32 @@ public struct TagWriter: Sendable {
     /// Writes the key changes and the cover into the copy at `temp` (open as `copy`, made from
     /// `source`, which TagLib reads as `original`). With `inPlace`, Vorbis comments (FLAC, Ogg
     /// Vorbis, Opus) are edited as the file has them (`writeFLACComments`, `writeOggComments`)
-    /// unless the cover changes, and an MP3's untouched ID3v2 frames keep their bytes (the
-    /// shim's splice); `keptLayout` says whether either may have been done.
+    /// (the cover too), and an MP3's untouched ID3v2 frames keep their bytes (the shim's
+    /// splice); `keptLayout` says whether either may have been done.
     private func apply(_ song: Song, differences: [TagDifference], to temp: String, path: String, original: TagFile,
                        copy: FileDescriptor, source: FileDescriptor,
                        inPlace: Bool) throws(MediaError) -> (notes: [Note], keptLayout: Bool) {
-        let ownEdit = inPlace && !differences.contains { $0.field == .art }
-        if original.format == .flac, ownEdit {
-            if try Self.writeFLACComments(song, copy: copy, source: source, for: path) { return ([], true) }
+        // What to do with the cover; nil when it is gone from the art store, which TagLib's
+        // path below tells (`missingCover`).
+        var cover: CoverEdit? = .keep
+        if differences.contains(where: { $0.field == .art }) {
+            if let hash = song.art {
+                cover = art.path(forHash: hash).flatMap { stored in
+                    ArtStore.readFile(stored, limit: ArtStore.maxCoverFileSize).flatMap { bytes in
+                        bytes.isEmpty ? nil : .replace(FLACMetadata.picture(bytes, mime: Self.mime(ofStored: stored)))
+                    }
+                }
+            } else {
+                cover = .remove
+            }
+        }
+        if original.format == .flac, inPlace, let cover {
+            if try Self.writeFLACComments(song, cover: cover, copy: copy, source: source, for: path) { return ([], true) }
         }
         let file = try TagFile(path: temp, writable: true)
-        if let format = file.format, format == .ogg || format == .opus, ownEdit {
+        if let format = file.format, format == .ogg || format == .opus, inPlace, let cover {
             let changes = TagMap.changes(from: file.properties(), to: song, format: format)
-            if try Self.writeOggComments(changes, into: file) { return ([], true) }
+            if try Self.writeOggComments(changes, cover: cover, into: file) { return ([], true) }
         }
         guard let format = file.format else {
             throw .unwritable(path: path, reason: "Boomic does not know how to write this format's tags")

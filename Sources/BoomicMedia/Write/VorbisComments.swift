@@ -1,3 +1,5 @@
+import Foundation
+
 /// Vorbis comments, as FLAC's VORBIS_COMMENT block and Ogg's comment packets hold them: the
 /// vendor string and the `KEY=value` entries, as bytes and in the file's order, and the edits
 /// that keep them so (`applying`).
@@ -55,6 +57,26 @@ struct VorbisComments: Equatable {
             if places.isEmpty { next.append(contentsOf: extra) }
             out = next
         }
+        return VorbisComments(vendor: vendor, entries: out)
+    }
+
+    /// The entries with the front covers (METADATA_BLOCK_PICTURE entries of type 3, as Ogg
+    /// keeps pictures) replaced by `picture` (a FLAC PICTURE block's body), or removed when it
+    /// is nil: the new one where the first was, else last. Other pictures stay.
+    func replacingFrontCover(with picture: [UInt8]?) -> VorbisComments {
+        let isFront = { (entry: [UInt8]) -> Bool in
+            guard Self.key(of: entry) == "METADATA_BLOCK_PICTURE",
+                  let bytes = Data(base64Encoded: Data(Self.value(of: entry)), options: .ignoreUnknownCharacters) else { return false }
+            return bytes.count >= 4 && bytes.prefix(4).elementsEqual([0, 0, 0, 3])
+        }
+        let new = picture.map { Array("METADATA_BLOCK_PICTURE=".utf8) + Array(Data($0).base64EncodedData()) }
+        let first = entries.firstIndex(where: isFront)
+        var out: [[UInt8]] = []
+        for (i, entry) in entries.enumerated() {
+            if i == first, let new { out.append(new) }
+            if !isFront(entry) { out.append(entry) }
+        }
+        if first == nil, let new { out.append(new) }
         return VorbisComments(vendor: vendor, entries: out)
     }
 
