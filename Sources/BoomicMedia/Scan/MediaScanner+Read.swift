@@ -25,6 +25,10 @@ extension MediaScanner {
         var facts = FileFacts(path: listed.path, size: listed.size, mtime: listed.mtime)
         facts.apply(tags: file.properties())
         facts.apply(audio: file.audioProperties, format: file.format)
+        if facts.duration == nil, file.format == .ogg || file.format == .opus {
+            facts.duration = OggDuration.seconds(isOpus: file.format == .opus, sampleRate: facts.samplerate,
+                                                 length: file.length, read: { file.read(at: $0, count: $1) })
+        }
         if facts.format == nil { facts.format = Self.fileExtension(of: listed.path) }
         facts.fingerprint = Fingerprint.of(file, window: options.fingerprintWindow)
         facts.art = frontCover(of: file, art: art)
