@@ -108,7 +108,7 @@ struct ServeMPDReferenceTests {
         #"sticker get song "Miles Quartet/Blue Sketches/01 So Modal.flac" Empty"#,
         #"sticker list song "Miles Quartet/Blue Sketches/01 So Modal.flac""#,
         #"sticker find song "Miles Quartet" playCount"#, #"sticker find song "Miles Quartet" lastPlayed = 1700000000"#,
-        #"sticker find song "Miles Quartet" nope"#,
+        #"sticker find song "Miles Quartet" nope"#, #"sticker find song "No Such Folder" rating"#,
         #"sticker delete song "Miles Quartet/Blue Sketches/01 So Modal.flac" nope"#,
         #"sticker delete song "Miles Quartet/Blue Sketches/01 So Modal.flac" playCount"#,
         #"sticker get song "Miles Quartet/Blue Sketches/01 So Modal.flac" playCount"#,

@@ -43,7 +43,8 @@ enum StickerCommands {
             case ("find", 4), ("find", 6):
                 let snapshot = inv.snapshot
                 let name = inv.args[3]
-                guard snapshot.tree.directory(inv.args[2]) != nil else { throw inv.error(.noExist, "No such directory") }
+                // MPD looks the stickers up by the path's prefix: a folder that is not there has none.
+                guard snapshot.tree.directory(inv.args[2]) != nil else { return }
                 var test: (String) -> Bool = { _ in true }
                 if inv.args.count == 6 {
                     let wanted = inv.args[5]
