@@ -295,6 +295,17 @@ Native setNative(File *file, const String &k, const StringList &list) {
 
 } // namespace
 
+/// After a save that returned `ok`: FileStream writes through a buffered FILE*, so the bytes
+/// reach the file only when it is closed. Close and reopen, so the file on disk is complete now
+/// (another reader or writer may come next) and the handle reflects exactly what was written.
+static int saved(ctl_file *file, bool ok, char *error, size_t error_size) {
+    if (!ok) {
+        setError(error, error_size, "TagLib could not write the file");
+        return 0;
+    }
+    return reopen(file, error, error_size) ? 1 : 0;
+}
+
 extern "C" {
 
 int ctl_property_set(ctl_file *file, const char *key, const char *const *values, int n) {
@@ -444,14 +455,7 @@ int ctl_save(ctl_file *file, char *error, size_t error_size) {
         } else {
             ok = file->file->save();
         }
-        if (!ok) {
-            setError(error, error_size, "TagLib could not write the file");
-            return 0;
-        }
-        // FileStream writes through a buffered FILE*: the bytes reach the file only when it is
-        // closed. Close and reopen, so the file on disk is complete now (another reader or
-        // writer may come next) and this handle reflects exactly what was written.
-        return reopen(file, error, error_size) ? 1 : 0;
+        return saved(file, ok, error, error_size);
     } catch (...) {
         setError(error, error_size, "TagLib failed while writing the file");
         return 0;
@@ -498,11 +502,7 @@ int ctl_ogg_save_comment_packet(ctl_file *file, const uint8_t *data, int64_t siz
         ogg->setPacket(1, ByteVector(reinterpret_cast<const char *>(data), static_cast<unsigned int>(size)));
         // Ogg::File's own save writes the packets set; Vorbis::File::save and Opus::File::save
         // would first replace this one with their rendering of the comments.
-        if (!ogg->Ogg::File::save()) {
-            setError(error, error_size, "TagLib could not write the file");
-            return 0;
-        }
-        return reopen(file, error, error_size) ? 1 : 0;
+        return saved(file, ogg->Ogg::File::save(), error, error_size);
     } catch (...) {
         setError(error, error_size, "TagLib failed while writing the file");
         return 0;
