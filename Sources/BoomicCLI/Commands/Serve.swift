@@ -67,6 +67,7 @@ struct Serve: ParsableCommand {
         let rooms = Rooms(library: library, store: store, outputs: specs, sound: sound, hub: hub, record: !noRecord,
                           warn: { Terminal.warn("boomic serve: \($0)") })
         let following = library.follow(telling: hub, gone: { rooms.dropEntries(of: $0) })
+        library.findPlaylists(telling: hub)
         let watching = lib.watch { Terminal.warn("boomic serve: \($0.localizedDescription)") }
         let stop = DispatchSemaphore(value: 0)
         let context = ServerContext(library: library, rooms: rooms, hub: hub, password: password, version: Boomic.version,

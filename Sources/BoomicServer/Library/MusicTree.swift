@@ -67,13 +67,11 @@ public struct MusicTree: Sendable {
     /// The tree of `basis`'s songs, built on a thread of its own: whoever needs a directory
     /// first waits for it (`boomic serve` listens meanwhile).
     /// `then` runs on that thread once the tree is built.
-    /// `playlists` finds the playlist files, on that thread too.
-    public init(folders: [String], buildingFrom basis: DataBasis, playlists: @escaping @Sendable () -> [ListedFile] = { [] },
-                then: @escaping @Sendable () -> Void = {}) {
+    public init(folders: [String], buildingFrom basis: DataBasis, then: @escaping @Sendable () -> Void = {}) {
         let roots = Self.roots(folders)
         self.roots = roots
         contents = Later {
-            let contents = Self.contents(roots: roots, songs: basis.songs.values, playlists: playlists())
+            let contents = Self.contents(roots: roots, songs: basis.songs.values)
             then()
             return contents
         }

@@ -66,13 +66,8 @@ public final class ServerLibrary: Sendable {
         self.session = session
         self.folders = folders
         let basis = session.basis
-        let found = PlaylistFiles()
-        playlistFiles = found
-        current = Mutex(Snapshot(basis: basis, tree: MusicTree(folders: folders, buildingFrom: basis, playlists: {
-            let files = Self.walkForPlaylists(folders)
-            found.value.withLock { $0 = files }
-            return files
-        }, then: {
+        playlistFiles = PlaylistFiles()
+        current = Mutex(Snapshot(basis: basis, tree: MusicTree(folders: folders, buildingFrom: basis, then: {
             // What opening the library and building the tree left free goes back to the system
             // (13 MB of a 112 MB server on the bench's 50k library); glibc keeps it otherwise.
             _ = releaseFreeMemory(0)
@@ -151,8 +146,9 @@ public final class ServerLibrary: Sendable {
     }
 
     /// The playlist files (`.m3u`, `.m3u8`) the last walk of the music folders found: the
-    /// library does not keep them, so the server looks for them itself, while it builds its
-    /// first tree, after each `update` and after an import by another process.
+    /// library does not keep them, so the server looks for them itself, once it listens (in
+    /// the background: on a NAS the walk can take seconds, which no client should wait for),
+    /// after each `update` and after an import by another process.
     private final class PlaylistFiles: Sendable {
         let value = Mutex<[ListedFile]>([])
     }
