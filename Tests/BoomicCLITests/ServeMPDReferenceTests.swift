@@ -134,6 +134,8 @@ struct ServeMPDReferenceTests {
         "find title 'x'", #"ping a"b"#, "find" + String(repeating: " a", count: 140),
         // `add /` is the whole library (some clients send it; MPD takes it).
         "clear", #"add "/""#, "status", "clear",
+        // An absolute path is a local file: not for a TCP client.
+        #"lsinfo "/etc""#, #"lsinfo "file:///etc/passwd""#,
     ]
 
     @Test func databaseAnswersAreMPDs() throws {

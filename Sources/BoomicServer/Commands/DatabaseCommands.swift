@@ -8,6 +8,13 @@ enum DatabaseCommands {
             let snapshot = inv.snapshot
             // "/" is the root, as MPD reads it for old clients.
             let uri = inv.args.first.map { $0 == "/" ? "" : $0 } ?? ""
+            // An absolute path is a local file to MPD (`QueueCommands.songs(at:)`): refused over
+            // TCP; on the local socket, the library's song there.
+            if uri.hasPrefix("/") || uri.hasPrefix("file://") {
+                let song = try QueueCommands.songs(at: uri, snapshot: snapshot, inv: inv)[0]
+                inv.response.add(song: song, uri: song.path, tags: inv.client.tags)
+                return
+            }
             if let song = snapshot.song(at: uri) {
                 inv.response.add(song: song, uri: uri, tags: inv.client.tags)
                 return
