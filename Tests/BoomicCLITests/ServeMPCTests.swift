@@ -115,14 +115,15 @@ struct ServeMPCTests {
     }
 
     /// A commit by another process reaches an idle client: `mpc idle` returns `database` when
-    /// `boomic modify` changes a song, with no restart.
+    /// `boomic modify` changes a song, with no restart; not `sticker`, which a tag edit does
+    /// not touch (MPD tells it only for stickers).
     @Test func idleHearsAnotherProcesssCommit() throws {
         let box = try Sandbox()
         try box.succeed("import", box.music)
         let server = try RunningServer(box)
         let out = box.root + "/idle.out"
         _ = FileManager.default.createFile(atPath: out, contents: nil)
-        let idle = try ChildProcess.start("/usr/bin/mpc", ["--host", "127.0.0.1", "--port", String(server.port), "idle", "database"],
+        let idle = try ChildProcess.start("/usr/bin/mpc", ["--host", "127.0.0.1", "--port", String(server.port), "idle", "database", "sticker"],
                                           stdout: out)
         Thread.sleep(forTimeInterval: 0.3)
         try box.succeed("modify", "-y", "title:So Modal", "genre=Modal Jazz")

@@ -215,7 +215,9 @@ public final class ServerLibrary: Sendable {
                 if !change.songs.isEmpty && (change.songsAddedOrRemoved || !change.songFields.isSubset(of: Self.stickerFields)) {
                     told.insert(.database)
                 }
-                if !change.songs.isEmpty { told.insert(.sticker) }
+                // Only what clients see as stickers (ratings, plays, their own): an update that
+                // only read new tags is `database` alone, as in MPD.
+                if !change.songFields.isDisjoint(with: Self.stickerFields) { told.insert(.sticker) }
                 if !change.playlists.isEmpty || !change.taglists.isEmpty { told.insert(.storedPlaylist) }
                 hub.post(told)
             }
