@@ -2,6 +2,7 @@
 // the file has them (file.h, spliceID3v2).
 #include "file.h"
 
+#include <taglib/id3v1genres.h>
 #include <taglib/id3v2frame.h>
 #include <taglib/id3v2header.h>
 #include <taglib/mpegfile.h>
@@ -80,10 +81,11 @@ bool v23Lacks(const ByteVector &id) {
     return false;
 }
 
-/// A changed or new frame rendered for a tag of `version`, as TagLib's save renders it there:
-/// in a v2.3 tag TDRC becomes TYER (with TDAT and TIME for a full date and time) and TDOR
-/// becomes TORY. Empty when it renders as nothing; false when this leaves it to TagLib (a v2.3
-/// genre, which TagLib turns into ID3v1 references, its people lists, and frames v2.3 lacks).
+/// A changed or new frame rendered for a tag of `version`, as TagLib's save renders it there
+/// (Tag::downgradeFrames): in a v2.3 tag TDRC becomes TYER (with TDAT and TIME for a full
+/// date and time), TDOR becomes TORY, several genres become ID3v1 references and the first
+/// other one, and the people list TIPL becomes IPLS. Empty when it renders as nothing; false
+/// when this leaves it to TagLib (frames v2.3 lacks, a TMCL in a v2.3 tag).
 bool renderFor(ID3v2::Frame *frame, int version, ByteVector &out) {
     out.clear();
     const ByteVector id = frame->frameID();
@@ -111,7 +113,38 @@ bool renderFor(ID3v2::Frame *frame, int version, ByteVector &out) {
         }
         return true;
     }
-    if (version == 3 && (id == "TCON" || id == "TIPL" || id == "TMCL" || v23Lacks(id))) return false;
+    if (version == 3 && (id == "TCON" || id == "TIPL")) {
+        auto *text = dynamic_cast<ID3v2::TextIdentificationFrame *>(frame);
+        if (text == nullptr) return false;
+        const StringList fields = text->fieldList();
+        StringList value;
+        if (id == "TIPL") {
+            for (unsigned int i = 0; i + 1 < fields.size(); i += 2) {
+                value.append(fields[i]);
+                value.append(fields[i + 1]);
+            }
+        } else {
+            String combined, genreText;
+            for (const auto &genre : fields) {
+                bool ok = false;
+                int number = genre.toInt(&ok);
+                if ((ok && number >= 0 && number <= 255) || genre == "RX" || genre == "CR") {
+                    combined += '(' + genre + ')';
+                } else if (fields.size() > 1 && (number = ID3v1::genreIndex(genre)) != 255) {
+                    combined += '(' + String::number(number) + ')';
+                } else if (genreText.isEmpty()) {
+                    genreText = genre;
+                }
+            }
+            value.append(combined + genreText);
+        }
+        ID3v2::TextIdentificationFrame f(id == "TIPL" ? "IPLS" : "TCON", String::Latin1);
+        f.setText(value);
+        FrameHeaderAccess::of(&f)->setVersion(3);
+        out = f.render();
+        return true;
+    }
+    if (version == 3 && (id == "TMCL" || v23Lacks(id))) return false;
     FrameHeaderAccess::of(frame)->setVersion(static_cast<unsigned int>(version));
     ByteVector bytes = frame->render();
     if (bytes.size() > 10) out = bytes;

@@ -76,6 +76,22 @@ extension TagWriterTests {
         #expect(back.year == 1999 && back.date == nil)
     }
 
+    /// A v2.3 genre and people list are rendered as TagLib renders them in v2.3 (ID3v1 genre
+    /// references, IPLS), in place, and the frames v2.3 lacks (the mood) stay.
+    @Test func aV23GenreEditKeepsTheMood() throws {
+        let path = try foreignMP3()
+        let before = try id3Frames(path)
+        var song = try scan(path)
+        song.genre = "Jazz; Fusion"
+        #expect(try writer.write(song).remaining.isEmpty)
+        let after = try id3Frames(path)
+        #expect(after.map { $0.prefix(4) } == before.map { $0.prefix(4) })
+        for (a, b) in zip(after, before) where !b.hasPrefix("TCON") && !b.hasPrefix("size") { #expect(a == b) }
+        // "(8)(30)": both genres are ID3v1's (Jazz 8, Fusion 30), as TagLib writes them in v2.3.
+        #expect(after.contains("TCON 00" + Array("(8)(30)".utf8).map { String(format: "%02x", $0) }.joined()))
+        #expect(try scan(path).genre == "Jazz; Fusion")
+    }
+
     @Test func newFramesFollowAndAGrownTagMovesTheAudioWhole() throws {
         let path = try copy("Loose Files/no tags at all.mp3")
         _ = try mutagen("""
