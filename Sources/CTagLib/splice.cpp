@@ -181,8 +181,11 @@ bool spliceID3v2(ctl_file *f, int otherTags) {
     if (head.size() != 10 || !head.startsWith("ID3")) return false;
     const unsigned int total = 10 + syncsafe(head, 6);
     mpeg->seek(0);
-    ByteVector data = mpeg->readBlock(total);
-    if (data.size() != total) return false;
+    ByteVector data = mpeg->readBlock(total + 3);
+    // A second tag right after the first (some taggers stacked them): TagLib reads it as the
+    // first's padding and its save replaces both; left to it.
+    if (data.size() < total || data.mid(total, 3) == "ID3") return false;
+    data.resize(total);
 
     // TagLib read one frame for each frame of the file, in order: check that this walk sees the
     // same ones (IDs, as TagLib renames a few of v2.3's, and sizes).
@@ -203,13 +206,16 @@ bool spliceID3v2(ctl_file *f, int otherTags) {
         changed[i] = present.count(frame) == 0 || frame->render() != f->id3Before[i].rendering;
         if (changed[i] && f->id3Before[i].id == "TDRC") dateChanged = true;
     }
+    for (auto *frame : now) {
+        if (before.count(frame) == 0 && frame->frameID() == "TDRC") dateChanged = true;
+    }
 
     ByteVector frames;
     ByteVector rendered;
     for (size_t i = 0; i < raw.size(); ++i) {
         ID3v2::Frame *frame = f->id3Before[i].frame;
         if (!changed[i]) {
-            // A v2.3 date's day and time go with its year.
+            // A v2.3 date's day and time go with its year, changed or new.
             if (dateChanged && version == 3 && (raw[i].id == "TDAT" || raw[i].id == "TIME" || raw[i].id == "TRDA")) continue;
             frames.append(data.mid(raw[i].offset, raw[i].size));
         } else if (present.count(frame) != 0) {

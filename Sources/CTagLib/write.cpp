@@ -462,6 +462,15 @@ int ctl_save(ctl_file *file, char *error, size_t error_size) {
     }
 }
 
+int ctl_flac_reads_comments(ctl_file *file) {
+    if (!usable(file)) return 0;
+    auto *flac = dynamic_cast<FLAC::File *>(file->file);
+    if (flac == nullptr) return 0;
+    // FLAC::File's TagUnion takes the first tag that is not empty, comments first.
+    if (flac->hasXiphComment() && !flac->xiphComment()->isEmpty()) return 1;
+    return !flac->hasID3v2Tag() && !flac->hasID3v1Tag() ? 1 : 0;
+}
+
 void ctl_render_whole(ctl_file *file) {
     if (file != nullptr) file->renderWhole = true;
 }

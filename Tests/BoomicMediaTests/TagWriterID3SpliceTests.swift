@@ -92,6 +92,43 @@ extension TagWriterTests {
         #expect(try scan(path).genre == "Jazz; Fusion")
     }
 
+    /// A date given to a v2.3 tag that had a day (TDAT) but no year: one TYER and one TDAT
+    /// (the old day went with the old date), read back as the new date.
+    @Test func aNewDateInAV23TagReplacesAnOldDay() throws {
+        let path = try copy("Loose Files/no tags at all.mp3")
+        _ = try mutagen("""
+            from mutagen.id3 import ID3, TIT2, TDAT
+            t = ID3(); t.add(TIT2(encoding=1, text="T")); t.add(TDAT(encoding=1, text="0605")); t.save(sys.argv[1], v2_version=3)
+            """, path)
+        var song = try scan(path)
+        song.date = "2021-03-04"
+        song.year = 2021
+        #expect(try writer.write(song).remaining.isEmpty)
+        #expect(try id3Frames(path).filter { $0.hasPrefix("TDAT") }.count == 1)
+        #expect(try scan(path).date == "2021-03-04")
+    }
+
+    /// Two tags stacked at the start (some taggers left them): TagLib reads the second as the
+    /// first's padding and replaces both; the splice leaves such a file to it.
+    @Test func stackedTagsAreReplacedWhole() throws {
+        let path = try copy("Loose Files/no tags at all.mp3")
+        _ = try mutagen("""
+            from mutagen.id3 import ID3, TIT2
+            t = ID3(); t.add(TIT2(encoding=3, text="T")); t.save(sys.argv[1], v2_version=4, padding=lambda info: 0)
+            d = open(sys.argv[1], "rb").read(); n = 10 + ((d[6] << 21) | (d[7] << 14) | (d[8] << 7) | d[9])
+            open(sys.argv[1], "wb").write(d[:n] + d[:n] + d[n:])
+            """, path)
+        var song = try scan(path)
+        song.title = "New"
+        _ = try writer.write(song)
+        let after = try mutagen("""
+            d = open(sys.argv[1], "rb").read(); n = 10 + ((d[6] << 21) | (d[7] << 14) | (d[8] << 7) | d[9])
+            print(d[n:n+3] == b"ID3")
+            """, path)
+        #expect(after == "False\n")
+        #expect(try scan(path).title == "New")
+    }
+
     @Test func newFramesFollowAndAGrownTagMovesTheAudioWhole() throws {
         let path = try copy("Loose Files/no tags at all.mp3")
         _ = try mutagen("""

@@ -180,6 +180,45 @@ extension TagWriterTests {
         #expect(back.title == "New" && back.artists == ["V1 Artist"] && back.album == "V1 Album" && back.year == 2000 && back.genre == "Rock")
     }
 
+    /// A FLAC whose tags are in an ID3v2 tag in front and which has no comments: its first
+    /// write gives the comments every key TagLib read from the ID3 tag, the library's or not
+    /// (lyrics, ISRC, a TXXX), since TagLib reads the comments from then on.
+    @Test func aFLACTaggedInID3KeepsTheKeysTheLibraryDoesNotKnow() throws {
+        let path = try copy("Loose Files/no tags at all.flac")
+        _ = try mutagen("""
+            from mutagen.id3 import ID3, TIT2, TPE1, TSRC, TXXX, USLT
+            t = ID3()
+            for f in [TIT2(encoding=3, text="T"), TPE1(encoding=3, text="A"), TSRC(encoding=3, text="USXX10000001"),
+                      TXXX(encoding=3, desc="FOO", text="bar"), USLT(encoding=3, lang="eng", desc="", text="la la")]:
+                t.add(f)
+            t.save(sys.argv[1])
+            """, path)
+        let before = try TagFile(path: path).properties()
+        #expect(before["ISRC"] == ["USXX10000001"] && before["FOO"] == ["bar"] && before["LYRICS"] == ["la la"])
+        var song = try scan(path)
+        song.title = "New"
+        #expect(try writer.write(song).remaining.isEmpty)
+        let after = try TagFile(path: path).properties()
+        #expect(after["TITLE"] == ["New"] && after["ARTIST"] == ["A"])
+        #expect(after["ISRC"] == ["USXX10000001"] && after["FOO"] == ["bar"] && after["LYRICS"] == ["la la"], "\(after)")
+    }
+
+    /// A value that is not UTF-8 (Latin-1, from an old tagger) reads as nothing, to TagLib and
+    /// so to the library: an edit of another field leaves its entry as it is.
+    @Test func aValueThatIsNotUTF8StaysWhenAnotherFieldIsEdited() throws {
+        let path = try foreignFLAC()
+        _ = try mutagen("""
+            d = bytearray(open(sys.argv[1], "rb").read())
+            i = d.find(b"Old Title"); d[i:i+9] = b"Caf\\xe9 Titl"
+            open(sys.argv[1], "wb").write(d)
+            """, path)
+        var song = try scan(path)
+        song.album = "Other Album"
+        #expect(try writer.write(song).remaining.isEmpty)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(bytes.range(of: Data("title=Caf".utf8) + Data([0xE9]) + Data(" Titl".utf8)) != nil)
+    }
+
     /// A second VORBIS_COMMENT block (not allowed, but met): readers take the first, which the
     /// write edits; the second stays as it was (TagLib's save deleted it).
     @Test func aSecondCommentBlockStays() throws {

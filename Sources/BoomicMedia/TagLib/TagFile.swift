@@ -146,6 +146,9 @@ public final class TagFile {
         }
     }
 
+    /// Whether a FLAC's properties are its Vorbis comments' (else an ID3 tag's beside them).
+    public var flacReadsComments: Bool { ctl_flac_reads_comments(handle) == 1 }
+
     /// Makes `save()` render an MP3's ID3v2 tag whole, as TagLib does, rather than keep the
     /// frames the write did not change as the file has them.
     public func renderWhole() { ctl_render_whole(handle) }

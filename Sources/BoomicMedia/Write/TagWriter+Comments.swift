@@ -25,13 +25,14 @@ extension TagWriter {
 
     /// Writes `song`'s tags into `copy`, an exact copy of `source`, as edits of its own Vorbis
     /// comment entries: the changes are those that make the comments themselves read as the
-    /// song, so that a FLAC whose tags were read from an ID3 tag beside empty comments (TagLib
-    /// reads those then) gets them all, and reads the same once it has comments. Returns false,
+    /// song. A FLAC whose tags TagLib reads from an ID3 tag beside empty comments (`original`'s
+    /// properties) gets all of them in its comments, the library's changes made, since TagLib
+    /// reads the comments from then on (as TagLib's own save did). Returns false,
     /// having written nothing, when the file is not the shape this handles (a damaged block, a
     /// huge region): TagLib writes it then. The caller reads the copy back through TagLib
     /// before using it, as it does after TagLib.
-    static func writeFLACComments(_ song: Song, cover: CoverEdit, copy: FileDescriptor, source: FileDescriptor,
-                                  for path: String) throws(MediaError) -> Bool {
+    static func writeFLACComments(_ song: Song, original: TagFile, cover: CoverEdit, copy: FileDescriptor,
+                                  source: FileDescriptor, for path: String) throws(MediaError) -> Bool {
         // The file's metadata region, and where it starts (after an ID3 tag in front, if any).
         let found: (metadata: FLACMetadata, start: Int, length: Int)?
         do {
@@ -40,7 +41,15 @@ extension TagWriter {
             throw .unwritable(path: path, reason: "cannot read the file (\(error.reason))")
         }
         guard let (metadata, start, length) = found, let comments = metadata.comments else { return false }
-        let changes = TagMap.changes(from: comments.properties, to: song, format: .flac)
+        let changes: [String: [String]]
+        if original.flacReadsComments {
+            changes = TagMap.changes(from: comments.properties, to: song, format: .flac)
+        } else {
+            var wanted = original.properties()
+            for (key, values) in TagMap.changes(from: wanted, to: song, format: .flac) { wanted[key] = values }
+            let current = comments.properties
+            changes = wanted.filter { current[$0.key] ?? [] != $0.value }
+        }
         var next = metadata.replacingComments(with: comments.applying(changes))
         if case .keep = cover {} else { next = next?.replacingFrontCover(with: cover.picture) }
         guard let (edited, fits) = next?.laidOut(like: metadata) else {

@@ -298,7 +298,9 @@ public struct TagWriter: Sendable {
             }
         }
         if original.format == .flac, inPlace, let cover {
-            if try Self.writeFLACComments(song, cover: cover, copy: copy, source: source, for: path) { return ([], true) }
+            if try Self.writeFLACComments(song, original: original, cover: cover, copy: copy, source: source, for: path) {
+                return ([], true)
+            }
         }
         let file = try TagFile(path: temp, writable: true)
         if let format = file.format, format == .ogg || format == .opus, inPlace, let cover {

@@ -14,12 +14,13 @@ struct VorbisComments: Equatable {
     }
 
     /// The entries as TagLib's properties: upper-case key → values, in order (pictures kept as
-    /// comments are not properties).
+    /// comments are not properties). A value that is not UTF-8 reads as "", as TagLib reads it
+    /// (and so the library): an edit of another field must not take it for a value to remove.
     var properties: [String: [String]] {
         var out: [String: [String]] = [:]
         for entry in entries {
             guard let key = Self.key(of: entry), !key.isEmpty, key != "METADATA_BLOCK_PICTURE", key != "COVERART" else { continue }
-            out[key, default: []].append(String(decoding: Self.value(of: entry), as: UTF8.self))
+            out[key, default: []].append(String(validating: Self.value(of: entry), as: UTF8.self) ?? "")
         }
         return out
     }

@@ -124,6 +124,10 @@ int ctl_set_front_cover(ctl_file *file, const char *mime, const uint8_t *data, i
 /// earlier are invalid. Returns 1 on success; otherwise 0 and a one-line reason in `error`.
 int ctl_save(ctl_file *file, char *error, size_t error_size);
 
+/// 1 when a FLAC's properties are read from its Vorbis comments (TagLib reads them when they
+/// hold any field), 0 when they come from an ID3 tag beside them, or the file is no FLAC.
+int ctl_flac_reads_comments(ctl_file *file);
+
 /// Makes `ctl_save` render an MP3's ID3v2 tag whole, as TagLib does, instead of keeping the
 /// frames the write did not change as the file has them.
 void ctl_render_whole(ctl_file *file);
