@@ -231,7 +231,8 @@ private struct Walker {
             var childPath = path
             childPath.append(0x2F)
             childPath.append(contentsOf: name)
-            if String(validating: name, as: UTF8.self) == nil {
+            // Most names are ASCII: only the others are validated (a String each).
+            if name.contains(where: { $0 >= 0x80 }), String(validating: name, as: UTF8.self) == nil {
                 // A folder, a link or an audio file the walk would have gone into or listed.
                 if type != DT_REG || isAudio(name[...]) { badNames.append(String(decoding: childPath, as: UTF8.self)) }
                 continue

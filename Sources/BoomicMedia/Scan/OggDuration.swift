@@ -27,8 +27,7 @@ enum OggDuration {
         if isOpus {
             // OpusHead, in the first page: its pre-skip (samples to drop) at offset 10.
             let head = read(0, 512)
-            let magic = Array("OpusHead".utf8)
-            guard let h = (0...max(0, head.count - 19)).first(where: { head.count >= $0 + 19 && Array(head[$0..<($0 + 8)]) == magic }) else { return nil }
+            guard let h = head.firstRange(of: Array("OpusHead".utf8))?.lowerBound, head.count >= h + 12 else { return nil }
             let preSkip = Int64(head[h + 10]) | Int64(head[h + 11]) << 8
             return granule > preSkip ? Double(granule - preSkip) / 48_000 : nil
         }

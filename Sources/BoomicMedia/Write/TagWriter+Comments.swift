@@ -13,9 +13,13 @@ extension TagWriter {
         case replace([UInt8])
         case remove
 
-        var picture: [UInt8]? {
-            if case .replace(let body) = self { return body }
-            return nil
+        /// The new cover for `replacingFrontCover` (nil: none), or nil when it stays.
+        var replacement: [UInt8]?? {
+            switch self {
+            case .keep: nil
+            case .replace(let body): .some(body)
+            case .remove: .some(nil)
+            }
         }
     }
 
@@ -51,7 +55,7 @@ extension TagWriter {
             changes = wanted.filter { current[$0.key] ?? [] != $0.value }
         }
         var next = metadata.replacingComments(with: comments.applying(changes))
-        if case .keep = cover {} else { next = next?.replacingFrontCover(with: cover.picture) }
+        if let picture = cover.replacement { next = next?.replacingFrontCover(with: picture) }
         guard let (edited, fits) = next?.laidOut(like: metadata) else {
             throw .unwritable(path: path, reason: "its tags would be larger than a FLAC metadata block holds (16 MiB); left as it was")
         }
@@ -60,16 +64,7 @@ extension TagWriter {
             try copy.write(region, at: start)
             if fits { return true }
             // The audio moves: copy it from the original to just after the new region.
-            let size = Int(try source.status().st_size)
-            var from = start + length, to = start + region.count
-            while from < size {
-                let chunk = try source.read(count: min(1 << 20, size - from), at: from)
-                guard !chunk.isEmpty else { break }
-                try copy.write(chunk, at: to)
-                from += chunk.count
-                to += chunk.count
-            }
-            try copy.truncate(to: to)
+            try copyTail(of: source, from: start + length, into: copy, at: start + region.count)
             return true
         } catch {
             throw .unwritable(path: path, reason: "cannot write the copy (\(error.reason))")
@@ -97,7 +92,7 @@ extension TagWriter {
     static func writeOggComments(_ changes: [String: [String]], cover: CoverEdit, into file: TagFile) throws(MediaError) -> Bool {
         guard let packet = file.oggCommentPacket(), var parsed = OggCommentPacket(packet) else { return false }
         parsed.comments = parsed.comments.applying(changes)
-        if case .keep = cover {} else { parsed.comments = parsed.comments.replacingFrontCover(with: cover.picture) }
+        if let picture = cover.replacement { parsed.comments = parsed.comments.replacingFrontCover(with: picture) }
         try file.saveOggCommentPacket(parsed.bytes)
         return true
     }

@@ -128,18 +128,25 @@ extension TagWriter {
     /// Makes `copy` again what `source` holds, byte for byte: to start a write over.
     static func copyAgain(from source: FileDescriptor, into copy: FileDescriptor, for path: String) throws(MediaError) {
         do {
-            let size = Int(try source.status().st_size)
-            var at = 0
-            while at < size {
-                let chunk = try source.read(count: min(1 << 20, size - at), at: at)
-                guard !chunk.isEmpty else { break }
-                try copy.write(chunk, at: at)
-                at += chunk.count
-            }
-            try copy.truncate(to: at)
+            try copyTail(of: source, from: 0, into: copy, at: 0)
         } catch {
             throw .unwritable(path: path, reason: "cannot write the copy (\(error.reason))")
         }
+    }
+
+    /// Makes `copy` hold, from `at` on, what `source` holds from `from` to its end, and end
+    /// there: a copy made again, or a FLAC's audio moved after a metadata region that grew.
+    static func copyTail(of source: FileDescriptor, from: Int, into copy: FileDescriptor, at: Int) throws(SystemError) {
+        let size = Int(try source.status().st_size)
+        var from = from, to = at
+        while from < size {
+            let chunk = try source.read(count: min(1 << 20, size - from), at: from)
+            guard !chunk.isEmpty else { break }
+            try copy.write(chunk, at: to)
+            from += chunk.count
+            to += chunk.count
+        }
+        try copy.truncate(to: to)
     }
 
     /// Gives the copy the original's owner, group and mode (owner first: chown clears set-id bits).

@@ -65,9 +65,11 @@ struct VorbisComments: Equatable {
     /// keeps pictures) replaced by `picture` (a FLAC PICTURE block's body), or removed when it
     /// is nil: the new one where the first was, else last. Other pictures stay.
     func replacingFrontCover(with picture: [UInt8]?) -> VorbisComments {
+        // The picture type is its first 4 bytes: the first 8 base64 characters hold them (and
+        // 2 more), so a cover of megabytes is not decoded to be told apart.
         let isFront = { (entry: [UInt8]) -> Bool in
             guard Self.key(of: entry) == "METADATA_BLOCK_PICTURE",
-                  let bytes = Data(base64Encoded: Data(Self.value(of: entry)), options: .ignoreUnknownCharacters) else { return false }
+                  let bytes = Data(base64Encoded: Data(Self.value(of: entry).prefix(8))) else { return false }
             return bytes.count >= 4 && bytes.prefix(4).elementsEqual([0, 0, 0, 3])
         }
         let new = picture.map { Array("METADATA_BLOCK_PICTURE=".utf8) + Array(Data($0).base64EncodedData()) }

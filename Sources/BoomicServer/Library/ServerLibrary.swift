@@ -66,7 +66,6 @@ public final class ServerLibrary: Sendable {
         self.session = session
         self.folders = folders
         let basis = session.basis
-        playlistFiles = PlaylistFiles()
         current = Mutex(Snapshot(basis: basis, tree: MusicTree(folders: folders, buildingFrom: basis, then: {
             // What opening the library and building the tree left free goes back to the system
             // (13 MB of a 112 MB server on the bench's 50k library); glibc keeps it otherwise.
@@ -133,7 +132,7 @@ public final class ServerLibrary: Sendable {
                       }) {
                 tree = patched
             } else {
-                tree = MusicTree(folders: folders, songs: basis.songs.values, playlists: playlistFiles.value.withLock { $0 })
+                tree = MusicTree(folders: folders, songs: basis.songs.values, playlists: playlistFiles.withLock { $0 })
             }
             // Plays and ratings alone change nothing the indexes hold.
             let carried = change.map { !$0.songsAddedOrRemoved && $0.songFields.isSubset(of: Self.stickerFields) } == true
@@ -149,10 +148,9 @@ public final class ServerLibrary: Sendable {
     /// library does not keep them, so the server looks for them itself, once it listens (in
     /// the background: on a NAS the walk can take seconds, which no client should wait for),
     /// after each `update` and after an import by another process.
-    private final class PlaylistFiles: Sendable {
-        let value = Mutex<[ListedFile]>([])
-    }
-    private let playlistFiles: PlaylistFiles
+    private let playlistFiles = Mutex<[ListedFile]>([])
+    /// The library head when the last walk began: a change up to it was walked after.
+    private let walkedThrough = Atomic<Int>(-1)
     /// One walk at a time, off the event loops.
     private let playlistWalks = DispatchQueue(label: "boomic.serve.playlists", qos: .utility)
     static let playlistExtensions: Set<String> = ["m3u", "m3u8"]
@@ -164,10 +162,12 @@ public final class ServerLibrary: Sendable {
             .sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
     }
 
-    /// Walks the music folders for playlist files, in the background; idle clients hear
-    /// `database` when they changed.
-    public func findPlaylists(telling hub: IdleHub) {
+    /// Walks the music folders for playlist files, in the background, unless a walk began
+    /// after the library reached `head` (an `update` walks when its import is done); idle
+    /// clients hear `database` when they changed.
+    public func findPlaylists(after head: Int = .max, telling hub: IdleHub) {
         playlistWalks.async { [self] in
+            guard head > walkedThrough.load(ordering: .acquiring) else { return }
             if findPlaylistsNow() { hub.post([.database]) }
         }
     }
@@ -176,8 +176,9 @@ public final class ServerLibrary: Sendable {
     /// (added, removed, changed), the snapshot's tree takes them in. Returns whether they did.
     @discardableResult
     public func findPlaylistsNow() -> Bool {
+        walkedThrough.store(self.head, ordering: .releasing)
         let found = Self.walkForPlaylists(folders)
-        guard playlistFiles.value.withLock({ old in
+        guard playlistFiles.withLock({ old in
             guard old != found else { return false }
             old = found
             return true
@@ -203,7 +204,7 @@ public final class ServerLibrary: Sendable {
             for await change in changes {
                 advance(told: change)
                 // An import (another process's `boomic import`) may have come with playlists.
-                if change.songsAddedOrRemoved { findPlaylists(telling: hub) }
+                if change.songsAddedOrRemoved { findPlaylists(after: change.to, telling: hub) }
                 let now = Date()
                 listChanges.withLock { for id in change.playlists.union(change.taglists) { $0[id] = now } }
                 if !change.songs.isEmpty { songsChanged.withLock { $0 = now } }
