@@ -191,7 +191,8 @@ public struct TagWriter: Sendable {
             var back = TagMap.differences(between: song, fileTags: written.properties(), fileArt: fileArt(of: written, real: real))
             // What a write cannot help leaving: one DATE key holds both year and date, and when
             // they disagree (year edited, date not) the year wins.
-            let dateYields = song.date.map { date in song.year.map { TagValue.yearAndDate(date).year != $0 } ?? false } ?? false
+            var dateYields = false
+            if let date = song.date, let year = song.year { dateYields = TagValue.yearAndDate(date).year != year }
             if applied.keptLayout, back.contains(where: { !(dateYields && $0.field == .date) }) {
                 // The tags as edited in place do not read back as the library: start the copy
                 // again and write it through TagLib, which renders them whole.
@@ -283,20 +284,17 @@ public struct TagWriter: Sendable {
     private func apply(_ song: Song, differences: [TagDifference], to temp: String, path: String, original: TagFile,
                        copy: FileDescriptor, source: FileDescriptor,
                        inPlace: Bool) throws(MediaError) -> (notes: [Note], keptLayout: Bool) {
+        // The new cover, read from the art store once for whichever path writes it.
+        let coverChanges = differences.contains { $0.field == .art }
+        let newCover: (bytes: [UInt8], mime: String)? = coverChanges ? song.art.flatMap { hash in
+            art.path(forHash: hash).flatMap { stored in
+                ArtStore.readFile(stored, limit: ArtStore.maxCoverFileSize).flatMap { $0.isEmpty ? nil : ($0, Self.mime(ofStored: stored)) }
+            }
+        } : nil
         // What to do with the cover; nil when it is gone from the art store, which TagLib's
         // path below tells (`missingCover`).
-        var cover: CoverEdit? = .keep
-        if differences.contains(where: { $0.field == .art }) {
-            if let hash = song.art {
-                cover = art.path(forHash: hash).flatMap { stored in
-                    ArtStore.readFile(stored, limit: ArtStore.maxCoverFileSize).flatMap { bytes in
-                        bytes.isEmpty ? nil : .replace(FLACMetadata.picture(bytes, mime: Self.mime(ofStored: stored)))
-                    }
-                }
-            } else {
-                cover = .remove
-            }
-        }
+        let cover: CoverEdit? = !coverChanges ? .keep : song.art == nil ? .remove
+            : newCover.map { .replace(FLACMetadata.picture($0.bytes, mime: $0.mime)) }
         if original.format == .flac, inPlace, let cover {
             if try Self.writeFLACComments(song, original: original, cover: cover, copy: copy, source: source, for: path) {
                 return ([], true)
@@ -315,11 +313,10 @@ public struct TagWriter: Sendable {
         for (key, values) in TagMap.changes(from: file.properties(), to: song, format: format).sorted(by: { $0.key < $1.key }) {
             file.setProperty(key, values) // a refusal shows up in the read-back
         }
-        if differences.contains(where: { $0.field == .art }) {
+        if coverChanges {
             if let hash = song.art {
-                if let stored = art.path(forHash: hash),
-                   let bytes = ArtStore.readFile(stored, limit: ArtStore.maxCoverFileSize), !bytes.isEmpty {
-                    file.setFrontCover(bytes, mime: Self.mime(ofStored: stored))
+                if let newCover {
+                    file.setFrontCover(newCover.bytes, mime: newCover.mime)
                 } else {
                     notes.append(.missingCover(hash: hash))
                 }
