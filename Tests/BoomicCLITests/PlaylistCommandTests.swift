@@ -94,6 +94,33 @@ import Testing
         #expect(none.status == 1 && none.errorLines.last?.contains("none of the 1 paths") == true, "\(none)")
     }
 
+    /// A PLS from a radio site or Winamp and an XSPF from VLC: told by extension or by text,
+    /// named by the XSPF's title, and a file of neither kind refused in one line.
+    @Test func plsAndXSPFImport() throws {
+        let box = try Sandbox()
+        try box.importSamples()
+        let lists = box.root + "/lists"
+        try FileManager.default.createDirectory(atPath: lists, withIntermediateDirectories: true)
+        let one = box.file("Old Timer/Retro Hits/01 Eight Bit Song.mp3")
+        try "[playlist]\r\nNumberOfEntries=2\r\nFile2=\(one)\r\nFile1=../music/Miles Quartet/Blue Sketches/01 So Modal.flac\r\n"
+            .write(toFile: lists + "/radio.pls", atomically: true, encoding: .utf8)
+        #expect(try box.succeed("playlist", "import", lists + "/radio.pls").lines == ["Imported 2 of 2 entries into 'radio' (transaction 2)."])
+        #expect(try Self.titles(box, "radio") == ["So Modal", "Eight Bit Song"])
+        let escaped = one.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)!
+        try """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <playlist version="1" xmlns="http://xspf.org/ns/0/"><title>From VLC</title><trackList>
+            <track><location>file://\(escaped)</location></track>
+            <track><location>../music/Miles%20Quartet/Blue%20Sketches/02%20Blue%20in%20Grey.flac</location></track>
+            </trackList></playlist>
+            """.write(toFile: lists + "/vlc", atomically: true, encoding: .utf8)
+        #expect(try box.succeed("playlist", "import", lists + "/vlc").lines == ["Imported 2 of 2 entries into 'From VLC' (transaction 3)."])
+        #expect(try Self.titles(box, "From VLC") == ["Eight Bit Song", "Blue in Grey"])
+        try "<html>no list</html>".write(toFile: lists + "/page.xspf", atomically: true, encoding: .utf8)
+        let refused = try box.boomic("playlist", "import", lists + "/page.xspf")
+        #expect(refused.status == 1 && refused.errorLines == ["Error: \(lists)/page.xspf holds no XSPF playlist"], "\(refused)")
+    }
+
     @Test func mistakesAreOneLineErrorsAndChangeNothing() throws {
         let box = try Sandbox()
         try box.importSamples()

@@ -144,6 +144,18 @@ struct ServeForeignTagsReferenceTests {
         with open(os.path.join(root, "Playlists", "mix.m3u8"), "w") as f:
             f.write("#EXTM3U\n#EXTINF:2,Eta - Vorbis\n../Ogg/vorbis.ogg\n../foobar/fb.flac\n")
         p = mp3("top.mp3"); t = ID3(); t.add(TIT2(encoding=3, text="At the top")); t.save(p, v2_version=4)
+        # A PLS as radio sites and Winamp write it (entries numbered out of order, an absolute
+        # path), and an XSPF as VLC writes it (a file:// location, a relative one).
+        os.makedirs(os.path.join(root, "Radio"))
+        with open(os.path.join(root, "Radio", "radio.pls"), "w") as f:
+            f.write("[playlist]\r\nNumberOfEntries=2\r\nFile2=../Picard/v23.mp3\r\n"
+                    "File1=" + os.path.join(root, "foobar", "fb.flac") + "\r\nTitle1=First\r\nLength1=2\r\nVersion=2\r\n")
+        os.makedirs(os.path.join(root, "Exported"))
+        with open(os.path.join(root, "Exported", "vlc.xspf"), "w") as f:
+            f.write('<?xml version="1.0" encoding="UTF-8"?>\n<playlist xmlns="http://xspf.org/ns/0/" version="1">\n'
+                    '<title>VLC</title>\n<trackList>\n<track><location>file://' + os.path.join(root, "Ogg", "vorbis.ogg")
+                    + '</location><duration>2000</duration></track>\n<track><location>../foobar/fb.flac</location></track>\n'
+                    '</trackList>\n</playlist>\n')
 
         # Ogg Vorbis and Opus, an iTunes M4A, WAV with an ID3 chunk and with RIFF INFO.
         p = enc("Ogg/vorbis.ogg", lambda p: ["oggenc", "-Q", "-o", p, src]); f = OggVorbis(p)
@@ -217,6 +229,8 @@ struct ServeForeignTagsReferenceTests {
         #"lsinfo "Picard""#, #"lsinfo "Playlists""#, #"listplaylist "Picard/album.m3u""#,
         #"listplaylistinfo "Picard/album.m3u""#, #"listplaylist "Playlists/mix.m3u8""#, #"listplaylist "Picard/none.m3u""#,
         "clear", #"load "Playlists/mix.m3u8""#, #"load "Picard/album.m3u""#, "playlist", "clear",
+        #"lsinfo "Radio""#, #"lsinfo "Exported""#, #"listplaylist "Radio/radio.pls""#, #"listplaylist "Exported/vlc.xspf""#,
+        "clear", #"load "Radio/radio.pls""#, #"load "Exported/vlc.xspf""#, "playlist", "clear",
     ]
 
     @Test func songsReadFromOtherTaggersAreServedAsMPDServesThem() throws {

@@ -135,7 +135,12 @@ struct ServeMPDReferenceTests {
         // `add /` is the whole library (some clients send it; MPD takes it).
         "clear", #"add "/""#, "status", "clear",
         // An absolute path is a local file: not for a TCP client.
-        #"lsinfo "/etc""#, #"lsinfo "file:///etc/passwd""#,
+        #"lsinfo "/etc""#, #"lsinfo "file:///etc/passwd""#, #"listfiles "/""#, #"listfiles "/etc""#,
+        // A folder with a trailing `/` is no folder to MPD, whatever the command.
+        #"lsinfo "Miles Quartet/""#, #"listall "Miles Quartet/""#, #"listallinfo "Miles Quartet/""#,
+        #"add "Miles Quartet/""#, #"playlistadd "Slash" "Miles Quartet/""#, #"update "Miles Quartet/""#,
+        #"find base "Miles Quartet/""#, #"count base "Miles Quartet/""#, #"lsinfo "Miles Quartet/Blue Sketches/""#,
+        #"listplaylists"#, "playlist",
     ]
 
     @Test func databaseAnswersAreMPDs() throws {

@@ -44,4 +44,29 @@ import Testing
         try FileManager.default.removeItem(atPath: root + "/A/x.m3u")
         #expect(patched.playlist(at: "A/x.m3u")?.uris(in: patched) == nil)
     }
+
+    /// PLS and XSPF files as radio sites and VLC leave them: read by their format, escapes in
+    /// an XSPF location decoded (MPD 0.23 does not, and finds none of those songs), streams
+    /// and paths outside the music folders left out as in an M3U.
+    @Test func plsAndXSPFFilesAreReadByTheirFormat() throws {
+        let dir = TempDir("boomic-folder-pls")
+        let root = dir.file("music")
+        try FileManager.default.createDirectory(atPath: root + "/Lists", withIntermediateDirectories: true)
+        try "[playlist]\nNumberOfEntries=3\nFile3=http://radio/stream\nFile2=../A/b.flac\nFile1=\(root)/A/a.flac\n"
+            .write(toFile: root + "/Lists/radio.PLS", atomically: true, encoding: .utf8)
+        try """
+            <playlist><trackList><track><location>file://\(root)/A/a%20b.flac</location></track>
+            <track><location>../A/b.flac</location></track><track><location>/elsewhere/c.flac</location></track>
+            </trackList></playlist>
+            """.write(toFile: root + "/Lists/vlc.xspf", atomically: true, encoding: .utf8)
+        try "not a playlist".write(toFile: root + "/Lists/broken.xspf", atomically: true, encoding: .utf8)
+        var ids = SplitMix64(seed: 6)
+        let songs = ["/A/a.flac", "/A/b.flac", "/A/a b.flac"].map { Song(id: SongID(ids.uuid()), path: root + $0) }
+        let lists = ["radio.PLS", "vlc.xspf", "broken.xspf"].map { ListedFile(path: root + "/Lists/" + $0, size: 1, mtime: 1) }
+        let tree = MusicTree(folders: [root], songs: songs, playlists: lists)
+        #expect(tree.directory("Lists")?.playlists.map(\.name) == ["broken.xspf", "radio.PLS", "vlc.xspf"])
+        #expect(try #require(tree.playlist(at: "Lists/radio.PLS")).uris(in: tree) == ["A/a.flac", "A/b.flac"])
+        #expect(try #require(tree.playlist(at: "Lists/vlc.xspf")).uris(in: tree) == ["A/a b.flac", "A/b.flac"])
+        #expect(try #require(tree.playlist(at: "Lists/broken.xspf")).uris(in: tree) == nil)
+    }
 }

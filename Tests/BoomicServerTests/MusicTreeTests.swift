@@ -21,10 +21,12 @@ import Testing
         #expect(tree.uri(for: "/elsewhere/x.mp3") == nil)
         #expect(tree.path(for: "Jazz/a.flac") == "/music/Jazz/a.flac")
         #expect(tree.path(for: "") == "/music")
-        for hostile in ["../etc/passwd", "/etc/passwd", "Jazz/../../etc", "./Jazz", "Jazz//a.flac"] {
+        for hostile in ["../etc/passwd", "/etc/passwd", "Jazz/../../etc", "./Jazz", "Jazz//a.flac", "Jazz/", "/"] {
             #expect(tree.path(for: hostile) == nil, "\(hostile)")
         }
         #expect(tree.directory("Nope") == nil)
+        // MPD refuses a folder with a trailing `/`; so does the tree.
+        #expect(tree.directory("Jazz/") == nil)
     }
 
     /// Two folders whose names differ only in Unicode form (a copy from macOS beside a Linux

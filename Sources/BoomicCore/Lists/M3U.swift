@@ -37,16 +37,43 @@ public enum M3U {
             }
             if trimming { line = line.drop { $0 == " " || $0 == "\t" } }
             while trimming, line.last == " " || line.last == "\t" { line.removeLast() }
-            let entry = String(line)
-            if entry.hasPrefix("file://"), let url = URL(string: entry), url.isFileURL {
-                paths.append(normalized(url.path))
-            } else if entry.range(of: "^[A-Za-z][A-Za-z0-9+.-]*://", options: .regularExpression) != nil {
-                paths.append(entry)
-            } else {
-                paths.append(normalized(entry.hasPrefix("/") ? entry : base + "/" + entry))
-            }
+            paths.append(path(of: String(line), base: base))
         }
         return (name, paths)
+    }
+
+    /// What one entry of a playlist names: a path made absolute against `base` and
+    /// standardized; a `file://` URL's path, percent escapes decoded (VLC and Audacious write
+    /// them; a raw space is taken too); any other URL (a stream) as it is.
+    public static func path(of entry: String, base: String) -> String {
+        if let rest = fileURLPath(entry) {
+            return normalized(rest.removingPercentEncoding ?? rest)
+        }
+        if isURL(entry) { return entry }
+        return normalized(entry.hasPrefix("/") ? entry : base + "/" + entry)
+    }
+
+    /// A URL's scheme and `://` lead it: `http://…`, `sftp://…`.
+    public static func isURL(_ entry: String) -> Bool {
+        let bytes = entry.utf8
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), bytes[colon...].starts(with: "://".utf8) else { return false }
+        func letter(_ b: UInt8) -> Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(b | 0x20) }
+        func other(_ b: UInt8) -> Bool {
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b) || b == UInt8(ascii: "+") || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
+        }
+        let scheme = bytes[..<colon]
+        guard let first = scheme.first, letter(first) else { return false }
+        return scheme.allSatisfy { letter($0) || other($0) }
+    }
+
+    /// The path of a `file://` URL (`file:///a/b`, `file://localhost/a/b`), escapes still in it;
+    /// nil for anything else, a URL naming another host included.
+    private static func fileURLPath(_ entry: String) -> String? {
+        guard entry.utf8.count > 7, entry.prefix(7).lowercased() == "file://" else { return nil }
+        let rest = entry.dropFirst(7)
+        if rest.hasPrefix("/") { return String(rest) }
+        if rest.lowercased().hasPrefix("localhost/") { return String(rest.dropFirst("localhost".count)) }
+        return nil
     }
 
     /// `.` and `..` and repeated slashes removed by text alone, never by following symbolic

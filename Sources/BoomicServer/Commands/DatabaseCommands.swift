@@ -22,7 +22,7 @@ enum DatabaseCommands {
             guard let dir = snapshot.tree.directory(uri), uri.isEmpty || snapshot.tree.path(for: uri) != nil else {
                 throw inv.error(.noExist, "No such directory")
             }
-            let prefix = uri.isEmpty ? "" : (uri.hasSuffix("/") ? uri : uri + "/")
+            let prefix = uri.isEmpty ? "" : uri + "/"
             // Songs, playlist files, then folders: MPD's order within a directory.
             for song in snapshot.songs(in: dir) {
                 inv.response.add(song: song, in: snapshot.tree, tags: inv.client.tags)
@@ -41,10 +41,15 @@ enum DatabaseCommands {
         CommandSpec("listfiles", 0...1) { inv throws(MPDError) in
             let snapshot = inv.snapshot
             let uri = inv.args.first ?? ""
+            // An absolute path is a folder of the file system to MPD: refused over TCP, and never
+            // opened here (only the library's index is read), so no such directory on the socket.
+            if uri.hasPrefix("/") || uri.hasPrefix("file://") {
+                throw inv.client.isLocal ? inv.error(.noExist, "No such directory") : inv.error(.permission, "Access denied")
+            }
             guard let dir = snapshot.tree.directory(uri), uri.isEmpty || snapshot.tree.path(for: uri) != nil else {
                 throw inv.error(.noExist, "No such directory")
             }
-            let prefix = uri.isEmpty ? "" : (uri.hasSuffix("/") ? uri : uri + "/")
+            let prefix = uri.isEmpty ? "" : uri + "/"
             for name in dir.directories {
                 inv.response.add("directory", name)
                 addModified(&inv.response, snapshot.tree.directory(prefix + name))
@@ -238,7 +243,8 @@ enum DatabaseCommands {
 
     private static func walk(_ inv: inout Invocation, info: Bool) throws(MPDError) {
         let snapshot = inv.snapshot
-        let uri = inv.args.first ?? ""
+        // "/" is the root, as MPD reads it.
+        let uri = inv.args.first.map { $0 == "/" ? "" : $0 } ?? ""
         if let song = snapshot.song(at: uri) {
             if info { inv.response.add(song: song, uri: uri, tags: inv.client.tags) } else { inv.response.add("file", uri) }
             return

@@ -147,8 +147,7 @@ enum QueueCommands {
     /// current song, `-N` before it); the new entries' ids.
     static func add(_ inv: inout Invocation, uri: String? = nil) throws(MPDError) -> [PlayQueue.EntryID] {
         let snapshot = inv.snapshot
-        let uri = uri ?? inv.args[0]
-        let songs = try songs(at: uri, snapshot: snapshot, inv: inv)
+        let songs = try songs(at: uri ?? inv.args[0], snapshot: snapshot, inv: inv)
         let before = inv.player.status.queue
         let place = inv.args.count > 1 ? try position(inv.args[1], queue: before, inv: inv) : .end
         let after = inv.player.perform(.add(songs.map(\.id), at: place))

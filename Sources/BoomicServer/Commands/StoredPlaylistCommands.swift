@@ -66,7 +66,9 @@ enum StoredPlaylistCommands {
         CommandSpec("playlistadd", 2...3) { inv throws(MPDError) in
             let name = inv.args[0]
             try writable(name, inv: inv)
-            let ids = try QueueCommands.songs(at: inv.args[1], snapshot: inv.snapshot, inv: inv).map(\.id)
+            // `/` is the whole library, as to `add`.
+            let uri = inv.args[1] == "/" ? "" : inv.args[1]
+            let ids = try QueueCommands.songs(at: uri, snapshot: inv.snapshot, inv: inv).map(\.id)
             let position = inv.args.count > 2 ? try inv.unsigned(2) + 1 : nil
             try valid(name, inv: inv)
             try commit(&inv, label: "playlistadd \(name) \(inv.args[1])", badPosition: "Bad position") { basis throws(ListError) in

@@ -23,7 +23,7 @@ public struct MusicTree: Sendable {
         /// `Last-Modified`. MPD prints the folder's own mtime; the library never stats folders,
         /// and the newest song is what "recently changed" sorting in a client wants.
         public var modified: Int = 0
-        /// Playlist files in it (`.m3u`, `.m3u8`), by name, bytewise.
+        /// Playlist files in it (`PlaylistFileFormat`), by name, bytewise.
         public var playlists: [PlaylistFile] = []
     }
 
@@ -275,13 +275,13 @@ public struct MusicTree: Sendable {
     }
 
     /// The library path a client's path stands for; nil for anything that is not a clean
-    /// relative path into a music folder (absolute, `..`, `.`, empty components).
+    /// relative path into a music folder (absolute, `..`, `.`, empty components, a trailing `/`:
+    /// MPD refuses `Album/` too, so a client that works here works there).
     public func path(for uri: String) -> String? {
-        let trimmed = uri.hasSuffix("/") ? String(uri.dropLast()) : uri
-        if trimmed.isEmpty { return roots.count == 1 ? roots[0].folder : nil }
-        let parts = trimmed.split(separator: "/", omittingEmptySubsequences: false)
-        guard !trimmed.hasPrefix("/"), !parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) else { return nil }
-        if roots.count == 1 { return (roots[0].folder == "/" ? "" : roots[0].folder) + "/" + trimmed }
+        if uri.isEmpty { return roots.count == 1 ? roots[0].folder : nil }
+        let parts = uri.split(separator: "/", omittingEmptySubsequences: false)
+        guard !uri.hasPrefix("/"), !parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) else { return nil }
+        if roots.count == 1 { return (roots[0].folder == "/" ? "" : roots[0].folder) + "/" + uri }
         guard let root = roots.first(where: { $0.name == parts[0] }) else { return nil }
         let rest = parts.dropFirst().joined(separator: "/")
         return rest.isEmpty ? root.folder : root.folder + "/" + rest
@@ -297,7 +297,7 @@ public struct MusicTree: Sendable {
 
     /// What a directory holds; nil when the tree has no such directory.
     public func directory(_ uri: String) -> Directory? {
-        contents.value.index[ValueKey(uri.hasSuffix("/") ? String(uri.dropLast()) : uri)]
+        contents.value.index[ValueKey(uri)]
     }
 
     /// Every song in the tree, folder by folder: a pass over the library reads them in the
@@ -318,6 +318,6 @@ public struct MusicTree: Sendable {
             visit(start, dir)
             for child in dir.directories { walk(start.isEmpty ? child : start + "/" + child) }
         }
-        walk(uri.hasSuffix("/") ? String(uri.dropLast()) : uri)
+        walk(uri)
     }
 }

@@ -34,7 +34,7 @@ public final class ServerLibrary: Sendable {
         /// a binary search on the paths: no index of every path to build (the first `lsinfo`
         /// built one for the whole library).
         public func song(at uri: String) -> Song? {
-            guard let path = tree.path(for: uri), !uri.hasSuffix("/") else { return nil }
+            guard let path = tree.path(for: uri) else { return nil }
             let parent = uri.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(uri[..<$0]) } ?? ""
             guard let dir = tree.directory(parent), let at = MusicTree.position(of: path, in: dir.songs) else { return nil }
             return dir.songs[at]
@@ -144,16 +144,16 @@ public final class ServerLibrary: Sendable {
         }
     }
 
-    /// The playlist files (`.m3u`, `.m3u8`) the last walk of the music folders found: the
-    /// library does not keep them, so the server looks for them itself, once it listens (in
-    /// the background: on a NAS the walk can take seconds, which no client should wait for),
-    /// after each `update` and after an import by another process.
+    /// The playlist files (`PlaylistFileFormat`) the last walk of the music folders found:
+    /// the library does not keep them, so the server looks for them itself, once it listens
+    /// (in the background: on a NAS the walk can take seconds, which no client should wait
+    /// for), after each `update` and after an import by another process.
     private let playlistFiles = Mutex<[ListedFile]>([])
     /// The library head when the last walk began: a change up to it was walked after.
     private let walkedThrough = Atomic<Int>(-1)
     /// One walk at a time, off the event loops.
     private let playlistWalks = DispatchQueue(label: "boomic.serve.playlists", qos: .utility)
-    static let playlistExtensions: Set<String> = ["m3u", "m3u8"]
+    static let playlistExtensions = Set(PlaylistFileFormat.allCases.map(\.rawValue))
 
     /// The playlist files in `folders`, by path. Only directories are read, and only the
     /// playlists' entries stat'ed.

@@ -50,17 +50,18 @@ extension PlaylistCommand {
     struct ImportM3U: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
-            abstract: "Make a playlist from an M3U/M3U8 file.",
+            abstract: "Make a playlist from an M3U, M3U8, PLS or XSPF file.",
             discussion: """
-                Paths (relative to the file's folder, absolute, or file:// URLs) are matched to \
-                songs in the library; paths not in the library are reported and skipped. The name \
-                is --name, else the file's #PLAYLIST, else its file name.
+                The format is the extension's, else told from the text. Paths (relative to the \
+                file's folder, absolute, or file:// URLs) are matched to songs in the library; \
+                paths not in the library are reported and skipped. The name is --name, else the \
+                file's own (#PLAYLIST, an XSPF <title>), else its file name.
                 """)
         @OptionGroup var options: LibraryOptions
         @OptionGroup var change: ChangeOptions
         @Option(help: "The playlist's name.") var name: String?
         @Flag(help: "Replace the entries of an existing playlist of that name.") var replace = false
-        @Argument(help: "The M3U8 file.") var file: String
+        @Argument(help: "The playlist file.") var file: String
 
         func run() throws {
             let path = Paths.textual(file)
@@ -68,7 +69,10 @@ extension PlaylistCommand {
             guard let text = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .isoLatin1) else {
                 throw CLIError("\(path) is not a text file")
             }
-            let parsed = M3U.parse(text, base: (path as NSString).deletingLastPathComponent)
+            let format = PlaylistFileFormat(path: path) ?? PlaylistFileFormat.sniffed(text)
+            guard let parsed = format.parse(text, base: (path as NSString).deletingLastPathComponent) else {
+                throw CLIError("\(path) holds no \(format.rawValue.uppercased()) playlist")
+            }
             let listName = name ?? parsed.name.flatMap { $0.isEmpty ? nil : $0 }
                 ?? ((path as NSString).lastPathComponent as NSString).deletingPathExtension
             let lib = try Library.open(at: options.location, create: false)
