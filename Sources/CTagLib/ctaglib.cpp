@@ -400,6 +400,7 @@ int ctl_properties_each(ctl_file *file, ctl_property_callback callback, void *co
     int count = 0;
     try {
         PropertyMap map = file->file->properties();
+        readOtherTags(file->file, map);
         ID3v2::Tag *id3 = readID3v2Of(file->file);
         readTIT1AsGrouping(id3, map);
         readPerformerCredits(id3, map);

@@ -101,6 +101,12 @@ TagLib::Ogg::XiphComment *xiphCommentOf(TagLib::File *file);
 /// other tag of the file does (TagLib's TagUnion takes the first non-empty tag).
 bool readsFrom(const TagLib::Tag *tag, std::initializer_list<const TagLib::Tag *> others);
 
+/// Fills `map` (what properties() read) with the keys only another tag of the file holds: an
+/// MP3's APE tag (foobar2000, mp3gain's ReplayGain) or ID3v1 tag beside its ID3v2 one, a WAV's
+/// RIFF INFO beside its ID3 chunk. TagLib reads the first non-empty tag alone, so such a value
+/// never reached the library (MPD shows it), and an edit of it there and its undo dropped it.
+void readOtherTags(TagLib::File *file, TagLib::PropertyMap &map);
+
 /// The ID3v2 tag `file`'s properties() read from (MP3, WAV, AIFF), else nullptr.
 TagLib::ID3v2::Tag *readID3v2Of(TagLib::File *file);
 

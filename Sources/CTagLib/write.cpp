@@ -259,6 +259,14 @@ void setBasic(Tag *tag, const String &k, const StringList &list) {
 /// or RIFF INFO tag beside it.
 Native setNative(File *file, const String &k, const StringList &list) {
     if (auto *x = dynamic_cast<MPEG::File *>(file)) {
+        APE::Tag *onlyAPE = x->APETag(false);
+        if (ID3v2::Tag *had = x->ID3v2Tag(false); (had == nullptr || had->isEmpty()) && onlyAPE != nullptr && !onlyAPE->isEmpty()) {
+            // An MP3 tagged in APE alone (foobar2000, mp3gain) stays so: the edit goes where
+            // its readers (MPD reads APE first) look, not into a new ID3v2 tag beside a stale one.
+            Native r = setAPE(onlyAPE, k, list);
+            if (r != Native::NotHandled) setBasic(x->ID3v1Tag(false), k, list);
+            return r;
+        }
         ID3v2::Tag *id3 = x->ID3v2Tag(true);
         if (!readsFrom(id3, {x->APETag(false), x->ID3v1Tag(false)})) return Native::NotHandled;
         Native r = setID3v2(id3, k, list);
@@ -294,6 +302,12 @@ Native setNative(File *file, const String &k, const StringList &list) {
 }
 
 } // namespace
+
+/// The version a WAV's or an AIFF's ID3 chunk is written in: v2.3 if it was (or v2.2, which
+/// TagLib cannot write), so a reader of v2.3 alone still reads it; else v2.4.
+static ID3v2::Version keptVersion(ID3v2::Tag *tag) {
+    return tag != nullptr && tag->header()->majorVersion() <= 3 ? ID3v2::v3 : ID3v2::v4;
+}
 
 /// After a save that returned `ok`: FileStream writes through a buffered FILE*, so the bytes
 /// reach the file only when it is closed. Close and reopen, so the file on disk is complete now
@@ -441,8 +455,9 @@ int ctl_save(ctl_file *file, char *error, size_t error_size) {
             if (mpeg->hasAPETag()) tags |= MPEG::File::APE;
             // Keep the file's ID3v2 version: players that read only v2.3 (Windows Explorer,
             // older car stereos) must still read a v2.3 file after Boomic writes it.
+            // TagLib cannot write v2.2; v2.3 is what the players of v2.2's day read.
             ID3v2::Version version = ID3v2::v4;
-            if (mpeg->hasID3v2Tag() && mpeg->ID3v2Tag()->header()->majorVersion() == 3) version = ID3v2::v3;
+            if (mpeg->hasID3v2Tag() && mpeg->ID3v2Tag()->header()->majorVersion() <= 3) version = ID3v2::v3;
             // The frames the write did not change stay as the file has them (spliceID3v2);
             // TagLib renders the whole tag only where that cannot be done.
             ok = (!file->renderWhole && spliceID3v2(file, tags & ~MPEG::File::ID3v2)) ||
@@ -451,7 +466,9 @@ int ctl_save(ctl_file *file, char *error, size_t error_size) {
             // Same trap: WAV keeps empty ID3v2 and INFO tags in memory; add INFO only if present.
             RIFF::WAV::File::TagTypes tags = wav->hasInfoTag() ? RIFF::WAV::File::AllTags
                                                                : RIFF::WAV::File::ID3v2;
-            ok = wav->save(tags, File::StripNone, ID3v2::v4);
+            ok = wav->save(tags, File::StripNone, keptVersion(wav->hasID3v2Tag() ? wav->ID3v2Tag() : nullptr));
+        } else if (auto *aiff = dynamic_cast<RIFF::AIFF::File *>(file->file)) {
+            ok = aiff->save(keptVersion(aiff->hasID3v2Tag() ? aiff->tag() : nullptr));
         } else {
             ok = file->file->save();
         }
