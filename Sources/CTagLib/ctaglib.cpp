@@ -405,6 +405,7 @@ int ctl_properties_each(ctl_file *file, ctl_property_callback callback, void *co
         readTIT1AsGrouping(id3, map);
         readPerformerCredits(id3, map);
         readDatesAsWritten(id3, map);
+        readRVA2Gains(id3, map);
         for (auto it = map.begin(); it != map.end(); ++it) {
             std::string key = it->first.to8Bit(true);
             for (const auto &value : it->second) {

@@ -107,6 +107,10 @@ bool readsFrom(const TagLib::Tag *tag, std::initializer_list<const TagLib::Tag *
 /// never reached the library (MPD shows it), and an edit of it there and its undo dropped it.
 void readOtherTags(TagLib::File *file, TagLib::PropertyMap &map);
 
+/// ReplayGain from RVA2 frames (the master channel's adjustment), where no REPLAYGAIN_* TXXX
+/// frame gives it: mp3gain's older mode and some rippers write only RVA2, which MPD reads.
+void readRVA2Gains(TagLib::ID3v2::Tag *tag, TagLib::PropertyMap &map);
+
 /// The ID3v2 tag `file`'s properties() read from (MP3, WAV, AIFF), else nullptr.
 TagLib::ID3v2::Tag *readID3v2Of(TagLib::File *file);
 

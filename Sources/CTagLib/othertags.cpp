@@ -5,7 +5,11 @@
 #include <taglib/id3v1tag.h>
 #include <taglib/infotag.h>
 #include <taglib/mpegfile.h>
+#include <taglib/relativevolumeframe.h>
 #include <taglib/wavfile.h>
+
+#include <algorithm>
+#include <cstdio>
 
 using namespace TagLib;
 
@@ -38,6 +42,22 @@ void readOtherTags(File *file, PropertyMap &map) {
         if (x->ID3v2Tag() != nullptr && !x->ID3v2Tag()->isEmpty() && info != nullptr && !info->isEmpty()) {
             fillMissing(map, info->Tag::properties());
         }
+    }
+}
+
+void readRVA2Gains(ID3v2::Tag *tag, PropertyMap &map) {
+    if (tag == nullptr) return;
+    for (auto *frame : tag->frameListMap()["RVA2"]) {
+        auto *rva2 = dynamic_cast<ID3v2::RelativeVolumeFrame *>(frame);
+        if (rva2 == nullptr) continue;
+        // MPD's reading: "album" is the album gain, any other identification the track's.
+        const String key = rva2->identification().upper() == "ALBUM" ? "REPLAYGAIN_ALBUM_GAIN" : "REPLAYGAIN_TRACK_GAIN";
+        if (map.contains(key)) continue;
+        const auto channels = rva2->channels();
+        if (std::find(channels.begin(), channels.end(), ID3v2::RelativeVolumeFrame::MasterVolume) == channels.end()) continue;
+        char text[32];
+        std::snprintf(text, sizeof text, "%.2f dB", rva2->volumeAdjustment(ID3v2::RelativeVolumeFrame::MasterVolume));
+        map.insert(key, StringList(String(text)));
     }
 }
 

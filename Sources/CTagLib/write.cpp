@@ -18,6 +18,7 @@
 #include <taglib/opusfile.h>
 #include <taglib/vorbisfile.h>
 #include <taglib/id3v1tag.h>
+#include <taglib/relativevolumeframe.h>
 #include <taglib/textidentificationframe.h>
 #include <taglib/uniquefileidentifierframe.h>
 #include <taglib/unsynchronizedlyricsframe.h>
@@ -176,6 +177,15 @@ void keepTIT1AsWork(ID3v2::Tag *tag) {
 /// are otherwise left to setProperties.
 Native setID3v2(ID3v2::Tag *tag, const String &k, const StringList &list) {
     ID3v2::FrameList carriers;
+    // A gain read from RVA2 (readRVA2Gains) goes when the gain is cleared; a new gain goes into
+    // TXXX, which is read first.
+    if (list.isEmpty() && (k == "REPLAYGAIN_TRACK_GAIN" || k == "REPLAYGAIN_ALBUM_GAIN")) {
+        for (auto *frame : ID3v2::FrameList(tag->frameListMap()["RVA2"])) {
+            auto *rva2 = dynamic_cast<ID3v2::RelativeVolumeFrame *>(frame);
+            const bool album = rva2 != nullptr && rva2->identification().upper() == "ALBUM";
+            if (rva2 != nullptr && album == (k == "REPLAYGAIN_ALBUM_GAIN")) tag->removeFrame(frame, true);
+        }
+    }
     if (k == "GROUPING" && list.isEmpty() && !tit1IsGrouping(tag)) keepTIT1AsWork(tag);
     if (k == "PERFORMER" && hasPerformerCredits(tag)) {
         setPerformerCredits(tag, list);

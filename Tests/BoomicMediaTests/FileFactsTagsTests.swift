@@ -150,6 +150,17 @@ import Testing
         #expect(f.replaygainTrackGain == nil && f.replaygainTrackPeak == nil)
     }
 
+    /// Opus's R128 gains (1/256 dB to -23 LUFS) as ReplayGain (-18 LUFS), as MPD reads them;
+    /// ReplayGain's own tags first.
+    @Test func r128GainsAreReplayGainFiveDecibelsLouder() {
+        let f = facts(["R128_TRACK_GAIN": ["-2560"], "R128_ALBUM_GAIN": [" 384 "]])
+        #expect(f.replaygainTrackGain == -5 && f.replaygainAlbumGain == 6.5 && f.replaygainTrackPeak == nil)
+        #expect(facts(["R128_TRACK_GAIN": ["-2560"], "REPLAYGAIN_TRACK_GAIN": ["-7.00 dB"]]).replaygainTrackGain == -7)
+        for bad in ["-10 dB", "1.5", "40000", "", "nan"] {
+            #expect(facts(["R128_TRACK_GAIN": [bad]]).replaygainTrackGain == nil, "\(bad)")
+        }
+    }
+
     @Test func keysAreCaseInsensitive() {
         #expect(facts(["title": ["t"]]).title == "t")
     }

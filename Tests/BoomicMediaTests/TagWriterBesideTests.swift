@@ -134,6 +134,33 @@ extension TagWriterTests {
         #expect(song.replaygainTrackGain == -6.54 && song.replaygainTrackPeak == 0.988)
     }
 
+    /// ReplayGain in RVA2 frames alone (mp3gain's older mode, some rippers): read as MPD reads
+    /// it, and gone from the file when the gain is cleared; the album's frame stays.
+    @Test func replayGainInRVA2FramesIsRead() throws {
+        let path = try copy("Loose Files/no tags at all.mp3")
+        _ = try mutagen("""
+            from mutagen.id3 import ID3, TIT2, RVA2
+            t = ID3(); t.add(TIT2(encoding=3, text="T"))
+            t.add(RVA2(desc="track", channel=1, gain=-4.5, peak=0.9)); t.add(RVA2(desc="album", channel=1, gain=-3.25, peak=1.0))
+            t.save(sys.argv[1], v2_version=4)
+            """, path)
+        var song = try scan(path)
+        #expect(song.replaygainTrackGain == -4.5 && song.replaygainAlbumGain == -3.25)
+        song.title = "T2"
+        _ = try writer.write(song)
+        let read = """
+            from mutagen.id3 import ID3
+            t = ID3(sys.argv[1])
+            print(json.dumps(sorted(f"{f.desc} {f.gain:+.2f}" for f in t.getall("RVA2")) + [str(t["TIT2"])]))
+            """
+        #expect(try mutagen(read, path) == #"["album -3.25", "track -4.50", "T2"]"# + "\n")
+        song = try scan(path)
+        song.replaygainTrackGain = nil
+        _ = try writer.write(song)
+        #expect(try mutagen(read, path) == #"["album -3.25", "T2"]"# + "\n")
+        #expect(try scan(path).replaygainTrackGain == nil)
+    }
+
     /// An MP3 tagged in APE alone stays so: the edit goes into its APE tag (MPD reads it) and
     /// no ID3v2 tag appears beside it with a copy of everything.
     @Test func anMP3TaggedInAPEAloneIsWrittenThere() throws {

@@ -77,9 +77,13 @@ extension FileFacts {
         compilation = first("COMPILATION").map(TagValue.flag) ?? false
         comment = first("COMMENT", "DESCRIPTION")
 
+        // ReplayGain's own tags, else an Opus file's R128 gains (opusenc, loudgain, foobar2000
+        // write only those there), which a write leaves as they are.
         replaygainTrackGain = first("REPLAYGAIN_TRACK_GAIN").flatMap(TagValue.decibels)
+            ?? first("R128_TRACK_GAIN").flatMap(TagValue.r128Gain)
         replaygainTrackPeak = first("REPLAYGAIN_TRACK_PEAK").flatMap(TagValue.decibels)
         replaygainAlbumGain = first("REPLAYGAIN_ALBUM_GAIN").flatMap(TagValue.decibels)
+            ?? first("R128_ALBUM_GAIN").flatMap(TagValue.r128Gain)
         replaygainAlbumPeak = first("REPLAYGAIN_ALBUM_PEAK").flatMap(TagValue.decibels)
 
         mbTrackID = first("MUSICBRAINZ_TRACKID")

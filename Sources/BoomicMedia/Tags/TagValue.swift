@@ -94,6 +94,15 @@ public enum TagValue {
         return value
     }
 
+    /// An Opus file's `R128_TRACK_GAIN` or `R128_ALBUM_GAIN` (RFC 7845: a whole number of 1/256
+    /// dB to reach -23 LUFS over the header's output gain, which the decoder applies) as a
+    /// ReplayGain gain, whose reference is 5 dB louder (-18 LUFS), as MPD reads it: `"-2560"` →
+    /// -5.0. Anything but a whole number in Q7.8's range gives nil.
+    public static func r128Gain(_ text: String) -> Double? {
+        guard let q78 = Int(text.trimmingWhitespace()), (-32768...32767).contains(q78) else { return nil }
+        return Double(q78) / 256 + 5
+    }
+
     /// A yes/no flag such as COMPILATION: `"1"`, `"true"`, `"yes"` (any case) are true.
     public static func flag(_ text: String) -> Bool {
         switch text.trimmingWhitespace().lowercased() {
