@@ -225,11 +225,20 @@ final class EngineLoop {
         if queue.state != .stopped { idle = false }
     }
 
+    /// `seconds` into a song at `rate` as a frame, from 0 to 2^50 (years of audio): a client's
+    /// `seekcur 1e308` or a negative, infinite or NaN time is a place past the end or at the
+    /// start, never a trap in the conversion.
+    static func frame(at seconds: Double, rate: Double) -> Int {
+        let frames = (seconds * rate).rounded()
+        guard frames > 0 else { return 0 } // NaN fails here too
+        return frames < 0x1p50 ? Int(frames) : 1 << 50
+    }
+
     /// Plays the current song on from `seconds` (at `speed`, else at the speed it plays at).
     private func seek(to seconds: Double, speed: Double? = nil) {
         guard let t = tracks.first, !t.failed else { return }
         let heardFrames = songFrames(heardInFirst().frames, of: t)
-        var frame = Int((max(0, seconds) * t.rate).rounded())
+        var frame = Self.frame(at: seconds, rate: t.rate)
         if let total = t.totalFrames { frame = min(frame, total) }
         flush()
         startTrack(entry: t.entry, starts: t.starts, song: t.song, at: frame,
@@ -261,7 +270,7 @@ final class EngineLoop {
             if speed == nil, let own = playable.speed { trackSpeed = own }
             do {
                 let d = try Decoders.open(playable.path)
-                start = frame ?? Int((playable.startAt * Double(d.format.sampleRate)).rounded())
+                start = frame ?? Self.frame(at: playable.startAt, rate: Double(d.format.sampleRate))
                 if start > 0 { try d.seek(toFrame: start) }
                 decoder = d
             } catch {

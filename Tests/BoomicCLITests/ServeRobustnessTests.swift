@@ -9,7 +9,7 @@ import Testing
 @Suite(.serialized, .enabled(if: RunningServer.mpcAvailable, "the MPD clients are installed by scripts/setup"))
 struct ServeRobustnessTests {
     /// A raw-socket client: sends each request, prints what came back up to OK or ACK.
-    static let raw = #"""
+    static let talk = #"""
     import socket, sys, json
     def talk(requests):
         s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
@@ -37,6 +37,10 @@ struct ServeRobustnessTests {
             answers.append(lines)
         s.close()
         return answers
+
+    """#
+
+    static let raw = talk + #"""
     out = {}
     out["hostile"] = talk([
         b"a" * 70000 + b"\n", b"ping\n",
@@ -76,6 +80,25 @@ struct ServeRobustnessTests {
         let closing = try #require((try server.pythonJSON(Self.raw) as? [String: Any])?["closing"] as? [[Any]])
         let c = closing.map { $0.dropFirst().map { ($0 as? [String]) ?? [] } }
         #expect(c == [[["(closed)"]], [["(closed)"]], [["(closed)"]], [["ACK [5@0] {} Invalid word character"], ["(closed)"]]], "\(c)")
+    }
+
+    /// Seeks to times no song reaches (a client's slider gone wrong, a fuzzer) end the song or
+    /// start it over; they trapped the engine's conversion to frames, and the server with it.
+    @Test func seeksPastAnyEndAreNoCrash() throws {
+        let box = try Sandbox()
+        try box.succeed("import", box.music)
+        let server = try RunningServer(box)
+        let script = Self.talk + #"""
+        print(json.dumps(talk([b'add ""\n', b"play 0\n", b"seekcur 1e15\n", b"ping\n", b"play 0\n",
+                               b"seek 0 1e308\n", b"ping\n", b"play 1\n", b"seekcur +1e308\n", b"ping\n",
+                               b"play 0\n", b"seekcur -1e308\n", b"seekid 1 -5\n", b"ping\n", b"seekcur 1e400\n"])))
+        """#
+        let answers = try #require(try server.pythonJSON(script) as? [Any])
+        let a = answers.dropFirst().map { ($0 as? [String]) ?? [] }
+        #expect(a.prefix(12).allSatisfy { $0 == ["OK"] } && a[13] == ["OK"], "\(a)")
+        #expect(a[12] == ["ACK [2@0] {seekid} Negative position"], "\(a)")
+        #expect(a.last == ["ACK [2@0] {seekcur} Float expected: 1e400"], "\(a)")
+        #expect(server.process.isRunning, "\(server.serverLog)")
     }
 
     static let passwords = RunningServer.pythonPrelude + #"""
