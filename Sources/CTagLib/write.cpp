@@ -1,6 +1,9 @@
 // The writing half of the shim: properties, the front cover, save. Reads are in ctaglib.cpp.
 #include "file.h"
 
+#include <algorithm>
+#include <iterator>
+
 #include <taglib/aifffile.h>
 #include <taglib/apefile.h>
 #include <taglib/apeitem.h>
@@ -265,6 +268,20 @@ void setBasic(Tag *tag, const String &k, const StringList &list) {
     else if (k == "TRACKNUMBER") tag->setTrack(first.isEmpty() ? 0 : static_cast<unsigned int>(first.toInt()));
 }
 
+/// Whether a basic tag (ID3v1, RIFF INFO) holds `list` under `k` so that it reads back the
+/// same: one value (or none), a year alone as a date, a plain track number.
+bool fitsBasic(const String &k, const StringList &list) {
+    static const char *const keys[] = {"TITLE", "ARTIST", "ALBUM", "COMMENT", "GENRE", "DATE", "TRACKNUMBER"};
+    if (std::none_of(std::begin(keys), std::end(keys), [&](const char *key) { return k == key; })) return false;
+    if (list.isEmpty()) return true;
+    if (list.size() != 1) return false;
+    const String &v = list.front();
+    auto digits = [&] { return !v.isEmpty() && std::all_of(v.begin(), v.end(), [](wchar_t c) { return c >= L'0' && c <= L'9'; }); };
+    if (k == "DATE") return v.size() == 4 && digits();
+    if (k == "TRACKNUMBER") return digits() && v.toInt() > 0;
+    return true;
+}
+
 /// Sets `k` on the file's native tag when the format has a per-key path, and in the ID3v1, APE
 /// or RIFF INFO tag beside it.
 Native setNative(File *file, const String &k, const StringList &list) {
@@ -288,7 +305,15 @@ Native setNative(File *file, const String &k, const StringList &list) {
         return r;
     }
     if (auto *x = dynamic_cast<RIFF::WAV::File *>(file)) {
-        if (!readsFrom(x->ID3v2Tag(), {x->InfoTag()})) return Native::NotHandled;
+        if (!readsFrom(x->ID3v2Tag(), {x->InfoTag()})) {
+            // A WAV tagged in RIFF INFO alone (ffmpeg, Windows, most DAWs) keeps to it where
+            // INFO holds the value as the library reads it. Anything else goes into an ID3
+            // chunk beside it, alone: reading fills the rest in from INFO (readOtherTags).
+            if (x->InfoTag() == nullptr || x->InfoTag()->isEmpty()) return Native::NotHandled;
+            if (!fitsBasic(k, list)) return setID3v2(x->ID3v2Tag(), k, list);
+            setBasic(x->InfoTag(), k, list);
+            return Native::Accepted;
+        }
         Native r = setID3v2(x->ID3v2Tag(), k, list);
         if (r != Native::NotHandled) setBasic(x->InfoTag(), k, list);
         return r;

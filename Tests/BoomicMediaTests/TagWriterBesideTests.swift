@@ -217,6 +217,41 @@ extension TagWriterTests {
         #expect(try mutagen(read, path) == #"[3, "ID3 Title", "A2", "A2", "Info Album"]"# + "\n")
     }
 
+    /// A WAV tagged in RIFF INFO alone (ffmpeg, Windows) keeps its tags there: a title edit
+    /// adds no ID3 chunk with a copy of everything; a composer, which INFO cannot hold, goes
+    /// into an ID3 chunk of its own, and the rest is still read from INFO.
+    @Test func aWAVTaggedInInfoAloneStaysSo() throws {
+        let path = try copy("Loose Files/no tags at all.wav")
+        try Tool.run(["ffmpeg", "-v", "error", "-y", "-i", path, "-c", "copy", "-metadata", "artist=Info Artist",
+                      "-metadata", "title=Info Title", "-metadata", "date=2001", path + ".tmp.wav"])
+        try FileManager.default.removeItem(atPath: path)
+        try FileManager.default.moveItem(atPath: path + ".tmp.wav", toPath: path)
+        let read = """
+            import struct
+            data = open(sys.argv[1], "rb").read()
+            chunks, i = [], 12
+            while i + 8 <= len(data):
+                cid = data[i:i+4].decode("latin-1"); n = struct.unpack("<I", data[i+4:i+8])[0]
+                chunks.append(cid + (":" + data[i+8:i+12].decode() if cid == "LIST" else "")); i += 8 + n + (n & 1)
+            from mutagen.wave import WAVE
+            w = WAVE(sys.argv[1])
+            id3 = sorted(f"{k}={v}" for k, v in (w.tags or {}).items())
+            print(json.dumps([sorted(c for c in chunks if c != "data" and c != "fmt "), id3]))
+            """
+        var song = try scan(path)
+        #expect(song.title == "Info Title" && song.artists == ["Info Artist"] && song.year == 2001)
+        song.title = "New Title"
+        _ = try writer.write(song)
+        #expect(try mutagen(read, path) == #"[["LIST:INFO"], []]"# + "\n")
+        song = try scan(path)
+        #expect(song.title == "New Title" && song.artists == ["Info Artist"])
+        song.composer = "C"
+        _ = try writer.write(song)
+        #expect(try mutagen(read, path) == #"[["ID3 ", "LIST:INFO"], ["TCOM=C"]]"# + "\n")
+        song = try scan(path)
+        #expect(song.title == "New Title" && song.artists == ["Info Artist"] && song.composer == "C" && song.year == 2001)
+    }
+
     /// TagLib cannot write ID3v2.2: a v2.2 tag is written as v2.3, which the players of its
     /// day read, not v2.4. An AIFF's v2.3 chunk stays v2.3.
     @Test func oldID3VersionsAreKeptOrWrittenAsV23() throws {
