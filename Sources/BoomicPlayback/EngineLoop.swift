@@ -717,6 +717,8 @@ final class EngineLoop {
                 flush() // the queue moved elsewhere meanwhile: start where it is now
             }
             if queue.state != .stopped, tracks.isEmpty { startCurrent() }
+            // `single` waits paused at the next song's start (MPD 0.23).
+            if queue.state == .paused { setPaused(true) }
         }
         announce()
         if tracks.isEmpty, queue.state == .stopped, !idle, !awaitingPlay {

@@ -75,6 +75,10 @@ struct ServeMPDReferenceTests {
         "play 0", "pause 1", "next", "status", "pause 1", "previous", "status", "stop", "status",
         // Past the end with repeat off it stops, paused or not.
         "play 2", "pause 1", "next", "status", "stop",
+        // `pause` toggles and `pause 0` resumes (ncmpcpp's and ncmpc's play/pause key); a seek
+        // to another song while paused waits there paused; the paused song deleted stops.
+        "play 0", "pause", "status", "pause", "status", "pause 1", "pause 0", "status", "pause 1",
+        "seek 1 0.5", "status", "delete 1", "status", "stop",
         // Stored playlists and stickers (a rating, as clients use it).
         "clear", #"add "Miles Quartet""#, #"save "Evening""#, #"save "Evening""#, "listplaylists",
         #"playlistadd "Evening" "Loose Files/no tags at all.flac""#, #"playlistmove "Evening" 3 0"#,

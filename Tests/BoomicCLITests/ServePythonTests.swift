@@ -166,6 +166,29 @@ struct ServePythonTests {
         #expect(out["clear"] == ["player", "playlist"] || out["clear"] == ["playlist"], "\(out)")
     }
 
+    /// The `playlist` version moves when the queue's entries change, as MPD's does: playing,
+    /// skipping, pausing and the modes leave it, so a client that reloads the queue when it
+    /// moves does not reload it at every skip.
+    static let version = RunningServer.pythonPrelude + #"""
+    c = mpd.MPDClient(); c.connect("127.0.0.1", port)
+    c.add("")
+    v = lambda: int(c.status()["playlist"])
+    before = v()
+    c.play(0); c.next(); c.pause(1); c.pause(0); c.previous(); c.repeat(1); c.random(1); c.single(1); c.consume(0); c.stop()
+    out["player"] = v() - before
+    c.prio(5, 1)
+    out["prio"] = v() - before
+    print(json.dumps(out))
+    """#
+
+    @Test func thePlaylistVersionMovesWithTheEntriesOnly() throws {
+        let box = try Sandbox()
+        try box.succeed("import", box.music)
+        let server = try RunningServer(box)
+        let out = try #require(try server.pythonJSON(Self.version) as? [String: Int])
+        #expect(out == ["player": 0, "prio": 1], "\(out)")
+    }
+
     @Test func pythonMPDWalksTheCommands() throws {
         let box = try Sandbox()
         try box.succeed("import", box.music)

@@ -104,19 +104,26 @@ struct PlayQueueTests {
         #expect(again.applying(.next).current == Self.id(2))
     }
 
-    @Test("single oneshot stops after the current song and turns itself off; single on stays; single with repeat repeats")
+    @Test("single waits paused at the next song (oneshot turns itself off), stops after the last; with repeat it repeats, oneshot too, unless consume moves on")
     func singleOneshot() {
         let q = Self.queue(3).applying(.setSingle(.oneshot)).applying(.finished)
-        #expect(q.state == .stopped && q.single == .off)
+        #expect(q.state == .paused && q.single == .off, "MPD 0.23 waits paused at the next song's start")
         #expect(q.current == Self.id(2), "play goes on with the next song")
         #expect(Self.plays(q.applying(.play(nil)), count: 9) == [2, 3])
 
         let on = Self.queue(3).applying(.setSingle(.on)).applying(.finished)
-        #expect(on.state == .stopped && on.single == .on)
+        #expect(on.state == .paused && on.single == .on && on.current == Self.id(2))
         #expect(Self.plays(on.applying(.play(nil)), count: 9) == [2])
+        let last = Self.queue(3).applying(.setSingle(.on)).applying(.play(Self.id(3))).applying(.finished)
+        #expect(last.state == .stopped, "after the last song it stops")
 
         let repeating = Self.queue(3).applying(.setSingle(.on)).applying(.setRepeat(.all))
         #expect(Self.plays(repeating, count: 3) == [1, 1, 1])
+        let oneshot = Self.queue(3).applying(.setSingle(.oneshot)).applying(.setRepeat(.all))
+        #expect(Self.plays(oneshot, count: 3) == [1, 1, 1] && oneshot.applying(.finished).single == .oneshot,
+                "with repeat, MPD 0.23 never uses a oneshot up")
+        let consuming = Self.queue(3).applying(.setSingle(.on)).applying(.setRepeat(.all)).applying(.setConsume(true))
+        #expect(Self.plays(consuming, count: 9) == [1, 2, 3], "consume takes each away and playback moves on")
         // A skip is the user's: single does not stop it.
         #expect(Self.queue(3).applying(.setSingle(.on)).applying(.next).state == .playing)
     }
@@ -202,7 +209,7 @@ struct PlayQueueTests {
         let q = Self.queue(4, playing: false)
         let v = q.version
         let moved = q.applying(.swap(0, 3)).applying(.setPriority(3, [Self.id(2)])).applying(.setRepeat(.all))
-        #expect(moved.version == v + 3)
+        #expect(moved.version == v + 2, "the modes leave the version")
         #expect(moved.changes(since: v).map(\.id.rawValue) == [4, 2, 1])
         #expect(moved.changes(since: moved.version).isEmpty)
         #expect(moved.applying(.setRepeat(.all)) == moved, "a no-op leaves the version alone")

@@ -50,6 +50,27 @@ import Testing
         #expect(firstDifference(tape.samples.withLock { $0 }, album.samples(ofTrack: 0)) == nil)
     }
 
+    /// With `single`, the song after the one that ended waits paused at its start (MPD 0.23):
+    /// nothing of it is heard until `play`, then all of it.
+    @Test func singleWaitsPausedAtTheNextSong() async throws {
+        let album = try ToneAlbum()
+        let tape = RecordingSink.Tape()
+        let queue = album.queue([0, 1]).applying(.setSingle(.on))
+        let engine = PlaybackEngine(queue: queue, sink: RecordingSink(tape: tape), songs: album.resolver())
+        try await waitUntil { engine.status.queue.state == .paused }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(engine.status.queue.current == queue.entries[1].id)
+        let heard = tape.samples.withLock { $0 }
+        #expect(heard.count == album.samples(ofTrack: 0).count && firstDifference(heard, album.samples(ofTrack: 0)) == nil,
+                "\(heard.count / 2) frames heard, the first song has \(album.samples(ofTrack: 0).count / 2)")
+        engine.send(.queue(.play(nil)))
+        _ = await events(of: engine)
+        engine.quit()
+        let both = album.samples(ofTrack: 0) + album.samples(ofTrack: 1)
+        let all = tape.samples.withLock { $0 }
+        #expect(all.count == both.count && firstDifference(all, both) == nil)
+    }
+
     @Test func pauseHoldsTheOutputAndPlayResumesWhereItWas() async throws {
         let album = try ToneAlbum()
         let tape = RecordingSink.Tape()

@@ -143,15 +143,22 @@ struct Play: ParsableCommand, TakesTerms {
         let recorder = recording ? PlayRecorder(session: lib, pending: (try? store.load())?.pending ?? [],
                                                 warn: { Terminal.warn("boomic play: \($0)") }) : nil
         let player = PlayerFront(engine: engine, basis: basis, store: store, recorder: recorder)
+        // `--sleep end`: `single oneshot` waits paused at the next song's start (MPD's rule);
+        // here the run ends there.
+        let stopsAtEnd = sleep == "end"
+        let stopAtEnd: @Sendable (PlaybackEvent) -> Void = { event in
+            if stopsAtEnd, case let .ended(end) = event, end.reason == .finished { engine.send(.queue(.stop)) }
+        }
         let outcome: PlayerFront.Outcome
         if Terminal.stdinIsTTY && Terminal.stdoutIsTTY {
             let screen = PlayerScreen(front: player, basis: basis)
             let timer = screen.start()
-            outcome = player.run { screen.show($0) }
+            outcome = player.run { stopAtEnd($0); screen.show($0) }
             timer.cancel()
             screen.finish()
         } else {
             outcome = player.run { event in
+                stopAtEnd(event)
                 switch event {
                 case let .started(_, song):
                     if let s = basis[song] { Out.line("▶ " + SongFormat.line(s)) }

@@ -5,9 +5,9 @@ extension PlayQueue {
 
     /// The queue after `command`: the state machine every front drives.
     ///
-    /// `version` moves by one when anything changed (and the entries that were added, moved or
-    /// re-prioritised take the new version); a command that changes nothing leaves the value,
-    /// version included, exactly as it was.
+    /// `version` moves by one when the entries changed (added, removed, moved, re-prioritised:
+    /// those take the new version), as MPD's playlist version does; playing, pausing and the
+    /// modes leave it. A command that changes nothing leaves the value exactly as it was.
     ///
     /// Complexity: O(n) in the queue's length (O(n log n) when priorities reorder a round).
     public func applying(_ command: QueueCommand) -> PlayQueue {
@@ -22,7 +22,7 @@ extension PlayQueue {
 
     public mutating func apply(_ command: QueueCommand) { self = applying(command) }
 
-    /// Moves the version when the value changed, and stamps the entries whose position or
+    /// Moves the version when the entries changed, and stamps the entries whose position or
     /// priority changed (or that are new) with it.
     ///
     /// An entry kept its position exactly when the old queue had it at the same index, so one
@@ -39,7 +39,7 @@ extension PlayQueue {
             }
         }
         version = old.version
-        if self != old { version = stamp }
+        if entries != old.entries { version = stamp }
     }
 
     private mutating func perform(_ command: QueueCommand) {
@@ -96,17 +96,16 @@ extension PlayQueue {
 
     private mutating func finished() {
         guard state == .playing, let c = current else { return }
-        let held = single
-        if single == .oneshot { single = .off }
-        let again = repeatMode != .off && !consume
-        if held != .off {
-            // MPD's rule: single with repeat plays the entry again; without, stops after it.
-            if again {
-                starts += 1
-            } else {
-                go(to: advance(from: c))
-                state = .stopped
-            }
+        if single != .off, repeatMode != .off {
+            // MPD 0.23's rule: single with repeat plays the entry again (a oneshot is not used
+            // up), unless consume takes it away: then playback moves on.
+            if consume { go(to: advance(from: c)) } else { starts += 1 }
+        } else if single != .off {
+            // Without repeat, MPD 0.23 waits paused at the start of the next entry, so that the
+            // play/pause key goes on; after the last, it stops.
+            if single == .oneshot { single = .off }
+            go(to: advance(from: c))
+            if state == .playing { state = .paused }
         } else if repeatMode == .one && !consume {
             starts += 1
         } else {
@@ -233,6 +232,8 @@ extension PlayQueue {
             }
         }
         go(to: successor)
+        // MPD stops when the paused entry goes: nothing paused is left to resume.
+        if state == .paused { state = .stopped }
     }
 
     private mutating func removeEntries(_ ids: Set<EntryID>) {

@@ -7,13 +7,11 @@ enum PlaybackCommands {
         CommandSpec("play", 0...1) { inv throws(MPDError) in try play(&inv, byID: false) },
         CommandSpec("playid", 0...1) { inv throws(MPDError) in try play(&inv, byID: true) },
         CommandSpec("pause", 0...1) { inv throws(MPDError) in
+            // No argument toggles (ncmpcpp's and ncmpc's play/pause key); `pause 0` resumes.
             let state = inv.player.status.queue.state
-            if inv.args.isEmpty {
-                if state != .stopped { inv.player.perform(.pause) }
-            } else {
-                let pause = try inv.bool(0)
-                if pause && state == .playing || !pause && state == .paused { inv.player.perform(.pause) }
-            }
+            let pause = inv.args.isEmpty ? state == .playing : try inv.bool(0)
+            if pause, state == .playing { inv.player.perform(.pause) }
+            if !pause, state == .paused { inv.player.perform(.play(nil)) }
         },
         CommandSpec("stop") { inv in inv.player.perform(.stop) },
         // While paused, MPD plays the song it moves to (a skip button on a phone means "play
@@ -24,7 +22,9 @@ enum PlaybackCommands {
         },
         CommandSpec("previous") { inv throws(MPDError) in
             guard inv.player.status.queue.state != .stopped else { throw inv.error(.playerSync, "Not playing") }
-            resumeIfPaused(inv.player.perform([.previous]), inv)
+            // Always the entry before, however far into this one, as MPD goes (Boomic's own
+            // player restarts a song more than 3 s in).
+            resumeIfPaused(inv.player.perform(.previous(elapsed: 0)), inv)
         },
         CommandSpec("seek", 2...2) { inv throws(MPDError) in
             let t = try inv.number(1)
@@ -102,7 +102,9 @@ enum PlaybackCommands {
     private static func seek(_ inv: inout Invocation, entry: PlayQueue.EntryID, to seconds: Double, queue: PlayQueue) throws(MPDError) {
         guard seconds >= 0 else { throw inv.error(.argument, "Negative position") }
         if queue.current != entry || queue.state == .stopped {
-            inv.player.perform([.queue(.play(entry)), .seek(to: seconds)])
+            // Another entry: it plays from there, or, while paused, waits there paused (MPD).
+            let paused: [PlaybackCommand] = queue.state == .paused ? [.queue(.pause)] : []
+            inv.player.perform([.queue(.play(entry)), .seek(to: seconds)] + paused)
         } else {
             inv.player.perform([.seek(to: seconds)])
         }

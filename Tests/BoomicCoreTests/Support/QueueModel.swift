@@ -240,13 +240,12 @@ struct QueueModel {
             }
         case .finished:
             guard state == .playing, let c = current else { break }
-            let held = single
-            if single == .oneshot { single = .off }
-            if held != .off, repeatMode != .off, !consume {
-                starts += 1
-            } else if held != .off {
+            if single != .off, repeatMode != .off {
+                if consume { step(from: c) } else { starts += 1 }
+            } else if single != .off {
+                if single == .oneshot { single = .off }
                 step(from: c)
-                state = .stopped
+                if state == .playing { state = .paused }
             } else if repeatMode == .one, !consume {
                 starts += 1
             } else {
@@ -262,6 +261,7 @@ struct QueueModel {
         let gone = gone.intersection(ids)
         guard !gone.isEmpty else { return }
         guard let c = current, gone.contains(c) else { return removeItems(gone) }
+        defer { if state == .paused { state = .stopped } }
         if random {
             let successor = upcoming.first { !gone.contains($0) }
             played.removeAll { gone.contains($0) }
