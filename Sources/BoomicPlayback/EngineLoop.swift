@@ -77,6 +77,9 @@ final class EngineLoop {
     private var lastPublished: PlaybackStatus?
     private var outputFailed = false
     private var failuresInARow = 0
+    /// The last song that failed, until one plays (`PlaybackStatus.failure`).
+    private var failure: PlaybackFailure?
+    private var failureSerial = 0
     /// The drain asked for at the end of the queue, and whether `idle` was reported.
     private var drainAsked = 0
     private var idle = false
@@ -286,6 +289,7 @@ final class EngineLoop {
         track.replayGain = tags
         track.speed = trackSpeed
         if track.failed { failuresInARow += 1 } else { failuresInARow = 0 }
+        if track.failed { failed(entry: entry, song: song) }
         tracks.append(track)
     }
 
@@ -408,6 +412,7 @@ final class EngineLoop {
                     }
                 } catch {
                     emit(.warning("skipped: \(error.description)"))
+                    failed(entry: tracks[i].entry, song: tracks[i].song)
                     tracks[i].unplayable = true
                     tracks[i].decoder = nil
                     return true
@@ -712,7 +717,13 @@ final class EngineLoop {
                 sleep = nil
                 continue
             }
-            queue.apply(.finished)
+            if t.failed, queue.current == t.entry, queue.upNext == nil {
+                // Nothing follows a song that failed: stop on it, as MPD stays on the song whose
+                // `error:` it shows, rather than leave no song current.
+                queue.apply(.stop)
+            } else {
+                queue.apply(.finished)
+            }
             if let next = tracks.first, queue.current != next.entry || queue.starts != next.starts {
                 flush() // the queue moved elsewhere meanwhile: start where it is now
             }
@@ -744,7 +755,13 @@ final class EngineLoop {
     private func announce(passed: Bool = false) {
         guard let t = tracks.first, !t.announced, !t.failed, passed || heardInFirst().frames > 0 else { return }
         tracks[0].announced = true
+        failure = nil
         emit(.started(entry: t.entry, song: t.song))
+    }
+
+    private func failed(entry: PlayQueue.EntryID, song: SongID) {
+        failureSerial += 1
+        failure = PlaybackFailure(entry: entry, song: song, serial: failureSerial)
     }
 
     /// Reports the song being heard as ended for `reason` (a skip, a stop, a quit).
@@ -766,7 +783,7 @@ final class EngineLoop {
         let status = PlaybackStatus(queue: queue, entry: t?.entry ?? queue.current, position: seconds, frame: frame,
                                     duration: t.flatMap { t in t.totalFrames.map { Double($0) / t.rate } },
                                     sourceFormat: t?.format, outputFormat: outputFormat, sound: heard,
-                                    replayGainDecibels: replayGainDecibels)
+                                    replayGainDecibels: replayGainDecibels, failure: failure)
         guard status != lastPublished else { return }
         lastPublished = status
         channel.published.withLock { $0 = status }

@@ -140,4 +140,16 @@ public struct PlaybackStatus: Sendable, Equatable {
     public var sound = SoundSettings()
     /// The gain ReplayGain gives the song being decoded, in dB (0 when off).
     public var replayGainDecibels: Double = 0
+    /// The last song that could not be played, until a song plays: what MPD's `status` shows
+    /// as `error:`.
+    public var failure: PlaybackFailure?
+}
+
+/// A song the engine could not open or decode.
+public struct PlaybackFailure: Sendable, Equatable {
+    public var entry: PlayQueue.EntryID
+    public var song: SongID
+    /// Counts the engine's failures, so that a front can tell one it was asked to forget
+    /// (MPD's `clearerror`) from the next.
+    public var serial: Int
 }

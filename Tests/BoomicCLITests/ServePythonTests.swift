@@ -189,6 +189,39 @@ struct ServePythonTests {
         #expect(out == ["player": 0, "prio": 1], "\(out)")
     }
 
+    /// A song that cannot be played (damaged since it was imported) is named in `status` as
+    /// MPD names it, stays current, and `clearerror` clears it.
+    static let failure = RunningServer.pythonPrelude + #"""
+    c = mpd.MPDClient(); c.connect("127.0.0.1", port)
+    c.clear(); c.add(sys.argv[2]); c.play(0)
+    for _ in range(50):
+        if c.status()["state"] == "stop": break
+        time.sleep(0.1)
+    st = c.status()
+    out["status"] = [st.get("state"), st.get("song"), st.get("error")]
+    out["current"] = c.currentsong().get("file")
+    c.clearerror()
+    out["cleared"] = c.status().get("error")
+    print(json.dumps(out))
+    """#
+
+    @Test func aSongThatCannotBePlayedIsStatusError() throws {
+        let box = try Sandbox()
+        try box.succeed("import", box.music)
+        let uri = "Loose Files/no tags at all.flac"
+        let path = box.music + "/" + uri
+        // Damaged in place, size and time kept: the library still has it.
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        let size = try #require(attributes[.size] as? Int)
+        try Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }).write(to: URL(fileURLWithPath: path))
+        try FileManager.default.setAttributes([.modificationDate: attributes[.modificationDate]!], ofItemAtPath: path)
+        let server = try RunningServer(box)
+        let out = try #require(try server.pythonJSON(Self.failure, uri) as? [String: Any])
+        #expect(out["status"] as? [String?] == ["stop", "0", "Failed to decode \(uri)"], "\(out)")
+        #expect(out["current"] as? String == uri, "\(out)")
+        #expect(out["cleared"] is NSNull || out["cleared"] == nil, "\(out)")
+    }
+
     @Test func pythonMPDWalksTheCommands() throws {
         let box = try Sandbox()
         try box.succeed("import", box.music)

@@ -69,7 +69,9 @@ enum ConnectionCommands {
             guard n >= 64 else { throw inv.error(.argument, "Value too small") }
             inv.client.binaryLimit = n
         },
-        CommandSpec("clearerror") { _ in },
+        CommandSpec("clearerror") { inv in
+            if let serial = inv.player.status.failure?.serial { inv.player.clearedFailure.store(serial, ordering: .releasing) }
+        },
         CommandSpec("config") { inv throws(MPDError) in
             guard inv.client.isLocal else { throw inv.error(.permission, "Command only permitted to local clients") }
             inv.response.add("music_directory", inv.server.library.folders.first ?? "")

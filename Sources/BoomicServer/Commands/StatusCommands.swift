@@ -51,7 +51,8 @@ enum StatusCommands {
     /// Everything a `status` answer is made of, read before it (each part only goes up).
     private static func key(_ client: ClientState, _ server: ServerContext, _ player: ServerPlayer) -> StatusKey {
         StatusKey(room: client.room, rooms: server.rooms.generation, player: player.engine.statusVersion,
-                  library: server.library.head, updating: server.updating.load(ordering: .acquiring))
+                  library: server.library.head, updating: server.updating.load(ordering: .acquiring),
+                  cleared: player.clearedFailure.load(ordering: .acquiring))
     }
 
     /// The client's last `status` answer with its `OK`, when nothing it was made of changed
@@ -97,6 +98,11 @@ enum StatusCommands {
         }
         let job = inv.server.updating.load(ordering: .acquiring)
         if job != 0 { r("updating_db", job) }
+        if let failure = s.failure, failure.serial > inv.player.clearedFailure.load(ordering: .acquiring) {
+            let snapshot = inv.snapshot
+            let uri = snapshot.basis[failure.song].flatMap { snapshot.tree.uri(for: $0.path) } ?? failure.song.description
+            r("error", "Failed to decode \(uri)")
+        }
         if let next = q.nextInOrder, let p = q.position(of: next) {
             r("nextsong", p)
             r("nextsongid", next.rawValue)
@@ -112,4 +118,5 @@ struct StatusKey: Equatable {
     var player: Int
     var library: Int
     var updating: Int
+    var cleared: Int
 }

@@ -22,6 +22,9 @@ public final class ServerPlayer: Sendable {
     private let following: Task<Void, Never>
     /// What this player has played since the server started (`stats`' playtime).
     private let heard: HeardCounter
+    /// The serial of the last failure a client cleared (`clearerror`): `status` shows an
+    /// `error:` line only for a later one.
+    public let clearedFailure = Atomic<Int>(0)
     public var playedSeconds: Int {
         // The songs heard to their end, and the one under way: MPD's `playtime` moves as it plays.
         let now = engine.status
