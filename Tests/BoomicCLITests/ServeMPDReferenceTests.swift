@@ -78,7 +78,7 @@ struct ServeMPDReferenceTests {
         // `pause` toggles and `pause 0` resumes (ncmpcpp's and ncmpc's play/pause key); a seek
         // to another song while paused waits there paused; the paused song deleted stops.
         "play 0", "pause", "status", "pause", "status", "pause 1", "pause 0", "status", "pause 1",
-        "seek 1 0.5", "status", "delete 1", "status", "stop",
+        "seek 1 0.5", "status", "delete 1", "status", "stop", "consume oneshot", "mixrampdelay nan", "mixrampdelay x",
         // Stored playlists and stickers (a rating, as clients use it).
         "clear", #"add "Miles Quartet""#, #"save "Evening""#, #"save "Evening""#, "listplaylists",
         #"playlistadd "Evening" "Loose Files/no tags at all.flac""#, #"playlistmove "Evening" 3 0"#,

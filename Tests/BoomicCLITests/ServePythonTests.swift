@@ -181,6 +181,27 @@ struct ServePythonTests {
     print(json.dumps(out))
     """#
 
+    /// A skip tells an idle client `player` once, as MPD does (it told it three times: the
+    /// command, the song's end, the next one's start), watched as `mpc idleloop` watches.
+    static let skips = RunningServer.pythonPrelude + #"""
+    import subprocess
+    c = mpd.MPDClient(); c.connect("127.0.0.1", port)
+    c.add("Miles Quartet"); c.play(0)  # songs of 2 s: none ends by itself in the window
+    loop = subprocess.Popen(["mpc", "--host", "127.0.0.1", "--port", str(port), "idleloop"], stdout=subprocess.PIPE, text=True)
+    time.sleep(0.4); c.next(); time.sleep(0.2); c.previous(); time.sleep(0.5)
+    loop.kill()  # SIGKILL: the test runner's blocked signals are inherited
+    out["events"] = loop.communicate()[0].split()
+    print(json.dumps(out))
+    """#
+
+    @Test func aSkipIsToldOnce() throws {
+        let box = try Sandbox()
+        try box.succeed("import", box.music)
+        let server = try RunningServer(box)
+        let events = try #require((try server.pythonJSON(Self.skips) as? [String: [String]])?["events"])
+        #expect(events.filter { $0 == "player" }.count == 2, "\(events)")
+    }
+
     @Test func thePlaylistVersionMovesWithTheEntriesOnly() throws {
         let box = try Sandbox()
         try box.succeed("import", box.music)

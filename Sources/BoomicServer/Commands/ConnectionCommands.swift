@@ -127,7 +127,10 @@ enum ConnectionCommands {
         },
         CommandSpec("crossfade", 1...1) { inv throws(MPDError) in _ = try inv.unsigned(0) },
         CommandSpec("mixrampdb", 1...1) { inv throws(MPDError) in _ = try inv.number(0) },
-        CommandSpec("mixrampdelay", 1...1) { inv throws(MPDError) in _ = try inv.number(0) },
+        // `nan` is how MPD's documentation says to turn MixRamp off.
+        CommandSpec("mixrampdelay", 1...1) { inv throws(MPDError) in
+            if inv.args[0].lowercased() != "nan" { _ = try inv.number(0) }
+        },
         CommandSpec("channels") { inv in
             for name in inv.server.channels.withLock({ $0.filter { !$0.value.isEmpty }.keys.sorted() }) {
                 inv.response.add("channel", name)

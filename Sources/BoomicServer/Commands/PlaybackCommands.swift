@@ -81,8 +81,8 @@ enum PlaybackCommands {
         },
         CommandSpec("consume", 1...1) { inv throws(MPDError) in
             switch inv.args[0] {
+            // `oneshot` is MPD 0.24's; 0.23, which the server announces, refuses it.
             case "0", "1": inv.player.perform(.setConsume(inv.args[0] == "1"))
-            case "oneshot": inv.player.perform(.setConsume(true))
             default: throw inv.error(.argument, "Boolean (0/1) expected: \(inv.args[0])")
             }
         },

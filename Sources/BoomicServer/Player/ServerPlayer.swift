@@ -25,6 +25,9 @@ public final class ServerPlayer: Sendable {
     /// The serial of the last failure a client cleared (`clearerror`): `status` shows an
     /// `error:` line only for a later one.
     public let clearedFailure = Atomic<Int>(0)
+    /// The entry a client's command last made current, told as `player` then: the engine's
+    /// `started` for it says nothing new (MPD tells a skip once).
+    private let commanded: CommandedEntry
     public var playedSeconds: Int {
         // The songs heard to their end, and the one under way: MPD's `playtime` moves as it plays.
         let now = engine.status
@@ -63,6 +66,8 @@ public final class ServerPlayer: Sendable {
         let engine = engine
         let heard = HeardCounter()
         self.heard = heard
+        let commanded = CommandedEntry()
+        self.commanded = commanded
         following = Task.detached {
             for await event in events {
                 switch event {
@@ -71,9 +76,15 @@ public final class ServerPlayer: Sendable {
                     if let recorder, let play = PlayRecorder.record(for: end, song: library.snapshot.basis[end.song]) {
                         recorder.record(play)
                     }
-                    // The queue's entries change at a song's end only when consume takes it out.
+                    // A skip, a stop or a quit was a command, told when it was carried out. The
+                    // queue's entries change at a song's end only when consume takes it out.
+                    guard end.reason == .finished || end.reason == .failed else { break }
+                    commanded.forget()
                     hub.post(engine.status.queue.consume ? [.player, .playlist] : [.player], room: room)
-                case .started, .idle:
+                case let .started(entry, _):
+                    if commanded.take() == entry { break }
+                    hub.post([.player], room: room)
+                case .idle:
                     hub.post([.player], room: room)
                 case let .warning(message):
                     warn(message)
@@ -117,6 +128,9 @@ public final class ServerPlayer: Sendable {
         if after.queue.entries != before.queue.entries { told.insert(.playlist) }
         if after.queue.state != before.queue.state || after.entry != before.entry || after.queue.current != before.queue.current {
             told.insert(.player)
+            if after.queue.state == .playing, let entry = after.queue.current, after.queue.starts != before.queue.starts {
+                commanded.set(entry)
+            }
         }
         if after.queue.isRandom != before.queue.isRandom || after.queue.repeatMode != before.queue.repeatMode
             || after.queue.single != before.queue.single || after.queue.consume != before.queue.consume {
@@ -151,6 +165,18 @@ public final class ServerPlayer: Sendable {
 }
 
 /// Seconds heard, added from the engine's `ended` events.
+/// The entry a command made current (`ServerPlayer.perform`), until the engine starts it.
+final class CommandedEntry: Sendable {
+    private let raw = Atomic<Int>(-1)
+    func set(_ entry: PlayQueue.EntryID) { raw.store(entry.rawValue, ordering: .relaxed) }
+    func forget() { raw.store(-1, ordering: .relaxed) }
+    /// The entry, forgotten as it is taken.
+    func take() -> PlayQueue.EntryID? {
+        let r = raw.exchange(-1, ordering: .relaxed)
+        return r < 0 ? nil : PlayQueue.EntryID(r)
+    }
+}
+
 final class HeardCounter: Sendable {
     private let milliseconds = Atomic<Int>(0)
     func add(_ seconds: Double) { milliseconds.add(Int(seconds * 1000), ordering: .relaxed) }
