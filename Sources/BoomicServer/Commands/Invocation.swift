@@ -21,16 +21,25 @@ struct Invocation {
         MPDError(code, message, command: command)
     }
 
-    /// A whole number argument, as MPD parses them.
-    func int(_ i: Int) throws(MPDError) -> Int {
-        guard let n = Int(args[i]) else { throw error(.argument, "Integer expected: \(args[i])") }
+    /// A whole number argument, as MPD parses them: digits past what a number holds are
+    /// "too large", anything else no integer.
+    func int(_ i: Int) throws(MPDError) -> Int { try integer(args[i]) }
+
+    /// `int`, of a text.
+    func integer(_ text: String) throws(MPDError) -> Int {
+        guard let n = Int(text) else {
+            let digits = text.drop { $0 == "-" || $0 == "+" }
+            let overflow = text.count - digits.count <= 1 && !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }
+            throw error(.argument, (overflow ? "Number too large: " : "Integer expected: ") + text)
+        }
         return n
     }
 
+    /// An unsigned number, as MPD's `strtoul` into 32 bits reads it: a negative one or one past
+    /// 4294967295 is "too large".
     func unsigned(_ i: Int) throws(MPDError) -> Int {
         let n = try int(i)
-        // MPD reads it with strtoul, so a negative number is "too large" there.
-        guard n >= 0 else { throw error(.argument, "Number too large: \(args[i])") }
+        guard n >= 0, n <= Int(UInt32.max) else { throw error(.argument, "Number too large: \(args[i])") }
         return n
     }
 
@@ -82,7 +91,10 @@ struct Invocation {
     /// its errors.
     func range(_ text: String) throws(MPDError) -> Range<Int> {
         func number(_ part: Substring) throws(MPDError) -> Int {
-            guard let n = Int(part) else { throw error(.argument, "Integer or range expected: \(text)") }
+            guard let n = Int(part) else {
+                let digits = !part.isEmpty && part.allSatisfy { $0.isASCII && $0.isNumber }
+                throw error(.argument, (digits ? "Number too large: " : "Integer or range expected: ") + text)
+            }
             guard n >= 0 else { throw error(.argument, "Number is negative: \(text)") }
             guard n <= Int(Int32.max) else { throw error(.argument, "Number too large: \(text)") }
             return n

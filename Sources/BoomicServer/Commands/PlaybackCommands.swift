@@ -95,6 +95,8 @@ enum PlaybackCommands {
             return
         }
         let q = inv.player.status.queue
+        // MPD reads a position as a signed number: one below -1 is no song of the queue.
+        if !byID, try inv.int(0) < 0 { throw inv.error(.argument, "Bad song index") }
         let entry = byID ? try inv.entry(withID: 0, in: q) : try inv.entry(atPosition: 0, in: q)
         inv.player.perform(.play(entry.id))
     }

@@ -29,6 +29,8 @@ enum QueueCommands {
             inv.player.perform(.remove([e.id]))
         },
         CommandSpec("move", 2...2) { inv throws(MPDError) in
+            // Both read before either is checked against the queue, as MPD does.
+            if !inv.args[1].hasPrefix("+"), !inv.args[1].hasPrefix("-") { _ = try inv.int(1) }
             let q = inv.player.status.queue
             let range = try inv.range(0, count: q.entries.count, .entries)
             let to = try destination(&inv, 1, queue: q, moving: range.count)
@@ -42,9 +44,11 @@ enum QueueCommands {
             inv.player.perform(.move(positions: from..<(from + 1), to: to))
         },
         CommandSpec("swap", 2...2) { inv throws(MPDError) in
+            // Both read before either is looked up, as MPD does.
+            let i = try inv.unsigned(0), j = try inv.unsigned(1)
             let q = inv.player.status.queue
-            let a = try inv.entry(atPosition: 0, in: q), b = try inv.entry(atPosition: 1, in: q)
-            inv.player.perform(.swap(q.position(of: a.id)!, q.position(of: b.id)!))
+            guard i < q.entries.count, j < q.entries.count else { throw inv.error(.argument, "Bad song index") }
+            inv.player.perform(.swap(i, j))
         },
         CommandSpec("swapid", 2...2) { inv throws(MPDError) in
             let q = inv.player.status.queue
@@ -189,7 +193,7 @@ enum QueueCommands {
             guard (0...queue.entries.count).contains(p) else { throw inv.error(.argument, "Number too large: \(n)") }
             return .position(p)
         }
-        guard let p = Int(text) else { throw inv.error(.argument, "Integer expected: \(text)") }
+        let p = try inv.integer(text)
         guard (0...queue.entries.count).contains(p) else { throw inv.error(.argument, "Number too large: \(text)") }
         return .position(p)
     }
