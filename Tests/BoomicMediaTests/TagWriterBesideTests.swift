@@ -185,14 +185,19 @@ extension TagWriterTests {
         #expect(try scan(path).title == "New")
     }
 
+    /// A copy of the WAV sample tagged by ffmpeg, which writes RIFF INFO alone.
+    func infoTaggedWAV(_ metadata: [String]) throws -> String {
+        let path = try copy("Loose Files/no tags at all.wav")
+        try Tool.run(["ffmpeg", "-v", "error", "-y", "-i", path, "-c", "copy"] + metadata.flatMap { ["-metadata", $0] } + [path + ".tmp.wav"])
+        try FileManager.default.removeItem(atPath: path)
+        try FileManager.default.moveItem(atPath: path + ".tmp.wav", toPath: path)
+        return path
+    }
+
     /// A WAV tagged by ffmpeg (RIFF INFO) and later given an ID3 chunk: the fields only INFO
     /// holds are the song's, and an edit of one goes into both.
     @Test func aWAVsInfoChunkBesideItsID3ChunkIsRead() throws {
-        let path = try copy("Loose Files/no tags at all.wav")
-        try Tool.run(["ffmpeg", "-v", "error", "-y", "-i", path, "-c", "copy", "-metadata", "artist=Info Artist",
-                      "-metadata", "album=Info Album", "-metadata", "title=Info Title", path + ".tmp.wav"])
-        try FileManager.default.removeItem(atPath: path)
-        try FileManager.default.moveItem(atPath: path + ".tmp.wav", toPath: path)
+        let path = try infoTaggedWAV(["artist=Info Artist", "album=Info Album", "title=Info Title"])
         _ = try mutagen("""
             from mutagen.wave import WAVE
             from mutagen.id3 import TIT2
@@ -221,11 +226,7 @@ extension TagWriterTests {
     /// adds no ID3 chunk with a copy of everything; a composer, which INFO cannot hold, goes
     /// into an ID3 chunk of its own, and the rest is still read from INFO.
     @Test func aWAVTaggedInInfoAloneStaysSo() throws {
-        let path = try copy("Loose Files/no tags at all.wav")
-        try Tool.run(["ffmpeg", "-v", "error", "-y", "-i", path, "-c", "copy", "-metadata", "artist=Info Artist",
-                      "-metadata", "title=Info Title", "-metadata", "date=2001", path + ".tmp.wav"])
-        try FileManager.default.removeItem(atPath: path)
-        try FileManager.default.moveItem(atPath: path + ".tmp.wav", toPath: path)
+        let path = try infoTaggedWAV(["artist=Info Artist", "title=Info Title", "date=2001"])
         let read = """
             import struct
             data = open(sys.argv[1], "rb").read()
