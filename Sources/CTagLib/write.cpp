@@ -310,9 +310,11 @@ Native setNative(File *file, const String &k, const StringList &list) {
             // INFO holds the value as the library reads it. Anything else goes into an ID3
             // chunk beside it, alone: reading fills the rest in from INFO (readOtherTags).
             if (x->InfoTag() == nullptr || x->InfoTag()->isEmpty()) return Native::NotHandled;
-            if (!fitsBasic(k, list)) return setID3v2(x->ID3v2Tag(), k, list);
-            setBasic(x->InfoTag(), k, list);
-            return Native::Accepted;
+            // INFO gets what it can hold of the rest too (two artists as "A / B"), so that a
+            // reader of INFO alone (MPD, ffprobe) sees no stale value.
+            Native r = fitsBasic(k, list) ? Native::Accepted : setID3v2(x->ID3v2Tag(), k, list);
+            if (r != Native::Rejected) setBasic(x->InfoTag(), k, list);
+            return r;
         }
         Native r = setID3v2(x->ID3v2Tag(), k, list);
         if (r != Native::NotHandled) setBasic(x->InfoTag(), k, list);

@@ -97,10 +97,11 @@ public enum TagValue {
     /// An Opus file's `R128_TRACK_GAIN` or `R128_ALBUM_GAIN` (RFC 7845: a whole number of 1/256
     /// dB to reach -23 LUFS over the header's output gain, which the decoder applies) as a
     /// ReplayGain gain, whose reference is 5 dB louder (-18 LUFS), as MPD reads it: `"-2560"` →
-    /// -5.0. Anything but a whole number in Q7.8's range gives nil.
+    /// -5.0. To 0.01 dB, as ReplayGain gains are written, so that a gain written as R128
+    /// (`TagMap.r128`) reads back as it was. Anything but a whole number in Q7.8's range gives nil.
     public static func r128Gain(_ text: String) -> Double? {
         guard let q78 = Int(text.trimmingWhitespace()), (-32768...32767).contains(q78) else { return nil }
-        return Double(q78) / 256 + 5
+        return ((Double(q78) / 256 + 5) * 100).rounded() / 100
     }
 
     /// A yes/no flag such as COMPILATION: `"1"`, `"true"`, `"yes"` (any case) are true.

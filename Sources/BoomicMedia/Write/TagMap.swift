@@ -124,6 +124,12 @@ public enum TagMap {
         exact(gain, digits: 2) + " dB"
     }
 
+    /// A ReplayGain gain as Opus keeps it (`R128_TRACK_GAIN`): 1/256 dB to -23 LUFS, 5 dB below
+    /// ReplayGain's reference; `TagValue.r128Gain` reads it back to the same 0.01 dB.
+    public static func r128(_ gain: Double) -> String {
+        String(Int(max(-32768, min(32767, ((gain - 5) * 256).rounded()))))
+    }
+
     /// A ReplayGain peak as taggers write it, `0.987654` (more digits only when needed).
     public static func peak(_ value: Double) -> String {
         exact(value, digits: 6)
@@ -274,6 +280,9 @@ public enum TagMap {
             case .composer: return ["COMPOSER": many(song.composer)]
             case .compilation: return ["COMPILATION": song.compilation ? ["1"] : []]
             case .comment: return ["COMMENT": one(song.comment)]
+            // Opus keeps its gains as R128 (RFC 7845), which MPD and other players read there.
+            case .trackGain where format == .opus: return ["R128_TRACK_GAIN": one(song.replaygainTrackGain.map(TagMap.r128))]
+            case .albumGain where format == .opus: return ["R128_ALBUM_GAIN": one(song.replaygainAlbumGain.map(TagMap.r128))]
             case .trackGain: return ["REPLAYGAIN_TRACK_GAIN": one(song.replaygainTrackGain.map(TagMap.decibels))]
             case .trackPeak: return ["REPLAYGAIN_TRACK_PEAK": one(song.replaygainTrackPeak.map(TagMap.peak))]
             case .albumGain: return ["REPLAYGAIN_ALBUM_GAIN": one(song.replaygainAlbumGain.map(TagMap.decibels))]
@@ -301,6 +310,8 @@ public enum TagMap {
             case .track: return style == .slashed ? ["TRACKTOTAL", "TOTALTRACKS"] : ["TOTALTRACKS"]
             case .disc: return style == .slashed ? ["DISCTOTAL", "TOTALDISCS"] : ["TOTALDISCS"]
             case .date: return ["YEAR"]
+            case .trackGain: return format == .opus ? ["REPLAYGAIN_TRACK_GAIN"] : ["R128_TRACK_GAIN"]
+            case .albumGain: return format == .opus ? ["REPLAYGAIN_ALBUM_GAIN"] : ["R128_ALBUM_GAIN"]
             case .movementNumber:
                 switch (style, format) {
                 case (.separateTotals, _): return ["MOVEMENTNUMBER", "MOVEMENTCOUNT"]
