@@ -783,7 +783,10 @@ final class EngineLoop {
         let status = PlaybackStatus(queue: queue, entry: t?.entry ?? queue.current, position: seconds, frame: frame,
                                     duration: t.flatMap { t in t.totalFrames.map { Double($0) / t.rate } },
                                     sourceFormat: t?.format, outputFormat: outputFormat, sound: heard,
-                                    replayGainDecibels: replayGainDecibels, failure: failure)
+                                    replayGainDecibels: replayGainDecibels,
+                                    // Only where playback stopped on it: a song skipped on the way
+                                    // (or opened early for a gapless join) is no error to show.
+                                    failure: queue.state == .stopped ? failure : nil)
         guard status != lastPublished else { return }
         lastPublished = status
         channel.published.withLock { $0 = status }

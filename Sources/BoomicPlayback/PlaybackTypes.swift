@@ -140,8 +140,8 @@ public struct PlaybackStatus: Sendable, Equatable {
     public var sound = SoundSettings()
     /// The gain ReplayGain gives the song being decoded, in dB (0 when off).
     public var replayGainDecibels: Double = 0
-    /// The last song that could not be played, until a song plays: what MPD's `status` shows
-    /// as `error:`.
+    /// The song that could not be played where playback stopped, until a song plays: what
+    /// MPD's `status` shows as `error:`.
     public var failure: PlaybackFailure?
 }
 

@@ -81,7 +81,7 @@ struct ServeMPDReferenceTests {
         "seek 1 0.5", "status", "delete 1", "status", "stop", "consume oneshot", "mixrampdelay nan", "mixrampdelay x",
         // Numbers past what MPD's parsers hold, and which argument is read first.
         "play -2", "play 99999999999999999999", "playid 4294967296", "crossfade 99999999999", "move 0 99999999999",
-        "playlistinfo 9999999999999999999999", "swap 0 -1", "seek 99999999999999999999 1",
+        "playlistinfo 9999999999999999999999", "swap 0 -1", "seek 99999999999999999999 1", "seek 0 -5", "seekid 1 -5",
         // Stored playlists and stickers (a rating, as clients use it).
         "clear", #"add "Miles Quartet""#, #"save "Evening""#, #"save "Evening""#, "listplaylists",
         #"playlistadd "Evening" "Loose Files/no tags at all.flac""#, #"playlistmove "Evening" 3 0"#,

@@ -181,16 +181,24 @@ struct ServePythonTests {
     print(json.dumps(out))
     """#
 
-    /// A skip tells an idle client `player` once, as MPD does (it told it three times: the
-    /// command, the song's end, the next one's start), watched as `mpc idleloop` watches.
+    /// A skip, a stop, a resume tell an idle client `player` once, as MPD does (a skip told it
+    /// three times: the command, the song's end, the next one's start), and a `clear` while
+    /// stopped tells `playlist` alone; watched as `mpc idleloop` watches.
     static let skips = RunningServer.pythonPrelude + #"""
     import subprocess
     c = mpd.MPDClient(); c.connect("127.0.0.1", port)
-    c.add("Miles Quartet"); c.play(0)  # songs of 2 s: none ends by itself in the window
-    loop = subprocess.Popen(["mpc", "--host", "127.0.0.1", "--port", str(port), "idleloop"], stdout=subprocess.PIPE, text=True)
-    time.sleep(0.4); c.next(); time.sleep(0.2); c.previous(); time.sleep(0.5)
-    loop.kill()  # SIGKILL: the test runner's blocked signals are inherited
-    out["events"] = loop.communicate()[0].split()
+    def told(action):
+        loop = subprocess.Popen(["mpc", "--host", "127.0.0.1", "--port", str(port), "idleloop"], stdout=subprocess.PIPE, text=True)
+        time.sleep(0.4); action(); time.sleep(0.5)
+        loop.kill()  # SIGKILL: the test runner's blocked signals are inherited
+        return loop.communicate()[0].split()
+    c.add("Miles Quartet"); c.play(0)  # songs of 2 s: none ends by itself in a window
+    out["next"] = told(c.next)
+    out["previous"] = told(c.previous)
+    out["stop"] = told(c.stop)
+    out["clear"] = told(c.clear)
+    c.add("Miles Quartet"); c.play(0); c.pause(1); c.seek(1, 0.5)
+    out["resume"] = told(lambda: c.pause(0))
     print(json.dumps(out))
     """#
 
@@ -198,8 +206,11 @@ struct ServePythonTests {
         let box = try Sandbox()
         try box.succeed("import", box.music)
         let server = try RunningServer(box)
-        let events = try #require((try server.pythonJSON(Self.skips) as? [String: [String]])?["events"])
-        #expect(events.filter { $0 == "player" }.count == 2, "\(events)")
+        let out = try #require(try server.pythonJSON(Self.skips) as? [String: [String]])
+        for action in ["next", "previous", "stop", "resume"] {
+            #expect(out[action]?.filter { $0 == "player" }.count == 1, "\(action): \(out)")
+        }
+        #expect(out["clear"] == ["playlist"], "\(out)")
     }
 
     @Test func thePlaylistVersionMovesWithTheEntriesOnly() throws {

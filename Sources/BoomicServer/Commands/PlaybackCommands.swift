@@ -27,13 +27,13 @@ enum PlaybackCommands {
             resumeIfPaused(inv.player.perform(.previous(elapsed: 0)), inv)
         },
         CommandSpec("seek", 2...2) { inv throws(MPDError) in
-            let t = try inv.number(1)
+            let t = try time(&inv, 1)
             let q = inv.player.status.queue
             let e = try inv.entry(atPosition: 0, in: q)
             try seek(&inv, entry: e.id, to: t, queue: q)
         },
         CommandSpec("seekid", 2...2) { inv throws(MPDError) in
-            let t = try inv.number(1)
+            let t = try time(&inv, 1)
             let q = inv.player.status.queue
             let e = try inv.entry(withID: 0, in: q)
             try seek(&inv, entry: e.id, to: t, queue: q)
@@ -101,8 +101,15 @@ enum PlaybackCommands {
         inv.player.perform(.play(entry.id))
     }
 
+    /// A time to seek to, as MPD reads it: a negative one is refused before the song is looked
+    /// up.
+    private static func time(_ inv: inout Invocation, _ i: Int) throws(MPDError) -> Double {
+        let t = try inv.number(i)
+        guard t >= 0 else { throw inv.error(.argument, "Negative value not allowed: \(inv.args[i])") }
+        return t
+    }
+
     private static func seek(_ inv: inout Invocation, entry: PlayQueue.EntryID, to seconds: Double, queue: PlayQueue) throws(MPDError) {
-        guard seconds >= 0 else { throw inv.error(.argument, "Negative position") }
         if queue.current != entry || queue.state == .stopped {
             // Another entry: it plays from there, or, while paused, waits there paused (MPD).
             let paused: [PlaybackCommand] = queue.state == .paused ? [.queue(.pause)] : []

@@ -85,6 +85,8 @@ public final class ServerPlayer: Sendable {
                     if commanded.take() == entry { break }
                     hub.post([.player], room: room)
                 case .idle:
+                    // A stop a client asked for was told then.
+                    if commanded.takeStop() { break }
                     hub.post([.player], room: room)
                 case let .warning(message):
                     warn(message)
@@ -126,11 +128,18 @@ public final class ServerPlayer: Sendable {
         // The queue's version also moves with its state and options; MPD's `playlist` is its
         // entries (added, removed, moved, re-prioritised), and a client refetches the queue on it.
         if after.queue.entries != before.queue.entries { told.insert(.playlist) }
-        if after.queue.state != before.queue.state || after.entry != before.entry || after.queue.current != before.queue.current {
+        // MPD tells `player` when the state or the song changes, not when a stopped queue's
+        // current entry moves (a `clear`, a `delete`).
+        let stopped = before.queue.state == .stopped && after.queue.state == .stopped
+        if after.queue.state != before.queue.state || !stopped && (after.entry != before.entry || after.queue.current != before.queue.current) {
             told.insert(.player)
-            if after.queue.state == .playing, let entry = after.queue.current, after.queue.starts != before.queue.starts {
+            // The engine's own word for what this did (the song started, playback stopped)
+            // would tell it again.
+            if after.queue.state == .playing, let entry = after.queue.current,
+               after.queue.starts != before.queue.starts || before.queue.state != .playing {
                 commanded.set(entry)
             }
+            if after.queue.state == .stopped, before.queue.state != .stopped { commanded.setStop() }
         }
         if after.queue.isRandom != before.queue.isRandom || after.queue.repeatMode != before.queue.repeatMode
             || after.queue.single != before.queue.single || after.queue.consume != before.queue.consume {
@@ -165,10 +174,14 @@ public final class ServerPlayer: Sendable {
 }
 
 /// Seconds heard, added from the engine's `ended` events.
-/// The entry a command made current (`ServerPlayer.perform`), until the engine starts it.
+/// The entry a command made current (`ServerPlayer.perform`), until the engine starts it, and
+/// a stop a command made, until the engine goes idle.
 final class CommandedEntry: Sendable {
     private let raw = Atomic<Int>(-1)
+    private let stop = Atomic<Bool>(false)
     func set(_ entry: PlayQueue.EntryID) { raw.store(entry.rawValue, ordering: .relaxed) }
+    func setStop() { stop.store(true, ordering: .relaxed) }
+    func takeStop() -> Bool { stop.exchange(false, ordering: .relaxed) }
     func forget() { raw.store(-1, ordering: .relaxed) }
     /// The entry, forgotten as it is taken.
     func take() -> PlayQueue.EntryID? {
