@@ -795,10 +795,13 @@ final class EngineLoop {
     }
 
     private func shutDown() {
-        endHeard(.quit)
-        publishStatus()
+        // The output stops first: a slot it was writing is then counted as heard, so the
+        // position kept (an audiobook's bookmark, the state file's) is what reached the sink,
+        // not one slot (46 ms) short of it when the output thread was caught mid-slot.
         ring.quit.store(true, ordering: .releasing)
         ring.outputWake.signal()
         outputDone.wait()
+        endHeard(.quit)
+        publishStatus()
     }
 }

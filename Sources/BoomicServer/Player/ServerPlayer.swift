@@ -82,10 +82,12 @@ public final class ServerPlayer: Sendable {
                     commanded.forget()
                     hub.post(engine.status.queue.consume ? [.player, .playlist] : [.player], room: room)
                 case let .started(entry, _):
+                    commanded.awaitCommands()
                     if commanded.take() == entry { break }
                     hub.post([.player], room: room)
                 case .idle:
                     // A stop a client asked for was told then.
+                    commanded.awaitCommands()
                     if commanded.takeStop() { break }
                     hub.post([.player], room: room)
                 case let .warning(message):
@@ -123,6 +125,8 @@ public final class ServerPlayer: Sendable {
     public func perform(_ commands: [PlaybackCommand]) -> PlaybackStatus {
         guard !quitted.load(ordering: .acquiring) else { return engine.status }
         let before = engine.status
+        commanded.begin()
+        defer { commanded.end() }
         let after = engine.perform(commands)
         var told: Set<Subsystem> = []
         // The queue's version also moves with its state and options; MPD's `playlist` is its
@@ -179,6 +183,15 @@ public final class ServerPlayer: Sendable {
 final class CommandedEntry: Sendable {
     private let raw = Atomic<Int>(-1)
     private let stop = Atomic<Bool>(false)
+    /// Commands carried out now: the engine may report what one did before `perform` has
+    /// said so (its thread descheduled between the two on a busy machine).
+    private let inFlight = Atomic<Int>(0)
+    func begin() { inFlight.add(1, ordering: .acquiringAndReleasing) }
+    func end() { inFlight.subtract(1, ordering: .acquiringAndReleasing) }
+    /// Waits (at most 100 ms) until no command is being carried out, so its word comes first.
+    func awaitCommands() {
+        for _ in 0..<100 where inFlight.load(ordering: .acquiring) > 0 { usleep(1_000) }
+    }
     func set(_ entry: PlayQueue.EntryID) { raw.store(entry.rawValue, ordering: .relaxed) }
     func setStop() { stop.store(true, ordering: .relaxed) }
     func takeStop() -> Bool { stop.exchange(false, ordering: .relaxed) }
