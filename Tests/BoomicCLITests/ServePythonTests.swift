@@ -199,6 +199,8 @@ struct ServePythonTests {
     out["clear"] = told(c.clear)
     c.add("Miles Quartet"); c.play(0); c.pause(1); c.seek(1, 0.5)
     out["resume"] = told(lambda: c.pause(0))
+    c.stop(); v = int(c.status()["volume"])
+    out["same volume"] = told(lambda: c.setvol(v))
     print(json.dumps(out))
     """#
 
@@ -211,6 +213,8 @@ struct ServePythonTests {
             #expect(out[action]?.filter { $0 == "player" }.count == 1, "\(action): \(out)")
         }
         #expect(out["clear"] == ["playlist"], "\(out)")
+        // (The stop's play count, a sticker, may come late.)
+        #expect(out["same volume"]?.filter { $0 != "sticker" } == ["mixer"], "as MPD tells it: \(out)")
     }
 
     @Test func thePlaylistVersionMovesWithTheEntriesOnly() throws {

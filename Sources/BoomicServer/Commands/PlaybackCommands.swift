@@ -121,6 +121,8 @@ enum PlaybackCommands {
 
     private static func setVolume(_ inv: inout Invocation, _ v: Int) {
         var sound = inv.player.status.sound
+        // MPD tells `mixer` for every volume command, one that changes nothing too.
+        if sound.volume == v { return inv.server.hub.post([.mixer], room: inv.player.room) }
         sound.volume = v
         inv.player.perform([.sound(sound)])
     }
