@@ -145,6 +145,8 @@ struct ServePythonTests {
     out["own_sticker"] = told(lambda: c.sticker_set("song", uri, "playCount", "2"))
     out["stop"] = told(lambda: c.stop())
     out["clear"] = told(lambda: c.clear())
+    out["disable"] = told(lambda: c.disableoutput(0))
+    out["enable"] = told(lambda: c.enableoutput(0))
     print(json.dumps(out))
     """#
 
@@ -164,6 +166,7 @@ struct ServePythonTests {
         // Stopping a song that played records it (a skip): its counts are stickers too.
         #expect(out["stop"] == ["player"] || out["stop"] == ["player", "sticker"], "\(out)")
         #expect(out["clear"] == ["player", "playlist"] || out["clear"] == ["playlist"], "\(out)")
+        #expect(out["disable"] == ["mixer", "output", "player"] && out["enable"] == ["mixer", "output"], "\(out)")
     }
 
     /// The `playlist` version moves when the queue's entries change, as MPD's does: playing,

@@ -88,7 +88,8 @@ public final class Rooms: Sendable {
         guard switches[id].isOn != on else { return }
         switches[id].set(on)
         saveLayout()
-        hub.post([.output])
+        // As MPD tells them: the mixer is the output's, and disabling one can stop the player.
+        hub.post(on ? [.mixer, .output] : [.player, .mixer, .output])
     }
 
     /// A name MPD takes for a partition: letters and digits (ASCII), `-` and `_`. (Boomic also
