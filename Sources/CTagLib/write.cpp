@@ -20,6 +20,7 @@
 #include <taglib/oggfile.h>
 #include <taglib/opusfile.h>
 #include <taglib/vorbisfile.h>
+#include <taglib/id3v1genres.h>
 #include <taglib/id3v1tag.h>
 #include <taglib/relativevolumeframe.h>
 #include <taglib/textidentificationframe.h>
@@ -282,10 +283,37 @@ bool fitsBasic(const String &k, const StringList &list) {
     return true;
 }
 
+/// Whether an ID3v1 tag holds `list` under `k` so that it reads back the same: `fitsBasic`,
+/// in Latin-1, within the tag's 30 bytes (28 for a comment beside a track number), and a genre
+/// of ID3v1's list.
+bool fitsID3v1(const String &k, const StringList &list) {
+    if (!fitsBasic(k, list)) return false;
+    if (list.isEmpty()) return true;
+    const String &v = list.front();
+    if (!std::all_of(v.begin(), v.end(), [](wchar_t c) { return c > 0 && c < 0x100; })) return false;
+    if (k == "GENRE") return ID3v1::genreIndex(v) < 192;
+    return v.size() <= (k == "COMMENT" ? 28u : 30u);
+}
+
 /// Sets `k` on the file's native tag when the format has a per-key path, and in the ID3v1, APE
 /// or RIFF INFO tag beside it.
 Native setNative(File *file, const String &k, const StringList &list) {
     if (auto *x = dynamic_cast<MPEG::File *>(file)) {
+        ID3v2::Tag *v2 = x->ID3v2Tag(false);
+        ID3v1::Tag *onlyV1 = x->ID3v1Tag(false);
+        APE::Tag *ape = x->APETag(false);
+        if ((v2 == nullptr || v2->isEmpty()) && (ape == nullptr || ape->isEmpty()) && onlyV1 != nullptr && !onlyV1->isEmpty()) {
+            // An MP3 tagged in ID3v1 alone (an old rip) stays so where ID3v1 holds the value as
+            // the library reads it; anything else goes into an ID3v2 tag of its own, and
+            // reading fills the rest in from ID3v1 (readOtherTags).
+            if (fitsID3v1(k, list)) {
+                setBasic(onlyV1, k, list);
+                return Native::Accepted;
+            }
+            Native r = setID3v2(x->ID3v2Tag(true), k, list);
+            if (r != Native::Rejected) setBasic(onlyV1, k, list);
+            return r;
+        }
         APE::Tag *onlyAPE = x->APETag(false);
         if (ID3v2::Tag *had = x->ID3v2Tag(false); (had == nullptr || had->isEmpty()) && onlyAPE != nullptr && !onlyAPE->isEmpty()) {
             // An MP3 tagged in APE alone (foobar2000, mp3gain) stays so: the edit goes where

@@ -87,6 +87,39 @@ extension TagWriterTests {
         #expect(tag == #"["V1 Title", "V1 Artist", "A2", "1987", "", 0, 3]"# + "\n")
     }
 
+    /// An MP3 tagged in ID3v1 alone (an old rip) stays so where ID3v1 holds the value; a
+    /// composer, or a title longer than its 30 bytes, goes into an ID3v2 tag of its own, and
+    /// the rest is still read from ID3v1.
+    @Test func anMP3TaggedInID3v1AloneStaysSo() throws {
+        let path = try copy("Loose Files/no tags at all.mp3")
+        _ = try mutagen("""
+            with open(sys.argv[1], "ab") as f:
+                f.write(b"TAG" + b"Old Title".ljust(30, b"\\0") + b"Old Artist".ljust(30, b"\\0") + b"Old Album".ljust(30, b"\\0")
+                        + b"1987" + b"".ljust(28, b"\\0") + b"\\0" + bytes([3, 17]))
+            """, path)
+        let read = """
+            from mutagen.id3 import ID3, ID3NoHeaderError
+            try: v2 = sorted(f"{k}={v}" for k, v in ID3(sys.argv[1], load_v1=False).items())
+            except ID3NoHeaderError: v2 = None
+            data = open(sys.argv[1], "rb").read()[-128:]
+            print(json.dumps([v2, data[3:33].rstrip(b"\\0").decode("latin-1"), data[33:63].rstrip(b"\\0").decode("latin-1")]))
+            """
+        var song = try scan(path)
+        #expect(song.title == "Old Title" && song.artists == ["Old Artist"] && song.year == 1987 && song.genre == "Rock")
+        song.title = "Neue Straße"
+        _ = try writer.write(song)
+        #expect(try mutagen(read, path) == #"[null, "Neue Stra\u00dfe", "Old Artist"]"# + "\n")
+        song = try scan(path)
+        song.composer = "C"
+        _ = try writer.write(song)
+        #expect(try mutagen(read, path) == #"[["TCOM=C"], "Neue Stra\u00dfe", "Old Artist"]"# + "\n")
+        song = try scan(path)
+        #expect(song.title == "Neue Straße" && song.artists == ["Old Artist"] && song.composer == "C" && song.album == "Old Album")
+        song.title = String(repeating: "Long ", count: 8)
+        _ = try writer.write(song)
+        #expect(try scan(path).title == String(repeating: "Long ", count: 8))
+    }
+
     @Test func anAPETagBesideID3v2IsUpdatedToo() throws {
         let path = try copy("Loose Files/no tags at all.mp3")
         _ = try mutagen("""
