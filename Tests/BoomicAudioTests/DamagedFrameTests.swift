@@ -50,7 +50,7 @@ import Testing
         // Noise keeps the bit rate, and so the pages, as small as music's (a pure tone packs a
         // second into one Ogg page). `sox -R`: the same noise every run.
         let tone = dir.path + "/sine.wav", noise = dir.path + "/noise.wav"
-        try toolOutput(["sox", "-n", "-r", "44100", "-b", "16", "-c", "2", tone,
+        try toolOutput(["sox", "-R", "-n", "-r", "44100", "-b", "16", "-c", "2", tone,
                         "synth", "4", "sine", "300-3000", "sine", "441", "gain", "-3"])
         try toolOutput(["sox", "-R", "-n", "-r", "44100", "-b", "16", "-c", "2", noise, "synth", "4", "pinknoise", "gain", "-20"])
         try toolOutput(["sox", "-m", tone, noise, wav])

@@ -21,7 +21,7 @@ import Testing
         let (ext, make) = Self.lossless[format]
         let dir = TempDir("boomic-ffmpeg")
         let wav = dir.path + "/tone.wav", file = dir.path + "/tone." + ext
-        try toolOutput(["sox", "-n", "-r", bits == 24 ? "48000" : "44100", "-b", String(bits), "-c", "2", wav,
+        try toolOutput(["sox", "-R", "-n", "-r", bits == 24 ? "48000" : "44100", "-b", String(bits), "-c", "2", wav,
                         "synth", "2.345", "sine", "300-3000", "sine", "441", "gain", "-3"])
         try toolOutput(make(wav, file))
         let d = try Self.open(file)
@@ -184,7 +184,7 @@ import Testing
     @Test func spoiledFilesEndInAnErrorOrAnEndNeverACrash() throws {
         let dir = TempDir("boomic-ffmpeg")
         let wav = dir.path + "/tone.wav"
-        try toolOutput(["sox", "-n", "-r", "44100", "-b", "16", "-c", "2", wav, "synth", "1", "sine", "300-3000"])
+        try toolOutput(["sox", "-R", "-n", "-r", "44100", "-b", "16", "-c", "2", wav, "synth", "1", "sine", "300-3000"])
         var files: [String] = []
         for (ext, args) in [("m4a", ["-c:a", "alac"]), ("aac.m4a", ["-c:a", "aac"])] {
             try toolOutput(["ffmpeg", "-v", "error", "-y", "-i", wav] + args + [dir.path + "/clean." + ext])

@@ -25,7 +25,7 @@ import Testing
     func madeFilesDecodeAsTheReferenceDecoderDoes(rate: String, bits: String, channels: String) throws {
         let dir = TempDir("boomic-flac")
         let wav = dir.path + "/t.wav", flac = dir.path + "/t.flac"
-        try toolOutput(["sox", "-n", "-r", rate, "-b", bits, "-c", channels, wav, "synth", "0.37", "sine", "440", "sine", "1001"])
+        try toolOutput(["sox", "-R", "-n", "-r", rate, "-b", bits, "-c", channels, wav, "synth", "0.37", "sine", "440", "sine", "1001"])
         try toolOutput(["flac", "-s", "-f", "-o", flac, wav])
         let (format, data, frames) = try Self.decode(flac)
         #expect(format == PCMFormat(sampleRate: Int(rate)!, channels: Int(channels)!, bitsPerSample: Int(bits)!))

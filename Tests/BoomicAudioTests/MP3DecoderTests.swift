@@ -23,7 +23,7 @@ import Testing
     @Test func gaplessTrimmingGivesBackTheEncodedLength() throws {
         let dir = TempDir("boomic-mp3")
         let wav = dir.path + "/t.wav", mp3 = dir.path + "/t.mp3"
-        try toolOutput(["sox", "-n", "-r", "44100", "-b", "16", "-c", "2", wav, "synth", "44321s", "sine", "440"])
+        try toolOutput(["sox", "-R", "-n", "-r", "44100", "-b", "16", "-c", "2", wav, "synth", "44321s", "sine", "440"])
         try toolOutput(["lame", "--quiet", "-b", "192", wav, mp3])
         // sox reads a length in samples at its default rate before the output's: ask it what it made.
         let source = Int(String(decoding: try toolOutput(["soxi", "-s", wav]), as: UTF8.self)

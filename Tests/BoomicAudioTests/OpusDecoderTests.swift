@@ -12,7 +12,7 @@ import Testing
         let dir = TempDir("boomic-opus")
         // Made at 48 kHz, so the joined length can be compared with the original's.
         let tone = dir.path + "/tone.wav"
-        try toolOutput(["sox", "-n", "-r", "48000", "-b", "16", "-c", "2", tone, "synth", "2", "sine", "300-3000"])
+        try toolOutput(["sox", "-R", "-n", "-r", "48000", "-b", "16", "-c", "2", tone, "synth", "2", "sine", "300-3000"])
         let total = try ToneTracks.frames(ofWAV: tone)
         let bounds = [0, 31_013, 70_001, total]
         var tracks: [String] = []

@@ -13,7 +13,7 @@ import Testing
     func integerFilesDecodeAsSoxDoes(ext: String, shape: (bits: Int, channels: Int)) throws {
         let dir = TempDir("boomic-pcm")
         let path = dir.path + "/t." + ext
-        try toolOutput(["sox", "-n", "-r", "22050", "-b", "\(shape.bits)", "-c", "\(shape.channels)", path,
+        try toolOutput(["sox", "-R", "-n", "-r", "22050", "-b", "\(shape.bits)", "-c", "\(shape.channels)", path,
                         "synth", "0.3", "sine", "440", "sine", "1001", "gain", "-1"])
         let decoder = try Decoders.open(path)
         #expect(decoder.format == PCMFormat(sampleRate: 22050, channels: shape.channels, bitsPerSample: shape.bits))
@@ -43,7 +43,7 @@ import Testing
     @Test(arguments: [32, 64]) func floatWAVKeepsItsSamples(bits: Int) throws {
         let dir = TempDir("boomic-pcm")
         let path = dir.path + "/f.wav"
-        try toolOutput(["sox", "-n", "-r", "48000", "-e", "floating-point", "-b", "\(bits)", "-c", "2", path,
+        try toolOutput(["sox", "-R", "-n", "-r", "48000", "-e", "floating-point", "-b", "\(bits)", "-c", "2", path,
                         "synth", "0.2", "sine", "440", "gain", "-2"])
         let decoder = try Decoders.open(path)
         #expect(decoder.format == .float(sampleRate: 48000, channels: 2))
@@ -67,7 +67,7 @@ import Testing
     @Test func aifcLittleEndianAndFloatDecode() throws {
         let dir = TempDir("boomic-pcm")
         let tone = dir.path + "/t.wav"
-        try toolOutput(["sox", "-n", "-r", "44100", "-b", "16", "-c", "2", tone, "synth", "0.25", "sine", "300", "sine", "777"])
+        try toolOutput(["sox", "-R", "-n", "-r", "44100", "-b", "16", "-c", "2", tone, "synth", "0.25", "sine", "300", "sine", "777"])
         let le16 = try toolOutput(["sox", tone, "-t", "raw", "-e", "signed-integer", "-b", "16", "-L", "-"])
         let sowt = dir.path + "/sowt.aifc"
         try Data(Self.aifc(type: "sowt", channels: 2, bits: 16, frames: le16.count / 4, data: le16)).write(to: URL(fileURLWithPath: sowt))
@@ -109,7 +109,7 @@ import Testing
     @Test func aCutFilePlaysWhatIsThere() throws {
         let dir = TempDir("boomic-pcm")
         let whole = dir.path + "/whole.wav", cut = dir.path + "/cut.wav"
-        try toolOutput(["sox", "-n", "-r", "44100", "-b", "24", "-c", "2", whole, "synth", "0.5", "sine", "440"])
+        try toolOutput(["sox", "-R", "-n", "-r", "44100", "-b", "24", "-c", "2", whole, "synth", "0.5", "sine", "440"])
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: whole)))
         let header = bytes.count - (try ToneTracks.wavData(bytes)).count
         try Data(bytes[..<(header + 1000 * 6 + 4)]).write(to: URL(fileURLWithPath: cut))

@@ -15,7 +15,7 @@ import Testing
     func decodesToWhatWvunpackWrites(_ source: Int) throws {
         let dir = TempDir("boomic-wavpack")
         let wav = dir.path + "/tone.wav", file = dir.path + "/tone.wv"
-        try toolOutput(["sox", "-n", "-r", "48000"] + Self.sources[source] + [wav, "synth", "1.234", "sine", "300-3000", "gain", "-3"])
+        try toolOutput(["sox", "-R", "-n", "-r", "48000"] + Self.sources[source] + [wav, "synth", "1.234", "sine", "300-3000", "gain", "-3"])
         try toolOutput(["wavpack", "-q", "-y", wav, "-o", file])
         let d = try Decoders.open(file)
         #expect(d is WavPackDecoder)

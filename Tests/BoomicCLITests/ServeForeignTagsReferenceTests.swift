@@ -23,7 +23,7 @@ struct ServeForeignTagsReferenceTests {
 
         root = sys.argv[1]
         src = os.path.join(root, "..", "source.wav")
-        subprocess.run(["sox", "-n", "-r", "44100", "-c", "2", "-b", "16", src, "synth", "1.5", "sine", "440", "vol", "0.3"], check=True)
+        subprocess.run(["sox", "-R", "-n", "-r", "44100", "-c", "2", "-b", "16", src, "synth", "1.5", "sine", "440", "vol", "0.3"], check=True)
         def enc(name, args):
             p = os.path.join(root, name); os.makedirs(os.path.dirname(p), exist_ok=True)
             subprocess.run(args(p), check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL); return p

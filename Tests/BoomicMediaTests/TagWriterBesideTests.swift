@@ -198,7 +198,7 @@ extension TagWriterTests {
     /// ReplayGain, written back as R128 to the same 0.01 dB, and gone when cleared.
     @Test func anOpusFilesGainIsKeptAsR128() throws {
         let path = dir.file("r128.opus")
-        try Tool.run(["sox", "-n", "-r", "48000", "-c", "1", "-b", "16", path + ".wav", "synth", "0.3", "sine", "440"])
+        try Tool.run(["sox", "-R", "-n", "-r", "48000", "-c", "1", "-b", "16", path + ".wav", "synth", "0.3", "sine", "440"])
         try Tool.run(["opusenc", "--quiet", "--comment", "R128_TRACK_GAIN=-512", path + ".wav", path])
         let read = "from mutagen.oggopus import OggOpus\nf = OggOpus(sys.argv[1]); print(json.dumps(sorted(f\"{k.upper()}={','.join(v)}\" for k, v in f.tags.items() if 'GAIN' in k.upper())))"
         var song = try scan(path)
@@ -342,7 +342,7 @@ extension TagWriterTests {
         #expect(try mutagen(version, mp3) == #"[3, "New", "Who"]"# + "\n")
 
         let aiff = dir.file("a.aiff")
-        try Tool.run(["sox", "-n", "-r", "44100", "-c", "1", "-b", "16", aiff, "synth", "0.2", "sine", "440"])
+        try Tool.run(["sox", "-R", "-n", "-r", "44100", "-c", "1", "-b", "16", aiff, "synth", "0.2", "sine", "440"])
         _ = try mutagen("""
             from mutagen.aiff import AIFF
             from mutagen.id3 import TIT2

@@ -16,7 +16,7 @@ import Testing
 
         init() throws {
             let tone = dir.path + "/sine.wav"
-            try toolOutput(["sox", "-n", "-r", "44100", "-b", "16", "-c", "2", tone, "synth", "2.5", "sine", "441", "gain", "-6"])
+            try toolOutput(["sox", "-R", "-n", "-r", "44100", "-b", "16", "-c", "2", tone, "synth", "2.5", "sine", "441", "gain", "-6"])
             let cut = 51_017, total = try ToneTracks.frames(ofWAV: tone)
             frames = [cut, total - cut]
             try toolOutput(["sox", tone, dir.path + "/a.wav", "trim", "0s", "\(cut)s"])

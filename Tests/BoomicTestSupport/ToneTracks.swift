@@ -12,7 +12,10 @@ public enum ToneTracks {
     @discardableResult
     public static func make(in dir: String, seconds: Double = 3) throws -> [Int] {
         let tone = dir + "/tone.wav"
-        try toolOutput(["sox", "-n", "-r", "44100", "-b", "16", "-c", "2", tone,
+        // `-R`: sox dithers the tone to 16 bits with a random seed unless told to repeat
+        // itself, and every test on these tracks should see the same samples each run (a
+        // damaged-file test saw its damage go unnoticed in one run of many).
+        try toolOutput(["sox", "-R", "-n", "-r", "44100", "-b", "16", "-c", "2", tone,
                         "synth", String(seconds), "sine", "300-3000", "sine", "441", "gain", "-3"])
         let bounds = cuts + [try frames(ofWAV: tone)]
         for i in cuts.indices {
