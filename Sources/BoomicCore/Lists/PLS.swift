@@ -1,3 +1,5 @@
+import Foundation
+
 /// The `.pls` playlist (Winamp's, still written by VLC, Audacious and radio sites): an INI
 /// `[playlist]` section of `File1=…`, `Title1=…`, `Length1=…`.
 ///
@@ -14,7 +16,7 @@ public enum PLS {
         var inSection = false, sawSection = false
         var files: [Int: String] = [:]
         for raw in text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
-            let line = raw.trimmingASCIISpaces()
+            let line = raw.trimmingCharacters(in: .whitespaces)
             if line.isEmpty || line.hasPrefix(";") { continue }
             if line.hasPrefix("[") {
                 if inSection { break } // another section: MPD reads only [playlist]
@@ -23,22 +25,12 @@ public enum PLS {
                 continue
             }
             guard inSection, let equals = line.firstIndex(of: "=") else { continue }
-            let key = line[..<equals].trimmingASCIISpaces().lowercased()
+            let key = line[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
             guard key.hasPrefix("file"), let n = Int(key.dropFirst(4)), (1...maxEntries).contains(n) else { continue }
-            let value = line[line.index(after: equals)...].trimmingASCIISpaces()
+            let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
             if !value.isEmpty { files[n] = M3U.path(of: String(value), base: base) }
         }
         guard sawSection else { return nil }
         return files.keys.sorted().compactMap { files[$0] }
-    }
-}
-
-extension Substring {
-    /// Without the spaces and tabs around it (INI and XML text, not a file name).
-    func trimmingASCIISpaces() -> Substring {
-        var s = self
-        while let c = s.first, c == " " || c == "\t" { s.removeFirst() }
-        while let c = s.last, c == " " || c == "\t" { s.removeLast() }
-        return s
     }
 }

@@ -18,19 +18,21 @@ public enum XSPF {
         var found: String? // the track's first location: later ones are its alternatives
         var paths: [String] = []
         var title: String?
-        func naming() -> Bool { stack.count == 2 && stack[0] == "playlist" && stack[1] == "title" }
         func collecting() -> Bool { found == nil && stack.last == "location" && stack.dropLast().last == "track" }
+        /// Text between tags, where it belongs: a track's location, or the playlist's title.
+        func take(_ chars: some StringProtocol) {
+            if collecting() { current += chars }
+            if stack.count == 2 && stack[0] == "playlist" && stack[1] == "title" { title = (title ?? "") + chars }
+        }
         var text = Substring(text)
         while let open = text.firstIndex(of: "<") {
-            if collecting() { current += unescaped(text[..<open]) }
-            if naming() { title = (title ?? "") + unescaped(text[..<open]) }
+            take(unescaped(text[..<open]))
             text = text[open...]
             if text.hasPrefix("<!--") { text = text.after("-->"); continue }
             if text.hasPrefix("<![CDATA[") {
                 let body = text.dropFirst(9)
                 let end = body.range(of: "]]>")
-                if collecting() { current += body[..<(end?.lowerBound ?? body.endIndex)] }
-                if naming() { title = (title ?? "") + body[..<(end?.lowerBound ?? body.endIndex)] }
+                take(body[..<(end?.lowerBound ?? body.endIndex)])
                 text = end.map { body[$0.upperBound...] } ?? ""
                 continue
             }

@@ -32,14 +32,14 @@ extension PlayQueue {
         let stamp = old.version &+ 1
         // Most commands (next, finished, the modes) leave the entries untouched; comparing
         // arrays that still share their storage is immediate.
-        if entries != old.entries {
+        let changed = entries != old.entries
+        if changed {
             for i in entries.indices {
                 if i < old.entries.count, old.entries[i].id == entries[i].id, old.entries[i].priority == entries[i].priority { continue }
                 entries[i].version = stamp
             }
         }
-        version = old.version
-        if entries != old.entries { version = stamp }
+        version = changed ? stamp : old.version
     }
 
     private mutating func perform(_ command: QueueCommand) {

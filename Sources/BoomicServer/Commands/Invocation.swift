@@ -28,11 +28,15 @@ struct Invocation {
     /// `int`, of a text.
     func integer(_ text: String) throws(MPDError) -> Int {
         guard let n = Int(text) else {
-            let digits = text.drop { $0 == "-" || $0 == "+" }
-            let overflow = text.count - digits.count <= 1 && !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }
-            throw error(.argument, (overflow ? "Number too large: " : "Integer expected: ") + text)
+            throw error(.argument, (Self.isOverflow(text) ? "Number too large: " : "Integer expected: ") + text)
         }
         return n
+    }
+
+    /// A whole number, sign and all, with more digits than `Int` holds.
+    static func isOverflow(_ text: some StringProtocol) -> Bool {
+        let digits = text.first == "-" || text.first == "+" ? Substring(text.dropFirst()) : Substring(text)
+        return !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }
     }
 
     /// An unsigned number, as MPD's `strtoul` into 32 bits reads it: a negative one or one past
@@ -92,8 +96,7 @@ struct Invocation {
     func range(_ text: String) throws(MPDError) -> Range<Int> {
         func number(_ part: Substring) throws(MPDError) -> Int {
             guard let n = Int(part) else {
-                let digits = !part.isEmpty && part.allSatisfy { $0.isASCII && $0.isNumber }
-                throw error(.argument, (digits ? "Number too large: " : "Integer or range expected: ") + text)
+                throw error(.argument, (part.first?.isNumber == true && Self.isOverflow(part) ? "Number too large: " : "Integer or range expected: ") + text)
             }
             guard n >= 0 else { throw error(.argument, "Number is negative: \(text)") }
             guard n <= Int(Int32.max) else { throw error(.argument, "Number too large: \(text)") }

@@ -27,13 +27,13 @@ enum PlaybackCommands {
             resumeIfPaused(inv.player.perform(.previous(elapsed: 0)), inv)
         },
         CommandSpec("seek", 2...2) { inv throws(MPDError) in
-            let t = try time(&inv, 1)
+            let t = try time(inv, 1)
             let q = inv.player.status.queue
             let e = try inv.entry(atPosition: 0, in: q)
             try seek(&inv, entry: e.id, to: t, queue: q)
         },
         CommandSpec("seekid", 2...2) { inv throws(MPDError) in
-            let t = try time(&inv, 1)
+            let t = try time(inv, 1)
             let q = inv.player.status.queue
             let e = try inv.entry(withID: 0, in: q)
             try seek(&inv, entry: e.id, to: t, queue: q)
@@ -103,7 +103,7 @@ enum PlaybackCommands {
 
     /// A time to seek to, as MPD reads it: a negative one is refused before the song is looked
     /// up.
-    private static func time(_ inv: inout Invocation, _ i: Int) throws(MPDError) -> Double {
+    private static func time(_ inv: Invocation, _ i: Int) throws(MPDError) -> Double {
         let t = try inv.number(i)
         guard t >= 0 else { throw inv.error(.argument, "Negative value not allowed: \(inv.args[i])") }
         return t

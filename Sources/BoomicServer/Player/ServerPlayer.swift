@@ -190,7 +190,11 @@ final class CommandedEntry: Sendable {
     func end() { inFlight.subtract(1, ordering: .acquiringAndReleasing) }
     /// Waits (at most 100 ms) until no command is being carried out, so its word comes first.
     func awaitCommands() {
-        for _ in 0..<100 where inFlight.load(ordering: .acquiring) > 0 { usleep(1_000) }
+        var waited = 0
+        while inFlight.load(ordering: .acquiring) > 0, waited < 100 {
+            usleep(1_000)
+            waited += 1
+        }
     }
     func set(_ entry: PlayQueue.EntryID) { raw.store(entry.rawValue, ordering: .relaxed) }
     func setStop() { stop.store(true, ordering: .relaxed) }
