@@ -44,6 +44,8 @@ struct ServeLibraryTests {
     run("sticker_gone", lambda: c.sticker_get("song", uri, "favorite"))
     art = c.albumart(uri)
     out["albumart"] = len(art["binary"])
+    # What Cantata sends: the album's folder with a trailing slash; MPD looks in the folder a path is in.
+    out["albumart_folder"] = [len(c.albumart(u)["binary"]) for u in ("Miles Quartet/Blue Sketches/", "Miles Quartet/Blue Sketches/cover.jpg")]
     pic = c.readpicture("Motörhead-ish/Ace of Spätz/01 Øverkill.mp3")
     out["readpicture"] = [pic.get("type"), len(pic.get("binary", b""))]
     run("albumart_none", lambda: c.albumart("Field Recordist/Backyard Sessions/01 Morning Birds.wav"))
@@ -87,6 +89,7 @@ struct ServeLibraryTests {
         let stored = try FileManager.default.contentsOfDirectory(atPath: box.library + "/art").filter { $0.hasSuffix(".png") }
         let sizes = try stored.map { try FileManager.default.attributesOfItem(atPath: box.library + "/art/" + $0)[.size] as? Int ?? 0 }
         #expect(sizes.contains(out["albumart"] as? Int ?? -1), "\(value("albumart")) bytes, stored PNGs are \(sizes)")
+        #expect((out["albumart_folder"] as? [Int]) == [out["albumart"] as? Int ?? -1, out["albumart"] as? Int ?? -1], "\(value("albumart_folder"))")
         #expect((out["readpicture"] as? [Any])?.first as? String == "image/jpeg", "\(value("readpicture"))")
         #expect(value("albumart_none").contains("[50@0] {albumart} No file exists"), "\(value("albumart_none"))")
         #expect(out["updated"] as? Bool == true)

@@ -143,6 +143,9 @@ struct ServeMPDReferenceTests {
         "clear", #"add "/""#, "status", "clear",
         // An absolute path is a local file: not for a TCP client.
         #"lsinfo "/etc""#, #"lsinfo "file:///etc/passwd""#, #"listfiles "/""#, #"listfiles "/etc""#,
+        // A URL no plugin reads (what Cantata probes with at connect).
+        #"lsinfo "mpd-client://cantata/2.5.0""#, #"add "mpd-client://x""#, #"addid "mpd-client://x""#,
+        #"albumart "mpd-client://x" 0"#,
         // A folder with a trailing `/` is no folder to MPD, whatever the command.
         #"lsinfo "Miles Quartet/""#, #"listall "Miles Quartet/""#, #"listallinfo "Miles Quartet/""#,
         #"add "Miles Quartet/""#, #"playlistadd "Slash" "Miles Quartet/""#, #"update "Miles Quartet/""#,

@@ -20,10 +20,17 @@ enum ArtCommands {
     private static func picture(_ inv: inout Invocation) throws(MPDError) -> ([UInt8], String)? {
         let snapshot = inv.snapshot
         let uri = inv.args[0]
+        try inv.refuseURL(uri)
         var song: Song?
         if let path = snapshot.tree.path(for: uri) { song = snapshot.basis.song(atPath: path) }
-        // A directory: the cover of its first song that has one.
-        if song == nil, let dir = snapshot.tree.directory(uri) { song = snapshot.songs(in: dir).first { $0.art != nil } }
+        // A directory: the cover of its first song that has one. MPD's `albumart` looks in the
+        // folder the path is in, whatever its last part names, so `Album/` (what Cantata sends)
+        // and `Album/cover.jpg` mean `Album`.
+        if song == nil {
+            let parent = uri.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(uri[..<$0]) }
+            let folder = snapshot.tree.directory(uri) ?? (inv.command == "albumart" ? parent.flatMap(snapshot.tree.directory) : nil)
+            song = folder.flatMap { snapshot.songs(in: $0).first { $0.art != nil } }
+        }
         guard let song else { throw inv.error(.noExist, inv.command == "albumart" ? "No file exists" : "No such song") }
         guard let hash = song.art, let store = try? ArtStore(directory: inv.server.library.session.location + "/art"),
               let path = store.path(forHash: hash), let data = FileManager.default.contents(atPath: path) else { return nil }

@@ -8,6 +8,7 @@ enum DatabaseCommands {
             let snapshot = inv.snapshot
             // "/" is the root, as MPD reads it for old clients.
             let uri = inv.args.first.map { $0 == "/" ? "" : $0 } ?? ""
+            try inv.refuseURL(uri)
             // An absolute path is a local file to MPD (`QueueCommands.songs(at:)`): refused over
             // TCP; on the local socket, the library's song there.
             if uri.hasPrefix("/") || uri.hasPrefix("file://") {

@@ -21,6 +21,13 @@ struct Invocation {
         MPDError(code, message, command: command)
     }
 
+    /// Refuses a URL (`http://…`, or what Cantata probes with, `mpd-client://…`) as MPD refuses
+    /// a scheme none of its plugins reads: Boomic plays the library's files, no streams, so
+    /// every scheme but `file://` (a local path) is one.
+    func refuseURL(_ uri: String) throws(MPDError) {
+        if M3U.isURL(uri), !uri.lowercased().hasPrefix("file://") { throw error(.argument, "Unsupported URI scheme") }
+    }
+
     /// A whole number argument, as MPD parses them: digits past what a number holds are
     /// "too large", anything else no integer.
     func int(_ i: Int) throws(MPDError) -> Int { try integer(args[i]) }

@@ -13,6 +13,7 @@ enum QueueCommands {
             // One song, and one id back: a folder (or "", the whole library) is no song, as in
             // MPD, where `add` takes folders.
             let uri = inv.args[0]
+            try inv.refuseURL(uri)
             let local = uri.hasPrefix("/") || uri.hasPrefix("file://")
             guard local || inv.snapshot.song(at: uri) != nil else { throw inv.error(.noExist, "No such song") }
             let ids = try add(&inv)
@@ -165,6 +166,7 @@ enum QueueCommands {
     /// looked up in the library, never opened.
     static func songs(at uri: String, snapshot: ServerLibrary.Snapshot, inv: Invocation) throws(MPDError) -> [Song] {
         let tree = snapshot.tree
+        try inv.refuseURL(uri)
         if uri.hasPrefix("/") || uri.hasPrefix("file://") {
             guard inv.client.isLocal else { throw inv.error(.permission, "Access denied") }
             let path = uri.hasPrefix("file://") ? String(uri.dropFirst(7)) : uri
