@@ -24,6 +24,10 @@ struct ServeRoomsTests {
     run("partitions", a.listpartitions)
     run("busy", lambda: a.delpartition("Kitchen"))
     run("nosuch", lambda: a.partition("Attic"))
+    # A client that moves to another room hears at its next idle, at once, what to reload.
+    c = mpd.MPDClient(); c.idletimeout = 3; c.connect("127.0.0.1", port)
+    c.partition("Kitchen")
+    run("moved", lambda: sorted(c.idle()))
     print(json.dumps(out))
     """#
 
@@ -44,6 +48,7 @@ struct ServeRoomsTests {
         // b drives the kitchen: MPD deletes no partition a client is in.
         #expect(value("busy").contains("[5@0] {delpartition} partition still has clients"), "\(value("busy"))")
         #expect(value("nosuch").contains("[50@0] {partition}"), "\(value("nosuch"))")
+        #expect((out["moved"] as? [String]) == ["mixer", "options", "output", "player", "playlist"], "\(value("moved"))")
         let rooms = try box.boomic(["rooms"], environment: ["BOOMIC_SERVER": "127.0.0.1:\(server!.port)"])
         #expect(rooms.lines.count == 2 && rooms.lines[1].hasPrefix("Kitchen  [play]  wav:") && rooms.lines[1].contains("Miles Quartet"), "\(rooms)")
         #expect(server!.stop().status == 0)

@@ -88,7 +88,11 @@ enum ConnectionCommands {
         },
         CommandSpec("partition", 1...1) { inv throws(MPDError) in
             guard inv.server.rooms.player(inv.args[0]) != nil else { throw inv.error(.noExist, "partition does not exist") }
+            guard inv.client.room != inv.args[0] else { return }
             inv.client.room = inv.args[0]
+            // What is the room's own has changed for this client: its next `idle` says so at
+            // once, and it reloads the room's queue and state (MPD 0.23 does the same).
+            inv.client.idle.post([.playlist, .player, .mixer, .output, .options])
         },
         CommandSpec("newpartition", 1...1) { inv throws(MPDError) in
             try inv.server.rooms.create(inv.args[0])
