@@ -91,7 +91,9 @@ enum StatusCommands {
                 r("elapsed", MPDResponse.milliseconds(s.position))
                 if let song = snapshot.basis[q.entries[p].song], let kbps = song.bitrate { r("bitrate", kbps) }
                 if let duration { r("duration", MPDResponse.milliseconds(duration)) }
-                if let f = s.outputFormat ?? s.sourceFormat {
+                // The decoder's format, as MPD's `audio:` is: not what volume or resampling
+                // made of it on the way to the output.
+                if let f = s.sourceFormat ?? s.outputFormat {
                     r("audio", "\(f.sampleRate):\(f.isFloat ? "f" : String(f.bitsPerSample)):\(f.channels)")
                 }
             }

@@ -217,8 +217,10 @@ public final class ServerLibrary: Sendable {
                     told.insert(.database)
                 }
                 // Only what clients see as stickers (ratings, plays, their own): an update that
-                // only read new tags is `database` alone, as in MPD.
-                if !change.songFields.isDisjoint(with: Self.stickerFields) { told.insert(.sticker) }
+                // only read new tags is `database` alone, as in MPD. Not the player's own count
+                // of a play, at every song change: MPD changes no sticker by itself, and a
+                // client told (Cantata) asks again for the rating of every song in the queue.
+                if !change.songFields.isDisjoint(with: Self.stickerFields), change.kinds != [.play] { told.insert(.sticker) }
                 if !change.playlists.isEmpty || !change.taglists.isEmpty { told.insert(.storedPlaylist) }
                 hub.post(told)
             }
