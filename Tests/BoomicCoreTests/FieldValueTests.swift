@@ -57,4 +57,13 @@ struct FieldValueTests {
             #expect(rebuilt == song, "every stored property has a SongField")
         }
     }
+
+    @Test("a value in a message is one line, cut when long, saying how long it was")
+    func briefValues() {
+        #expect(FieldValue.string("Blue in Green").brief(as: .title) == "Blue in Green")
+        #expect(FieldValue.string("two\nlines\r\nand").brief(as: .comment) == "two\\nlines\\nand")
+        #expect(FieldValue.null.brief(as: .comment) == "∅")
+        let long = FieldValue.string(String(repeating: "ab", count: 5_000))
+        #expect(long.brief(as: .comment) == String(repeating: "ab", count: 30) + "… (10000 characters)")
+    }
 }

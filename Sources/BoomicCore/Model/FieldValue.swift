@@ -60,4 +60,20 @@ extension FieldValue {
         default: return description
         }
     }
+
+    /// `shown`, fit for one line of a message: line breaks as `\n`, and a long value (a lyric,
+    /// a comment someone pasted a picture into) cut to its first `limit` characters, with how
+    /// long it was, so a warning stays one readable line.
+    public func brief(as field: SongField, limit: Int = 60) -> String {
+        var whole = ""
+        for c in shown(as: field) {
+            switch c {
+            case "\n", "\r\n": whole += "\\n"
+            case "\r": whole += "\\r"
+            default: whole.append(c)
+            }
+        }
+        guard whole.count > limit else { return whole }
+        return whole.prefix(limit) + "… (\(whole.count) characters)"
+    }
 }

@@ -102,7 +102,7 @@ public struct TagWriting {
         guard !force else { return planned }
         let planned = planned.filter { p in
             guard !p.plan.isChangedOnDisk, let d = p.plan.unexpected.first else { return true }
-            fail("skipped \(p.plan.song.path): its \(d.field.name) (\(d.file.shown(as: d.field))) is not what the library last read, "
+            fail("skipped \(p.plan.song.path): its \(d.field.name) (\(d.file.brief(as: d.field))) is not what the library last read, "
                  + "though the file's size and time are; another program changed it, or an older boomic did not read that tag: "
                  + "run 'boomic import --reread' to read it, or 'boomic write --force' to overwrite it")
             return false
@@ -131,7 +131,7 @@ public struct TagWriting {
             do {
                 let outcome = try writer.write(p.plan.song, accepting: p.accepting, force: force, journal: journal)
                 for d in outcome.unheld {
-                    events.warn("warning: \(p.plan.song.path): the file cannot hold \(d.field.name) = \(d.library.shown(as: d.field)) (it reads back as \(d.file.shown(as: d.field)))")
+                    events.warn("warning: \(p.plan.song.path): the file cannot hold \(d.field.name) = \(d.library.brief(as: d.field)) (it reads back as \(d.file.brief(as: d.field)))")
                 }
                 for note in outcome.notes { events.warn("warning: \(p.plan.song.path): \(note)") }
                 if outcome.didWrite { outcomes.append(outcome) }
