@@ -10,6 +10,44 @@ import Testing
     static let opening = "The Long Road Band/Double Live/1-01 Opening.flac"
     static let eightBit = "Old Timer/Retro Hits/01 Eight Bit Song.mp3"
 
+    /// A song without a picture of its own takes its folder's `cover.jpg`, so a cover added,
+    /// replaced or removed is a change to the songs, though their files did not change: a
+    /// rescan sees it (MPD serves a new cover at once), and leaves the songs with their own alone.
+    @Test func aFolderCoverAddedReplacedOrRemovedReachesItsSongs() throws {
+        let box = try Sandbox()
+        try box.importSamples()
+        let picture = try #require(FileManager.default.contents(atPath: box.file("Дмитрий Соколов/Зимняя дорога/cover.jpg")))
+        let birds = "title:Morning Birds", modal = "title:So Modal"
+        let ownArt = try box.song(modal).art
+        try #require(try box.song(birds).art == nil && ownArt != nil)
+        let history = try box.history().count
+
+        // Added beside songs with no picture, and beside songs with their own.
+        try picture.write(to: URL(fileURLWithPath: box.file("Field Recordist/Backyard Sessions/cover.jpg")))
+        try picture.write(to: URL(fileURLWithPath: box.file("Miles Quartet/Blue Sketches/Folder.JPG")))
+        let added = try box.succeed("import")
+        #expect(added.stdout.hasPrefix("Imported: 0 added, 2 changed,"), "\(added)")
+        let first = try box.song(birds).art
+        let rain = try box.song("title:Evening Rain").art
+        #expect(first != nil && first == rain)
+        let modalArt = try box.song(modal).art
+        #expect(modalArt == ownArt, "a song's own picture comes before its folder's")
+
+        // Nothing changed since: nothing is read again, nothing committed.
+        try box.succeed("import")
+        #expect(try box.history().count == history + 1)
+
+        // Replaced by another picture, then removed.
+        try (picture + Data([0])).write(to: URL(fileURLWithPath: box.file("Field Recordist/Backyard Sessions/cover.jpg")))
+        try box.succeed("import")
+        let second = try box.song(birds).art
+        #expect(second != nil && second != first, "the replaced cover was not taken")
+        try FileManager.default.removeItem(atPath: box.file("Field Recordist/Backyard Sessions/cover.jpg"))
+        try box.succeed("import")
+        #expect(try box.song(birds).art == nil, "the removed cover stayed")
+        #expect(try box.history().count == history + 3)
+    }
+
     @Test func movedFileKeepsItsIdAndTheUsersFields() throws {
         let box = try Sandbox()
         try box.importSamples()

@@ -15,6 +15,10 @@ struct ServeMPDReferenceTests {
         "list album group albumartist", "list album group date group albumartist", "list title group album",
         "list album group genre", "list artist group composer", "list artistsort group albumsort",
         "list albumartist group album", "list genre group artist group album",
+        // M.A.L.P.'s albums: four groups.
+        "list album group albumartist group albumartistsort group musicbrainz_albumid group date",
+        // `filename`, the old name of `file` (GMPC's "Filename" search).
+        #"search filename "modal""#, #"find "(filename contains 'Blue')""#, "list filename",
         "count group genre", "count group artist", "count group albumartist", "count group date",
         "count group performer", "count group genre group artist", "list albumartist group albumartist",
         "list album group artist group artist",

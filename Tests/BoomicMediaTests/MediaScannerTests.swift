@@ -30,6 +30,20 @@ import Testing
         #expect(relative(walk) == ["a/x.opus", "a.ogg", "b/1.FLAC", "b/2.mp3", "c/e.M4A", "c/f.wv"])
     }
 
+    /// Each folder with audio in it says what its cover files look like (names, sizes, times,
+    /// in the order they are preferred), so a rescan can see one added, replaced or removed.
+    @Test func foldersSayWhatTheirCoversLookLike() throws {
+        for f in ["a/1.flac", "a/Folder.JPG", "a/cover.png", "b/2.mp3", "c/notes.txt", "c/cover.jpg"] { try touch(f) }
+        try touch("a/cover.png", bytes: 5)
+        let walk = MediaScanner.walk([dir.path])
+        let a = try #require(walk.covers[dir.file("a")])
+        #expect(a.hasPrefix("cover.png 5 ") && a.contains("|Folder.JPG 3 "), "\(a)")
+        #expect(walk.covers[dir.file("b")] == "")
+        #expect(walk.covers[dir.file("c")] == nil, "no audio, no cover to give")
+        try touch("b/front.jpeg")
+        #expect(MediaScanner.walk([dir.path]).covers[dir.file("b")]?.hasPrefix("front.jpeg 3 ") == true)
+    }
+
     /// Names that are not UTF-8 (Latin-1 from an old Windows copy) are reported, not listed
     /// under a path with U+FFFD in it that names no file; other files are not reported.
     @Test func namesThatAreNotUTF8AreReportedNotListed() throws {

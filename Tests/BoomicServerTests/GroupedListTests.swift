@@ -64,7 +64,7 @@ import Testing
         for _ in 0..<12 {
             let tag = rng.pick(Self.tags)
             // Distinct, and none the listed tag: MPD refuses that ("Conflicting group").
-            let groups = Array(Self.tags.filter { $0 != tag }.shuffled(using: &rng).prefix(Int.random(in: 0...2, using: &rng)))
+            let groups = Array(Self.tags.filter { $0 != tag }.shuffled(using: &rng).prefix(Int.random(in: 0...4, using: &rng)))
             let grouping = groups.map { " group " + $0 }.joined()
             commands.append(("list \(tag)\(grouping)", "list \(tag) \(Self.everything)\(grouping)"))
             commands.append(("count group \(tag)", "count \(Self.everything) group \(tag)"))

@@ -46,14 +46,25 @@ public enum ImportFlow {
         let listed = walk.files
         let art = try ArtStore(directory: lib.location + "/art")
         var toRead = ImportGeneration.filesToRead(in: basis, listed: listed, reread: reread)
+        var chosen = Set(toRead.map { PathKey($0.path) })
         // A cover gone from art/ (deleted, or a library rebuilt by import-json) comes back by
         // reading its file again, even though the file itself did not change.
-        let chosen = Set(toRead.map { PathKey($0.path) })
         var present: [String: Bool] = [:]   // one stat per picture, not per song
         toRead += listed.filter { f in
             guard !chosen.contains(PathKey(f.path)), let hash = basis.song(atPath: f.path)?.art else { return false }
             if present[hash] == nil { present[hash] = art.path(forHash: hash) != nil }
             return present[hash] == false
+        }
+        // So do the songs of a folder whose cover file was added, replaced or removed since the
+        // last import: those without a picture of their own take the folder's anew.
+        let marks = lib.folderCoverMarks()
+        if let marks {
+            let changed = Set(walk.covers.compactMap { folder, mark in marks[folder] == mark ? nil : PathKey(folder) })
+            chosen = Set(toRead.map { PathKey($0.path) })
+            toRead += listed.filter { f in
+                !changed.isEmpty && !chosen.contains(PathKey(f.path)) && changed.contains(PathKey(Self.folder(of: f.path)))
+                    && basis.song(atPath: f.path) != nil
+            }
         }
         let progress = events.progress("Reading tags", total: toRead.count)
         let read = MediaScanner.readAll(toRead, art: art) { n in progress.advance(by: n) }
@@ -69,9 +80,27 @@ public enum ImportFlow {
             summary = plan.summary
             return plan.assertions.isEmpty ? nil : (plan.assertions, label(plan.summary))
         }
+        lib.keepFolderCoverMarks(Self.marks(marks ?? [:], updatedWith: walk, roots: roots))
         summary.unchanged -= read.failures.count
         summary.unreadable = read.failures.count + walk.badNames.count
         return Result(summary: summary, seq: committed?.seq, label: committed?.transaction.label, otherNames: walk.otherNames)
+    }
+
+    /// The folder a listed file is in, as the walk names it.
+    static func folder(of path: String) -> String {
+        path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(path[..<$0]) } ?? ""
+    }
+
+    /// The cover marks after a walk: those of the folders walked replace the old; a folder no
+    /// longer there is dropped when every folder could be read (else it may only be unreadable).
+    static func marks(_ old: [String: String], updatedWith walk: Walk, roots: [String]) -> [String: String] {
+        var marks = old
+        if walk.failures.isEmpty {
+            let walked = roots.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
+            marks = marks.filter { folder, _ in !walked.contains { (folder + "/").hasPrefix($0) } }
+        }
+        marks.merge(walk.covers) { _, new in new }
+        return marks
     }
 
     static func label(_ s: ImportGeneration.Summary) -> String {

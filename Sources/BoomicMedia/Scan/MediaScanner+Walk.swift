@@ -19,14 +19,20 @@ public struct Walk: Hashable, Sendable {
     /// FAT copy in Latin-1): the library keeps paths as text, and a name made valid by
     /// replacing its bytes would name no file. As shown, with U+FFFD for each bad byte.
     public var badNames: [String] = []
+    /// For each folder with audio files in it, what its cover files (`ArtStore.coverFileNames`)
+    /// look like to `stat`: names, sizes, times; "" when it has none. Songs take a folder's
+    /// cover without the audio file changing, so a rescan compares these to see a cover added,
+    /// replaced or removed (`FolderCoverMarks`) without reading a picture.
+    public var covers: [String: String] = [:]
 
     public init(files: [ListedFile] = [], failures: [MediaError] = [], otherNames: Int = 0, strayCopies: [String] = [],
-                badNames: [String] = []) {
+                badNames: [String] = [], covers: [String: String] = [:]) {
         self.files = files
         self.failures = failures
         self.otherNames = otherNames
         self.strayCopies = strayCopies
         self.badNames = badNames
+        self.covers = covers
     }
 }
 
@@ -60,7 +66,7 @@ extension MediaScanner {
             if let route = others.first(where: known) { files[i].path = route }
         }
         return Walk(files: files, failures: walker.failures, otherNames: walker.otherRoutes.values.reduce(0) { $0 + $1.count },
-                    strayCopies: walker.strayCopies, badNames: walker.badNames)
+                    strayCopies: walker.strayCopies, badNames: walker.badNames, covers: walker.covers)
     }
 
     /// Folders deeper than this below a root are not walked (reported in `Walk.failures`): a
@@ -118,6 +124,10 @@ private struct Walker {
     var strayCopies: [String] = []
     /// Audio files and folders whose names are not UTF-8 (`Walk.badNames`).
     var badNames: [String] = []
+    /// Each folder's cover files as `stat` sees them (`Walk.covers`).
+    var covers: [String: String] = [:]
+    /// Cover file names as bytes, with their rank in `ArtStore.coverFileNames`.
+    static let coverRanks = Dictionary(uniqueKeysWithValues: ArtStore.coverFileNames.enumerated().map { (Array($1.utf8), $0) })
 
     /// `.<name>.boomic-<digits>-<hex>.tmp`: the shape of `TagWriter.tempPath`'s names.
     static func isWriteCopy(_ name: [UInt8]) -> Bool {
@@ -227,6 +237,11 @@ private struct Walker {
         }
         entries.sort { $0.name.lexicographicallyPrecedes($1.name) }
 
+        var hasAudio = false
+        var coverMarks: [(rank: Int, mark: String)] = []
+        defer {
+            if hasAudio { covers[String(decoding: path, as: UTF8.self)] = coverMarks.sorted { $0.rank < $1.rank }.map(\.mark).joined(separator: "|") }
+        }
         for (name, type) in entries {
             var childPath = path
             childPath.append(0x2F)
@@ -236,6 +251,16 @@ private struct Walker {
                 // A folder, a link or an audio file the walk would have gone into or listed.
                 if type != DT_REG || isAudio(name[...]) { badNames.append(String(decoding: childPath, as: UTF8.self)) }
                 continue
+            }
+            if isAudio(name[...]) { hasAudio = true }
+            if type != DT_DIR, let rank = Self.coverRanks[name.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }] {
+                // Followed if a link: the picture is what counts.
+                var st = stat()
+                if withCName(name, { fstatat(fd, $0, &st, 0) }) == 0, isRegular(st) {
+                    let changed = Int(st.st_ctim.tv_sec) * 1_000_000_000 + Int(st.st_ctim.tv_nsec)
+                    let modified = Int(st.st_mtim.tv_sec) * 1_000_000_000 + Int(st.st_mtim.tv_nsec)
+                    coverMarks.append((rank, "\(String(decoding: name, as: UTF8.self)) \(st.st_size) \(modified) \(changed)"))
+                }
             }
             switch Int(type) {
             case Int(DT_REG):

@@ -95,7 +95,7 @@ enum DatabaseCommands {
         },
         CommandSpec("list", 1...Int.max) { inv throws(MPDError) in
             let typeName = inv.args[0]
-            let isFile = typeName.lowercased() == "file"
+            let isFile = ["file", "filename"].contains(typeName.lowercased())
             let level = TagLevel(name: typeName)
             guard isFile || level != nil else { throw inv.error(.argument, "Unknown tag type: \(typeName)") }
             var selection: Selection
@@ -111,7 +111,7 @@ enum DatabaseCommands {
             } else {
                 selection = try Selection(inv, from: 1, keywords: ["group"], substrings: false, filterRequired: false)
             }
-            guard selection.groups.count <= 2 else { throw inv.error(.argument, "Too many groups") }
+            // As many groups as the client asks for, as in MPD (M.A.L.P. asks for four).
             if let level, Set((selection.groups + [level]).map(\.name)).count != selection.groups.count + 1 {
                 throw inv.error(.argument, "Conflicting group")
             }

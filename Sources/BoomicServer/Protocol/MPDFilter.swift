@@ -67,7 +67,7 @@ public indirect enum MPDFilter: Equatable, Sendable {
         let test = StringTest(value, substrings ? .anywhere : .full)
         switch type.lowercased() {
         case "any": return .tag(nil, test)
-        case "file": return .file(test)
+        case "file", "filename": return .file(test)
         case "base":
             guard isSafeLocalURI(value) else { throw MPDError(.argument, "Bad URI") }
             return .base(value)
@@ -254,7 +254,8 @@ private struct ExpressionParser {
             i += digits.count
             skipSpaces()
             filter = .priority(atLeast: n)
-        case "file": filter = .file(try stringTest())
+        // `filename`: the old name, which MPD still takes (GMPC's "Filename" search sends it).
+        case "file", "filename": filter = .file(try stringTest())
         case "any": filter = .tag(nil, try stringTest())
         default:
             if MPDTag.isUnkeptMPDName(type) {
