@@ -129,11 +129,20 @@ enum ConnectionCommands {
             let id = try Self.output(&inv)
             inv.server.rooms.setEnabled(output: id, !inv.server.rooms.isEnabled(output: id))
         },
-        CommandSpec("crossfade", 1...1) { inv throws(MPDError) in _ = try inv.unsigned(0) },
-        CommandSpec("mixrampdb", 1...1) { inv throws(MPDError) in _ = try inv.number(0) },
+        // Answered, and told as MPD tells a change of them (`options`), though the engine does
+        // not mix songs (serve.md).
+        CommandSpec("crossfade", 1...1) { inv throws(MPDError) in
+            _ = try inv.unsigned(0)
+            inv.server.hub.post([.options], room: inv.player.room)
+        },
+        CommandSpec("mixrampdb", 1...1) { inv throws(MPDError) in
+            _ = try inv.number(0)
+            inv.server.hub.post([.options], room: inv.player.room)
+        },
         // `nan` is how MPD's documentation says to turn MixRamp off.
         CommandSpec("mixrampdelay", 1...1) { inv throws(MPDError) in
             if inv.args[0].lowercased() != "nan" { _ = try inv.number(0) }
+            inv.server.hub.post([.options], room: inv.player.room)
         },
         CommandSpec("channels") { inv in
             for name in inv.server.channels.withLock({ $0.filter { !$0.value.isEmpty }.keys.sorted() }) {
