@@ -233,6 +233,28 @@ import Testing
         #expect(try box.succeed("import").stdout.hasPrefix("Nothing changed:"), "the writes were not all recorded")
     }
 
+    /// A WAV's tags come after its audio: TagLib's save, cut short by the limit (or a full
+    /// disk), leaves a copy whose audio is whole and whose tags are gone. It is refused for
+    /// want of room, as any other format is, not taken for a file that cannot hold its tags
+    /// (which once replaced the file, its title and artist lost, and said it wrote it).
+    @Test func aWAVCutShortIsRefusedNotTakenForItsTags() throws {
+        let box = try Sandbox()
+        try box.importSamples()
+        let wav = box.file("Field Recordist/Backyard Sessions/01 Morning Birds.wav")
+        let old = try #require(FileManager.default.contents(atPath: wav))
+        try box.succeed("modify", "title:Morning Birds", "comment=" + String(repeating: "A comment that outgrows the limit. ", count: 900), "-y")
+        try Fault.closeCleanly(box)
+        let run = try Fault.limited(box, bytes: old.count + 8 * 1024, ignoringSignal: true, ["write", "-y", "title:Morning Birds"])
+        #expect(run.status == 1 && run.errorLines.first?.hasPrefix("not written: \(wav): the file size limit") == true, "\(run)")
+        #expect(!run.stdout.contains("Wrote tags into 1 file"), "\(run)")
+        #expect(FileManager.default.contents(atPath: wav) == old, "the WAV changed")
+        #expect(Fault.hiddenTemporaries(under: box.music).isEmpty)
+        let title = try box.song("title:Morning Birds").title
+        #expect(title == "Morning Birds")
+        let done = try box.boomic("write", "-y", "title:Morning Birds")
+        #expect(done.succeeded && done.stderr.isEmpty, "\(done)")
+    }
+
     /// Writing tags under a file size limit between the files' sizes (52 KiB: four sample
     /// files are bigger, and the long comment grows at least two more past it): with SIGXFSZ
     /// ignored, the files that would outgrow the limit stay as they were and say why; without,

@@ -210,6 +210,14 @@ public struct TagWriter: Sendable {
                 notes.append(.dateOverriddenByYear(date: date, year: year))
             }
             unheld = back
+            // TagLib's save fails silently when the disk fills or a file size limit is reached.
+            // A WAV's or AIFF's tags come after its audio, so a copy cut short keeps the audio
+            // and only reads as a file whose tags are gone: never taken for a format that
+            // cannot hold them.
+            if let damage = Self.cutShort(temp, original: real) ?? Self.lostFields(back, before: differences) {
+                if let room = Self.noRoom(in: temp, needing: Int64(st.st_size) + 65_536) { throw NoRoom(reason: room) }
+                throw MediaError.unwritable(path: path, reason: "the rewritten copy is damaged (\(damage)); left as it was")
+            }
             if let problem = AudioComparison.difference(original, written) {
                 // TagLib's save fails silently when the disk fills; a copy cut short then looks
                 // like changed audio. Say what really happened when it is that.
@@ -328,6 +336,47 @@ public struct TagWriter: Sendable {
         return (notes, inPlace && format == .mp3)
     }
 
+    /// Why the copy at `temp` is cut short, when it is a RIFF (WAV) or FORM (AIFF) file whose
+    /// header says more than it holds while the original's header was right.
+    static func cutShort(_ temp: String, original: String) -> String? {
+        func sizes(_ path: String) -> (said: Int, length: Int)? {
+            guard let fd = try? FileDescriptor(path: path, flags: O_RDONLY), let st = try? fd.status() else { return nil }
+            guard let header = try? fd.read(count: 12, at: 0), header.count == 12 else { return nil }
+            let id = String(decoding: header[0..<4], as: UTF8.self)
+            let size: Int
+            switch id {
+            case "RIFF": size = header[4..<8].reversed().reduce(0) { $0 << 8 | Int($1) }
+            case "FORM": size = header[4..<8].reduce(0) { $0 << 8 | Int($1) }
+            default: return nil
+            }
+            return (size + 8, Int(st.st_size))
+        }
+        guard let copy = sizes(temp), copy.length < copy.said, let before = sizes(original), before.length >= before.said else {
+            return nil
+        }
+        return "\(copy.length) bytes where its header says \(copy.said)"
+    }
+
+    /// Fields the write left alone (the file held the library's value) that the copy reads as
+    /// nothing: tags lost on the way (a save cut short), not a format that cannot hold them,
+    /// which shows only on a field written. The cover aside: a picture gone from the art store
+    /// leaves it so on purpose.
+    static func lostFields(_ back: [TagDifference], before: [TagDifference]) -> String? {
+        let written = Set(before.map(\.field))
+        let lost = back.filter { d in
+            d.field != .art && !written.contains(d.field) && Self.isNothing(d.file) && !Self.isNothing(d.library)
+        }
+        guard !lost.isEmpty else { return nil }
+        return "it lost its " + lost.map(\.field.name).joined(separator: ", ")
+    }
+
+    private static func isNothing(_ value: FieldValue) -> Bool {
+        switch value {
+        case .null, .strings([]), .string(""): true
+        default: false
+        }
+    }
+
     /// The cover a scan would record: the embedded front cover (else the first picture), else the
     /// cover file in the folder.
     private func fileArt(of file: TagFile, real: String) -> String? {
@@ -365,7 +414,7 @@ public struct TagWriter: Sendable {
     static func noRoom(in path: String, needing needed: Int64) -> String? {
         var limit = rlimit()
         if getrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max, Int64(limit.rlim_cur) < needed {
-            return "the file size limit (ulimit -f) is smaller than the file"
+            return "the file size limit (ulimit -f) is smaller than the file with its new tags"
         }
         var fs = statvfs()
         if statvfs(path, &fs) == 0, Int64(fs.f_bavail) * Int64(fs.f_frsize) < needed {
