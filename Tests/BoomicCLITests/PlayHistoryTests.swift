@@ -112,6 +112,13 @@ import Testing
 
         // Reverting a play does nothing without --plays, and takes it back with it.
         let playSeq = try #require(try decodeJSON([HistoryRecord].self, try box.succeed("history", "--kind", "play", "--json").stdout).first?.seq)
+        // A plain undo of the rollback --plays would keep the counts it took: refused, the
+        // step not used up, with what to say instead.
+        let history = try box.history().count
+        let refused = try box.boomic("undo", "-y")
+        #expect(refused.status == 1 && refused.errorLines == ["Error: undo 5 would leave the play counts, last plays or bookmarks that 5 changed; add --plays to take them back too"],
+                "\(refused)")
+        #expect(try box.history().count == history && box.song("title:So Modal").playcount == 0)
         try box.succeed("undo", "--plays", "-y") // the rollback --plays taken back: the count of 1 again
         #expect(try box.song("title:So Modal").playcount == 1)
         let none = try box.succeed("revert", String(playSeq), "-y")

@@ -27,10 +27,26 @@ struct Undo: ParsableCommand {
             throw CLIError(stack.done.isEmpty ? "nothing to undo" : "only \(stack.done.count) change\(stack.done.count == 1 ? "" : "s") can be undone; try 'boomic undo \(stack.done.count)'")
         }
         let what = plan.steps.map { String($0.seq) }.joined(separator: ", ")
+        if !plays { try Self.refuseLeavingPlays(lib, steps: plan.steps.map(\.seq), verb: "undo \(what)") }
         let n = count
         try RollbackRun(lib: lib, targetSeq: plan.targetSeq, kind: .undo, label: "undo \(what)",
                         message: change.message, confirm: confirm, undoes: plan.steps.map(\.id), plays: plays,
                         replan: { lib in try lib.undoStack().undoPlan(count: n).map { ($0.steps.map(\.id), $0.targetSeq) } }).run()
+    }
+}
+
+extension Undo {
+    /// A step that itself changed play counts, last plays or bookmarks (a `rollback --plays`)
+    /// is taken back whole or not at all: without `--plays` its play changes would stay, and
+    /// the step would still count as taken back, so the plain `undo` the user reaches for
+    /// would silently keep what they meant to undo.
+    static func refuseLeavingPlays(_ lib: LibrarySession, steps: [Int], verb: String) throws {
+        for seq in steps {
+            let assertions = try lib.entry(seq: seq).transaction.assertions
+            if EditGeneration.keepingPlays(assertions) != assertions {
+                throw CLIError("\(verb) would leave the play counts, last plays or bookmarks that \(seq) changed; add --plays to take them back too")
+            }
+        }
     }
 }
 
@@ -46,6 +62,7 @@ struct Redo: ParsableCommand {
     func run() throws {
         let lib = try Library.open(at: options.location, create: false)
         guard let plan = try lib.undoStack().redoPlan() else { throw CLIError("nothing to redo") }
+        if !plays { try Undo.refuseLeavingPlays(lib, steps: [plan.step.seq], verb: "redo \(plan.step.seq)") }
         try RollbackRun(lib: lib, targetSeq: plan.targetSeq, kind: .redo, label: "redo \(plan.step.seq)",
                         message: change.message, confirm: confirm, redoes: plan.step.id, plays: plays,
                         replan: { lib in try lib.undoStack().redoPlan().map { ([$0.step.id], $0.targetSeq) } }).run()
