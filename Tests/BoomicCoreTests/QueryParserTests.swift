@@ -37,6 +37,13 @@ struct QueryParserTests {
         (["a,", "b"], ParsedQuery(query: .or([any("a"), any("b")]))),
         (["a", "b", ",", "c"], ParsedQuery(query: .or([.and([any("a"), any("b")]), any("c")]))),
         (["a\\,", "b"], ParsedQuery(query: .and([any("a,"), any("b")]))),
+        // A comma anywhere in an argument, spaces around it or not.
+        (["artist:a,artist:b"], ParsedQuery(query: .or([.field(.artists, .substring("a")), .field(.artists, .substring("b"))]))),
+        (["a, b"], ParsedQuery(query: .or([any("a"), any("b")]))),
+        (["a", ",b"], ParsedQuery(query: .or([any("a"), any("b")]))),
+        (["a ,b", "c"], ParsedQuery(query: .or([any("a"), .and([any("b"), any("c")])]))),
+        (["x\\,y,z"], ParsedQuery(query: .or([any("x,y"), any("z")]))),
+        (["blue in green"], ParsedQuery(query: any("blue in green"))),
         (["year+", "title-"], ParsedQuery(query: .all, sort: [SortKey(field: .year, ascending: true),
                                                              SortKey(field: .title, ascending: false)])),
         (["jazz", "artist+"], ParsedQuery(query: any("jazz"), sort: [SortKey(field: .artists, ascending: true)])),

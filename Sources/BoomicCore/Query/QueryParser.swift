@@ -13,16 +13,30 @@ public enum QueryParser {
         let context = Context(timeZone: timeZone, userFields: userFields)
         var groups: [[String]] = [[]]
         for arg in args {
-            var a = Substring(arg)
-            var endsGroup = false
-            // Commas alone (`,`, `,,`) only separate groups, as `,` does.
-            if !a.isEmpty, a.allSatisfy({ $0 == "," }) {
-                for _ in a { groups.append([]) }
-                continue
+            // Every comma not written `\,` separates alternatives, wherever it stands in an
+            // argument (`a,b`, `a, b`, `a ,b`, `a,` `b`): a term is never a value with a bare
+            // comma in it, which matched nothing and said nothing.
+            var piece = ""
+            var escaped = false
+            var split = false
+            func endPiece() {
+                // Spaces around a comma are the separator's (`'a, b'`); an argument without one
+                // is taken as it is.
+                let term = split ? piece.trimmingCharacters(in: .whitespaces) : piece
+                if !term.isEmpty { groups[groups.count - 1].append(term) }
+                piece = ""
             }
-            if a.hasSuffix(","), !a.hasSuffix("\\,") { a = a.dropLast(); endsGroup = true }
-            if !a.isEmpty { groups[groups.count - 1].append(String(a)) }
-            if endsGroup { groups.append([]) }
+            for c in arg {
+                if c == ",", !escaped {
+                    split = true
+                    endPiece()
+                    groups.append([])
+                } else {
+                    piece.append(c)
+                }
+                escaped = c == "\\" && !escaped
+            }
+            endPiece()
         }
         var sort: [SortKey] = []
         var alternatives: [Query] = []
