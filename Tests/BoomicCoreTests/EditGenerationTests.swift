@@ -17,6 +17,9 @@ struct EditGenerationTests {
         ("comp=yes", FieldAssignment(field: .compilation, value: .bool(true))),
         ("favorite=off", FieldAssignment(field: .favorite, value: .bool(false))),
         ("rating=5", FieldAssignment(field: .rating, value: .int(5))),
+        ("rating=0", FieldAssignment(field: .rating, value: .null)),
+        ("track=99999", FieldAssignment(field: .track, value: .int(99_999))),
+        ("year=1", FieldAssignment(field: .year, value: .int(1))),
         ("playcount=0", FieldAssignment(field: .playcount, value: .int(0))),
         ("replaygain_track_gain=-6.5 dB", FieldAssignment(field: .replaygainTrackGain, value: .double(-6.5))),
         ("replaygain_album_gain=3", FieldAssignment(field: .replaygainAlbumGain, value: .double(3))),
@@ -46,6 +49,18 @@ struct EditGenerationTests {
          "'jazz' is not a valid value for 'tags': expected use 'boomic tag QUERY +#tag -#tag'"),
         ("stickers=playCount=3; x", FieldError.badValue(field: "stickers", value: "x", expected: "name=value stickers, separated by ';'"),
          "'x' is not a valid value for 'stickers': expected name=value stickers, separated by ';'"),
+        // Numbers a file cannot hold (and a scan would not read back) are refused here, not
+        // written as something else at every `write`.
+        ("year=-5", FieldError.badValue(field: "year", value: "-5", expected: "a year from 1 to 9999"),
+         "'-5' is not a valid value for 'year': expected a year from 1 to 9999"),
+        ("track=-3", FieldError.badValue(field: "track", value: "-3", expected: "a whole number from 1 to 99999"),
+         "'-3' is not a valid value for 'track': expected a whole number from 1 to 99999"),
+        ("disc=0", FieldError.badValue(field: "disc", value: "0", expected: "a whole number from 1 to 99999"),
+         "'0' is not a valid value for 'disc': expected a whole number from 1 to 99999"),
+        ("rating=99", FieldError.badValue(field: "rating", value: "99", expected: "a whole number of stars from 0 (none) to 5"),
+         "'99' is not a valid value for 'rating': expected a whole number of stars from 0 (none) to 5"),
+        ("playcount=-1", FieldError.badValue(field: "playcount", value: "-1", expected: "a whole number, 0 or more"),
+         "'-1' is not a valid value for 'playcount': expected a whole number, 0 or more"),
         ("year", FieldError.malformed("year"),
          "'year' is not an assignment: write FIELD=VALUE to set a field or FIELD! to clear it"),
     ])

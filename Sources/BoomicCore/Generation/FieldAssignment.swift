@@ -72,6 +72,17 @@ public struct FieldAssignment: Equatable, Sendable {
         return FieldAssignment(userField: name, value: value)
     }
 
+    /// The numbers a field takes, and how to say so.
+    static func bounds(of field: SongField) -> (ClosedRange<Int>, String)? {
+        switch field {
+        case .track, .tracktotal, .disc, .disctotal, .movementNumber, .movementTotal: (1...99_999, "a whole number from 1 to 99999")
+        case .year: (1...9_999, "a year from 1 to 9999")
+        case .rating: (0...5, "a whole number of stars from 0 (none) to 5")
+        case .playcount, .skipcount: (0...Int.max, "a whole number, 0 or more")
+        default: nil
+        }
+    }
+
     static func typed(_ raw: String, for field: SongField) throws(FieldError) -> FieldValue {
         let s = raw.trimmingCharacters(in: .whitespaces)
         if s.isEmpty { return .null }
@@ -86,6 +97,12 @@ public struct FieldAssignment: Equatable, Sendable {
             return .strings(items)
         case .int:
             guard let i = Int(s) else { throw .badValue(field: field.name, value: raw, expected: "a whole number") }
+            // What a file can hold and a scan reads back (`TagValue`): a value outside would
+            // be written as something else, or dropped, at every `write`.
+            if let (range, expected) = Self.bounds(of: field), !range.contains(i) {
+                throw .badValue(field: field.name, value: raw, expected: expected)
+            }
+            if field == .rating, i == 0 { return .null } // no stars: no rating, as a sticker of 0
             return .int(i)
         case .double:
             let t = s.lowercased().hasSuffix("db") ? String(s.dropLast(2)).trimmingCharacters(in: .whitespaces) : s
