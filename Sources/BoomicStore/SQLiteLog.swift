@@ -59,7 +59,7 @@ final class SQLiteLog {
             }
             try prepareSchema(create: create)
         } catch StoreError.sqlite(_, let code, _) where code.is(.notADatabase) {
-            throw StoreError.notALibrary(path: path) // not an SQLite file at all
+            throw StoreError.notADatabase(path: path)
         }
     }
 
@@ -70,6 +70,8 @@ final class SQLiteLog {
         // A library is created with its tables in one transaction, so a file that exists
         // without them was emptied: opening it must not look like (or become) a new library.
         guard create else {
+            // Another program's tables: not ours, and not damaged.
+            if try connection.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0 > 0 { throw StoreError.notALibrary(path: path) }
             throw StoreError.damagedLog(path: path, reason: "it holds no log at all (it is empty or was truncated)")
         }
         // journal_mode cannot change inside a transaction; WAL is persistent, set once at creation.

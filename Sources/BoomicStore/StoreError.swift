@@ -20,6 +20,9 @@ public enum StoreError: Error, Equatable, Sendable {
     case unreadableWithoutWriting(path: String, reason: String)
     /// The file is an SQLite database, but not a Boomic library (foreign tables or application id).
     case notALibrary(path: String)
+    /// The file is not an SQLite database at all: another kind of file, or a library damaged
+    /// past SQLite's reading (its first page).
+    case notADatabase(path: String)
     /// The file was written by a newer Boomic whose log format this build does not understand.
     case newerSchema(path: String, found: Int, supported: Int)
     /// The log contradicts itself (missing rows, a checkpoint past its end, no tables): the file
@@ -84,6 +87,9 @@ extension StoreError: LocalizedError {
         case let .notALibrary(path):
             return "\(path) is an SQLite database but not a Boomic library; "
                 + "point --library at a Boomic library folder or an empty one."
+        case let .notADatabase(path):
+            return "\(path) is not an SQLite database, so not a Boomic library: another kind of file, or a library "
+                + "damaged past reading (restore it from a backup); point --library at a Boomic library folder or an empty one."
         case let .newerSchema(path, found, supported):
             return "The library at \(path) uses log format \(found) but this boomic understands only up to "
                 + "\(supported); upgrade boomic to open it."

@@ -54,6 +54,10 @@ import Testing
             let path = dir + "/other.sqlite"
             try tamper(path, "CREATE TABLE songs(x)")
             #expect(throws: StoreError.notALibrary(path: path)) { try openToy(path) }
+            // Opened as an existing library (not to create one): the same, not "damaged".
+            #expect(throws: StoreError.notALibrary(path: path)) {
+                try ToyStore(path: path, create: false, initial: Counters(), apply: applyOp)
+            }
             let c = try SQLiteConnection(path: path)
             #expect(try c.scalarInt("SELECT count(*) FROM sqlite_master") == 1)
         }
@@ -64,7 +68,7 @@ import Testing
             let path = dir + "/notes.txt"
             let text = String(repeating: "not a database\n", count: 100)
             try text.write(toFile: path, atomically: true, encoding: .utf8)
-            #expect(throws: StoreError.notALibrary(path: path)) { try openToy(path) }
+            #expect(throws: StoreError.notADatabase(path: path)) { try openToy(path) }
             #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
         }
     }
