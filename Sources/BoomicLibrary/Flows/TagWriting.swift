@@ -47,7 +47,14 @@ public struct TagWriting {
         self.events = events
         self.force = force
         writer = TagWriter(art: try ArtStore(directory: lib.location + "/art"))
-        lock = try WriteLock(path: lib.location + "/write.lock")
+        let lockPath = lib.location + "/write.lock"
+        if let free = try WriteLock(path: lockPath, waiting: false) {
+            lock = free
+        } else {
+            // Said before the wait, which lasts as long as the other write.
+            events.warn("waiting for another boomic write into this library to finish…")
+            lock = try WriteLock(path: lockPath)
+        }
         journal = WriteJournal(library: lib.location)
         // What another write recorded while we waited for the lock is what the files hold now.
         try lib.transactor.refresh()
