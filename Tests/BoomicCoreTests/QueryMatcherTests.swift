@@ -151,7 +151,10 @@ struct QueryMatcherTests {
         var args: [String] = []
         for (i, g) in groups.enumerated() {
             if i > 0 {
-                if rng.chance(0.5) { args.append(",") } else { args[args.count - 1] += "," }
+                // A comma joined to a term takes the spaces around it as its own (`'a, b'`):
+                // only a term without them can carry it.
+                let last = args[args.count - 1]
+                if rng.chance(0.5) || last.trimmingCharacters(in: .whitespaces) != last { args.append(",") } else { args[args.count - 1] += "," }
             }
             args += g.map(text)
         }

@@ -70,6 +70,8 @@ struct QueryParserTests {
         (["year:19x0"], "year:19x0", "'19x0' is not a number; write a value like 1969 or a range like 1990..1999"),
         (["year:1990..19x9"], "year:1990..19x9", "'19x9' is not a number; write a value like 1969 or a range like 1990..1999"),
         (["year:.."], "year:..", "a range needs at least one end, e.g. 1990..1999 or 4.."),
+        (["year:1999..1990"], "year:1999..1990", "the range is empty (its first end is after its last); write 1990..1999"),
+        (["added:2026-03..2026-01"], "added:2026-03..2026-01", "the range is empty (its first end is after its last); write 2026-01..2026-03"),
         (["year:"], "year:", "the value is empty"),
         (["title::("], "title::(", "'(' is not a valid regular expression"),
         (["#"], "#", "a tag needs a name, e.g. #jazz or #instruments:piano"),
