@@ -101,6 +101,21 @@ struct TransactionLawTests {
         }
     }
 
+    @Test("the songs read from a transaction's body alone are the songs its assertions name")
+    func touchedSongsAreTheAssertionsSongs() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var lists = 0
+        for h in Histories.all {
+            for (i, t) in h.transactions.enumerated() {
+                let touched = try JSONDecoder().decode(TouchedSongs.self, from: try encoder.encode(t))
+                #expect(touched.songs == t.assertions.compactMap(\.songID?.description), "seed \(h.seed) seq \(i + 1)")
+                lists += t.assertions.filter { $0.songID == nil }.count
+            }
+        }
+        #expect(lists > 0, "no taglist or playlist assertion among the songs' to skip")
+    }
+
     /// A law on histories that never do anything proves nothing: check that the generator
     /// produces every kind of step the laws are meant to cover.
     @Test("the random histories cover imports, moves, renames onto other songs' paths, missing files, edits, tags, removals, plays, rollbacks, undo and redo",

@@ -55,8 +55,10 @@ struct History: ParsableCommand, TakesTerms {
         var rows = try lib.summaries(newestFirst: true, limit: nil, includePlays: all || kind.contains("play"))
             .filter { $0.seq > after && (kind.isEmpty || kind.contains($0.kind)) }
         if let parsed {
-            let ids = Set(try lib.basis.songs(matching: parsed).map(\.id))
-            rows = try rows.filter { Blame.touches(try lib.entry(seq: $0.seq).transaction, any: ids) }
+            let ids = Set(try lib.basis.songs(matching: parsed).map(\.id.description))
+            rows = try rows.filter { row in
+                try lib.transactor.body(seq: row.seq, as: TouchedSongs.self).songs.contains(where: ids.contains)
+            }
         }
         if let n { rows = Array(rows.prefix(n)) }
         if output.json {
