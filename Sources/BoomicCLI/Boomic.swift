@@ -1,4 +1,5 @@
 import ArgumentParser
+import BoomicLibrary
 import Foundation
 
 /// `boomic`: an event-sourced music library. Every change is a transaction; nothing is final.
@@ -55,6 +56,10 @@ struct Boomic: ParsableCommand {
                 command = taking
             }
             try command.run()
+        } catch let stopped as TagWriting.Interrupted {
+            // What a shell expects of a process a signal ended: 128 + the signal.
+            Terminal.warn("Error: \(stopped)")
+            Foundation.exit(128 + stopped.signal)
         } catch {
             exit(withError: printable(error))
         }

@@ -66,6 +66,29 @@ import Testing
             || (line.hasPrefix("Error: ") && line.hasSuffix("not written; see the messages above"))
     }
 
+    /// Ctrl-C during a long write: the file in hand is finished, the files written are
+    /// recorded, the rest are left as they were and counted, nothing is left beside them, and
+    /// the exit status is a signal's (130); the next write writes the rest.
+    @Test func aWriteInterruptedStopsBetweenFilesAndRecordsThem() throws {
+        let box = try Sandbox(samples: false)
+        let (tree, files, old) = try Self.libraryToWrite(box, copies: 6, comment: "Interrupted")
+        let history = try box.history().count
+        let write = try Running(box, ["write", "-y"])
+        try #require(Self.waitForReplacement(of: files[0], while: write), "the write ended before the first file: \(write.finish())")
+        kill(write.process.processIdentifier, SIGINT)
+        let run = write.finish()
+        #expect(!run.signaled && run.status == 130, "\(run)")
+        let written = files.filter { FileManager.default.contents(atPath: $0) != old[$0] }
+        let left = files.count - written.count
+        #expect(left > 0, "the write finished before the signal: \(run)")
+        #expect(run.errorLines.last == "Error: interrupted: \(left) files were not written; run the write again to write them", "\(run)")
+        #expect(Fault.hiddenTemporaries(under: tree).isEmpty, "copies left beside the files")
+        #expect(try box.history().count == history + 1, "the files written were not recorded")
+        let rest = try box.succeed("write", "-y")
+        #expect(rest.lines.last?.hasPrefix("Wrote tags into \(left) file") == true, "\(rest)")
+        #expect(try box.succeed("import").stdout.hasPrefix("Nothing changed:"))
+    }
+
     /// Two `write -y` of the same 198 files, the second started once the first has replaced
     /// its first file. Each file is written once, whole: all copies of a sample end up byte
     /// for byte the same and decode to its samples; each write records what it wrote, so

@@ -2,6 +2,7 @@ import ArgumentParser
 import BoomicCore
 import BoomicLibrary
 import BoomicMedia
+import BoomicSystem
 import Foundation
 
 struct Write: ParsableCommand, TakesTerms {
@@ -15,7 +16,9 @@ struct Write: ParsableCommand, TakesTerms {
             against the original's, which is flushed to disk and renamed over the original, keeping \
             its mode and owner. After 'boomic undo' or 'boomic rollback', 'boomic write' puts the \
             earlier tags back. A file changed on disk since the library last saw it is skipped \
-            unless --force; read-only files and folders are skipped.
+            unless --force; read-only files and folders are skipped. Ctrl-C (or SIGTERM) stops \
+            between two files: the files written are recorded and the rest left as they were \
+            (exit 130); a second Ctrl-C stops at once.
             """
     )
 
@@ -46,6 +49,9 @@ struct Write: ParsableCommand, TakesTerms {
         } else if !Terminal.confirm("Write tags into \(count)?", yes: confirm.yes) {
             Out.line("Nothing written.")
         } else {
+            // From here a Ctrl-C stops the write between two files, and what was written is
+            // recorded (`finish` then says what was left).
+            Interruption.catchSignals()
             let outcomes = writing.write(planned)
             let c = try writing.record(outcomes, message: change.message)
             Out.line("Wrote tags into \(outcomes.count) file\(outcomes.count == 1 ? "" : "s")"
@@ -59,6 +65,7 @@ struct Write: ParsableCommand, TakesTerms {
 extension TagWriting {
     /// `modify --write`: writes the songs the edit changed and says what was written.
     static func afterModify(_ lib: LibrarySession, transaction: Transaction, message: String?) throws {
+        Interruption.catchSignals()
         let r = try afterModify(lib, transaction: transaction, message: message, events: TerminalEvents())
         Out.line("Wrote tags into \(r.files) file\(r.files == 1 ? "" : "s")" + (r.seq.map { " (transaction \($0))." } ?? "."))
         if r.failures > 0 { throw notWritten(r.failures) }

@@ -1,5 +1,6 @@
 import BoomicCore
 import BoomicMedia
+import BoomicSystem
 import Dispatch
 import Foundation
 import Synchronization
@@ -14,6 +15,8 @@ public struct TagWriting {
     let force: Bool
     /// Files that were to be written and were not.
     public private(set) var failures = 0
+    /// Files not tried because a signal stopped the write (`write(_:)`).
+    public private(set) var left = 0
     /// Files that already hold the library's tags but whose stamp the library does not know:
     /// a write killed after renaming them, or another tagger that wrote the same values.
     /// Their stamps are recorded, or a later rollback + write would refuse them as changed.
@@ -128,12 +131,17 @@ public struct TagWriting {
         }
     }
 
-    /// Writes the planned files one by one; returns what was written.
+    /// Writes the planned files one by one; returns what was written. Stops between two files
+    /// once a signal asked it to (`Interruption`): `left` says how many were not tried.
     public mutating func write(_ planned: [Planned]) -> [TagWriter.Outcome] {
         let progress = events.progress("Writing tags", total: planned.count)
         defer { progress.finish() }
         var outcomes: [TagWriter.Outcome] = []
-        for p in planned {
+        for (i, p) in planned.enumerated() {
+            if Interruption.requested != nil {
+                left = planned.count - i
+                break
+            }
             progress.advance()
             do {
                 let outcome = try writer.write(p.plan.song, accepting: p.accepting, force: force, journal: journal)
@@ -222,8 +230,18 @@ public struct TagWriting {
 
     /// Fails the command (exit 1) when some file was to be written and was not.
     public func finish() throws {
+        if left > 0, let signal = Interruption.requested { throw Interrupted(signal: signal, left: left) }
         guard failures > 0 else { return }
         throw Self.notWritten(failures)
+    }
+
+    /// A write stopped by a signal (`Interruption`) once what it wrote was recorded.
+    public struct Interrupted: Error, CustomStringConvertible {
+        public var signal: Int32
+        public var left: Int
+        public var description: String {
+            "interrupted: \(left) file\(left == 1 ? " was" : "s were") not written; run the write again to write \(left == 1 ? "it" : "them")"
+        }
     }
 
     public static func notWritten(_ failures: Int) -> LibraryError {
@@ -254,6 +272,7 @@ public struct TagWriting {
         let planned = try writing.plan(ids.compactMap { lib.basis[$0] })
         let outcomes = writing.write(planned)
         let c = try writing.record(outcomes, message: message)
+        if writing.left > 0, let signal = Interruption.requested { throw Interrupted(signal: signal, left: writing.left) }
         return (outcomes.count, c, writing.failures)
     }
 }
