@@ -233,9 +233,17 @@ import Testing
             let run = try target.boomic("import-json", path)
             expectOneLineError(run, where_)
             #expect(run.stderr.contains("nothing was imported"), "\(what): \(run)")
+            #expect(!FileManager.default.fileExists(atPath: target.library + "/library.sqlite"), "\(what): a library was made")
             let after = try target.boomic("history", "--json")
             let kept = after.succeeded ? try decodeJSON([HistoryRecord].self, after.stdout) : []
             #expect(kept.isEmpty, "\(what): nothing imported, but \(after)")
+        }
+
+        // An empty file (or /dev/null) says so, and leaves no library behind.
+        do {
+            let target = try Sandbox(samples: false)
+            expectOneLineError(try target.boomic("import-json", "/dev/null"), "/dev/null is empty: no exported transactions")
+            #expect(!FileManager.default.fileExists(atPath: target.library + "/library.sqlite"))
         }
 
         // Cut at a line boundary, the file still parses: the end line tells.

@@ -58,14 +58,19 @@ struct ImportJSON: ParsableCommand {
         let data: Data
         if file == "-" { data = FileHandle.standardInput.readDataToEndOfFile() }
         else {
-            guard let d = FileManager.default.contents(atPath: file) else { throw CLIError("cannot read \(file); check the path") }
-            data = d
+            // A FileHandle reads what `contents(atPath:)` does not: a pipe, `/dev/stdin`, `/dev/null`.
+            guard let handle = FileHandle(forReadingAtPath: file) else { throw CLIError("cannot read \(file); check the path") }
+            data = handle.readDataToEndOfFile()
         }
+        if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D }) {
+            throw CLIError("\(file == "-" ? "the input" : file) is empty: no exported transactions; nothing was imported")
+        }
+        // Read whole before the library is made: a file refused leaves no library behind.
+        let transactions = try ExportFormat.read(data, name: file)
         let lib = try Library.open(at: options.location, create: true)
         guard lib.head == 0 else {
             throw CLIError("the library at \(lib.location) already has \(lib.head) transactions; import-json needs a new library (--library NEWDIR)")
         }
-        let transactions = try ExportFormat.read(data, name: file)
         // One SQLite transaction for the whole file: a crash or a full disk imports all or nothing.
         do {
             try lib.appendAll(transactions, expectedHead: 0)

@@ -15,7 +15,9 @@ struct History: ParsableCommand, TakesTerms {
 
     @OptionGroup var options: LibraryOptions
     @OptionGroup var output: OutputOptions
-    @Option(name: .short, help: "Show at most N transactions.")
+    // Unconditional, so that `-n -3` reaches `validate` (a value that looks like an option
+    // was "missing" to the parser).
+    @Option(name: .short, parsing: .unconditional, help: "Show at most N transactions.")
     var n: Int?
     @Flag(help: "Include plays.")
     var all = false
