@@ -80,7 +80,8 @@ public enum ImportFlow {
             summary = plan.summary
             return plan.assertions.isEmpty ? nil : (plan.assertions, label(plan.summary))
         }
-        lib.keepFolderCoverMarks(Self.marks(marks ?? [:], updatedWith: walk, roots: roots))
+        let newMarks = Self.marks(marks ?? [:], updatedWith: walk, roots: roots)
+        if newMarks != marks { lib.keepFolderCoverMarks(newMarks) }
         summary.unchanged -= read.failures.count
         summary.unreadable = read.failures.count + walk.badNames.count
         return Result(summary: summary, seq: committed?.seq, label: committed?.transaction.label, otherNames: walk.otherNames)
