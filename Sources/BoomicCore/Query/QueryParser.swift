@@ -205,13 +205,17 @@ public enum QueryParser {
         if let r = p.range(of: "..") {
             let lo = try period(p[..<r.lowerBound]), hi = try period(p[r.upperBound...])
             if lo == nil, hi == nil { throw QueryError(term: original, reason: "a date range needs at least one end, e.g. 2026-01..") }
-            if let lo, let hi, lo.start >= hi.end {
-                throw QueryError(term: original, reason: "the range is empty (its first end is after its last); write \(p[r.upperBound...])..\(p[..<r.lowerBound])")
-            }
+            if let lo, let hi, lo.start >= hi.end { throw emptyRange(p, r, original: original) }
             return .range(lower: lo?.start, upper: hi.map { $0.end.nextDown })
         }
         guard let one = try period(p) else { throw QueryError(term: original, reason: "the date is empty") }
         return .range(lower: one.start, upper: one.end.nextDown)
+    }
+
+    /// A range nothing lies in (`1999..1990`): a slip of the fingers, which would match nothing
+    /// and say nothing; the error shows it the right way round.
+    private static func emptyRange(_ p: Substring, _ dots: Range<Substring.Index>, original: String) -> QueryError {
+        QueryError(term: original, reason: "the range is empty (its first end is after its last); write \(p[dots.upperBound...])..\(p[..<dots.lowerBound])")
     }
 
     /// `1990..1999`, `4..`, `..3`, `1969`: numbers (`DecimalNumber`), both ends included.
@@ -239,10 +243,7 @@ public enum QueryParser {
         if let r = p.range(of: "..") {
             let lo = try number(p[..<r.lowerBound]), hi = try number(p[r.upperBound...])
             if lo == nil, hi == nil { throw QueryError(term: original, reason: "a range needs at least one end, e.g. 1990..1999 or 4..") }
-            // Nothing lies in it: a slip of the fingers, which would match nothing and say nothing.
-            if let lo, let hi, lo > hi {
-                throw QueryError(term: original, reason: "the range is empty (its first end is after its last); write \(p[r.upperBound...])..\(p[..<r.lowerBound])")
-            }
+            if let lo, let hi, lo > hi { throw emptyRange(p, r, original: original) }
             return .range(lower: lo, upper: hi)
         }
         let v = try number(p)

@@ -22,7 +22,7 @@ public struct Walk: Hashable, Sendable {
     /// For each folder with audio files in it, what its cover files (`ArtStore.coverFileNames`)
     /// look like to `stat`: names, sizes, times; "" when it has none. Songs take a folder's
     /// cover without the audio file changing, so a rescan compares these to see a cover added,
-    /// replaced or removed (`FolderCoverMarks`) without reading a picture.
+    /// replaced or removed (`LibrarySession.folderCoverMarks`) without reading a picture.
     public var covers: [String: String] = [:]
 
     public init(files: [ListedFile] = [], failures: [MediaError] = [], otherNames: Int = 0, strayCopies: [String] = [],
