@@ -110,6 +110,9 @@ import Testing
         (["ls", "--albums", "--artists"], "boomic ls"),
         (["modify", "artist:Miles", "-y"], "boomic modify"),
         (["tag", "artist:Miles", "-y"], "boomic tag"),
+        // A comma separates alternatives in a query: a tag named with one could not be found.
+        (["tag", "artist:Miles", "+#rock,pop", "-y"], "boomic tag"),
+        (["history", "-n", "-3"], "boomic history"),
         (["undo", "0"], "boomic undo"),
         (["ls", "--no-such-option"], "boomic ls"),
         (["frobnicate"], "boomic"),

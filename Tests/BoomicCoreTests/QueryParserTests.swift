@@ -51,6 +51,8 @@ struct QueryParserTests {
         (["title:rock-"], ParsedQuery(query: .field(.title, .substring("rock-")))),
         (["#jazz"], ParsedQuery(query: .tag("jazz", includeChildren: false))),
         (["#Jazz"], ParsedQuery(query: .tag("jazz", includeChildren: false))),
+        (["#rock\\,pop"], ParsedQuery(query: .tag("rock,pop", includeChildren: false))),
+        (["#rock,pop"], ParsedQuery(query: .or([.tag("rock", includeChildren: false), any("pop")]))),
         (["#instruments:"], ParsedQuery(query: .tag("instruments", includeChildren: true))),
         (["#instruments:piano"], ParsedQuery(query: .tag("instruments:piano", includeChildren: false))),
         (["tag:jazz"], ParsedQuery(query: .tag("jazz", includeChildren: false))),

@@ -37,6 +37,12 @@ struct Tag: ParsableCommand, TakesTerms {
         for t in add + remove where t.drop(while: { $0 == "#" }).isEmpty {
             throw ValidationError("'\(t)' is not a tag: write +#name or -#name")
         }
+        // A comma separates alternatives in a query, so a tag named with one could only be
+        // found as `#a\,b`: two tags were almost surely meant.
+        for t in add where t.contains(",") {
+            let names = t.drop(while: { $0 == "#" }).split(separator: ",").map { "+#" + $0.trimmingCharacters(in: .whitespaces) }
+            throw ValidationError("a tag's name cannot hold a comma ('\(t)'): to add several, write \(names.joined(separator: " "))")
+        }
     }
 
     func run() throws {

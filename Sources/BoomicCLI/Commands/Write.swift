@@ -18,7 +18,7 @@ struct Write: ParsableCommand, TakesTerms {
             earlier tags back. A file changed on disk since the library last saw it is skipped \
             unless --force; read-only files and folders are skipped. Ctrl-C (or SIGTERM) stops \
             between two files: the files written are recorded and the rest left as they were \
-            (exit 130); a second Ctrl-C stops at once.
+            (exit 130 after Ctrl-C, 143 after SIGTERM); a second one stops at once.
             """
     )
 

@@ -99,7 +99,8 @@ public enum QueryParser {
     private static func positiveTerm(_ w: Substring, original: String, _ context: Context) throws(QueryError) -> Query {
         if w.isEmpty { throw QueryError(term: original, reason: "nothing after the negation sign") }
         if w.first == "#" {
-            let path = w.dropFirst().lowercased()
+            // `\,` is a comma in a tag's name too (a tag made before commas were refused in them).
+            let path = w.dropFirst().lowercased().replacingOccurrences(of: "\\,", with: ",")
             if path.isEmpty || path == ":" { throw QueryError(term: original, reason: "a tag needs a name, e.g. #jazz or #instruments:piano") }
             return path.hasSuffix(":") ? .tag(String(path.dropLast()), includeChildren: true) : .tag(path, includeChildren: false)
         }
