@@ -69,6 +69,9 @@ public final class ServerPlayer: Sendable {
         let commanded = CommandedEntry()
         self.commanded = commanded
         following = Task.detached {
+            // The entry a song's end was told as moving to: its start is the same change, told
+            // once, as MPD tells a song change.
+            var toldNext: PlayQueue.EntryID?
             for await event in events {
                 switch event {
                 case let .ended(end):
@@ -80,10 +83,16 @@ public final class ServerPlayer: Sendable {
                     // queue's entries change at a song's end only when consume takes it out.
                     guard end.reason == .finished || end.reason == .failed else { break }
                     commanded.forget()
-                    hub.post(engine.status.queue.consume ? [.player, .playlist] : [.player], room: room)
+                    let now = engine.status.queue
+                    toldNext = now.state == .playing && now.current != end.entry ? now.current : nil
+                    hub.post(now.consume ? [.player, .playlist] : [.player], room: room)
                 case let .started(entry, _):
                     commanded.awaitCommands()
                     if commanded.take() == entry { break }
+                    if toldNext == entry {
+                        toldNext = nil
+                        break
+                    }
                     hub.post([.player], room: room)
                 case .idle:
                     // A stop a client asked for was told then.
