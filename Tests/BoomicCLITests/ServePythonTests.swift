@@ -215,6 +215,8 @@ struct ServePythonTests {
     out["clear"] = told(c.clear)
     c.add("Miles Quartet"); c.play(0); c.pause(1); c.seek(1, 0.5)
     out["resume"] = told(lambda: c.pause(0))
+    c.pause(1)
+    out["next while paused"] = told(c.next)  # plays the next song, as MPD does: one change
     c.stop(); v = int(c.status()["volume"])
     out["same volume"] = told(lambda: c.setvol(v))
     # A song that ends by itself: its end and the next one's start are one change, told once.
@@ -231,7 +233,7 @@ struct ServePythonTests {
         try box.succeed("import", box.music)
         let server = try RunningServer(box)
         let out = try #require(try server.pythonJSON(Self.skips) as? [String: [String]])
-        for action in ["next", "previous", "stop", "resume"] {
+        for action in ["next", "previous", "stop", "resume", "next while paused"] {
             #expect(out[action]?.filter { $0 == "player" }.count == 1, "\(action): \(out)")
         }
         #expect(out["clear"] == ["playlist"], "\(out)")

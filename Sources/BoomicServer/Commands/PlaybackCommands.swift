@@ -18,13 +18,13 @@ enum PlaybackCommands {
         // that one"); Boomic's queue keeps a pause, so the server resumes after the move.
         CommandSpec("next") { inv throws(MPDError) in
             guard inv.player.status.queue.state != .stopped else { throw inv.error(.playerSync, "Not playing") }
-            resumeIfPaused(inv.player.perform(.next), inv)
+            skip(.next, inv)
         },
         CommandSpec("previous") { inv throws(MPDError) in
             guard inv.player.status.queue.state != .stopped else { throw inv.error(.playerSync, "Not playing") }
             // Always the entry before, however far into this one, as MPD goes (Boomic's own
             // player restarts a song more than 3 s in).
-            resumeIfPaused(inv.player.perform(.previous(elapsed: 0)), inv)
+            skip(.previous(elapsed: 0), inv)
         },
         CommandSpec("seek", 2...2) { inv throws(MPDError) in
             let t = try time(inv, 1)
@@ -127,9 +127,9 @@ enum PlaybackCommands {
         inv.player.perform([.sound(sound)])
     }
 
-    /// After a skip: still paused on the song moved to means play it (a skip past the end with
-    /// `repeat` off has stopped, and stays stopped, as in MPD).
-    private static func resumeIfPaused(_ after: PlaybackStatus, _ inv: Invocation) {
-        if after.queue.state == .paused { inv.player.perform(.play(nil)) }
+    /// A skip: still paused on the song moved to means play it (a skip past the end with
+    /// `repeat` off has stopped, and stays stopped, as in MPD); told as one change.
+    private static func skip(_ command: QueueCommand, _ inv: Invocation) {
+        inv.player.perform([.queue(command)]) { after in after.queue.state == .paused ? [.queue(.play(nil))] : [] }
     }
 }

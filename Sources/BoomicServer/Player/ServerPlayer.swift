@@ -132,11 +132,25 @@ public final class ServerPlayer: Sendable {
     /// changed (the queue's entries, the player's state, its options, the mixer).
     @discardableResult
     public func perform(_ commands: [PlaybackCommand]) -> PlaybackStatus {
+        perform(commands) { _ in [] }
+    }
+
+    /// `perform`, then `more` (what the status after calls for), told to idle clients as one
+    /// change: a skip while paused plays the song moved to, and MPD tells that once.
+    @discardableResult
+    public func perform(_ commands: [PlaybackCommand], then more: (PlaybackStatus) -> [PlaybackCommand]) -> PlaybackStatus {
         guard !quitted.load(ordering: .acquiring) else { return engine.status }
         let before = engine.status
         commanded.begin()
         defer { commanded.end() }
-        let after = engine.perform(commands)
+        var after = engine.perform(commands)
+        let next = more(after)
+        if !next.isEmpty { after = engine.perform(next) }
+        tell(from: before, to: after, commands: commands + next)
+        return after
+    }
+
+    private func tell(from before: PlaybackStatus, to after: PlaybackStatus, commands: [PlaybackCommand]) {
         var told: Set<Subsystem> = []
         // The queue's version also moves with its state and options; MPD's `playlist` is its
         // entries (added, removed, moved, re-prioritised), and a client refetches the queue on it.
@@ -164,7 +178,6 @@ public final class ServerPlayer: Sendable {
             told.insert(.player)
         }
         hub.post(told, room: room)
-        return after
     }
 
     @discardableResult
