@@ -75,9 +75,4 @@ public enum Blame {
         }
         return result
     }
-
-    /// Whether a transaction touched any of the songs (`history QUERY`).
-    public static func touches(_ t: Transaction, any songs: Set<SongID>) -> Bool {
-        t.assertions.contains { $0.songID.map(songs.contains) ?? false }
-    }
 }

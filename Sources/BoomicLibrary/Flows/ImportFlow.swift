@@ -46,25 +46,22 @@ public enum ImportFlow {
         let listed = walk.files
         let art = try ArtStore(directory: lib.location + "/art")
         var toRead = ImportGeneration.filesToRead(in: basis, listed: listed, reread: reread)
-        var chosen = Set(toRead.map { PathKey($0.path) })
-        // A cover gone from art/ (deleted, or a library rebuilt by import-json) comes back by
-        // reading its file again, even though the file itself did not change.
+        let chosen = Set(toRead.map { PathKey($0.path) })
+        // Known songs whose files did not change are read again when their cover may have:
+        // - a cover gone from art/ (deleted, or a library rebuilt by import-json) comes back;
+        // - a folder whose cover file was added, replaced or removed since the last import
+        //   gives its songs without a picture of their own the folder's anew.
+        let marks = lib.folderCoverMarks()
+        let changedFolders = Set(walk.covers.compactMap { folder, mark in
+            marks == nil || marks?[folder] == mark ? nil : PathKey(folder)
+        })
         var present: [String: Bool] = [:]   // one stat per picture, not per song
         toRead += listed.filter { f in
-            guard !chosen.contains(PathKey(f.path)), let hash = basis.song(atPath: f.path)?.art else { return false }
+            guard !chosen.contains(PathKey(f.path)), let song = basis.song(atPath: f.path) else { return false }
+            if !changedFolders.isEmpty, changedFolders.contains(PathKey(Self.folder(of: f.path))) { return true }
+            guard let hash = song.art else { return false }
             if present[hash] == nil { present[hash] = art.path(forHash: hash) != nil }
             return present[hash] == false
-        }
-        // So do the songs of a folder whose cover file was added, replaced or removed since the
-        // last import: those without a picture of their own take the folder's anew.
-        let marks = lib.folderCoverMarks()
-        if let marks {
-            let changed = Set(walk.covers.compactMap { folder, mark in marks[folder] == mark ? nil : PathKey(folder) })
-            chosen = Set(toRead.map { PathKey($0.path) })
-            toRead += listed.filter { f in
-                !changed.isEmpty && !chosen.contains(PathKey(f.path)) && changed.contains(PathKey(Self.folder(of: f.path)))
-                    && basis.song(atPath: f.path) != nil
-            }
         }
         let progress = events.progress("Reading tags", total: toRead.count)
         let read = MediaScanner.readAll(toRead, art: art) { n in progress.advance(by: n) }

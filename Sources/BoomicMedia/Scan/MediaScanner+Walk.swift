@@ -128,6 +128,7 @@ private struct Walker {
     var covers: [String: String] = [:]
     /// Cover file names as bytes, with their rank in `ArtStore.coverFileNames`.
     static let coverRanks = Dictionary(uniqueKeysWithValues: ArtStore.coverFileNames.enumerated().map { (Array($1.utf8), $0) })
+    static let longestCoverName = ArtStore.coverFileNames.map(\.utf8.count).max() ?? 0
 
     /// `.<name>.boomic-<digits>-<hex>.tmp`: the shape of `TagWriter.tempPath`'s names.
     static func isWriteCopy(_ name: [UInt8]) -> Bool {
@@ -252,19 +253,15 @@ private struct Walker {
                 if type != DT_REG || isAudio(name[...]) { badNames.append(String(decoding: childPath, as: UTF8.self)) }
                 continue
             }
-            if isAudio(name[...]) { hasAudio = true }
-            if type != DT_DIR, let rank = Self.coverRanks[name.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }] {
-                // Followed if a link: the picture is what counts.
-                var st = stat()
-                if withCName(name, { fstatat(fd, $0, &st, 0) }) == 0, isRegular(st) {
-                    let changed = Int(st.st_ctim.tv_sec) * 1_000_000_000 + Int(st.st_ctim.tv_nsec)
-                    let modified = Int(st.st_mtim.tv_sec) * 1_000_000_000 + Int(st.st_mtim.tv_nsec)
-                    coverMarks.append((rank, "\(String(decoding: name, as: UTF8.self)) \(st.st_size) \(modified) \(changed)"))
-                }
+            let audio = isAudio(name[...])
+            if audio {
+                hasAudio = true
+            } else if type != DT_DIR, let mark = coverMark(dirfd: fd, name: name) {
+                coverMarks.append(mark)
             }
             switch Int(type) {
             case Int(DT_REG):
-                guard isAudio(name[...]) else { continue }
+                guard audio else { continue }
                 addFile(dirfd: fd, name: name, path: childPath)
             case Int(DT_DIR):
                 enter(dirfd: fd, name: name, path: childPath, depth: depth)
@@ -278,11 +275,23 @@ private struct Walker {
                     links.append((childPath, depth))
                 } else if isDirectory(st) {
                     enter(dirfd: fd, name: name, path: childPath, depth: depth)
-                } else if isRegular(st), isAudio(name[...]) {
+                } else if isRegular(st), audio {
                     add(path: childPath, st)
                 }
             }
         }
+    }
+
+    /// A cover file's rank and what `stat` says of it (followed if a link: the picture is what
+    /// counts); nil for any other name. Names longer than every cover name cost no lowering.
+    private func coverMark(dirfd: Int32, name: [UInt8]) -> (rank: Int, mark: String)? {
+        guard name.count <= Self.longestCoverName,
+              let rank = Self.coverRanks[name.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }] else { return nil }
+        var st = stat()
+        guard withCName(name, { fstatat(dirfd, $0, &st, 0) }) == 0, isRegular(st) else { return nil }
+        let changed = Int(st.st_ctim.tv_sec) * 1_000_000_000 + Int(st.st_ctim.tv_nsec)
+        let modified = Int(st.st_mtim.tv_sec) * 1_000_000_000 + Int(st.st_mtim.tv_nsec)
+        return (rank, "\(String(decoding: name, as: UTF8.self)) \(st.st_size) \(modified) \(changed)")
     }
 
     private mutating func enter(dirfd: Int32, name: [UInt8], path: [UInt8], depth: Int) {

@@ -214,7 +214,8 @@ public struct TagWriter: Sendable {
             // A WAV's or AIFF's tags come after its audio, so a copy cut short keeps the audio
             // and only reads as a file whose tags are gone: never taken for a format that
             // cannot hold them.
-            if let damage = Self.cutShort(temp, original: real) ?? Self.lostFields(back, before: differences) {
+            let riff = original.format == .wav || original.format == .aiff
+            if let damage = (riff ? Self.cutShort(temp, original: real) : nil) ?? Self.lostFields(back, before: differences) {
                 if let room = Self.noRoom(in: temp, needing: Int64(st.st_size) + 65_536) { throw NoRoom(reason: room) }
                 throw MediaError.unwritable(path: path, reason: "the rewritten copy is damaged (\(damage)); left as it was")
             }
