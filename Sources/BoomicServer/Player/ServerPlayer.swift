@@ -69,9 +69,6 @@ public final class ServerPlayer: Sendable {
         let commanded = CommandedEntry()
         self.commanded = commanded
         following = Task.detached {
-            // The entry a song's end was told as moving to: its start is the same change, told
-            // once, as MPD tells a song change.
-            var toldNext: PlayQueue.EntryID?
             for await event in events {
                 switch event {
                 case let .ended(end):
@@ -83,21 +80,18 @@ public final class ServerPlayer: Sendable {
                     // queue's entries change at a song's end only when consume takes it out.
                     guard end.reason == .finished || end.reason == .failed else { break }
                     commanded.forget()
-                    let now = engine.status.queue
-                    toldNext = now.state == .playing && now.current != end.entry ? now.current : nil
-                    hub.post(now.consume ? [.player, .playlist] : [.player], room: room)
+                    // What follows (the next song's start, or the stop at the queue's end) is
+                    // the same change, told once, as MPD tells a song change.
+                    commanded.setEndTold()
+                    hub.post(engine.status.queue.consume ? [.player, .playlist] : [.player], room: room)
                 case let .started(entry, _):
                     commanded.awaitCommands()
-                    if commanded.take() == entry { break }
-                    if toldNext == entry {
-                        toldNext = nil
-                        break
-                    }
+                    if commanded.take() == entry || commanded.takeEndTold() { break }
                     hub.post([.player], room: room)
                 case .idle:
                     // A stop a client asked for was told then.
                     commanded.awaitCommands()
-                    if commanded.takeStop() { break }
+                    if commanded.takeStop() || commanded.takeEndTold() { break }
                     hub.post([.player], room: room)
                 case let .warning(message):
                     warn(message)
@@ -208,7 +202,14 @@ final class CommandedEntry: Sendable {
     /// Commands carried out now: the engine may report what one did before `perform` has
     /// said so (its thread descheduled between the two on a busy machine).
     private let inFlight = Atomic<Int>(0)
-    func begin() { inFlight.add(1, ordering: .acquiringAndReleasing) }
+    /// Set when a song's end by itself was told; a command's own word comes after it.
+    private let endTold = Atomic<Bool>(false)
+    func begin() {
+        inFlight.add(1, ordering: .acquiringAndReleasing)
+        endTold.store(false, ordering: .relaxed)
+    }
+    func setEndTold() { endTold.store(true, ordering: .relaxed) }
+    func takeEndTold() -> Bool { endTold.exchange(false, ordering: .relaxed) }
     func end() { inFlight.subtract(1, ordering: .acquiringAndReleasing) }
     /// Waits (at most 100 ms) until no command is being carried out, so its word comes first.
     func awaitCommands() {
