@@ -45,6 +45,22 @@ import Testing
         #expect(try box.succeed("show", "2").stdout == show.stdout, "HEAD and 2 name the same transaction")
     }
 
+    /// A history line is one line: a pasted lyric is cut in the label, with its length, and
+    /// kept whole in the song.
+    @Test func aLongValueIsCutInTheLabelOnly() throws {
+        let box = try Sandbox()
+        try box.importSamples()
+        let lyrics = (1...400).map { "line \($0) of the song" }.joined(separator: "\n")
+        try box.succeed("modify", "title:So Modal", "lyrics=\(lyrics)", "-y")
+        let label = try #require(try box.history().first?.label)
+        #expect(label.hasPrefix("modify lyrics=line 1 of the song\\nline 2 of the song\\nline 3"), "\(label)")
+        #expect(label.hasSuffix("… (\(lyrics.count) characters) (1 song)"), "\(label)")
+        #expect(label.count < 120 && !label.contains("\n"), "\(label)")
+        let listed = try box.succeed("ls", "--json", "title:So Modal").stdout
+        let songs = try #require(try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [[String: Any]])
+        #expect(songs.first?["lyrics"] as? String == lyrics)
+    }
+
     @Test func showJSONIsTheTransactionWithItsMessage() throws {
         let box = try Sandbox()
         try box.importSamples()

@@ -199,7 +199,7 @@ struct ServePythonTests {
 
     /// A skip, a stop, a resume tell an idle client `player` once, as MPD does (a skip told it
     /// three times: the command, the song's end, the next one's start), and a `clear` while
-    /// stopped tells `playlist` alone; watched as `mpc idleloop` watches.
+    /// stopped tells `playlist` alone, even of an empty queue; watched as `mpc idleloop` watches.
     static let skips = RunningServer.pythonPrelude + #"""
     import subprocess
     c = mpd.MPDClient(); c.connect("127.0.0.1", port)
@@ -213,6 +213,7 @@ struct ServePythonTests {
     out["previous"] = told(c.previous)
     out["stop"] = told(c.stop)
     out["clear"] = told(c.clear)
+    out["clear of nothing"] = told(c.clear)
     c.add("Miles Quartet"); c.play(0); c.pause(1); c.seek(1, 0.5)
     out["resume"] = told(lambda: c.pause(0))
     c.pause(1)
@@ -237,6 +238,7 @@ struct ServePythonTests {
             #expect(out[action]?.filter { $0 == "player" }.count == 1, "\(action): \(out)")
         }
         #expect(out["clear"] == ["playlist"], "\(out)")
+        #expect(out["clear of nothing"] == ["playlist"], "as MPD tells it: \(out)")
         // (The stop's play count, a sticker, may come late.)
         #expect(out["same volume"]?.filter { $0 != "sticker" } == ["mixer"], "as MPD tells it: \(out)")
         #expect(out["song change"] == ["player", "player"], "the start and one song change: \(out)")

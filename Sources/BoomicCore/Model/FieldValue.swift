@@ -65,8 +65,9 @@ extension FieldValue {
     /// a comment someone pasted a picture into) cut to its first `limit` characters, with how
     /// long it was, so a warning stays one readable line.
     public func brief(as field: SongField, limit: Int = 60) -> String {
+        let text = shown(as: field)
         var whole = ""
-        for c in shown(as: field) {
+        for c in text {
             switch c {
             case "\n", "\r\n": whole += "\\n"
             case "\r": whole += "\\r"
@@ -74,6 +75,6 @@ extension FieldValue {
             }
         }
         guard whole.count > limit else { return whole }
-        return whole.prefix(limit) + "… (\(whole.count) characters)"
+        return whole.prefix(limit) + "… (\(text.count) characters)"
     }
 }

@@ -50,7 +50,10 @@ public struct EditFlow: Sendable {
 
     /// Sets fields (`FIELD=VALUE`, `FIELD!`) on the songs matching `query`.
     public static func modify(_ lib: LibrarySession, query: ParsedQuery, set assignments: [FieldAssignment]) throws -> EditFlow {
-        let what = assignments.map { $0.value.isNull ? "\($0.name)!" : "\($0.name)=\($0.value)" }.joined(separator: " ")
+        // A label is one line of `history`: a pasted lyric or a multi-line comment is cut there
+        // (the body keeps the whole value).
+        let what = assignments.map { $0.value.isNull ? "\($0.name)!" : "\($0.name)=\($0.value.brief(as: $0.field))" }
+            .joined(separator: " ")
         return try EditFlow(lib: lib, kind: .edit, query: query, label: { "modify \(what) (\(songs($0.count)))" }) { b, ids in
             EditGeneration.modify(b, songs: ids, set: assignments)
         }

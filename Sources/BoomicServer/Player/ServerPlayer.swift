@@ -149,6 +149,8 @@ public final class ServerPlayer: Sendable {
         // The queue's version also moves with its state and options; MPD's `playlist` is its
         // entries (added, removed, moved, re-prioritised), and a client refetches the queue on it.
         if after.queue.entries != before.queue.entries { told.insert(.playlist) }
+        // MPD tells a `clear` even of an empty queue.
+        if commands.contains(where: { if case .queue(.clear) = $0 { true } else { false } }) { told.insert(.playlist) }
         // MPD tells `player` when the state or the song changes, not when a stopped queue's
         // current entry moves (a `clear`, a `delete`).
         let stopped = before.queue.state == .stopped && after.queue.state == .stopped
