@@ -1,4 +1,5 @@
 import CSQLite3
+import Foundation
 import Glibc
 
 /// One open SQLite database handle, and the only place `sqlite3*` lives.
@@ -227,6 +228,9 @@ enum SQLiteValue {
     case int(Int)
     case double(Double)
     case text(String)
+    /// Text given as its UTF-8 bytes: a log body, bound without first becoming a `String` (a
+    /// copy as big as the body, which for an import of a library with lyrics is tens of MB).
+    case utf8(Data)
     case blob([UInt8])
     case null
 }
@@ -258,6 +262,13 @@ final class SQLiteStatement {
             case .int(let v): rc = sqlite3_bind_int64(handle, index, Int64(v))
             case .double(let v): rc = sqlite3_bind_double(handle, index, v)
             case .text(let v): rc = sqlite3_bind_text(handle, index, v, -1, csqlite3_transient())
+            case .utf8(let v):
+                rc = v.withUnsafeBytes { raw in
+                    guard let bytes = raw.baseAddress?.assumingMemoryBound(to: CChar.self) else {
+                        return sqlite3_bind_text(handle, index, "", 0, csqlite3_transient())
+                    }
+                    return sqlite3_bind_text64(handle, index, bytes, UInt64(raw.count), csqlite3_transient(), UInt8(SQLITE_UTF8))
+                }
             case .blob(let v):
                 rc = v.withUnsafeBytes { raw in
                     // A zero-length blob with a nil pointer would bind NULL; bind an empty one instead.

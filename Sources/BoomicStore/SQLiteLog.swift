@@ -151,12 +151,11 @@ final class SQLiteLog {
     /// Appends a row; its checksum is computed here. Call inside `transaction(immediate: true)`.
     func append(_ row: LogRow) throws {
         let checksum = row.body.withUnsafeBytes { Checksum.string(of: $0) }
-        let body = String(decoding: row.body, as: UTF8.self)
         let insert = try connection.statement(
             "INSERT INTO log(seq, id, time, kind, label, body, checksum) VALUES (?, ?, ?, ?, ?, ?, ?)")
         do {
             try insert.run(.int(row.seq), .text(row.id), .double(row.time), .text(row.kind), .text(row.label),
-                           .text(body), .text(checksum))
+                           .utf8(row.body), .text(checksum))
         } catch StoreError.sqlite(_, .constraintUnique, _) {
             throw StoreError.duplicateID(row.id) // the id is the log's only UNIQUE column
         }
