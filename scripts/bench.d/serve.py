@@ -160,6 +160,62 @@ def rps(port, clients=10, seconds=3.0):
         return sum(counts) / (time.perf_counter() - t0)
 
 
+def pin(pid, cpus):
+    """Pins every thread of `pid` to `cpus`."""
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            os.sched_setaffinity(int(tid), cpus)
+        except OSError:
+            pass  # a thread that just ended
+
+
+def cpu_seconds(pid):
+    """The CPU time `pid`'s threads have used, in seconds (schedstat: nanoseconds, where
+    /proc/PID/stat counts 10 ms ticks)."""
+    total = 0
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            total += int(open(f"/proc/{pid}/task/{tid}/schedstat").read().split()[0])
+        except OSError:
+            pass
+    return total / 1e9
+
+
+def one_cpu(procs, runs=20000, rounds=3):
+    """`status` with the client and every server on one CPU, each server in turn: the scheduler
+    no longer decides whether a wake-up crosses CPUs (20 µs or 50–90 µs on this kind of VM), so
+    the time is the two processes' work and one switch each way. Returns, per server, the median
+    time and the server's own CPU time a request, medians of `rounds`."""
+    everywhere = os.sched_getaffinity(0)
+    cpu = {min(everywhere)}
+    out = {}
+    try:
+        os.sched_setaffinity(0, cpu)
+        for p, _, _ in procs.values():
+            pin(p.pid, cpu)
+        samples = {n: [] for n in procs}
+        for _ in range(rounds):
+            for n, (p, port, _) in procs.items():
+                c = Client(port)
+                c.request("status")
+                times = []
+                cpu0 = cpu_seconds(p.pid)
+                for _ in range(runs):
+                    t0 = time.perf_counter()
+                    c.request("status")
+                    times.append(time.perf_counter() - t0)
+                cpu = (cpu_seconds(p.pid) - cpu0) / runs
+                c.close()
+                samples[n].append((statistics.median(times), cpu))
+        for n, xs in samples.items():
+            out[n] = tuple(statistics.median(x[i] for x in xs) for i in range(2))
+    finally:
+        os.sched_setaffinity(0, everywhere)
+        for p, _, _ in procs.values():
+            pin(p.pid, everywhere)
+    return out
+
+
 def fmt_t(s):
     return f"{s * 1000:.2f} ms" if s < 1 else f"{s:.2f} s"
 
@@ -263,6 +319,8 @@ audio_output {{
                     results[n][label] = t
             except Exception as e:  # noqa: BLE001 — a failing row is reported, not fatal
                 log(f"{label}: {e}")
+        pinned = one_cpu(procs) if hasattr(os, "sched_setaffinity") else {}
+        log(f"one CPU: {pinned}")
         rounds = {n: [] for n in names}
         for _ in range(3):
             for n in names:
@@ -292,6 +350,15 @@ audio_output {{
                   f"boomic {b['status'] / fl['status']:.2f}×, MPD {m['status'] / fl['status'] if m.get('status') else 0:.2f}× the floor's time |")
             print(f"| the floor: requests/s | {fl['rps']:.0f} | — | "
                   f"boomic {b['rps'] / fl['rps']:.2f}×, MPD {m.get('rps', 0) / fl['rps']:.2f}× the floor's |")
+        pb, pm, pf = pinned.get("boomic"), pinned.get("mpd"), pinned.get("floor")
+        if pb and pm:
+            us = lambda x: f"{x * 1e6:.1f} µs"
+            r = pb[0] / pm[0]
+            print(f"| `status`, client and servers on one CPU | {us(pb[0])} | {us(pm[0])} | "
+                  f"{'%.2f× faster' % (1 / r) if r <= 1 else '%.2f× slower' % r}"
+                  f"{f' (the floor {us(pf[0])})' if pf else ''} |")
+            print(f"| — the server's own CPU time a request (user and kernel) | {us(pb[1])} | {us(pm[1])} | "
+                  f"boomic {pb[1] / pm[1]:.2f}× MPD's{f' (the floor {us(pf[1])})' if pf else ''} |")
         for key, label in (("rss", "RSS after the runs"), ("hwm", "peak RSS (VmHWM)")):
             bv, mv = b.get(key), m.get(key)
             print(f"| {label} | {bv / 1024:.0f} MB | {mv / 1024 if mv else 0:.0f} MB | "
@@ -336,7 +403,8 @@ audio_output {{
         print("\nTimes: median of repeated requests on one open connection (status 2000, list/search/find 30,"
               " listallinfo 9), after one warm-up, boomic's and MPD's taking turns, answers read in bulk;"
               " requests/s: 10 processes with a connection each, `status` in a loop for 3 s, median of three"
-              " rounds taking turns. Goal (issue 11): faster than MPD on every row, RSS within 2× of MPD's.")
+              " rounds taking turns; on one CPU: client and servers pinned to one CPU, 20,000 `status` each,"
+              " median of three rounds taking turns, the server's CPU time from /proc/PID/task/*/schedstat. Goal (issue 11): faster than MPD on every row, RSS within 2× of MPD's.")
     finally:
         for proc, _, _ in procs.values():
             if proc.poll() is None:
