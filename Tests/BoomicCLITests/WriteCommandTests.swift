@@ -164,6 +164,26 @@ import Testing
         #expect(try Self.mutagenDump(files) == before)
     }
 
+    /// A tagger's spelling of a number stays: track `03` edited is `07`, and after the undo the
+    /// file says `03` again, in a FLAC and in an MP3's `TRCK 03/12`.
+    @Test func aZeroPaddedNumberKeepsItsPaddingThroughAnEditAndItsUndo() throws {
+        let box = try Sandbox()
+        try box.importSamples()
+        let flac = Self.miles + "01 So Modal.flac"
+        let mp3 = try #require(Self.audioFiles(box).first { $0.hasSuffix(".mp3") })
+        try box.retag(flac, ["tracknumber": "03"])
+        try box.retag(String(mp3.dropFirst(box.file("").count)), ["tracknumber": "03/12"])
+        try box.succeed("import")
+        let before = try Self.mutagenDump([box.file(flac), mp3])
+        try box.succeed("modify", "track:3", "track=7", "-y", "--write")
+        let edited = try Self.mutagenDump([box.file(flac), mp3])
+        #expect(edited[box.file(flac)]?["tracknumber"] == ["07"], "\(edited)")
+        #expect(edited[mp3]?["TRCK"] == ["07/12"], "\(edited)")
+        try box.succeed("undo", "-y")
+        try box.succeed("write", "-y")
+        #expect(try Self.mutagenDump([box.file(flac), mp3]) == before)
+    }
+
     /// Once written, an edit is the file's value: another tagger changing the field back is a
     /// change of the file that a rescan takes (the library forgets what the file said before).
     @Test func aRescanAfterAWriteTakesLaterChangesOfTheFile() throws {

@@ -150,6 +150,21 @@ public enum TagMap {
         }
     }
 
+    /// A number spelled as the file spelled the one it replaces: a tagger's zero padding is
+    /// kept (`03` → `05`, `03/12` → `05/12`), so an edit changes only the number, and the edit and
+    /// its undo give the file back its `03`.
+    static func spelled(_ new: String, like old: String) -> String {
+        func digits(_ s: Substring) -> Bool { !s.isEmpty && s.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
+        let olds = old.split(separator: "/", omittingEmptySubsequences: false)
+        var parts = new.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        for i in parts.indices where i < olds.count {
+            let o = olds[i], n = parts[i]
+            guard o.count > n.count, o.first == "0", digits(o), n != "0", digits(Substring(n)) else { continue }
+            parts[i] = String(repeating: "0", count: o.count - n.count) + n
+        }
+        return parts.joined(separator: "/")
+    }
+
     /// The DATE value: the full date when it agrees with the year (or there is no year), else
     /// the year alone, zero-padded to the four digits a reader looks for.
     static func date(year: Int?, date: String?) -> String? {
@@ -220,6 +235,11 @@ public enum TagMap {
                 return ["ARTIST": [credit], "ARTISTS": song.artists]
             }
             var out = values(for: song, format: format)
+            if self == .track || self == .disc || self == .movementNumber {
+                for (key, new) in out where new.count == 1 {
+                    if let old = tags[key]?.first { out[key] = [TagMap.spelled(new[0], like: old)] }
+                }
+            }
             guard self != .artists, !fields.contains(where: \.joinsValues) else { return out }
             for (key, new) in out where new.count == 1 {
                 if let old = tags[key], old.count > 1 { out[key] = new + old.dropFirst() }
