@@ -77,6 +77,6 @@ struct ImportJSON: ParsableCommand {
         } catch StoreError.headMoved(_, let found) {
             throw CLIError("the library at \(lib.location) got \(found) transaction\(found == 1 ? "" : "s") from another boomic process while the export was read; import-json needs a new library (--library NEWDIR); nothing was imported")
         }
-        Out.line("Imported \(transactions.count) transactions; the library now has \(lib.basis.songs.count) songs.")
+        Out.line("Imported \(Formatting.count(transactions.count, "transaction")); the library now has \(Formatting.count(lib.basis.songs.count, "song")).")
     }
 }

@@ -50,7 +50,7 @@ struct Modify: ParsableCommand, TakesTerms {
             Out.line("Nothing changed."); return
         }
         let c = try flow.commit(message: change.message)
-        if let c { Out.line("Modified \(c.transaction.assertions.count) songs (transaction \(c.seq)); 'boomic undo' takes it back.") }
+        if let c { Out.line("Modified \(Formatting.count(c.transaction.assertions.count, "song")) (transaction \(c.seq)); 'boomic undo' takes it back.") }
         if write, let c { try TagWriting.afterModify(lib, transaction: c.transaction, message: change.message) }
     }
 

@@ -41,11 +41,11 @@ struct Remove: ParsableCommand, TakesTerms {
             Out.line("Playlists keeping entries of removed songs (shown as removed until an undo): "
                      + inPlaylists.map(\.playlist.name).joined(separator: ", "))
         }
-        if confirm.dryRun { Out.line("Dry run: \(songs.count) songs would be removed from the library."); return }
+        if confirm.dryRun { Out.line("Dry run: \(Formatting.count(songs.count, "song")) would be removed from the library."); return }
         guard Terminal.confirm("Remove \(songs.count) song\(songs.count == 1 ? "" : "s") from the library (files stay)?", yes: confirm.yes) else {
             Out.line("Nothing changed."); return
         }
         let c = try flow.commit(message: change.message)
-        if let c { Out.line("Removed \(c.transaction.assertions.count) songs from the library (transaction \(c.seq)); files untouched.") }
+        if let c { Out.line("Removed \(Formatting.count(c.transaction.assertions.count, "song")) from the library (transaction \(c.seq)); files untouched.") }
     }
 }

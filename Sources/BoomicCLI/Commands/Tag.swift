@@ -54,9 +54,9 @@ struct Tag: ParsableCommand, TakesTerms {
         guard !preview.isEmpty else { Out.line("No changes to make."); return }
         for l in ChangePrinter.lines(for: preview, in: lib.basis, limit: 200) { Out.line(l) }
         for l in ChangePrinter.taglistLines(for: preview, on: lib.basis) { Out.line(l) }
-        if confirm.dryRun { Out.line("Dry run: \(preview.count) songs would change."); return }
-        guard Terminal.confirm("Really tag \(preview.count) songs?", yes: confirm.yes) else { Out.line("Nothing changed."); return }
+        if confirm.dryRun { Out.line("Dry run: \(Formatting.count(preview.count, "song")) would change."); return }
+        guard Terminal.confirm("Really tag \(Formatting.count(preview.count, "song"))?", yes: confirm.yes) else { Out.line("Nothing changed."); return }
         let c = try flow.commit(message: change.message)
-        if let c { Out.line("Tagged \(c.transaction.assertions.count) songs (transaction \(c.seq)).") }
+        if let c { Out.line("Tagged \(Formatting.count(c.transaction.assertions.count, "song")) (transaction \(c.seq)).") }
     }
 }

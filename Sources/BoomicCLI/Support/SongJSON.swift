@@ -155,6 +155,9 @@ enum JSONOut {
 }
 
 enum Formatting {
+    /// `1 song`, `3 songs`: a count with its noun, for the messages that report one.
+    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+
     // Made once per process: `ls --json` formats a date per song, and building a formatter
     // each time cost more than the rest of the song's JSON. The Mutex makes them Sendable.
     private static let iso = Mutex({ () -> ISO8601DateFormatter in
