@@ -38,7 +38,7 @@ struct ctl_file {
     long length = 0;
     bool picturesLoaded = false;
     std::vector<ctaglib::Picture> pictures;
-    // An MP3's ID3v2 frames as TagLib read them, each with its rendering then, taken before
+    // The ID3v2 frames (MP3, WAV, AIFF) as TagLib read them, each with its rendering then, taken before
     // the first change: `ctaglib::spliceID3v2` tells from them which frames a write changed.
     bool id3Tracked = false;
     bool renderWhole = false; // ctl_render_whole: no splicing on this handle
@@ -51,6 +51,9 @@ struct ctl_file {
         TagLib::ByteVector rendering;
     };
     std::vector<TrackedFrame> id3Before;
+    // A WAV's RIFF INFO chunk as TagLib renders it, before the first change: written only
+    // when a write changed it.
+    TagLib::ByteVector infoBefore;
 
     void release() {
         delete ref; // the File goes first: it still uses the stream while being destroyed
@@ -65,6 +68,7 @@ struct ctl_file {
         pictures.clear();
         id3Tracked = false;
         id3Before.clear();
+        infoBefore.clear();
     }
 
     ~ctl_file() { release(); }
@@ -72,7 +76,8 @@ struct ctl_file {
 
 namespace ctaglib {
 
-/// Notes an MP3's ID3v2 frames as they are, before the first change (once per open).
+/// Notes an MP3's, a WAV's or an AIFF's ID3v2 frames as they are, and a WAV's INFO chunk,
+/// before the first change (once per open).
 void trackID3v2(ctl_file *f);
 
 /// Writes an MP3's ID3v2 tag as the file has it but for the frames changed since
@@ -84,6 +89,15 @@ void trackID3v2(ctl_file *f);
 /// extended header or footer, frames TagLib read otherwise than this parse); the caller saves
 /// through TagLib then. Writes the ID3v1 and APE tags through TagLib first.
 bool spliceID3v2(ctl_file *f, int otherTags);
+
+/// Writes a WAV's or an AIFF's tags into the chunks where the file has them: the ID3 chunk
+/// spliced as `spliceID3v2` splices an MP3's tag, the RIFF INFO chunk rewritten only when it
+/// changed, each in its place (TagLib's save removes them and appends new ones, so INFO moved
+/// after the audio and every frame was rendered anew), the container's size kept right. A
+/// new ID3 chunk goes after the last chunk, as TagLib adds it. Returns false, having written
+/// nothing, where it cannot (chunks it does not follow, two ID3 chunks, a tag it cannot
+/// splice, a tag or INFO that became empty); the caller saves through TagLib then.
+bool spliceRIFF(ctl_file *f);
 
 /// The handle still holds an open file (a failed reopen after a save leaves none).
 bool usable(const ctl_file *f);

@@ -1,12 +1,16 @@
-// Writing an MP3's ID3v2 tag frame by frame, keeping the frames a write did not change as
-// the file has them (file.h, spliceID3v2).
+// Writing an ID3v2 tag frame by frame, keeping the frames a write did not change as the file
+// has them: an MP3's at its start (file.h, spliceID3v2), a WAV's or an AIFF's in its chunk,
+// where the chunks stay in their places (spliceRIFF).
 #include "file.h"
 
 #include <taglib/id3v1genres.h>
 #include <taglib/id3v2frame.h>
 #include <taglib/id3v2header.h>
+#include <taglib/aifffile.h>
+#include <taglib/infotag.h>
 #include <taglib/mpegfile.h>
 #include <taglib/textidentificationframe.h>
+#include <taglib/wavfile.h>
 
 #include <algorithm>
 #include <set>
@@ -151,41 +155,18 @@ bool renderFor(ID3v2::Frame *frame, int version, ByteVector &out) {
     return true;
 }
 
-} // namespace
-
-namespace ctaglib {
-
-void trackID3v2(ctl_file *f) {
-    if (f->id3Tracked || !usable(f) || f->stream->readOnly()) return;
-    f->id3Tracked = true;
-    auto *mpeg = dynamic_cast<MPEG::File *>(f->file);
-    if (mpeg == nullptr || !mpeg->hasID3v2Tag()) return;
-    // Sizes first: Frame::render() sets the size to the rendering's.
-    for (auto *frame : mpeg->ID3v2Tag()->frameList()) f->id3Before.push_back({frame, frame->frameID(), frame->size(), ByteVector()});
-    for (auto &tracked : f->id3Before) tracked.rendering = tracked.frame->render();
-}
-
-bool spliceID3v2(ctl_file *f, int otherTags) {
-    auto *mpeg = dynamic_cast<MPEG::File *>(f->file);
-    if (mpeg == nullptr || !f->id3Tracked || f->id3Before.empty() || !mpeg->hasID3v2Tag()) return false;
-    ID3v2::Tag *tag = mpeg->ID3v2Tag();
+/// The tag `data` (as the file has it, header included) with the frames changed since
+/// `trackID3v2` rendered and the others as they are, in `out`: as big as the tag was when that
+/// holds them, else with 2 KiB of room for the next edits. False when the tag is not one this
+/// can splice, or TagLib read its frames otherwise than this walk does.
+bool splicedTag(ctl_file *f, ID3v2::Tag *tag, const ByteVector &data, ByteVector &out) {
     const ID3v2::Header *header = tag->header();
     const int version = static_cast<int>(header->majorVersion());
     if ((version != 3 && version != 4) || header->unsynchronisation() || header->extendedHeader() ||
-        header->footerPresent()) {
+        header->footerPresent() || data.size() < 10 || !data.startsWith("ID3")) {
         return false;
     }
-    // The tag as the file has it, at its start.
-    mpeg->seek(0);
-    ByteVector head = mpeg->readBlock(10);
-    if (head.size() != 10 || !head.startsWith("ID3")) return false;
-    const unsigned int total = 10 + syncsafe(head, 6);
-    mpeg->seek(0);
-    ByteVector data = mpeg->readBlock(total + 3);
-    // A second tag right after the first (some taggers stacked them): TagLib reads it as the
-    // first's padding and its save replaces both; left to it.
-    if (data.size() < total || data.mid(total, 3) == "ID3") return false;
-    data.resize(total);
+    const unsigned int total = data.size();
 
     // TagLib read one frame for each frame of the file, in order: check that this walk sees the
     // same ones (IDs, as TagLib renames a few of v2.3's, and sizes).
@@ -233,16 +214,186 @@ bool spliceID3v2(ctl_file *f, int otherTags) {
     const unsigned int room = total - 10;
     const unsigned int size = frames.size() <= room ? room : frames.size() + 2048;
     if (size > 0x0FFFFFFF) return false;
-    ByteVector tagBytes = data.mid(0, 5);
-    tagBytes.append(static_cast<char>(header->experimentalIndicator() ? 0x20 : 0));
-    tagBytes.append(syncsafeBytes(size));
-    tagBytes.append(frames);
-    tagBytes.append(ByteVector(size - frames.size(), 0));
+    out = data.mid(0, 5);
+    out.append(static_cast<char>(header->experimentalIndicator() ? 0x20 : 0));
+    out.append(syncsafeBytes(size));
+    out.append(frames);
+    out.append(ByteVector(size - frames.size(), 0));
+    return true;
+}
+
+/// A top-level chunk of a RIFF (WAV) or FORM (AIFF) file: where its header is, and the size
+/// of its data as the header says.
+struct Chunk {
+    ByteVector id;
+    unsigned long header;
+    unsigned int size;
+    /// Whether the pad byte after odd-sized data is there (a file may end without it).
+    bool padded;
+    unsigned long end() const { return header + 8 + size + (padded ? 1 : 0); }
+};
+
+/// The file's top-level chunks, walked from its header; false for a file whose chunks this
+/// does not follow (RF64, a chunk past the end, a name TagLib would not take), left to TagLib.
+bool chunksOf(File *file, bool bigEndian, std::vector<Chunk> &out) {
+    const long length = file->length();
+    file->seek(0);
+    const ByteVector head = file->readBlock(12);
+    if (head.size() != 12 || !head.startsWith(bigEndian ? "FORM" : "RIFF")) return false;
+    unsigned long at = 12;
+    while (at + 8 <= static_cast<unsigned long>(length)) {
+        file->seek(static_cast<long>(at));
+        const ByteVector h = file->readBlock(8);
+        if (h.size() != 8) return false;
+        for (unsigned int i = 0; i < 4; ++i) {
+            const auto c = static_cast<unsigned char>(h[i]);
+            if (c < 32 || c > 126) return false;
+        }
+        const unsigned int size = h.toUInt(4, bigEndian);
+        if (at + 8 + size > static_cast<unsigned long>(length)) return false;
+        const bool padded = (size & 1) != 0 && at + 8 + size < static_cast<unsigned long>(length);
+        out.push_back({h.mid(0, 4), at, size, padded});
+        at = out.back().end();
+    }
+    return !out.empty();
+}
+
+/// One change to a chunked file: `replace` bytes at `at` become `bytes`; a chunk whose data
+/// changed size gets `size` in its header at `sizeField`.
+struct ChunkEdit {
+    unsigned long at;
+    unsigned long replace;
+    ByteVector bytes;
+    long sizeField; // -1: none
+    unsigned int size;
+};
+
+/// The edit that gives `chunk` the data `data`, its pad byte kept to the rule.
+ChunkEdit replacingData(const Chunk &chunk, const ByteVector &data) {
+    ByteVector bytes = data;
+    if ((bytes.size() & 1) != 0) bytes.append('\0');
+    return {chunk.header + 8, chunk.size + (chunk.padded ? 1UL : 0UL), bytes, static_cast<long>(chunk.header + 4),
+            data.size()};
+}
+
+} // namespace
+
+namespace ctaglib {
+
+void trackID3v2(ctl_file *f) {
+    if (f->id3Tracked || !usable(f) || f->stream->readOnly()) return;
+    f->id3Tracked = true;
+    if (auto *wav = dynamic_cast<RIFF::WAV::File *>(f->file); wav != nullptr && wav->hasInfoTag()) {
+        f->infoBefore = wav->InfoTag()->render();
+    }
+    ID3v2::Tag *tag = id3v2TagOf(f, false);
+    if (tag == nullptr) return;
+    // Sizes first: Frame::render() sets the size to the rendering's.
+    for (auto *frame : tag->frameList()) f->id3Before.push_back({frame, frame->frameID(), frame->size(), ByteVector()});
+    for (auto &tracked : f->id3Before) tracked.rendering = tracked.frame->render();
+}
+
+bool spliceID3v2(ctl_file *f, int otherTags) {
+    auto *mpeg = dynamic_cast<MPEG::File *>(f->file);
+    if (mpeg == nullptr || !f->id3Tracked || f->id3Before.empty() || !mpeg->hasID3v2Tag()) return false;
+    // The tag as the file has it, at its start.
+    mpeg->seek(0);
+    ByteVector head = mpeg->readBlock(10);
+    if (head.size() != 10 || !head.startsWith("ID3")) return false;
+    const unsigned int total = 10 + syncsafe(head, 6);
+    mpeg->seek(0);
+    ByteVector data = mpeg->readBlock(total + 3);
+    // A second tag right after the first (some taggers stacked them): TagLib reads it as the
+    // first's padding and its save replaces both; left to it.
+    if (data.size() < total || data.mid(total, 3) == "ID3") return false;
+    data.resize(total);
+    ByteVector tagBytes;
+    if (!splicedTag(f, mpeg->ID3v2Tag(), data, tagBytes)) return false;
 
     // The tags at the end first (their places are known from the file as TagLib opened it),
     // then the tag at the start.
     if (otherTags != 0 && !mpeg->save(otherTags, File::StripNone, ID3v2::v4, File::DoNotDuplicate)) return false;
     mpeg->insert(tagBytes, 0, total);
+    return true;
+}
+
+bool spliceRIFF(ctl_file *f) {
+    auto *wav = dynamic_cast<RIFF::WAV::File *>(f->file);
+    auto *aiff = dynamic_cast<RIFF::AIFF::File *>(f->file);
+    if ((wav == nullptr && aiff == nullptr) || !f->id3Tracked) return false;
+    File *file = f->file;
+    const bool bigEndian = aiff != nullptr;
+    std::vector<Chunk> chunks;
+    if (!chunksOf(file, bigEndian, chunks)) return false;
+    const Chunk *id3 = nullptr;
+    const Chunk *info = nullptr;
+    for (const auto &c : chunks) {
+        if (c.id == "ID3 " || c.id == "id3 ") {
+            if (id3 != nullptr) return false; // two: left to TagLib, which keeps one
+            id3 = &c;
+        }
+    }
+    // Everything is decided before the first byte is written: a refusal leaves the file to
+    // TagLib's save as it was.
+    std::vector<ChunkEdit> edits;
+    ID3v2::Tag *tag = wav != nullptr ? wav->ID3v2Tag() : aiff->tag();
+    const bool hadID3 = wav != nullptr ? wav->hasID3v2Tag() : aiff->hasID3v2Tag();
+    if (id3 != nullptr) {
+        if (!hadID3 || tag == nullptr || tag->isEmpty() || f->id3Before.empty()) return false;
+        file->seek(static_cast<long>(id3->header + 8));
+        const ByteVector data = file->readBlock(id3->size);
+        if (data.size() != id3->size || data.size() < 10 || !data.startsWith("ID3")) return false;
+        const unsigned int total = 10 + syncsafe(data, 6);
+        if (total > data.size()) return false;
+        ByteVector tagBytes;
+        if (!splicedTag(f, tag, data.mid(0, total), tagBytes)) return false;
+        if (tagBytes.size() == total) {
+            if (tagBytes != data.mid(0, total)) edits.push_back({id3->header + 8, total, tagBytes, -1, 0});
+        } else {
+            ByteVector whole = tagBytes;
+            whole.append(data.mid(total));
+            edits.push_back(replacingData(*id3, whole));
+        }
+    } else if (hadID3) {
+        return false; // TagLib found a tag this walk did not
+    } else if (tag != nullptr && !tag->isEmpty()) {
+        // A new chunk, after the last one, as TagLib's save adds it (v2.4).
+        const ByteVector data = tag->render(ID3v2::v4);
+        ByteVector bytes("ID3 ");
+        bytes.append(ByteVector::fromUInt(data.size(), bigEndian));
+        bytes.append(data);
+        if ((data.size() & 1) != 0) bytes.append('\0');
+        edits.push_back({chunks.back().end(), 0, bytes, -1, 0});
+    }
+    if (wav != nullptr && wav->hasInfoTag()) {
+        const ByteVector now = wav->InfoTag()->render();
+        if (now != f->infoBefore) {
+            for (const auto &c : chunks) {
+                if (c.id != "LIST" || c.size < 4) continue;
+                file->seek(static_cast<long>(c.header + 8));
+                if (file->readBlock(4) != "INFO") continue;
+                if (info != nullptr) return false;
+                info = &c;
+            }
+            if (info == nullptr || now.isEmpty()) return false;
+            edits.push_back(replacingData(*info, now));
+        }
+    }
+
+    // From the end of the file back, so that each edit's place is still where it was found;
+    // the container's size last.
+    std::sort(edits.begin(), edits.end(), [](const ChunkEdit &a, const ChunkEdit &b) { return a.at > b.at; });
+    long grown = 0;
+    for (const auto &e : edits) {
+        file->insert(e.bytes, e.at, e.replace);
+        if (e.sizeField >= 0) file->insert(ByteVector::fromUInt(e.size, bigEndian), static_cast<unsigned long>(e.sizeField), 4);
+        grown += static_cast<long>(e.bytes.size()) - static_cast<long>(e.replace);
+    }
+    if (grown != 0) {
+        file->seek(4);
+        const unsigned int said = file->readBlock(4).toUInt(0, bigEndian);
+        file->insert(ByteVector::fromUInt(static_cast<unsigned int>(static_cast<long>(said) + grown), bigEndian), 4, 4);
+    }
     return true;
 }
 

@@ -531,9 +531,12 @@ int ctl_save(ctl_file *file, char *error, size_t error_size) {
             // Same trap: WAV keeps empty ID3v2 and INFO tags in memory; add INFO only if present.
             RIFF::WAV::File::TagTypes tags = wav->hasInfoTag() ? RIFF::WAV::File::AllTags
                                                                : RIFF::WAV::File::ID3v2;
-            ok = wav->save(tags, File::StripNone, keptVersion(wav->hasID3v2Tag() ? wav->ID3v2Tag() : nullptr));
+            // The chunks stay where they are, their untouched frames as they were (spliceRIFF).
+            ok = (!file->renderWhole && spliceRIFF(file)) ||
+                 wav->save(tags, File::StripNone, keptVersion(wav->hasID3v2Tag() ? wav->ID3v2Tag() : nullptr));
         } else if (auto *aiff = dynamic_cast<RIFF::AIFF::File *>(file->file)) {
-            ok = aiff->save(keptVersion(aiff->hasID3v2Tag() ? aiff->tag() : nullptr));
+            ok = (!file->renderWhole && spliceRIFF(file)) ||
+                 aiff->save(keptVersion(aiff->hasID3v2Tag() ? aiff->tag() : nullptr));
         } else {
             ok = file->file->save();
         }

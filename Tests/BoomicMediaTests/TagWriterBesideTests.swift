@@ -266,8 +266,8 @@ extension TagWriterTests {
             import struct
             data = open(sys.argv[1], "rb").read()
             i = data.index(b"INFO"); info = {}
-            j = i + 4
-            while j + 8 <= len(data) and data[j:j+4].isalnum():
+            j, end = i + 4, i + struct.unpack("<I", data[i-4:i])[0]  # the LIST chunk's end
+            while j + 8 <= end:
                 n = struct.unpack("<I", data[j+4:j+8])[0]; info[data[j:j+4].decode()] = data[j+8:j+8+n].rstrip(b"\\0").decode(); j += 8 + n + (n & 1)
             w = WAVE(sys.argv[1])
             print(json.dumps([w.tags.version[1], str(w.tags["TIT2"]), str(w.tags["TPE1"]), info.get("IART"), info.get("IPRD")]))
