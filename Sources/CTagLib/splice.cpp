@@ -339,7 +339,8 @@ bool spliceRIFF(ctl_file *f) {
     ID3v2::Tag *tag = wav != nullptr ? wav->ID3v2Tag() : aiff->tag();
     const bool hadID3 = wav != nullptr ? wav->hasID3v2Tag() : aiff->hasID3v2Tag();
     if (id3 != nullptr) {
-        if (!hadID3 || tag == nullptr || tag->isEmpty() || f->id3Before.empty()) return false;
+        // (A chunk bigger than any tag TagLib would write is left to it rather than read whole.)
+        if (!hadID3 || tag == nullptr || tag->isEmpty() || f->id3Before.empty() || id3->size > (64U << 20)) return false;
         file->seek(static_cast<long>(id3->header + 8));
         const ByteVector data = file->readBlock(id3->size);
         if (data.size() != id3->size || data.size() < 10 || !data.startsWith("ID3")) return false;
