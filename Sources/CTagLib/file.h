@@ -94,9 +94,10 @@ bool spliceID3v2(ctl_file *f, int otherTags);
 /// spliced as `spliceID3v2` splices an MP3's tag, the RIFF INFO chunk rewritten only when it
 /// changed, each in its place (TagLib's save removes them and appends new ones, so INFO moved
 /// after the audio and every frame was rendered anew), the container's size kept right. A
-/// new ID3 chunk goes after the last chunk, as TagLib adds it. Returns false, having written
-/// nothing, where it cannot (chunks it does not follow, two ID3 chunks, a tag it cannot
-/// splice, a tag or INFO that became empty); the caller saves through TagLib then.
+/// new ID3 chunk goes after the last chunk, as TagLib adds it; one left with no frame is
+/// removed. Returns false, having written nothing, where it cannot (chunks it does not follow,
+/// two ID3 chunks, a tag it cannot splice, an INFO that became empty); the caller saves
+/// through TagLib then.
 bool spliceRIFF(ctl_file *f);
 
 /// The handle still holds an open file (a failed reopen after a save leaves none).

@@ -338,9 +338,13 @@ bool spliceRIFF(ctl_file *f) {
     std::vector<ChunkEdit> edits;
     ID3v2::Tag *tag = wav != nullptr ? wav->ID3v2Tag() : aiff->tag();
     const bool hadID3 = wav != nullptr ? wav->hasID3v2Tag() : aiff->hasID3v2Tag();
-    if (id3 != nullptr) {
+    if (id3 != nullptr && hadID3 && tag != nullptr && tag->isEmpty()) {
+        // Every frame gone (the undo of what INFO could not hold): the chunk goes, as TagLib's
+        // save removes it, and the file is laid out as before it came.
+        edits.push_back({id3->header, id3->end() - id3->header, ByteVector(), -1, 0});
+    } else if (id3 != nullptr) {
         // (A chunk bigger than any tag TagLib would write is left to it rather than read whole.)
-        if (!hadID3 || tag == nullptr || tag->isEmpty() || f->id3Before.empty() || id3->size > (64U << 20)) return false;
+        if (!hadID3 || tag == nullptr || f->id3Before.empty() || id3->size > (64U << 20)) return false;
         file->seek(static_cast<long>(id3->header + 8));
         const ByteVector data = file->readBlock(id3->size);
         if (data.size() != id3->size || data.size() < 10 || !data.startsWith("ID3")) return false;

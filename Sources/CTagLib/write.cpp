@@ -283,6 +283,13 @@ bool fitsBasic(const String &k, const StringList &list) {
     return true;
 }
 
+/// Whether `tag` holds any of the fields every tag format has (title, artist, album, comment,
+/// genre, year, track): ID3v2's `isEmpty` counts any frame.
+bool hasBasicField(const Tag *tag) {
+    return tag != nullptr && (!tag->title().isEmpty() || !tag->artist().isEmpty() || !tag->album().isEmpty() ||
+                              !tag->comment().isEmpty() || !tag->genre().isEmpty() || tag->year() != 0 || tag->track() != 0);
+}
+
 /// Whether an ID3v1 tag holds `list` under `k` so that it reads back the same: `fitsBasic`,
 /// in Latin-1, within the tag's 30 bytes (28 for a comment beside a track number), and a genre
 /// of ID3v1's list.
@@ -333,7 +340,12 @@ Native setNative(File *file, const String &k, const StringList &list) {
         return r;
     }
     if (auto *x = dynamic_cast<RIFF::WAV::File *>(file)) {
-        if (!readsFrom(x->ID3v2Tag(), {x->InfoTag()})) {
+        // INFO is the file's tag while the ID3 chunk holds none of the fields INFO can: an
+        // ID3 chunk added for a composer alone (by Boomic, for what INFO cannot hold) does not
+        // make a title edit go into it too, where it would outlive the composer's undo.
+        const bool infoHome = x->hasInfoTag() && x->InfoTag() != nullptr && !x->InfoTag()->isEmpty() &&
+                              !hasBasicField(x->ID3v2Tag());
+        if (infoHome || !readsFrom(x->ID3v2Tag(), {x->InfoTag()})) {
             // A WAV tagged in RIFF INFO alone (ffmpeg, Windows, most DAWs) keeps to it where
             // INFO holds the value as the library reads it. Anything else goes into an ID3
             // chunk beside it, alone: reading fills the rest in from INFO (readOtherTags).

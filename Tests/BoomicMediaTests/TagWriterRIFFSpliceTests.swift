@@ -100,6 +100,31 @@ extension TagWriterTests {
         #expect(try scan(path).comment == song.comment)
     }
 
+    /// A WAV tagged in RIFF INFO alone, given a composer (an ID3 chunk of its own) and then a
+    /// new title: the title goes into INFO alone, not into the composer's chunk, and taking both
+    /// back gives the file back byte for byte (a copy of the title in the ID3 chunk outlived it).
+    @Test func editsOfAnInfoTaggedWAVAndTheirUndoGiveTheFileBack() throws {
+        let path = try infoTaggedWAV(["artist=Info Artist", "title=Info Title", "comment=ffc"])
+        let original = try bytes(of: path)
+        let first = try scan(path)
+        var song = first
+        song.composer = "Someone"
+        #expect(try writer.write(song).remaining.isEmpty)
+        song = try scan(path)
+        song.title = "T2"
+        song.album = "An Album"
+        #expect(try writer.write(song).remaining.isEmpty)
+        #expect(try layout(path).frames.map { $0.prefix(4) } == ["TCOM"], "the ID3 chunk holds the composer alone")
+        let edited = try scan(path)
+        #expect(edited.title == "T2" && edited.album == "An Album" && edited.composer == "Someone")
+        var back = edited
+        back.title = first.title
+        back.album = first.album
+        back.composer = nil
+        #expect(try writer.write(back).remaining.isEmpty)
+        #expect(try bytes(of: path) == original)
+    }
+
     /// A WAV tagged in RIFF INFO alone keeps its INFO chunk where it was, before the audio
     /// (TagLib's save moved it after), rewritten with the new title.
     @Test func anInfoChunkIsRewrittenInPlace() throws {
