@@ -50,13 +50,20 @@ public final class MPDServer: Sendable {
     public static let maxConnections = 1024
 
     private let context: ServerContext
+    /// The connections' loops.
     private let group: MultiThreadedEventLoopGroup
+    /// The listener's own loop: at a stop, a connection accepted just before the listener
+    /// closed finishes its set-up on `group`, which then hops back here; with one group for
+    /// both, that hop could find the listener's loop already shut down (NIO: "Cannot schedule
+    /// tasks on an EventLoop that has already shut down", a crash in its strict mode).
+    private let acceptor: MultiThreadedEventLoopGroup
     private let channel = Mutex<(any Channel)?>(nil)
     private let numbers = ClientNumbers()
 
     public init(context: ServerContext) {
         self.context = context
         group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
+        acceptor = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     }
 
     /// Starts listening; returns once clients can connect.
@@ -64,7 +71,7 @@ public final class MPDServer: Sendable {
         let context = context
         let local: Bool
         if case .unix = address { local = true } else { local = false }
-        let bootstrap = ServerBootstrap(group: group)
+        let bootstrap = ServerBootstrap(group: acceptor, childGroup: group)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { [numbers] channel in
@@ -97,10 +104,13 @@ public final class MPDServer: Sendable {
         }
     }
 
-    /// Stops listening and closes every connection.
+    /// Stops listening and closes every connection: the listener first (no more accepts), then
+    /// the connections' loops (what the last accepts scheduled there still runs, and may hop
+    /// back to the listener's loop, still up), then the listener's loop.
     public func stop() {
         if let c = channel.withLock({ $0 }) { try? c.close().wait() }
         try? group.syncShutdownGracefully()
+        try? acceptor.syncShutdownGracefully()
     }
 }
 

@@ -20,6 +20,9 @@ public final class ServerPlayer: Sendable {
     /// Saves the state every 5 s: the most a crash or power cut loses.
     private let saving = Mutex<Task<Void, Never>?>(nil)
     private let following: Task<Void, Never>
+    /// Signalled when `following` has taken the engine's last event (its stream ends after
+    /// `quit`): the play of the song the quit stopped is recorded before the state is saved.
+    private let drained = DispatchSemaphore(value: 0)
     /// What this player has played since the server started (`stats`' playtime).
     private let heard: HeardCounter
     /// The serial of the last failure a client cleared (`clearerror`): `status` shows an
@@ -68,7 +71,9 @@ public final class ServerPlayer: Sendable {
         self.heard = heard
         let commanded = CommandedEntry()
         self.commanded = commanded
+        let drained = drained
         following = Task.detached {
+            defer { drained.signal() }
             for await event in events {
                 switch event {
                 case let .ended(end):
@@ -184,8 +189,11 @@ public final class ServerPlayer: Sendable {
         guard !quitted.exchange(true, ordering: .acquiringAndReleasing) else { return }
         saving.withLock { $0?.cancel() }
         let final = engine.quit()
+        // The quit's own `ended` (a song heard past half counts; an audiobook keeps its place)
+        // is recorded first, into the library if it is still open, else into the saved state's
+        // pending plays. Cancelling the task could drop it, and saving first did.
+        if drained.wait(timeout: .now() + 2) == .timedOut { following.cancel() }
         try? save(final)
-        following.cancel()
     }
 
     private func save(_ status: PlaybackStatus) throws {

@@ -10,7 +10,8 @@ final class RunningServer {
     let process: Process
     let log: String
 
-    init(_ box: Sandbox, extra: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws {
+    init(_ box: Sandbox, extra: [String] = [], environment: [String: String] = [:],
+         sourceLocation: SourceLocation = #_sourceLocation) throws {
         self.box = box
         port = try Self.freePort()
         log = box.root + "/serve.log"
@@ -18,7 +19,8 @@ final class RunningServer {
         let output = extra.contains("--output") ? [] : ["--output", "null"]
         process = try ChildProcess.start(box.executable, ["--library", box.library, "serve", "--bind", "127.0.0.1:\(port)"]
                                                           + output + extra,
-                                         environment: ["XDG_DATA_HOME": box.root + "/xdg", "XDG_CONFIG_HOME": box.root + "/config"],
+                                         environment: ["XDG_DATA_HOME": box.root + "/xdg", "XDG_CONFIG_HOME": box.root + "/config"]
+                                            .merging(environment) { $1 },
                                          stderr: log)
         try Self.waitUntilListening(port, process) { "boomic serve did not listen on \(port): \(serverLog)" }
     }
