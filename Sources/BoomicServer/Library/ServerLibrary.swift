@@ -168,14 +168,18 @@ public final class ServerLibrary: Sendable {
     public func findPlaylists(after head: Int = .max, telling hub: IdleHub) {
         playlistWalks.async { [self] in
             guard head > walkedThrough.load(ordering: .acquiring) else { return }
-            if findPlaylistsNow() { hub.post([.database]) }
+            if walkForPlaylistsNow() { hub.post([.database]) }
         }
     }
 
     /// Walks the music folders for playlist files; when they differ from the last walk's
     /// (added, removed, changed), the snapshot's tree takes them in. Returns whether they did.
+    /// In turn with the background walks, so an older walk's result is never stored last.
     @discardableResult
-    public func findPlaylistsNow() -> Bool {
+    public func findPlaylistsNow() -> Bool { playlistWalks.sync { walkForPlaylistsNow() } }
+
+    /// `findPlaylistsNow`, on `playlistWalks`.
+    private func walkForPlaylistsNow() -> Bool {
         walkedThrough.store(self.head, ordering: .releasing)
         let found = Self.walkForPlaylists(folders)
         guard playlistFiles.withLock({ old in
