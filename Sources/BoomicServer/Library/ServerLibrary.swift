@@ -78,12 +78,12 @@ public final class ServerLibrary: Sendable {
     /// Builds, off the event loops, what clients ask for first of a new snapshot (the columns
     /// of a browser's grouped lists, `stats`), so that the first `list album group
     /// albumartist` after a start or a change does not wait for them: it was twice MPD's time.
-    /// After a change it waits a moment and warms only a snapshot no newer change replaced, so
-    /// a script committing many edits in a row costs one build, not one per commit. A client
-    /// asking meanwhile builds its own.
-    private func warmUp(after delay: Double = 0) {
+    /// After a change it warms at once, on one queue, only a snapshot no newer change replaced
+    /// by then, so a script committing many edits in a row costs a build or two, not one per
+    /// commit. A client asking meanwhile builds its own.
+    private func warmUp() {
         let head = self.head
-        warming.asyncAfter(deadline: .now() + delay) { [self] in
+        warming.async { [self] in
             let newest = snapshot
             if newest.head == head { newest.indexes.warm() }
         }
@@ -136,11 +136,13 @@ public final class ServerLibrary: Sendable {
             }
             // Plays and ratings alone change nothing the indexes hold.
             let carried = change.map { !$0.songsAddedOrRemoved && $0.songFields.isSubset(of: Self.stickerFields) } == true
+            let next = Snapshot(basis: basis, tree: tree, head: head, carrying: carried ? before.indexes : nil)
+            if !carried { next.indexes.inheritWants(from: before.indexes) }
             current.withLock {
-                $0 = Snapshot(basis: basis, tree: tree, head: head, carrying: carried ? before.indexes : nil)
+                $0 = next
                 currentHead.store(head, ordering: .releasing)
             }
-            if !carried { warmUp(after: 0.25) }
+            if !carried { warmUp() }
         }
     }
 
