@@ -16,6 +16,30 @@ extension Transactor {
         _ = try? writeCheckpoint(w, s, busyTimeout: 0)
     }
 
+    /// The seqs among `ts` (appended from `first` on) where one-at-a-time commits would have
+    /// left a checkpoint once the policy's thinning was done: what was due, thinned as each
+    /// was written, against the checkpoints already stored. A thinned checkpoint's weight goes
+    /// to the next one, so writing only these, each weighing what came since the last one
+    /// written, leaves the same checkpoints with the same weights.
+    func checkpointsKept(_ w: WriteSide, first: Int, _ ts: [T]) -> Set<Int> {
+        guard codec != nil, readOnlyBecause == nil else { return [] }
+        var all = (try? w.log.checkpoints()) ?? []
+        var last = w.lastCheckpoint
+        var weight = w.tail.reduce(0) { $0 &+ $1.weight }
+        var due: Set<Int> = []
+        for (i, t) in ts.enumerated() {
+            let seq = first + i
+            weight &+= policy.weight(t)
+            guard policy.isDue(count: seq - last, weight: weight) else { continue }
+            all.append(StoredCheckpoint(seq: seq, weight: max(1, weight)))
+            all = CheckpointPolicy<T>.thinned(all, retained: policy.retained)
+            due.insert(seq)
+            last = seq
+            weight = 0
+        }
+        return due.intersection(all.map(\.seq))
+    }
+
     /// Encodes `s.basis` and stores it at `s.head`, dropping old checkpoints beyond `policy.retained`,
     /// in a small transaction of its own (never inside a commit, so it cannot undo one).
     func writeCheckpoint(_ w: WriteSide, _ s: Snapshot, busyTimeout: Int32) throws {
@@ -64,6 +88,11 @@ extension Transactor {
     /// The seqs of the stored checkpoints (of any format), ascending.
     public func checkpointSeqs() throws -> [Int] {
         try reader.withLock { try $0.log.checkpoints().map(\.seq) }
+    }
+
+    /// The stored checkpoints' weights, in seq order (tests compare where they stand).
+    func checkpointWeights() throws -> [Int] {
+        try reader.withLock { try $0.log.checkpoints().map(\.weight) }
     }
 
     /// Deletes every checkpoint. Nothing changes but speed: the next open replays the whole log.

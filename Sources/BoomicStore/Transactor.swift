@@ -259,12 +259,16 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
                 throw error
             }
             publish(w, snapshot, tail)
-            // Checkpoints where the policy would have written them one commit at a time, so
-            // time travel into the middle of an imported history is as fast as anywhere else.
+            // Checkpoints where the policy would have left them one commit at a time, so time
+            // travel into the middle of an imported history is as fast as anywhere else; but
+            // only those its thinning keeps, written once. Writing each due one and thinning
+            // after was a whole basis encoded and stored for nothing, 90 times in 100: 20 s of
+            // `import-json`'s 28 for 10,000 transactions at 50,000 songs.
+            let kept = checkpointsKept(w, first: first, ts)
             for (i, t) in ts.enumerated() {
                 snapshot = Snapshot(head: first + i, basis: apply(t, snapshot.basis))
                 publish(w, snapshot, [TailItem(seq: first + i, weight: policy.weight(t))])
-                maybeCheckpoint(w, snapshot)
+                if kept.contains(first + i) { _ = try? writeCheckpoint(w, snapshot, busyTimeout: 0) }
             }
             w.log.connection.checkpointWAL()
             return snapshot.head

@@ -25,6 +25,23 @@ import Testing
         }
     }
 
+    /// More checkpoints due than are kept: the batch writes only those the thinning keeps, and
+    /// they are the ones (and weigh what) one-at-a-time commits leave, on random batches.
+    @Test(arguments: [(5, 3, 120), (7, 10, 300), (3, 4, 61), (50, 10, 40)])
+    func aBatchKeepsTheCheckpointsCommitsOneByOneKeep(every: Int, retained: Int, count: Int) throws {
+        try withTemporaryDirectory { dir in
+            var rng = SplitMix64(seed: UInt64(every * 1_000 + count))
+            let ops = (1...count).map { rng.op(at: Double($0)) }
+            let batch = try openToy(dir + "/a.sqlite", checkpointEvery: every, retained: retained)
+            try batch.appendAll(ops, expectedHead: 0)
+            let single = try openToy(dir + "/b.sqlite", checkpointEvery: every, retained: retained)
+            for op in ops { try single.commit(op) }
+            #expect(try batch.checkpointSeqs() == single.checkpointSeqs(), "every \(every), retained \(retained)")
+            #expect(try batch.checkpointWeights() == single.checkpointWeights())
+            for k in [0, count / 3, count / 2, count] { #expect(try batch.basis(at: k) == single.basis(at: k), "state \(k)") }
+        }
+    }
+
     @Test func aBadTransactionInTheBatchCommitsNone() throws {
         try withTemporaryDirectory { dir in
             let store = try openToy(dir + "/library.sqlite")
