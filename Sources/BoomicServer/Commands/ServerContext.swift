@@ -27,9 +27,14 @@ public final class ServerContext: Sendable {
     /// library closed); nothing where whoever made the server did not say.
     let stop: @Sendable () -> Void
 
+    /// Long answers handed to clients and not yet sent, across every connection.
+    let unsent: UnsentAnswers
+
     public init(library: ServerLibrary, rooms: Rooms, hub: IdleHub, password: String?,
-                version: String, started: Date = Date(), stop: @escaping @Sendable () -> Void = {}) {
+                version: String, started: Date = Date(), unsentLimit: Int = UnsentAnswers.defaultLimit,
+                stop: @escaping @Sendable () -> Void = {}) {
         self.stop = stop
+        unsent = UnsentAnswers(limit: unsentLimit)
         self.version = version
         self.library = library
         self.rooms = rooms

@@ -189,7 +189,11 @@ final class MPDConnectionHandler: ChannelInboundHandler {
             switch CommandTable.run(line, client: client, server: server, index: 0) {
             case let .success(invocation):
                 // `close` and `kill` end the connection without an answer, as MPD's do.
-                if invocation.closes { close(context) } else { write(context, invocation.response, ending: "OK\n") }
+                if invocation.closes {
+                    close(context)
+                } else if !write(context, invocation.response, ending: "OK\n") {
+                    write(context, noRoom(line.command, index: 0))
+                }
             case let .failure(error):
                 write(context, error.line + "\n")
             }
@@ -233,7 +237,10 @@ final class MPDConnectionHandler: ChannelInboundHandler {
                     closing = true
                     return
                 }
-                write(context, invocation.response, ending: ok ? "list_OK\n" : "")
+                guard write(context, invocation.response, ending: ok ? "list_OK\n" : "") else {
+                    write(context, noRoom(line.command, index: i))
+                    return
+                }
                 if out.readableBytes >= Self.outLimit { handOver(context) }
             case let .failure(error):
                 write(context, error.line + "\n")
@@ -275,15 +282,33 @@ final class MPDConnectionHandler: ChannelInboundHandler {
         out.writeString(text)
     }
 
-    /// The response, then `ending`; a big one (`listallinfo`) goes to NIO as it is, not copied.
-    private func write(_ context: ChannelHandlerContext, _ response: MPDResponse, ending: String) {
-        if response.bytes.readableBytes >= Self.outLimit {
+    /// The response, then `ending`; a big one (`listallinfo`) goes to NIO as it is, not copied,
+    /// if the answers waiting for all clients leave room for it (`UnsentAnswers`): false, and
+    /// nothing written, when they do not.
+    private func write(_ context: ChannelHandlerContext, _ response: MPDResponse, ending: String) -> Bool {
+        let count = response.bytes.readableBytes
+        if count >= Self.outLimit {
+            let unsent = server.unsent
+            guard unsent.take(count) else { return false }
             handOver(context)
-            context.write(wrapOutboundOut(response.bytes), promise: nil)
+            // Completed when NIO has written the bytes, or failed when the connection closes
+            // first: the room comes back either way.
+            let sent = context.eventLoop.makePromise(of: Void.self)
+            sent.futureResult.whenComplete { _ in unsent.give(count) }
+            context.write(wrapOutboundOut(response.bytes), promise: sent)
         } else {
             out.writeImmutableBuffer(response.bytes)
         }
         out.writeString(ending)
+        return true
+    }
+
+    /// What a long answer refused for want of room says (`write`): MPD's "system" error.
+    private func noRoom(_ command: String, index: Int) -> String {
+        let held = server.unsent.bytes
+        let size = held >= 1 << 20 ? "\(held >> 20) MB" : "\(held >> 10) kB"
+        return MPDError(.system, "the server holds \(size) of answers that clients have not read yet; try again",
+                        command: command, index: index).line + "\n"
     }
 
     /// Hands what was gathered to NIO (written, not flushed).

@@ -13,8 +13,9 @@ import NIOEmbedded
 enum ServerConversation {
     /// Everything the handler wrote for `input`, as text. `songs` gets the library's folder
     /// (the music folder) and gives the songs imported before; `outbound` gives handlers put
-    /// in front of the connection's.
+    /// in front of the connection's; `closed` sees the server once the connection is closed.
     static func run(_ input: String, outbound: (EmbeddedChannel) -> [any ChannelHandler] = { _ in [] },
+                    unsentLimit: Int = UnsentAnswers.defaultLimit, closed: (ServerContext) -> Void = { _ in },
                     songs: (String) -> [Song]) throws -> String {
         try withTemporaryDirectory { dir in
             let session = try LibrarySession.open(at: dir, create: true, client: .init(command: "test", version: "0"))
@@ -26,7 +27,8 @@ enum ServerConversation {
             let rooms = Rooms(library: library, store: try PlayerStateStore(libraryLocation: dir), outputs: [.null],
                               sound: SoundSettings(), hub: hub, record: false, warn: { _ in })
             defer { rooms.quitAll() }
-            let server = ServerContext(library: library, rooms: rooms, hub: hub, password: nil, version: "test")
+            let server = ServerContext(library: library, rooms: rooms, hub: hub, password: nil, version: "test",
+                                       unsentLimit: unsentLimit)
             let channel = EmbeddedChannel()
             let client = ClientState(id: 1, address: "test", isLocal: false, idle: hub.makeSlot(), needsPassword: false)
             try channel.pipeline.syncOperations.addHandlers(outbound(channel) + [MPDConnectionHandler(server: server, client: client)])
@@ -35,6 +37,7 @@ enum ServerConversation {
             var out = ""
             while let chunk = try channel.readOutbound(as: ByteBuffer.self) { out += String(buffer: chunk) }
             _ = try? channel.finish()
+            closed(server)
             return out
         }
     }
