@@ -64,7 +64,7 @@ struct Backup: ParsableCommand {
             throw error
         }
         try? SystemCall.syncDirectory(folder)
-        Out.line("Backed up \(head) transaction\(head == 1 ? "" : "s") to \(target)")
+        Out.line("Backed up \(Formatting.count(head, "transaction")) to \(target)")
     }
 
     /// Flushes the copy to disk before it takes the target's name.

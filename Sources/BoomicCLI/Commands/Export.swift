@@ -75,7 +75,7 @@ struct ImportJSON: ParsableCommand {
         do {
             try lib.appendAll(transactions, expectedHead: 0)
         } catch StoreError.headMoved(_, let found) {
-            throw CLIError("the library at \(lib.location) got \(found) transaction\(found == 1 ? "" : "s") from another boomic process while the export was read; import-json needs a new library (--library NEWDIR); nothing was imported")
+            throw CLIError("the library at \(lib.location) got \(Formatting.count(found, "transaction")) from another boomic process while the export was read; import-json needs a new library (--library NEWDIR); nothing was imported")
         }
         Out.line("Imported \(Formatting.count(transactions.count, "transaction")); the library now has \(Formatting.count(lib.basis.songs.count, "song")).")
     }

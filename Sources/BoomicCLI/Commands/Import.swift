@@ -31,7 +31,7 @@ struct Import: ParsableCommand {
         let s = r.summary
         let line = "\(s.added) added, \(s.changed) changed, \(s.moved) moved, \(s.missing) missing, \(s.unchanged) unchanged"
             + (s.unreadable > 0 ? ", \(s.unreadable) unreadable" : "")
-            + (r.otherNames > 0 ? ", \(r.otherNames) hard link\(r.otherNames == 1 ? "" : "s") to files listed under another name" : "")
+            + (r.otherNames > 0 ? ", \(Formatting.count(r.otherNames, "hard link")) to files listed under another name" : "")
         if let seq = r.seq {
             Out.line("Imported: \(line) (transaction \(seq))")
         } else {

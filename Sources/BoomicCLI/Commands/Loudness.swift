@@ -56,12 +56,12 @@ struct Loudness: ParsableCommand, TakesTerms {
         let preview = flow.preview
         let say: (String) -> Void = output.json ? { Terminal.warn($0) } : { Out.line($0) }
         guard !preview.isEmpty else { say("No changes to make: the songs already hold these values."); return }
-        if confirm.dryRun { say("Dry run: \(preview.count) song\(preview.count == 1 ? "" : "s") would change."); return }
-        guard Terminal.confirm("Store the ReplayGain values of \(preview.count) song\(preview.count == 1 ? "" : "s")?", yes: confirm.yes) else {
+        if confirm.dryRun { say("Dry run: \(Formatting.count(preview.count, "song")) would change."); return }
+        guard Terminal.confirm("Store the ReplayGain values of \(Formatting.count(preview.count, "song"))?", yes: confirm.yes) else {
             say("Nothing changed."); return
         }
         if let c = try flow.commit(message: change.message, label: "loudness \(query.joined(separator: " "))".trimmingCharacters(in: .whitespaces)) {
-            say("Stored ReplayGain values of \(c.transaction.assertions.count) song\(c.transaction.assertions.count == 1 ? "" : "s") (transaction \(c.seq)); 'boomic write' puts them into the files, 'boomic undo' takes them back.")
+            say("Stored ReplayGain values of \(Formatting.count(c.transaction.assertions.count, "song")) (transaction \(c.seq)); 'boomic write' puts them into the files, 'boomic undo' takes them back.")
         }
     }
 }

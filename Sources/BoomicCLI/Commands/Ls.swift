@@ -59,7 +59,7 @@ struct Ls: ParsableCommand, TakesTerms {
             let year = a.year.map { " (\($0))" } ?? ""
             var counts = ""
             if let whole, let key = a.firstSong.flatMap(AlbumKey.init), let total = whole.albums[key]?.count {
-                counts = "  " + Terminal.dim("\(a.songs) of \(total) song\(total == 1 ? "" : "s")")
+                counts = "  " + Terminal.dim("\(a.songs) of \(Formatting.count(total, "song"))")
             }
             Out.line(Terminal.printable("\(a.albumartist) - \(a.album)") + year + counts)
         }
@@ -68,7 +68,7 @@ struct Ls: ParsableCommand, TakesTerms {
     private func printArtists(_ list: [Browse.ArtistRow]) throws {
         if output.json { try JSONOut.printArray(list); return }
         for a in list {
-            Out.line("\(Terminal.printable(a.name))  \(Terminal.dim("\(a.albums) album\(a.albums == 1 ? "" : "s"), \(a.songs) song\(a.songs == 1 ? "" : "s")"))")
+            Out.line("\(Terminal.printable(a.name))  \(Terminal.dim("\(Formatting.count(a.albums, "album")), \(Formatting.count(a.songs, "song"))"))")
         }
     }
 }

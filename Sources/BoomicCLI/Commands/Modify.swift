@@ -45,8 +45,8 @@ struct Modify: ParsableCommand, TakesTerms {
         for name in Set(assignments.compactMap(\.userField)).subtracting(userFields).sorted() {
             Out.line("New field '\(name)': kept in the library (queries, --json, info), never written to files.")
         }
-        if confirm.dryRun { Out.line("Dry run: \(preview.count) song\(preview.count == 1 ? "" : "s") would change."); return }
-        guard Terminal.confirm("Really modify \(preview.count) song\(preview.count == 1 ? "" : "s")?", yes: confirm.yes) else {
+        if confirm.dryRun { Out.line("Dry run: \(Formatting.count(preview.count, "song")) would change."); return }
+        guard Terminal.confirm("Really modify \(Formatting.count(preview.count, "song"))?", yes: confirm.yes) else {
             Out.line("Nothing changed."); return
         }
         let c = try flow.commit(message: change.message)

@@ -42,7 +42,7 @@ struct Remove: ParsableCommand, TakesTerms {
                      + inPlaylists.map(\.playlist.name).joined(separator: ", "))
         }
         if confirm.dryRun { Out.line("Dry run: \(Formatting.count(songs.count, "song")) would be removed from the library."); return }
-        guard Terminal.confirm("Remove \(songs.count) song\(songs.count == 1 ? "" : "s") from the library (files stay)?", yes: confirm.yes) else {
+        guard Terminal.confirm("Remove \(Formatting.count(songs.count, "song")) from the library (files stay)?", yes: confirm.yes) else {
             Out.line("Nothing changed."); return
         }
         let c = try flow.commit(message: change.message)

@@ -65,7 +65,6 @@ struct Search: ParsableCommand, TakesTerms {
             name = hit.name
             tier = "\(hit.tier)"
             matched = hit.matches.map(\.field.rawValue)
-            func count(_ n: Int, _ what: String) -> String { "\(n) \(what)\(n == 1 ? "" : "s")" }
             switch hit.subject {
             case .song(let songID):
                 let s = basis[songID]
@@ -78,21 +77,21 @@ struct Search: ParsableCommand, TakesTerms {
                 album = title
                 albumartist = albumArtist
                 songs = n
-                line = Terminal.printable("\(albumArtist) - \(title)") + "  " + Terminal.dim(count(n, "song"))
+                line = Terminal.printable("\(albumArtist) - \(title)") + "  " + Terminal.dim(Formatting.count(n, "song"))
             case .artist(_, let display, let albumCount, let n):
                 albums = albumCount
                 songs = n
-                line = Terminal.printable(display) + "  " + Terminal.dim(count(albumCount, "album") + ", " + count(n, "song"))
+                line = Terminal.printable(display) + "  " + Terminal.dim(Formatting.count(albumCount, "album") + ", " + Formatting.count(n, "song"))
             case .taglist(let listID, let listName):
                 id = listID
                 let n = ListID(uuidString: listID).flatMap { whole.taglists[$0] }.map { basis.songCount(in: $0, timeZone: .current) } ?? 0
                 songs = n
-                line = Terminal.printable(listName) + "  " + Terminal.dim(count(n, "song"))
+                line = Terminal.printable(listName) + "  " + Terminal.dim(Formatting.count(n, "song"))
             case .playlist(let listID, let listName):
                 id = listID
                 let n = ListID(uuidString: listID).flatMap { whole.playlists[$0] }?.songs.count ?? 0
                 songs = n
-                line = Terminal.printable(listName) + "  " + Terminal.dim(count(n, "song"))
+                line = Terminal.printable(listName) + "  " + Terminal.dim(Formatting.count(n, "song"))
             }
         }
     }

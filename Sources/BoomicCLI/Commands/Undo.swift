@@ -24,7 +24,7 @@ struct Undo: ParsableCommand {
         let lib = try Library.open(at: options.location, create: false)
         let stack = try lib.undoStack()
         guard let plan = stack.undoPlan(count: count) else {
-            throw CLIError(stack.done.isEmpty ? "nothing to undo" : "only \(stack.done.count) change\(stack.done.count == 1 ? "" : "s") can be undone; try 'boomic undo \(stack.done.count)'")
+            throw CLIError(stack.done.isEmpty ? "nothing to undo" : "only \(Formatting.count(stack.done.count, "change")) can be undone; try 'boomic undo \(stack.done.count)'")
         }
         let what = plan.steps.map { String($0.seq) }.joined(separator: ", ")
         if !plays { try Self.refuseLeavingPlays(lib, steps: plan.steps.map(\.seq), verb: "undo \(what)") }

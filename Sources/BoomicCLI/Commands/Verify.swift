@@ -27,7 +27,7 @@ struct Verify: ParsableCommand {
         try Self.examineLog(at: options.location, repair: repair)
         let lib = try Library.open(at: options.location, create: false)
         let r = try VerifyFlow.run(lib, repair: repair)
-        Out.line("log: \(r.transactions) transactions read, checksums good; \(r.checkpoints) checkpoint\(r.checkpoints == 1 ? "" : "s") compared")
+        Out.line("log: \(r.transactions) transactions read, checksums good; \(Formatting.count(r.checkpoints, "checkpoint")) compared")
         Out.line("art: \(r.pictures) pictures referenced, \(r.pictures - r.picturesMissing) present")
         for path in r.filesMissing { Terminal.warn("missing file: \(path)") }
         let gone = r.filesMissing.count
@@ -43,7 +43,7 @@ struct Verify: ParsableCommand {
         let problems = r.problems + (repair ? [] : r.checkpointProblems)
         if !problems.isEmpty {
             let hint = !repair && !r.checkpointProblems.isEmpty ? "; 'boomic verify --repair' rebuilds the checkpoints" : ""
-            throw CLIError("verify found \(problems.count) problem\(problems.count == 1 ? "" : "s")" + hint)
+            throw CLIError("verify found \(Formatting.count(problems.count, "problem"))" + hint)
         }
         Out.line("OK")
     }

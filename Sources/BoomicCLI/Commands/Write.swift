@@ -40,7 +40,7 @@ struct Write: ParsableCommand, TakesTerms {
             Out.line(Terminal.yellow("~ ") + Terminal.printable(p.plan.song.path))
             for d in p.plan.differences { Out.line("    " + ChangePrinter.shown(d)) }
         }
-        let count = "\(planned.count) file\(planned.count == 1 ? "" : "s")"
+        let count = Formatting.count(planned.count, "file")
         if planned.isEmpty {
             Out.line(writing.failures == 0 ? "Every file already holds the library's tags." : "Nothing to write.")
             if !confirm.dryRun, !writing.agreeing.isEmpty { _ = try writing.record([], message: change.message) }
@@ -54,7 +54,7 @@ struct Write: ParsableCommand, TakesTerms {
             Interruption.catchSignals()
             let outcomes = writing.write(planned)
             let c = try writing.record(outcomes, message: change.message)
-            Out.line("Wrote tags into \(outcomes.count) file\(outcomes.count == 1 ? "" : "s")"
+            Out.line("Wrote tags into \(Formatting.count(outcomes.count, "file"))"
                 + (c.map { " (transaction \($0))." } ?? "."))
         }
         try writing.finish()
@@ -67,7 +67,7 @@ extension TagWriting {
     static func afterModify(_ lib: LibrarySession, transaction: Transaction, message: String?) throws {
         Interruption.catchSignals()
         let r = try afterModify(lib, transaction: transaction, message: message, events: TerminalEvents())
-        Out.line("Wrote tags into \(r.files) file\(r.files == 1 ? "" : "s")" + (r.seq.map { " (transaction \($0))." } ?? "."))
+        Out.line("Wrote tags into \(Formatting.count(r.files, "file"))" + (r.seq.map { " (transaction \($0))." } ?? "."))
         if r.failures > 0 { throw notWritten(r.failures) }
     }
 }

@@ -44,7 +44,7 @@ struct PlaylistCommand: ParsableCommand {
                 count = ids.count
                 return try PlaylistGeneration.create(name, songs: ids, id: ListID(UUID()), on: basis)
             }
-            if let seq { Out.line("Created playlist '\(name)' with \(count) song\(count == 1 ? "" : "s") (transaction \(seq)).") }
+            if let seq { Out.line("Created playlist '\(name)' with \(Formatting.count(count, "song")) (transaction \(seq)).") }
         }
     }
 
@@ -67,7 +67,7 @@ struct PlaylistCommand: ParsableCommand {
             if output.json { try JSONOut.printArray(rows); return }
             if rows.isEmpty { Out.line("No playlists yet; 'boomic playlist new NAME [QUERY]' makes one."); return }
             for r in rows {
-                Out.line("\(Terminal.bold(Terminal.printable(r.name)))  " + Terminal.dim("\(r.songs) song\(r.songs == 1 ? "" : "s"), \(Formatting.duration(r.duration))"))
+                Out.line("\(Terminal.bold(Terminal.printable(r.name)))  " + Terminal.dim("\(Formatting.count(r.songs, "song")), \(Formatting.duration(r.duration))"))
             }
         }
     }
@@ -138,7 +138,7 @@ struct PlaylistCommand: ParsableCommand {
                 _ = try PlaylistGeneration.find(name, in: lib.basis)
                 throw CLIError("no songs match '\(query.joined(separator: " "))': nothing added")
             }
-            Out.line("Added \(count) song\(count == 1 ? "" : "s") to '\(name)' (transaction \(seq)).")
+            Out.line("Added \(Formatting.count(count, "song")) to '\(name)' (transaction \(seq)).")
         }
     }
 

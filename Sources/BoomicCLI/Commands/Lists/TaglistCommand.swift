@@ -47,7 +47,7 @@ struct TaglistCommand: ParsableCommand {
             }
             guard let c, let (_, t) = lib.basis.taglist(named: taglist.name) else { return }
             let n = lib.basis.songCount(in: t, timeZone: .current)
-            Out.line("Added taglist \(t.name): \(n) song\(n == 1 ? "" : "s") (transaction \(c.seq)).")
+            Out.line("Added taglist \(t.name): \(Formatting.count(n, "song")) (transaction \(c.seq)).")
         }
     }
 
@@ -70,7 +70,7 @@ struct TaglistCommand: ParsableCommand {
             if rows.isEmpty { Out.line("No taglists yet; 'boomic taglist add NAME CLAUSE…' makes one."); return }
             for r in rows {
                 Out.line("\(Terminal.bold(Terminal.printable(r.name)))  \(Terminal.printable(r.clauses.map(Self.quoted).joined(separator: " ")))  "
-                         + Terminal.dim("\(r.songs) song\(r.songs == 1 ? "" : "s")"))
+                         + Terminal.dim(Formatting.count(r.songs, "song")))
             }
         }
 
