@@ -187,12 +187,12 @@ def one_cpu(procs, runs=20000, rounds=3):
     the time is the two processes' work and one switch each way. Returns, per server, the median
     time and the server's own CPU time a request, medians of `rounds`."""
     everywhere = os.sched_getaffinity(0)
-    cpu = {min(everywhere)}
+    one = {min(everywhere)}
     out = {}
     try:
-        os.sched_setaffinity(0, cpu)
+        os.sched_setaffinity(0, one)
         for p, _, _ in procs.values():
-            pin(p.pid, cpu)
+            pin(p.pid, one)
         samples = {n: [] for n in procs}
         for _ in range(rounds):
             for n, (p, port, _) in procs.items():

@@ -38,6 +38,9 @@ final class MPDConnectionHandler: ChannelInboundHandler {
     /// it, so one buffer serves a connection's requests.
     private var out = ByteBuffer()
     private static let outLimit = 64 * 1024
+    /// Bytes were handed to NIO and not flushed since: the end of a read flushes only then, so
+    /// that a read answered at once (the `status` poll) costs no second trip down the pipeline.
+    private var unflushed = false
     private var waitingStart = 0
 
     init(server: ServerContext, client: ClientState) {
@@ -70,7 +73,8 @@ final class MPDConnectionHandler: ChannelInboundHandler {
         if waitingStart == waiting.count, list == nil, !client.mayBeIdle, out.readableBytes == 0,
            framer.isBetweenLines, Self.isStatusAlone(read), client.authenticated,
            let answer = StatusCommands.keptAnswer(for: client, server: server) {
-            context.write(wrapOutboundOut(answer), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(answer), promise: nil)
+            unflushed = false
             return
         }
         framer.take(read, into: &waiting)
@@ -296,6 +300,7 @@ final class MPDConnectionHandler: ChannelInboundHandler {
             let sent = context.eventLoop.makePromise(of: Void.self)
             sent.futureResult.whenComplete { _ in unsent.give(count) }
             context.write(wrapOutboundOut(response.bytes), promise: sent)
+            unflushed = true
         } else {
             out.writeImmutableBuffer(response.bytes)
         }
@@ -321,13 +326,18 @@ final class MPDConnectionHandler: ChannelInboundHandler {
         let gathered = out
         out = context.channel.allocator.buffer(capacity: 1024)
         context.write(wrapOutboundOut(gathered), promise: nil)
+        unflushed = true
     }
 
     private func flush(_ context: ChannelHandlerContext) {
         guard out.readableBytes > 0 else {
-            context.flush()
+            if unflushed {
+                unflushed = false
+                context.flush()
+            }
             return
         }
+        unflushed = false
         do {
             let gathered = out
             out.moveReaderIndex(to: out.writerIndex)  // read as sent, storage still shared
