@@ -253,25 +253,13 @@ enum DatabaseCommands {
         guard snapshot.tree.directory(uri) != nil, uri.isEmpty || snapshot.tree.path(for: uri) != nil else {
             throw inv.error(.noExist, "No such directory")
         }
-        var response = inv.response
-        let tags = inv.client.tags
-        snapshot.tree.walk(from: uri) { dir, contents in
-            // The folder asked for comes first too, as MPD prints it (not the root).
-            if !dir.isEmpty {
-                response.add("directory", dir)
-                if info { addModified(&response, contents) }
-            }
-            for song in snapshot.songs(in: contents) {
-                if info { response.add(song: song, in: snapshot.tree, tags: tags) } else { response.add(file: song, in: snapshot.tree) }
-            }
-            addPlaylists(&response, contents, prefix: dir.isEmpty ? "" : dir + "/", modified: info)
-        }
-        inv.response = response
+        inv.response.write(TreeLines(walking: snapshot.tree, from: uri, tags: inv.client.tags, info: info),
+                           upTo: LongAnswers.slice)
     }
 
     /// A directory's playlist files, as MPD lists them after its songs (with their
     /// `Last-Modified` in `lsinfo` and `listallinfo`).
-    private static func addPlaylists(_ response: inout MPDResponse, _ dir: MusicTree.Directory, prefix: String, modified: Bool) {
+    static func addPlaylists(_ response: inout MPDResponse, _ dir: MusicTree.Directory, prefix: String, modified: Bool) {
         for list in dir.playlists {
             response.add("playlist", prefix + list.name)
             if modified { response.add("Last-Modified", MPDResponse.timeStamp(seconds: list.modified)) }
@@ -280,7 +268,7 @@ enum DatabaseCommands {
 
     /// A directory's `Last-Modified`, as MPD prints it after `directory:` in `lsinfo`,
     /// `listallinfo` and `listfiles` (not in `listall`).
-    private static func addModified(_ response: inout MPDResponse, _ dir: MusicTree.Directory?) {
+    static func addModified(_ response: inout MPDResponse, _ dir: MusicTree.Directory?) {
         guard let dir, dir.modified > 0 else { return }
         response.add("Last-Modified", MPDResponse.timeStamp(seconds: dir.modified))
     }
@@ -288,9 +276,8 @@ enum DatabaseCommands {
     private static func print(_ inv: inout Invocation, foldCase: Bool) throws(MPDError) {
         let selection = try Selection(inv, from: 0, keywords: ["sort", "window"], substrings: foldCase)
         let snapshot = inv.snapshot
-        for song in try selection.songs(in: snapshot, foldCase: foldCase, inv: inv) {
-            inv.response.add(song: song, in: snapshot.tree, tags: inv.client.tags)
-        }
+        let songs = try selection.songs(in: snapshot, foldCase: foldCase, inv: inv)
+        inv.response.write(SongLines(songs, tree: snapshot.tree, tags: inv.client.tags), upTo: LongAnswers.slice)
     }
 
     private static func add(_ inv: inout Invocation, foldCase: Bool) throws(MPDError) {

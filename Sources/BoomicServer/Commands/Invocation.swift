@@ -136,14 +136,7 @@ struct Invocation {
 
     /// Prints a queue entry: the song, then its position and id (and priority when set).
     mutating func add(entry: PlayQueue.Entry, position: Int, snapshot: ServerLibrary.Snapshot) {
-        if let song = snapshot.basis[entry.song], let uri = snapshot.tree.uri(for: song.path) {
-            response.add(song: song, uri: uri, tags: client.tags)
-        } else {
-            response.add("file", "(removed from the library)")
-        }
-        response.add("Pos", position)
-        response.add("Id", entry.id.rawValue)
-        if entry.priority > 0 { response.add("Prio", entry.priority) }
+        response.add(entry: entry, position: position, snapshot: snapshot, tags: client.tags)
     }
 }
 

@@ -26,6 +26,12 @@ final class MPDConnectionHandler: ChannelInboundHandler {
     /// held at once (a list of 9,999 `listallinfo` to a client that does not read would be
     /// gigabytes); at most one command's answer over the water mark is.
     private var pausedList: (ok: Bool, lines: [MPDCommandLine], next: Int)?
+    /// A long answer being made as the client reads it (`MPDResponse.rest`), and what ends it
+    /// (`OK`, `list_OK`): nothing else is answered until it has ended.
+    private var streaming: (rest: any AnswerRest, ending: String)?
+    /// In `pump`: a client taking its answers meanwhile (a flush there can tell at once) is
+    /// seen by `pump` itself, not by a second `pump` inside the first.
+    private var pumping = false
     /// Requests read but not yet carried out: the socket's bytes arrive in reads of up to a
     /// megabyte, so a client that never reads its answers may have sent hundreds of requests at
     /// once. They wait here, as the bytes they came in (bounded by what one read holds, since
@@ -70,7 +76,7 @@ final class MPDConnectionHandler: ChannelInboundHandler {
         // The poll every client keeps sending, alone in its read, with nothing before it to
         // answer first: its last answer as it is, while nothing it is made of changed. No
         // framing, parsing or copying, which were a third of the server's own work for it.
-        if waitingStart == waiting.count, list == nil, !client.mayBeIdle, out.readableBytes == 0,
+        if waitingStart == waiting.count, list == nil, pausedList == nil, streaming == nil, !client.mayBeIdle, out.readableBytes == 0,
            framer.isBetweenLines, Self.isStatusAlone(read), client.authenticated,
            let answer = StatusCommands.keptAnswer(for: client, server: server) {
             context.writeAndFlush(wrapOutboundOut(answer), promise: nil)
@@ -104,20 +110,22 @@ final class MPDConnectionHandler: ChannelInboundHandler {
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         let writable = context.channel.isWritable
         context.channel.setOption(ChannelOptions.autoRead, value: writable).whenComplete { _ in }
-        if writable {
-            if let paused = pausedList {
-                pausedList = nil
-                continueList(ok: paused.ok, lines: paused.lines, from: paused.next, context: context)
-                if closing { close(context) }
+        if writable, !pumping {
+            if streaming == nil || pump(context) {
+                if let paused = pausedList {
+                    pausedList = nil
+                    continueList(ok: paused.ok, lines: paused.lines, from: paused.next, context: context)
+                    if closing { close(context) }
+                }
+                drain(context: context)
             }
-            drain(context: context)
             flush(context)
         }
         context.fireChannelWritabilityChanged()
     }
 
     private func drain(context: ChannelHandlerContext) {
-        while waitingStart < waiting.count, pausedList == nil, context.channel.isWritable, context.channel.isActive {
+        while waitingStart < waiting.count, pausedList == nil, streaming == nil, context.channel.isWritable, context.channel.isActive {
             let request = waiting[waitingStart]
             waitingStart += 1
             switch request {
@@ -245,6 +253,11 @@ final class MPDConnectionHandler: ChannelInboundHandler {
                     write(context, noRoom(line.command, index: i))
                     return
                 }
+                if streaming != nil {
+                    // Its answer goes on as the client reads; the list after it.
+                    pausedList = (ok, lines, i + 1)
+                    return
+                }
                 if out.readableBytes >= Self.outLimit { handOver(context) }
             case let .failure(error):
                 write(context, error.line + "\n")
@@ -290,6 +303,12 @@ final class MPDConnectionHandler: ChannelInboundHandler {
     /// if the answers waiting for all clients leave room for it (`UnsentAnswers`): false, and
     /// nothing written, when they do not.
     private func write(_ context: ChannelHandlerContext, _ response: MPDResponse, ending: String) -> Bool {
+        if let rest = response.rest {
+            out.writeImmutableBuffer(response.bytes)
+            streaming = (rest, ending)
+            pump(context)
+            return true
+        }
         let count = response.bytes.readableBytes
         if count >= Self.outLimit {
             let unsent = server.unsent
@@ -305,6 +324,35 @@ final class MPDConnectionHandler: ChannelInboundHandler {
             out.writeImmutableBuffer(response.bytes)
         }
         out.writeString(ending)
+        return true
+    }
+
+    /// Goes on with the answer being made (`streaming`) while the client takes it: a slice at a
+    /// time is handed to NIO until its count of unsent bytes passes the high water mark; the
+    /// client's reading it down to the low one (`channelWritabilityChanged`) calls this again.
+    /// True once the answer has ended and its ending is written.
+    @discardableResult
+    private func pump(_ context: ChannelHandlerContext) -> Bool {
+        pumping = true
+        defer { pumping = false }
+        while let (rest, ending) = streaming {
+            guard context.channel.isActive else { return false }
+            if !context.channel.isWritable {
+                flush(context)
+                // The flush may have sent enough already: then go on here.
+                if !context.channel.isWritable { return false }
+                continue
+            }
+            handOver(context)
+            var more = rest, slice = MPDResponse()
+            let ended = more.write(into: &slice, atLeast: LongAnswers.slice)
+            streaming = ended ? nil : (more, ending)
+            if slice.count > 0 {
+                context.write(wrapOutboundOut(slice.bytes), promise: nil)
+                unflushed = true
+            }
+            if ended { out.writeString(ending) }
+        }
         return true
     }
 

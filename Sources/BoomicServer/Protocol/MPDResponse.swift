@@ -10,11 +10,38 @@ import NIOCore
 /// of a 20 MB `listallinfo`), and a buffer grows in place where a string would be copied.
 public struct MPDResponse: Sendable {
     public private(set) var bytes = ByteBuffer()
+    /// What is left of a long answer (`listallinfo`, `find`), made as the client reads it: the
+    /// connection sends `bytes`, then asks for the rest slice by slice while the client takes
+    /// them. So a connection holds a slice of its answer, not all of it (16 MB for
+    /// `listallinfo` at 50,000 songs), however slowly its client reads.
+    public var rest: (any AnswerRest)?
 
     public init() {}
 
-    /// The response as text (binary payloads included as they decode).
-    public var text: String { String(decoding: bytes.readableBytesView, as: UTF8.self) }
+    /// The bytes written so far.
+    public var count: Int { bytes.readableBytes }
+
+    /// The whole response as text, its rest made too (binary payloads included as they decode).
+    public var text: String {
+        var whole = self
+        whole.finish()
+        return String(decoding: whole.bytes.readableBytesView, as: UTF8.self)
+    }
+
+    /// Makes the rest of the answer now.
+    public mutating func finish() {
+        while var more = rest {
+            rest = nil
+            if !more.write(into: &self, atLeast: .max) { rest = more }
+        }
+    }
+
+    /// Writes `rest` up to `atLeast` bytes, and keeps what is left of it as this response's
+    /// rest: a short answer is made whole at once, a long one goes on as the client reads.
+    public mutating func write(_ rest: some AnswerRest, upTo atLeast: Int) {
+        var more = rest
+        if !more.write(into: &self, atLeast: atLeast) { self.rest = more }
+    }
 
     /// Room for `count` bytes without growing step by step.
     public mutating func reserve(_ count: Int) { bytes.reserveCapacity(bytes.writerIndex + count) }
@@ -317,4 +344,11 @@ public struct MPDResponse: Sendable {
             w.putMilliseconds(seconds)
         }
     }
+}
+
+/// The rest of a long answer: where a walk or a song list is, and how to go on from there.
+public protocol AnswerRest: Sendable {
+    /// Writes the next lines into `response`: at least `atLeast` bytes, unless the answer ends
+    /// first (then true). Each call writes whole lines, so a slice ends between two.
+    mutating func write(into response: inout MPDResponse, atLeast: Int) -> Bool
 }

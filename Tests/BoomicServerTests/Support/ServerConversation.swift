@@ -13,10 +13,11 @@ import NIOEmbedded
 enum ServerConversation {
     /// Everything the handler wrote for `input`, as text. `songs` gets the library's folder
     /// (the music folder) and gives the songs imported before; `outbound` gives handlers put
-    /// in front of the connection's; `closed` sees the server once the connection is closed.
+    /// in front of the connection's; `then` acts on the channel once the input is in (before
+    /// the output is read); `closed` sees the server once the connection is closed.
     static func run(_ input: String, outbound: (EmbeddedChannel) -> [any ChannelHandler] = { _ in [] },
-                    unsentLimit: Int = UnsentAnswers.defaultLimit, closed: (ServerContext) -> Void = { _ in },
-                    songs: (String) -> [Song]) throws -> String {
+                    unsentLimit: Int = UnsentAnswers.defaultLimit, then: (EmbeddedChannel) throws -> Void = { _ in },
+                    closed: (ServerContext) -> Void = { _ in }, songs: (String) -> [Song]) throws -> String {
         try withTemporaryDirectory { dir in
             let session = try LibrarySession.open(at: dir, create: true, client: .init(command: "test", version: "0"))
             defer { session.close() }
@@ -34,6 +35,7 @@ enum ServerConversation {
             try channel.pipeline.syncOperations.addHandlers(outbound(channel) + [MPDConnectionHandler(server: server, client: client)])
             try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 6600)).wait()
             try channel.writeInbound(ByteBuffer(string: input))
+            try then(channel)
             var out = ""
             while let chunk = try channel.readOutbound(as: ByteBuffer.self) { out += String(buffer: chunk) }
             _ = try? channel.finish()
