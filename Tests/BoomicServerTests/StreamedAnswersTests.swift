@@ -6,9 +6,10 @@ import NIOCore
 import NIOEmbedded
 import Testing
 
-/// Long answers (`listallinfo`, `find`, `search`, `playlistinfo`) are made as the client reads them: a
-/// connection whose client does not read holds a slice of its answer, not all of it, and the
-/// answer it gets in the end is the same, byte for byte, with what follows it after it.
+/// Long answers (`listallinfo`, `find`, `search`, `playlistinfo`, `listplaylistinfo`) are made
+/// as the client reads them: a connection whose client does not read holds a slice of its
+/// answer, not all of it, and the answer it gets in the end is the same, byte for byte, with
+/// what follows it after it.
 @Suite struct StreamedAnswersTests {
     /// A socket whose client does not read: writes are held, and past NIO's high water mark
     /// (256 KiB) the channel says it is not writable, as NIO's does.
@@ -55,6 +56,7 @@ import Testing
         "command_list_ok_begin\nlistall\nsearch title \"a song\"\nping\ncommand_list_end\nstatus\n",
         "find \"(artist != 'nobody')\"\nlistallinfo \"Artist 3\"\n",
         "searchadd title \"a song\"\nplaylistinfo\nplchanges 0\nping\n",
+        "searchaddpl big title \"a song\"\nlistplaylistinfo big\nping\n",
     ])
     func aClientThatDoesNotReadHoldsASliceAndGetsTheWholeAnswerOnceItReads(_ input: String) throws {
         let whole = try ServerConversation.run(input, songs: Self.songs)

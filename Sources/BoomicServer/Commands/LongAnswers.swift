@@ -76,6 +76,32 @@ struct SongLines: AnswerRest {
     }
 }
 
+/// A stored playlist's songs (`listplaylistinfo`), printed as the client reads them: a taglist
+/// (`taglist: NAME`) may hold the whole library. An entry that is not in the library is its
+/// path alone, as in MPD.
+struct PlaylistLines: AnswerRest {
+    private let entries: ArraySlice<(uri: String, song: Song?)>
+    private let tags: MPDTagSet
+    private var next: Int
+
+    init(_ entries: ArraySlice<(uri: String, song: Song?)>, tags: MPDTagSet) {
+        self.entries = entries
+        self.tags = tags
+        next = entries.startIndex
+    }
+
+    mutating func write(into response: inout MPDResponse, atLeast: Int) -> Bool {
+        let start = response.count
+        while next < entries.endIndex {
+            if response.count - start >= atLeast { return false }
+            let entry = entries[next]
+            if let song = entry.song { response.add(song: song, uri: entry.uri, tags: tags) } else { response.add("file", entry.uri) }
+            next += 1
+        }
+        return true
+    }
+}
+
 /// Queue entries (`playlistinfo`, `plchanges`), printed as the client reads them: a queue of
 /// the whole library is as long as `listallinfo`.
 struct EntryLines: AnswerRest {

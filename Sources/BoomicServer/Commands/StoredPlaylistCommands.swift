@@ -31,9 +31,8 @@ enum StoredPlaylistCommands {
         },
         // An entry of a playlist file that is not in the library is its path alone, as in MPD.
         CommandSpec("listplaylistinfo", 1...2) { inv throws(MPDError) in
-            for entry in try windowed(entries(of: inv.args[0], inv: inv, snapshot: inv.snapshot), inv) {
-                if let song = entry.song { inv.response.add(song: song, uri: entry.uri, tags: inv.client.tags) } else { inv.response.add("file", entry.uri) }
-            }
+            let listed = try windowed(entries(of: inv.args[0], inv: inv, snapshot: inv.snapshot), inv)
+            inv.response.write(PlaylistLines(listed, tags: inv.client.tags), upTo: LongAnswers.slice)
         },
         CommandSpec("load", 1...3) { inv throws(MPDError) in
             let songs = try windowed(songs(of: inv.args[0], inv: inv, snapshot: inv.snapshot), inv)
