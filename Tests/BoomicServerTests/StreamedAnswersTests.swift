@@ -43,12 +43,7 @@ import Testing
 
     /// 6,000 songs in 60 folders: `listallinfo` is about 800 kB.
     static func songs(_ dir: String) -> [Song] {
-        var ids = SplitMix64(seed: 23)
-        return (0..<6_000).map { i in
-            var s = Song(id: SongID(ids.uuid()), path: "\(dir)/Artist \(i % 20)/Album \(i % 60)/\(i) A Song With A Title.flac")
-            s.title = "A Song With A Title \(i)"; s.artists = ["Artist \(i % 20)"]; s.album = "Album \(i % 60)"
-            return s
-        }
+        ServerConversation.titledSongs(6_000, artists: 20, albums: 60, seed: 23, in: dir)
     }
 
     @Test(arguments: [

@@ -24,12 +24,7 @@ import Testing
 
     /// 1,500 songs: `playlist` of them all is about 85 kB.
     static func songs(_ dir: String) -> [Song] {
-        var ids = SplitMix64(seed: 11)
-        return (0..<1_500).map { i in
-            var s = Song(id: SongID(ids.uuid()), path: "\(dir)/Artist \(i % 30)/Album \(i % 90)/\(i) A Song With A Title.flac")
-            s.title = "A Song With A Title \(i)"; s.artists = ["Artist \(i % 30)"]; s.album = "Album \(i % 90)"
-            return s
-        }
+        ServerConversation.titledSongs(1_500, artists: 30, albums: 90, seed: 11, in: dir)
     }
 
     @Test func aLongAnswerPastTheLimitIsRefusedAndTheRoomComesBackAtClose() throws {

@@ -277,7 +277,7 @@ enum DatabaseCommands {
         let selection = try Selection(inv, from: 0, keywords: ["sort", "window"], substrings: foldCase)
         let snapshot = inv.snapshot
         let songs = try selection.songs(in: snapshot, foldCase: foldCase, inv: inv)
-        inv.response.write(SongLines(songs, tree: snapshot.tree, tags: inv.client.tags), upTo: LongAnswers.slice)
+        inv.response.write(ItemLines.songs(songs, tree: snapshot.tree, tags: inv.client.tags), upTo: LongAnswers.slice)
     }
 
     private static func add(_ inv: inout Invocation, foldCase: Bool) throws(MPDError) {

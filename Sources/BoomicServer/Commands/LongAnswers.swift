@@ -52,81 +52,50 @@ struct TreeLines: AnswerRest {
     }
 }
 
-/// Songs found (`find`, `search`), printed as the client reads them.
-struct SongLines: AnswerRest {
-    private let songs: [Song]
-    private let tree: MusicTree
-    private let tags: MPDTagSet
+/// A list printed item by item as the client reads it: songs found (`find`, `search`), queue
+/// entries (`playlistinfo`, `plchanges`: a queue of the whole library is as long as
+/// `listallinfo`), a stored playlist's songs (`listplaylistinfo`: a taglist may hold the whole
+/// library).
+struct ItemLines<Item: Sendable>: AnswerRest {
+    private let items: [Item]
+    private let print: @Sendable (Item, inout MPDResponse) -> Void
     private var next = 0
 
-    init(_ songs: [Song], tree: MusicTree, tags: MPDTagSet) {
-        self.songs = songs
-        self.tree = tree
-        self.tags = tags
+    init(_ items: [Item], print: @escaping @Sendable (Item, inout MPDResponse) -> Void) {
+        self.items = items
+        self.print = print
     }
 
     mutating func write(into response: inout MPDResponse, atLeast: Int) -> Bool {
         let start = response.count
-        while next < songs.count {
+        while next < items.count {
             if response.count - start >= atLeast { return false }
-            response.add(song: songs[next], in: tree, tags: tags)
+            print(items[next], &response)
             next += 1
         }
         return true
     }
 }
 
-/// A stored playlist's songs (`listplaylistinfo`), printed as the client reads them: a taglist
-/// (`taglist: NAME`) may hold the whole library. An entry that is not in the library is its
-/// path alone, as in MPD.
-struct PlaylistLines: AnswerRest {
-    private let entries: ArraySlice<(uri: String, song: Song?)>
-    private let tags: MPDTagSet
-    private var next: Int
-
-    init(_ entries: ArraySlice<(uri: String, song: Song?)>, tags: MPDTagSet) {
-        self.entries = entries
-        self.tags = tags
-        next = entries.startIndex
+extension ItemLines<Song> {
+    static func songs(_ songs: [Song], tree: MusicTree, tags: MPDTagSet) -> Self {
+        Self(songs) { song, response in response.add(song: song, in: tree, tags: tags) }
     }
+}
 
-    mutating func write(into response: inout MPDResponse, atLeast: Int) -> Bool {
-        let start = response.count
-        while next < entries.endIndex {
-            if response.count - start >= atLeast { return false }
-            let entry = entries[next]
+extension ItemLines<(uri: String, song: Song?)> {
+    /// An entry that is not in the library is its path alone, as in MPD.
+    static func playlist(_ entries: some Sequence<(uri: String, song: Song?)>, tags: MPDTagSet) -> Self {
+        Self(Array(entries)) { entry, response in
             if let song = entry.song { response.add(song: song, uri: entry.uri, tags: tags) } else { response.add("file", entry.uri) }
-            next += 1
         }
-        return true
     }
 }
 
-/// Queue entries (`playlistinfo`, `plchanges`), printed as the client reads them: a queue of
-/// the whole library is as long as `listallinfo`.
-struct EntryLines: AnswerRest {
-    private let queue: PlayQueue
-    private let positions: [Int]
-    private let snapshot: ServerLibrary.Snapshot
-    private let tags: MPDTagSet
-    private var next = 0
-
-    init(_ queue: PlayQueue, _ positions: [Int], snapshot: ServerLibrary.Snapshot, tags: MPDTagSet) {
-        self.queue = queue
-        self.positions = positions
-        self.snapshot = snapshot
-        self.tags = tags
-    }
-
-    mutating func write(into response: inout MPDResponse, atLeast: Int) -> Bool {
-        let start = response.count
-        while next < positions.count {
-            if response.count - start >= atLeast { return false }
-            let p = positions[next]
-            response.add(entry: queue.entries[p], position: p, snapshot: snapshot, tags: tags)
-            next += 1
-        }
-        return true
+extension ItemLines<Int> {
+    /// The queue's entries at `positions`.
+    static func queue(_ queue: PlayQueue, _ positions: [Int], snapshot: ServerLibrary.Snapshot, tags: MPDTagSet) -> Self {
+        Self(positions) { p, response in response.add(entry: queue.entries[p], position: p, snapshot: snapshot, tags: tags) }
     }
 }
 

@@ -64,7 +64,7 @@ enum QueueCommands {
         CommandSpec("playlistinfo", 0...1) { inv throws(MPDError) in
             let q = inv.player.status.queue
             let range = inv.args.isEmpty ? 0..<q.entries.count : try inv.range(0, count: q.entries.count)
-            inv.response.write(EntryLines(q, Array(range), snapshot: inv.snapshot, tags: inv.client.tags), upTo: LongAnswers.slice)
+            inv.response.write(ItemLines.queue(q, Array(range), snapshot: inv.snapshot, tags: inv.client.tags), upTo: LongAnswers.slice)
         },
         CommandSpec("playlist") { inv in
             let q = inv.player.status.queue
@@ -88,7 +88,7 @@ enum QueueCommands {
         CommandSpec("plchanges", 1...2) { inv throws(MPDError) in
             let q = inv.player.status.queue
             let changed = try changedPositions(inv, in: q)
-            inv.response.write(EntryLines(q, changed, snapshot: inv.snapshot, tags: inv.client.tags), upTo: LongAnswers.slice)
+            inv.response.write(ItemLines.queue(q, changed, snapshot: inv.snapshot, tags: inv.client.tags), upTo: LongAnswers.slice)
         },
         CommandSpec("plchangesposid", 1...2) { inv throws(MPDError) in
             let q = inv.player.status.queue

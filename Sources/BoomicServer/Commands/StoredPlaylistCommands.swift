@@ -32,7 +32,7 @@ enum StoredPlaylistCommands {
         // An entry of a playlist file that is not in the library is its path alone, as in MPD.
         CommandSpec("listplaylistinfo", 1...2) { inv throws(MPDError) in
             let listed = try windowed(entries(of: inv.args[0], inv: inv, snapshot: inv.snapshot), inv)
-            inv.response.write(PlaylistLines(listed, tags: inv.client.tags), upTo: LongAnswers.slice)
+            inv.response.write(ItemLines.playlist(listed, tags: inv.client.tags), upTo: LongAnswers.slice)
         },
         CommandSpec("load", 1...3) { inv throws(MPDError) in
             let songs = try windowed(songs(of: inv.args[0], inv: inv, snapshot: inv.snapshot), inv)

@@ -43,4 +43,17 @@ enum ServerConversation {
             return out
         }
     }
+
+    /// `count` songs in `dir`, in folders `Artist A/Album B` (`artists` and `albums` of them),
+    /// each titled "A Song With A Title N": a library whose long answers are long.
+    static func titledSongs(_ count: Int, artists: Int, albums: Int, seed: UInt64, in dir: String) -> [Song] {
+        var ids = SplitMix64(seed: seed)
+        return (0..<count).map { i in
+            var s = Song(id: SongID(ids.uuid()), path: "\(dir)/Artist \(i % artists)/Album \(i % albums)/\(i) A Song With A Title.flac")
+            s.title = "A Song With A Title \(i)"
+            s.artists = ["Artist \(i % artists)"]
+            s.album = "Album \(i % albums)"
+            return s
+        }
+    }
 }
