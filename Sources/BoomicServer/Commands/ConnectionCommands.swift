@@ -30,7 +30,11 @@ enum ConnectionCommands {
         },
         CommandSpec("tagtypes", 0...Int.max) { inv throws(MPDError) in
             guard let sub = inv.args.first else {
-                for tag in MPDTag.allCases where inv.client.tags.contains(tag) { inv.response.add("tagtype", tag.rawValue) }
+                for tag in MPDTag.allCases {
+                    // Name comes before Genre in MPD's order.
+                    if tag == .genre, inv.client.listsName { inv.response.add("tagtype", "Name") }
+                    if inv.client.tags.contains(tag) { inv.response.add("tagtype", tag.rawValue) }
+                }
                 return
             }
             let names = inv.args.dropFirst()
@@ -40,20 +44,25 @@ enum ConnectionCommands {
             case "all", "clear":
                 guard names.isEmpty else { throw inv.error(.argument, "Too many arguments") }
                 inv.client.tags = sub == "all" ? .standard : .none
+                inv.client.listsName = sub == "all"
                 return
             case "enable", "disable":
                 guard !names.isEmpty else { throw inv.error(.argument, "Not enough arguments") }
             default: throw inv.error(.argument, "Unknown sub command")
             }
             var tags: [MPDTag] = []
-            for name in names {
-                if let tag = MPDTag(name: name) {
+            var name: Bool?
+            for text in names {
+                if let tag = MPDTag(name: text) {
                     tags.append(tag)
-                } else if !MPDTag.isUnkeptMPDName(name) {
+                } else if MPDTag.unkeptName(text) == "Name" {
+                    name = sub == "enable"
+                } else if !MPDTag.isUnkeptMPDName(text) {
                     throw inv.error(.argument, "Unknown tag type")
                 }
             }
             if sub == "enable" { inv.client.tags.formUnion(tags) } else { inv.client.tags.subtract(tags) }
+            if let name { inv.client.listsName = name }
         },
         // Boomic plays files from its library only.
         CommandSpec("urlhandlers") { _ in },

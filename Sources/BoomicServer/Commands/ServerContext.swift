@@ -59,6 +59,10 @@ final class ClientState {
     let isLocal: Bool
     let idle: IdleSlot
     var tags = MPDTagSet.standard
+    /// Whether `tagtypes` lists `Name` (a radio stream's name in MPD): the one MPD 0.23 tag the
+    /// library keeps no value of, so never printed for a song, but switched and listed as the
+    /// others are, since clients read the list.
+    var listsName = true
     var authenticated: Bool
     var binaryLimit = 8192
     var subscriptions: [String: MessageBox] = [:]
