@@ -58,19 +58,20 @@ struct TreeLines: AnswerRest {
 /// library).
 struct ItemLines<Item: Sendable>: AnswerRest {
     private let items: [Item]
-    private let print: @Sendable (Item, inout MPDResponse) -> Void
+    /// Writes one item's lines.
+    private let writeItem: @Sendable (Item, inout MPDResponse) -> Void
     private var next = 0
 
-    init(_ items: [Item], print: @escaping @Sendable (Item, inout MPDResponse) -> Void) {
+    init(_ items: [Item], writeItem: @escaping @Sendable (Item, inout MPDResponse) -> Void) {
         self.items = items
-        self.print = print
+        self.writeItem = writeItem
     }
 
     mutating func write(into response: inout MPDResponse, atLeast: Int) -> Bool {
         let start = response.count
         while next < items.count {
             if response.count - start >= atLeast { return false }
-            print(items[next], &response)
+            writeItem(items[next], &response)
             next += 1
         }
         return true
