@@ -13,7 +13,8 @@ import Synchronization
 public final class PlaybackEngine: Sendable {
     /// What the engine reports, in order: songs started and ended, warnings, idle, failure.
     public let events: AsyncStream<PlaybackEvent>
-    private let channel: EngineChannel
+    /// Reachable from `statusVersion`'s inlined body, not otherwise used outside this file.
+    @usableFromInline let channel: EngineChannel
     private let ring: SampleRing
 
     /// Starts the engine's threads. The queue plays at once if its state is `playing`; `resume`
@@ -71,8 +72,9 @@ public final class PlaybackEngine: Sendable {
 
     /// Goes up each time `status` changes (not while it stays the same: stopped, paused), so a
     /// front may keep what it made from a status until this moves. Read it before `status`:
-    /// the status read after it is at least as new.
-    public var statusVersion: Int { channel.version.load(ordering: .acquiring) }
+    /// the status read after it is at least as new. Inlinable: the server's `status` poll
+    /// checks it on every request, and an opaque call there costs it three retains.
+    @inlinable public var statusVersion: Int { channel.version.load(ordering: .acquiring) }
 
     /// Stops playback (the current song ends with reason `quit`), closes the output and returns
     /// the final status, queue and position included, for the state file.
@@ -87,7 +89,7 @@ public final class PlaybackEngine: Sendable {
 }
 
 /// What the engine object and its decode thread share: commands in, status out.
-final class EngineChannel: Sendable {
+@usableFromInline final class EngineChannel: Sendable {
     enum Message: Sendable {
         case command(PlaybackCommand)
         /// Publish the status now and signal: the commands before it have been carried out.
@@ -98,7 +100,7 @@ final class EngineChannel: Sendable {
     let inbox = Mutex<[Message]>([])
     let published: Mutex<PlaybackStatus>
     /// Counts changes of `published`.
-    let version = Atomic<Int>(0)
+    @usableFromInline let version = Atomic<Int>(0)
     /// Signalled when the decode thread has finished.
     let done = DispatchSemaphore(value: 0)
 

@@ -70,17 +70,17 @@ final class ClientState {
     var player: (room: String, generation: Int, player: ServerPlayer)?
     /// `status` as last answered, and what it was made from: answered again as it is while
     /// none of that moved (clients poll `status` several times a second, mostly unchanged).
-    var status: (key: StatusKey, response: MPDResponse)?
-    /// The last `status` answer as sent, its `OK` included: what the connection hands NIO as
-    /// it is when the same poll comes alone in a read and nothing moved.
-    var statusAnswer = ByteBuffer()
+    var keptStatus: KeptStatus?
     /// Set when this client starts `idle`; cleared once it is seen not waiting. While false it
     /// cannot be idle (only its own request starts a wait), so the poll's shortcut need not
     /// take the idle slot's lock.
     var mayBeIdle = false
     /// The room (partition) this client drives.
     var room = "default" {
-        didSet { idle.room = room }
+        didSet {
+            idle.room = room
+            keptStatus = nil  // made of another room's player
+        }
     }
 
     init(id: Int, address: String, isLocal: Bool, idle: IdleSlot, needsPassword: Bool) {
