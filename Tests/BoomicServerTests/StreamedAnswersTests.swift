@@ -67,6 +67,26 @@ import Testing
         #expect(text == whole, "first difference at byte \(zip(text.utf8, whole.utf8).prefix { $0 == $1 }.count)")
     }
 
+    /// A `status` poll sent alone to a client that does not read, while an answer is being
+    /// made, requests wait behind a long one, or a command list is paused, is answered after
+    /// them, as it would be in the same read; not at once from the kept answer.
+    @Test(arguments: [
+        ["status\nlistallinfo\n", "status\n"],
+        ["status\nlistallinfo\nping\nping\n", "status\n"],
+        ["searchadd title \"a song\"\nstatus\nplaylist\nping\n", "status\n"],
+        ["searchadd title \"a song\"\nstatus\ncommand_list_begin\nplaylist\nping\ncommand_list_end\n", "status\n"],
+    ])
+    func aPollWaitsItsTurn(_ reads: [String]) throws {
+        let whole = try ServerConversation.run(reads.joined(), playerSettled: true, songs: Self.songs)
+        let stalled = Stalling()
+        let text = try ServerConversation.run(reads[0], outbound: { _ in [stalled] }, playerSettled: true, then: { channel in
+            for read in reads.dropFirst() { try channel.writeInbound(ByteBuffer(string: read)) }
+            stalled.release(channel)
+        }, songs: Self.songs)
+        #expect(text == whole,
+                "first difference at byte \(zip(text.utf8, whole.utf8).prefix { $0 == $1 }.count) of \(whole.utf8.count)")
+    }
+
     /// However the walk is sliced, its lines are the same as made at once.
     @Test func aWalkSlicedAnyWayIsTheWalkMadeWhole() {
         var ids = SplitMix64(seed: 5)

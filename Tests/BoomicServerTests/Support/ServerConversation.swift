@@ -15,8 +15,11 @@ enum ServerConversation {
     /// (the music folder) and gives the songs imported before; `outbound` gives handlers put
     /// in front of the connection's; `then` acts on the channel once the input is in (before
     /// the output is read); `closed` sees the server once the connection is closed.
+    /// `playerSettled` waits for the player's first status before the input: until then a
+    /// `status` answer is kept only until the player publishes it.
     static func run(_ input: String, outbound: (EmbeddedChannel) -> [any ChannelHandler] = { _ in [] },
-                    unsentLimit: Int = UnsentAnswers.defaultLimit, then: (EmbeddedChannel) throws -> Void = { _ in },
+                    unsentLimit: Int = UnsentAnswers.defaultLimit, playerSettled: Bool = false,
+                    then: (EmbeddedChannel) throws -> Void = { _ in },
                     closed: (ServerContext) -> Void = { _ in }, songs: (String) -> [Song]) throws -> String {
         try withTemporaryDirectory { dir in
             let session = try LibrarySession.open(at: dir, create: true, client: .init(command: "test", version: "0"))
@@ -34,6 +37,10 @@ enum ServerConversation {
             let client = ClientState(id: 1, address: "test", isLocal: false, idle: hub.makeSlot(), needsPassword: false)
             try channel.pipeline.syncOperations.addHandlers(outbound(channel) + [MPDConnectionHandler(server: server, client: client)])
             try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 6600)).wait()
+            if playerSettled, let engine = rooms.player("default")?.engine {
+                let deadline = Date().addingTimeInterval(5)
+                while engine.statusVersion == 0, Date() < deadline { usleep(2_000) }
+            }
             try channel.writeInbound(ByteBuffer(string: input))
             try then(channel)
             var out = ""
