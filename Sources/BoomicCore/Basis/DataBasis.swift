@@ -155,7 +155,10 @@ extension DataBasis {
 
         private static func grouped<K: Hashable>(_ songs: TreeDictionary<SongID, Song>,
                                                  _ keys: (Song, (K) -> Void) -> Void) -> TreeDictionary<K, SongIDSet> {
+            // At most one key a song for the indexes built this way (a path, a fingerprint):
+            // room for them all at once, where growing rehashed every path key ~16 times.
             var groups: [K: [SongID]] = [:]
+            groups.reserveCapacity(songs.count)
             for (id, s) in songs { keys(s) { groups[$0, default: []].append(id) } }
             return TreeDictionary(uniqueKeysWithValues: groups.lazy.map { ($0.key, SongIDSet($0.value)) })
         }
