@@ -1,4 +1,4 @@
-import BoomicCore
+import BoomicDecoderPipe
 import CFFmpeg
 
 /// The whole run: open, send the header, find the first frame wanted, send every frame after

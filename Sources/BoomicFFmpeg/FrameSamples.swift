@@ -1,4 +1,4 @@
-import BoomicCore
+import BoomicDecoderPipe
 import CFFmpeg
 
 /// How a decoded frame's samples go on the pipe: FFmpeg's many sample formats (planar or

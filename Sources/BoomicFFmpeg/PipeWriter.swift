@@ -1,4 +1,4 @@
-import BoomicCore
+import BoomicDecoderPipe
 import Glibc
 
 /// Writes `DecoderPipe` packets to standard output. The reader going away (the player skipped,

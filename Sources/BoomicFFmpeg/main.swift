@@ -1,4 +1,4 @@
-import BoomicCore
+import BoomicDecoderPipe
 import CFFmpeg
 import Glibc
 

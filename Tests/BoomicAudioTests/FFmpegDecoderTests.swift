@@ -1,5 +1,6 @@
 import BoomicAudio
 import BoomicCore
+import BoomicDecoderPipe
 import BoomicTestSupport
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 import BoomicCore
+import BoomicDecoderPipe
 
 /// A decoder program's output, read packet by packet (`DecoderPipe`): the process, its pipe and
 /// what has been read of it, in one owner, so that a seek replaces all three at once.

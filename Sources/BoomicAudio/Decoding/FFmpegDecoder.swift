@@ -1,4 +1,5 @@
 import BoomicCore
+import BoomicDecoderPipe
 import Foundation
 
 /// Decodes what only FFmpeg reads (AAC and ALAC in M4A, WavPack, APE, Musepack, Ogg FLAC, …)

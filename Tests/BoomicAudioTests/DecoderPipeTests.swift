@@ -1,4 +1,4 @@
-import BoomicCore
+import BoomicDecoderPipe
 import BoomicTestSupport
 import Testing
 
