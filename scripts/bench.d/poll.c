@@ -1,5 +1,5 @@
 /* `status` round trips on one connection, as fast as the server answers: what
- * bench.d/status-profile.sh times (pinned to one CPU) and counts under callgrind. A C client,
+ * bench.d/status_profile.py times (pinned to one CPU) and counts under callgrind. A C client,
  * so that the client's own share of each round trip is as small as it gets.
  *
  * poll PORT COUNT   prints the mean time a round trip, in microseconds */
