@@ -52,65 +52,48 @@ public final class MPDServer: Sendable {
     private let context: ServerContext
     /// The connections' loops.
     private let group: MultiThreadedEventLoopGroup
-    /// The listener's own loop: at a stop, a connection accepted just before the listener
-    /// closed finishes its set-up on `group`, which then hops back here; with one group for
-    /// both, that hop could find the listener's loop already shut down (NIO: "Cannot schedule
-    /// tasks on an EventLoop that has already shut down", a crash in its strict mode).
-    private let acceptor: MultiThreadedEventLoopGroup
-    private let channel = Mutex<(any Channel)?>(nil)
+    private let listener = Mutex<Listener?>(nil)
     private let numbers = ClientNumbers()
 
     public init(context: ServerContext) {
         self.context = context
         group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
-        acceptor = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     }
 
     /// Starts listening; returns once clients can connect.
     public func start(at address: Address) throws(MPDServerError) {
-        let context = context
+        let listener = try Listener(address, backlog: 256)
+        let (context, group, numbers) = (context, group, numbers)
         let local: Bool
         if case .unix = address { local = true } else { local = false }
-        let bootstrap = ServerBootstrap(group: acceptor, childGroup: group)
-            .serverChannelOption(ChannelOptions.backlog, value: 256)
-            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { [numbers] channel in
-                let open = numbers.opened()
-                channel.closeFuture.whenComplete { _ in numbers.closed() }
-                guard open <= Self.maxConnections else {
-                    return channel.close()
+        listener.run { socket in
+            ClientBootstrap(group: group)
+                .channelOption(ChannelOptions.socketOption(.so_keepalive), value: 1)
+                .channelOption(ChannelOptions.writeBufferWaterMark, value: .init(low: 64 * 1024, high: 256 * 1024))
+                .channelInitializer { channel in
+                    let open = numbers.opened()
+                    channel.closeFuture.whenComplete { _ in numbers.closed() }
+                    guard open <= Self.maxConnections else {
+                        return channel.close()
+                    }
+                    let client = ClientState(id: numbers.next(), address: channel.remoteAddress?.description ?? "local",
+                                             isLocal: local, idle: context.hub.makeSlot(), needsPassword: context.password != nil)
+                    return channel.eventLoop.makeCompletedFuture {
+                        let handler = MPDConnectionHandler(server: context, client: client, sender: SocketSender(socket: socket))
+                        try channel.pipeline.syncOperations.addHandler(handler)
+                    }
                 }
-                let id = numbers.next()
-                let client = ClientState(id: id, address: channel.remoteAddress?.description ?? "local", isLocal: local,
-                                         idle: context.hub.makeSlot(), needsPassword: context.password != nil)
-                return channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(MPDConnectionHandler(server: context, client: client))
-                }
-            }
-            .childChannelOption(ChannelOptions.socketOption(.so_keepalive), value: 1)
-            .childChannelOption(ChannelOptions.writeBufferWaterMark, value: .init(low: 64 * 1024, high: 256 * 1024))
-        do {
-            let bound: any Channel
-            switch address {
-            case let .tcp(host, port): bound = try bootstrap.bind(host: host, port: port).wait()
-            case let .unix(path): bound = try bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true).wait()
-            }
-            channel.withLock { $0 = bound }
-        } catch let error as IOError {
-            let hint = error.errnoCode == EADDRINUSE ? " (is MPD or another boomic serve there? pick another with --bind)" : ""
-            throw MPDServerError("cannot listen on \(address): \(String(cString: strerror(error.errnoCode)))\(hint)")
-        } catch {
-            throw MPDServerError("cannot listen on \(address): \(error)")
+                .withConnectedSocket(socket)
+                .whenFailure { _ in }  // closed by NIO: the client sees its connection end
         }
+        self.listener.withLock { $0 = listener }
     }
 
     /// Stops listening and closes every connection: the listener first (no more accepts), then
-    /// the connections' loops (what the last accepts scheduled there still runs, and may hop
-    /// back to the listener's loop, still up), then the listener's loop.
+    /// the connections' loops.
     public func stop() {
-        if let c = channel.withLock({ $0 }) { try? c.close().wait() }
+        listener.withLock { $0 }?.stop()
         try? group.syncShutdownGracefully()
-        try? acceptor.syncShutdownGracefully()
     }
 }
 

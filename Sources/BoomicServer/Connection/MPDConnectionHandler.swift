@@ -54,10 +54,17 @@ final class MPDConnectionHandler: ChannelInboundHandler {
     /// event, so that the `status` poll's shortcut reads one flag where it read the buffers
     /// themselves, each a checked access (a fifth of what the handler's part of a poll cost).
     private var settled = true
+    /// The socket, for answers sent past NIO's write path (nil on a channel without one, as in
+    /// tests on NIO's `EmbeddedChannel`): used only while `nioHolds` is 0.
+    private let sender: SocketSender?
+    /// Writes handed to NIO and not yet written by it (or failed, at a close): while any are,
+    /// everything goes through NIO after them, so that nothing overtakes them.
+    private var nioHolds = 0
 
-    init(server: ServerContext, client: ClientState) {
+    init(server: ServerContext, client: ClientState, sender: SocketSender? = nil) {
         self.server = server
         self.client = client
+        self.sender = sender
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -84,8 +91,9 @@ final class MPDConnectionHandler: ChannelInboundHandler {
         // answer first: its last answer as it is, while nothing it is made of changed. No
         // framing, parsing or copying, which were a third of the server's own work for it.
         if settled, !client.mayBeIdle, client.authenticated, Self.isStatusAlone(read),
-           let answer = StatusCommands.keptAnswer(for: client, server: server) {
-            context.writeAndFlush(wrapOutboundOut(answer), promise: nil)
+           var answer = StatusCommands.keptAnswer(for: client, server: server) {
+            sendDirectly(&answer, context)
+            if answer.readableBytes > 0 { context.writeAndFlush(wrapOutboundOut(answer), promise: heldByNIO(context)) }
             return
         }
         framer.take(read, into: &waiting)
@@ -296,16 +304,26 @@ final class MPDConnectionHandler: ChannelInboundHandler {
             mask.insert(s)
         }
         if mask.isEmpty { mask = Set(Subsystem.allCases) }
-        // The answers before it go first: the wait may answer at once, straight to the channel.
-        handOver(context)
         client.mayBeIdle = true
-        let channel = context.channel
+        // Told on this loop: at once, if something is pending already (after the answers
+        // gathered before it, and before those of the requests after it in the same read), or
+        // later from whichever thread changed something.
+        let connection = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
         client.idle.wait(for: mask) { changed in
-            var text = ""
-            for s in Subsystem.allCases where changed.contains(s) { text += "changed: \(s.rawValue)\n" }
-            text += "OK\n"
-            channel.writeAndFlush(channel.allocator.buffer(string: text), promise: nil)
+            let text = Subsystem.allCases.filter(changed.contains).map { "changed: \($0.rawValue)\n" }.joined() + "OK\n"
+            if connection.eventLoop.inEventLoop {
+                connection.value.handler.tell(text, context: connection.value.context)
+            } else {
+                connection.eventLoop.execute { connection.value.handler.tell(text, context: connection.value.context) }
+            }
         }
+    }
+
+    /// The end of an `idle`: its answer, sent as any other.
+    private func tell(_ text: String, context: ChannelHandlerContext) {
+        write(context, text)
+        flush(context)
+        settled = isSettled
     }
 
     /// Gathered, not yet written: `channelReadComplete` (or the end of a drain after the
@@ -333,6 +351,7 @@ final class MPDConnectionHandler: ChannelInboundHandler {
             // first: the room comes back either way.
             let sent = context.eventLoop.makePromise(of: Void.self)
             sent.futureResult.whenComplete { _ in unsent.give(count) }
+            countHeld(sent)
             context.write(wrapOutboundOut(response.bytes), promise: sent)
             unflushed = true
         } else {
@@ -363,7 +382,7 @@ final class MPDConnectionHandler: ChannelInboundHandler {
             let ended = current.rest.write(into: &slice, atLeast: LongAnswers.slice)
             if ended { streaming = nil }
             if slice.count > 0 {
-                context.write(wrapOutboundOut(slice.bytes), promise: nil)
+                context.write(wrapOutboundOut(slice.bytes), promise: heldByNIO(context))
                 unflushed = true
             }
             if ended { out.writeString(current.ending) }
@@ -388,8 +407,33 @@ final class MPDConnectionHandler: ChannelInboundHandler {
         guard out.readableBytes > 0 else { return }
         let gathered = out
         out = context.channel.allocator.buffer(capacity: 1024)
-        context.write(wrapOutboundOut(gathered), promise: nil)
+        context.write(wrapOutboundOut(gathered), promise: heldByNIO(context))
         unflushed = true
+    }
+
+    /// Sends what the socket takes of `bytes` now, past NIO, unless NIO holds bytes of this
+    /// connection's (they go first) or the connection is closed (its descriptor may be another's
+    /// by now); `bytes` keeps what is left.
+    private func sendDirectly(_ bytes: inout ByteBuffer, _ context: ChannelHandlerContext) {
+        guard nioHolds == 0, let sender, context.channel.isActive else { return }
+        let sent = bytes.withUnsafeReadableBytes { sender.send($0) }
+        bytes.moveReaderIndex(forwardBy: sent)
+    }
+
+    /// A promise for a write handed to NIO, counted in `nioHolds` until NIO completes it; nil
+    /// where nothing is sent past NIO.
+    private func heldByNIO(_ context: ChannelHandlerContext) -> EventLoopPromise<Void>? {
+        guard sender != nil else { return nil }
+        let promise = context.eventLoop.makePromise(of: Void.self)
+        countHeld(promise)
+        return promise
+    }
+
+    private func countHeld(_ promise: EventLoopPromise<Void>) {
+        guard sender != nil else { return }
+        nioHolds += 1
+        // NIO completes every write's promise, when written or when the connection closes.
+        promise.futureResult.assumeIsolated().whenComplete { [self] _ in nioHolds -= 1 }
     }
 
     private func flush(_ context: ChannelHandlerContext) {
@@ -400,13 +444,14 @@ final class MPDConnectionHandler: ChannelInboundHandler {
             }
             return
         }
-        unflushed = false
-        do {
+        if !unflushed { sendDirectly(&out, context) }
+        if out.readableBytes > 0 {
+            unflushed = false
             let gathered = out
             out.moveReaderIndex(to: out.writerIndex)  // read as sent, storage still shared
-            context.writeAndFlush(wrapOutboundOut(gathered), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(gathered), promise: heldByNIO(context))
+            guard out.readableBytes == 0 else { return }  // the call back gathered more: keep it
         }
-        guard out.readableBytes == 0 else { return }  // the call back gathered more: keep it
         // NIO has usually written it by now and let go: then the same storage serves the next
         // answers (clearing a buffer held elsewhere allocates). A big one is let go, so an
         // idle connection holds little.

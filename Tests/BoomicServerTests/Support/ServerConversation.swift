@@ -16,9 +16,10 @@ enum ServerConversation {
     /// in front of the connection's; `then` acts on the channel once the input is in (before
     /// the output is read); `closed` sees the server once the connection is closed.
     /// `playerSettled` waits for the player's first status before the input: until then a
-    /// `status` answer is kept only until the player publishes it.
+    /// `status` answer is kept only until the player publishes it. `sender` is the
+    /// connection's way to its socket past NIO (none: everything goes through the channel).
     static func run(_ input: String, outbound: (EmbeddedChannel) -> [any ChannelHandler] = { _ in [] },
-                    unsentLimit: Int = UnsentAnswers.defaultLimit, playerSettled: Bool = false,
+                    unsentLimit: Int = UnsentAnswers.defaultLimit, playerSettled: Bool = false, sender: SocketSender? = nil,
                     then: (EmbeddedChannel) throws -> Void = { _ in },
                     closed: (ServerContext) -> Void = { _ in }, songs: (String) -> [Song]) throws -> String {
         try withTemporaryDirectory { dir in
@@ -35,7 +36,7 @@ enum ServerConversation {
                                        unsentLimit: unsentLimit)
             let channel = EmbeddedChannel()
             let client = ClientState(id: 1, address: "test", isLocal: false, idle: hub.makeSlot(), needsPassword: false)
-            try channel.pipeline.syncOperations.addHandlers(outbound(channel) + [MPDConnectionHandler(server: server, client: client)])
+            try channel.pipeline.syncOperations.addHandlers(outbound(channel) + [MPDConnectionHandler(server: server, client: client, sender: sender)])
             try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 6600)).wait()
             if playerSettled, let engine = rooms.player("default")?.engine {
                 let deadline = Date().addingTimeInterval(5)
