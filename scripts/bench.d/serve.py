@@ -5,8 +5,9 @@ Rows: the time for `status`, `list artist`, `search any WORD`, `find album X` an
 (median of repeated requests on one open connection each, boomic's and MPD's requests taking
 turns, so that whatever else the machine does falls on both alike; answers read in bulk, so the
 client's own line parsing does not hide the servers' difference); requests per second from 10
-concurrent clients (10 processes, one connection each, `status` in a loop for a few seconds;
-three rounds taking turns, the median kept); start-up time with the library already imported /
+concurrent clients (one connection each, `status` in a loop for 3 s): threads of a C client
+(bench.d/load.c, five rounds taking turns, the median kept), and Python processes (three rounds),
+which are the bottleneck themselves; start-up time with the library already imported /
 the database already built; resident memory after the runs (VmRSS) and its peak (VmHWM). MPD is
 given room for a 16 MB answer (`max_output_buffer_size`; its default 8 MiB closes the
 connection on `listallinfo` at 50,000 songs). The `status` and requests/s rows also time the
@@ -93,15 +94,23 @@ def rss(pid):
     return get("VmRSS"), get("VmHWM")
 
 
+def build_c(work, name):
+    """Builds bench.d/NAME.c into WORK; its path, or None when no C compiler is here."""
+    cc = shutil.which("cc") or shutil.which("clang") or shutil.which("gcc")
+    if cc is None:
+        return None
+    binary = os.path.join(work, name)
+    subprocess.run([cc, "-O2", "-pthread", "-o", binary, os.path.join(HERE, name + ".c")], check=True)
+    return binary
+
+
 def start_floor(work, answer):
     """Builds and starts the floor server answering `answer` (bytes); returns (process, port,
     start time) or None when no C compiler is here."""
-    cc = shutil.which("cc") or shutil.which("clang") or shutil.which("gcc")
-    if cc is None:
+    binary, answer_file = build_c(work, "floor"), os.path.join(work, "floor-answer")
+    if binary is None:
         log("no C compiler: the floor is left out")
         return None
-    binary, answer_file = os.path.join(work, "floor"), os.path.join(work, "floor-answer")
-    subprocess.run([cc, "-O2", "-o", binary, os.path.join(HERE, "floor.c")], check=True)
     with open(answer_file, "wb") as f:
         f.write(answer)
     port = free_port()
@@ -153,7 +162,12 @@ def hammer(args):
     return n
 
 
-def rps(port, clients=10, seconds=3.0):
+def rps(port, clients=10, seconds=3.0, load=None):
+    """Requests a second from `clients` connections sending `status` in a loop: threads of the C
+    client `load` (bench.d/load.c) when given, else Python processes."""
+    if load:
+        out = subprocess.run([load, str(port), str(clients), str(seconds)], capture_output=True, text=True, check=True)
+        return float(out.stdout)
     with multiprocessing.Pool(clients) as pool:
         t0 = time.perf_counter()
         counts = pool.map(hammer, [(port, seconds)] * clients)
@@ -321,14 +335,24 @@ audio_output {{
                 log(f"{label}: {e}")
         pinned = one_cpu(procs) if hasattr(os, "sched_setaffinity") else {}
         log(f"one CPU: {pinned}")
+        # Requests/s from C clients (the row of the goal), then from Python ones, which are the
+        # bottleneck themselves (the floor gets no more from them than the servers do).
+        load = build_c(args.work, "load")
         rounds = {n: [] for n in names}
+        py_rounds = {n: [] for n in names}
+        for i in range(5 if load else 0):
+            for n in (names if i % 2 == 0 else names[::-1]):
+                rounds[n].append(rps(procs[n][1], load=load))
         for _ in range(3):
             for n in names:
-                rounds[n].append(rps(procs[n][1]))
+                py_rounds[n].append(rps(procs[n][1]))
         for n in names:
-            results[n]["rps"] = statistics.median(rounds[n])
+            if rounds[n]:
+                results[n]["rps"] = statistics.median(rounds[n])
+            results[n]["py_rps"] = statistics.median(py_rounds[n])
             results[n]["rss"], results[n]["hwm"] = rss(procs[n][0].pid)
-            log(f"{n}: {results[n]} (requests/s rounds {[round(x) for x in rounds[n]]})")
+            log(f"{n}: {results[n]} (requests/s rounds, C {[round(x) for x in rounds[n]]},"
+                f" Python {[round(x) for x in py_rounds[n]]})")
         if floor:
             floor[0].send_signal(signal.SIGTERM)
 
@@ -341,15 +365,18 @@ audio_output {{
             bv, mv = b.get(key), m.get(key)
             ratio = f"{mv / bv:.2f}× faster" if bv and mv and bv <= mv else (f"{bv / mv:.2f}× slower" if bv and mv else "—")
             print(f"| {label} | {fmt_t(bv) if bv else '—'} | {fmt_t(mv) if mv else '—'} | {ratio} |")
-        if b.get("rps"):
-            r = b["rps"] / m["rps"] if m.get("rps") else None
-            print(f"| requests/s, 10 clients (`status`) | {b['rps']:.0f} | {m.get('rps', 0):.0f} | "
-                  f"{'%.2f×' % r if r else '—'} |")
+        for key, label in (("rps", "requests/s, 10 clients (`status`, C clients)"),
+                           ("py_rps", "requests/s, 10 Python clients (client-bound: see the floor's)")):
+            if b.get(key):
+                r = b[key] / m[key] if m.get(key) else None
+                print(f"| {label} | {b[key]:.0f} | {m.get(key, 0):.0f} | {'%.2f×' % r if r else '—'} |")
         if fl.get("status"):
             print(f"| the floor: `status` (C, fixed answer) | {fmt_t(fl['status'])} | — | "
                   f"boomic {b['status'] / fl['status']:.2f}×, MPD {m['status'] / fl['status'] if m.get('status') else 0:.2f}× the floor's time |")
-            print(f"| the floor: requests/s | {fl['rps']:.0f} | — | "
-                  f"boomic {b['rps'] / fl['rps']:.2f}×, MPD {m.get('rps', 0) / fl['rps']:.2f}× the floor's |")
+            for key, who in (("rps", "C clients"), ("py_rps", "Python clients")):
+                if fl.get(key) and b.get(key):
+                    print(f"| the floor: requests/s, {who} | {fl[key]:.0f} | — | "
+                          f"boomic {b[key] / fl[key]:.2f}×, MPD {m.get(key, 0) / fl[key]:.2f}× the floor's |")
         pb, pm, pf = pinned.get("boomic"), pinned.get("mpd"), pinned.get("floor")
         if pb and pm:
             us = lambda x: f"{x * 1e6:.1f} µs"
@@ -402,8 +429,8 @@ audio_output {{
 
         print("\nTimes: median of repeated requests on one open connection (status 2000, list/search/find 30,"
               " listallinfo 9), after one warm-up, boomic's and MPD's taking turns, answers read in bulk;"
-              " requests/s: 10 processes with a connection each, `status` in a loop for 3 s, median of three"
-              " rounds taking turns; on one CPU: client and servers pinned to one CPU, 20,000 `status` each,"
+              " requests/s: 10 connections each sending `status` in a loop for 3 s, threads of a C client"
+              " (bench.d/load.c; median of five rounds taking turns) or Python processes (median of three); on one CPU: client and servers pinned to one CPU, 20,000 `status` each,"
               " median of three rounds taking turns, the server's CPU time from /proc/PID/task/*/schedstat. Goal (issue 11): faster than MPD on every row, RSS within 2× of MPD's.")
     finally:
         for proc, _, _ in procs.values():
