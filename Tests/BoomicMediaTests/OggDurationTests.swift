@@ -36,9 +36,13 @@ import Testing
     @Test func aFileWhoseAudioIsOnePageHasItsLength() throws {
         let path = Repo.root + "/Tests/Fixtures/Ogg/audio-in-one-page.ogg"
         #expect(try TagFile(path: path).audioProperties.lengthMilliseconds == 0)
-        let art = try ArtStore(directory: TempDir("boomic-ogg-length").file("art"))
+        // Held to the end: a `TempDir` let go at once is removed before the store makes its
+        // folder in it, which then stays behind.
+        let dir = TempDir("boomic-ogg-length")
+        let art = try ArtStore(directory: dir.file("art"))
         let listed = try #require(try MediaScanner.list(roots: [path]).first)
         let facts = try MediaScanner.read(listed, art: art).get()
         #expect(facts.duration == 1)
+        withExtendedLifetime(dir) {}
     }
 }

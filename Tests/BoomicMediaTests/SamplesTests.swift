@@ -16,7 +16,7 @@ final class SamplesScan: Sendable {
     static let shared = SamplesScan()
 
     init() {
-        artDir = TempDir("boomic-samples-art")
+        artDir = TempDir.forProcess("boomic-samples-art")
         art = try! ArtStore(directory: artDir.file("art"))
         walk = MediaScanner.walk([Repo.samples])
         let result = MediaScanner.readAll(walk.files, art: art)

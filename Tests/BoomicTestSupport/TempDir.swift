@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A fresh folder under the system's temporary directory, removed when the value goes away, so
 /// that tests never share files or leave them behind.
@@ -20,6 +21,17 @@ public final class TempDir: Sendable {
         try? FileManager.default.removeItem(atPath: path)
     }
 
+    /// A folder for the test process's whole life (a `static let`'s, which is never
+    /// deinitialized): removed when the process exits.
+    public static func forProcess(_ label: String) -> TempDir {
+        let dir = TempDir(label)
+        ProcessFolders.shared.withLock { folders in
+            if folders.isEmpty { atexit { ProcessFolders.removeAll() } }
+            folders.append(dir.path)
+        }
+        return dir
+    }
+
     /// `name` inside the folder.
     public func file(_ name: String) -> String { "\(path)/\(name)" }
 }
@@ -28,4 +40,13 @@ public final class TempDir: Sendable {
 public func withTemporaryDirectory<R>(_ label: String = "boomic-test", _ body: (String) throws -> R) throws -> R {
     let dir = TempDir(label)
     return try withExtendedLifetime(dir) { try body(dir.path) }
+}
+
+/// The folders `TempDir.forProcess` made, removed at exit.
+private enum ProcessFolders {
+    static let shared = Mutex<[String]>([])
+
+    static func removeAll() {
+        for path in shared.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: path) }
+    }
 }
