@@ -75,7 +75,7 @@ final class MPDConnectionHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        _ = client.idle.cancelWait()
+        _ = client.idle.endWait()
         server.hub.remove(client.idle)
         let id = client.id
         let names = Array(client.subscriptions.keys)
@@ -168,14 +168,20 @@ final class MPDConnectionHandler: ChannelInboundHandler {
     }
 
     private func handle(_ text: String, context: ChannelHandlerContext) {
-        if client.mayBeIdle, client.idle.isWaiting {
-            // In idle, only noidle is allowed; MPD hangs up on anything else.
+        if client.mayBeIdle {
             if text.trimmingCharacters(in: .whitespaces) == "noidle" {
-                if client.idle.cancelWait() { write(context, "OK\n") }
-            } else {
-                close(context)
+                // The idle's answer: what ended it (a change just now), or nothing changed;
+                // nothing when it was answered already (MPD says nothing either).
+                if let changed = client.idle.endWait() { write(context, Self.idleAnswer(changed)) }
+                client.mayBeIdle = false
+                return
             }
-            return
+            let (waiting, changed) = client.idle.over()
+            // In idle, only noidle is allowed; MPD hangs up on anything else.
+            guard !waiting else { return close(context) }
+            // A change ended the idle before this request came, and its answer is on its way
+            // to this loop from the thread that made it: it goes first, here.
+            if let changed { write(context, Self.idleAnswer(changed)) }
         }
         client.mayBeIdle = false
         // The poll every client keeps sending: its last answer again while nothing it is made of
@@ -305,25 +311,28 @@ final class MPDConnectionHandler: ChannelInboundHandler {
         }
         if mask.isEmpty { mask = Set(Subsystem.allCases) }
         client.mayBeIdle = true
-        // Told on this loop: at once, if something is pending already (after the answers
-        // gathered before it, and before those of the requests after it in the same read), or
-        // later from whichever thread changed something.
+        // Answered on this loop: at once if something changed already (after the answers
+        // gathered before it, before those of the requests after it), else when a change
+        // wakes it, unless a request read meanwhile took the answer first (`handle`).
         let connection = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
-        client.idle.wait(for: mask) { changed in
-            let text = Subsystem.allCases.filter(changed.contains).map { "changed: \($0.rawValue)\n" }.joined() + "OK\n"
-            if connection.eventLoop.inEventLoop {
-                connection.value.handler.tell(text, context: connection.value.context)
-            } else {
-                connection.eventLoop.execute { connection.value.handler.tell(text, context: connection.value.context) }
-            }
+        let changedAlready = client.idle.wait(for: mask) {
+            connection.eventLoop.execute { connection.value.handler.tellIdle(context: connection.value.context) }
         }
+        if changedAlready { tellIdle(context: context) }
     }
 
-    /// The end of an `idle`: its answer, sent as any other.
-    private func tell(_ text: String, context: ChannelHandlerContext) {
-        write(context, text)
+    /// The answer of an `idle` a change ended, if it is not answered yet; sent as any other.
+    private func tellIdle(context: ChannelHandlerContext) {
+        guard let changed = client.idle.take() else { return }
+        client.mayBeIdle = false
+        write(context, Self.idleAnswer(changed))
         flush(context)
         settled = isSettled
+    }
+
+    /// `changed: …` for each subsystem, in MPD's order, then `OK`.
+    private static func idleAnswer(_ changed: Set<Subsystem>) -> String {
+        Subsystem.allCases.filter(changed.contains).map { "changed: \($0.rawValue)\n" }.joined() + "OK\n"
     }
 
     /// Gathered, not yet written: `channelReadComplete` (or the end of a drain after the

@@ -51,7 +51,12 @@ public final class IdleSlot: Sendable {
     private struct State {
         var room = "default"
         var pending: Set<Subsystem> = []
-        var waiting: (mask: Set<Subsystem>, tell: @Sendable (Set<Subsystem>) -> Void)?
+        var waiting: (mask: Set<Subsystem>, wake: @Sendable () -> Void)?
+        /// The changes that ended the wait, until the connection takes them (`take`,
+        /// `endWait`, `over`): set under the same lock that ends the wait, so that however a
+        /// change and the client's next request meet, the answer is taken once and the
+        /// connection knows, whenever it looks, whether one is due.
+        var fired: Set<Subsystem>?
     }
     private let state = Mutex(State())
 
@@ -64,38 +69,62 @@ public final class IdleSlot: Sendable {
     }
 
     func post(_ changed: Set<Subsystem>) {
-        let told: (@Sendable (Set<Subsystem>) -> Void, Set<Subsystem>)? = state.withLock { s in
+        let wake: (@Sendable () -> Void)? = state.withLock { s in
             s.pending.formUnion(changed)
             guard let w = s.waiting else { return nil }
             let due = s.pending.intersection(w.mask)
             guard !due.isEmpty else { return nil }
             s.pending.subtract(due)
             s.waiting = nil
-            return (w.tell, due)
+            s.fired = due
+            return w.wake
         }
-        if let (tell, due) = told { tell(due) }
+        wake?()
     }
 
-    /// Starts waiting for `mask`: what is already pending is told at once (then the wait is
-    /// over), else `tell` is called once when something in `mask` changes.
-    public func wait(for mask: Set<Subsystem>, tell: @escaping @Sendable (Set<Subsystem>) -> Void) {
-        let due: Set<Subsystem>? = state.withLock { s in
+    /// Starts waiting for `mask`. True when something in it changed already: the wait is over
+    /// at once, and `take` has what changed. Else `wake` is called once, from the thread that
+    /// changed something in `mask`, after which `take` has it.
+    public func wait(for mask: Set<Subsystem>, wake: @escaping @Sendable () -> Void) -> Bool {
+        state.withLock { s in
             let due = s.pending.intersection(mask)
             if due.isEmpty {
-                s.waiting = (mask, tell)
-                return nil
+                s.waiting = (mask, wake)
+                return false
             }
             s.pending.subtract(due)
-            return due
+            s.fired = due
+            return true
         }
-        if let due { tell(due) }
     }
 
-    /// Ends a wait without news (`noidle`); true if the client was still waiting.
-    public func cancelWait() -> Bool {
+    /// What ended the wait, once; nil when nothing did, or it was taken.
+    public func take() -> Set<Subsystem>? {
         state.withLock { s in
-            defer { s.waiting = nil }
-            return s.waiting != nil
+            defer { s.fired = nil }
+            return s.fired
+        }
+    }
+
+    /// Ends the wait (`noidle`): what ended it, once; empty when it was still waiting (it ends
+    /// now, without news); nil when it had ended and that was taken.
+    public func endWait() -> Set<Subsystem>? {
+        state.withLock { s in
+            if s.waiting != nil {
+                s.waiting = nil
+                return []
+            }
+            defer { s.fired = nil }
+            return s.fired
+        }
+    }
+
+    /// Whether the client still waits; if not, what ended the wait, once (nil when taken).
+    public func over() -> (waiting: Bool, changed: Set<Subsystem>?) {
+        state.withLock { s in
+            if s.waiting != nil { return (true, nil) }
+            defer { s.fired = nil }
+            return (false, s.fired)
         }
     }
 

@@ -14,13 +14,14 @@ enum ServerConversation {
     /// Everything the handler wrote for `input`, as text. `songs` gets the library's folder
     /// (the music folder) and gives the songs imported before; `outbound` gives handlers put
     /// in front of the connection's; `then` acts on the channel once the input is in (before
-    /// the output is read); `closed` sees the server once the connection is closed.
+    /// the output is read); `during` does the same with the server at hand; `closed` sees the server once the connection is closed.
     /// `playerSettled` waits for the player's first status before the input: until then a
     /// `status` answer is kept only until the player publishes it. `sender` is the
     /// connection's way to its socket past NIO (none: everything goes through the channel).
     static func run(_ input: String, outbound: (EmbeddedChannel) -> [any ChannelHandler] = { _ in [] },
                     unsentLimit: Int = UnsentAnswers.defaultLimit, playerSettled: Bool = false, sender: SocketSender? = nil,
                     then: (EmbeddedChannel) throws -> Void = { _ in },
+                    during: (EmbeddedChannel, ServerContext) throws -> Void = { _, _ in },
                     closed: (ServerContext) -> Void = { _ in }, songs: (String) -> [Song]) throws -> String {
         try withTemporaryDirectory { dir in
             let session = try LibrarySession.open(at: dir, create: true, client: .init(command: "test", version: "0"))
@@ -44,6 +45,7 @@ enum ServerConversation {
             }
             try channel.writeInbound(ByteBuffer(string: input))
             try then(channel)
+            try during(channel, server)
             var out = ""
             while let chunk = try channel.readOutbound(as: ByteBuffer.self) { out += String(buffer: chunk) }
             _ = try? channel.finish()

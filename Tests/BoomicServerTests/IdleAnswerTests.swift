@@ -1,0 +1,77 @@
+import BoomicCore
+@testable import BoomicServer
+import BoomicTestSupport
+import NIOCore
+import NIOEmbedded
+import Testing
+
+/// An `idle` is answered once, and before whatever the client sent after it: also when a change
+/// made on another thread ends it while the client's next requests are already on their way
+/// (`idle`, then `noidle` and `status` in one write, a change between), where the change's
+/// answer, sent to the connection's loop, would arrive after them. Serialized, as
+/// `ReadSplitTests`.
+@Suite(.serialized) struct IdleAnswerTests {
+    static func songs(_ dir: String) -> [Song] {
+        ServerConversation.titledSongs(3, artists: 1, albums: 1, seed: 3, in: dir)
+    }
+
+    /// The requests after the idle, read before the loop runs anything else.
+    static func read(_ text: String, _ channel: EmbeddedChannel) {
+        channel.pipeline.fireChannelRead(ByteBuffer(string: text))
+        channel.pipeline.fireChannelReadComplete()
+    }
+
+    /// The answers after the greeting, each up to its `OK` line.
+    static func answers(_ text: String) -> [String] {
+        var answers: [String] = [], current = ""
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).dropFirst().dropLast() {
+            current += line + "\n"
+            if line == "OK" || line.hasPrefix("ACK ") {
+                answers.append(current)
+                current = ""
+            }
+        }
+        return answers
+    }
+
+    @Test(arguments: ["noidle\nstatus\n", "status\n", "noidle\nnoidle\nstatus\n"])
+    func aChangeThatEndsTheIdleIsAnsweredBeforeTheRequestsAfterIt(_ after: String) throws {
+        let text = try ServerConversation.run("idle\n", during: { channel, server in
+            server.hub.post([.options])  // its answer is sent to the loop, which has not run it yet
+            Self.read(after, channel)
+            channel.embeddedEventLoop.run()  // the answer sent to the loop: taken already, nothing more
+        }, songs: Self.songs)
+        let answers = Self.answers(text)
+        #expect(answers.first == "changed: options\nOK\n", "\(answers)")
+        #expect(answers.count == 2 && answers[1].hasPrefix("volume: "), "one idle answer, then status's: \(answers)")
+    }
+
+    @Test func aChangeWhileNothingElseCameIsAnsweredFromTheLoop() throws {
+        let text = try ServerConversation.run("idle player options\n", during: { channel, server in
+            server.hub.post([.database])  // not asked for: no answer
+            channel.embeddedEventLoop.run()
+            server.hub.post([.options, .player])
+            channel.embeddedEventLoop.run()
+            Self.read("noidle\nping\n", channel)  // answered already: noidle says nothing
+        }, songs: Self.songs)
+        #expect(Self.answers(text) == ["changed: player\nchanged: options\nOK\n", "OK\n"])
+    }
+
+    @Test func noidleWithoutAChangeEndsTheIdleEmpty() throws {
+        let text = try ServerConversation.run("idle\n", during: { channel, _ in
+            Self.read("noidle\nping\n", channel)
+        }, songs: Self.songs)
+        #expect(Self.answers(text) == ["OK\n", "OK\n"])
+    }
+
+    /// In idle, anything but `noidle` ends the connection, as MPD does.
+    @Test func anotherCommandInIdleHangsUp() throws {
+        var open = true
+        let text = try ServerConversation.run("idle\n", during: { channel, _ in
+            Self.read("status\n", channel)
+            open = channel.isActive
+        }, songs: Self.songs)
+        #expect(!open)
+        #expect(Self.answers(text).isEmpty, "\(text)")
+    }
+}
