@@ -26,7 +26,10 @@ import Testing
         var sends = 0, sentBytes = 0, overtakes = 0
         private var random: SplitMix64
 
-        init(seed: UInt64) { random = SplitMix64(seed: seed) }
+        init(seed: UInt64, full: Bool = false) {
+            random = SplitMix64(seed: seed)
+            self.full = full
+        }
 
         var sender: SocketSender {
             SocketSender { [unowned self] raw in
@@ -138,6 +141,24 @@ import Testing
             for read in reads.dropFirst() { try channel.writeInbound(ByteBuffer(string: read)) }
         }, songs: Self.songs)
         #expect(takes.isEmpty, "every send was made: \(takes) left")
+        #expect(String(decoding: socket.bytes, as: UTF8.self) == whole)
+    }
+
+    /// `close` behind answers NIO still holds (the socket is full): they go out first, and the
+    /// connection closes once they have; what came after the `close` is not answered.
+    @Test func aCloseWaitsForTheAnswersNIOHolds() throws {
+        let whole = try ServerConversation.run("status\nplaylistinfo\nping\n", songs: Self.songs)
+        let socket = Socket(seed: 1, full: true)
+        var openWhileHeld = false, openAfter = true
+        _ = try ServerConversation.run("status\nplaylistinfo\nping\nclose\nping\n", outbound: { _ in [socket] },
+                                       sender: socket.sender, then: { channel in
+            openWhileHeld = channel.isActive
+            try channel.writeInbound(ByteBuffer(string: "status\n"))  // after the close: not read
+            socket.release(channel)
+            openAfter = channel.isActive
+        }, songs: Self.songs)
+        #expect(openWhileHeld, "the connection waits for what NIO holds")
+        #expect(!openAfter, "and closes once it is written")
         #expect(String(decoding: socket.bytes, as: UTF8.self) == whole)
     }
 }

@@ -21,6 +21,11 @@ final class MPDConnectionHandler: ChannelInboundHandler {
     private var listOverflowed = false
     /// A `close` ran in the command list just run: the connection ends after it.
     private var closing = false
+    /// The connection is ending (`close`, `kill`, a line MPD hangs up on): nothing more is read
+    /// or answered, and it closes once NIO has written what it holds, as MPD tries to send what
+    /// it has before it closes (closing at once threw away answers the client had asked for
+    /// before its `close`), or when the client goes.
+    private var ending = false
     /// A command list waiting for its client to take the answers so far: what is left of it,
     /// carried on when the connection is writable again. One list's answers are never all
     /// held at once (a list of 9,999 `listallinfo` to a client that does not read would be
@@ -96,6 +101,7 @@ final class MPDConnectionHandler: ChannelInboundHandler {
             if answer.readableBytes > 0 { context.writeAndFlush(wrapOutboundOut(answer), promise: heldByNIO(context)) }
             return
         }
+        guard !ending else { return }  // what a closing connection sends is not read
         framer.take(read, into: &waiting)
         drain(context: context)
         settled = isSettled
@@ -103,7 +109,7 @@ final class MPDConnectionHandler: ChannelInboundHandler {
 
     private var isSettled: Bool {
         waitingStart == waiting.count && list == nil && pausedList == nil && streaming == nil && out.readableBytes == 0
-            && !unflushed && framer.isBetweenLines
+            && !unflushed && framer.isBetweenLines && !ending
     }
 
     /// The read is `status` and its line end, nothing else.
@@ -148,7 +154,8 @@ final class MPDConnectionHandler: ChannelInboundHandler {
     }
 
     private func drain(context: ChannelHandlerContext) {
-        while waitingStart < waiting.count, pausedList == nil, streaming == nil, context.channel.isWritable, context.channel.isActive {
+        while waitingStart < waiting.count, pausedList == nil, streaming == nil, !ending, context.channel.isWritable,
+              context.channel.isActive {
             let request = waiting[waitingStart]
             waitingStart += 1
             switch request {
@@ -360,7 +367,7 @@ final class MPDConnectionHandler: ChannelInboundHandler {
             // first: the room comes back either way.
             let sent = context.eventLoop.makePromise(of: Void.self)
             sent.futureResult.whenComplete { _ in unsent.give(count) }
-            countHeld(sent)
+            countHeld(sent, context)
             context.write(wrapOutboundOut(response.bytes), promise: sent)
             unflushed = true
         } else {
@@ -434,15 +441,18 @@ final class MPDConnectionHandler: ChannelInboundHandler {
     private func heldByNIO(_ context: ChannelHandlerContext) -> EventLoopPromise<Void>? {
         guard sender != nil else { return nil }
         let promise = context.eventLoop.makePromise(of: Void.self)
-        countHeld(promise)
+        countHeld(promise, context)
         return promise
     }
 
-    private func countHeld(_ promise: EventLoopPromise<Void>) {
+    private func countHeld(_ promise: EventLoopPromise<Void>, _ context: ChannelHandlerContext) {
         guard sender != nil else { return }
         nioHolds += 1
         // NIO completes every write's promise, when written or when the connection closes.
-        promise.futureResult.assumeIsolated().whenComplete { [self] _ in nioHolds -= 1 }
+        promise.futureResult.assumeIsolated().whenComplete { [self] _ in
+            nioHolds -= 1
+            if ending, nioHolds == 0 { context.close(promise: nil) }
+        }
     }
 
     private func flush(_ context: ChannelHandlerContext) {
@@ -467,10 +477,15 @@ final class MPDConnectionHandler: ChannelInboundHandler {
         if out.capacity > 16 * 1024 { out = context.channel.allocator.buffer(capacity: 1024) } else { out.clear() }
     }
 
-    /// What was written goes out before the connection closes (closing drops unflushed writes).
+    /// Ends the connection (`ending`): what was answered goes out first, then it closes, at once
+    /// if NIO holds none of it (closing drops what NIO holds), else when NIO has written it.
     private func close(_ context: ChannelHandlerContext) {
         flush(context)
-        context.close(promise: nil)
+        ending = true
+        waiting.removeAll()
+        waitingStart = 0
+        pausedList = nil
+        if nioHolds == 0 { context.close(promise: nil) }
     }
 }
 
