@@ -330,7 +330,7 @@ final class MPDConnectionHandler: ChannelInboundHandler {
 
     /// The answer of an `idle` a change ended, if it is not answered yet; sent as any other.
     private func tellIdle(context: ChannelHandlerContext) {
-        guard let changed = client.idle.take() else { return }
+        guard !ending, let changed = client.idle.take() else { return }
         client.mayBeIdle = false
         write(context, Self.idleAnswer(changed))
         flush(context)
