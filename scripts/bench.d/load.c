@@ -5,15 +5,10 @@
  * servers apart.
  *
  * load PORT CLIENTS SECONDS   prints the requests a second of all clients together */
-#include <arpa/inet.h>
-#include <netinet/tcp.h>
 #include <pthread.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/socket.h>
 #include <time.h>
-#include <unistd.h>
+
+#include "status_client.h"
 
 static int port;
 static double seconds;
@@ -25,34 +20,9 @@ static double now(void) {
     return t.tv_sec + t.tv_nsec / 1e9;
 }
 
-/* Reads up to the answer's closing `OK` line into `buf` (holding `*length` bytes); 0 when the
- * connection ends first. */
-static int read_answer(int fd, char *buf, size_t size, int *length) {
-    for (;;) {
-        buf[*length] = 0;
-        char *ok = strstr(buf, "OK\n");
-        while (ok && ok != buf && ok[-1] != '\n') ok = strstr(ok + 1, "OK\n");
-        if (ok) {
-            int used = (int)(ok + 3 - buf);
-            memmove(buf, buf + used, *length - used);
-            *length -= used;
-            return 1;
-        }
-        ssize_t n = read(fd, buf + *length, size - 1 - *length);
-        if (n <= 0) return 0;
-        *length += (int)n;
-    }
-}
-
 static void *client(void *count) {
     char buf[65536];
-    int length = 0, one = 1, fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in address = {.sin_family = AF_INET, .sin_port = htons(port),
-                                  .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-    if (connect(fd, (struct sockaddr *)&address, sizeof address)) { perror("load: connect"); exit(1); }
-    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    char c;
-    while (read(fd, &c, 1) == 1 && c != '\n') {}  /* the greeting */
+    int length = 0, fd = connect_status(port);
     pthread_barrier_wait(&start);
     long n = 0;
     double end = now() + seconds;

@@ -128,5 +128,4 @@ public final class IdleSlot: Sendable {
         }
     }
 
-    public var isWaiting: Bool { state.withLock { $0.waiting != nil } }
 }
