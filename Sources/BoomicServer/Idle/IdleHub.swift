@@ -127,5 +127,4 @@ public final class IdleSlot: Sendable {
             return (false, s.fired)
         }
     }
-
 }
