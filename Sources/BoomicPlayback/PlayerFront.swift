@@ -1,5 +1,6 @@
 import BoomicAudio
 import BoomicCore
+import BoomicSystem
 import Dispatch
 import Foundation
 import Synchronization
@@ -59,7 +60,8 @@ public final class PlayerFront: Sendable {
         // One reader for the whole stream, to its end: the quit's own `ended` event (a bookmark)
         // comes after the run is over.
         let consumed = DispatchSemaphore(value: 0)
-        Task.detached {
+        // Off the cooperative pool, as this thread waits for it.
+        Task.detached(executorPreference: QueueExecutor(label: "boomic.play.events")) {
             for await event in events {
                 show(event)
                 if case let .ended(end) = event, let recorder, let play = PlayRecorder.record(for: end, song: basis[end.song]) {

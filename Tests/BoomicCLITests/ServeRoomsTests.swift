@@ -63,4 +63,58 @@ struct ServeRoomsTests {
         #expect(rooms2.lines.count == 2 && rooms2.lines[1].contains("wav:"), "\(rooms2)")
         _ = server!.stop()
     }
+    /// A room's players stop and start again for `moveoutput`: a tenth of a second while one
+    /// plays, and as long as an output takes to let go (a sound card, here a pipe nobody reads
+    /// yet). Meanwhile the server answers its other clients, those on the mover's event loop
+    /// included; the mover's own next request waits for the move.
+    static let moving = RunningServer.pythonPrelude + #"""
+    import os, select, socket
+    fifo = sys.argv[2]
+    def connect():
+        s = socket.create_connection(("127.0.0.1", port)); s.settimeout(5); s.recv(64); return s
+    def ask(s, line):
+        s.sendall(line.encode() + b"\n"); got = b""
+        try:
+            while not (got.endswith(b"OK\n") or b"ACK" in got): got += s.recv(65536)
+        except socket.timeout:
+            return "no answer in 5 s"
+        return got.decode()
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # opened, not read: the pipe fills up
+    mover = connect()
+    # Connections go to the event loops in turn: among this many, some share the mover's loop.
+    others = [connect() for _ in range(2 * (os.cpu_count() or 1) + 1)]
+    for line in ["newpartition Kitchen", "partition Kitchen", "moveoutput \"wav:" + fifo + "\"", "add \"Miles Quartet\"", "play"]:
+        ask(mover, line)
+    time.sleep(1)  # the pipe is full: the kitchen's output waits in a write
+    mover.sendall(b"moveoutput null\nstatus\n")  # the kitchen's player stops: it waits for the output
+    time.sleep(0.2)
+    out["others"] = [ask(s, "ping") for s in others]
+    out["moverAnsweredBefore"] = bool(select.select([mover], [], [], 0)[0])
+    def drain():
+        while True:
+            try:
+                if not os.read(reader, 65536): time.sleep(0.01)
+            except BlockingIOError: time.sleep(0.01)
+            except OSError: return
+    threading.Thread(target=drain, daemon=True).start()
+    got = b""
+    while got.count(b"OK\n") < 2: got += mover.recv(65536)
+    out["mover"] = got.decode().split("\n")[0]
+    out["playsOn"] = "state: play" in got.decode()
+    print(json.dumps(out))
+    """#
+
+    @Test func aMoveKeepsNoOtherClientWaiting() throws {
+        let box = try Sandbox()
+        try box.succeed("import", box.music)
+        let fifo = box.root + "/kitchen.fifo"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let server = try RunningServer(box, extra: ["--output", "null", "--output", "wav:" + fifo])
+        defer { _ = server.stop() }
+        let out = try #require(try server.pythonJSON(Self.moving, fifo) as? [String: Any])
+        #expect((out["others"] as? [String])?.allSatisfy { $0 == "OK\n" } == true, "every other client answered during the move: \(out)")
+        #expect(out["moverAnsweredBefore"] as? Bool == false, "the move waited for the output: \(out)")
+        #expect(out["mover"] as? String == "OK", "\(out)")
+        #expect(out["playsOn"] as? Bool == true, "the kitchen plays on after the move: \(out)")
+    }
 }

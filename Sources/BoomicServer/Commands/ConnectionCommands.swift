@@ -106,11 +106,14 @@ enum ConnectionCommands {
         CommandSpec("newpartition", 1...1) { inv throws(MPDError) in
             try inv.server.rooms.create(inv.args[0])
         },
+        // Both stop a room's player, and `moveoutput` starts two again: blocking work.
         CommandSpec("delpartition", 1...1) { inv throws(MPDError) in
-            try inv.server.rooms.delete(inv.args[0])
+            let rooms = inv.server.rooms, name = inv.args[0]
+            inv.blocking = { () throws(MPDError) in try rooms.delete(name) }
         },
         CommandSpec("moveoutput", 1...1) { inv throws(MPDError) in
-            try inv.server.rooms.move(output: inv.args[0], to: inv.client.room)
+            let rooms = inv.server.rooms, name = inv.args[0], room = inv.client.room
+            inv.blocking = { () throws(MPDError) in try rooms.move(output: name, to: room) }
         },
         CommandSpec("outputs") { inv in
             // This room's outputs; the others' are listed as MPD lists an output moved to

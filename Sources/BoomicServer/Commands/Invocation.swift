@@ -10,6 +10,12 @@ struct Invocation {
     var response = MPDResponse()
     /// Set by `close`: the connection ends after the response.
     var closes = false
+    /// Work that waits on more than the library (a room's players stopping and starting again
+    /// on other outputs, which takes 0.1 s and up to the 2 s a player is given to stop): run
+    /// off the event loop, one such work at a time, and answered when it is done, so that the
+    /// other clients on the loop are not kept waiting. The client's own requests after it wait;
+    /// its answer is `OK` or the error it throws (the command writes no response of its own).
+    var blocking: (@Sendable () throws(MPDError) -> Void)?
 
     var snapshot: ServerLibrary.Snapshot { server.library.snapshot }
     /// The player of the client's room (a room deleted under it falls back to `default`).

@@ -29,11 +29,18 @@ public final class ServerContext: Sendable {
 
     /// Long answers handed to clients and not yet sent, across every connection.
     let unsent: UnsentAnswers
+    /// Runs commands' blocking work (`Invocation.blocking`): off the event loops, and one at a
+    /// time, so that two clients moving outputs at once do not restart a room's player under
+    /// each other. (Tests on NIO's `EmbeddedChannel`, whose loop is the test's thread, run it there.)
+    let runBlocking: @Sendable (@escaping @Sendable () -> Void) -> Void
 
     public init(library: ServerLibrary, rooms: Rooms, hub: IdleHub, password: String?,
                 version: String, started: Date = Date(), unsentLimit: Int = UnsentAnswers.defaultLimit,
+                runBlocking: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil,
                 stop: @escaping @Sendable () -> Void = {}) {
         self.stop = stop
+        let queue = DispatchQueue(label: "boomic.serve.blocking")
+        self.runBlocking = runBlocking ?? { queue.async(execute: $0) }
         unsent = UnsentAnswers(limit: unsentLimit)
         self.version = version
         self.library = library

@@ -31,6 +31,9 @@ final class MPDConnectionHandler: ChannelInboundHandler {
     /// held at once (a list of 9,999 `listallinfo` to a client that does not read would be
     /// gigabytes); at most one command's answer over the water mark is.
     private var pausedList: (ok: Bool, lines: [MPDCommandLine], next: Int)?
+    /// A command whose work runs off the loop (`Invocation.blocking`), until it is answered:
+    /// meanwhile nothing more is read from its client or carried out for it.
+    private var blocked: Blocked?
     /// A long answer being made as the client reads it (`MPDResponse.rest`), and what ends it
     /// (`OK`, `list_OK`): nothing else is answered until it has ended. A class, so that the
     /// poll's check for it is a pointer's, not a copy of an existential through the runtime.
@@ -109,7 +112,7 @@ final class MPDConnectionHandler: ChannelInboundHandler {
 
     private var isSettled: Bool {
         waitingStart == waiting.count && list == nil && pausedList == nil && streaming == nil && out.readableBytes == 0
-            && !unflushed && framer.isBetweenLines && !ending
+            && !unflushed && framer.isBetweenLines && !ending && blocked == nil
     }
 
     /// The read is `status` and its line end, nothing else.
@@ -137,8 +140,8 @@ final class MPDConnectionHandler: ChannelInboundHandler {
     /// it has taken what it was sent; so it costs one read of requests and 256 KiB of answers.
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         let writable = context.channel.isWritable
-        context.channel.setOption(ChannelOptions.autoRead, value: writable).whenComplete { _ in }
-        if writable, !pumping {
+        context.channel.setOption(ChannelOptions.autoRead, value: writable && blocked == nil).whenComplete { _ in }
+        if writable, !pumping, blocked == nil {
             if streaming == nil || pump(context) {
                 if let paused = pausedList {
                     pausedList = nil
@@ -154,8 +157,8 @@ final class MPDConnectionHandler: ChannelInboundHandler {
     }
 
     private func drain(context: ChannelHandlerContext) {
-        while waitingStart < waiting.count, pausedList == nil, streaming == nil, !ending, context.channel.isWritable,
-              context.channel.isActive {
+        while waitingStart < waiting.count, pausedList == nil, streaming == nil, blocked == nil, !ending,
+              context.channel.isWritable, context.channel.isActive {
             let request = waiting[waitingStart]
             waitingStart += 1
             switch request {
@@ -239,6 +242,8 @@ final class MPDConnectionHandler: ChannelInboundHandler {
                 // `close` and `kill` end the connection without an answer, as MPD's do.
                 if invocation.closes {
                     close(context)
+                } else if let work = invocation.blocking {
+                    block(on: work, command: line.command, index: 0, ending: "OK\n", list: nil, context: context)
                 } else if !write(context, invocation.response, ending: "OK\n") {
                     write(context, noRoom(line.command, index: 0))
                 }
@@ -285,6 +290,11 @@ final class MPDConnectionHandler: ChannelInboundHandler {
                     closing = true
                     return
                 }
+                if let work = invocation.blocking {
+                    block(on: work, command: line.command, index: i, ending: ok ? "list_OK\n" : "",
+                          list: (ok, lines, i + 1), context: context)
+                    return
+                }
                 guard write(context, invocation.response, ending: ok ? "list_OK\n" : "") else {
                     write(context, noRoom(line.command, index: i))
                     return
@@ -301,6 +311,51 @@ final class MPDConnectionHandler: ChannelInboundHandler {
             }
         }
         write(context, "OK\n")
+    }
+
+    /// Runs a command's blocking work on the server's queue for it, off this loop; `unblock`
+    /// answers it back on the loop. What was answered before it goes out now.
+    private func block(on work: @escaping @Sendable () throws(MPDError) -> Void, command: String, index: Int,
+                       ending: String, list: (ok: Bool, lines: [MPDCommandLine], next: Int)?,
+                       context: ChannelHandlerContext) {
+        blocked = Blocked(ending: ending, list: list)
+        context.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
+        flush(context)
+        let connection = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        server.runBlocking {
+            let failure: MPDError?
+            do throws(MPDError) {
+                try work()
+                failure = nil
+            } catch {
+                var e = error
+                e.index = index
+                if e.command.isEmpty { e.command = command }
+                failure = e
+            }
+            connection.eventLoop.execute { connection.value.handler.unblock(failure, context: connection.value.context) }
+        }
+    }
+
+    /// The blocking work is done: its answer, then the rest of its command list and what the
+    /// client sent meanwhile, as if it had never left the loop.
+    private func unblock(_ failure: MPDError?, context: ChannelHandlerContext) {
+        guard let done = blocked else { return }
+        blocked = nil
+        context.channel.setOption(ChannelOptions.autoRead, value: context.channel.isWritable).whenComplete { _ in }
+        guard !ending else { return }
+        if let failure {
+            write(context, failure.line + "\n")
+        } else {
+            write(context, done.ending)
+            if let rest = done.list {
+                continueList(ok: rest.ok, lines: rest.lines, from: rest.next, context: context)
+                if closing { close(context) }
+            }
+        }
+        drain(context: context)
+        flush(context)
+        settled = isSettled
     }
 
     private func idle(_ line: MPDCommandLine, context: ChannelHandlerContext) {
@@ -487,6 +542,13 @@ final class MPDConnectionHandler: ChannelInboundHandler {
         pausedList = nil
         if nioHolds == 0 { context.close(promise: nil) }
     }
+}
+
+/// A command running off the loop: what ends its answer (`OK`, `list_OK`, nothing), and the
+/// rest of its command list.
+private struct Blocked {
+    let ending: String
+    let list: (ok: Bool, lines: [MPDCommandLine], next: Int)?
 }
 
 /// A long answer being made as its client reads it, and the line that ends it.

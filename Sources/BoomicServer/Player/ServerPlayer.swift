@@ -2,6 +2,7 @@ import BoomicAudio
 import BoomicCore
 import BoomicLibrary
 import BoomicPlayback
+import BoomicSystem
 import Foundation
 import Synchronization
 
@@ -72,7 +73,8 @@ public final class ServerPlayer: Sendable {
         let commanded = CommandedEntry()
         self.commanded = commanded
         let drained = drained
-        following = Task.detached {
+        // Off the cooperative pool: `quit` waits for this task on a thread that may be the pool's.
+        following = Task.detached(executorPreference: QueueExecutor(label: "boomic.serve.player-events")) {
             defer { drained.signal() }
             for await event in events {
                 switch event {
@@ -121,7 +123,9 @@ public final class ServerPlayer: Sendable {
                 }
             }
         }
-        if wasPlaying { engine.send(.queue(.play(nil))) }
+        // Carried out before the player is handed back: a client asking right after a restart
+        // (`moveoutput`) sees it playing, not the stop it was set up in.
+        if wasPlaying { engine.perform([.queue(.play(nil))]) }
     }
 
     /// What the engine does now.

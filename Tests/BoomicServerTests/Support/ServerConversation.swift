@@ -18,8 +18,10 @@ enum ServerConversation {
     /// `playerSettled` waits for the player's first status before the input: until then a
     /// `status` answer is kept only until the player publishes it. `sender` is the
     /// connection's way to its socket past NIO (none: everything goes through the channel).
+    /// `runBlocking` takes commands' blocking work (default: run at once, on the test's thread).
     static func run(_ input: String, outbound: (EmbeddedChannel) -> [any ChannelHandler] = { _ in [] },
                     unsentLimit: Int = UnsentAnswers.defaultLimit, playerSettled: Bool = false, sender: SocketSender? = nil,
+                    runBlocking: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = { $0() },
                     then: (EmbeddedChannel) throws -> Void = { _ in },
                     during: (EmbeddedChannel, ServerContext) throws -> Void = { _, _ in },
                     closed: (ServerContext) -> Void = { _ in }, songs: (String) -> [Song]) throws -> String {
@@ -34,7 +36,7 @@ enum ServerConversation {
                               sound: SoundSettings(), hub: hub, record: false, warn: { _ in })
             defer { rooms.quitAll() }
             let server = ServerContext(library: library, rooms: rooms, hub: hub, password: nil, version: "test",
-                                       unsentLimit: unsentLimit)
+                                       unsentLimit: unsentLimit, runBlocking: runBlocking)
             let channel = EmbeddedChannel()
             let client = ClientState(id: 1, address: "test", isLocal: false, idle: hub.makeSlot(), needsPassword: false)
             try channel.pipeline.syncOperations.addHandlers(outbound(channel) + [MPDConnectionHandler(server: server, client: client, sender: sender)])

@@ -1,0 +1,108 @@
+import BoomicCore
+@testable import BoomicServer
+import BoomicTestSupport
+import NIOCore
+import NIOEmbedded
+import Synchronization
+import Testing
+
+/// A command whose work blocks (`moveoutput`, `delpartition`: a room's player stops and starts
+/// again) runs off the event loop, so that the loop's other clients are not kept waiting by it;
+/// its own client sees nothing of that: the answer, the rest of a command list and the requests
+/// sent after it come in the order sent, once the work is done.
+@Suite struct BlockingCommandTests {
+    /// Takes the blocking work handed to it, to run when the test says.
+    final class HeldWork: Sendable {
+        private let held = Mutex<[@Sendable () -> Void]>([])
+        var take: @Sendable (@escaping @Sendable () -> Void) -> Void { { [self] work in held.withLock { $0.append(work) } } }
+        var count: Int { held.withLock { $0.count } }
+        /// Runs what was handed over, then what it sent to the loop.
+        func runAll(_ channel: EmbeddedChannel) {
+            for work in held.withLock({ list in defer { list.removeAll() }; return list }) { work() }
+            channel.embeddedEventLoop.run()
+        }
+    }
+
+    static func songs(_ dir: String) -> [Song] {
+        ServerConversation.titledSongs(3, artists: 1, albums: 1, seed: 5, in: dir)
+    }
+
+    static func read(_ channel: EmbeddedChannel) throws -> String {
+        var out = ""
+        while let chunk = try channel.readOutbound(as: ByteBuffer.self) { out += String(buffer: chunk) }
+        return out
+    }
+
+    @Test func theAnswerAndTheRequestsAfterItWaitForTheWork() throws {
+        let work = HeldWork()
+        var before = "", after = ""
+        _ = try ServerConversation.run("newpartition Kitchen\npartition Kitchen\nmoveoutput null\nping\nstatus\n",
+                                       runBlocking: work.take, during: { channel, _ in
+            before = try Self.read(channel)
+            channel.pipeline.fireChannelRead(ByteBuffer(string: "ping\n"))  // read meanwhile: waits too
+            channel.pipeline.fireChannelReadComplete()
+            before += try Self.read(channel)
+            #expect(work.count == 1, "the move's work handed over once")
+            work.runAll(channel)
+            after = try Self.read(channel)
+        }, songs: Self.songs)
+        #expect(before == MPDConnectionHandler.greeting + "OK\nOK\n", "nothing after the move before its work is done")
+        let lines = after.split(separator: "\n").map(String.init)
+        #expect(Array(lines.prefix(2)) == ["OK", "OK"], "the move's OK, then ping's: \(after)")
+        #expect(lines.contains("partition: Kitchen") && lines.suffix(2) == ["OK", "OK"], "status, then the ping read meanwhile: \(after)")
+    }
+
+    @Test func theMoveIsDoneWhenItIsAnswered() throws {
+        var text = ""
+        _ = try ServerConversation.run("newpartition Kitchen\npartition Kitchen\nmoveoutput null\noutputs\n", during: { channel, _ in
+            channel.embeddedEventLoop.run()
+            text = try Self.read(channel)
+        }, songs: Self.songs)
+        #expect(text.hasSuffix("OK\nOK\nOK\noutputid: 0\noutputname: null\nplugin: null\noutputenabled: 1\nOK\n"), "\(text)")
+    }
+
+    @Test(arguments: [("command_list_ok_begin", "list_OK\n"), ("command_list_begin", "")])
+    func aCommandListGoesOnAfterTheWork(_ begin: String, _ each: String) throws {
+        let work = HeldWork()
+        var before = "", after = ""
+        _ = try ServerConversation.run("newpartition Kitchen\npartition Kitchen\n\(begin)\nping\nmoveoutput null\nping\ncommand_list_end\nping\n",
+                                       runBlocking: work.take, during: { channel, _ in
+            before = try Self.read(channel)
+            work.runAll(channel)
+            after = try Self.read(channel)
+        }, songs: Self.songs)
+        #expect(before == MPDConnectionHandler.greeting + "OK\nOK\n" + each)
+        #expect(after == each + each + "OK\nOK\n")
+    }
+
+    @Test func aFailureEndsTheListWithItsIndex() throws {
+        var text = ""
+        _ = try ServerConversation.run("command_list_ok_begin\nping\nmoveoutput nosuch\nping\ncommand_list_end\nping\n", during: { channel, _ in
+            channel.embeddedEventLoop.run()
+            text = try Self.read(channel)
+        }, songs: Self.songs)
+        #expect(text == MPDConnectionHandler.greeting + "list_OK\nACK [50@1] {moveoutput} No such output\nOK\n")
+    }
+
+    @Test func aDeletedRoomIsGoneWhenItIsAnswered() throws {
+        var text = ""
+        _ = try ServerConversation.run("newpartition Attic\ndelpartition Attic\nlistpartitions\ndelpartition default\n", during: { channel, _ in
+            channel.embeddedEventLoop.run()
+            text = try Self.read(channel)
+        }, songs: Self.songs)
+        #expect(text == MPDConnectionHandler.greeting + "OK\nOK\npartition: default\nOK\nACK [5@0] {delpartition} cannot delete the default partition\n")
+    }
+
+    @Test func aClientGoneMeanwhileIsAnsweredNothing() throws {
+        let work = HeldWork()
+        var after = "unread"
+        _ = try ServerConversation.run("newpartition Kitchen\npartition Kitchen\nmoveoutput null\nping\n", runBlocking: work.take, during: { channel, server in
+            _ = try Self.read(channel)
+            try channel.close().wait()
+            work.runAll(channel)
+            after = try Self.read(channel)
+            #expect(server.rooms.outputs(of: "Kitchen").map(\.name) == ["null"], "the work itself was done")
+        }, songs: Self.songs)
+        #expect(after == "")
+    }
+}
