@@ -39,6 +39,7 @@ public final class PlaybackEngine: Sendable {
                                   channel: channel)
             loop.run()
             continuation.finish()
+            channel.finished.store(true, ordering: .releasing)
             channel.done.signal()
         }
         thread.name = "boomic-decode"
@@ -78,14 +79,23 @@ public final class PlaybackEngine: Sendable {
 
     /// Stops playback (the current song ends with reason `quit`), closes the output and returns
     /// the final status, queue and position included, for the state file.
+    ///
+    /// An output that does not let go within `patience` (a sound card hung in a write, a pipe
+    /// nobody reads) is left behind with the engine's threads, so that a front can still save
+    /// and stop (SIGTERM waited for it forever): the status is then the last one published,
+    /// `hasStopped` stays false, and `events` end only if the output ever lets go.
     @discardableResult
-    public func quit() -> PlaybackStatus {
+    public func quit(patience: DispatchTimeInterval = .seconds(3)) -> PlaybackStatus {
         channel.inbox.withLock { $0.append(.quit) }
         ring.engineWake.signal()
-        channel.done.wait()
-        channel.done.signal() // a second quit returns at once
+        if channel.done.wait(timeout: .now() + patience) == .success {
+            channel.done.signal() // a second quit returns at once
+        }
         return status
     }
+
+    /// Whether the engine's threads have finished (after `quit`): its `events` have ended.
+    public var hasStopped: Bool { channel.finished.load(ordering: .acquiring) }
 }
 
 /// What the engine object and its decode thread share: commands in, status out.
@@ -103,6 +113,8 @@ public final class PlaybackEngine: Sendable {
     @usableFromInline let version = Atomic<Int>(0)
     /// Signalled when the decode thread has finished.
     let done = DispatchSemaphore(value: 0)
+    /// Set just before `done` is first signalled.
+    let finished = Atomic<Bool>(false)
 
     init(status: PlaybackStatus) { published = Mutex(status) }
 }

@@ -83,7 +83,8 @@ public final class PlayerFront: Sendable {
         finished.wait()
         saver.cancel()
         let final = engine.quit()
-        consumed.wait()
+        // An engine left behind on a hung output sends no more events.
+        if engine.hasStopped { consumed.wait() }
         try? save(final)
         for s in signals { s.cancel() }
         return outcome.withLock { o in

@@ -238,6 +238,28 @@ struct ServeRobustnessTests {
         #expect(!FileManager.default.fileExists(atPath: socket), "the socket file is removed on the way out")
     }
 
+    /// An output that hangs (a sound card stuck in a write; here a pipe nobody reads) keeps
+    /// neither SIGTERM from stopping the server (it waited forever) nor the queue from being
+    /// saved: the output is left behind, and said so.
+    @Test func aHungOutputDoesNotKeepTheServerFromStopping() throws {
+        let box = try Sandbox()
+        try box.succeed("import", box.music)
+        let fifo = box.root + "/out.fifo"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)  // opened, never read
+        defer { close(reader) }
+        let server = try RunningServer(box, extra: ["--output", "wav:" + fifo])
+        #expect(try server.mpc("add", "Miles Quartet/Blue Sketches").succeeded)
+        #expect(try server.mpc("play").succeeded)
+        Thread.sleep(forTimeInterval: 1.5)  // the pipe is full: the output waits in a write
+        let status = server.stop(within: 30)
+        #expect(status == 0, "SIGTERM: \(status.map(String.init) ?? "still running after 30 s")\n\(server.serverLog)")
+        #expect(server.serverLog.contains("output did not stop within 3 s; left behind"), "\(server.serverLog)")
+        let again = try RunningServer(box, extra: ["--output", "null"])
+        #expect(try again.mpc("playlist").stdout.split(separator: "\n").count == 3, "the queue was saved")
+        _ = again.stop()
+    }
+
     /// One command list of 9,999 `listallinfo` (under the 10,000 limit) from a client that never
     /// reads: its answers are made as the client takes them, not all at once (a gigabyte on a
     /// library of a few hundred songs). And a client that does read gets every answer of a long

@@ -16,6 +16,7 @@ public final class ServerPlayer: Sendable {
     private let recorder: PlayRecorder?
     private let library: ServerLibrary
     private let hub: IdleHub
+    private let warn: @Sendable (String) -> Void
     /// The room this player plays in: its idle events go to that room's clients.
     public let room: String
     /// Saves the state every 5 s: the most a crash or power cut loses.
@@ -63,6 +64,7 @@ public final class ServerPlayer: Sendable {
         self.store = store
         self.library = library
         self.hub = hub
+        self.warn = warn
         let recorder = record ? PlayRecorder(session: library.session, pending: saved?.pending ?? [], warn: warn) : nil
         self.recorder = recorder
         recorder?.flushPending()
@@ -196,7 +198,13 @@ public final class ServerPlayer: Sendable {
         // The quit's own `ended` (a song heard past half counts; an audiobook keeps its place)
         // is recorded first, into the library if it is still open, else into the saved state's
         // pending plays. Cancelling the task could drop it, and saving first did.
-        if drained.wait(timeout: .now() + 2) == .timedOut { following.cancel() }
+        if !engine.hasStopped {
+            // An engine left behind on a hung output sends no more events.
+            warn("\(room == "default" ? "the player" : "room \(room)")'s output did not stop within 3 s; left behind")
+            following.cancel()
+        } else if drained.wait(timeout: .now() + 2) == .timedOut {
+            following.cancel()
+        }
         try? save(final)
     }
 

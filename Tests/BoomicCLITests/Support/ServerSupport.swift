@@ -92,6 +92,19 @@ final class RunningServer {
         return (process.terminationStatus, ContinuousClock.now - start)
     }
 
+    /// SIGTERM, and the exit status if the server ended within `seconds`; else SIGKILL, and nil.
+    func stop(within seconds: Double) -> Int32? {
+        kill(process.processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        guard !process.isRunning else {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            return nil
+        }
+        return process.terminationStatus
+    }
+
     static let mpcAvailable = FileManager.default.isExecutableFile(atPath: "/usr/bin/mpc")
     static let pythonMPDAvailable = (try? ChildProcess.run("/usr/bin/python3", ["-c", "import mpd"]).succeeded) ?? false
 
