@@ -57,6 +57,14 @@ import Testing
         #expect(Self.answers(text) == ["changed: player\nchanged: options\nOK\n", "OK\n"])
     }
 
+    /// `noidle` while not waiting does nothing: in a command list too, where it is no command of
+    /// the list (no `list_OK`, no error), as in MPD.
+    @Test func noidleOutsideAnIdleDoesNothing() throws {
+        let text = try ServerConversation.run("command_list_ok_begin\nping\nnoidle\nping\ncommand_list_end\nnoidle\nping\n",
+                                              songs: Self.songs)
+        #expect(text == MPDConnectionHandler.greeting + "list_OK\nlist_OK\nOK\nOK\n")
+    }
+
     @Test func noidleWithoutAChangeEndsTheIdleEmpty() throws {
         let text = try ServerConversation.run("idle\n", during: { channel, _ in
             Self.read("noidle\nping\n", channel)

@@ -95,8 +95,10 @@ public final class ArtStore: Sendable {
 
     // MARK: - Private
 
-    private func findFolderCover(in folder: String) -> String? {
-        guard let dir = opendir(folder) else { return nil }
+    /// The cover files in `folder`, best first (`coverFileNames`' order, names compared
+    /// case-insensitively): what `folderCover` tries in turn.
+    public static func coverFiles(in folder: String) -> [String] {
+        guard let dir = opendir(folder) else { return [] }
         var byLowerName: [String: String] = [:]
         while let entry = readdir(dir) {
             let name = withUnsafePointer(to: &entry.pointee.d_name) {
@@ -106,14 +108,18 @@ public final class ArtStore: Sendable {
             if Self.coverFileNames.contains(lower), byLowerName[lower] == nil { byLowerName[lower] = name }
         }
         closedir(dir)
-        for candidate in Self.coverFileNames {
-            guard let name = byLowerName[candidate],
-                  let bytes = Self.readFile("\(folder)/\(name)", limit: Self.maxCoverFileSize),
-                  !bytes.isEmpty else { continue }
-            let mime = candidate.hasSuffix(".png") ? "image/png" : "image/jpeg"
-            if let hash = try? store(bytes, mime: mime) { return hash }
-        }
-        return nil
+        return coverFileNames.compactMap { byLowerName[$0].map { "\(folder)/\($0)" } }
+    }
+
+    /// Stores the cover file at `path` and returns its hash; nil when it is empty, too big to
+    /// be a picture, or cannot be read or stored.
+    public func storeCoverFile(_ path: String) -> String? {
+        guard let bytes = Self.readFile(path, limit: Self.maxCoverFileSize), !bytes.isEmpty else { return nil }
+        return try? store(bytes, mime: path.lowercased().hasSuffix(".png") ? "image/png" : "image/jpeg")
+    }
+
+    private func findFolderCover(in folder: String) -> String? {
+        Self.coverFiles(in: folder).lazy.compactMap(storeCoverFile).first
     }
 
     private func makeDirectory() throws(MediaError) {

@@ -2,9 +2,9 @@ import BoomicCore
 import BoomicMedia
 import Foundation
 
-/// `albumart` and `readpicture`: the song's cover from the library's art store (content-hashed
-/// copies made at import, whether the picture was embedded or a cover file), in chunks of the
-/// client's `binarylimit`.
+/// `albumart` and `readpicture`: covers from the library's art store (content-hashed copies
+/// made at import, whether the picture was embedded or a cover file, and folders' cover files
+/// stored as clients ask for them), in chunks of the client's `binarylimit`.
 enum ArtCommands {
     static let all: [CommandSpec] = [
         CommandSpec("albumart", 2...2) { inv throws(MPDError) in
@@ -17,23 +17,37 @@ enum ArtCommands {
         },
     ]
 
+    /// The picture `albumart` or `readpicture` answers with, and its type.
+    ///
+    /// `albumart` is the folder's cover file, as MPD's: the folder a song is in, or the folder a
+    /// path names (MPD looks in the folder the path is in, whatever its last part names, so
+    /// `Album/`, what Cantata sends, and `Album/cover.jpg` mean `Album`). So every song of an
+    /// album gets the same picture even where one of them embeds another. Without a cover
+    /// file, it is the song's own picture, or a folder's first song's that has one (MPD has no
+    /// answer there). `readpicture` is the song's own picture: embedded, else its folder's cover.
     private static func picture(_ inv: inout Invocation) throws(MPDError) -> ([UInt8], String)? {
         let snapshot = inv.snapshot
         let uri = inv.args[0]
         try inv.refuseURL(uri)
+        let albumArt = inv.command == "albumart"
+        let parent = uri.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(uri[..<$0]) } ?? ""
         var song: Song?
         if let path = snapshot.tree.path(for: uri) { song = snapshot.basis.song(atPath: path) }
-        // A directory: the cover of its first song that has one. MPD's `albumart` looks in the
-        // folder the path is in, whatever its last part names, so `Album/` (what Cantata sends)
-        // and `Album/cover.jpg` mean `Album`.
-        if song == nil {
-            let parent = uri.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(uri[..<$0]) }
-            let folder = snapshot.tree.directory(uri) ?? (inv.command == "albumart" ? parent.flatMap(snapshot.tree.directory) : nil)
-            song = folder.flatMap { snapshot.songs(in: $0).first { $0.art != nil } }
+        let folderURI = song != nil ? parent : snapshot.tree.directory(uri) != nil ? uri : albumArt ? parent : nil
+        // Only a folder of the library's tree: a client's path is never opened as it wrote it.
+        if albumArt, let folderURI, snapshot.tree.directory(folderURI) != nil, let folder = snapshot.tree.path(for: folderURI),
+           let hash = inv.server.library.covers?.hash(in: folder), let picture = stored(hash, &inv) {
+            return picture
         }
-        guard let song else { throw inv.error(.noExist, inv.command == "albumart" ? "No file exists" : "No such song") }
-        guard let hash = song.art, let store = try? ArtStore(directory: inv.server.library.session.location + "/art"),
-              let path = store.path(forHash: hash), let data = FileManager.default.contents(atPath: path) else { return nil }
+        if song == nil {
+            song = folderURI.flatMap(snapshot.tree.directory).flatMap { snapshot.songs(in: $0).first { $0.art != nil } }
+        }
+        guard let song else { throw inv.error(.noExist, albumArt ? "No file exists" : "No such song") }
+        return song.art.flatMap { stored($0, &inv) }
+    }
+
+    private static func stored(_ hash: String, _ inv: inout Invocation) -> ([UInt8], String)? {
+        guard let path = inv.server.library.art?.path(forHash: hash), let data = FileManager.default.contents(atPath: path) else { return nil }
         return ([UInt8](data), mime(of: path))
     }
 

@@ -206,6 +206,9 @@ final class MPDConnectionHandler: ChannelInboundHandler {
             close(context)
             return
         }
+        // `noidle` while not waiting does nothing, in a command list too (MPD takes it before
+        // the list does, so it is no command of the list and gets no `list_OK`).
+        if text == "noidle" { return }
         let line: MPDCommandLine
         do { line = try MPDCommandLine.parse(text) } catch {
             write(context, error.line + "\n")

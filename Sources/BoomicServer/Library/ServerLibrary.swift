@@ -56,6 +56,11 @@ public final class ServerLibrary: Sendable {
         return [started, own, songs].compactMap { $0 }.max()!
     }
 
+    /// The library's art store (`albumart`, `readpicture`); nil when its folder cannot be made.
+    public let art: ArtStore?
+    /// Folders' cover files, for `albumart`.
+    let covers: FolderCovers?
+
     private let current: Mutex<Snapshot>
     /// The snapshot's head, readable without the lock.
     private let currentHead: Atomic<Int>
@@ -65,6 +70,8 @@ public final class ServerLibrary: Sendable {
     public init(session: LibrarySession, folders: [String]) {
         self.session = session
         self.folders = folders
+        art = try? ArtStore(directory: session.location + "/art")
+        covers = art.map(FolderCovers.init)
         let basis = session.basis
         current = Mutex(Snapshot(basis: basis, tree: MusicTree(folders: folders, buildingFrom: basis, then: {
             // What opening the library and building the tree left free goes back to the system

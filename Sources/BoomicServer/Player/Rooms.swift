@@ -88,8 +88,9 @@ public final class Rooms: Sendable {
         guard switches[id].isOn != on else { return }
         switches[id].set(on)
         saveLayout()
-        // As MPD tells them: the mixer is the output's, and disabling one can stop the player.
-        hub.post(on ? [.mixer, .output] : [.player, .mixer, .output])
+        // As MPD tells them for an output with a mixer (Boomic's volume is every output's). The
+        // player plays on, silently if no output is left: no `player`.
+        hub.post([.mixer, .output])
     }
 
     /// A name MPD takes for a partition: letters and digits (ASCII), `-` and `_`. (Boomic also

@@ -79,6 +79,10 @@ final class RunningServer {
     /// Runs a python3 script that prints JSON (the prelude's `out`), requires it to succeed
     /// (naming the run and the server's log when it does not), and gives the JSON.
     func pythonJSON(_ script: String, _ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> Any {
+        try pythonJSON(script, arguments, sourceLocation: sourceLocation)
+    }
+
+    func pythonJSON(_ script: String, _ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> Any {
         let run = try python(script, arguments)
         try #require(run.succeeded, "\(run)\n\(serverLog)", sourceLocation: sourceLocation)
         return try JSONSerialization.jsonObject(with: Data(run.stdout.utf8))
