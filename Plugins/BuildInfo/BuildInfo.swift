@@ -6,6 +6,11 @@ import PackagePlugin
 /// A prebuild command, because it must run on every build: a commit changes no source file that
 /// SwiftPM could track. The script rewrites `BuildInfo.swift` only when the commit changed, so an
 /// unchanged tree relinks nothing. Outside a git checkout (a source tarball) the commit is "unknown".
+///
+/// SwiftPM runs it only when it plans a build anew, not on an incremental build of an unchanged
+/// Package.swift (swiftlang/swift-package-manager#5476): a fresh clone's build and
+/// `scripts/install`, which touches Package.swift, name their commit; a developer's
+/// incremental build may name an earlier one.
 @main
 struct BuildInfo: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
