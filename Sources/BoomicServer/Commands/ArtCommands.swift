@@ -31,8 +31,7 @@ enum ArtCommands {
         try inv.refuseURL(uri)
         let albumArt = inv.command == "albumart"
         let parent = uri.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(uri[..<$0]) } ?? ""
-        var song: Song?
-        if let path = snapshot.tree.path(for: uri) { song = snapshot.basis.song(atPath: path) }
+        var song = snapshot.song(at: uri)
         let folderURI = song != nil ? parent : snapshot.tree.directory(uri) != nil ? uri : albumArt ? parent : nil
         // Only a folder of the library's tree: a client's path is never opened as it wrote it.
         if albumArt, let folderURI, snapshot.tree.directory(folderURI) != nil, let folder = snapshot.tree.path(for: folderURI),

@@ -108,7 +108,9 @@ enum StickerCommands {
 
     private static func song(_ inv: inout Invocation) throws(MPDError) -> Song {
         let snapshot = inv.snapshot
-        guard let path = snapshot.tree.path(for: inv.args[2]), let song = snapshot.basis.song(atPath: path) else {
+        // Found in its directory of the tree: the basis's index of every path would be built on
+        // the first sticker a client sets (94 ms at 50,000 songs, on the event loop).
+        guard let song = snapshot.song(at: inv.args[2]) else {
             throw inv.error(.noExist, "No such song")
         }
         return song
