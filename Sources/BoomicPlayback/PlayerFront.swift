@@ -25,6 +25,9 @@ public final class PlayerFront: Sendable {
         public var interrupted = false
         /// Why the output failed (a device that does not exist, a full disk).
         public var failure: AudioError?
+        /// The output did not let go when the player quit (a device hung in a write): it was
+        /// left behind so that the state could be saved and the program end.
+        public var outputLeftBehind = false
     }
 
     /// - Parameter recorder: where plays go; nil records nothing (`--no-record`, `--as-of`).
@@ -89,6 +92,7 @@ public final class PlayerFront: Sendable {
         for s in signals { s.cancel() }
         return outcome.withLock { o in
             o.interrupted = interrupted.load(ordering: .acquiring)
+            o.outputLeftBehind = !engine.hasStopped
             return o
         }
     }

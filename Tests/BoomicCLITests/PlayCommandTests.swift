@@ -181,3 +181,31 @@ extension PlayCommandTests {
         try box.succeed("play", "--eq", "ROCK", "--output", "null")
     }
 }
+
+extension PlayCommandTests {
+    /// An output that hangs (a sound card stuck in a write; here a pipe nobody reads) does not
+    /// keep SIGTERM from stopping the player and saving its place (it waited forever): the
+    /// output is left behind after 3 s, and said so.
+    @Test func aHungOutputIsLeftBehindOnSIGTERM() throws {
+        let box = try Sandbox(samples: false)
+        _ = try Self.toneAlbum(box)
+        let fifo = box.root + "/out.fifo", log = box.root + "/play.err"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)  // opened, never read
+        defer { close(reader) }
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        let player = try ChildProcess.start(box.executable, ["--library", box.library, "play", "--output", "wav:" + fifo],
+                                            environment: ["XDG_DATA_HOME": box.root + "/xdg"], stderr: log)
+        Thread.sleep(forTimeInterval: 1)  // the pipe is full: the output waits in a write
+        kill(player.processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(30)
+        while player.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if player.isRunning { kill(player.processIdentifier, SIGKILL) }
+        player.waitUntilExit()
+        let stderr = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        #expect(player.terminationReason == .exit && player.terminationStatus == 0, "SIGTERM did not stop it: \(stderr)")
+        #expect(stderr.contains("boomic play: the output did not stop within 3 s; left behind"), "\(stderr)")
+        let resumed = try box.boomic("play", "--resume", "--output", "null")
+        #expect(resumed.succeeded, "the place was saved: \(resumed)")
+    }
+}

@@ -238,9 +238,9 @@ struct ServeRobustnessTests {
         #expect(!FileManager.default.fileExists(atPath: socket), "the socket file is removed on the way out")
     }
 
-    /// An output that hangs (a sound card stuck in a write; here a pipe nobody reads) keeps
-    /// neither SIGTERM from stopping the server (it waited forever) nor the queue from being
-    /// saved: the output is left behind, and said so.
+    /// An output that hangs (a sound card stuck in a write; here a pipe nobody reads) does not
+    /// keep SIGTERM from stopping the server and saving the queue (it waited forever): the
+    /// output is left behind after 3 s, and said so.
     @Test func aHungOutputDoesNotKeepTheServerFromStopping() throws {
         let box = try Sandbox()
         try box.succeed("import", box.music)

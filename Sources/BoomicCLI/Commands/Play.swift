@@ -169,6 +169,7 @@ struct Play: ParsableCommand, TakesTerms {
                 }
             }
         }
+        if outcome.outputLeftBehind { Terminal.warn("boomic play: the output did not stop within 3 s; left behind") }
         if !outcome.playedAny, outcome.failure == nil, !outcome.interrupted {
             throw CLIError("nothing playable: no song in the queue could be opened")
         }
