@@ -33,6 +33,17 @@ import Testing
         return out
     }
 
+    /// Everything answered to `input`, its blocking work run at once and its answers let back
+    /// onto the loop.
+    static func answers(_ input: String) throws -> String {
+        var text = ""
+        _ = try ServerConversation.run(input, during: { channel, _ in
+            channel.embeddedEventLoop.run()
+            text = try read(channel)
+        }, songs: songs)
+        return text
+    }
+
     @Test func theAnswerAndTheRequestsAfterItWaitForTheWork() throws {
         let work = HeldWork()
         var before = "", after = ""
@@ -53,11 +64,7 @@ import Testing
     }
 
     @Test func theMoveIsDoneWhenItIsAnswered() throws {
-        var text = ""
-        _ = try ServerConversation.run("newpartition Kitchen\npartition Kitchen\nmoveoutput null\noutputs\n", during: { channel, _ in
-            channel.embeddedEventLoop.run()
-            text = try Self.read(channel)
-        }, songs: Self.songs)
+        let text = try Self.answers("newpartition Kitchen\npartition Kitchen\nmoveoutput null\noutputs\n")
         #expect(text.hasSuffix("OK\nOK\nOK\noutputid: 0\noutputname: null\nplugin: null\noutputenabled: 1\nOK\n"), "\(text)")
     }
 
@@ -76,20 +83,12 @@ import Testing
     }
 
     @Test func aFailureEndsTheListWithItsIndex() throws {
-        var text = ""
-        _ = try ServerConversation.run("command_list_ok_begin\nping\nmoveoutput nosuch\nping\ncommand_list_end\nping\n", during: { channel, _ in
-            channel.embeddedEventLoop.run()
-            text = try Self.read(channel)
-        }, songs: Self.songs)
+        let text = try Self.answers("command_list_ok_begin\nping\nmoveoutput nosuch\nping\ncommand_list_end\nping\n")
         #expect(text == MPDConnectionHandler.greeting + "list_OK\nACK [50@1] {moveoutput} No such output\nOK\n")
     }
 
     @Test func aDeletedRoomIsGoneWhenItIsAnswered() throws {
-        var text = ""
-        _ = try ServerConversation.run("newpartition Attic\ndelpartition Attic\nlistpartitions\ndelpartition default\n", during: { channel, _ in
-            channel.embeddedEventLoop.run()
-            text = try Self.read(channel)
-        }, songs: Self.songs)
+        let text = try Self.answers("newpartition Attic\ndelpartition Attic\nlistpartitions\ndelpartition default\n")
         #expect(text == MPDConnectionHandler.greeting + "OK\nOK\npartition: default\nOK\nACK [5@0] {delpartition} cannot delete the default partition\n")
     }
 
