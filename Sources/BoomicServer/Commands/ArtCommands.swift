@@ -1,5 +1,6 @@
 import BoomicCore
 import BoomicMedia
+import BoomicSystem
 import Foundation
 
 /// `albumart` and `readpicture`: covers from the library's art store (content-hashed copies
@@ -8,16 +9,16 @@ import Foundation
 enum ArtCommands {
     static let all: [CommandSpec] = [
         CommandSpec("albumart", 2...2) { inv throws(MPDError) in
-            guard let (bytes, _) = try picture(&inv) else { throw inv.error(.noExist, "No file exists") }
-            try chunk(&inv, bytes, mime: nil)
+            guard let (path, _) = try picture(&inv) else { throw inv.error(.noExist, "No file exists") }
+            try chunk(&inv, path, mime: nil)
         },
         CommandSpec("readpicture", 2...2) { inv throws(MPDError) in
-            guard let (bytes, mime) = try picture(&inv) else { return }
-            try chunk(&inv, bytes, mime: mime)
+            guard let (path, mime) = try picture(&inv) else { return }
+            try chunk(&inv, path, mime: mime)
         },
     ]
 
-    /// The picture `albumart` or `readpicture` answers with, and its type.
+    /// The stored file of the picture `albumart` or `readpicture` answers with, and its type.
     ///
     /// `albumart` is the folder's cover file, as MPD's: the folder a song is in, or the folder a
     /// path names (MPD looks in the folder the path is in, whatever its last part names, so
@@ -25,7 +26,7 @@ enum ArtCommands {
     /// album gets the same picture even where one of them embeds another. Without a cover
     /// file, it is the song's own picture, or a folder's first song's that has one (MPD has no
     /// answer there). `readpicture` is the song's own picture: embedded, else its folder's cover.
-    private static func picture(_ inv: inout Invocation) throws(MPDError) -> ([UInt8], String)? {
+    private static func picture(_ inv: inout Invocation) throws(MPDError) -> (path: String, mime: String)? {
         let snapshot = inv.snapshot
         let uri = inv.args[0]
         try inv.refuseURL(uri)
@@ -45,19 +46,30 @@ enum ArtCommands {
         return song.art.flatMap { stored($0, &inv) }
     }
 
-    private static func stored(_ hash: String, _ inv: inout Invocation) -> ([UInt8], String)? {
-        guard let path = inv.server.library.art?.path(forHash: hash), let data = FileManager.default.contents(atPath: path) else { return nil }
-        return ([UInt8](data), mime(of: path))
+    private static func stored(_ hash: String, _ inv: inout Invocation) -> (path: String, mime: String)? {
+        inv.server.library.art?.path(forHash: hash).map { ($0, mime(of: $0)) }
     }
 
-    private static func chunk(_ inv: inout Invocation, _ bytes: [UInt8], mime: String?) throws(MPDError) {
+    /// The chunk a client asked for, read alone: a cover may be tens of megabytes, fetched in
+    /// thousands of chunks, each on an event loop.
+    private static func chunk(_ inv: inout Invocation, _ path: String, mime: String?) throws(MPDError) {
         let offset = try inv.unsigned(1)
+        let file: FileDescriptor, size: Int
+        do {
+            file = try FileDescriptor(path: path, flags: O_RDONLY)
+            size = Int(try SystemCall.status(of: file.rawValue, path: path).st_size)
+        } catch {
+            throw inv.error(.noExist, inv.command == "albumart" ? "No file exists" : "No such song")
+        }
         // MPD's words differ by command: albumart reads a file, readpicture a tag's picture.
-        guard offset <= bytes.count else { throw inv.error(.argument, inv.command == "albumart" ? "Offset too large" : "Bad file offset") }
-        inv.response.add("size", bytes.count)
+        guard offset <= size else { throw inv.error(.argument, inv.command == "albumart" ? "Offset too large" : "Bad file offset") }
+        let bytes: [UInt8]
+        do { bytes = try file.read(count: min(size - offset, inv.client.binaryLimit), at: offset) } catch {
+            throw inv.error(.system, "cannot read the picture: \(error.localizedDescription)")
+        }
+        inv.response.add("size", size)
         if let mime { inv.response.add("type", mime) }
-        let end = min(bytes.count, offset + inv.client.binaryLimit)
-        inv.response.addBinary(Array(bytes[offset..<end]))
+        inv.response.addBinary(bytes)
     }
 
     private static func mime(of path: String) -> String {
