@@ -93,6 +93,7 @@ public final class MPDServer: Sendable {
     /// the connections' loops.
     public func stop() {
         listener.withLock { $0 }?.stop()
+        context.finishBlockingWork()
         try? group.syncShutdownGracefully()
     }
 }

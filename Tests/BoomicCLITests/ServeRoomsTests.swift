@@ -117,4 +117,55 @@ struct ServeRoomsTests {
         #expect(out["mover"] as? String == "OK", "\(out)")
         #expect(out["playsOn"] as? Bool == true, "the kitchen plays on after the move: \(out)")
     }
+    /// While a move restarts a room whose output hangs (3 s), what that room's other clients
+    /// send waits for the new player instead of going to the one that is leaving (it was
+    /// answered OK and lost); and SIGTERM during a move waits for it, so the room's state is
+    /// saved (it exited at once, and the state saved before came back).
+    static let changesDuringAMove = RunningServer.pythonPrelude + #"""
+    import socket
+    def connect():
+        s = socket.create_connection(("127.0.0.1", port)); s.settimeout(20); s.recv(64); return s
+    def ask(s, line):
+        s.sendall(line.encode() + b"\n"); got = b""
+        while not (got.endswith(b"OK\n") or b"ACK" in got): got += s.recv(65536)
+        return got.decode()
+    def status(s):
+        return dict(l.split(": ", 1) for l in ask(s, "status").splitlines() if ": " in l)
+    a, mover, c = connect(), connect(), connect()
+    ask(a, "add \"Miles Quartet/Blue Sketches\""); ask(a, "play")
+    time.sleep(1.5)
+    ask(a, "newpartition Kitchen"); ask(mover, "partition Kitchen")
+    mover.sendall(b"moveoutput null\n")  # default restarts: its player takes 3 s to leave its output
+    time.sleep(0.3)
+    out["add"] = ask(c, "add \"Old Timer\"").strip()
+    out["random"] = ask(c, "random 1").strip()
+    out["moved"] = mover.recv(64).decode().strip()
+    after = status(c)
+    out["length"], out["randomOn"] = after["playlistlength"], after["random"]
+    ask(mover, "partition default")
+    mover.sendall(b"moveoutput null\n")  # default restarts again; SIGTERM comes meanwhile
+    time.sleep(0.3)
+    print(json.dumps(out), flush=True)
+    """#
+
+    @Test func changesAndStopsDuringAMoveWaitForIt() throws {
+        let box = try Sandbox()
+        try box.succeed("import", box.music)
+        let fifo = box.root + "/out.fifo"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        // Opened here, never read, until the end: default's output hangs, through the stop too.
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        defer { close(reader) }
+        var server: RunningServer? = try RunningServer(box, extra: ["--output", "null", "--output", "wav:" + box.root + "/a.wav", "--output", "wav:" + fifo])
+        let out = try #require(try server!.pythonJSON(Self.changesDuringAMove) as? [String: String])
+        #expect(out["add"] == "OK" && out["random"] == "OK" && out["moved"] == "OK", "\(out)")
+        let expected = try #require(Int(out["length"] ?? ""))
+        #expect(expected > 3 && out["randomOn"] == "1", "the changes made during the move were lost: \(out)")
+        #expect(server!.stop(within: 30) == 0, "\(server!.serverLog)")
+        server = try RunningServer(box, extra: ["--output", "null"])
+        let status = try server!.mpc("status")
+        #expect(try server!.mpc("playlist").stdout.split(separator: "\n").count == expected, "the queue saved at the stop")
+        #expect(status.stdout.contains("random: on"), "\(status)")
+        _ = server!.stop()
+    }
 }

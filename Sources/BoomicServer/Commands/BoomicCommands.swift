@@ -21,7 +21,7 @@ enum BoomicCommands {
                 } catch {
                     throw inv.error(.argument, "\(error.localizedDescription)")
                 }
-                let after = inv.player.perform(.add(songs.map(\.id), at: .end))
+                let after = try inv.player.perform(.add(songs.map(\.id), at: .end))
                 inv.response.add("added", songs.count)
                 inv.response.add("playlistlength", after.queue.entries.count)
             default:

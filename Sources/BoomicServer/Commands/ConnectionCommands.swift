@@ -8,7 +8,7 @@ enum ConnectionCommands {
         CommandSpec("close", open: true) { $0.closes = true },
         // As MPD: the daemon stops (here as on SIGTERM, saving its queues), and the client's
         // connection closes without an answer.
-        CommandSpec("kill", 0...Int.max) { inv in
+        CommandSpec("kill", 0...Int.max) { inv throws(MPDError) in
             inv.closes = true
             inv.server.stop()
         },
@@ -18,12 +18,12 @@ enum ConnectionCommands {
             }
             inv.client.authenticated = true
         },
-        CommandSpec("commands", open: true) { inv in
+        CommandSpec("commands", open: true) { inv throws(MPDError) in
             for name in CommandTable.names where CommandTable.allowed(name, for: inv.client, server: inv.server) {
                 inv.response.add("command", name)
             }
         },
-        CommandSpec("notcommands", open: true) { inv in
+        CommandSpec("notcommands", open: true) { inv throws(MPDError) in
             for name in CommandTable.names where !CommandTable.allowed(name, for: inv.client, server: inv.server) {
                 inv.response.add("command", name)
             }
@@ -66,7 +66,7 @@ enum ConnectionCommands {
         },
         // Boomic plays files from its library only.
         CommandSpec("urlhandlers") { _ in },
-        CommandSpec("decoders") { inv in
+        CommandSpec("decoders") { inv throws(MPDError) in
             for plugin in Decoders.plugins {
                 inv.response.add("plugin", plugin.name)
                 for s in plugin.suffixes { inv.response.add("suffix", s) }
@@ -78,21 +78,21 @@ enum ConnectionCommands {
             guard n >= 64 else { throw inv.error(.argument, "Value too small") }
             inv.client.binaryLimit = n
         },
-        CommandSpec("clearerror") { inv in
-            if let serial = inv.player.status.failure?.serial { inv.player.clearedFailure.store(serial, ordering: .releasing) }
+        CommandSpec("clearerror") { inv throws(MPDError) in
+            if let serial = try inv.player.status.failure?.serial { try inv.player.clearedFailure.store(serial, ordering: .releasing) }
         },
         CommandSpec("config") { inv throws(MPDError) in
             guard inv.client.isLocal else { throw inv.error(.permission, "Command only permitted to local clients") }
             inv.response.add("music_directory", inv.server.library.folders.first ?? "")
             inv.response.add("pcre", 1)
         },
-        CommandSpec("listmounts") { inv in
+        CommandSpec("listmounts") { inv throws(MPDError) in
             inv.response.add("mount", "")
             // A local path only to local clients, as MPD has it (and as `config`).
             if inv.client.isLocal { inv.response.add("storage", inv.server.library.folders.first ?? "") }
         },
         CommandSpec("listneighbors") { _ in },
-        CommandSpec("listpartitions") { inv in
+        CommandSpec("listpartitions") { inv throws(MPDError) in
             for name in inv.server.rooms.names { inv.response.add("partition", name) }
         },
         CommandSpec("partition", 1...1) { inv throws(MPDError) in
@@ -115,7 +115,7 @@ enum ConnectionCommands {
             let rooms = inv.server.rooms, name = inv.args[0], room = inv.client.room
             inv.blocking = { () throws(MPDError) in try rooms.move(output: name, to: room) }
         },
-        CommandSpec("outputs") { inv in
+        CommandSpec("outputs") { inv throws(MPDError) in
             // This room's outputs; the others' are listed as MPD lists an output moved to
             // another partition: a `dummy`, disabled here.
             let mine = Set(inv.server.rooms.outputs(of: inv.client.room).map(\.id))
@@ -145,18 +145,18 @@ enum ConnectionCommands {
         // not mix songs (serve.md).
         CommandSpec("crossfade", 1...1) { inv throws(MPDError) in
             _ = try inv.unsigned(0)
-            inv.server.hub.post([.options], room: inv.player.room)
+            inv.server.hub.post([.options], room: try inv.player.room)
         },
         CommandSpec("mixrampdb", 1...1) { inv throws(MPDError) in
             _ = try inv.number(0)
-            inv.server.hub.post([.options], room: inv.player.room)
+            inv.server.hub.post([.options], room: try inv.player.room)
         },
         // `nan` is how MPD's documentation says to turn MixRamp off.
         CommandSpec("mixrampdelay", 1...1) { inv throws(MPDError) in
             if inv.args[0].lowercased() != "nan" { _ = try inv.number(0) }
-            inv.server.hub.post([.options], room: inv.player.room)
+            inv.server.hub.post([.options], room: try inv.player.room)
         },
-        CommandSpec("channels") { inv in
+        CommandSpec("channels") { inv throws(MPDError) in
             for name in inv.server.channels.withLock({ $0.filter { !$0.value.isEmpty }.keys.sorted() }) {
                 inv.response.add("channel", name)
             }
@@ -190,7 +190,7 @@ enum ConnectionCommands {
                 box.slot.post([.message])
             }
         },
-        CommandSpec("readmessages") { inv in
+        CommandSpec("readmessages") { inv throws(MPDError) in
             for (name, box) in inv.client.subscriptions.sorted(by: { $0.key < $1.key }) {
                 for m in box.messages.withLock({ m in defer { m.removeAll() }; return m }) {
                     inv.response.add("channel", name)

@@ -283,8 +283,8 @@ enum DatabaseCommands {
     private static func add(_ inv: inout Invocation, foldCase: Bool) throws(MPDError) {
         let selection = try Selection(inv, from: 0, keywords: ["sort", "window", "position"], substrings: foldCase)
         let songs = try selection.songs(in: inv.snapshot, foldCase: foldCase, inv: inv)
-        let q = inv.player.status.queue
+        let q = try inv.player.status.queue
         let place = try selection.position.map { p throws(MPDError) in try QueueCommands.position(p, queue: q, inv: inv) } ?? .end
-        inv.player.perform(.add(songs.map(\.id), at: place))
+        try inv.player.perform(.add(songs.map(\.id), at: place))
     }
 }

@@ -21,7 +21,15 @@ struct Invocation {
     /// The player of the client's room (a room deleted under it falls back to `default`).
     /// Kept by the connection while the rooms stay as they are, so a command takes no lock
     /// shared with every other client to find it.
-    var player: ServerPlayer { server.player(for: client) }
+    /// Throws `MPDError.roomRestarting` while another client's `moveoutput` replaces the
+    /// room's player: a command to the player that is going would be lost, so the connection
+    /// waits for the new one and carries the command out again (`MPDConnectionHandler`).
+    var player: ServerPlayer {
+        get throws(MPDError) {
+            guard !server.rooms.isRestarting(client.room) else { throw .roomRestarting }
+            return server.player(for: client)
+        }
+    }
 
     func error(_ code: MPDError.Code, _ message: String) -> MPDError {
         MPDError(code, message, command: command)

@@ -21,53 +21,53 @@ enum QueueCommands {
             inv.response.add("Id", first.rawValue)
         },
         CommandSpec("delete", 0...1) { inv throws(MPDError) in
-            let q = inv.player.status.queue
+            let q = try inv.player.status.queue
             let range = inv.args.isEmpty ? 0..<q.entries.count : try inv.range(0, count: q.entries.count)
-            inv.player.perform(.removePositions(range))
+            try inv.player.perform(.removePositions(range))
         },
         CommandSpec("deleteid", 1...1) { inv throws(MPDError) in
-            let e = try inv.entry(withID: 0, in: inv.player.status.queue)
-            inv.player.perform(.remove([e.id]))
+            let e = try inv.entry(withID: 0, in: try inv.player.status.queue)
+            try inv.player.perform(.remove([e.id]))
         },
         CommandSpec("move", 2...2) { inv throws(MPDError) in
             // Both read before either is checked against the queue, as MPD does.
             if !inv.args[1].hasPrefix("+"), !inv.args[1].hasPrefix("-") { _ = try inv.int(1) }
-            let q = inv.player.status.queue
+            let q = try inv.player.status.queue
             let range = try inv.range(0, count: q.entries.count, .entries)
             let to = try destination(&inv, 1, queue: q, moving: range.count)
-            inv.player.perform(.move(positions: range, to: to))
+            try inv.player.perform(.move(positions: range, to: to))
         },
         CommandSpec("moveid", 2...2) { inv throws(MPDError) in
-            let q = inv.player.status.queue
+            let q = try inv.player.status.queue
             let e = try inv.entry(withID: 0, in: q)
             let from = q.position(of: e.id)!
             let to = try destination(&inv, 1, queue: q, moving: 1)
-            inv.player.perform(.move(positions: from..<(from + 1), to: to))
+            try inv.player.perform(.move(positions: from..<(from + 1), to: to))
         },
         CommandSpec("swap", 2...2) { inv throws(MPDError) in
             // Both read before either is looked up, as MPD does.
             let i = try inv.unsigned(0), j = try inv.unsigned(1)
-            let q = inv.player.status.queue
+            let q = try inv.player.status.queue
             guard i < q.entries.count, j < q.entries.count else { throw inv.error(.argument, "Bad song index") }
-            inv.player.perform(.swap(i, j))
+            try inv.player.perform(.swap(i, j))
         },
         CommandSpec("swapid", 2...2) { inv throws(MPDError) in
-            let q = inv.player.status.queue
+            let q = try inv.player.status.queue
             let a = try inv.entry(withID: 0, in: q), b = try inv.entry(withID: 1, in: q)
-            inv.player.perform(.swap(q.position(of: a.id)!, q.position(of: b.id)!))
+            try inv.player.perform(.swap(q.position(of: a.id)!, q.position(of: b.id)!))
         },
-        CommandSpec("clear") { inv in inv.player.perform(.clear) },
+        CommandSpec("clear") { inv throws(MPDError) in try inv.player.perform(.clear) },
         CommandSpec("shuffle", 0...1) { inv throws(MPDError) in
-            let q = inv.player.status.queue
-            inv.player.perform(.shuffle(inv.args.isEmpty ? nil : try inv.range(0, count: q.entries.count)))
+            let q = try inv.player.status.queue
+            try inv.player.perform(.shuffle(inv.args.isEmpty ? nil : try inv.range(0, count: q.entries.count)))
         },
         CommandSpec("playlistinfo", 0...1) { inv throws(MPDError) in
-            let q = inv.player.status.queue
+            let q = try inv.player.status.queue
             let range = inv.args.isEmpty ? 0..<q.entries.count : try inv.range(0, count: q.entries.count)
             inv.response.write(ItemLines.queue(q, Array(range), snapshot: inv.snapshot, tags: inv.client.tags), upTo: LongAnswers.slice)
         },
-        CommandSpec("playlist") { inv in
-            let q = inv.player.status.queue
+        CommandSpec("playlist") { inv throws(MPDError) in
+            let q = try inv.player.status.queue
             let snapshot = inv.snapshot
             for (p, e) in q.entries.enumerated() {
                 let uri = snapshot.basis[e.song].flatMap { snapshot.tree.uri(for: $0.path) } ?? ""
@@ -76,7 +76,7 @@ enum QueueCommands {
             }
         },
         CommandSpec("playlistid", 0...1) { inv throws(MPDError) in
-            let q = inv.player.status.queue
+            let q = try inv.player.status.queue
             let snapshot = inv.snapshot
             if inv.args.isEmpty {
                 for (p, e) in q.entries.enumerated() { inv.add(entry: e, position: p, snapshot: snapshot) }
@@ -86,12 +86,12 @@ enum QueueCommands {
             }
         },
         CommandSpec("plchanges", 1...2) { inv throws(MPDError) in
-            let q = inv.player.status.queue
+            let q = try inv.player.status.queue
             let changed = try changedPositions(inv, in: q)
             inv.response.write(ItemLines.queue(q, changed, snapshot: inv.snapshot, tags: inv.client.tags), upTo: LongAnswers.slice)
         },
         CommandSpec("plchangesposid", 1...2) { inv throws(MPDError) in
-            let q = inv.player.status.queue
+            let q = try inv.player.status.queue
             for p in try changedPositions(inv, in: q) {
                 inv.response.add("cpos", p)
                 inv.response.add("Id", q.entries[p].id.rawValue)
@@ -100,24 +100,24 @@ enum QueueCommands {
         CommandSpec("playlistfind", 1...Int.max) { inv throws(MPDError) in try find(&inv, foldCase: false) },
         CommandSpec("playlistsearch", 1...Int.max) { inv throws(MPDError) in try find(&inv, foldCase: true) },
         CommandSpec("prio", 2...Int.max) { inv throws(MPDError) in
-            let q = inv.player.status.queue
+            let q = try inv.player.status.queue
             let prio = try priority(&inv)
             var ids: [PlayQueue.EntryID] = []
             for i in 1..<inv.args.count {
                 for p in try inv.range(i, count: q.entries.count) { ids.append(q.entries[p].id) }
             }
-            inv.player.perform(.setPriority(prio, ids))
+            try inv.player.perform(.setPriority(prio, ids))
         },
         CommandSpec("prioid", 2...Int.max) { inv throws(MPDError) in
-            let q = inv.player.status.queue
+            let q = try inv.player.status.queue
             let prio = try priority(&inv)
             var ids: [PlayQueue.EntryID] = []
             for i in 1..<inv.args.count { ids.append(try inv.entry(withID: i, in: q).id) }
-            inv.player.perform(.setPriority(prio, ids))
+            try inv.player.perform(.setPriority(prio, ids))
         },
         // Boomic plays whole songs; the range is checked and otherwise answered.
         CommandSpec("rangeid", 2...2) { inv throws(MPDError) in
-            _ = try inv.entry(withID: 0, in: inv.player.status.queue)
+            _ = try inv.entry(withID: 0, in: try inv.player.status.queue)
         },
         // MPD edits the tags of a queued stream only; every song Boomic queues is a local file,
         // refused as MPD refuses one, after the same checks in the same order.
@@ -141,7 +141,7 @@ enum QueueCommands {
         if inv.args.count > 1, MPDTag(name: inv.args[1]) == nil, !MPDTag.isUnkeptMPDName(inv.args[1]) {
             throw inv.error(.argument, "Unknown tag type: \(inv.args[1])")
         }
-        guard inv.player.status.queue.entry(PlayQueue.EntryID(id)) != nil else { throw inv.error(.noExist, "No such song") }
+        guard try inv.player.status.queue.entry(PlayQueue.EntryID(id)) != nil else { throw inv.error(.noExist, "No such song") }
         throw inv.error(.permission, "Cannot edit tags of local file")
     }
 
@@ -150,9 +150,9 @@ enum QueueCommands {
     static func add(_ inv: inout Invocation, uri: String? = nil) throws(MPDError) -> [PlayQueue.EntryID] {
         let snapshot = inv.snapshot
         let songs = try songs(at: uri ?? inv.args[0], snapshot: snapshot, inv: inv)
-        let before = inv.player.status.queue
+        let before = try inv.player.status.queue
         let place = inv.args.count > 1 ? try position(inv.args[1], queue: before, inv: inv) : .end
-        let after = inv.player.perform(.add(songs.map(\.id), at: place))
+        let after = try inv.player.perform(.add(songs.map(\.id), at: place))
         return after.queue.entries.map(\.id).filter { $0.rawValue >= before.nextID }
     }
 
@@ -219,7 +219,7 @@ enum QueueCommands {
 
     private static func find(_ inv: inout Invocation, foldCase: Bool) throws(MPDError) {
         let filter = try MPDFilter.parse(inv.args[...], substrings: foldCase)
-        let q = inv.player.status.queue
+        let q = try inv.player.status.queue
         let snapshot = inv.snapshot
         let query = try filter.removingPriority().query(foldCase: foldCase, absolutePath: snapshot.tree.path(for:))
         let matcher = QueryMatcher(query)

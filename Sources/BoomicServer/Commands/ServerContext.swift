@@ -33,13 +33,18 @@ public final class ServerContext: Sendable {
     /// time, so that two clients moving outputs at once do not restart a room's player under
     /// each other. (Tests on NIO's `EmbeddedChannel`, whose loop is the test's thread, run it there.)
     let runBlocking: @Sendable (@escaping @Sendable () -> Void) -> Void
+    private let blockingQueue = DispatchQueue(label: "boomic.serve.blocking")
+    /// Set when the server stops: blocking work that ends after it answers nobody (the event
+    /// loops are going).
+    private let stopping = Atomic<Bool>(false)
+    var isStopping: Bool { stopping.load(ordering: .acquiring) }
 
     public init(library: ServerLibrary, rooms: Rooms, hub: IdleHub, password: String?,
                 version: String, started: Date = Date(), unsentLimit: Int = UnsentAnswers.defaultLimit,
                 runBlocking: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil,
                 stop: @escaping @Sendable () -> Void = {}) {
         self.stop = stop
-        let queue = DispatchQueue(label: "boomic.serve.blocking")
+        let queue = blockingQueue
         self.runBlocking = runBlocking ?? { queue.async(execute: $0) }
         unsent = UnsentAnswers(limit: unsentLimit)
         self.version = version
@@ -48,6 +53,15 @@ public final class ServerContext: Sendable {
         self.hub = hub
         self.password = password
         self.started = started
+    }
+}
+
+extension ServerContext {
+    /// From now on, blocking work answers nobody; returns once the work under way is done (a
+    /// `moveoutput` saving and restarting a room), so that the rooms are quit after it.
+    func finishBlockingWork() {
+        stopping.store(true, ordering: .releasing)
+        blockingQueue.sync {}
     }
 }
 

@@ -6,23 +6,23 @@ import NIOCore
 /// `status`, `currentsong`, `stats` and ReplayGain: what clients poll.
 enum StatusCommands {
     static let all: [CommandSpec] = [
-        CommandSpec("status") { inv in
-            let player = inv.player
+        CommandSpec("status") { inv throws(MPDError) in
+            let player = try inv.player
             let key = StatusKey(inv.server, player)
             if let kept = inv.client.keptStatus, kept.key == key {
                 inv.response = kept.response
                 return
             }
-            status(&inv, player.status)
+            status(&inv, player.status, cleared: player.clearedFailure.load(ordering: .acquiring))
             inv.client.keptStatus = KeptStatus(key: key, player: player, response: inv.response)
         },
-        CommandSpec("currentsong") { inv in
-            let status = inv.player.status
+        CommandSpec("currentsong") { inv throws(MPDError) in
+            let status = try inv.player.status
             let snapshot = inv.snapshot
             guard let id = status.entry ?? status.queue.current, let p = status.queue.position(of: id) else { return }
             inv.add(entry: status.queue.entries[p], position: p, snapshot: snapshot)
         },
-        CommandSpec("stats") { inv in
+        CommandSpec("stats") { inv throws(MPDError) in
             let stats = inv.snapshot.indexes.libraryStats()
             inv.response.add("artists", stats.artists)
             inv.response.add("albums", stats.albums)
@@ -36,12 +36,12 @@ enum StatusCommands {
             guard let mode = ReplayGainMode(rawValue: inv.args[0]) else {
                 throw inv.error(.argument, "Unrecognized replay gain mode")
             }
-            var sound = inv.player.status.sound
+            var sound = try inv.player.status.sound
             sound.replayGain = mode
-            inv.player.perform([.sound(sound)])
+            try inv.player.perform([.sound(sound)])
         },
-        CommandSpec("replay_gain_status") { inv in
-            inv.response.add("replay_gain_mode", inv.player.status.sound.replayGain.rawValue)
+        CommandSpec("replay_gain_status") { inv throws(MPDError) in
+            inv.response.add("replay_gain_mode", try inv.player.status.sound.replayGain.rawValue)
         },
     ]
 
@@ -55,7 +55,7 @@ enum StatusCommands {
 
     /// MPD's `status`, field for field and in its order. Reads the library only for the song
     /// being played.
-    static func status(_ inv: inout Invocation, _ s: PlaybackStatus) {
+    static func status(_ inv: inout Invocation, _ s: PlaybackStatus, cleared: Int) {
         let q = s.queue
         var response = inv.response
         response.reserve(512)
@@ -90,7 +90,7 @@ enum StatusCommands {
         }
         let job = inv.server.updating.load(ordering: .acquiring)
         if job != 0 { r("updating_db", job) }
-        if let failure = s.failure, failure.serial > inv.player.clearedFailure.load(ordering: .acquiring) {
+        if let failure = s.failure, failure.serial > cleared {
             let snapshot = inv.snapshot
             let uri = snapshot.basis[failure.song].flatMap { snapshot.tree.uri(for: $0.path) } ?? failure.song.description
             r("error", "Failed to decode \(uri)")

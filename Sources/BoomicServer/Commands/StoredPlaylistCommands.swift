@@ -8,7 +8,7 @@ import Foundation
 /// are now.
 enum StoredPlaylistCommands {
     static let all: [CommandSpec] = [
-        CommandSpec("listplaylists") { inv in
+        CommandSpec("listplaylists") { inv throws(MPDError) in
             let basis = inv.snapshot.basis
             let library = inv.server.library, started = inv.server.started
             func stamp(_ id: ListID, taglist: Bool) -> String {
@@ -36,14 +36,14 @@ enum StoredPlaylistCommands {
         },
         CommandSpec("load", 1...3) { inv throws(MPDError) in
             let songs = try windowed(songs(of: inv.args[0], inv: inv, snapshot: inv.snapshot), inv)
-            let q = inv.player.status.queue
+            let q = try inv.player.status.queue
             let place = inv.args.count > 2 ? try QueueCommands.position(inv.args[2], queue: q, inv: inv) : .end
-            inv.player.perform(.add(songs.map(\.id), at: place))
+            try inv.player.perform(.add(songs.map(\.id), at: place))
         },
         CommandSpec("save", 1...2) { inv throws(MPDError) in
             let name = inv.args[0]
             let mode = inv.args.count > 1 ? inv.args[1] : "create"
-            let q = inv.player.status.queue
+            let q = try inv.player.status.queue
             let ids = q.entries.map(\.song)
             try writable(name, inv: inv)
             try valid(name, inv: inv)

@@ -167,7 +167,11 @@ final class MPDConnectionHandler: ChannelInboundHandler {
             case .badText:
                 write(context, MPDError(.argument, "not UTF-8").line + "\n")
             case let .line(text):
-                handle(text, context: context)
+                if !handle(text, context: context) {
+                    // Carried out again once the client's room is back.
+                    waitingStart -= 1
+                    waitForRoom(list: nil, context: context)
+                }
             }
             if out.readableBytes >= Self.outLimit { handOver(context) }
         }
@@ -177,18 +181,23 @@ final class MPDConnectionHandler: ChannelInboundHandler {
         }
     }
 
-    private func handle(_ text: String, context: ChannelHandlerContext) {
+    /// Carries out one request; false when it must wait for the client's room (a command to its
+    /// player while another client's `moveoutput` replaces it) and be carried out again then.
+    private func handle(_ text: String, context: ChannelHandlerContext) -> Bool {
         if client.mayBeIdle {
             if text.trimmingCharacters(in: .whitespaces) == "noidle" {
                 // The idle's answer: what ended it (a change just now), or nothing changed;
                 // nothing when it was answered already (MPD says nothing either).
                 if let changed = client.idle.endWait() { write(context, Self.idleAnswer(changed)) }
                 client.mayBeIdle = false
-                return
+                return true
             }
             let (waiting, changed) = client.idle.over()
             // In idle, only noidle is allowed; MPD hangs up on anything else.
-            guard !waiting else { return close(context) }
+            guard !waiting else {
+                close(context)
+                return true
+            }
             // A change ended the idle before this request came, and its answer is on its way
             // to this loop from the thread that made it: it goes first, here.
             if let changed { write(context, Self.idleAnswer(changed)) }
@@ -198,35 +207,35 @@ final class MPDConnectionHandler: ChannelInboundHandler {
         // changed (what `CommandTable` would answer, without the parsing and the dispatch).
         if list == nil, text == "status", client.authenticated, let answer = StatusCommands.keptAnswer(for: client, server: server) {
             out.writeImmutableBuffer(answer)
-            return
+            return true
         }
         // Every MPD command starts with a lower-case letter; MPD hangs up without an answer on
         // a line that does not (an empty one, `PING`, a badly routed HTTP request).
         guard let first = text.utf8.first, first >= 0x61 && first <= 0x7A else {
             close(context)
-            return
+            return true
         }
         // `noidle` while not waiting does nothing, in a command list too (MPD takes it before
         // the list does, so it is no command of the list and gets no `list_OK`).
-        if text == "noidle" { return }
+        if text == "noidle" { return true }
         let line: MPDCommandLine
         do { line = try MPDCommandLine.parse(text) } catch {
             write(context, error.line + "\n")
             if MPDCommandLine.hasNoCommandWord(error) { close(context) }
-            return
+            return true
         }
         if list != nil {
             if line.command == "command_list_end" {
                 runList(context: context)
                 if closing { close(context) }
             } else if listOverflowed {
-                return
+                return true
             } else if list!.lines.count >= Self.maxListLength {
                 listOverflowed = true
             } else {
                 list!.lines.append(line)
             }
-            return
+            return true
         }
         switch line.command {
         case "command_list_end":
@@ -236,7 +245,7 @@ final class MPDConnectionHandler: ChannelInboundHandler {
             list = (line.command == "command_list_ok_begin", [])
             listOverflowed = false
         case "noidle":
-            return  // not waiting: nothing to end (MPD says nothing either)
+            return true  // not waiting: nothing to end (MPD says nothing either)
         case "idle":
             idle(line, context: context)
         default:
@@ -250,10 +259,13 @@ final class MPDConnectionHandler: ChannelInboundHandler {
                 } else if !write(context, invocation.response, ending: "OK\n") {
                     write(context, noRoom(line.command, index: 0))
                 }
+            case let .failure(error) where error.isRoomRestarting:
+                return false
             case let .failure(error):
                 write(context, error.line + "\n")
             }
         }
+        return true
     }
 
     private func runList(context: ChannelHandlerContext) {
@@ -308,6 +320,9 @@ final class MPDConnectionHandler: ChannelInboundHandler {
                     return
                 }
                 if out.readableBytes >= Self.outLimit { handOver(context) }
+            case let .failure(error) where error.isRoomRestarting:
+                waitForRoom(list: (ok, lines, i), context: context)
+                return
             case let .failure(error):
                 write(context, error.line + "\n")
                 return
@@ -325,6 +340,7 @@ final class MPDConnectionHandler: ChannelInboundHandler {
         context.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
         flush(context)
         let connection = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        let server = server
         server.runBlocking {
             let failure: MPDError?
             do throws(MPDError) {
@@ -336,8 +352,16 @@ final class MPDConnectionHandler: ChannelInboundHandler {
                 if e.command.isEmpty { e.command = command }
                 failure = e
             }
+            guard !server.isStopping else { return }
             connection.eventLoop.execute { connection.value.handler.unblock(failure, context: connection.value.context) }
         }
+    }
+
+    /// The client's room is being restarted (another client's `moveoutput`): the request, or
+    /// the rest of the list, waits off the loop until the room's new player is there (this wait
+    /// is queued behind the restart), since a command to the player that is going would be lost.
+    private func waitForRoom(list: (ok: Bool, lines: [MPDCommandLine], next: Int)?, context: ChannelHandlerContext) {
+        block(on: {}, command: "", index: 0, ending: "", list: list, context: context)
     }
 
     /// The blocking work is done: its answer, then the rest of its command list and what the

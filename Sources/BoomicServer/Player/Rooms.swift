@@ -33,6 +33,11 @@ public final class Rooms: Sendable {
     /// its room's player until this moves.
     private let changes = Atomic<Int>(0)
     public var generation: Int { changes.load(ordering: .acquiring) }
+    /// Rooms whose players are being replaced (`moveoutput`), and how many moves have them:
+    /// their clients' requests wait (`isRestarting`), since a command to the player that is
+    /// going would be lost. The count lets every other request skip the lock.
+    private let restarting = Mutex<[String: Int]>([:])
+    private let restartingCount = Atomic<Int>(0)
     /// Room names in the order they were made (`default` first).
     private let order = Mutex<[String]>([])
     private let library: ServerLibrary
@@ -146,13 +151,26 @@ public final class Rooms: Sendable {
         guard let output = outputs.first(where: { $0.name == name }) else { throw MPDError(.noExist, "No such output") }
         let from: String? = rooms.withLock { r in r.first { $0.value.outputs.contains(output.id) }?.key }
         guard from != room else { return }
+        let both = [from, room].compactMap { $0 }
+        restartingCount.add(1, ordering: .acquiringAndReleasing)
+        restarting.withLock { for name in both { $0[name, default: 0] += 1 } }
+        defer {
+            restarting.withLock { for name in both { $0[name, default: 1] -= 1 } }
+            restartingCount.subtract(1, ordering: .acquiringAndReleasing)
+        }
         rooms.withLock { r in
             if let from { r[from]?.outputs.removeAll { $0 == output.id } }
             r[room]?.outputs.append(output.id)
         }
-        for name in [from, room].compactMap({ $0 }) { restart(name) }
+        for name in both { restart(name) }
         saveLayout()
         hub.post([.output])
+    }
+
+    /// Whether `room`'s player is being replaced now (a `moveoutput` under way).
+    public func isRestarting(_ room: String) -> Bool {
+        guard restartingCount.load(ordering: .acquiring) > 0 else { return false }
+        return restarting.withLock { $0[room, default: 0] > 0 }
     }
 
     /// Seconds played in every room since the server started.

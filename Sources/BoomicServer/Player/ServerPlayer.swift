@@ -40,6 +40,8 @@ public final class ServerPlayer: Sendable {
     }
     /// Set by `quit`: the engine is gone, nothing more is sent to it.
     private let quitted = Atomic<Bool>(false)
+    /// Signalled when the quit has saved (and again by each who waited for it).
+    private let quitDone = DispatchSemaphore(value: 0)
 
     public init(library: ServerLibrary, store: PlayerStateStore, sink: sending any AudioSink, realtime: Bool,
                 sound: SoundSettings, hub: IdleHub, room: String = "default", record: Bool,
@@ -190,9 +192,15 @@ public final class ServerPlayer: Sendable {
     @discardableResult
     public func perform(_ command: QueueCommand) -> PlaybackStatus { perform([.queue(command)]) }
 
-    /// Stops the engine and saves the queue and position (SIGTERM, the end of `serve`).
+    /// Stops the engine and saves the queue and position (SIGTERM, the end of `serve`). A second
+    /// caller (SIGTERM while a `moveoutput` restarts the room) returns once the first has saved.
     public func quit() {
-        guard !quitted.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard !quitted.exchange(true, ordering: .acquiringAndReleasing) else {
+            quitDone.wait()
+            quitDone.signal()
+            return
+        }
+        defer { quitDone.signal() }
         saving.withLock { $0?.cancel() }
         let final = engine.quit()
         // The quit's own `ended` (a song heard past half counts; an audiobook keeps its place)

@@ -24,6 +24,11 @@ public struct MPDError: Error, Equatable, Sendable {
     /// Its position in a command list (0 outside one).
     public var index: Int
 
+    /// Not MPD's: what a command that needs its room's player throws while another client's
+    /// `moveoutput` replaces it; never sent, the connection waits and carries the command out again.
+    static let roomRestarting = MPDError(.system, "the room's player is being replaced", command: "\u{0}")
+    var isRoomRestarting: Bool { command == "\u{0}" }
+
     public init(_ code: Code, _ message: String, command: String = "", index: Int = 0) {
         self.code = code
         self.message = message
