@@ -119,8 +119,9 @@ struct ServeRoomsTests {
     }
     /// While a move restarts a room whose output hangs (3 s), what that room's other clients
     /// send waits for the new player instead of going to the one that is leaving (it was
-    /// answered OK and lost); and SIGTERM during a move waits for it, so the room's state is
-    /// saved (it exited at once, and the state saved before came back).
+    /// answered OK and lost), and the output that hung is switched off (opened again, it hung
+    /// every player after). SIGTERM during a move waits for it, so the room's state is saved (it
+    /// exited at once, and the state saved before came back).
     static let changesDuringAMove = RunningServer.pythonPrelude + #"""
     import socket
     def connect():
@@ -142,6 +143,10 @@ struct ServeRoomsTests {
     out["moved"] = mover.recv(64).decode().strip()
     after = status(c)
     out["length"], out["randomOn"] = after["playlistlength"], after["random"]
+    # The output that hung is switched off: the new player did not open it again.
+    out["fifoEnabled"] = ask(c, "outputs").split("outputid: 2\n")[1].split("outputenabled: ")[1][0]
+    ask(c, "enableoutput 2")  # on again: default's player hangs on it again
+    time.sleep(0.5)
     ask(mover, "partition default")
     mover.sendall(b"moveoutput null\n")  # default restarts again; SIGTERM comes meanwhile
     time.sleep(0.3)
@@ -161,6 +166,8 @@ struct ServeRoomsTests {
         #expect(out["add"] == "OK" && out["random"] == "OK" && out["moved"] == "OK", "\(out)")
         let expected = try #require(Int(out["length"] ?? ""))
         #expect(expected > 3 && out["randomOn"] == "1", "the changes made during the move were lost: \(out)")
+        #expect(out["fifoEnabled"] == "0" && server!.serverLog.contains("output wav:\(fifo) hangs and is disabled"),
+                "\(out)\n\(server!.serverLog)")
         #expect(server!.stop(within: 30) == 0, "\(server!.serverLog)")
         server = try RunningServer(box, extra: ["--output", "null"])
         let status = try server!.mpc("status")

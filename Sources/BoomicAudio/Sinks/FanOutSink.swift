@@ -23,9 +23,19 @@ public final class FanOutSink: AudioSink {
     /// switches it.
     public final class Switch: Sendable {
         private let on: Atomic<Bool>
+        private let inCall = Atomic<Bool>(false)
         public init(isOn: Bool = true) { on = Atomic(isOn) }
         public var isOn: Bool { on.load(ordering: .acquiring) }
         public func set(_ isOn: Bool) { on.store(isOn, ordering: .releasing) }
+        /// Whether the output thread is in a call to this output's sink (opening, writing,
+        /// draining, closing): one that never returns (a device hung in a write, a pipe nobody
+        /// reads) is how the room tells which of its outputs hangs.
+        public var isInCall: Bool { inCall.load(ordering: .acquiring) }
+        func calling<T>(_ body: () throws(AudioError) -> T) throws(AudioError) -> T {
+            inCall.store(true, ordering: .releasing)
+            defer { inCall.store(false, ordering: .releasing) }
+            return try body()
+        }
     }
 
     private final class Output {
@@ -87,7 +97,7 @@ public final class FanOutSink: AudioSink {
         for o in outputs where o.power.isOn {
             do {
                 let target = lead ?? wanted
-                let taken = try o.sink.prepare(for: target)
+                let taken = try o.power.calling { () throws(AudioError) in try o.sink.prepare(for: target) }
                 o.isOpen = true
                 if let lead {
                     o.converter = taken == lead ? nil : try FormatConverter(from: lead, to: taken)
@@ -125,7 +135,7 @@ public final class FanOutSink: AudioSink {
         var failures: [(Output, AudioError)] = []
         for o in outputs where o.isOpen {
             do {
-                try body(o)
+                try o.power.calling { () throws(AudioError) in try body(o) }
             } catch {
                 failures.append((o, error))
             }
@@ -145,7 +155,7 @@ public final class FanOutSink: AudioSink {
         syncSwitches()
         var failures: [(Output, AudioError)] = []
         for o in outputs where o.isOpen {
-            do { try o.sink.drain() } catch { failures.append((o, error)) }
+            do { try o.power.calling { () throws(AudioError) in try o.sink.drain() } } catch { failures.append((o, error)) }
             o.converter?.reset()
         }
         try settle(failures)
@@ -155,7 +165,7 @@ public final class FanOutSink: AudioSink {
         var first: AudioError?
         for o in outputs where o.isOpen {
             o.isOpen = false
-            do { try o.sink.close() } catch { first = first ?? error }
+            do { try o.power.calling { () throws(AudioError) in try o.sink.close() } } catch { first = first ?? error }
         }
         format = nil
         if let first { throw first }
@@ -169,7 +179,7 @@ public final class FanOutSink: AudioSink {
         var failures: [(Output, AudioError)] = []
         for o in outputs where o.power.isOn && !o.isOpen {
             do {
-                let taken = try o.sink.prepare(for: format)
+                let taken = try o.power.calling { () throws(AudioError) in try o.sink.prepare(for: format) }
                 o.converter = taken == format ? nil : try FormatConverter(from: format, to: taken)
                 o.isOpen = true
             } catch {

@@ -194,11 +194,13 @@ public final class ServerPlayer: Sendable {
 
     /// Stops the engine and saves the queue and position (SIGTERM, the end of `serve`). A second
     /// caller (SIGTERM while a `moveoutput` restarts the room) returns once the first has saved.
-    public func quit() {
+    /// False when the output did not let go (hung) and was left behind.
+    @discardableResult
+    public func quit() -> Bool {
         guard !quitted.exchange(true, ordering: .acquiringAndReleasing) else {
             quitDone.wait()
             quitDone.signal()
-            return
+            return engine.hasStopped
         }
         defer { quitDone.signal() }
         saving.withLock { $0?.cancel() }
@@ -214,6 +216,7 @@ public final class ServerPlayer: Sendable {
             following.cancel()
         }
         try? save(final)
+        return engine.hasStopped
     }
 
     private func save(_ status: PlaybackStatus) throws {
