@@ -158,14 +158,15 @@ public final class Rooms: Sendable {
             restarting.withLock { for name in both { $0[name, default: 1] -= 1 } }
             restartingCount.subtract(1, ordering: .acquiringAndReleasing)
         }
-        let before: [Int] = rooms.withLock { r in
+        // What each room's player played on: the other room's outputs are in calls as it plays.
+        let before: [String: [Int]] = rooms.withLock { r in
             defer {
                 if let from { r[from]?.outputs.removeAll { $0 == output.id } }
                 r[room]?.outputs.append(output.id)
             }
-            return both.flatMap { r[$0]?.outputs ?? [] }
+            return Dictionary(uniqueKeysWithValues: both.map { ($0, r[$0]?.outputs ?? []) })
         }
-        for name in both { restart(name, outputs: before) }
+        for name in both { restart(name, outputs: before[name] ?? []) }
         saveLayout()
         hub.post([.output])
     }
@@ -195,10 +196,10 @@ public final class Rooms: Sendable {
         for room in rooms.withLock({ Array($0.values) }) { room.player.quit() }
     }
 
-    /// Replaces a room's player, which played on `outputs` (among others' perhaps): one of them
-    /// that hung it (`Switch.isInCall` while it was left behind) is switched off, since opening
-    /// it again would hang the next player too (a pipe nobody reads blocks already in `open`):
-    /// every move left two threads and 1.7 MB behind.
+    /// Replaces a room's player, which played on `outputs`: one of them that hung it
+    /// (`Switch.isInCall` while it was left behind) is switched off, since opening it again
+    /// would hang the next player too (a pipe nobody reads blocks already in `open`): every
+    /// move left two threads and 1.7 MB behind.
     private func restart(_ name: String, outputs ids: [Int]) {
         guard let room = rooms.withLock({ $0[name] }) else { return }
         if !room.player.quit() {
