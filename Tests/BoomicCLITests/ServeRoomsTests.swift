@@ -175,4 +175,35 @@ struct ServeRoomsTests {
         #expect(status.stdout.contains("random: on"), "\(status)")
         _ = server!.stop()
     }
+    /// `disableoutput` of an output hung in a write (a pipe nobody reads): the room, which
+    /// waited with it, plays on on its other output once the answer comes (it stayed frozen).
+    static let disablingAHungOutput = RunningServer.pythonPrelude + #"""
+    import os
+    wav = sys.argv[2]
+    c = mpd.MPDClient(); c.timeout = 20; c.connect("127.0.0.1", port)
+    c.add("Miles Quartet/Blue Sketches"); c.repeat(1); c.play()
+    time.sleep(1.5)  # the pipe is full: the room waits with it
+    frozen = os.path.getsize(wav); time.sleep(0.5)
+    out["frozen"] = os.path.getsize(wav) == frozen
+    c.disableoutput(1)
+    grown = os.path.getsize(wav); time.sleep(1)
+    out["playsOn"] = os.path.getsize(wav) > grown and c.status()["state"] == "play"
+    out["enabled"] = [o["outputenabled"] for o in c.outputs()]
+    print(json.dumps(out))
+    """#
+
+    @Test func disablingAHungOutputLetsTheRoomPlayOn() throws {
+        let box = try Sandbox()
+        try box.succeed("import", box.music)
+        let fifo = box.root + "/out.fifo", wav = box.root + "/a.wav"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)  // opened, never read
+        defer { close(reader) }
+        let server = try RunningServer(box, extra: ["--output", "wav:" + wav, "--output", "wav:" + fifo])
+        defer { _ = server.stop(within: 30) }
+        let out = try #require(try server.pythonJSON(Self.disablingAHungOutput, wav) as? [String: Any])
+        #expect(out["frozen"] as? Bool == true, "the hung pipe holds the room: \(out)")
+        #expect(out["playsOn"] as? Bool == true && out["enabled"] as? [String] == ["1", "0"], "\(out)\n\(server.serverLog)")
+        #expect(server.serverLog.contains("hangs: room default plays on without it"), "\(server.serverLog)")
+    }
 }

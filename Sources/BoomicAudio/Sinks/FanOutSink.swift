@@ -31,7 +31,12 @@ public final class FanOutSink: AudioSink {
         /// draining, closing): one that never returns (a device hung in a write, a pipe nobody
         /// reads) is how the room tells which of its outputs hangs.
         public var isInCall: Bool { inCall.load(ordering: .acquiring) }
+        /// Counts the calls begun: the same call under way at two moments is one that lasted
+        /// between them (a device that paces its writes is in a call most of the time).
+        public var callsBegun: Int { begun.load(ordering: .acquiring) }
+        private let begun = Atomic<Int>(0)
         func calling<T>(_ body: () throws(AudioError) -> T) throws(AudioError) -> T {
+            begun.add(1, ordering: .releasing)
             inCall.store(true, ordering: .releasing)
             defer { inCall.store(false, ordering: .releasing) }
             return try body()

@@ -130,7 +130,10 @@ enum ConnectionCommands {
             inv.server.rooms.setEnabled(output: try Self.output(&inv), true)
         },
         CommandSpec("disableoutput", 1...1) { inv throws(MPDError) in
-            inv.server.rooms.setEnabled(output: try Self.output(&inv), false)
+            let id = try Self.output(&inv), rooms = inv.server.rooms
+            rooms.setEnabled(output: id, false)
+            // One stuck in a write would keep its room waiting with it: see that it lets go.
+            if rooms.isInCall(output: id) { inv.blocking = { rooms.letGo(output: id) } }
         },
         // Runtime attributes (MPD's ALSA `dop`, `allowed_formats`): Boomic's outputs have none.
         CommandSpec("outputset", 3...3) { inv throws(MPDError) in
@@ -138,8 +141,10 @@ enum ConnectionCommands {
             throw inv.error(.argument, "Unsupported attribute")
         },
         CommandSpec("toggleoutput", 1...1) { inv throws(MPDError) in
-            let id = try Self.output(&inv)
-            inv.server.rooms.setEnabled(output: id, !inv.server.rooms.isEnabled(output: id))
+            let id = try Self.output(&inv), rooms = inv.server.rooms
+            let on = !rooms.isEnabled(output: id)
+            rooms.setEnabled(output: id, on)
+            if !on, rooms.isInCall(output: id) { inv.blocking = { rooms.letGo(output: id) } }
         },
         // Answered, and told as MPD tells a change of them (`options`), though the engine does
         // not mix songs (serve.md).

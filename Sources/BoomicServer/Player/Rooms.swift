@@ -152,12 +152,8 @@ public final class Rooms: Sendable {
         let from: String? = rooms.withLock { r in r.first { $0.value.outputs.contains(output.id) }?.key }
         guard from != room else { return }
         let both = [from, room].compactMap { $0 }
-        restartingCount.add(1, ordering: .acquiringAndReleasing)
-        restarting.withLock { for name in both { $0[name, default: 0] += 1 } }
-        defer {
-            restarting.withLock { for name in both { $0[name, default: 1] -= 1 } }
-            restartingCount.subtract(1, ordering: .acquiringAndReleasing)
-        }
+        markRestarting(both, 1)
+        defer { markRestarting(both, -1) }
         // What each room's player played on: the other room's outputs are in calls as it plays.
         let before: [String: [Int]] = rooms.withLock { r in
             defer {
@@ -170,6 +166,32 @@ public final class Rooms: Sendable {
         saveLayout()
         hub.post([.output])
     }
+
+    /// `disableoutput` of an output hung in a call (a write that does not return): the switch
+    /// is heard only between calls, so the room would wait with it. If the same call is still
+    /// under way after half a second, the room's player is replaced (the one stuck with it is
+    /// left behind) and the room plays on without it. Blocking work: up to 3.5 s.
+    public func letGo(output id: Int) {
+        let power = switches[id]
+        let call = power.callsBegun
+        let deadline = Date().addingTimeInterval(0.5)
+        while power.isInCall, power.callsBegun == call, Date() < deadline { usleep(10_000) }
+        guard power.isInCall, power.callsBegun == call, !power.isOn,
+              let name = rooms.withLock({ r in r.first { $0.value.outputs.contains(id) }?.key }) else { return }
+        markRestarting([name], 1)
+        defer { markRestarting([name], -1) }
+        restart(name, outputs: [])
+        warn("output \(outputs[id].name) hangs: room \(name) plays on without it")
+    }
+
+    private func markRestarting(_ names: [String], _ step: Int) {
+        if step > 0 { restartingCount.add(1, ordering: .acquiringAndReleasing) }
+        restarting.withLock { for name in names { $0[name, default: 0] += step } }
+        if step < 0 { restartingCount.subtract(1, ordering: .acquiringAndReleasing) }
+    }
+
+    /// Whether the output's sink is in a call now (most of the time, for a device that paces).
+    public func isInCall(output id: Int) -> Bool { switches[id].isInCall }
 
     /// Whether `room`'s player is being replaced now (a `moveoutput` under way).
     public func isRestarting(_ room: String) -> Bool {
