@@ -72,5 +72,18 @@ struct ServeAlbumArtTests {
         out = try #require(try server.pythonJSON(Self.script, [asked[0]]) as? [String: [String: Any]])
         let own = out[asked[0]]?["hex"] as? String, isPNG = own?.hasPrefix("89504e47") == true
         #expect(isPNG, "after the cover was removed: \(brief(own)), not the song's own PNG")
+
+        // A cover that links outside the music folder is not sent; one that links inside is.
+        try "secret".write(toFile: box.root + "/secret.jpg", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/cover.jpg", withDestinationPath: box.root + "/secret.jpg")
+        out = try #require(try server.pythonJSON(Self.script, [asked[0]]) as? [String: [String: Any]])
+        let outside = out[asked[0]]?["hex"] as? String, notSent = outside?.hasPrefix("89504e47") == true
+        #expect(notSent, "a cover linking outside the music folder: \(brief(outside)), not the song's own PNG")
+        try FileManager.default.removeItem(atPath: folder + "/cover.jpg")
+        let inside = box.music + "/Дмитрий Соколов/Зимняя дорога/cover.jpg"
+        try FileManager.default.createSymbolicLink(atPath: folder + "/cover.jpg", withDestinationPath: inside)
+        out = try #require(try server.pythonJSON(Self.script, [asked[0]]) as? [String: [String: Any]])
+        let linked = out[asked[0]]?["hex"] as? String, isLinked = try linked == hex(inside)
+        #expect(isLinked, "a cover linking inside the music folder: \(brief(linked))")
     }
 }

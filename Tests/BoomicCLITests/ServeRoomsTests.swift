@@ -206,4 +206,26 @@ struct ServeRoomsTests {
         #expect(out["playsOn"] as? Bool == true && out["enabled"] as? [String] == ["1", "0"], "\(out)\n\(server.serverLog)")
         #expect(server.serverLog.contains("hangs: room default plays on without it"), "\(server.serverLog)")
     }
+    /// An output switched off because it failed (its pipe's reader went away) stays off after a
+    /// restart, as every switch does (it came back on unless something else had saved the layout).
+    @Test func anOutputThatFailedStaysOffAfterARestart() throws {
+        let box = try Sandbox()
+        try box.succeed("import", box.music)
+        let fifo = box.root + "/out.fifo"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        var server: RunningServer? = try RunningServer(box, extra: ["--output", "null", "--output", "wav:" + fifo])
+        #expect(try server!.mpc("add", "Miles Quartet/Blue Sketches").succeeded)
+        #expect(try server!.mpc("play").succeeded)
+        Thread.sleep(forTimeInterval: 0.5)
+        close(reader)  // the next write fails: Broken pipe
+        let deadline = Date().addingTimeInterval(10)
+        while !server!.serverLog.contains("failed and is disabled"), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(server!.serverLog.contains("output wav:\(fifo) failed and is disabled"), "\(server!.serverLog)")
+        #expect(server!.stop(within: 30) == 0)
+        server = try RunningServer(box, extra: ["--output", "null", "--output", "wav:" + fifo])
+        let outputs = try server!.mpc("outputs")
+        #expect(outputs.stdout.contains("Output 2 (wav:\(fifo)) is disabled"), "\(outputs)")
+        _ = server!.stop(within: 30)
+    }
 }

@@ -20,16 +20,32 @@ final class FolderCovers: Sendable {
     private let store: ArtStore
     /// Cover file → what it looked like when stored, and its hash.
     private let known = Mutex<[String: (mark: Mark, hash: String)]>([:])
+    /// The music folders as the file system resolves them (a folder may be a link to a NAS).
+    private let roots: [String]
 
-    init(store: ArtStore) {
+    init(store: ArtStore, folders: [String]) {
         self.store = store
+        roots = folders.compactMap(Self.resolved)
+    }
+
+    private static func resolved(_ path: String) -> String? {
+        guard let real = realpath(path, nil) else { return nil }
+        defer { free(real) }
+        return String(cString: real)
+    }
+
+    /// Whether `path` resolves inside a music folder: a `cover.jpg` that links elsewhere
+    /// (`/etc/shadow`, to a server running as root) is no cover to send a network client.
+    private func isInside(_ path: String) -> Bool {
+        guard let real = Self.resolved(path) else { return false }
+        return roots.contains { real.hasPrefix($0 == "/" ? "/" : $0 + "/") }
     }
 
     /// The art store's hash of the cover file in `folder` (a folder of the library's, never a
     /// path as a client wrote it), or nil when it has none that can be read.
     func hash(in folder: String) -> String? {
         for path in ArtStore.coverFiles(in: folder) {
-            guard let st = try? SystemCall.status(of: path), (st.st_mode & S_IFMT) == S_IFREG else { continue }
+            guard let st = try? SystemCall.status(of: path), (st.st_mode & S_IFMT) == S_IFREG, isInside(path) else { continue }
             let mark = Mark(st)
             if let known = known.withLock({ $0[path] }), known.mark == mark { return known.hash }
             guard let hash = store.storeCoverFile(path) else { continue }

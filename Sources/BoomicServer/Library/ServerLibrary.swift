@@ -71,7 +71,7 @@ public final class ServerLibrary: Sendable {
         self.session = session
         self.folders = folders
         art = try? ArtStore(directory: session.location + "/art")
-        covers = art.map(FolderCovers.init)
+        covers = art.map { FolderCovers(store: $0, folders: folders) }
         let basis = session.basis
         current = Mutex(Snapshot(basis: basis, tree: MusicTree(folders: folders, buildingFrom: basis, then: {
             // What opening the library and building the tree left free goes back to the system

@@ -249,8 +249,11 @@ public final class Rooms: Sendable {
             sink = NullSink()
         } else {
             let warn = warn, hub = hub
-            sink = FanOutSink(outputs: ids.map { (Sinks.open(outputs[$0].spec), switches[$0]) }) { name, error in
+            sink = FanOutSink(outputs: ids.map { (Sinks.open(outputs[$0].spec), switches[$0]) }) { [self] name, error in
                 warn("output \(name) failed and is disabled; the room plays on its other outputs: \(error)")
+                // Kept, as every switch is: a restart brought it back on, or not, depending on
+                // whether something else had saved the layout since.
+                saveLayout()
                 hub.post([.output])
             }
         }
