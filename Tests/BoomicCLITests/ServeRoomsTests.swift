@@ -153,13 +153,19 @@ struct ServeRoomsTests {
     print(json.dumps(out), flush=True)
     """#
 
-    @Test func changesAndStopsDuringAMoveWaitForIt() throws {
+    /// A library of the samples, and a pipe for a `wav:` output opened for reading (not read):
+    /// once its buffer is full, the output hangs in a write until the reader reads or closes.
+    static func pipeBox() throws -> (box: Sandbox, fifo: String, reader: Int32) {
         let box = try Sandbox()
         try box.succeed("import", box.music)
         let fifo = box.root + "/out.fifo"
         try #require(mkfifo(fifo, 0o600) == 0)
-        // Opened here, never read, until the end: default's output hangs, through the stop too.
-        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        return (box, fifo, open(fifo, O_RDONLY | O_NONBLOCK))
+    }
+
+    @Test func changesAndStopsDuringAMoveWaitForIt() throws {
+        // The reader is closed at the end only: default's output hangs, through the stop too.
+        let (box, fifo, reader) = try Self.pipeBox()
         defer { close(reader) }
         var server: RunningServer? = try RunningServer(box, extra: ["--output", "null", "--output", "wav:" + box.root + "/a.wav", "--output", "wav:" + fifo])
         let out = try #require(try server!.pythonJSON(Self.changesDuringAMove) as? [String: String])
@@ -193,12 +199,9 @@ struct ServeRoomsTests {
     """#
 
     @Test func disablingAHungOutputLetsTheRoomPlayOn() throws {
-        let box = try Sandbox()
-        try box.succeed("import", box.music)
-        let fifo = box.root + "/out.fifo", wav = box.root + "/a.wav"
-        try #require(mkfifo(fifo, 0o600) == 0)
-        let reader = open(fifo, O_RDONLY | O_NONBLOCK)  // opened, never read
+        let (box, fifo, reader) = try Self.pipeBox()
         defer { close(reader) }
+        let wav = box.root + "/a.wav"
         let server = try RunningServer(box, extra: ["--output", "wav:" + wav, "--output", "wav:" + fifo])
         defer { _ = server.stop(within: 30) }
         let out = try #require(try server.pythonJSON(Self.disablingAHungOutput, wav) as? [String: Any])
@@ -206,14 +209,11 @@ struct ServeRoomsTests {
         #expect(out["playsOn"] as? Bool == true && out["enabled"] as? [String] == ["1", "0"], "\(out)\n\(server.serverLog)")
         #expect(server.serverLog.contains("hangs: room default plays on without it"), "\(server.serverLog)")
     }
+
     /// An output switched off because it failed (its pipe's reader went away) stays off after a
     /// restart, as every switch does (it came back on unless something else had saved the layout).
     @Test func anOutputThatFailedStaysOffAfterARestart() throws {
-        let box = try Sandbox()
-        try box.succeed("import", box.music)
-        let fifo = box.root + "/out.fifo"
-        try #require(mkfifo(fifo, 0o600) == 0)
-        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        let (box, fifo, reader) = try Self.pipeBox()
         var server: RunningServer? = try RunningServer(box, extra: ["--output", "null", "--output", "wav:" + fifo])
         #expect(try server!.mpc("add", "Miles Quartet/Blue Sketches").succeeded)
         #expect(try server!.mpc("play").succeeded)
