@@ -146,14 +146,22 @@ final class EngineLoop {
         setPaused(queue.state == .paused)
         while true {
             let messages = channel.inbox.withLock { m in defer { m.removeAll() }; return m }
-            for message in messages {
+            for (i, message) in messages.enumerated() {
                 switch message {
                 case let .command(command): perform(command)
-                case let .applied(done):
+                case let .applied(receipt):
                     publishStatus()
-                    done.signal()
+                    receipt.carriedOut.store(true, ordering: .releasing)
+                    receipt.done.signal()
                 case .quit:
                     shutDown()
+                    // What came after the quit is not carried out: its senders hear so at once.
+                    let late = channel.inbox.withLock { m in
+                        channel.closed.store(true, ordering: .releasing)
+                        defer { m.removeAll() }
+                        return m
+                    }
+                    for case let .applied(receipt) in messages[(i + 1)...] + late { receipt.done.signal() }
                     return
                 }
             }

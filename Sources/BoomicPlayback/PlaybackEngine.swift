@@ -57,15 +57,25 @@ public final class PlaybackEngine: Sendable {
     /// decode thread's next turn, a millisecond or so.
     @discardableResult
     public func perform(_ commands: [PlaybackCommand]) -> PlaybackStatus {
-        let done = DispatchSemaphore(value: 0)
-        channel.inbox.withLock { inbox in
+        performIfRunning(commands) ?? status
+    }
+
+    /// `perform`, or nil when the engine quit before it carried the commands out (a front that
+    /// replaces its engine, as the server's `moveoutput` does, then gives them to the next one).
+    public func performIfRunning(_ commands: [PlaybackCommand]) -> PlaybackStatus? {
+        let receipt = EngineChannel.Receipt()
+        let taken = channel.inbox.withLock { inbox -> Bool in
+            // Under the inbox's lock, as the quit closes it: nothing slips in after the last look.
+            guard !channel.closed.load(ordering: .acquiring) else { return false }
             inbox += commands.map { .command($0) }
-            inbox.append(.applied(done))
+            inbox.append(.applied(receipt))
+            return true
         }
+        guard taken else { return nil }
         ring.engineWake.signal()
-        // Bounded, so a front never hangs on an engine that has quit.
-        _ = done.wait(timeout: .now() + .seconds(2))
-        return status
+        // Bounded, so a front never hangs on an engine that has stopped taking turns.
+        _ = receipt.done.wait(timeout: .now() + .seconds(2))
+        return receipt.carriedOut.load(ordering: .acquiring) ? status : nil
     }
 
     /// The engine as of its last turn.
@@ -103,9 +113,19 @@ public final class PlaybackEngine: Sendable {
     enum Message: Sendable {
         case command(PlaybackCommand)
         /// Publish the status now and signal: the commands before it have been carried out.
-        case applied(DispatchSemaphore)
+        case applied(Receipt)
         case quit
     }
+
+    /// What `perform` waits on: signalled when the commands before it were carried out, or
+    /// when the engine quit without them.
+    final class Receipt: Sendable {
+        let done = DispatchSemaphore(value: 0)
+        let carriedOut = Atomic<Bool>(false)
+    }
+
+    /// Set, under the inbox's lock, when the decode thread has taken its last message.
+    let closed = Atomic<Bool>(false)
 
     let inbox = Mutex<[Message]>([])
     let published: Mutex<PlaybackStatus>

@@ -50,6 +50,19 @@ import Testing
         #expect(firstDifference(tape.samples.withLock { $0 }, album.samples(ofTrack: 0)) == nil)
     }
 
+    /// Commands sent after the quit are not carried out, and their sender hears so (nil), not a
+    /// status as if they had been: the server then gives them to the room's next player.
+    @Test func commandsAfterTheQuitAreSaidNotCarriedOut() async throws {
+        let album = try ToneAlbum()
+        let engine = PlaybackEngine(queue: album.queue([0]).applying(.stop), sink: RecordingSink(tape: RecordingSink.Tape()),
+                                    songs: album.resolver())
+        let before = engine.performIfRunning([.queue(.setRandom(true))])
+        #expect(before?.queue.isRandom == true, "carried out while running")
+        engine.quit()
+        #expect(engine.performIfRunning([.queue(.setRandom(false))]) == nil, "said carried out after the quit")
+        #expect(engine.status.queue.isRandom == true)
+    }
+
     /// With `single`, the song after the one that ended waits paused at its start (MPD 0.23):
     /// nothing of it is heard until `play`, then all of it.
     @Test func singleWaitsPausedAtTheNextSong() async throws {

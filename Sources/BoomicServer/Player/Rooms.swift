@@ -209,7 +209,7 @@ public final class Rooms: Sendable {
         guard !songs.isEmpty else { return }
         for room in rooms.withLock({ Array($0.values) }) {
             let entries = room.player.status.queue.entries.filter { songs.contains($0.song) }.map(\.id)
-            if !entries.isEmpty { room.player.perform(.remove(entries)) }
+            if !entries.isEmpty { _ = try? room.player.perform(.remove(entries)) }
         }
     }
 

@@ -137,21 +137,25 @@ public final class ServerPlayer: Sendable {
 
     /// Carries out commands and returns the status after them, telling idle clients what
     /// changed (the queue's entries, the player's state, its options, the mixer).
+    ///
+    /// Throws `MPDError.roomRestarting` when this player quit before carrying the commands out
+    /// (another client's `moveoutput` replaced it): the connection gives them to the new one.
     @discardableResult
-    public func perform(_ commands: [PlaybackCommand]) -> PlaybackStatus {
-        perform(commands) { _ in [] }
+    public func perform(_ commands: [PlaybackCommand]) throws(MPDError) -> PlaybackStatus {
+        try perform(commands) { _ in [] }
     }
 
     /// `perform`, then `more` (what the status after calls for), told to idle clients as one
     /// change: a skip while paused plays the song moved to, and MPD tells that once.
     @discardableResult
-    public func perform(_ commands: [PlaybackCommand], then more: (PlaybackStatus) -> [PlaybackCommand]) -> PlaybackStatus {
-        guard !quitted.load(ordering: .acquiring) else { return engine.status }
+    public func perform(_ commands: [PlaybackCommand], then more: (PlaybackStatus) -> [PlaybackCommand]) throws(MPDError) -> PlaybackStatus {
+        guard !quitted.load(ordering: .acquiring) else { throw .roomRestarting }
         let before = engine.status
         commanded.begin()
         defer { commanded.end() }
-        var after = engine.perform(commands)
+        guard var after = engine.performIfRunning(commands) else { throw .roomRestarting }
         let next = more(after)
+        // What the first part did stays done (the quit saved it): not carried out again.
         if !next.isEmpty { after = engine.perform(next) }
         tell(from: before, to: after, commands: commands + next)
         return after
@@ -190,7 +194,7 @@ public final class ServerPlayer: Sendable {
     }
 
     @discardableResult
-    public func perform(_ command: QueueCommand) -> PlaybackStatus { perform([.queue(command)]) }
+    public func perform(_ command: QueueCommand) throws(MPDError) -> PlaybackStatus { try perform([.queue(command)]) }
 
     /// Stops the engine and saves the queue and position (SIGTERM, the end of `serve`). A second
     /// caller (SIGTERM while a `moveoutput` restarts the room) returns once the first has saved.
