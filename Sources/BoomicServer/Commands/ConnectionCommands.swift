@@ -130,10 +130,7 @@ enum ConnectionCommands {
             inv.server.rooms.setEnabled(output: try Self.output(&inv), true)
         },
         CommandSpec("disableoutput", 1...1) { inv throws(MPDError) in
-            let id = try Self.output(&inv), rooms = inv.server.rooms
-            rooms.setEnabled(output: id, false)
-            // One stuck in a write would keep its room waiting with it: see that it lets go.
-            if rooms.isInCall(output: id) { inv.blocking = { rooms.letGo(output: id) } }
+            Self.switchOutput(&inv, try Self.output(&inv), on: false)
         },
         // Runtime attributes (MPD's ALSA `dop`, `allowed_formats`): Boomic's outputs have none.
         CommandSpec("outputset", 3...3) { inv throws(MPDError) in
@@ -141,10 +138,8 @@ enum ConnectionCommands {
             throw inv.error(.argument, "Unsupported attribute")
         },
         CommandSpec("toggleoutput", 1...1) { inv throws(MPDError) in
-            let id = try Self.output(&inv), rooms = inv.server.rooms
-            let on = !rooms.isEnabled(output: id)
-            rooms.setEnabled(output: id, on)
-            if !on, rooms.isInCall(output: id) { inv.blocking = { rooms.letGo(output: id) } }
+            let id = try Self.output(&inv)
+            Self.switchOutput(&inv, id, on: !inv.server.rooms.isEnabled(output: id))
         },
         // Answered, and told as MPD tells a change of them (`options`), though the engine does
         // not mix songs (serve.md).
@@ -207,6 +202,14 @@ enum ConnectionCommands {
 
     /// The output id argument, checked. Switching an output acts in the room that has it
     /// (moving one is `moveoutput`).
+    /// Switches an output on or off. One switched off while stuck in a write would keep its room
+    /// waiting with it: blocking work sees that it lets go (`Rooms.letGo`).
+    private static func switchOutput(_ inv: inout Invocation, _ id: Int, on: Bool) {
+        let rooms = inv.server.rooms
+        rooms.setEnabled(output: id, on)
+        if !on, rooms.isInCall(output: id) { inv.blocking = { rooms.letGo(output: id) } }
+    }
+
     private static func output(_ inv: inout Invocation) throws(MPDError) -> Int {
         let id = try inv.unsigned(0)
         guard id < inv.server.rooms.outputs.count else { throw inv.error(.noExist, "No such audio output") }

@@ -45,10 +45,11 @@ final class FolderCovers: Sendable {
     /// path as a client wrote it), or nil when it has none that can be read.
     func hash(in folder: String) -> String? {
         for path in ArtStore.coverFiles(in: folder) {
-            guard let st = try? SystemCall.status(of: path), (st.st_mode & S_IFMT) == S_IFREG, isInside(path) else { continue }
+            guard let st = try? SystemCall.status(of: path), (st.st_mode & S_IFMT) == S_IFREG else { continue }
             let mark = Mark(st)
+            // A link moved to another file changes the mark: what is known passed `isInside`.
             if let known = known.withLock({ $0[path] }), known.mark == mark { return known.hash }
-            guard let hash = store.storeCoverFile(path) else { continue }
+            guard isInside(path), let hash = store.storeCoverFile(path) else { continue }
             known.withLock { $0[path] = (mark, hash) }
             return hash
         }

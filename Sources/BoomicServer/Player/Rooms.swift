@@ -152,17 +152,17 @@ public final class Rooms: Sendable {
         let from: String? = rooms.withLock { r in r.first { $0.value.outputs.contains(output.id) }?.key }
         guard from != room else { return }
         let both = [from, room].compactMap { $0 }
-        markRestarting(both, 1)
-        defer { markRestarting(both, -1) }
-        // What each room's player played on: the other room's outputs are in calls as it plays.
-        let before: [String: [Int]] = rooms.withLock { r in
-            defer {
-                if let from { r[from]?.outputs.removeAll { $0 == output.id } }
-                r[room]?.outputs.append(output.id)
+        whileRestarting(both) {
+            // What each room's player played on: the other room's outputs are in calls as it plays.
+            let before: [String: [Int]] = rooms.withLock { r in
+                defer {
+                    if let from { r[from]?.outputs.removeAll { $0 == output.id } }
+                    r[room]?.outputs.append(output.id)
+                }
+                return Dictionary(uniqueKeysWithValues: both.map { ($0, r[$0]?.outputs ?? []) })
             }
-            return Dictionary(uniqueKeysWithValues: both.map { ($0, r[$0]?.outputs ?? []) })
+            for name in both { restart(name, outputs: before[name] ?? []) }
         }
-        for name in both { restart(name, outputs: before[name] ?? []) }
         saveLayout()
         hub.post([.output])
     }
@@ -178,16 +178,19 @@ public final class Rooms: Sendable {
         while power.isInCall, power.callsBegun == call, Date() < deadline { usleep(10_000) }
         guard power.isInCall, power.callsBegun == call, !power.isOn,
               let name = rooms.withLock({ r in r.first { $0.value.outputs.contains(id) }?.key }) else { return }
-        markRestarting([name], 1)
-        defer { markRestarting([name], -1) }
-        restart(name, outputs: [])
+        whileRestarting([name]) { restart(name, outputs: []) }
         warn("output \(outputs[id].name) hangs: room \(name) plays on without it")
     }
 
-    private func markRestarting(_ names: [String], _ step: Int) {
-        if step > 0 { restartingCount.add(1, ordering: .acquiringAndReleasing) }
-        restarting.withLock { for name in names { $0[name, default: 0] += step } }
-        if step < 0 { restartingCount.subtract(1, ordering: .acquiringAndReleasing) }
+    /// Runs `body` with the rooms marked as restarting (`isRestarting`).
+    private func whileRestarting(_ names: [String], _ body: () -> Void) {
+        restartingCount.add(1, ordering: .acquiringAndReleasing)
+        restarting.withLock { for name in names { $0[name, default: 0] += 1 } }
+        defer {
+            restarting.withLock { for name in names { $0[name, default: 1] -= 1 } }
+            restartingCount.subtract(1, ordering: .acquiringAndReleasing)
+        }
+        body()
     }
 
     /// Whether the output's sink is in a call now (most of the time, for a device that paces).
