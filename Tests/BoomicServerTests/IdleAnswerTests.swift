@@ -65,6 +65,25 @@ import Testing
         #expect(text == MPDConnectionHandler.greeting + "list_OK\nlist_OK\nOK\nOK\n")
     }
 
+    /// `noidle` with arguments is no command to MPD 0.23, alone or in a list.
+    @Test func noidleWithArgumentsIsAnUnknownCommand() throws {
+        let text = try ServerConversation.run("noidle x\nping\ncommand_list_begin\nping\nnoidle x\nping\ncommand_list_end\nping\n",
+                                              songs: Self.songs)
+        #expect(Self.answers(text) == ["ACK [5@0] {} unknown command \"noidle\"\n", "OK\n",
+                                       "ACK [5@1] {} unknown command \"noidle\"\n", "OK\n"])
+    }
+
+    /// An `idle` in a command list ends it, as in MPD: the commands after it are not run, the
+    /// list gets no `OK`, and the idle is answered when it ends.
+    @Test func anIdleEndsTheCommandListItIsIn() throws {
+        let text = try ServerConversation.run("command_list_ok_begin\nping\nidle\nsetvol 10\ncommand_list_end\n", during: { channel, _ in
+            Self.read("noidle\nping\n", channel)
+        }, songs: Self.songs)
+        #expect(Self.answers(text) == ["list_OK\nOK\n", "OK\n"], "\(text)")
+        let bad = try ServerConversation.run("command_list_begin\nping\nidle bogus\nping\ncommand_list_end\nping\n", songs: Self.songs)
+        #expect(Self.answers(bad) == ["ACK [2@1] {idle} Unrecognized idle event: bogus\n", "OK\n"])
+    }
+
     @Test func noidleWithoutAChangeEndsTheIdleEmpty() throws {
         let text = try ServerConversation.run("idle\n", during: { channel, _ in
             Self.read("noidle\nping\n", channel)

@@ -244,10 +244,13 @@ final class MPDConnectionHandler: ChannelInboundHandler {
         case "command_list_begin", "command_list_ok_begin":
             list = (line.command == "command_list_ok_begin", [])
             listOverflowed = false
-        case "noidle":
+        case "noidle" where line.arguments.isEmpty:
             return true  // not waiting: nothing to end (MPD says nothing either)
+        case "noidle":
+            // With arguments it is no command MPD knows.
+            write(context, MPDError(.unknown, "unknown command \"noidle\"").line + "\n")
         case "idle":
-            idle(line, context: context)
+            idle(line, index: 0, context: context)
         default:
             switch CommandTable.run(line, client: client, server: server, index: 0) {
             case let .success(invocation):
@@ -294,8 +297,15 @@ final class MPDConnectionHandler: ChannelInboundHandler {
                 write(context, MPDError(.unknown, "unknown command \"\(line.command)\"", index: i).line + "\n")
                 return
             }
-            if ["idle", "noidle"].contains(line.command) {
-                write(context, MPDError(.notList, "\(line.command) not allowed in a command list", command: line.command, index: i).line + "\n")
+            if line.command == "noidle" {
+                // A bare `noidle` was taken before the list; with arguments it is no command.
+                write(context, MPDError(.unknown, "unknown command \"noidle\"", index: i).line + "\n")
+                return
+            }
+            if line.command == "idle" {
+                // As in MPD, an idle ends the list: what follows it is not run, and the list
+                // gets no `OK`; the idle's answer comes when it ends.
+                idle(line, index: i, context: context)
                 return
             }
             switch CommandTable.run(line, client: client, server: server, index: i) {
@@ -385,15 +395,15 @@ final class MPDConnectionHandler: ChannelInboundHandler {
         settled = isSettled
     }
 
-    private func idle(_ line: MPDCommandLine, context: ChannelHandlerContext) {
+    private func idle(_ line: MPDCommandLine, index: Int, context: ChannelHandlerContext) {
         guard client.authenticated else {
-            write(context, MPDError(.permission, "you don't have permission for \"idle\"", command: "idle").line + "\n")
+            write(context, MPDError(.permission, "you don't have permission for \"idle\"", command: "idle", index: index).line + "\n")
             return
         }
         var mask: Set<Subsystem> = []
         for name in line.arguments {
             guard let s = Subsystem(rawValue: name.lowercased()) else {
-                write(context, MPDError(.argument, "Unrecognized idle event: \(name)", command: "idle").line + "\n")
+                write(context, MPDError(.argument, "Unrecognized idle event: \(name)", command: "idle", index: index).line + "\n")
                 return
             }
             mask.insert(s)
