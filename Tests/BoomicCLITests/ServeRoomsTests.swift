@@ -210,6 +210,40 @@ struct ServeRoomsTests {
         #expect(server.serverLog.contains("hangs: room default plays on without it"), "\(server.serverLog)")
     }
 
+    /// An output that hangs while the room plays (a pipe nobody reads fills up), with nobody
+    /// touching it: the watchdog switches it off after `Rooms.hangLimit` and the room plays on on
+    /// its other output, where it stayed frozen with its time standing and nothing said why.
+    static let anOutputHangingByItself = RunningServer.pythonPrelude + #"""
+    import os
+    wav = sys.argv[2]
+    c = mpd.MPDClient(); c.timeout = 20; c.connect("127.0.0.1", port)
+    c.add("Miles Quartet/Blue Sketches"); c.repeat(1); c.play()
+    time.sleep(1.5)  # the pipe is full: the room waits with it
+    frozen = os.path.getsize(wav); time.sleep(0.5)
+    out["frozen"] = os.path.getsize(wav) == frozen
+    deadline = time.time() + 20
+    while time.time() < deadline and c.outputs()[1]["outputenabled"] == "1": time.sleep(0.2)
+    out["waited"] = round(time.time() - (deadline - 20), 1)
+    time.sleep(0.5)  # the room's player is being replaced
+    grown = os.path.getsize(wav); time.sleep(1)
+    out["playsOn"] = os.path.getsize(wav) > grown and c.status()["state"] == "play"
+    out["enabled"] = [o["outputenabled"] for o in c.outputs()]
+    print(json.dumps(out))
+    """#
+
+    @Test func anOutputThatHangsByItselfIsSwitchedOff() throws {
+        let (box, fifo, reader) = try Self.pipeBox()
+        defer { close(reader) }
+        let wav = box.root + "/a.wav"
+        let server = try RunningServer(box, extra: ["--output", "wav:" + wav, "--output", "wav:" + fifo])
+        defer { _ = server.stop(within: 30) }
+        let out = try #require(try server.pythonJSON(Self.anOutputHangingByItself, wav) as? [String: Any])
+        #expect(out["frozen"] as? Bool == true, "the hung pipe holds the room: \(out)")
+        #expect(out["playsOn"] as? Bool == true && out["enabled"] as? [String] == ["1", "0"], "\(out)\n\(server.serverLog)")
+        #expect(server.serverLog.contains("output wav:\(fifo) hangs (a call has not returned in 5 s) and is disabled: room default plays on without it"),
+                "\(server.serverLog)")
+    }
+
     /// An output switched off because it failed (its pipe's reader went away) stays off after a
     /// restart, as every switch does (it came back on unless something else had saved the layout).
     @Test func anOutputThatFailedStaysOffAfterARestart() throws {

@@ -149,7 +149,7 @@ public final class Rooms: Sendable {
     /// again on their new outputs where they were.
     public func move(output name: String, to room: String) throws(MPDError) {
         guard let output = outputs.first(where: { $0.name == name }) else { throw MPDError(.noExist, "No such output") }
-        let from: String? = rooms.withLock { r in r.first { $0.value.outputs.contains(output.id) }?.key }
+        let from = self.room(of: output.id)
         guard from != room else { return }
         let both = [from, room].compactMap { $0 }
         whileRestarting(both) {
@@ -170,16 +170,58 @@ public final class Rooms: Sendable {
     /// `disableoutput` of an output hung in a call (a write that does not return): the switch
     /// is heard only between calls, so the room would wait with it. If the same call is still
     /// under way after half a second, the room's player is replaced (the one stuck with it is
-    /// left behind) and the room plays on without it. Blocking work: up to 3.5 s.
+    /// left behind) and the room plays on without it. Blocking work: up to 0.75 s.
     public func letGo(output id: Int) {
         let power = switches[id]
         let call = power.callsBegun
         let deadline = Date().addingTimeInterval(0.5)
         while power.isInCall, power.callsBegun == call, Date() < deadline { usleep(10_000) }
-        guard power.isInCall, power.callsBegun == call, !power.isOn,
-              let name = rooms.withLock({ r in r.first { $0.value.outputs.contains(id) }?.key }) else { return }
-        whileRestarting([name]) { restart(name, outputs: []) }
+        guard power.isInCall, power.callsBegun == call, !power.isOn, let name = room(of: id) else { return }
+        whileRestarting([name]) { restart(name, outputs: [], outputHangs: true) }
         warn("output \(outputs[id].name) hangs: room \(name) plays on without it")
+    }
+
+    /// How long one call to an output (a write, an open, a drain) may last before the output is
+    /// taken for hung. A device returns from a write within its buffer (ALSA's holds 80 ms),
+    /// also a slow reader's pipe as it reads; one that has not in 5 s will not (a card stuck in a
+    /// write, a Bluetooth sink gone, a `wav:` pipe nobody reads).
+    public static let hangLimit: Duration = .seconds(5)
+    /// Each output seen in a call at the last look: which call, and since when.
+    private let calls = Mutex<[Int: (call: Int, since: ContinuousClock.Instant)]>([:])
+
+    /// The server's watchdog, every second: an output switched on that has been in the same
+    /// call for `hangLimit` is switched off, and its room's player, which waits with it, is
+    /// replaced, so the room plays on without it (on its other outputs, or silently) where it
+    /// stayed frozen with its time standing, and nothing said why. Blocking work: a quarter of
+    /// a second for each output found.
+    public func dropHungOutputs(now: ContinuousClock.Instant = .now) {
+        let hung: [Int] = calls.withLock { calls in
+            var hung: [Int] = []
+            for id in outputs.map(\.id) {
+                let power = switches[id]
+                let call = power.callsBegun
+                guard power.isOn, power.isInCall else {
+                    calls[id] = nil
+                    continue
+                }
+                if let seen = calls[id], seen.call == call {
+                    if now - seen.since >= Self.hangLimit { hung.append(id) }
+                } else {
+                    calls[id] = (call, now)
+                }
+            }
+            return hung
+        }
+        for id in hung {
+            guard let name = room(of: id) else { continue }
+            setEnabled(output: id, false)
+            warn("output \(outputs[id].name) hangs (a call has not returned in \(Self.hangLimit.components.seconds) s) and is disabled: room \(name) plays on without it")
+            whileRestarting([name]) { restart(name, outputs: [], outputHangs: true) }
+        }
+    }
+
+    private func room(of output: Int) -> String? {
+        rooms.withLock { r in r.first { $0.value.outputs.contains(output) }?.key }
     }
 
     /// Runs `body` with the rooms marked as restarting (`isRestarting`).
@@ -224,10 +266,11 @@ public final class Rooms: Sendable {
     /// Replaces a room's player, which played on `outputs`: one of them that hung it
     /// (`Switch.isInCall` while it was left behind) is switched off, since opening it again
     /// would hang the next player too (a pipe nobody reads blocks already in `open`): every
-    /// move left two threads and 1.7 MB behind.
-    private func restart(_ name: String, outputs ids: [Int]) {
+    /// move left two threads and 1.7 MB behind. `outputHangs`: the caller knows one does (and
+    /// has switched it off), so the player is given a moment to stop, not 3 s.
+    private func restart(_ name: String, outputs ids: [Int], outputHangs: Bool = false) {
         guard let room = rooms.withLock({ $0[name] }) else { return }
-        if !room.player.quit() {
+        if !room.player.quit(outputHangs: outputHangs) {
             let hung = ids.filter { switches[$0].isOn && switches[$0].isInCall }
             for id in hung {
                 switches[id].set(false)

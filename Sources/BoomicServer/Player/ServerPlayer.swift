@@ -198,9 +198,10 @@ public final class ServerPlayer: Sendable {
 
     /// Stops the engine and saves the queue and position (SIGTERM, the end of `serve`). A second
     /// caller (SIGTERM while a `moveoutput` restarts the room) returns once the first has saved.
-    /// False when the output did not let go (hung) and was left behind.
+    /// False when the output did not let go within 3 s (hung) and was left behind. A room that
+    /// knows its output hangs (`outputHangs`) gives it a quarter of a second, and has said why.
     @discardableResult
-    public func quit() -> Bool {
+    public func quit(outputHangs: Bool = false) -> Bool {
         guard !quitted.exchange(true, ordering: .acquiringAndReleasing) else {
             quitDone.wait()
             quitDone.signal()
@@ -208,13 +209,13 @@ public final class ServerPlayer: Sendable {
         }
         defer { quitDone.signal() }
         saving.withLock { $0?.cancel() }
-        let final = engine.quit()
+        let final = engine.quit(patience: outputHangs ? .milliseconds(250) : .seconds(3))
         // The quit's own `ended` (a song heard past half counts; an audiobook keeps its place)
         // is recorded first, into the library if it is still open, else into the saved state's
         // pending plays. Cancelling the task could drop it, and saving first did.
         if !engine.hasStopped {
             // An engine left behind on a hung output sends no more events.
-            warn("\(room == "default" ? "the player" : "room \(room)")'s output did not stop within 3 s; left behind")
+            if !outputHangs { warn("\(room == "default" ? "the player" : "room \(room)")'s output did not stop within 3 s; left behind") }
             following.cancel()
         } else if drained.wait(timeout: .now() + 2) == .timedOut {
             following.cancel()
