@@ -9,10 +9,13 @@ each is measured twice:
      for playlist files) does not count; MPD's are the whole process's.
 Run `scripts/bench --serve` once first. Needs a C compiler, and valgrind for step 2.
 
-  scripts/bench.d/status_profile.py [--boomic PATH] [--rounds N] [--no-callgrind]
+  scripts/bench.d/status_profile.py [--boomic PATH] [--rounds N] [--rps-rounds N] [--no-callgrind]
+
+Each paired comparison also says in how many rounds boomic was ahead of the MPD round next to
+it, and a sign test's p: how likely that many wins would be from two servers equally fast.
 
 BENCH_DIR and BENCH_SONGS as for scripts/bench. Documentation/performance.md has its figures."""
-import argparse, os, re, shutil, signal, statistics, subprocess, sys, time
+import argparse, math, os, re, shutil, signal, statistics, subprocess, sys, time
 
 import serve  # the serve bench's helpers: pin, cpu_seconds, wait_port, free_port
 
@@ -20,11 +23,23 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 
 
+def paired(what, boomic, mpd, lower):
+    """The rounds boomic won, each against MPD's round next to it, and how likely as many wins
+    (or more) would be if neither server were faster (a sign test: each round a coin toss)."""
+    wins = sum((b < m) if lower else (b > m) for b, m in zip(boomic, mpd))
+    n = len(boomic)
+    p = sum(math.comb(n, k) for k in range(wins, n + 1)) / 2 ** n
+    ratios = sorted((m / b) if lower else (b / m) for b, m in zip(boomic, mpd))
+    print(f"  {what}: boomic ahead in {wins} of {n} paired rounds (sign test, one-sided p = {p:.4f});"
+          f" its lead a round: median {statistics.median(ratios):.3f}×, range {ratios[0]:.3f}–{ratios[-1]:.3f}×")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--boomic", default=os.path.join(REPO, ".build-bench/release/boomic"))
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--no-callgrind", action="store_true")
+    ap.add_argument("--rps-rounds", type=int, default=0, help="also requests/s from 10 C clients, this many rounds")
     args = ap.parse_args()
     bench_dir = os.environ.get("BENCH_DIR", "/tmp/boomic-bench")
     served = os.path.join(bench_dir, f"serve-{os.environ.get('BENCH_SONGS', '50000')}")
@@ -84,6 +99,22 @@ def main():
         t = [x[0] for x in xs]
         print(f"  {name:7} {statistics.median(t):6.2f} µs a round trip ({min(t):.2f}–{max(t):.2f}),"
               f" server CPU {statistics.median(x[1] for x in xs):.2f} µs a poll")
+    paired("round trip", [x[0] for x in samples["boomic"]], [x[0] for x in samples["mpd"]], lower=True)
+
+    # 1b. Requests/s from 10 C clients (bench.d/load.c), unpinned, taking turns (who goes first
+    # alternates), as the serve bench's row, with as many rounds.
+    if args.rps_rounds:
+        load = serve.build_c(work, "load")
+        procs = servers()
+        rates = {name: [] for name in procs}
+        for i in range(args.rps_rounds):
+            for name in (list(procs) if i % 2 == 0 else list(procs)[::-1]):
+                rates[name].append(serve.rps(procs[name][1], load=load))
+        stop(procs)
+        print(f"requests/s, 10 C clients, {args.rps_rounds} rounds of 3 s taking turns (median, range):")
+        for name, r in rates.items():
+            print(f"  {name:7} {statistics.median(r):8.0f} ({min(r):.0f}–{max(r):.0f})")
+        paired("requests/s", rates["boomic"], rates["mpd"], lower=False)
 
     # 2. Instructions, under callgrind.
     if args.no_callgrind:
