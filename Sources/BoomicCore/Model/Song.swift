@@ -16,7 +16,7 @@ public struct Song: Identifiable, Hashable, Sendable, Codable {
     struct Fields: Hashable, Sendable, Codable {
         var path: String
         // The optional numbers are stored as plain values with a bit each in `present`
-        // (Song+OptionalNumbers.swift): an `Int?` or a `Double?` takes 16 bytes in a struct, its
+        // (Song+CompactFields.swift): an `Int?` or a `Double?` takes 16 bytes in a struct, its
         // 9 rounded up, and the 18 of them were 288 of the box's 785 bytes (14 MB at 50,000
         // songs). The flags fill the word the bits leave.
         var present: UInt32 = 0
@@ -26,7 +26,7 @@ public struct Song: Identifiable, Hashable, Sendable, Codable {
         // Where it is and what the file looked like when last scanned (for rescans and write-back).
         var size: Int = 0
         var mtime: Int = 0
-        var fingerprint: String?
+        var _fingerprint: CompactDigest?
         var added: Double = 0
         // Tags.
         var title: String?
@@ -54,12 +54,12 @@ public struct Song: Identifiable, Hashable, Sendable, Codable {
         var genre: String?
         var composer: String?
         var comment: String?
-        var mbTrackID: String?
+        var _mbTrackID: CompactDigest?
         var mbAlbumID: String?
         var mbArtistID: String?
         var mbAlbumArtistID: String?
         var mbReleaseGroupID: String?
-        var mbReleaseTrackID: String?
+        var _mbReleaseTrackID: CompactDigest?
         // Audio properties.
         var format: String?
         // Library-only facts.
@@ -74,7 +74,7 @@ public struct Song: Identifiable, Hashable, Sendable, Codable {
         // the player existed decode unchanged.
         var skipcount: Int = 0
         // The optional numbers' values, 0 while absent so that equal songs compare and hash
-        // equal (Song+OptionalNumbers.swift).
+        // equal (Song+CompactFields.swift).
         var _track: Int = 0
         var _tracktotal: Int = 0
         var _disc: Int = 0

@@ -105,4 +105,18 @@ extension Song.Fields {
         get { present & Bit.bookmarkSpeed != 0 ? _bookmarkSpeed : nil }
         set { Self.put(newValue, &_bookmarkSpeed, &present, Bit.bookmarkSpeed) }
     }
+
+    // The digests and ids most songs have one of their own (CompactDigest.swift).
+    var fingerprint: String? {
+        get { _fingerprint?.string }
+        set { _fingerprint = newValue.map(CompactDigest.init) }
+    }
+    var mbTrackID: String? {
+        get { _mbTrackID?.string }
+        set { _mbTrackID = newValue.map(CompactDigest.init) }
+    }
+    var mbReleaseTrackID: String? {
+        get { _mbReleaseTrackID?.string }
+        set { _mbReleaseTrackID = newValue.map(CompactDigest.init) }
+    }
 }
