@@ -72,6 +72,9 @@ public final class MPDServer: Sendable {
         listener.run { socket in
             ClientBootstrap(group: group)
                 .channelOption(ChannelOptions.socketOption(.so_keepalive), value: 1)
+                // A client that shuts down its side still gets the answers to what it sent
+                // (`MPDConnectionHandler`'s `inputEnded`).
+                .channelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
                 .channelOption(ChannelOptions.writeBufferWaterMark, value: .init(low: 64 * 1024, high: 256 * 1024))
                 .channelInitializer { channel in
                     let open = numbers.opened()

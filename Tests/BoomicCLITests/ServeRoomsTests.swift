@@ -244,6 +244,32 @@ struct ServeRoomsTests {
                 "\(server.serverLog)")
     }
 
+    /// A client that shuts down its side right after its requests (`printf … | nc`, a script's
+    /// `shutdown(SHUT_WR)`) gets the answers of a move and of what it sent after it, as from
+    /// MPD; the connection closed at the shutdown, the move done and nothing said.
+    static let halfClosed = #"""
+    import socket, sys, json
+    s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+    s.sendall(b'newpartition "K"\npartition "K"\nmoveoutput "null"\nping\npartition "default"\nmoveoutput "null"\ndelpartition "K"\nping\n')
+    s.shutdown(socket.SHUT_WR)
+    s.settimeout(20)
+    text = b""
+    while True:
+        chunk = s.recv(65536)
+        if not chunk: break
+        text += chunk
+    print(json.dumps({"text": text.decode()}))
+    """#
+
+    @Test func aClientThatEndsItsSideGetsEveryAnswer() throws {
+        let box = try Sandbox()
+        try box.succeed("import", box.music)
+        let server = try RunningServer(box, extra: ["--output", "null", "--output", "wav:" + box.root + "/a.wav"])
+        defer { _ = server.stop(within: 30) }
+        let text = try #require((try server.pythonJSON(Self.halfClosed) as? [String: String])?["text"])
+        #expect(text == "OK MPD 0.23.5\n" + String(repeating: "OK\n", count: 8), "\(text)\n\(server.serverLog)")
+    }
+
     /// An output switched off because it failed (its pipe's reader went away) stays off after a
     /// restart, as every switch does (it came back on unless something else had saved the layout).
     @Test func anOutputThatFailedStaysOffAfterARestart() throws {

@@ -63,6 +63,39 @@ import Testing
         #expect(lines.contains("partition: Kitchen") && lines.suffix(2) == ["OK", "OK"], "status, then the ping read meanwhile: \(after)")
     }
 
+    /// A client that shuts down its side after its requests (`printf … | nc`) gets every answer,
+    /// the blocked command's and those after it, and then the connection closes, as MPD does;
+    /// it was closed at the shutdown, with the move done and nothing said.
+    @Test func aClientThatEndsItsSideStillGetsItsAnswers() throws {
+        let work = HeldWork()
+        var before = "", after = "", openMeanwhile = false, openAfter = true
+        _ = try ServerConversation.run("newpartition Kitchen\npartition Kitchen\nmoveoutput null\nping\n",
+                                       runBlocking: work.take, during: { channel, _ in
+            channel.pipeline.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+            before = try Self.read(channel)
+            openMeanwhile = channel.isActive
+            work.runAll(channel)
+            after = try Self.read(channel)
+            openAfter = channel.isActive
+        }, songs: Self.songs)
+        #expect(before == MPDConnectionHandler.greeting + "OK\nOK\n" && openMeanwhile, "\(before)")
+        #expect(after == "OK\nOK\n" && !openAfter, "the move's OK and ping's, then the close: \(after)")
+    }
+
+    /// With nothing left to answer (an idle waiting, a line not ended), the end of the client's
+    /// side closes the connection at once.
+    @Test func theEndOfTheClientsSideClosesAnIdleConnection() throws {
+        for input in ["idle\n", "ping\nstat"] {
+            var open = true
+            _ = try ServerConversation.run(input, during: { channel, _ in
+                channel.pipeline.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+                channel.embeddedEventLoop.run()
+                open = channel.isActive
+            }, songs: Self.songs)
+            #expect(!open, "\(input)")
+        }
+    }
+
     @Test func theMoveIsDoneWhenItIsAnswered() throws {
         let text = try Self.answers("newpartition Kitchen\npartition Kitchen\nmoveoutput null\noutputs\n")
         #expect(text.hasSuffix("OK\nOK\nOK\noutputid: 0\noutputname: null\nplugin: null\noutputenabled: 1\nOK\n"), "\(text)")

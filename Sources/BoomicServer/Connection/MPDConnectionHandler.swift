@@ -26,6 +26,11 @@ final class MPDConnectionHandler: ChannelInboundHandler {
     /// it has before it closes (closing at once threw away answers the client had asked for
     /// before its `close`), or when the client goes.
     private var ending = false
+    /// The client has sent all it will (it shut down its side, as `printf … | nc` does): the
+    /// requests it sent are carried out and answered, then the connection closes, as MPD
+    /// answers what it read before the end. (NIO closed at once, which lost the answer of a
+    /// command whose work runs off the loop, and everything after it.)
+    private var inputEnded = false
     /// A command list waiting for its client to take the answers so far: what is left of it,
     /// carried on when the connection is writable again. One list's answers are never all
     /// held at once (a list of 9,999 `listallinfo` to a client that does not read would be
@@ -156,6 +161,17 @@ final class MPDConnectionHandler: ChannelInboundHandler {
         context.fireChannelWritabilityChanged()
     }
 
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard case .inputClosed? = event as? ChannelEvent else {
+            context.fireUserInboundEventTriggered(event)
+            return
+        }
+        inputEnded = true
+        drain(context: context)
+        flush(context)
+        settled = isSettled
+    }
+
     private func drain(context: ChannelHandlerContext) {
         while waitingStart < waiting.count, pausedList == nil, streaming == nil, blocked == nil, !ending,
               context.channel.isWritable, context.channel.isActive {
@@ -174,6 +190,9 @@ final class MPDConnectionHandler: ChannelInboundHandler {
                 }
             }
             if out.readableBytes >= Self.outLimit { handOver(context) }
+        }
+        if inputEnded, !ending, waitingStart == waiting.count, pausedList == nil, streaming == nil, blocked == nil {
+            close(context)  // everything it sent is answered (a line it did not end is not a request)
         }
         if waitingStart == waiting.count {
             waiting.removeAll(keepingCapacity: true)
