@@ -14,7 +14,19 @@ import Testing
     /// Takes the blocking work handed to it, to run when the test says.
     final class HeldWork: Sendable {
         private let held = Mutex<[@Sendable () -> Void]>([])
-        var take: @Sendable (@escaping @Sendable () -> Void) -> Void { { [self] work in held.withLock { $0.append(work) } } }
+        /// How many works are still run at once when handed over (the `newpartition` a test
+        /// starts with, itself blocking work; its answer is let back when the loop runs).
+        private let passing: Mutex<Int>
+        init(passing: Int = 0) { self.passing = Mutex(passing) }
+        var take: @Sendable (@escaping @Sendable () -> Void) -> Void {
+            { [self] work in
+                let now = passing.withLock { n in
+                    defer { n = max(0, n - 1) }
+                    return n > 0
+                }
+                if now { work() } else { held.withLock { $0.append(work) } }
+            }
+        }
         var count: Int { held.withLock { $0.count } }
         /// Runs what was handed over, then what it sent to the loop.
         func runAll(_ channel: EmbeddedChannel) {
@@ -45,10 +57,11 @@ import Testing
     }
 
     @Test func theAnswerAndTheRequestsAfterItWaitForTheWork() throws {
-        let work = HeldWork()
+        let work = HeldWork(passing: 1)
         var before = "", after = ""
         _ = try ServerConversation.run("newpartition Kitchen\npartition Kitchen\nmoveoutput null\nping\nstatus\n",
                                        runBlocking: work.take, during: { channel, _ in
+            channel.embeddedEventLoop.run()  // the new room made: the rest goes on
             before = try Self.read(channel)
             channel.pipeline.fireChannelRead(ByteBuffer(string: "ping\n"))  // read meanwhile: waits too
             channel.pipeline.fireChannelReadComplete()
@@ -67,10 +80,11 @@ import Testing
     /// the blocked command's and those after it, and then the connection closes, as MPD does;
     /// it was closed at the shutdown, with the move done and nothing said.
     @Test func aClientThatEndsItsSideStillGetsItsAnswers() throws {
-        let work = HeldWork()
+        let work = HeldWork(passing: 1)
         var before = "", after = "", openMeanwhile = false, openAfter = true
         _ = try ServerConversation.run("newpartition Kitchen\npartition Kitchen\nmoveoutput null\nping\n",
                                        runBlocking: work.take, during: { channel, _ in
+            channel.embeddedEventLoop.run()  // the new room made: the rest goes on
             channel.pipeline.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
             before = try Self.read(channel)
             openMeanwhile = channel.isActive
@@ -96,6 +110,36 @@ import Testing
         }
     }
 
+    /// `newpartition` of a name another client is deleting waits for the deletion, as the
+    /// changes to rooms are made one at a time: made at once on the loop, it met the room half
+    /// gone (`another player (process …) is playing`, from the server's own lock), or could
+    /// see its folder deleted under it.
+    @Test func aNewRoomWaitsForTheDeletionOfItsName() throws {
+        let work = HeldWork()
+        var answers = "", other = "", rooms = ""
+        _ = try ServerConversation.run("newpartition K\n", runBlocking: work.take, during: { channel, server in
+            work.runAll(channel)
+            channel.pipeline.fireChannelRead(ByteBuffer(string: "delpartition K\n"))
+            channel.pipeline.fireChannelReadComplete()
+            let second = EmbeddedChannel()
+            let client = ClientState(id: 2, address: "test", isLocal: false, idle: server.hub.makeSlot(), needsPassword: false)
+            try second.pipeline.syncOperations.addHandler(MPDConnectionHandler(server: server, client: client))
+            try second.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 6600)).wait()
+            try second.writeInbound(ByteBuffer(string: "newpartition K\n"))
+            #expect(work.count == 2, "the new room waits behind the deletion")
+            work.runAll(channel)
+            second.embeddedEventLoop.run()
+            answers = try Self.read(channel)
+            other = try Self.read(second)
+            try second.writeInbound(ByteBuffer(string: "listpartitions\n"))
+            rooms = try Self.read(second)
+            _ = try? second.finish()
+        }, songs: Self.songs)
+        #expect(answers == MPDConnectionHandler.greeting + "OK\nOK\n", "\(answers)")
+        #expect(other == MPDConnectionHandler.greeting + "OK\n", "\(other)")
+        #expect(rooms == "partition: default\npartition: K\nOK\n", "\(rooms)")
+    }
+
     @Test func theMoveIsDoneWhenItIsAnswered() throws {
         let text = try Self.answers("newpartition Kitchen\npartition Kitchen\nmoveoutput null\noutputs\n")
         #expect(text.hasSuffix("OK\nOK\nOK\noutputid: 0\noutputname: null\nplugin: null\noutputenabled: 1\nOK\n"), "\(text)")
@@ -103,10 +147,11 @@ import Testing
 
     @Test(arguments: [("command_list_ok_begin", "list_OK\n"), ("command_list_begin", "")])
     func aCommandListGoesOnAfterTheWork(_ begin: String, _ each: String) throws {
-        let work = HeldWork()
+        let work = HeldWork(passing: 1)
         var before = "", after = ""
         _ = try ServerConversation.run("newpartition Kitchen\npartition Kitchen\n\(begin)\nping\nmoveoutput null\nping\ncommand_list_end\nping\n",
                                        runBlocking: work.take, during: { channel, _ in
+            channel.embeddedEventLoop.run()  // the new room made: the rest goes on
             before = try Self.read(channel)
             work.runAll(channel)
             after = try Self.read(channel)
@@ -126,9 +171,10 @@ import Testing
     }
 
     @Test func aClientGoneMeanwhileIsAnsweredNothing() throws {
-        let work = HeldWork()
+        let work = HeldWork(passing: 1)
         var after = "unread"
         _ = try ServerConversation.run("newpartition Kitchen\npartition Kitchen\nmoveoutput null\nping\n", runBlocking: work.take, during: { channel, server in
+            channel.embeddedEventLoop.run()  // the new room made: the rest goes on
             _ = try Self.read(channel)
             try channel.close().wait()
             work.runAll(channel)

@@ -103,10 +103,13 @@ enum ConnectionCommands {
             // once, and it reloads the room's queue and state (MPD 0.23 does the same).
             inv.client.idle.post([.playlist, .player, .mixer, .output, .options])
         },
+        // Changes to the rooms are blocking work, made one at a time on the server's queue for
+        // it: `delpartition` and `moveoutput` stop a room's player (`moveoutput` starts two
+        // again), and a `newpartition` made meanwhile on the loop met a room half deleted.
         CommandSpec("newpartition", 1...1) { inv throws(MPDError) in
-            try inv.server.rooms.create(inv.args[0])
+            let rooms = inv.server.rooms, name = inv.args[0]
+            inv.blocking = { () throws(MPDError) in try rooms.create(name) }
         },
-        // Both stop a room's player, and `moveoutput` starts two again: blocking work.
         CommandSpec("delpartition", 1...1) { inv throws(MPDError) in
             let rooms = inv.server.rooms, name = inv.args[0]
             inv.blocking = { () throws(MPDError) in try rooms.delete(name) }
