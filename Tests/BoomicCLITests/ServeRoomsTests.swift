@@ -181,67 +181,54 @@ struct ServeRoomsTests {
         #expect(status.stdout.contains("random: on"), "\(status)")
         _ = server!.stop()
     }
-    /// `disableoutput` of an output hung in a write (a pipe nobody reads): the room, which
-    /// waited with it, plays on on its other output once the answer comes (it stayed frozen).
-    static let disablingAHungOutput = RunningServer.pythonPrelude + #"""
-    import os
-    wav = sys.argv[2]
-    c = mpd.MPDClient(); c.timeout = 20; c.connect("127.0.0.1", port)
-    c.add("Miles Quartet/Blue Sketches"); c.repeat(1); c.play()
-    time.sleep(1.5)  # the pipe is full: the room waits with it
-    frozen = os.path.getsize(wav); time.sleep(0.5)
-    out["frozen"] = os.path.getsize(wav) == frozen
-    c.disableoutput(1)
-    grown = os.path.getsize(wav); time.sleep(1)
-    out["playsOn"] = os.path.getsize(wav) > grown and c.status()["state"] == "play"
-    out["enabled"] = [o["outputenabled"] for o in c.outputs()]
-    print(json.dumps(out))
-    """#
+    /// A room playing on a `wav:` file (output 0) and a pipe nobody reads (output 1), frozen once
+    /// the pipe is full; `letGo` is what the client (or nobody) does then. The room must play on
+    /// on the file, with the pipe switched off; the server's log must say `logged`.
+    static func playsOnWithoutTheHungPipe(_ letGo: String, logged: (String) -> String,
+                                          sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let script = RunningServer.pythonPrelude + #"""
+        import os
+        wav = sys.argv[2]
+        c = mpd.MPDClient(); c.timeout = 20; c.connect("127.0.0.1", port)
+        c.add("Miles Quartet/Blue Sketches"); c.repeat(1); c.play()
+        time.sleep(1.5)  # the pipe is full: the room waits with it
+        frozen = os.path.getsize(wav); time.sleep(0.5)
+        out["frozen"] = os.path.getsize(wav) == frozen
 
-    @Test func disablingAHungOutputLetsTheRoomPlayOn() throws {
+        """# + letGo + #"""
+
+        grown = os.path.getsize(wav); time.sleep(1)
+        out["playsOn"] = os.path.getsize(wav) > grown and c.status()["state"] == "play"
+        out["enabled"] = [o["outputenabled"] for o in c.outputs()]
+        print(json.dumps(out))
+        """#
         let (box, fifo, reader) = try Self.pipeBox()
         defer { close(reader) }
         let wav = box.root + "/a.wav"
         let server = try RunningServer(box, extra: ["--output", "wav:" + wav, "--output", "wav:" + fifo])
         defer { _ = server.stop(within: 30) }
-        let out = try #require(try server.pythonJSON(Self.disablingAHungOutput, wav) as? [String: Any])
-        #expect(out["frozen"] as? Bool == true, "the hung pipe holds the room: \(out)")
-        #expect(out["playsOn"] as? Bool == true && out["enabled"] as? [String] == ["1", "0"], "\(out)\n\(server.serverLog)")
-        #expect(server.serverLog.contains("hangs: room default plays on without it"), "\(server.serverLog)")
+        let out = try #require(try server.pythonJSON(script, wav) as? [String: Any], sourceLocation: sourceLocation)
+        #expect(out["frozen"] as? Bool == true, "the hung pipe holds the room: \(out)", sourceLocation: sourceLocation)
+        #expect(out["playsOn"] as? Bool == true && out["enabled"] as? [String] == ["1", "0"], "\(out)\n\(server.serverLog)",
+                sourceLocation: sourceLocation)
+        #expect(server.serverLog.contains(logged(fifo)), "\(server.serverLog)", sourceLocation: sourceLocation)
     }
 
-    /// An output that hangs while the room plays (a pipe nobody reads fills up), with nobody
-    /// touching it: the watchdog switches it off after `Rooms.hangLimit` and the room plays on on
-    /// its other output, where it stayed frozen with its time standing and nothing said why.
-    static let anOutputHangingByItself = RunningServer.pythonPrelude + #"""
-    import os
-    wav = sys.argv[2]
-    c = mpd.MPDClient(); c.timeout = 20; c.connect("127.0.0.1", port)
-    c.add("Miles Quartet/Blue Sketches"); c.repeat(1); c.play()
-    time.sleep(1.5)  # the pipe is full: the room waits with it
-    frozen = os.path.getsize(wav); time.sleep(0.5)
-    out["frozen"] = os.path.getsize(wav) == frozen
-    deadline = time.time() + 20
-    while time.time() < deadline and c.outputs()[1]["outputenabled"] == "1": time.sleep(0.2)
-    out["waited"] = round(time.time() - (deadline - 20), 1)
-    time.sleep(0.5)  # the room's player is being replaced
-    grown = os.path.getsize(wav); time.sleep(1)
-    out["playsOn"] = os.path.getsize(wav) > grown and c.status()["state"] == "play"
-    out["enabled"] = [o["outputenabled"] for o in c.outputs()]
-    print(json.dumps(out))
-    """#
+    /// `disableoutput` of an output hung in a write: the room, which waited with it, plays on on
+    /// its other output once the answer comes (it stayed frozen).
+    @Test func disablingAHungOutputLetsTheRoomPlayOn() throws {
+        try Self.playsOnWithoutTheHungPipe("c.disableoutput(1)", logged: { _ in "hangs: room default plays on without it" })
+    }
 
+    /// An output that hangs while the room plays, with nobody touching it: the watchdog switches
+    /// it off after `Rooms.hangLimit` and the room plays on on its other output, where it stayed
+    /// frozen with its time standing and nothing said why.
     @Test func anOutputThatHangsByItselfIsSwitchedOff() throws {
-        let (box, fifo, reader) = try Self.pipeBox()
-        defer { close(reader) }
-        let wav = box.root + "/a.wav"
-        let server = try RunningServer(box, extra: ["--output", "wav:" + wav, "--output", "wav:" + fifo])
-        defer { _ = server.stop(within: 30) }
-        let out = try #require(try server.pythonJSON(Self.anOutputHangingByItself, wav) as? [String: Any])
-        #expect(out["frozen"] as? Bool == true, "the hung pipe holds the room: \(out)")
-        #expect(out["playsOn"] as? Bool == true && out["enabled"] as? [String] == ["1", "0"], "\(out)\n\(server.serverLog)")
-        #expect(server.serverLog.contains("output wav:\(fifo) hangs (a call has not returned in 5 s) and is disabled: room default plays on without it"),
-                "\(server.serverLog)")
+        try Self.playsOnWithoutTheHungPipe(#"""
+            deadline = time.time() + 20
+            while time.time() < deadline and c.outputs()[1]["outputenabled"] == "1": time.sleep(0.2)
+            time.sleep(0.5)  # the room's player is being replaced
+            """#, logged: { "output wav:\($0) hangs (a call has not returned in 5 s) and is disabled: room default plays on without it" })
     }
 
     /// A client that shuts down its side right after its requests (`printf … | nc`, a script's
