@@ -91,6 +91,17 @@ import Testing
         #expect(Self.answers(text) == ["OK\n", "OK\n"])
     }
 
+    /// `noidle` ends an idle with spaces or tabs after it, as MPD reads a line, not before it.
+    @Test(arguments: [("noidle  \n", true), ("noidle\t\n", true), ("  noidle\n", false), ("\tnoidle\n", false)])
+    func noidleWithSpacesAround(_ line: String, _ ends: Bool) throws {
+        var open = true
+        let text = try ServerConversation.run("idle\n", during: { channel, _ in
+            Self.read(line + "ping\n", channel)
+            open = channel.isActive
+        }, songs: Self.songs)
+        #expect(open == ends && Self.answers(text) == (ends ? ["OK\n", "OK\n"] : []), "\(text)")
+    }
+
     /// In idle, anything but `noidle` ends the connection, as MPD does.
     @Test func anotherCommandInIdleHangsUp() throws {
         var open = true

@@ -204,7 +204,8 @@ final class MPDConnectionHandler: ChannelInboundHandler {
     /// player while another client's `moveoutput` replaces it) and be carried out again then.
     private func handle(_ text: String, context: ChannelHandlerContext) -> Bool {
         if client.mayBeIdle {
-            if text.trimmingCharacters(in: .whitespaces) == "noidle" {
+            // MPD drops the spaces and tabs that end a line, not those that start one.
+            if text.utf8.reversed().drop(while: { $0 == 0x20 || $0 == 0x09 }).reversed().elementsEqual("noidle".utf8) {
                 // The idle's answer: what ended it (a change just now), or nothing changed;
                 // nothing when it was answered already (MPD says nothing either).
                 if let changed = client.idle.endWait() { write(context, Self.idleAnswer(changed)) }

@@ -182,9 +182,9 @@ public final class Rooms: Sendable {
     }
 
     /// How long one call to an output (a write, an open, a drain) may last before the output is
-    /// taken for hung. A device returns from a write within its buffer (ALSA's holds 80 ms),
-    /// also a slow reader's pipe as it reads; one that has not in 5 s will not (a card stuck in a
-    /// write, a Bluetooth sink gone, a `wav:` pipe nobody reads).
+    /// taken for hung. A device returns from a write within its buffer (ALSA's holds 80 ms), a
+    /// pipe once its reader took the block (8 KiB at 16-bit stereo); one that has not in 5 s
+    /// will not (a card stuck in a write, a Bluetooth sink gone, a `wav:` pipe nobody reads).
     public static let hangLimit: Duration = .seconds(5)
     /// Each output seen in a call at the last look: which call, and since when.
     private let calls = Mutex<[Int: (call: Int, since: ContinuousClock.Instant)]>([:])
