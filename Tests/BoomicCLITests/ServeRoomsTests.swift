@@ -183,8 +183,10 @@ struct ServeRoomsTests {
     }
     /// A room playing on a `wav:` file (output 0) and a pipe nobody reads (output 1), frozen once
     /// the pipe is full; `letGo` is what the client (or nobody) does then. The room must play on
-    /// on the file, with the pipe switched off; the server's log must say `logged`.
+    /// on the file, with the pipe switched off; the server's log must say `logged`; `check` looks
+    /// at the rest of what the script found and the log.
     static func playsOnWithoutTheHungPipe(_ letGo: String, logged: (String) -> String,
+                                          check: ([String: Any], String) -> Void = { _, _ in },
                                           sourceLocation: SourceLocation = #_sourceLocation) throws {
         let script = RunningServer.pythonPrelude + #"""
         import os
@@ -212,6 +214,7 @@ struct ServeRoomsTests {
         #expect(out["playsOn"] as? Bool == true && out["enabled"] as? [String] == ["1", "0"], "\(out)\n\(server.serverLog)",
                 sourceLocation: sourceLocation)
         #expect(server.serverLog.contains(logged(fifo)), "\(server.serverLog)", sourceLocation: sourceLocation)
+        check(out, server.serverLog)
     }
 
     /// `disableoutput` of an output hung in a write: the room, which waited with it, plays on on
@@ -229,6 +232,26 @@ struct ServeRoomsTests {
             while time.time() < deadline and c.outputs()[1]["outputenabled"] == "1": time.sleep(0.2)
             time.sleep(0.5)  # the room's player is being replaced
             """#, logged: { "output wav:\($0) hangs (a call has not returned in 5 s) and is disabled: room default plays on without it" })
+    }
+
+    /// An output the watchdog switched off, switched on again in a room that is paused: the
+    /// write left behind by the player it hung is still stuck, but the room's player makes no
+    /// call to it while paused, so nothing is taken for hung (the watchdog looked at the
+    /// output's switch, which both players share, and switched it off again, replacing a player
+    /// that was fine). Played again, the new player hangs on the full pipe in turn.
+    @Test func aPausedRoomsReenabledOutputIsNotTakenForHung() throws {
+        try Self.playsOnWithoutTheHungPipe(#"""
+            deadline = time.time() + 20
+            while time.time() < deadline and c.outputs()[1]["outputenabled"] == "1": time.sleep(0.2)
+            time.sleep(0.5)  # the room's player is being replaced
+            c.pause(); time.sleep(0.3); c.enableoutput(1)
+            time.sleep(7)
+            out["stillEnabled"] = c.outputs()[1]["outputenabled"]
+            c.disableoutput(1); c.play()
+            """#, logged: { "output wav:\($0) hangs (a call has not returned in 5 s) and is disabled" }, check: { out, log in
+            #expect(out["stillEnabled"] as? String == "1", "\(out)\n\(log)")
+            #expect(log.components(separatedBy: "hangs (a call").count == 2, "one hang found, not two: \(log)")
+        })
     }
 
     /// A client that shuts down its side right after its requests (`printf … | nc`, a script's

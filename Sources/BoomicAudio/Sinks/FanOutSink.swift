@@ -23,18 +23,23 @@ public final class FanOutSink: AudioSink {
     /// switches it.
     public final class Switch: Sendable {
         private let on: Atomic<Bool>
-        private let inCall = Atomic<Bool>(false)
         public init(isOn: Bool = true) { on = Atomic(isOn) }
         public var isOn: Bool { on.load(ordering: .acquiring) }
         public func set(_ isOn: Bool) { on.store(isOn, ordering: .releasing) }
-        /// Whether the output thread is in a call to this output's sink (opening, writing,
-        /// draining, closing): one that never returns (a device hung in a write, a pipe nobody
-        /// reads) is how the room tells which of its outputs hangs.
+    }
+
+    /// Whether this fan-out's output thread is in a call to one output's sink (opening,
+    /// writing, draining, closing): one that never returns (a device hung in a write, a pipe
+    /// nobody reads) is how a room tells which of its outputs hangs. One per output of each
+    /// fan-out, not per switch: a player left behind in a call must not make the next player,
+    /// which shares the switch, look hung.
+    public final class CallWatch: Sendable {
+        private let inCall = Atomic<Bool>(false)
+        private let begun = Atomic<Int>(0)
         public var isInCall: Bool { inCall.load(ordering: .acquiring) }
         /// Counts the calls begun: the same call under way at two moments is one that lasted
         /// between them (a device that paces its writes is in a call most of the time).
         public var callsBegun: Int { begun.load(ordering: .acquiring) }
-        private let begun = Atomic<Int>(0)
         func calling<T>(_ body: () throws(AudioError) -> T) throws(AudioError) -> T {
             begun.add(1, ordering: .releasing)
             inCall.store(true, ordering: .releasing)
@@ -46,6 +51,7 @@ public final class FanOutSink: AudioSink {
     private final class Output {
         let sink: any AudioSink
         let power: Switch
+        let watch = CallWatch()
         var isOpen = false
         /// From the fan-out's format to the one this output took, when they differ.
         var converter: FormatConverter?
@@ -73,6 +79,9 @@ public final class FanOutSink: AudioSink {
     }
 
     private let outputs: [Output]
+    /// Each output's calls, in the order given: for whoever made the fan-out, to tell from
+    /// another thread whether an output hangs this fan-out's output thread.
+    public let watches: [CallWatch]
     private let report: @Sendable (String, AudioError) -> Void
     public private(set) var format: PCMFormat?
 
@@ -82,6 +91,7 @@ public final class FanOutSink: AudioSink {
     ///     others play on: its name and why.
     public init(outputs: [(sink: any AudioSink, power: Switch)], report: @escaping @Sendable (String, AudioError) -> Void) {
         self.outputs = outputs.map { Output(sink: $0.sink, power: $0.power) }
+        watches = self.outputs.map(\.watch)
         self.report = report
     }
 
@@ -102,7 +112,7 @@ public final class FanOutSink: AudioSink {
         for o in outputs where o.power.isOn {
             do {
                 let target = lead ?? wanted
-                let taken = try o.power.calling { () throws(AudioError) in try o.sink.prepare(for: target) }
+                let taken = try o.watch.calling { () throws(AudioError) in try o.sink.prepare(for: target) }
                 o.isOpen = true
                 if let lead {
                     o.converter = taken == lead ? nil : try FormatConverter(from: lead, to: taken)
@@ -140,7 +150,7 @@ public final class FanOutSink: AudioSink {
         var failures: [(Output, AudioError)] = []
         for o in outputs where o.isOpen {
             do {
-                try o.power.calling { () throws(AudioError) in try body(o) }
+                try o.watch.calling { () throws(AudioError) in try body(o) }
             } catch {
                 failures.append((o, error))
             }
@@ -160,7 +170,7 @@ public final class FanOutSink: AudioSink {
         syncSwitches()
         var failures: [(Output, AudioError)] = []
         for o in outputs where o.isOpen {
-            do { try o.power.calling { () throws(AudioError) in try o.sink.drain() } } catch { failures.append((o, error)) }
+            do { try o.watch.calling { () throws(AudioError) in try o.sink.drain() } } catch { failures.append((o, error)) }
             o.converter?.reset()
         }
         try settle(failures)
@@ -170,7 +180,7 @@ public final class FanOutSink: AudioSink {
         var first: AudioError?
         for o in outputs where o.isOpen {
             o.isOpen = false
-            do { try o.power.calling { () throws(AudioError) in try o.sink.close() } } catch { first = first ?? error }
+            do { try o.watch.calling { () throws(AudioError) in try o.sink.close() } } catch { first = first ?? error }
         }
         format = nil
         if let first { throw first }
@@ -184,7 +194,7 @@ public final class FanOutSink: AudioSink {
         var failures: [(Output, AudioError)] = []
         for o in outputs where o.power.isOn && !o.isOpen {
             do {
-                let taken = try o.power.calling { () throws(AudioError) in try o.sink.prepare(for: format) }
+                let taken = try o.watch.calling { () throws(AudioError) in try o.sink.prepare(for: format) }
                 o.converter = taken == format ? nil : try FormatConverter(from: format, to: taken)
                 o.isOpen = true
             } catch {

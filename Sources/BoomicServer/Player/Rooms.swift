@@ -22,6 +22,9 @@ public final class Rooms: Sendable {
         var player: ServerPlayer
         let store: PlayerStateStore
         var outputs: [Int]
+        /// The calls the player makes to each of its outputs, by output id (none for a room
+        /// that plays on `null`): how the room tells whether an output hangs its player.
+        var watches: [Int: FanOutSink.CallWatch]
     }
 
     public let outputs: [Output]
@@ -69,8 +72,8 @@ public final class Rooms: Sendable {
         for name in names {
             let roomStore = name == "default" ? store : try? PlayerStateStore(libraryLocation: library.session.location, room: name)
             guard let roomStore else { continue }
-            let player = makePlayer(room: name, store: roomStore, outputs: assigned[name] ?? [])
-            rooms.withLock { $0[name] = Room(player: player, store: roomStore, outputs: assigned[name] ?? []) }
+            let (player, watches) = makePlayer(room: name, store: roomStore, outputs: assigned[name] ?? [])
+            rooms.withLock { $0[name] = Room(player: player, store: roomStore, outputs: assigned[name] ?? [], watches: watches) }
             order.withLock { $0.append(name) }
         }
     }
@@ -113,8 +116,8 @@ public final class Rooms: Sendable {
         do { store = try PlayerStateStore(libraryLocation: library.session.location, room: name) } catch {
             throw MPDError(.system, error.message)
         }
-        let player = makePlayer(room: name, store: store, outputs: [])
-        rooms.withLock { $0[name] = Room(player: player, store: store, outputs: []) }
+        let (player, watches) = makePlayer(room: name, store: store, outputs: [])
+        rooms.withLock { $0[name] = Room(player: player, store: store, outputs: [], watches: watches) }
         changes.add(1, ordering: .releasing)
         order.withLock { $0.append(name) }
         saveLayout()
@@ -172,11 +175,11 @@ public final class Rooms: Sendable {
     /// under way after half a second, the room's player is replaced (the one stuck with it is
     /// left behind) and the room plays on without it. Blocking work: up to 0.75 s.
     public func letGo(output id: Int) {
-        let power = switches[id]
-        let call = power.callsBegun
+        guard let watch = watch(id) else { return }
+        let call = watch.callsBegun
         let deadline = Date().addingTimeInterval(0.5)
-        while power.isInCall, power.callsBegun == call, Date() < deadline { usleep(10_000) }
-        guard power.isInCall, power.callsBegun == call, !power.isOn, let name = room(of: id) else { return }
+        while watch.isInCall, watch.callsBegun == call, Date() < deadline { usleep(10_000) }
+        guard watch.isInCall, watch.callsBegun == call, !switches[id].isOn, let name = room(of: id) else { return }
         whileRestarting([name]) { restart(name, outputs: [], outputHangs: true) }
         warn("output \(outputs[id].name) hangs: room \(name) plays on without it")
     }
@@ -186,8 +189,9 @@ public final class Rooms: Sendable {
     /// pipe once its reader took the block (8 KiB at 16-bit stereo); one that has not in 5 s
     /// will not (a card stuck in a write, a Bluetooth sink gone, a `wav:` pipe nobody reads).
     public static let hangLimit: Duration = .seconds(5)
-    /// Each output seen in a call at the last look: which call, and since when.
-    private let calls = Mutex<[Int: (call: Int, since: ContinuousClock.Instant)]>([:])
+    /// Each output seen in a call at the last look: whose (the watch of the player then), which
+    /// call, and since when.
+    private let calls = Mutex<[Int: (watch: ObjectIdentifier, call: Int, since: ContinuousClock.Instant)]>([:])
 
     /// The server's watchdog, every second: an output switched on that has been in the same
     /// call for `hangLimit` is switched off, and its room's player, which waits with it, is
@@ -198,16 +202,15 @@ public final class Rooms: Sendable {
         let hung: [Int] = calls.withLock { calls in
             var hung: [Int] = []
             for id in outputs.map(\.id) {
-                let power = switches[id]
-                let call = power.callsBegun
-                guard power.isOn, power.isInCall else {
+                guard switches[id].isOn, let watch = watch(id), watch.isInCall else {
                     calls[id] = nil
                     continue
                 }
-                if let seen = calls[id], seen.call == call {
+                let call = watch.callsBegun
+                if let seen = calls[id], seen.watch == ObjectIdentifier(watch), seen.call == call {
                     if now - seen.since >= Self.hangLimit { hung.append(id) }
                 } else {
-                    calls[id] = (call, now)
+                    calls[id] = (ObjectIdentifier(watch), call, now)
                 }
             }
             return hung
@@ -224,6 +227,11 @@ public final class Rooms: Sendable {
         rooms.withLock { r in r.first { $0.value.outputs.contains(output) }?.key }
     }
 
+    /// The calls its room's player makes to an output; nil while no player has it.
+    private func watch(_ output: Int) -> FanOutSink.CallWatch? {
+        rooms.withLock { r in r.values.lazy.compactMap { $0.watches[output] }.first }
+    }
+
     /// Runs `body` with the rooms marked as restarting (`isRestarting`).
     private func whileRestarting(_ names: [String], _ body: () -> Void) {
         restartingCount.add(1, ordering: .acquiringAndReleasing)
@@ -236,7 +244,7 @@ public final class Rooms: Sendable {
     }
 
     /// Whether the output's sink is in a call now (most of the time, for a device that paces).
-    public func isInCall(output id: Int) -> Bool { switches[id].isInCall }
+    public func isInCall(output id: Int) -> Bool { watch(id)?.isInCall ?? false }
 
     /// Whether `room`'s player is being replaced now (a `moveoutput` under way).
     public func isRestarting(_ room: String) -> Bool {
@@ -263,15 +271,15 @@ public final class Rooms: Sendable {
         for room in rooms.withLock({ Array($0.values) }) { room.player.quit() }
     }
 
-    /// Replaces a room's player, which played on `outputs`: one of them that hung it
-    /// (`Switch.isInCall` while it was left behind) is switched off, since opening it again
+    /// Replaces a room's player, which played on `outputs`: one of them that hung it (in a call,
+    /// `CallWatch.isInCall`, while it was left behind) is switched off, since opening it again
     /// would hang the next player too (a pipe nobody reads blocks already in `open`): every
     /// move left two threads and 1.7 MB behind. `outputHangs`: the caller knows one does (and
     /// has switched it off), so the player is given a moment to stop, not 3 s.
     private func restart(_ name: String, outputs ids: [Int], outputHangs: Bool = false) {
         guard let room = rooms.withLock({ $0[name] }) else { return }
         if !room.player.quit(outputHangs: outputHangs) {
-            let hung = ids.filter { switches[$0].isOn && switches[$0].isInCall }
+            let hung = ids.filter { switches[$0].isOn && room.watches[$0]?.isInCall == true }
             for id in hung {
                 switches[id].set(false)
                 warn("output \(outputs[id].name) hangs and is disabled")
@@ -281,30 +289,36 @@ public final class Rooms: Sendable {
                 hub.post([.output])
             }
         }
-        let player = makePlayer(room: name, store: room.store, outputs: room.outputs)
-        rooms.withLock { $0[name]?.player = player }
+        let (player, watches) = makePlayer(room: name, store: room.store, outputs: room.outputs)
+        rooms.withLock {
+            $0[name]?.player = player
+            $0[name]?.watches = watches
+        }
         changes.add(1, ordering: .releasing)
     }
 
     /// A room plays on every output it has that is switched on (MPD plays a partition's audio
     /// on all its enabled outputs); one with none plays, silently, on `null`. An output that
     /// fails while others play is switched off and reported (`outputs` shows it disabled).
-    private func makePlayer(room: String, store: PlayerStateStore, outputs ids: [Int]) -> ServerPlayer {
+    private func makePlayer(room: String, store: PlayerStateStore, outputs ids: [Int]) -> (ServerPlayer, [Int: FanOutSink.CallWatch]) {
         let sink: any AudioSink
+        var watches: [Int: FanOutSink.CallWatch] = [:]
         if ids.isEmpty {
             sink = NullSink()
         } else {
             let warn = warn, hub = hub
-            sink = FanOutSink(outputs: ids.map { (Sinks.open(outputs[$0].spec), switches[$0]) }) { [self] name, error in
+            let fanOut = FanOutSink(outputs: ids.map { (Sinks.open(outputs[$0].spec), switches[$0]) }) { [self] name, error in
                 warn("output \(name) failed and is disabled; the room plays on its other outputs: \(error)")
                 // Kept, as every switch is: a restart brought it back on, or not, depending on
                 // whether something else had saved the layout since.
                 saveLayout()
                 hub.post([.output])
             }
+            watches = Dictionary(uniqueKeysWithValues: zip(ids, fanOut.watches))
+            sink = fanOut
         }
-        return ServerPlayer(library: library, store: store, sink: sink, realtime: true, sound: sound, hub: hub,
-                            room: room, record: record, warn: warn)
+        return (ServerPlayer(library: library, store: store, sink: sink, realtime: true, sound: sound, hub: hub,
+                             room: room, record: record, warn: warn), watches)
     }
 
     private static func layoutPath(_ location: String) -> String { location + "/player/rooms.json" }
