@@ -65,6 +65,19 @@ import Testing
         #expect(text == MPDConnectionHandler.greeting + "list_OK\nlist_OK\nOK\nOK\n")
     }
 
+    /// A move to another room (`partition`) tells the next `idle` what is the room's own, and
+    /// nothing else the client had pending (`partition` from its `newpartition`, `subscription`),
+    /// as MPD 0.23 does; moving to the room it is in changes nothing.
+    @Test func aMoveToAnotherRoomTellsOnlyWhatIsTheRooms() throws {
+        let rooms = "changed: playlist\nchanged: player\nchanged: mixer\nchanged: output\nchanged: options\nOK\n"
+        // `newpartition` is blocking work: its answer comes back through the loop.
+        let run = { (channel: EmbeddedChannel, _: ServerContext) in channel.embeddedEventLoop.run() }
+        let moved = try ServerConversation.run("newpartition m\nsubscribe ch\npartition m\nidle\n", during: run, songs: Self.songs)
+        #expect(Self.answers(moved) == ["OK\n", "OK\n", "OK\n", rooms], "\(moved)")
+        let stayed = try ServerConversation.run("newpartition m\npartition default\nidle\n", during: run, songs: Self.songs)
+        #expect(Self.answers(stayed) == ["OK\n", "OK\n", "changed: partition\nOK\n"], "\(stayed)")
+    }
+
     /// `noidle` with arguments is no command to MPD 0.23, alone or in a list.
     @Test func noidleWithArgumentsIsAnUnknownCommand() throws {
         let text = try ServerConversation.run("noidle x\nping\ncommand_list_begin\nping\nnoidle x\nping\ncommand_list_end\nping\n",

@@ -100,8 +100,9 @@ enum ConnectionCommands {
             guard inv.client.room != inv.args[0] else { return }
             inv.client.room = inv.args[0]
             // What is the room's own has changed for this client: its next `idle` says so at
-            // once, and it reloads the room's queue and state (MPD 0.23 does the same).
-            inv.client.idle.post([.playlist, .player, .mixer, .output, .options])
+            // once, and it reloads the room's queue and state. As in MPD 0.23, that is all it
+            // says: what else was pending is dropped.
+            inv.client.idle.replacePending(with: [.playlist, .player, .mixer, .output, .options])
         },
         // Changes to the rooms are blocking work, made one at a time on the server's queue for
         // it: `delpartition` and `moveoutput` stop a room's player (`moveoutput` starts two

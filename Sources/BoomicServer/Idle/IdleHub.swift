@@ -82,6 +82,14 @@ public final class IdleSlot: Sendable {
         wake?()
     }
 
+    /// What the client had pending gives way to `changed`: its move to another room
+    /// (`partition`), where MPD sets a client's idle flags to the new partition's own
+    /// subsystems, so that what else was pending (`partition`, `subscription`) is not told.
+    func replacePending(with changed: Set<Subsystem>) {
+        state.withLock { $0.pending = [] }
+        post(changed)
+    }
+
     /// Starts waiting for `mask`. True when something in it changed already: the wait is over
     /// at once, and `take` has what changed. Else `wake` is called once, from the thread that
     /// changed something in `mask`, after which `take` has it.
