@@ -204,8 +204,6 @@ enum ConnectionCommands {
         },
     ]
 
-    /// The output id argument, checked. Switching an output acts in the room that has it
-    /// (moving one is `moveoutput`).
     /// Switches an output on or off. One switched off while stuck in a write would keep its room
     /// waiting with it: blocking work sees that it lets go (`Rooms.letGo`).
     private static func switchOutput(_ inv: inout Invocation, _ id: Int, on: Bool) {
@@ -214,6 +212,8 @@ enum ConnectionCommands {
         if !on, rooms.isInCall(output: id) { inv.blocking = { rooms.letGo(output: id) } }
     }
 
+    /// The output id argument, checked. Switching an output acts in the room that has it
+    /// (moving one is `moveoutput`).
     private static func output(_ inv: inout Invocation) throws(MPDError) -> Int {
         let id = try inv.unsigned(0)
         guard id < inv.server.rooms.outputs.count else { throw inv.error(.noExist, "No such audio output") }

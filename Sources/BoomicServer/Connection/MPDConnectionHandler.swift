@@ -205,7 +205,7 @@ final class MPDConnectionHandler: ChannelInboundHandler {
     private func handle(_ text: String, context: ChannelHandlerContext) -> Bool {
         if client.mayBeIdle {
             // MPD drops the spaces and tabs that end a line, not those that start one.
-            if text.utf8.reversed().drop(while: { $0 == 0x20 || $0 == 0x09 }).reversed().elementsEqual("noidle".utf8) {
+            if text.hasPrefix("noidle"), text.utf8.dropFirst(6).allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
                 // The idle's answer: what ended it (a change just now), or nothing changed;
                 // nothing when it was answered already (MPD says nothing either).
                 if let changed = client.idle.endWait() { write(context, Self.idleAnswer(changed)) }
