@@ -54,9 +54,10 @@ public final class MPDServer: Sendable {
     private let group: MultiThreadedEventLoopGroup
     private let listener = Mutex<Listener?>(nil)
     private let numbers = ClientNumbers()
-    /// Looks for hung outputs once a second (`Rooms.dropHungOutputs`), between the blocking
-    /// commands, so that it never replaces a player a `moveoutput` is replacing.
-    private let watchdog = Mutex<(any DispatchSourceTimer)?>(nil)
+    /// Looks for hung outputs once a second while a room plays (`Rooms.dropHungOutputs`),
+    /// between the blocking commands, so that it never replaces a player a `moveoutput` is
+    /// replacing.
+    private let watchdog = Mutex<OutputWatchdog?>(nil)
 
     public init(context: ServerContext) {
         self.context = context
@@ -93,25 +94,24 @@ public final class MPDServer: Sendable {
                 .whenFailure { _ in }  // closed by NIO: the client sees its connection end
         }
         self.listener.withLock { $0 = listener }
-        watchdog.withLock { watchdog in
-            let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
-            timer.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(250))
-            timer.setEventHandler {
-                context.runBlocking {
-                    guard !context.isStopping else { return }
-                    context.rooms.dropHungOutputs()
-                }
+        let rooms = context.rooms
+        let watchdog = OutputWatchdog(look: {
+            context.runBlocking {
+                guard !context.isStopping else { return }
+                rooms.dropHungOutputs()
             }
-            timer.resume()
-            watchdog = timer
+        }, isBusy: { rooms.mayHang })
+        context.hub.watch { changed in
+            if !changed.isDisjoint(with: [.player, .output]) { watchdog.wake() }
         }
+        self.watchdog.withLock { $0 = watchdog }
     }
 
     /// Stops listening and closes every connection: the listener first (no more accepts), then
     /// the connections' loops.
     public func stop() {
         listener.withLock { $0 }?.stop()
-        watchdog.withLock { $0?.cancel() }
+        watchdog.withLock { $0 }?.stop()
         context.finishBlockingWork()
         try? group.syncShutdownGracefully()
     }

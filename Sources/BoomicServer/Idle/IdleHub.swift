@@ -13,8 +13,15 @@ public enum Subsystem: String, CaseIterable, Sendable {
 public final class IdleHub: Sendable {
     private let slots = Mutex<[Int: IdleSlot]>([:])
     private let nextID = Atomic<Int>(0)
+    /// Told of every change too: the server's own parts that wake on one (`OutputWatchdog`).
+    private let watchers = Mutex<[@Sendable (Set<Subsystem>) -> Void]>([])
 
     public init() {}
+
+    /// `body` is told every change posted from now on, on the thread that posts it.
+    public func watch(_ body: @escaping @Sendable (Set<Subsystem>) -> Void) {
+        watchers.withLock { $0.append(body) }
+    }
 
     public func makeSlot() -> IdleSlot {
         let id = nextID.add(1, ordering: .relaxed).newValue
@@ -32,6 +39,7 @@ public final class IdleHub: Sendable {
     /// `idle`.
     public func post(_ changed: Set<Subsystem>, room: String? = nil) {
         guard !changed.isEmpty else { return }
+        for watcher in watchers.withLock({ $0 }) { watcher(changed) }
         for slot in slots.withLock({ Array($0.values) }) where room == nil || slot.room == room {
             slot.post(changed)
         }

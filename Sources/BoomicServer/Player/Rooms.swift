@@ -223,6 +223,14 @@ public final class Rooms: Sendable {
         }
     }
 
+    /// Whether an output may be hanging now: a room plays, or an output is in a call (a
+    /// paused room's drain, an open). When none is, the watchdog sleeps until a change.
+    public var mayHang: Bool {
+        rooms.withLock { Array($0.values) }.contains { room in
+            room.player.status.queue.state == .playing || room.watches.values.contains(where: \.isInCall)
+        }
+    }
+
     private func room(of output: Int) -> String? {
         rooms.withLock { r in r.first { $0.value.outputs.contains(output) }?.key }
     }
