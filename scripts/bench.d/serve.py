@@ -7,7 +7,7 @@ unpinned too, below the goal's rows), `list artist`, `search any WORD`, `find al
 requests taking turns, so that whatever else the machine does falls on both alike; answers read in bulk, so the
 client's own line parsing does not hide the servers' difference); requests per second from 10
 concurrent clients (one connection each, `status` in a loop for 3 s): threads of a C client
-(bench.d/load.c, five rounds taking turns, the median kept), and Python processes (three rounds),
+(bench.d/load.c, 15 rounds taking turns, the median kept, and the rounds boomic won), and Python processes (three rounds),
 which are the bottleneck themselves; start-up time with the library already imported /
 the database already built; resident memory after the runs (VmRSS) and its peak (VmHWM). MPD is
 given room for a 16 MB answer (`max_output_buffer_size`; its default 8 MiB closes the
@@ -16,7 +16,7 @@ floor (bench.d/floor.c: a C server that answers every line with a fixed `status`
 nothing else), so that they show how much of a request is the server's own work and how much the
 kernel's and the scheduler's. Never asserts a figure.
 """
-import argparse, multiprocessing, os, re, shutil, signal, socket, statistics, subprocess, sys, time
+import argparse, math, multiprocessing, os, re, shutil, signal, socket, statistics, subprocess, sys, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -196,11 +196,13 @@ def cpu_seconds(pid):
     return total / 1e9
 
 
-def one_cpu(procs, runs=20000, rounds=3):
+def one_cpu(procs, runs=20000, rounds=15, poll=None):
     """`status` with the client and every server on one CPU, each server in turn: the scheduler
     no longer decides whether a wake-up crosses CPUs (20 µs or 50–90 µs on this kind of VM), so
-    the time is the two processes' work and one switch each way. Returns, per server, the median
-    time and the server's own CPU time a request, medians of `rounds`."""
+    the time is the two processes' work and one switch each way. The client is the C one
+    (`poll`, bench.d/poll.c) when given, whose own share of a round trip is the smallest. Returns,
+    per server, the median time and the server's own CPU time a request over `rounds`, and each
+    round's time (for `paired`)."""
     everywhere = os.sched_getaffinity(0)
     one = {min(everywhere)}
     out = {}
@@ -209,26 +211,50 @@ def one_cpu(procs, runs=20000, rounds=3):
         for p, _, _ in procs.values():
             pin(p.pid, one)
         samples = {n: [] for n in procs}
-        for _ in range(rounds):
-            for n, (p, port, _) in procs.items():
-                c = Client(port)
-                c.request("status")
-                times = []
+        for i in range(rounds):
+            # Who goes first alternates, so that a drift of the machine falls on both alike.
+            for n in (list(procs) if i % 2 == 0 else list(procs)[::-1]):
+                p, port, _ = procs[n]
                 cpu0 = cpu_seconds(p.pid)
-                for _ in range(runs):
-                    t0 = time.perf_counter()
+                if poll:
+                    done = subprocess.run(["taskset", "-c", str(min(one)), poll, str(port), str(runs)],
+                                          capture_output=True, text=True, check=True)
+                    t = float(done.stdout) / 1e6
+                else:
+                    c = Client(port)
                     c.request("status")
-                    times.append(time.perf_counter() - t0)
-                cpu = (cpu_seconds(p.pid) - cpu0) / runs
-                c.close()
-                samples[n].append((statistics.median(times), cpu))
+                    times = []
+                    for _ in range(runs):
+                        t0 = time.perf_counter()
+                        c.request("status")
+                        times.append(time.perf_counter() - t0)
+                    c.close()
+                    t = statistics.median(times)
+                samples[n].append((t, (cpu_seconds(p.pid) - cpu0) / runs))
         for n, xs in samples.items():
-            out[n] = tuple(statistics.median(x[i] for x in xs) for i in range(2))
+            out[n] = (statistics.median(x[0] for x in xs), statistics.median(x[1] for x in xs), [x[0] for x in xs])
     finally:
         os.sched_setaffinity(0, everywhere)
         for p, _, _ in procs.values():
             pin(p.pid, everywhere)
     return out
+
+
+def paired(boomic, mpd, lower):
+    """How many rounds boomic won, each against MPD's round next to it, and how likely as many
+    wins (or more) would be if neither server were faster (a one-sided sign test: each round a
+    coin toss): a median alone cannot tell a lead of a few percent from noise. Returns (wins,
+    rounds, p, the median of boomic's lead a round as a ratio, its range)."""
+    wins = sum((b < m) if lower else (b > m) for b, m in zip(boomic, mpd))
+    n = len(boomic)
+    p = sum(math.comb(n, k) for k in range(wins, n + 1)) / 2 ** n
+    ratios = sorted((m / b) if lower else (b / m) for b, m in zip(boomic, mpd))
+    return wins, n, p, statistics.median(ratios), (ratios[0], ratios[-1])
+
+
+def paired_note(boomic, mpd, lower):
+    wins, n, p, _, _ = paired(boomic, mpd, lower)
+    return f"boomic ahead in {wins} of {n} paired rounds, sign test p = {p:.3f}"
 
 
 def fmt_t(s):
@@ -334,14 +360,14 @@ audio_output {{
                     results[n][label] = t
             except Exception as e:  # noqa: BLE001 — a failing row is reported, not fatal
                 log(f"{label}: {e}")
-        pinned = one_cpu(procs) if hasattr(os, "sched_setaffinity") else {}
-        log(f"one CPU: {pinned}")
+        pinned = one_cpu(procs, poll=build_c(args.work, "poll")) if hasattr(os, "sched_setaffinity") else {}
+        log(f"one CPU: { {n: [round(x * 1e6, 2) for x in v[2]] for n, v in pinned.items()} } µs a round")
         # Requests/s from C clients (the row of the goal), then from Python ones, which are the
         # bottleneck themselves (the floor gets no more from them than the servers do).
         load = build_c(args.work, "load")
         rounds = {n: [] for n in names}
         py_rounds = {n: [] for n in names}
-        for i in range(5 if load else 0):
+        for i in range(15 if load else 0):
             for n in (names if i % 2 == 0 else names[::-1]):
                 rounds[n].append(rps(procs[n][1], load=load))
         for _ in range(3):
@@ -372,7 +398,7 @@ audio_output {{
                 r = pb[0] / pm[0]
                 print(f"| status (client and server on one CPU) | {us(pb[0])} | {us(pm[0])} | "
                       f"{'%.2f× faster' % (1 / r) if r <= 1 else '%.2f× slower' % r}"
-                      f"{f' (the floor {us(pf[0])})' if pf else ''} |")
+                      f" ({paired_note(pb[2], pm[2], lower=True)}{f'; the floor {us(pf[0])}' if pf else ''}) |")
                 print(f"| — the server's own CPU time a request (user and kernel) | {us(pb[1])} | {us(pm[1])} | "
                       f"boomic {pb[1] / pm[1]:.2f}× MPD's{f' (the floor {us(pf[1])})' if pf else ''} |")
                 continue
@@ -383,7 +409,8 @@ audio_output {{
                            ("py_rps", "requests/s, 10 Python clients (client-bound: see the floor's)")):
             if b.get(key):
                 r = b[key] / m[key] if m.get(key) else None
-                print(f"| {label} | {b[key]:.0f} | {m.get(key, 0):.0f} | {'%.2f×' % r if r else '—'} |")
+                note = f" ({paired_note(rounds['boomic'], rounds['mpd'], lower=False)})" if key == "rps" and r else ""
+                print(f"| {label} | {b[key]:.0f} | {m.get(key, 0):.0f} | {'%.2f×' % r if r else '—'}{note} |")
         if b.get("status") and m.get("status"):
             bv, mv = b["status"], m["status"]
             print(f"| status, unpinned (the scheduler's: see the floor's) | {fmt_t(bv)} | {fmt_t(mv)} | "
@@ -439,8 +466,8 @@ audio_output {{
         print("\nTimes: median of repeated requests on one open connection (status 2000, list/search/find 30,"
               " listallinfo 9), after one warm-up, boomic's and MPD's taking turns, answers read in bulk;"
               " requests/s: 10 connections each sending `status` in a loop for 3 s, threads of a C client"
-              " (bench.d/load.c; median of five rounds taking turns) or Python processes (median of three); on one CPU: client and servers pinned to one CPU, 20,000 `status` each,"
-              " median of three rounds taking turns, the server's CPU time from /proc/PID/task/*/schedstat. Goal (issue 11): faster than MPD on every row, RSS within 2× of MPD's.")
+              " (bench.d/load.c; median of 15 rounds taking turns) or Python processes (median of three); on one CPU: a C client (bench.d/poll.c) and the servers pinned to one CPU, 20,000 `status` each,"
+              " median of 15 rounds taking turns; a sign test counts the rounds boomic won against MPD's round next to it; the server's CPU time from /proc/PID/task/*/schedstat. Goal (issue 11): faster than MPD on every row, RSS within 2× of MPD's.")
     finally:
         for proc, _, _ in procs.values():
             if proc.poll() is None:

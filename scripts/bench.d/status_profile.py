@@ -15,7 +15,7 @@ Each paired comparison also says in how many rounds boomic was ahead of the MPD 
 it, and a sign test's p: how likely that many wins would be from two servers equally fast.
 
 BENCH_DIR and BENCH_SONGS as for scripts/bench. Documentation/performance.md has its figures."""
-import argparse, math, os, re, shutil, signal, statistics, subprocess, sys, time
+import argparse, os, re, shutil, signal, statistics, subprocess, sys, time
 
 import serve  # the serve bench's helpers: pin, cpu_seconds, wait_port, free_port
 
@@ -24,14 +24,11 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 
 
 def paired(what, boomic, mpd, lower):
-    """The rounds boomic won, each against MPD's round next to it, and how likely as many wins
-    (or more) would be if neither server were faster (a sign test: each round a coin toss)."""
-    wins = sum((b < m) if lower else (b > m) for b, m in zip(boomic, mpd))
-    n = len(boomic)
-    p = sum(math.comb(n, k) for k in range(wins, n + 1)) / 2 ** n
-    ratios = sorted((m / b) if lower else (b / m) for b, m in zip(boomic, mpd))
+    """The rounds boomic won, each against MPD's round next to it, with a sign test's p
+    (`serve.paired`)."""
+    wins, n, p, median, (low, high) = serve.paired(boomic, mpd, lower)
     print(f"  {what}: boomic ahead in {wins} of {n} paired rounds (sign test, one-sided p = {p:.4f});"
-          f" its lead a round: median {statistics.median(ratios):.3f}×, range {ratios[0]:.3f}–{ratios[-1]:.3f}×")
+          f" its lead a round: median {median:.3f}×, range {low:.3f}–{high:.3f}×")
 
 
 def main():
