@@ -48,10 +48,10 @@ import Testing
         let watchdog = probe.watchdog()
         defer { watchdog.stop() }
         #expect(Self.waitUntil { !watchdog.isArmed })
+        usleep(20_000)  // a tick under way when it disarmed ends
         let looks = probe.lookCount
         usleep(100_000)  // ten periods
         #expect(probe.lookCount == looks, "looked \(probe.lookCount - looks) times more while asleep")
-        #expect(looks == 1)
     }
 
     @Test func aWakeMakesItLookAgainUntilNothingMayHang() {
@@ -73,7 +73,13 @@ import Testing
     @Test func aWakeDuringATickIsNotLost() {
         let probe = Probe()
         let wakeBox = Mutex<OutputWatchdog?>(nil)
-        probe.onAsk.withLock { $0 = { wakeBox.withLock { $0 }?.wake() } }
+        probe.onAsk.withLock {
+            $0 = {
+                // The first tick may come before the test has the watchdog in hand.
+                while wakeBox.withLock({ $0 }) == nil { usleep(100) }
+                wakeBox.withLock { $0 }?.wake()
+            }
+        }
         // Armed when made: the first tick asks, is woken while asking, and stays armed.
         let watchdog = probe.watchdog()
         wakeBox.withLock { $0 = watchdog }

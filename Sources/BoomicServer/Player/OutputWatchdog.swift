@@ -41,7 +41,8 @@ final class OutputWatchdog: Sendable {
     }
 
     private func tick() {
-        let wakes = state.withLock { $0.wakes }
+        // A fire the timer had pending when a tick disarmed it looks no more.
+        guard let wakes = state.withLock({ $0.isArmed ? $0.wakes : nil }) else { return }
         look()
         guard !isBusy() else { return }
         state.withLock { s in
