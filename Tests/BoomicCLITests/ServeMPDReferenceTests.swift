@@ -131,7 +131,10 @@ struct ServeMPDReferenceTests {
         "find", "list", "list nosuchtag", "count", #"add "nosuch""#, "delete 99", "delete 1:x", "move 5 0",
         #"load "nosuch""#, "unknowncmd", "status extra", "ping extra", #"lsinfo "nosuch""#, #"listall "nosuch""#,
         "tagtypes enable nosuch", #"albumart "x" 0"#, #"readpicture "nosuch" 0"#, "playlistinfo 99",
-        "prio 300 0", "rangeid 999 0:1", "consume x", "single x", "random 2", "crossfade -1", "password x",
+        "prio 300 0", "rangeid 999 0:1",
+        // A range is read before the id is looked up, as a C float each side.
+        "rangeid 999 2:1", "rangeid 999 -1", "rangeid 999 1:", "rangeid 999 abc", #"rangeid 999 "1 :2""#,
+        "rangeid 999 nan:1", "rangeid 999 1:-2", "rangeid 999 1:1", "rangeid x 1:2", "rangeid 999 :", "consume x", "single x", "random 2", "crossfade -1", "password x",
         "partition nosuch", "newpartition default", "delpartition default", "deleteid 77", "swapid 1 2",
         "moveid 9 0", "addid", #"addid "Loose Files/no tags at all.flac" 99"#, #"addid "Loose Files/no tags at all.flac" x"#,
         "seekid 9 1", "next", "previous", "repeat x", #"find "(artist == )""#, #"find "(foo""#, "search any",

@@ -60,6 +60,8 @@ struct ServePythonTests {
     run("state_play", lambda: c.status()["state"])
     c.pause(1)
     run("state_pause", lambda: c.status()["state"])
+    run("rangeid_current", lambda: c.rangeid(c.status()["songid"], "0:1"))
+    run("rangeid_past_end", lambda: c.rangeid([x["id"] for x in c.playlistid() if x["id"] != c.status()["songid"]][0], "9999:"))
     c.setvol(50)
     run("audio_at_half_volume", lambda: c.status()["audio"])
     c.seek(1, 1.0)
@@ -329,6 +331,9 @@ struct ServePythonTests {
         #expect((out["playlistsearch"] as? [String]) == ["So Modal"])
         #expect((out["prios"] as? [String]) == ["0", "5", "7"], "\(value("prios"))")
         #expect(value("state_play") == "play" && value("state_pause") == "pause" && value("state_stop") == "stop")
+        // As MPD: the song playing (or paused) cannot be cut; a start after the song's end is refused.
+        #expect(value("rangeid_current").contains("[4@0] {rangeid} Cannot edit the current song"), "\(value("rangeid_current"))")
+        #expect(value("rangeid_past_end").contains("[2@0] {rangeid} Invalid start offset"), "\(value("rangeid_past_end"))")
         #expect(value("seek").contains("1"), "\(value("seek"))")
         #expect(value("seekcur") == "1.0", "\(value("seekcur"))")
         #expect(value("getvol") == "30", "\(value("getvol"))")

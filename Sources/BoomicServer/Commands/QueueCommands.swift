@@ -115,9 +115,17 @@ enum QueueCommands {
             for i in 1..<inv.args.count { ids.append(try inv.entry(withID: i, in: q).id) }
             try inv.player.perform(.setPriority(prio, ids))
         },
-        // Boomic plays whole songs; the range is checked and otherwise answered.
+        // Boomic plays whole songs; the range is checked as MPD checks it, in the same order,
+        // and otherwise answered.
         CommandSpec("rangeid", 2...2) { inv throws(MPDError) in
-            _ = try inv.entry(withID: 0, in: try inv.player.status.queue)
+            _ = try inv.unsigned(0)
+            guard let range = TimeRange.parse(inv.args[1]) else { throw inv.error(.argument, "Bad range") }
+            let q = try inv.player.status.queue
+            let e = try inv.entry(withID: 0, in: q)
+            if q.state != .stopped, q.current == e.id { throw inv.error(.permission, "Cannot edit the current song") }
+            if let duration = inv.snapshot.basis[e.song]?.duration, Double(range.start) > (duration * 1000).rounded(.down) {
+                throw inv.error(.argument, "Invalid start offset")
+            }
         },
         // MPD edits the tags of a queued stream only; every song Boomic queues is a local file,
         // refused as MPD refuses one, after the same checks in the same order.
