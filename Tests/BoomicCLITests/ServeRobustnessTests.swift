@@ -238,6 +238,31 @@ struct ServeRobustnessTests {
         #expect(!FileManager.default.fileExists(atPath: socket), "the socket file is removed on the way out")
     }
 
+    /// With two music folders, `config` names no `music_directory` (each folder is a top-level
+    /// directory of the tree, so no one directory is what client paths are relative to): mpc,
+    /// told the first, cut it off and sent `Folder/Song` where the song is `music/Folder/Song`.
+    /// Told none, it sends the absolute path, which a local client may use, in either folder.
+    @Test func aLocalClientAddsByAbsolutePathWithTwoFolders() throws {
+        let box = try Sandbox()
+        let more = box.root + "/more"
+        try FileManager.default.createDirectory(atPath: more + "/Other", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: box.music + "/Miles Quartet/Blue Sketches/01 So Modal.flac", toPath: more + "/Other/x.flac")
+        try box.succeed("import", box.music, more)
+        let socket = box.root + "/boomic.sock"
+        let server = try ChildProcess.start(box.executable, ["--library", box.library, "serve", "--bind", socket, "--output", "null"],
+                                            environment: ["XDG_CONFIG_HOME": box.root + "/config"])
+        defer { if server.isRunning { kill(server.processIdentifier, SIGTERM); server.waitUntilExit() } }
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: socket), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        Thread.sleep(forTimeInterval: 0.2)
+        let mpc = { (args: [String]) in try ChildProcess.run("/usr/bin/mpc", ["--host", socket] + args, environment: ["MPD_HOST": nil, "MPD_PORT": nil]) }
+        for path in [box.music + "/Miles Quartet/Blue Sketches/02 Blue in Grey.flac", more + "/Other/x.flac"] {
+            let added = try mpc(["add", path])
+            #expect(added.succeeded, "\(path): \(added)")
+        }
+        #expect(try mpc(["-f", "%file%", "playlist"]).stdout == "music/Miles Quartet/Blue Sketches/02 Blue in Grey.flac\nmore/Other/x.flac\n")
+    }
+
     /// An output that hangs (a sound card stuck in a write; here a pipe nobody reads) does not
     /// keep SIGTERM from stopping the server and saving the queue (it waited forever): the
     /// output is left behind after 3 s, and said so.

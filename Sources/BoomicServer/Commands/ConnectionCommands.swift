@@ -83,13 +83,17 @@ enum ConnectionCommands {
         },
         CommandSpec("config") { inv throws(MPDError) in
             guard inv.client.isLocal else { throw inv.error(.permission, "Command only permitted to local clients") }
-            inv.response.add("music_directory", inv.server.library.folders.first ?? "")
+            // With several folders there is no one directory under which a client path is the
+            // rest of a file's path (each folder is a top-level directory of its own name): a
+            // client given the first (mpc) cut it off a song in it and sent what is no client
+            // path. Without one, it sends the absolute path, which a local client may use.
+            if let folder = inv.server.library.onlyFolder { inv.response.add("music_directory", folder) }
             inv.response.add("pcre", 1)
         },
         CommandSpec("listmounts") { inv throws(MPDError) in
             inv.response.add("mount", "")
             // A local path only to local clients, as MPD has it (and as `config`).
-            if inv.client.isLocal { inv.response.add("storage", inv.server.library.folders.first ?? "") }
+            if inv.client.isLocal, let folder = inv.server.library.onlyFolder { inv.response.add("storage", folder) }
         },
         CommandSpec("listneighbors") { _ in },
         CommandSpec("listpartitions") { inv throws(MPDError) in

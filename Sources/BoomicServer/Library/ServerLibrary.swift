@@ -11,6 +11,9 @@ import Synchronization
 public final class ServerLibrary: Sendable {
     public let session: LibrarySession
     public let folders: [String]
+    /// The music folder when there is one: the directory client paths are relative to (MPD's
+    /// `music_directory`). With several, each is a top-level directory of the tree.
+    public var onlyFolder: String? { folders.count == 1 ? folders[0] : nil }
 
     /// One consistent view: a command reads one of these from start to end.
     public struct Snapshot: Sendable {
