@@ -8,6 +8,7 @@ import Testing
     @Test func theCommandLineDrivesARunningServer() throws {
         let box = try Sandbox()
         try box.succeed("import", box.music)
+        try box.succeed("modify", "title:Blue in Grey", "genre=Jazz; Cool Jazz", "-y")
         let server = try RunningServer(box)
         let env: [String: String?] = ["BOOMIC_SERVER": "127.0.0.1:\(server.port)"]
         func boomic(_ args: String...) throws -> ProcessRun { try box.boomic(args, environment: env) }
@@ -23,6 +24,11 @@ import Testing
         #expect(try boomic("status").lines.first?.hasPrefix("⏸") == true)
         let json = try boomic("status", "--json")
         #expect(json.stdout.contains("\"Title\" : \"Blue in Grey\""), "\(json)")
+        // A tag said twice is both values, in order, as python-mpd2 gives them: it kept the first.
+        let song = try #require((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["song"] as? [String: Any])
+        #expect(song["Genre"] as? [String] == ["Jazz", "Cool Jazz"], "\(json)")
+        let queued = try #require(try JSONSerialization.jsonObject(with: Data(try boomic("queue", "--json").stdout.utf8)) as? [[String: Any]])
+        #expect(queued.map { $0["Genre"] as? [String] ?? [$0["Genre"] as? String ?? ""] } == [["Jazz"], ["Jazz", "Cool Jazz"], ["Jazz"]], "\(queued)")
         #expect(try boomic("rooms").lines.first?.hasPrefix("default  [pause]") == true)
         #expect(try boomic("queue", "clear").succeeded)
         #expect(try boomic("queue").lines == [])

@@ -43,6 +43,32 @@ private func send(_ options: ServerOptions, _ commands: [[String]]) throws -> [[
     }
 }
 
+/// An MPD answer's record for `--json`: a key said once is a string, a key said more than once
+/// (a song's genres, artists, composers) the list of its values in order, as python-mpd2 gives
+/// them; one dictionary kept only the first.
+func jsonRecord(_ pairs: some Sequence<(String, String)>) -> [String: Any] {
+    var record: [String: Any] = [:]
+    for (key, value) in pairs {
+        switch record[key] {
+        case nil: record[key] = value
+        case let one as String: record[key] = [one, value]
+        case let many as [String]: record[key] = many + [value]
+        default: break
+        }
+    }
+    return record
+}
+
+/// The songs of a list of them (`playlistinfo`): each starts at its `file`.
+func songRecords(_ pairs: [(String, String)]) -> [[(String, String)]] {
+    var songs: [[(String, String)]] = []
+    for pair in pairs {
+        if pair.0 == "file" || songs.isEmpty { songs.append([]) }
+        songs[songs.count - 1].append(pair)
+    }
+    return songs
+}
+
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "status", abstract: "Show what a running 'boomic serve' plays.")
     @OptionGroup var server: ServerOptions
@@ -53,7 +79,8 @@ struct Status: ParsableCommand {
         let status = Dictionary(answers[0], uniquingKeysWith: { a, _ in a })
         let song = Dictionary(answers[1], uniquingKeysWith: { a, _ in a })
         if json {
-            let data = try JSONSerialization.data(withJSONObject: ["status": status, "song": song], options: [.prettyPrinted, .sortedKeys])
+            let data = try JSONSerialization.data(withJSONObject: ["status": jsonRecord(answers[0]), "song": jsonRecord(answers[1])],
+                                                  options: [.prettyPrinted, .sortedKeys])
             Out.bytes(data)
             Out.line()
             return
@@ -129,16 +156,13 @@ struct QueueCommand: ParsableCommand {
         func run() throws {
             let answers = try send(server, [["status"], ["playlistinfo"]])
             let current = answers[0].first { $0.0 == "songid" }?.1
-            var songs: [[String: String]] = []
-            for (k, v) in answers[1] {
-                if k == "file" { songs.append([:]) }
-                songs[songs.count - 1][k] = songs[songs.count - 1][k] ?? v
-            }
+            let records = songRecords(answers[1])
             if json {
-                Out.bytes(try JSONSerialization.data(withJSONObject: songs, options: [.prettyPrinted, .sortedKeys]))
+                Out.bytes(try JSONSerialization.data(withJSONObject: records.map(jsonRecord), options: [.prettyPrinted, .sortedKeys]))
                 Out.line()
                 return
             }
+            let songs = records.map { Dictionary($0, uniquingKeysWith: { first, _ in first }) }
             for (i, s) in songs.enumerated() {
                 let mark = s["Id"] == current ? "▶" : " "
                 let text = [s["Artist"], s["Album"], s["Title"] ?? s["file"]].compactMap { $0 }.joined(separator: " - ")
