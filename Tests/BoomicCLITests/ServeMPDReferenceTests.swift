@@ -151,6 +151,10 @@ struct ServeMPDReferenceTests {
         "clear", #"add "/""#, "status", "clear",
         // An absolute path is a local file: not for a TCP client.
         #"lsinfo "/etc""#, #"lsinfo "file:///etc/passwd""#, #"listfiles "/""#, #"listfiles "/etc""#,
+        #"albumart "/etc/passwd" 0"#, #"albumart "/" 0"#, #"readpicture "file:///etc/passwd" 0"#, #"readcomments "/etc/passwd""#,
+        #"load "/etc/passwd""#, #"listplaylist "/tmp/x.m3u""#, #"listplaylistinfo "file:///tmp/x.m3u""#,
+        #"playlistadd "x" "/etc/passwd""#, #"playlistadd "x" "file:///etc/passwd""#,
+        #"update "a//b""#, #"update "./x""#, #"update "/etc""#,
         // A URL no plugin reads (what Cantata probes with at connect).
         #"lsinfo "mpd-client://cantata/2.5.0""#, #"add "mpd-client://x""#, #"addid "mpd-client://x""#,
         #"albumart "mpd-client://x" 0"#,

@@ -261,6 +261,12 @@ struct ServeRobustnessTests {
             #expect(added.succeeded, "\(path): \(added)")
         }
         #expect(try mpc(["-f", "%file%", "playlist"]).stdout == "music/Miles Quartet/Blue Sketches/02 Blue in Grey.flac\nmore/Other/x.flac\n")
+        // A first part that names no folder is in none: MPD scans it, finds nothing and
+        // answers with a job; a malformed path is an error there as here.
+        let typo = try mpc(["update", "nope"])
+        #expect(typo.succeeded && typo.stderr.isEmpty, "\(typo)")
+        let malformed = try mpc(["update", "a//b"])
+        #expect(!malformed.succeeded && malformed.stderr.contains("Malformed path"), "\(malformed)")
     }
 
     /// An output that hangs (a sound card stuck in a write; here a pipe nobody reads) does not

@@ -30,6 +30,7 @@ enum ArtCommands {
         let snapshot = inv.snapshot
         let uri = inv.args[0]
         try inv.refuseURL(uri)
+        try inv.refuseLocalFileOverTCP(uri)
         let albumArt = inv.command == "albumart"
         let parent = uri.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(uri[..<$0]) } ?? ""
         var song = snapshot.song(at: uri)

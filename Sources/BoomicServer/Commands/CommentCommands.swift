@@ -11,6 +11,7 @@ import BoomicMedia
 enum CommentCommands {
     static let all: [CommandSpec] = [
         CommandSpec("readcomments", 1...1) { inv throws(MPDError) in
+            try inv.refuseLocalFileOverTCP(inv.args[0])
             guard let song = inv.snapshot.song(at: inv.args[0]) else { throw inv.error(.noExist, "No such song") }
             let tags: [String: [String]]
             do { tags = try TagFile(path: song.path).properties() } catch { throw inv.error(.system, "Failed to load file") }

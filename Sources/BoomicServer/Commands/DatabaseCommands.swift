@@ -11,7 +11,7 @@ enum DatabaseCommands {
             try inv.refuseURL(uri)
             // An absolute path is a local file to MPD (`QueueCommands.songs(at:)`): refused over
             // TCP; on the local socket, the library's song there.
-            if uri.hasPrefix("/") || uri.hasPrefix("file://") {
+            if Invocation.isLocalFile(uri) {
                 let song = try QueueCommands.songs(at: uri, snapshot: snapshot, inv: inv)[0]
                 inv.response.add(song: song, uri: song.path, tags: inv.client.tags)
                 return
@@ -44,7 +44,7 @@ enum DatabaseCommands {
             let uri = inv.args.first ?? ""
             // An absolute path is a folder of the file system to MPD: refused over TCP, and never
             // opened here (only the library's index is read), so no such directory on the socket.
-            if uri.hasPrefix("/") || uri.hasPrefix("file://") {
+            if Invocation.isLocalFile(uri) {
                 throw inv.client.isLocal ? inv.error(.noExist, "No such directory") : inv.error(.permission, "Access denied")
             }
             guard let dir = snapshot.tree.directory(uri), uri.isEmpty || snapshot.tree.path(for: uri) != nil else {

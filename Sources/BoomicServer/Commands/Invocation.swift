@@ -42,6 +42,16 @@ struct Invocation {
         if M3U.isURL(uri), !uri.lowercased().hasPrefix("file://") { throw error(.argument, "Unsupported URI scheme") }
     }
 
+    /// Whether a client's path names a local file as MPD reads one: an absolute path or a
+    /// `file://` URL.
+    static func isLocalFile(_ uri: String) -> Bool { uri.hasPrefix("/") || uri.hasPrefix("file://") }
+
+    /// Refuses a local file's path to a client that is not on the local socket, as MPD does
+    /// ("Access denied"); a local client's is looked up in the library by whoever asked.
+    func refuseLocalFileOverTCP(_ uri: String) throws(MPDError) {
+        if Self.isLocalFile(uri), !client.isLocal { throw error(.permission, "Access denied") }
+    }
+
     /// A whole number argument, as MPD parses them: digits past what a number holds are
     /// "too large", anything else no integer.
     func int(_ i: Int) throws(MPDError) -> Int { try integer(args[i]) }

@@ -14,7 +14,7 @@ enum QueueCommands {
             // MPD, where `add` takes folders.
             let uri = inv.args[0]
             try inv.refuseURL(uri)
-            let local = uri.hasPrefix("/") || uri.hasPrefix("file://")
+            let local = Invocation.isLocalFile(uri)
             guard local || inv.snapshot.song(at: uri) != nil else { throw inv.error(.noExist, "No such song") }
             let ids = try add(&inv)
             guard let first = ids.first else { throw inv.error(.noExist, "No such song") }
@@ -172,7 +172,7 @@ enum QueueCommands {
     static func songs(at uri: String, snapshot: ServerLibrary.Snapshot, inv: Invocation) throws(MPDError) -> [Song] {
         let tree = snapshot.tree
         try inv.refuseURL(uri)
-        if uri.hasPrefix("/") || uri.hasPrefix("file://") {
+        if Invocation.isLocalFile(uri) {
             guard inv.client.isLocal else { throw inv.error(.permission, "Access denied") }
             let path = uri.hasPrefix("file://") ? String(uri.dropFirst(7)) : uri
             guard let song = snapshot.basis.song(atPath: path), !song.missing, tree.contains(song) else {

@@ -117,8 +117,9 @@ final class ClientState {
 struct UpdateJobs {
     struct Job {
         let number: Int
-        /// The folders to scan; empty for all.
-        let within: [String]
+        /// The folders to scan; empty for all, nil for none (a path in no music folder, which
+        /// MPD answers with a job all the same).
+        let within: [String]?
         let reread: Bool
     }
 

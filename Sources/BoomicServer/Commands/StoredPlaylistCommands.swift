@@ -67,6 +67,9 @@ enum StoredPlaylistCommands {
             try writable(name, inv: inv)
             // `/` is the whole library, as to `add`.
             let uri = inv.args[1] == "/" ? "" : inv.args[1]
+            // MPD looks a path for a TCP client up in its database, where an absolute one is no
+            // directory (a `file://` URL is a local file, and refused as `add` refuses it).
+            if uri.hasPrefix("/"), !inv.client.isLocal { throw inv.error(.noExist, "No such directory") }
             let ids = try QueueCommands.songs(at: uri, snapshot: inv.snapshot, inv: inv).map(\.id)
             let position = inv.args.count > 2 ? try inv.unsigned(2) + 1 : nil
             try valid(name, inv: inv)
@@ -151,6 +154,9 @@ enum StoredPlaylistCommands {
            let uris = file.uris(in: snapshot.tree, exists: { snapshot.song(at: $0) != nil }) {
             return uris.map { ($0, snapshot.song(at: $0)) }
         }
+        // A playlist file named by its path on the file system: never opened here, and not
+        // for a TCP client to name at all, as in MPD.
+        try inv.refuseLocalFileOverTCP(name)
         throw inv.error(.noExist, "No such playlist")
     }
 

@@ -17,9 +17,15 @@ enum UpdateCommands {
         // The folder to scan: the client's path inside a music folder (no `..`, nothing
         // absolute; a new album's folder need not be in the library yet), a file's folder for a
         // file, the nearest existing folder for one removed. Only what a whole update would scan.
-        var within: [String] = []
+        var within: [String]? = []
         if let uri = inv.args.first, !uri.isEmpty, uri != "/" {
-            guard var path = inv.snapshot.tree.path(for: uri) else { throw inv.error(.argument, "Malformed path") }
+            guard var path = inv.snapshot.tree.path(for: uri) else {
+                // With several folders, a first part that names none of them is in no folder:
+                // MPD scans such a path, finds nothing and answers with a job all the same (a
+                // typo in `mpc update` is no error there).
+                guard isSafe(uri) else { throw inv.error(.argument, "Malformed path") }
+                return try queue(&inv, within: nil, reread: reread)
+            }
             let roots = inv.server.library.folders.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
             guard let root = roots.first(where: { path == $0 || path.hasPrefix($0 == "/" ? "/" : $0 + "/") }) else {
                 throw inv.error(.argument, "Malformed path")
@@ -30,6 +36,16 @@ enum UpdateCommands {
             }
             within = [path]
         }
+        try queue(&inv, within: within, reread: reread)
+    }
+
+    /// A path as MPD takes one to update: relative, no empty, `.` or `..` part (`a//b` and
+    /// `Album/` are malformed there too).
+    private static func isSafe(_ uri: String) -> Bool {
+        !uri.split(separator: "/", omittingEmptySubsequences: false).contains { $0.isEmpty || $0 == "." || $0 == ".." }
+    }
+
+    private static func queue(_ inv: inout Invocation, within: [String]?, reread: Bool) throws(MPDError) {
         let server = inv.server
         // Queued behind one running, as MPD queues it: `update A` then `update B` scans both,
         // and `mpc update --wait` while another update runs waits instead of failing.
@@ -63,7 +79,8 @@ enum UpdateCommands {
             }
             server.hub.post([.update])
             guard let job = next else { return }
-            _ = try? ImportFlow.run(server.library.session, given: [], within: job.within, reread: job.reread,
+            guard let within = job.within else { continue }
+            _ = try? ImportFlow.run(server.library.session, given: [], within: within, reread: job.reread,
                                     message: "mpd update", events: SilentEvents())
             server.library.refreshNow()
             // MPD's update finds the playlist files too; the library does not keep them.
