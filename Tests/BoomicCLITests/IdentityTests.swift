@@ -120,6 +120,36 @@ import Testing
         }
     }
 
+    /// A music folder that is a link (`~/Music` to a NAS's folder) keeps the name it was given,
+    /// in the remembered folders and the songs' paths, as beets and MPD keep it: with several
+    /// folders, each is named after its last part (`boomic serve`'s top-level directories).
+    /// Given again through the link's target, it is the same folder, and no song moves; a
+    /// library that remembered the target (as every one did before links were kept) keeps it.
+    @Test func aMusicFolderThatIsALinkKeepsItsName() throws {
+        let box = try Self.box(["real/x.flac": Self.modal])
+        let real = box.file("real"), link = box.root + "/Music"
+        try fm.createSymbolicLink(atPath: link, withDestinationPath: real)
+        try box.succeed("import", link)
+        #expect(try box.songs().map(\.path) == [link + "/x.flac"])
+        for again in [real, link, box.root + "/./Music/"] {
+            let run = try box.succeed("import", again)
+            #expect(run.stdout.hasPrefix("Nothing changed: 0 added, 0 changed, 0 moved, 0 missing,"), "\(again): \(run)")
+            #expect(try box.songs().map(\.path) == [link + "/x.flac"], "\(again)")
+        }
+        // One folder, as given first: not a second spelling of it (a second top-level
+        // directory to `boomic serve`, holding nothing).
+        let folders = { (box: Sandbox) in try JSONDecoder().decode([String].self, from: Data(contentsOf: URL(fileURLWithPath: box.library + "/folders.json"))) }
+        #expect(try folders(box) == [link])
+        let older = try Self.box(["real/x.flac": Self.modal], "olderLibrary")
+        let olderLink = older.root + "/Music"
+        try fm.createSymbolicLink(atPath: olderLink, withDestinationPath: older.file("real"))
+        try older.succeed("import", older.file("real"))
+        let run = try older.succeed("import", olderLink)
+        #expect(run.stdout.hasPrefix("Nothing changed: 0 added, 0 changed, 0 moved, 0 missing,"), "\(run)")
+        #expect(try older.songs().map(\.path) == [older.file("real/x.flac")])
+        #expect(try folders(older) == [older.file("real")])
+    }
+
     @Test func aLinkIntoAFolderImportedLaterIsNotADuplicate() throws {
         let box = try Self.box(["A/mine.flac": Self.modal, "B/theirs.flac": Self.grey])
         let a = box.file("A"), b = box.file("B")

@@ -244,8 +244,10 @@ struct ServeRobustnessTests {
     /// Told none, it sends the absolute path, which a local client may use, in either folder.
     @Test func aLocalClientAddsByAbsolutePathWithTwoFolders() throws {
         let box = try Sandbox()
+        // The second folder is a link (a NAS's folder): it is named as given, not as its target.
         let more = box.root + "/more"
-        try FileManager.default.createDirectory(atPath: more + "/Other", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: box.root + "/nas-folder/Other", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: more, withDestinationPath: box.root + "/nas-folder")
         try FileManager.default.copyItem(atPath: box.music + "/Miles Quartet/Blue Sketches/01 So Modal.flac", toPath: more + "/Other/x.flac")
         try box.succeed("import", box.music, more)
         let socket = box.root + "/boomic.sock"

@@ -28,6 +28,7 @@ public enum ImportFlow {
                            events: any LibraryEvents, now: Double = Date().timeIntervalSince1970) throws -> Result {
         // Files a killed write renamed are Boomic's, not news from disk (WriteJournal).
         try TagWriting.recoverBeforeImport(lib)
+        let given = try lib.asRemembered(given)
         // Remembered only once they exist: a typo must not break every later rescan.
         if !given.isEmpty { _ = try lib.addFolders(given) }
         let remembered = try lib.folders()

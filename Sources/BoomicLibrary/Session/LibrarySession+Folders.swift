@@ -31,6 +31,30 @@ extension LibrarySession {
         return added
     }
 
+    /// `given`, each folder that is a remembered one under another spelling (through a
+    /// symbolic link, or the link's target) spelled as remembered: the same folder remembered
+    /// twice would be walked twice and be two top-level directories to `boomic serve`, one of
+    /// them empty (the scan lists a known file under its known path).
+    public func asRemembered(_ given: [String]) throws -> [String] {
+        let remembered = try folders()
+        let known = Set(remembered.map(PathKey.init))
+        var byRealPath: [PathKey: String] = [:]
+        for folder in remembered {
+            if let real = Self.realPath(folder) { byRealPath[PathKey(real)] = byRealPath[PathKey(real)] ?? folder }
+        }
+        return given.map { folder in
+            guard !known.contains(PathKey(folder)), let real = Self.realPath(folder) else { return folder }
+            return byRealPath[PathKey(real)] ?? folder
+        }
+    }
+
+    /// realpath(3): every link, `.` and `..` resolved; nil when the path does not resolve.
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     /// Each path once (by bytes), in first-seen order.
     private static func unique(_ paths: [String]) -> [String] {
         var seen = Set<PathKey>()

@@ -28,7 +28,10 @@ public enum Paths {
         if given.contains(where: \.isEmpty) {
             throw LibraryError("a music folder given is empty (''); name the folder, or '.' for the current one")
         }
-        let paths = given.map(absolute)
+        // Spelled as given, links kept (`textual`), as beets and MPD keep a music folder: with
+        // several folders each is named after its last part, and `~/Music`, a link to a NAS,
+        // is `Music`, not the name of the NAS's folder.
+        let paths = given.map(textual)
         try requireExisting(paths)
         return paths
     }
