@@ -6,10 +6,12 @@ import Foundation
 /// IEEE float when the player renders float (any DSP on).
 ///
 /// The file keeps its first format for good (a WAV file has one): a later song in another format
-/// is converted by the engine. The header's sizes are known only at the end, so `close()` fills
-/// them in; a file cut short by a crash still holds every sample written, behind a header saying
-/// 0 bytes (players then read to the end of the file). Not `Sendable`: the engine's output thread
-/// owns it.
+/// is converted by the engine. The header's sizes are filled in by `close()`, and brought up to
+/// date whenever playback stops, pauses, seeks or reaches the end of the queue (`discard`,
+/// `drain`), so that a file a server keeps open between songs reads whole (`soxi`, an editor)
+/// while it waits; a file cut short by a crash still holds every sample written, behind the last
+/// header written (players then read to the end of the file). Not `Sendable`: the engine's output
+/// thread owns it.
 public final class WAVFileSink: AudioSink {
     public let path: String
     public private(set) var format: PCMFormat?
@@ -36,6 +38,7 @@ public final class WAVFileSink: AudioSink {
         do {
             file = try FileDescriptor(path: path, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
             try file?.write(Self.header(wanted, dataBytes: 0))
+            isSeekable = file.map { lseek($0.rawValue, 0, SEEK_CUR) >= 0 } ?? false
         } catch {
             throw AudioError(path: path, reason: "cannot write: \(error.reason)")
         }
@@ -71,8 +74,18 @@ public final class WAVFileSink: AudioSink {
         dataBytes += buffer.count
     }
 
-    public func discard() {}
-    public func drain() {}
+    public func discard() { updateHeader() }
+    public func drain() { updateHeader() }
+
+    /// The header's sizes as they are now, written in place (a pipe has no place: nothing is
+    /// written there, and its reader saw the header at the start).
+    private func updateHeader() {
+        guard let file, let format, isSeekable else { return }
+        try? file.write(Self.header(format, dataBytes: dataBytes), at: 0)
+    }
+
+    /// Whether the file can be written at an offset: not a pipe (`wav:` to a FIFO).
+    private var isSeekable = false
 
     /// Fills in the sizes and closes the file; a later `prepare` starts the file afresh.
     public func close() throws(AudioError) {
