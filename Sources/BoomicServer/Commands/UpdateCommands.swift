@@ -17,7 +17,7 @@ enum UpdateCommands {
         // The folder to scan: the client's path inside a music folder (no `..`, nothing
         // absolute; a new album's folder need not be in the library yet), a file's folder for a
         // file, the nearest existing folder for one removed. Only what a whole update would scan.
-        var within: [String]? = []
+        var within: [String] = []
         if let uri = inv.args.first, !uri.isEmpty, uri != "/" {
             guard var path = inv.snapshot.tree.path(for: uri) else {
                 // With several folders, a first part that names none of them is in no folder:
