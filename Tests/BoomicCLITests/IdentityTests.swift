@@ -140,6 +140,8 @@ import Testing
         // directory to `boomic serve`, holding nothing).
         let folders = { (box: Sandbox) in try JSONDecoder().decode([String].self, from: Data(contentsOf: URL(fileURLWithPath: box.library + "/folders.json"))) }
         #expect(try folders(box) == [link])
+        try box.succeed("init", real)
+        #expect(try folders(box) == [link], "init remembers no second spelling either")
         let older = try Self.box(["real/x.flac": Self.modal], "olderLibrary")
         let olderLink = older.root + "/Music"
         try fm.createSymbolicLink(atPath: olderLink, withDestinationPath: older.file("real"))

@@ -12,8 +12,10 @@ extension LibrarySession {
         return Self.unique((try? JSONDecoder().decode([String].self, from: data)) ?? [])
     }
 
-    /// Remembers folders for `import` (absolute, normalised); returns the ones that were new.
+    /// Remembers folders for `import` (absolute, normalised); returns the ones that were new. A
+    /// folder remembered under another spelling (`asRemembered`) is not new.
     public func addFolders(_ new: [String]) throws -> [String] {
+        let new = try asRemembered(new)
         var all = try folders()
         let known = Set(all.map(PathKey.init))
         let added = Self.unique(new).filter { !known.contains(PathKey($0)) }
