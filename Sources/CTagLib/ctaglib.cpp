@@ -324,6 +324,10 @@ void ctl_audio_properties_get(const ctl_file *file, ctl_audio_properties *out) {
         AudioProperties *p = usable(file) ? file->file->audioProperties() : nullptr;
         if (p == nullptr) return;
         out->length_ms = p->lengthInMilliseconds();
+        if (file->format == CTL_FORMAT_MPEG) {
+            long long exact = mpegGaplessLengthMs(file->file);
+            if (exact > 0) out->length_ms = static_cast<int>(exact);
+        }
         out->sample_rate = p->sampleRate();
         out->channels = p->channels();
         out->bitrate_kbps = p->bitrate();

@@ -25,6 +25,10 @@ struct Picture {
 // The freeform MP4 atom prefix iTunes, foobar2000, beets and mutagen use for custom keys.
 const char *const kITunesFreeform = "----:com.apple.iTunes:";
 
+// An MP3's length as a gapless decoder plays it (mpeglength.cpp), in milliseconds; -1 when the
+// file does not say its encoder's delay and padding.
+long long mpegGaplessLengthMs(TagLib::File *file);
+
 } // namespace ctaglib
 
 struct ctl_file {

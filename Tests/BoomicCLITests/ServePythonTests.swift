@@ -287,6 +287,26 @@ struct ServePythonTests {
         #expect(out["cleared"] is NSNull || out["cleared"] == nil, "\(out)")
     }
 
+    /// An MP3 lasts as long in a list as in `status` while it plays: what the player plays of
+    /// it, its encoder's delay and padding left out (the list said 2.038 s, `status` 2.000).
+    static let mp3Length = RunningServer.pythonPrelude + #"""
+    c = mpd.MPDClient(); c.connect("127.0.0.1", port)
+    c.clear(); c.add("Motörhead-ish/Ace of Spätz/01 Øverkill.mp3"); c.play(0); time.sleep(0.3)
+    out["listed"] = c.playlistinfo()[0]["duration"]
+    out["found"] = c.find("title", "Øverkill")[0]["duration"]
+    out["playing"] = c.status()["duration"]
+    c.stop()
+    print(json.dumps(out))
+    """#
+
+    @Test func anMP3LastsAsLongListedAsPlaying() throws {
+        let box = try Sandbox()
+        try box.succeed("import", box.music)
+        let server = try RunningServer(box)
+        let out = try #require(try server.pythonJSON(Self.mp3Length) as? [String: String])
+        #expect(out == ["listed": "2.000", "found": "2.000", "playing": "2.000"], "\(out)")
+    }
+
     @Test func pythonMPDWalksTheCommands() throws {
         let box = try Sandbox()
         try box.succeed("import", box.music)
