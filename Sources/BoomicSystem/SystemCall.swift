@@ -38,6 +38,14 @@ public enum SystemCall {
         return st
     }
 
+    /// realpath(3): `path` with every symbolic link, `.` and `..` resolved; nil when it does not
+    /// resolve (`errno` says why).
+    public static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     /// Sets on the open file `fd` every extended attribute `path` has, in every namespace
     /// (`user.`, `system.posix_acl_*`, `security.`, `trusted.`). Keeps going past one that cannot
     /// be set (a SELinux label or `trusted.*` needs privileges) and returns those, with their

@@ -76,8 +76,6 @@ struct Status: ParsableCommand {
 
     func run() throws {
         let answers = try send(server, [["status"], ["currentsong"]])
-        let status = Dictionary(answers[0], uniquingKeysWith: { a, _ in a })
-        let song = Dictionary(answers[1], uniquingKeysWith: { a, _ in a })
         if json {
             let data = try JSONSerialization.data(withJSONObject: ["status": jsonRecord(answers[0]), "song": jsonRecord(answers[1])],
                                                   options: [.prettyPrinted, .sortedKeys])
@@ -85,6 +83,8 @@ struct Status: ParsableCommand {
             Out.line()
             return
         }
+        let status = Dictionary(answers[0], uniquingKeysWith: { a, _ in a })
+        let song = Dictionary(answers[1], uniquingKeysWith: { a, _ in a })
         Out.line(Self.lines(status: status, song: song).joined(separator: "\n"))
     }
 

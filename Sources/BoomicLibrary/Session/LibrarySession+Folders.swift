@@ -42,19 +42,12 @@ extension LibrarySession {
         let known = Set(remembered.map(PathKey.init))
         var byRealPath: [PathKey: String] = [:]
         for folder in remembered {
-            if let real = Self.realPath(folder) { byRealPath[PathKey(real)] = byRealPath[PathKey(real)] ?? folder }
+            if let real = SystemCall.realPath(folder) { byRealPath[PathKey(real)] = byRealPath[PathKey(real)] ?? folder }
         }
         return given.map { folder in
-            guard !known.contains(PathKey(folder)), let real = Self.realPath(folder) else { return folder }
+            guard !known.contains(PathKey(folder)), let real = SystemCall.realPath(folder) else { return folder }
             return byRealPath[PathKey(real)] ?? folder
         }
-    }
-
-    /// realpath(3): every link, `.` and `..` resolved; nil when the path does not resolve.
-    private static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 
     /// Each path once (by bytes), in first-seen order.

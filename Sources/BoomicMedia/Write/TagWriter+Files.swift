@@ -11,11 +11,9 @@ extension TagWriter {
     /// The real file behind `path` (a symbolic link is followed: the link stays, its target is
     /// replaced) and what `stat` says about it.
     static func target(of path: String) throws(MediaError) -> (path: String, st: stat) {
-        guard let resolved = realpath(path, nil) else {
+        guard let real = SystemCall.realPath(path) else {
             throw .unreadable(path: path, reason: "cannot find the file (\(systemErrorText(errno)))")
         }
-        let real = String(cString: resolved)
-        free(resolved)
         let st: stat
         do {
             st = try SystemCall.status(of: real)

@@ -25,19 +25,13 @@ final class FolderCovers: Sendable {
 
     init(store: ArtStore, folders: [String]) {
         self.store = store
-        roots = folders.compactMap(Self.resolved)
-    }
-
-    private static func resolved(_ path: String) -> String? {
-        guard let real = realpath(path, nil) else { return nil }
-        defer { free(real) }
-        return String(cString: real)
+        roots = folders.compactMap(SystemCall.realPath)
     }
 
     /// Whether `path` resolves inside a music folder: a `cover.jpg` that links elsewhere
     /// (`/etc/shadow`, to a server running as root) is no cover to send a network client.
     private func isInside(_ path: String) -> Bool {
-        guard let real = Self.resolved(path) else { return false }
+        guard let real = SystemCall.realPath(path) else { return false }
         return roots.contains { real.hasPrefix($0 == "/" ? "/" : $0 + "/") }
     }
 
