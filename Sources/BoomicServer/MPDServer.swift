@@ -81,7 +81,9 @@ public final class MPDServer: Sendable {
                     let open = numbers.opened()
                     channel.closeFuture.whenComplete { _ in numbers.closed() }
                     guard open <= Self.maxConnections else {
-                        return channel.close()
+                        // Failed, not closed here: NIO closes a channel whose set-up failed, and
+                        // registers one whose set-up succeeded (a closed one stopped its check).
+                        return channel.eventLoop.makeFailedFuture(ChannelError.ioOnClosedChannel)
                     }
                     let client = ClientState(id: numbers.next(), address: channel.remoteAddress?.description ?? "local",
                                              isLocal: local, idle: context.hub.makeSlot(), needsPassword: context.password != nil)

@@ -206,6 +206,42 @@ struct ServeRobustnessTests {
         }
     }
 
+    /// Connections past `MPDServer.maxConnections` are closed, and the server goes on: the
+    /// initializer handed NIO a closed channel to register, which NIO's own check stops at in
+    /// a debug build (found when a loaded machine let the stop test's reconnecting clients
+    /// pile up past the limit).
+    static let pastTheLimit = RunningServer.pythonPrelude + #"""
+    import resource, socket
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 4096), hard))
+    held, greeted, shut = [], 0, 0
+    for _ in range(1040):
+        s = socket.create_connection(("127.0.0.1", port)); s.settimeout(10); held.append(s)
+    for s in held:
+        if s.recv(64).startswith(b"OK MPD"): greeted += 1
+        else: shut += 1
+    for s in held: s.close()
+    time.sleep(0.5)
+    c = mpd.MPDClient(); c.connect("127.0.0.1", port)
+    out = {"greeted": greeted, "shut": shut, "state": c.status()["state"]}
+    print(json.dumps(out))
+    """#
+
+    @Test func connectionsPastTheLimitAreClosedAndTheServerGoesOn() throws {
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        let box = try Sandbox()
+        try box.succeed("import", box.music)
+        let server = try RunningServer(box, environment: ["SWIFTNIO_STRICT": "1"])
+        defer { _ = server.stop() }
+        let out = try #require(try server.pythonJSON(Self.pastTheLimit) as? [String: Any])
+        #expect(out["state"] as? String == "stop", "\(out)\n\(server.serverLog)")
+        #expect((out["greeted"] as? Int ?? 0) <= 1024, "\(out)")
+        // The server can hold more than the limit only where its descriptors allow.
+        if limit.rlim_cur > 1100 { #expect((out["shut"] as? Int ?? 0) >= 16, "\(out)\n\(server.serverLog)") }
+        #expect(!server.serverLog.contains("Assertion failed"), "\(server.serverLog)")
+    }
+
     /// On a local socket (`--bind /path`), clients are trusted as MPD trusts them: no password
     /// asked, and `config` answers.
     @Test func aLocalSocketIsTrusted() throws {
