@@ -87,6 +87,13 @@ public enum SystemCall {
         }
     }
 
+    /// Sets the permission bits of `path` (through a link, to its target) to exactly `mode`.
+    public static func setPermissions(of path: String, to mode: mode_t) throws(SystemError) {
+        guard retryingInterrupts({ chmod(path, mode) }) == 0 else {
+            throw SystemError(.chmod, path: path, errno: errno)
+        }
+    }
+
     /// Removes the name `path`.
     public static func unlink(_ path: String) throws(SystemError) {
         guard retryingInterrupts({ Glibc.unlink(path) }) == 0 else {

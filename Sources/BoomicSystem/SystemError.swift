@@ -17,6 +17,18 @@ public struct SystemError: Error, Hashable, Sendable {
         /// `flock`, taking or releasing.
         case lock
         case close
+        /// `fchmod`.
+        case chmod
+    }
+
+    /// Why Boomic itself refused a file that the system would have let it read
+    /// (`FileDescriptor.openRegular`).
+    public enum Refusal: Hashable, Sendable {
+        /// A FIFO, a device, a socket or a folder where a regular file was to be read (errno
+        /// EISDIR for a folder, EINVAL for the others).
+        case notRegularFile
+        /// The file resolves (through a link) outside the folders it must lie in (errno EXDEV).
+        case outsideFolders
     }
 
     public var operation: Operation
@@ -27,16 +39,26 @@ public struct SystemError: Error, Hashable, Sendable {
     public var destination: String?
     /// The `errno` the call failed with.
     public var errno: Int32
+    /// Set when Boomic refused the file, not the system (`errno` is then the nearest number).
+    public var refusal: Refusal?
 
-    public init(_ operation: Operation, path: String, destination: String? = nil, errno: Int32) {
+    public init(_ operation: Operation, path: String, destination: String? = nil, errno: Int32, refusal: Refusal? = nil) {
         self.operation = operation
         self.path = path
         self.destination = destination
         self.errno = errno
+        self.refusal = refusal
     }
 
-    /// The system's words for `errno` (`strerror`), for messages only: never decide on them.
-    public var reason: String { String(cString: strerror(errno)) }
+    /// The system's words for `errno` (`strerror`), or Boomic's for a refusal; for messages
+    /// only: never decide on them.
+    public var reason: String {
+        switch refusal {
+        case .notRegularFile: "it is not a regular file (a FIFO, a device, a socket or a folder)"
+        case .outsideFolders: "it lies outside the folders it may be read from"
+        case nil: String(cString: strerror(errno))
+        }
+    }
 
     // MARK: What went wrong, by number
 
@@ -53,6 +75,8 @@ public struct SystemError: Error, Hashable, Sendable {
     /// EFBIG: the file would pass the process's file size limit (`ulimit -f`) or the file
     /// system's largest file.
     public var isFileTooLarge: Bool { errno == EFBIG }
+    /// Not a regular file, or outside the folders it must lie in: refused by Boomic.
+    public var isRefused: Bool { refusal != nil }
     /// EPIPE: the reader of a pipe went away (`boomic ls | head`).
     public var isBrokenPipe: Bool { errno == EPIPE }
 }
@@ -71,6 +95,7 @@ extension SystemError: CustomStringConvertible {
         case .unlink: what = "delete \(path)"
         case .lock: what = "lock \(path)"
         case .close: what = "close \(path)"
+        case .chmod: what = "change the permissions of \(path)"
         }
         return "cannot \(what): \(reason)"
     }

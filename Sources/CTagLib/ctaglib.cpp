@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <fcntl.h>
+
 #include <taglib/aifffile.h>
 #include <taglib/apefile.h>
 #include <taglib/apeitem.h>
@@ -183,8 +185,9 @@ void loadPictures(ctl_file *f) {
     }
 }
 
-/// Opens `f->path` into `f` (which holds no stream yet); false and a reason on failure.
-bool load(ctl_file *f, bool writable, char *error, size_t error_size) {
+/// Opens `f->path` into `f` (which holds no stream yet), or read-only from `fd` (taken over)
+/// when it is not -1; false and a reason on failure.
+bool load(ctl_file *f, bool writable, char *error, size_t error_size, int fd = -1) {
     errno = 0;
     int openError = 0;
     if (writable) {
@@ -194,7 +197,7 @@ bool load(ctl_file *f, bool writable, char *error, size_t error_size) {
         // Read-only: never changes the file, works on read-only media, does not wake inotify
         // watchers with IN_CLOSE_WRITE the way TagLib's default "rb+" open does, and reads
         // with far fewer system calls (readstream.h).
-        f->reader = new ctaglib::ReadStream(f->path.c_str());
+        f->reader = fd >= 0 ? new ctaglib::ReadStream(fd, f->path.c_str()) : new ctaglib::ReadStream(f->path.c_str());
         f->stream = f->reader;
         openError = f->reader->error();
     }
@@ -294,6 +297,29 @@ ctl_file *ctl_open(const char *path, int writable, char *error, size_t error_siz
         auto *f = new ctl_file();
         f->path = path;
         if (!load(f, writable != 0, error, error_size)) {
+            delete f;
+            return nullptr;
+        }
+        return f;
+    } catch (const std::bad_alloc &) {
+        setError(error, error_size, "out of memory");
+    } catch (...) {
+        setError(error, error_size, "TagLib failed while reading the file");
+    }
+    return nullptr;
+}
+
+ctl_file *ctl_open_fd(int fd, const char *path, char *error, size_t error_size) {
+    try {
+        installSilentListener();
+        int own = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+        if (own < 0) {
+            setError(error, error_size, std::string("cannot open the file (") + std::strerror(errno) + ")");
+            return nullptr;
+        }
+        auto *f = new ctl_file();
+        f->path = path != nullptr ? path : "";
+        if (!load(f, false, error, error_size, own)) {
             delete f;
             return nullptr;
         }

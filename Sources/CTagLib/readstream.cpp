@@ -17,11 +17,23 @@ const long kBlockSize = 16 * 1024;
 } // namespace
 
 ReadStream::ReadStream(const char *path) : name_(path != nullptr ? path : "") {
-    fd_ = ::open(name_.c_str(), O_RDONLY | O_CLOEXEC);
+    fd_ = ::open(name_.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd_ < 0) {
         error_ = errno;
         return;
     }
+    adopt();
+}
+
+ReadStream::ReadStream(int fd, const char *path) : name_(path != nullptr ? path : ""), fd_(fd) {
+    if (fd_ < 0) {
+        error_ = EBADF;
+        return;
+    }
+    adopt();
+}
+
+void ReadStream::adopt() {
     struct stat st;
     if (::fstat(fd_, &st) != 0) {
         error_ = errno;

@@ -15,8 +15,13 @@ namespace ctaglib {
 
 class ReadStream : public TagLib::IOStream {
 public:
-    /// Opens `path` read-only; check `isOpen()`, and `error()` for the errno when it is not.
+    /// Opens `path` read-only, without waiting (O_NONBLOCK: a FIFO would wait for a writer);
+    /// check `isOpen()`, and `error()` for the errno when it is not.
     explicit ReadStream(const char *path);
+    /// Reads the open file `fd` (which it owns from then on, and closes), named `path` in
+    /// messages. The caller opened it as Boomic opens every file it reads
+    /// (`FileDescriptor.openRegular`): the stream never touches the path.
+    ReadStream(int fd, const char *path);
     ~ReadStream() override;
 
     TagLib::FileName name() const override { return name_.c_str(); }
@@ -40,6 +45,9 @@ public:
     long readAt(long offset, void *buffer, long count);
 
 private:
+    /// Takes `fd_`: refuses anything but a regular file, and learns its length.
+    void adopt();
+
     /// pread until `count` bytes or the end of the file; -1 on error.
     long readFully(long offset, char *buffer, long count) const;
 

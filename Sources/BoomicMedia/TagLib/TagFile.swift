@@ -1,3 +1,4 @@
+import BoomicSystem
 import CTagLib
 import Glibc
 
@@ -18,11 +19,30 @@ public final class TagFile {
 
     /// Opens `path`; throws `MediaError.unreadable` with TagLib's reason when the file cannot be
     /// opened, is not a format TagLib knows, is damaged, or has no audio stream.
+    ///
+    /// Read-only, the file is opened as Boomic opens every file it reads
+    /// (`FileDescriptor.openRegular`: never waiting, a regular file or nothing) and TagLib reads
+    /// that descriptor, so a FIFO named `x.flac`, even one swapped in after the scan listed the
+    /// name, fails here instead of hanging an import. Writable is for the copy a write makes
+    /// beside the file, which Boomic created itself.
     public init(path: String, writable: Bool = false) throws(MediaError) {
         self.path = path
         self.isWritable = writable
         var message = [CChar](repeating: 0, count: 256)
-        guard let h = ctl_open(path, writable ? 1 : 0, &message, message.count) else {
+        let opened: OpaquePointer?
+        if writable {
+            opened = ctl_open(path, 1, &message, message.count)
+        } else {
+            let file: FileDescriptor
+            do {
+                file = try FileDescriptor.openRegular(path)
+            } catch {
+                throw .unreadable(path: path, reason: "cannot open the file (\(error.reason))")
+            }
+            opened = ctl_open_fd(file.rawValue, path, &message, message.count)
+            try? file.close()
+        }
+        guard let h = opened else {
             let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) },
                                 as: UTF8.self)
             throw .unreadable(path: path, reason: reason.isEmpty ? "TagLib could not open it" : reason)

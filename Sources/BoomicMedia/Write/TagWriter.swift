@@ -169,7 +169,7 @@ public struct TagWriter: Sendable {
 
         let source: FileDescriptor
         do {
-            source = try FileDescriptor(path: real, flags: O_RDONLY)
+            source = try FileDescriptor.openRegular(real)
         } catch {
             throw .unreadable(path: path, reason: "cannot open the file (\(error.reason))")
         }
@@ -341,7 +341,7 @@ public struct TagWriter: Sendable {
     /// header says more than it holds while the original's header was right.
     static func cutShort(_ temp: String, original: String) -> String? {
         func sizes(_ path: String) -> (said: Int, length: Int)? {
-            guard let fd = try? FileDescriptor(path: path, flags: O_RDONLY), let st = try? fd.status() else { return nil }
+            guard let fd = try? FileDescriptor.openRegular(path), let st = try? fd.status() else { return nil }
             guard let header = try? fd.read(count: 12, at: 0), header.count == 12 else { return nil }
             let id = String(decoding: header[0..<4], as: UTF8.self)
             let size: Int

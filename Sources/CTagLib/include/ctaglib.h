@@ -65,6 +65,11 @@ typedef struct ctl_picture {
 /// one-line reason, truncated to `error_size` bytes including the NUL.
 ctl_file *ctl_open(const char *path, int writable, char *error, size_t error_size);
 
+/// Opens read-only the file open at `fd` (Boomic opens it without blocking and checks it is a
+/// regular file first), named `path` in messages; `fd` stays the caller's (the file keeps a
+/// duplicate). Fails as `ctl_open` does.
+ctl_file *ctl_open_fd(int fd, const char *path, char *error, size_t error_size);
+
 /// Closes the file and frees everything it handed out. NULL is ignored.
 void ctl_close(ctl_file *file);
 
