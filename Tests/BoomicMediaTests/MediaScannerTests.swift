@@ -243,7 +243,7 @@ import Testing
         try Data(jpeg).write(to: URL(fileURLWithPath: album + "/Folder.JPG"))
         try Data([0x89, 0x50, 0x4E, 0x47] + Array("preferred".utf8)).write(to: URL(fileURLWithPath: album + "/COVER.png"))
 
-        let art = try ArtStore(directory: dir.file("art"))
+        let art = try ArtStore(directory: dir.file("art"), musicFolders: [album])
         let files = try MediaScanner.list(roots: [album])
         let facts = MediaScanner.readAll(files, art: art).facts
         let plain = try #require(facts.first { $0.path.hasSuffix("plain.flac") })
@@ -310,9 +310,9 @@ import Testing
     }
 
     @Test func folderCoverIsRememberedUntilForgotten() throws {
-        let art = try ArtStore(directory: dir.file("art"))
         let album = dir.file("album")
         try FileManager.default.createDirectory(atPath: album, withIntermediateDirectories: true)
+        let art = try ArtStore(directory: dir.file("art"), musicFolders: [album])
         #expect(art.folderCover(in: album) == nil)
         let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 42]
         try Data(jpeg).write(to: URL(fileURLWithPath: album + "/front.jpg"))

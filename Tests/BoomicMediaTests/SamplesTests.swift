@@ -17,7 +17,7 @@ final class SamplesScan: Sendable {
 
     init() {
         artDir = TempDir.forProcess("boomic-samples-art")
-        art = try! ArtStore(directory: artDir.file("art"))
+        art = try! ArtStore(directory: artDir.file("art"), musicFolders: [Repo.samples])
         walk = MediaScanner.walk([Repo.samples])
         let result = MediaScanner.readAll(walk.files, art: art)
         facts = Dictionary(uniqueKeysWithValues: result.facts.map { ($0.path, $0) })

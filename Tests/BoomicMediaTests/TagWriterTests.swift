@@ -14,7 +14,7 @@ import Testing
     var writer: TagWriter { TagWriter(art: art) }
 
     init() throws {
-        art = try ArtStore(directory: dir.file(".art"))
+        art = try ArtStore(directory: dir.file(".art"), musicFolders: [dir.path])
     }
 
     static let flac = "Miles Quartet/Blue Sketches/01 So Modal.flac"

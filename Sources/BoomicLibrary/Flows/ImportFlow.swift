@@ -49,7 +49,7 @@ public enum ImportFlow {
         }
         TagWriter.removeStrayCopies(walk.strayCopies)
         let listed = walk.files
-        let art = try ArtStore(directory: lib.location + "/art")
+        let art = try lib.artStore(musicFolders: remembered)
         var toRead = ImportGeneration.filesToRead(in: basis, listed: listed, reread: reread)
         let chosen = Set(toRead.map { PathKey($0.path) })
         // Known songs whose files did not change are read again when their cover may have:

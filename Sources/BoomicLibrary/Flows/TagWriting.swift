@@ -49,7 +49,7 @@ public struct TagWriting {
         self.lib = lib
         self.events = events
         self.force = force
-        writer = TagWriter(art: try ArtStore(directory: lib.location + "/art"))
+        writer = TagWriter(art: try lib.artStore())
         let lockPath = lib.location + "/write.lock"
         if let free = try WriteLock(path: lockPath, waiting: false) {
             lock = free
@@ -224,7 +224,7 @@ public struct TagWriting {
         guard FileManager.default.fileExists(atPath: journal.path),
               let lock = try WriteLock(path: lib.location + "/write.lock", waiting: false) else { return }
         try lib.transactor.refresh()
-        try recoverInterrupted(lib, writer: TagWriter(art: try ArtStore(directory: lib.location + "/art")), journal: journal)
+        try recoverInterrupted(lib, writer: TagWriter(art: try lib.artStore()), journal: journal)
         withExtendedLifetime(lock) {}
     }
 

@@ -12,11 +12,23 @@ import Synchronization
 /// disk) is written again.
 ///
 /// Also finds cover files beside the music (`cover.jpg`, `folder.jpg`, …), remembering the answer
-/// per folder, so make one store per scan (or call `forgetFolders()` between scans).
+/// per folder, so make one store per scan (or call `forgetFolders()` between scans). A cover file
+/// is read only when it is a regular file inside the music folders (`openCoverFile`): a
+/// `cover.jpg` linking to `/etc/shadow` is no picture to copy into the library, where a network
+/// client can ask for it.
+///
+/// Pictures are written with `fileMode` exactly (the library's own permissions, whatever the
+/// umask), and a folder it creates gets the permissions of the folder it is made in.
 ///
 /// Thread-safe: the scanner shares one store across all its workers.
 public final class ArtStore: Sendable {
     public let directory: String
+    /// The permission bits of every picture stored.
+    public let fileMode: mode_t
+    /// The music folders: cover files are read only from inside them.
+    public let musicFolders: ContainingFolders
+    /// The store's own folder, which stored pictures are read from.
+    private let ownFolder: ContainingFolders
 
     /// Cover file names in order of preference, compared case-insensitively.
     public static let coverFileNames = [
@@ -36,10 +48,26 @@ public final class ArtStore: Sendable {
 
     private let state = Mutex(State())
 
-    /// A store writing into `directory`, created (with its parents) if missing.
-    public init(directory: String) throws(MediaError) {
-        self.directory = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
-        try makeDirectory()
+    /// A store writing into `directory`, created (with its parents) if missing, reading cover
+    /// files from inside `musicFolders` only (none: no cover file is read, as a store that only
+    /// looks pictures up needs).
+    ///
+    /// - Parameter fileMode: the permissions of the pictures; by default those of the folder
+    ///   `directory` is in, without execute (a library folder of 0700 gives 0600 pictures).
+    public init(directory: String, musicFolders: [String] = [], fileMode: mode_t? = nil) throws(MediaError) {
+        let directory = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        self.directory = directory
+        self.musicFolders = ContainingFolders(musicFolders)
+        try Self.makeDirectory(directory)
+        self.fileMode = fileMode ?? (Self.parentMode(of: directory).map { $0 & 0o666 } ?? 0o644)
+        ownFolder = ContainingFolders([directory])
+    }
+
+    /// The permission bits of the folder `path` is in; nil when it cannot be read.
+    private static func parentMode(of path: String) -> mode_t? {
+        let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
+        let parent = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        return (try? SystemCall.status(of: parent)).map { $0.st_mode & 0o7777 }
     }
 
     /// Stores `bytes` (a picture of type `mime`) unless an identical one is stored already, and
@@ -52,6 +80,9 @@ public final class ArtStore: Sendable {
         if state.withLock({ $0.stored.contains(name) }) { return hash }
 
         if let st = try? SystemCall.status(of: path), (st.st_mode & S_IFMT) == S_IFREG, Int(st.st_size) == bytes.count {
+            // Stored before with other permissions (the library's changed since, or an older
+            // Boomic's fixed 0644): given the library's now.
+            if st.st_mode & 0o7777 != fileMode { try? SystemCall.setPermissions(of: path, to: fileMode) }
             state.withLock { _ = $0.stored.insert(name) }
             return hash
         }
@@ -112,22 +143,47 @@ public final class ArtStore: Sendable {
     }
 
     /// Stores the cover file at `path` and returns its hash; nil when it is empty, too big to
-    /// be a picture, or cannot be read or stored.
+    /// be a picture, or cannot be read (`openCoverFile`) or stored.
     public func storeCoverFile(_ path: String) -> String? {
-        guard let bytes = Self.readFile(path, limit: Self.maxCoverFileSize), !bytes.isEmpty else { return nil }
-        return try? store(bytes, mime: path.lowercased().hasSuffix(".png") ? "image/png" : "image/jpeg")
+        (try? openCoverFile(path)).flatMap { storeCover(from: $0) }
+    }
+
+    /// Opens the cover file at `path` for reading, refusing anything but a regular file inside
+    /// the music folders (`FileDescriptor.openRegular`).
+    public func openCoverFile(_ path: String) throws(SystemError) -> FileDescriptor {
+        try .openRegular(path, inside: musicFolders)
+    }
+
+    /// Stores the cover file open as `file` (from `openCoverFile`) and returns its hash; nil
+    /// when it is empty, too big to be a picture, or cannot be read or stored.
+    public func storeCover(from file: FileDescriptor) -> String? {
+        guard let bytes = try? file.readAll(limit: Self.maxCoverFileSize), !bytes.isEmpty else { return nil }
+        return try? store(bytes, mime: file.path.lowercased().hasSuffix(".png") ? "image/png" : "image/jpeg")
+    }
+
+    /// Opens a stored picture (a path from `path(forHash:)`) for reading, as every file is
+    /// opened to be sent: a regular file, inside the store's folder, without waiting.
+    public func openPicture(_ path: String) throws(SystemError) -> FileDescriptor {
+        try .openRegular(path, inside: ownFolder)
     }
 
     private func findFolderCover(in folder: String) -> String? {
         Self.coverFiles(in: folder).lazy.compactMap(storeCoverFile).first
     }
 
-    private func makeDirectory() throws(MediaError) {
+    /// Makes `directory` and its missing parents; the art folder itself, when made here, gets
+    /// its parent's permissions exactly.
+    private static func makeDirectory(_ directory: String) throws(MediaError) {
         var path = directory.hasPrefix("/") ? "" : "."
-        for component in directory.split(separator: "/", omittingEmptySubsequences: true) {
+        let components = directory.split(separator: "/", omittingEmptySubsequences: true)
+        for (i, component) in components.enumerated() {
             path += "/\(component)"
-            if mkdir(path, 0o755) != 0 && errno != EEXIST {
-                throw .unwritable(path: directory, reason: "cannot create the art folder (\(systemErrorText(errno)))")
+            if mkdir(path, 0o755) != 0 {
+                guard errno == EEXIST else {
+                    throw .unwritable(path: directory, reason: "cannot create the art folder (\(systemErrorText(errno)))")
+                }
+            } else if i == components.count - 1, let mode = parentMode(of: path) {
+                try? SystemCall.setPermissions(of: path, to: mode)
             }
         }
         var st = stat()
@@ -142,11 +198,12 @@ public final class ArtStore: Sendable {
         let temp = "\(directory)/.\(name).\(getpid()).\(UInt64.random(in: 0...UInt64.max)).tmp"
         let file: FileDescriptor
         do {
-            file = try FileDescriptor(path: temp, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
+            file = try FileDescriptor(path: temp, flags: O_WRONLY | O_CREAT | O_EXCL, mode: fileMode)
         } catch {
             throw .unwritable(path: path, reason: "cannot create a temporary file (\(error.reason))")
         }
         do {
+            try file.setPermissions(fileMode)
             try file.write(bytes)
             try file.close()
         } catch {
@@ -162,9 +219,10 @@ public final class ArtStore: Sendable {
         }
     }
 
-    /// The whole file, or nil if it cannot be read or is larger than `limit`.
+    /// The whole file, or nil if it cannot be read (`FileDescriptor.openRegular`) or is larger
+    /// than `limit`.
     static func readFile(_ path: String, limit: Int) -> [UInt8]? {
-        try? FileDescriptor(path: path, flags: O_RDONLY).readAll(limit: limit)
+        try? FileDescriptor.openRegular(path).readAll(limit: limit)
     }
 
     /// The file extension for a picture: from its MIME type, else from its first bytes.

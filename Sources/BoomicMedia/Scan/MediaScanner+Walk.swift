@@ -1,4 +1,5 @@
 import BoomicCore
+import BoomicSystem
 import Foundation
 import Glibc
 
@@ -22,7 +23,10 @@ public struct Walk: Hashable, Sendable {
     /// For each folder with audio files in it, what its cover files (`ArtStore.coverFileNames`)
     /// look like to `stat`: names, sizes, times; "" when it has none. Songs take a folder's
     /// cover without the audio file changing, so a rescan compares these to see a cover added,
-    /// replaced or removed (`LibrarySession.folderCoverMarks`) without reading a picture.
+    /// replaced or removed (`LibrarySession.folderCoverMarks`) without reading a picture. Only
+    /// covers the store may read count (regular files inside the music folders): a link out is
+    /// no cover, and a library whose older import took one as the folder's sees the folder's
+    /// covers change at its next rescan, which reads its songs again without it.
     public var covers: [String: String] = [:]
 
     public init(files: [ListedFile] = [], failures: [MediaError] = [], otherNames: Int = 0, strayCopies: [String] = [],
@@ -56,7 +60,7 @@ extension MediaScanner {
     public static func walk(_ roots: [String], homes: [String] = [], known: (String) -> Bool = { _ in false },
                             options: Options = Options()) -> Walk {
         let roots = roots.map(absolutePath)
-        var walker = Walker(extensions: options.extensions, homes: roots + homes.map(absolutePath))
+        var walker = Walker(extensions: options.extensions, homes: roots + homes.map(absolutePath), confined: options.confined)
         for root in roots {
             walker.walkRoot(root)
         }
@@ -106,6 +110,10 @@ private struct Walker {
     /// on first use).
     let homes: [[UInt8]]
     var realHomes: [(route: [UInt8], real: [UInt8])]?
+    /// The homes as folders a cover file must lie in (made on first use).
+    var fence: ContainingFolders?
+    /// `Options.confined`: links leading out of every home are not followed.
+    let confined: Bool
     var files: [ListedFile] = []
     var failures: [MediaError] = []
     /// (device, inode) of every folder entered, so symlink loops and overlapping roots end.
@@ -145,9 +153,10 @@ private struct Walker {
         init(_ st: stat) { device = UInt64(st.st_dev); inode = UInt64(st.st_ino) }
     }
 
-    init(extensions: Set<String>, homes: [String]) {
+    init(extensions: Set<String>, homes: [String], confined: Bool) {
         self.extensions = Set(extensions.map { Array($0.lowercased().utf8) })
         self.homes = homes.map { Array($0.utf8) }
+        self.confined = confined
     }
 
     mutating func walkRoot(_ root: String) {
@@ -180,6 +189,7 @@ private struct Walker {
             var st = stat()
             guard stat(real, &st) == 0 else { continue }
             let home = homeRoute(of: Array(real.utf8))
+            if confined && home == nil { continue }
             let route = home ?? path
             direct = home != nil
             defer { direct = true }
@@ -256,7 +266,7 @@ private struct Walker {
             let audio = isAudio(name[...])
             if audio {
                 hasAudio = true
-            } else if type != DT_DIR, let mark = coverMark(dirfd: fd, name: name) {
+            } else if type != DT_DIR, let mark = coverMark(dirfd: fd, name: name, path: childPath, type: type) {
                 coverMarks.append(mark)
             }
             switch Int(type) {
@@ -283,12 +293,19 @@ private struct Walker {
     }
 
     /// A cover file's rank and what `stat` says of it (followed if a link: the picture is what
-    /// counts); nil for any other name. Names longer than every cover name cost no lowering.
-    private func coverMark(dirfd: Int32, name: [UInt8]) -> (rank: Int, mark: String)? {
+    /// counts); nil for any other name, and for a file the art store would not read (no
+    /// regular file, or not inside a home: `ArtStore.openCoverFile`). A regular file in a
+    /// folder reached directly is inside; a link, or a file reached through a link out, is
+    /// resolved. Names longer than every cover name cost no lowering.
+    private mutating func coverMark(dirfd: Int32, name: [UInt8], path: [UInt8], type: UInt8) -> (rank: Int, mark: String)? {
         guard name.count <= Self.longestCoverName,
               let rank = Self.coverRanks[name.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }] else { return nil }
         var st = stat()
         guard withCName(name, { fstatat(dirfd, $0, &st, 0) }) == 0, isRegular(st) else { return nil }
+        if !(direct && type == DT_REG) {
+            if fence == nil { fence = ContainingFolders(homes.map { String(decoding: $0, as: UTF8.self) }) }
+            guard fence!.resolvesInside(String(decoding: path, as: UTF8.self)) else { return nil }
+        }
         let changed = Int(st.st_ctim.tv_sec) * 1_000_000_000 + Int(st.st_ctim.tv_nsec)
         let modified = Int(st.st_mtim.tv_sec) * 1_000_000_000 + Int(st.st_mtim.tv_nsec)
         return (rank, "\(String(decoding: name, as: UTF8.self)) \(st.st_size) \(modified) \(changed)")

@@ -29,13 +29,20 @@ public enum MediaScanner {
         public var fingerprintWindow: Int
         /// How many files `readAll` reads at once: the number of active cores by default.
         public var concurrency: Int
+        /// Whether the walk lists only files whose real path lies inside the folders walked
+        /// (or the homes): for files Boomic reads whole and sends, such as playlist files,
+        /// where a link out of the music folders (`x.m3u` to `/etc/shadow`) must not even be
+        /// listed. Audio files follow links anywhere (false), as MPD's
+        /// `follow_outside_symlinks` does.
+        public var confined: Bool
 
         public init(extensions: Set<String> = MediaScanner.defaultExtensions,
                     fingerprintWindow: Int = Fingerprint.defaultWindow,
-                    concurrency: Int? = nil) {
+                    concurrency: Int? = nil, confined: Bool = false) {
             self.extensions = Set(extensions.map { $0.lowercased() })
             self.fingerprintWindow = fingerprintWindow
             self.concurrency = max(1, concurrency ?? activeProcessorCount())
+            self.confined = confined
         }
     }
 }
