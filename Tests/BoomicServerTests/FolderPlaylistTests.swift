@@ -45,6 +45,23 @@ import Testing
         #expect(patched.playlist(at: "A/x.m3u")?.uris(in: patched) == nil)
     }
 
+    /// A playlist file is read only when it is a regular file inside the music folders,
+    /// whatever the walk saw: a link out (to `/etc/shadow`) reads as nothing, one inside as
+    /// its target.
+    @Test func onlyRegularFilesInsideTheMusicFoldersAreRead() throws {
+        let dir = TempDir("boomic-folder-playlists-outside")
+        let root = dir.file("music")
+        try FileManager.default.createDirectory(atPath: root + "/A", withIntermediateDirectories: true)
+        try "root:x:0:0\n".write(toFile: dir.file("shadow"), atomically: true, encoding: .utf8)
+        try "x.flac\n".write(toFile: root + "/A/real.m3u", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: root + "/A/evil.m3u", withDestinationPath: dir.file("shadow"))
+        try FileManager.default.createSymbolicLink(atPath: root + "/A/good.m3u", withDestinationPath: "real.m3u")
+        let lists = ["evil.m3u", "good.m3u"].map { ListedFile(path: root + "/A/" + $0, size: 1, mtime: 1) }
+        let tree = MusicTree(folders: [root], songs: [], playlists: lists)
+        #expect(try #require(tree.playlist(at: "A/evil.m3u")).uris(in: tree) == nil)
+        #expect(try #require(tree.playlist(at: "A/good.m3u")).uris(in: tree) == ["A/x.flac"])
+    }
+
     /// PLS and XSPF files as radio sites and VLC leave them: read by their format, escapes in
     /// an XSPF location decoded (MPD 0.23 does not, and finds none of those songs), streams
     /// and paths outside the music folders left out as in an M3U.

@@ -52,13 +52,16 @@ enum ArtCommands {
     }
 
     /// The chunk a client asked for, read alone: a cover may be tens of megabytes, fetched in
-    /// thousands of chunks, each on an event loop.
+    /// thousands of chunks, each on an event loop. The stored picture is opened as every file
+    /// sent is (`ArtStore.openPicture`: a regular file in the store's folder, never waited for),
+    /// right before its bytes are read.
     private static func chunk(_ inv: inout Invocation, _ path: String, mime: String?) throws(MPDError) {
         let offset = try inv.unsigned(1)
         let file: FileDescriptor, size: Int
-        do {
-            file = try FileDescriptor(path: path, flags: O_RDONLY)
-            size = Int(try SystemCall.status(of: file.rawValue, path: path).st_size)
+        do throws(SystemError) {
+            guard let art = inv.server.library.art else { throw SystemError(.open, path: path, errno: ENOENT) }
+            file = try art.openPicture(path)
+            size = Int(try file.status().st_size)
         } catch {
             throw inv.error(.noExist, inv.command == "albumart" ? "No file exists" : "No such song")
         }

@@ -20,30 +20,26 @@ final class FolderCovers: Sendable {
     private let store: ArtStore
     /// Cover file → what it looked like when stored, and its hash.
     private let known = Mutex<[String: (mark: Mark, hash: String)]>([:])
-    /// The music folders as the file system resolves them (a folder may be a link to a NAS).
-    private let roots: [String]
 
-    init(store: ArtStore, folders: [String]) {
+    init(store: ArtStore) {
         self.store = store
-        roots = folders.compactMap(SystemCall.realPath)
-    }
-
-    /// Whether `path` resolves inside a music folder: a `cover.jpg` that links elsewhere
-    /// (`/etc/shadow`, to a server running as root) is no cover to send a network client.
-    private func isInside(_ path: String) -> Bool {
-        guard let real = SystemCall.realPath(path) else { return false }
-        return roots.contains { real.hasPrefix($0 == "/" ? "/" : $0 + "/") }
     }
 
     /// The art store's hash of the cover file in `folder` (a folder of the library's, never a
     /// path as a client wrote it), or nil when it has none that can be read.
+    ///
+    /// Each file is opened anew at each request as the store opens cover files
+    /// (`ArtStore.openCoverFile`: a regular file inside the music folders, opened without
+    /// waiting), so a `cover.jpg` that links elsewhere (`/etc/shadow`, to a server running as
+    /// root) is never sent, whenever the link was made or moved; the descriptor opened is the
+    /// one read and marked.
     func hash(in folder: String) -> String? {
         for path in ArtStore.coverFiles(in: folder) {
-            guard let st = try? SystemCall.status(of: path), (st.st_mode & S_IFMT) == S_IFREG else { continue }
+            guard let file = try? store.openCoverFile(path), let st = try? file.status() else { continue }
+            defer { try? file.close() }
             let mark = Mark(st)
-            // A link moved to another file changes the mark: what is known passed `isInside`.
             if let known = known.withLock({ $0[path] }), known.mark == mark { return known.hash }
-            guard isInside(path), let hash = store.storeCoverFile(path) else { continue }
+            guard let hash = store.storeCover(from: file) else { continue }
             known.withLock { $0[path] = (mark, hash) }
             return hash
         }

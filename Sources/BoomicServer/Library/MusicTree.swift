@@ -53,6 +53,9 @@ public struct MusicTree: Sendable {
         var outside: Set<SongID>
     }
 
+    /// The music folders, as given.
+    public var folders: [String] { roots.map(\.folder) }
+
     private init(roots: [(folder: String, name: String)], contents: Contents) {
         self.roots = roots
         self.contents = Later(contents)

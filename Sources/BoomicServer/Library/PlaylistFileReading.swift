@@ -13,9 +13,14 @@ extension MusicTree.PlaylistFile {
     /// them, unless the entry names a song (`exists`) with them. Read when asked, so an edit
     /// shows at once; nil when the file cannot be read or is not of its format. UTF-8, or
     /// Latin-1 for an old file that is not.
+    ///
+    /// Opened as every file sent to a client is (`FileDescriptor.openRegular`): a regular file
+    /// whose real path lies inside the music folders, checked again here whatever the walk
+    /// saw, so a link to `/etc/shadow` named `x.m3u` is no playlist, and a FIFO is not waited
+    /// for.
     func uris(in tree: MusicTree, exists: (String) -> Bool = { _ in false }) -> [String]? {
         guard let format = PlaylistFileFormat(path: path),
-              let file = try? FileDescriptor(path: path, flags: O_RDONLY) else { return nil }
+              let file = try? FileDescriptor.openRegular(path, inside: ContainingFolders(tree.folders)) else { return nil }
         defer { try? file.close() }
         guard let bytes = try? file.readAll(limit: Self.maxBytes) else { return nil }
         let text = String(validating: bytes, as: UTF8.self) ?? String(bytes.map { Character(Unicode.Scalar($0)) })

@@ -73,8 +73,8 @@ public final class ServerLibrary: Sendable {
     public init(session: LibrarySession, folders: [String]) {
         self.session = session
         self.folders = folders
-        art = try? ArtStore(directory: session.location + "/art")
-        covers = art.map { FolderCovers(store: $0, folders: folders) }
+        art = try? session.artStore(musicFolders: folders)
+        covers = art.map { FolderCovers(store: $0) }
         let basis = session.basis
         current = Mutex(Snapshot(basis: basis, tree: MusicTree(folders: folders, buildingFrom: basis, then: {
             // What opening the library and building the tree left free goes back to the system
@@ -168,9 +168,11 @@ public final class ServerLibrary: Sendable {
     static let playlistExtensions = Set(PlaylistFileFormat.allCases.map(\.rawValue))
 
     /// The playlist files in `folders`, by path. Only directories are read, and only the
-    /// playlists' entries stat'ed.
+    /// playlists' entries stat'ed. Confined: a playlist file is sent to clients whole, so one
+    /// whose real path lies outside the music folders (a link to `/etc/shadow`, or in a folder
+    /// linked in from elsewhere) is not listed.
     private static func walkForPlaylists(_ folders: [String]) -> [ListedFile] {
-        MediaScanner.walk(folders, options: .init(extensions: playlistExtensions)).files
+        MediaScanner.walk(folders, options: .init(extensions: playlistExtensions, confined: true)).files
             .sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
     }
 
