@@ -176,6 +176,25 @@ struct PlayQueueTests {
         #expect(Array(Self.plays(q, count: 2)) == [2, 5])
     }
 
+    @Test("random turned on while stopped: play starts the round's first, drawn at random (MPD 0.23), not the last current entry")
+    func randomOnWhileStoppedPlaysAtRandom() {
+        var first: Set<Int> = []
+        for seed in UInt64(0)..<24 {
+            // Entry 1 played, then stopped: it stays current, and plain `play` would replay it.
+            let stopped = Self.queue(6, seed: seed).applying(.stop)
+            #expect(stopped.current == Self.id(1))
+            let random = stopped.applying(.setRandom(true))
+            #expect(random.current == nil, "seed \(seed): nothing is current in the new round")
+            let played = random.applying(.play(nil))
+            #expect(played.current == random.playOrder.first && played.state == .playing, "seed \(seed)")
+            first.insert(played.current!.rawValue)
+            // Paused, the current entry leads the round and goes on.
+            let paused = Self.queue(6, seed: seed).applying(.pause).applying(.setRandom(true))
+            #expect(paused.current == Self.id(1) && paused.playOrder.first == Self.id(1), "seed \(seed)")
+        }
+        #expect(first.count > 3, "the first entry played is drawn: \(first.sorted())")
+    }
+
     @Test("upNext is what plays when the song ends, even across a new random round, so the engine can open it early")
     func upNext() {
         var q = Self.queue(4, playing: false, seed: 3).applying(.setRandom(true)).applying(.setRepeat(.all)).applying(.play(nil))

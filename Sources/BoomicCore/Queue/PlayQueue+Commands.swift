@@ -64,7 +64,11 @@ extension PlayQueue {
             sortUpcoming()
         case let .setRandom(on):
             guard on != isRandom else { return }
-            if on { newRound(first: current) } else { randomOrder = nil }
+            guard on else { return randomOrder = nil }
+            // Playing or paused, the current entry leads the round; stopped, nothing is current
+            // and `play` starts the round's first, drawn at random, as MPD 0.23 does.
+            if state == .stopped { current = nil }
+            newRound(first: current)
         case let .setRepeat(mode): repeatMode = mode
         case let .setSingle(mode): single = mode
         case let .setConsume(on): consume = on

@@ -33,9 +33,7 @@ enum DatabaseCommands {
                 inv.response.add("directory", prefix + name)
                 addModified(&inv.response, snapshot.tree.directory(prefix + name))
             }
-            if uri.isEmpty {
-                for (_, list) in snapshot.basis.playlistsByName { inv.response.add("playlist", list.name) }
-            }
+            if uri.isEmpty { StoredPlaylistCommands.addPlaylists(&inv) }
         },
         CommandSpec("listall", 0...1) { inv throws(MPDError) in try walk(&inv, info: false) },
         CommandSpec("listallinfo", 0...1) { inv throws(MPDError) in try walk(&inv, info: true) },

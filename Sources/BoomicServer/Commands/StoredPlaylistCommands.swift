@@ -9,18 +9,10 @@ import Foundation
 enum StoredPlaylistCommands {
     static let all: [CommandSpec] = [
         CommandSpec("listplaylists") { inv throws(MPDError) in
-            let basis = inv.snapshot.basis
-            let library = inv.server.library, started = inv.server.started
-            func stamp(_ id: ListID, taglist: Bool) -> String {
-                MPDResponse.timeStamp(seconds: Int(library.listStamp(id, taglist: taglist, started: started).timeIntervalSince1970))
-            }
-            for (id, list) in basis.playlistsByName {
-                inv.response.add("playlist", list.name)
-                inv.response.add("Last-Modified", stamp(id, taglist: false))
-            }
-            for (id, list) in basis.taglistsByName {
+            addPlaylists(&inv)
+            for (id, list) in inv.snapshot.basis.taglistsByName {
                 inv.response.add("playlist", ListNames.taglistPrefix + list.name)
-                inv.response.add("Last-Modified", stamp(id, taglist: true))
+                inv.response.add("Last-Modified", stamp(id, taglist: true, inv))
             }
         },
         // The optional range is MPD 0.24's (`listplaylist NAME 10:20`), taken as `load` takes it.
@@ -171,6 +163,20 @@ enum StoredPlaylistCommands {
         if taglistName(name) != nil {
             throw inv.error(.permission, "taglists are read-only here; change them with 'boomic taglist'")
         }
+    }
+
+    /// The library's playlists, each with its `Last-Modified`, as MPD lists stored playlists
+    /// in `listplaylists` and at the end of `lsinfo` of the root.
+    static func addPlaylists(_ inv: inout Invocation) {
+        for (id, list) in inv.snapshot.basis.playlistsByName {
+            inv.response.add("playlist", list.name)
+            inv.response.add("Last-Modified", stamp(id, taglist: false, inv))
+        }
+    }
+
+    private static func stamp(_ id: ListID, taglist: Bool, _ inv: Invocation) -> String {
+        let when = inv.server.library.listStamp(id, taglist: taglist, started: inv.server.started)
+        return MPDResponse.timeStamp(seconds: Int(when.timeIntervalSince1970))
     }
 
     /// A name MPD takes for a new stored playlist: not empty, no `/` and no line break (it

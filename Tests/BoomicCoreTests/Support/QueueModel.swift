@@ -189,6 +189,8 @@ struct QueueModel {
             if on {
                 var r = drawnRound()
                 played = []
+                // Stopped: nothing is current; the round starts at its first (MPD 0.23).
+                if state == .stopped { current = nil }
                 if let c = current {
                     r.removeAll { $0 == c }
                     upcoming = byPriority(r)
