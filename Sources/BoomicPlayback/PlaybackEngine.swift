@@ -63,6 +63,18 @@ public final class PlaybackEngine: Sendable {
     /// `perform`, or nil when the engine quit before it carried the commands out (a front that
     /// replaces its engine, as the server's `moveoutput` does, then gives them to the next one).
     public func performIfRunning(_ commands: [PlaybackCommand]) -> PlaybackStatus? {
+        guard let call = call(commands) else { return nil }
+        // Bounded, so a front never hangs on an engine that has stopped taking turns.
+        guard call.wait(upTo: .seconds(2)), call.isCarriedOut else { return nil }
+        return status
+    }
+
+    /// Hands `commands` to the decode thread, once; nil when the engine has quit (nothing was
+    /// handed over). The call tells when the decode thread has taken them (`EngineCall`): a
+    /// front that must not wait long (the server's event loops) waits a little and, if the
+    /// thread is busy (a decoder's open stalled on a sleeping disk), waits for the same call
+    /// elsewhere, never sending the commands again.
+    public func call(_ commands: [PlaybackCommand]) -> EngineCall? {
         let receipt = EngineChannel.Receipt()
         let taken = channel.inbox.withLock { inbox -> Bool in
             // Under the inbox's lock, as the quit closes it: nothing slips in after the last look.
@@ -73,9 +85,7 @@ public final class PlaybackEngine: Sendable {
         }
         guard taken else { return nil }
         ring.engineWake.signal()
-        // Bounded, so a front never hangs on an engine that has stopped taking turns.
-        _ = receipt.done.wait(timeout: .now() + .seconds(2))
-        return receipt.carriedOut.load(ordering: .acquiring) ? status : nil
+        return EngineCall(receipt)
     }
 
     /// The engine as of its last turn.
@@ -106,6 +116,26 @@ public final class PlaybackEngine: Sendable {
 
     /// Whether the engine's threads have finished (after `quit`): its `events` have ended.
     public var hasStopped: Bool { channel.finished.load(ordering: .acquiring) }
+}
+
+/// Commands handed to the engine once (`PlaybackEngine.call`): carried out, dropped by the
+/// engine's quit, or still waiting for the decode thread's turn.
+public final class EngineCall: Sendable {
+    private let receipt: EngineChannel.Receipt
+
+    init(_ receipt: EngineChannel.Receipt) { self.receipt = receipt }
+
+    /// Waits up to `patience` for the decode thread to take the call; true once it has (the
+    /// commands carried out, or dropped by a quit: `isCarriedOut` tells which). Any number of
+    /// waits, one after the other or at once, see it taken.
+    public func wait(upTo patience: DispatchTimeInterval) -> Bool {
+        guard receipt.done.wait(timeout: .now() + patience) == .success else { return false }
+        receipt.done.signal()  // for the next wait
+        return true
+    }
+
+    /// The commands were carried out (read after `wait` said the call was taken).
+    public var isCarriedOut: Bool { receipt.carriedOut.load(ordering: .acquiring) }
 }
 
 /// What the engine object and its decode thread share: commands in, status out.

@@ -1,4 +1,5 @@
 import BoomicCore
+import BoomicPlayback
 import Foundation
 
 /// What only Boomic answers, for its own command line (`boomic status`, `boomic queue add`):
@@ -21,9 +22,11 @@ enum BoomicCommands {
                 } catch {
                     throw inv.error(.argument, "\(error.localizedDescription)")
                 }
-                let after = try inv.player.perform(.add(songs.map(\.id), at: .end))
-                inv.response.add("added", songs.count)
-                inv.response.add("playlistlength", after.queue.entries.count)
+                let count = songs.count
+                try inv.perform([.queue(.add(songs.map(\.id), at: .end))]) { after, response in
+                    response.add("added", count)
+                    response.add("playlistlength", after.queue.entries.count)
+                }
             default:
                 throw inv.error(.argument, "boomic takes version or add QUERY…")
             }

@@ -7,7 +7,7 @@ enum QueueCommands {
         CommandSpec("add", 1...2) { inv throws(MPDError) in
             // `add /` is the whole library: never meant to work, MPD says, but some clients send
             // it, so MPD takes it so.
-            _ = try add(&inv, uri: inv.args[0] == "/" ? "" : inv.args[0])
+            try add(&inv, uri: inv.args[0] == "/" ? "" : inv.args[0])
         },
         CommandSpec("addid", 1...2) { inv throws(MPDError) in
             // One song, and one id back: a folder (or "", the whole library) is no song, as in
@@ -16,9 +16,11 @@ enum QueueCommands {
             try inv.refuseURL(uri)
             let local = Invocation.isLocalFile(uri)
             guard local || inv.snapshot.song(at: uri) != nil else { throw inv.error(.noExist, "No such song") }
-            let ids = try add(&inv)
-            guard let first = ids.first else { throw inv.error(.noExist, "No such song") }
-            inv.response.add("Id", first.rawValue)
+            let command = inv.command
+            try add(&inv) { ids, response throws(MPDError) in
+                guard let first = ids.first else { throw MPDError(.noExist, "No such song", command: command) }
+                response.add("Id", first.rawValue)
+            }
         },
         CommandSpec("delete", 0...1) { inv throws(MPDError) in
             let q = try inv.player.status.queue
@@ -154,14 +156,17 @@ enum QueueCommands {
     }
 
     /// Adds a file or a whole directory, at the end or at a position (`N`, `+N` after the
-    /// current song, `-N` before it); the new entries' ids.
-    static func add(_ inv: inout Invocation, uri: String? = nil) throws(MPDError) -> [PlayQueue.EntryID] {
+    /// current song, `-N` before it); `answer` gets the new entries' ids.
+    static func add(_ inv: inout Invocation, uri: String? = nil,
+                    answer: @escaping @Sendable ([PlayQueue.EntryID], inout MPDResponse) throws(MPDError) -> Void = { _, _ in }) throws(MPDError) {
         let snapshot = inv.snapshot
         let songs = try songs(at: uri ?? inv.args[0], snapshot: snapshot, inv: inv)
         let before = try inv.player.status.queue
         let place = inv.args.count > 1 ? try position(inv.args[1], queue: before, inv: inv) : .end
-        let after = try inv.player.perform(.add(songs.map(\.id), at: place))
-        return after.queue.entries.map(\.id).filter { $0.rawValue >= before.nextID }
+        let nextID = before.nextID
+        try inv.perform([.queue(.add(songs.map(\.id), at: place))]) { after, response throws(MPDError) in
+            try answer(after.queue.entries.map(\.id).filter { $0.rawValue >= nextID }, &response)
+        }
     }
 
     /// The songs a client's path names: one file, or every song under a directory.

@@ -34,6 +34,10 @@ public final class ServerContext: Sendable {
     /// each other. (Tests on NIO's `EmbeddedChannel`, whose loop is the test's thread, run it there.)
     let runBlocking: @Sendable (@escaping @Sendable () -> Void) -> Void
     private let blockingQueue = DispatchQueue(label: "boomic.serve.blocking")
+    /// Runs the waits for players' pending calls (`PendingPlayerCall`): off the event loops, and
+    /// beside the blocking work, not behind it, since the `moveoutput` that replaces a stuck
+    /// room's player is blocking work. A connection waits for one call at most.
+    let runWaiting: @Sendable (@escaping @Sendable () -> Void) -> Void
     /// Set when the server stops: blocking work that ends after it answers nobody (the event
     /// loops are going).
     private let stopping = Atomic<Bool>(false)
@@ -42,10 +46,13 @@ public final class ServerContext: Sendable {
     public init(library: ServerLibrary, rooms: Rooms, hub: IdleHub, password: String?,
                 version: String, started: Date = Date(), unsentLimit: Int = UnsentAnswers.defaultLimit,
                 runBlocking: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil,
+                runWaiting: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil,
                 stop: @escaping @Sendable () -> Void = {}) {
         self.stop = stop
         let queue = blockingQueue
         self.runBlocking = runBlocking ?? { queue.async(execute: $0) }
+        let waiting = DispatchQueue(label: "boomic.serve.waiting", attributes: .concurrent)
+        self.runWaiting = runWaiting ?? { waiting.async(execute: $0) }
         unsent = UnsentAnswers(limit: unsentLimit)
         self.version = version
         self.library = library

@@ -183,10 +183,11 @@ final class MPDConnectionHandler: ChannelInboundHandler {
             case .badText:
                 write(context, MPDError(.argument, "not UTF-8").line + "\n")
             case let .line(text):
-                if !handle(text, context: context) {
-                    // Carried out again once the client's room is back.
+                if let deferred = handle(text, context: context) {
+                    // Waits where it is: carried out again once the client's room is back, or
+                    // answered (and passed) once its player has carried out its pending call.
                     waitingStart -= 1
-                    waitForRoom(list: nil, context: context)
+                    wait(for: deferred, index: 0, list: nil, context: context)
                 }
             }
             if out.readableBytes >= Self.outLimit { handOver(context) }
@@ -200,9 +201,8 @@ final class MPDConnectionHandler: ChannelInboundHandler {
         }
     }
 
-    /// Carries out one request; false when it must wait for the client's room (a command to its
-    /// player while another client's `moveoutput` replaces it) and be carried out again then.
-    private func handle(_ text: String, context: ChannelHandlerContext) -> Bool {
+    /// Carries out one request; what it waits for when it must wait (`Deferral`), else nil.
+    private func handle(_ text: String, context: ChannelHandlerContext) -> Deferral? {
         if client.mayBeIdle {
             // MPD drops the spaces and tabs that end a line, not those that start one.
             if text.hasPrefix("noidle"), text.utf8.dropFirst(6).allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
@@ -210,13 +210,13 @@ final class MPDConnectionHandler: ChannelInboundHandler {
                 // nothing when it was answered already (MPD says nothing either).
                 if let changed = client.idle.endWait() { write(context, Self.idleAnswer(changed)) }
                 client.mayBeIdle = false
-                return true
+                return nil
             }
             let (waiting, changed) = client.idle.over()
             // In idle, only noidle is allowed; MPD hangs up on anything else.
             guard !waiting else {
                 close(context)
-                return true
+                return nil
             }
             // A change ended the idle before this request came, and its answer is on its way
             // to this loop from the thread that made it: it goes first, here.
@@ -227,35 +227,35 @@ final class MPDConnectionHandler: ChannelInboundHandler {
         // changed (what `CommandTable` would answer, without the parsing and the dispatch).
         if list == nil, text == "status", client.authenticated, let answer = StatusCommands.keptAnswer(for: client, server: server) {
             out.writeImmutableBuffer(answer)
-            return true
+            return nil
         }
         // Every MPD command starts with a lower-case letter; MPD hangs up without an answer on
         // a line that does not (an empty one, `PING`, a badly routed HTTP request).
         guard let first = text.utf8.first, first >= 0x61 && first <= 0x7A else {
             close(context)
-            return true
+            return nil
         }
         // `noidle` while not waiting does nothing, in a command list too (MPD takes it before
         // the list does, so it is no command of the list and gets no `list_OK`).
-        if text == "noidle" { return true }
+        if text == "noidle" { return nil }
         let line: MPDCommandLine
         do { line = try MPDCommandLine.parse(text) } catch {
             write(context, error.line + "\n")
             if MPDCommandLine.hasNoCommandWord(error) { close(context) }
-            return true
+            return nil
         }
         if list != nil {
             if line.command == "command_list_end" {
                 runList(context: context)
                 if closing { close(context) }
             } else if listOverflowed {
-                return true
+                return nil
             } else if list!.lines.count >= Self.maxListLength {
                 listOverflowed = true
             } else {
                 list!.lines.append(line)
             }
-            return true
+            return nil
         }
         switch line.command {
         case "command_list_end":
@@ -265,7 +265,7 @@ final class MPDConnectionHandler: ChannelInboundHandler {
             list = (line.command == "command_list_ok_begin", [])
             listOverflowed = false
         case "noidle" where line.arguments.isEmpty:
-            return true  // not waiting: nothing to end (MPD says nothing either)
+            return nil  // not waiting: nothing to end (MPD says nothing either)
         case "noidle":
             // With arguments it is no command MPD knows.
             write(context, MPDError(.unknown, "unknown command \"noidle\"").line + "\n")
@@ -283,12 +283,14 @@ final class MPDConnectionHandler: ChannelInboundHandler {
                     write(context, noRoom(line.command, index: 0))
                 }
             case let .failure(error) where error.isRoomRestarting:
-                return false
+                return .room(line.command)
+            case let .failure(error) where error.pending != nil:
+                return .call(error.pending!, line.command)
             case let .failure(error):
                 write(context, error.line + "\n")
             }
         }
-        return true
+        return nil
     }
 
     private func runList(context: ChannelHandlerContext) {
@@ -351,7 +353,10 @@ final class MPDConnectionHandler: ChannelInboundHandler {
                 }
                 if out.readableBytes >= Self.outLimit { handOver(context) }
             case let .failure(error) where error.isRoomRestarting:
-                waitForRoom(list: (ok, lines, i), context: context)
+                wait(for: .room(line.command), index: i, list: (ok, lines, i), context: context)
+                return
+            case let .failure(error) where error.pending != nil:
+                wait(for: .call(error.pending!, line.command), index: i, list: (ok, lines, i), context: context)
                 return
             case let .failure(error):
                 write(context, error.line + "\n")
@@ -366,47 +371,84 @@ final class MPDConnectionHandler: ChannelInboundHandler {
     private func block(on work: @escaping @Sendable () throws(MPDError) -> Void, command: String, index: Int,
                        ending: String, list: (ok: Bool, lines: [MPDCommandLine], next: Int)?,
                        context: ChannelHandlerContext) {
-        blocked = Blocked(ending: ending, list: list)
+        offLoop(server.runBlocking, command: command, index: index, ending: ending, list: list, waitsAgain: false,
+                context: context) { () throws(MPDError) -> Outcome in
+            try work()
+            return .answered(nil)
+        }
+    }
+
+    /// The request waits off the loop, where it stands (it is `waiting[waitingStart]`, or the
+    /// list's command at `list.next`): for the client's room, which another client's `moveoutput`
+    /// is restarting (queued behind the restart, since a command to the player that is going
+    /// would be lost), then it is carried out again; or for the player to carry out the call it
+    /// left pending, then it is answered and passed.
+    private func wait(for deferral: Deferral, index: Int, list: (ok: Bool, lines: [MPDCommandLine], next: Int)?,
+                      context: ChannelHandlerContext) {
+        let ending = list.map { $0.ok ? "list_OK\n" : "" } ?? "OK\n"
+        switch deferral {
+        case let .room(command):
+            offLoop(server.runBlocking, command: command, index: index, ending: ending, list: list, waitsAgain: true,
+                    context: context) { .again }
+        case let .call(pending, command):
+            offLoop(server.runWaiting, command: command, index: index, ending: ending, list: list, waitsAgain: true,
+                    context: context) { () throws(MPDError) -> Outcome in
+                switch pending.settle() {
+                case let .answered(response): return .answered(response)
+                case let .failed(error): throw error
+                case .dropped: return .again
+                }
+            }
+        }
+    }
+
+    /// Runs `work` with `run`, off this loop, reading nothing more from the client meanwhile;
+    /// `unblock` answers it back on the loop. What was answered before it goes out now.
+    /// `waitsAgain`: the request stands where it was read, and is passed once answered.
+    private func offLoop(_ run: @Sendable (@escaping @Sendable () -> Void) -> Void, command: String, index: Int,
+                         ending: String, list: (ok: Bool, lines: [MPDCommandLine], next: Int)?, waitsAgain: Bool,
+                         context: ChannelHandlerContext, _ work: @escaping @Sendable () throws(MPDError) -> Outcome) {
+        blocked = Blocked(ending: ending, list: list, standing: waitsAgain)
         context.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
         flush(context)
         let connection = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
         let server = server
-        server.runBlocking {
-            let failure: MPDError?
+        run {
+            let outcome: Outcome
             do throws(MPDError) {
-                try work()
-                failure = nil
+                outcome = try work()
             } catch {
                 var e = error
                 e.index = index
                 if e.command.isEmpty { e.command = command }
-                failure = e
+                outcome = .failed(e)
             }
             guard !server.isStopping else { return }
-            connection.eventLoop.execute { connection.value.handler.unblock(failure, context: connection.value.context) }
+            connection.eventLoop.execute { connection.value.handler.unblock(outcome, context: connection.value.context) }
         }
     }
 
-    /// The client's room is being restarted (another client's `moveoutput`): the request, or
-    /// the rest of the list, waits off the loop until the room's new player is there (this wait
-    /// is queued behind the restart), since a command to the player that is going would be lost.
-    private func waitForRoom(list: (ok: Bool, lines: [MPDCommandLine], next: Int)?, context: ChannelHandlerContext) {
-        block(on: {}, command: "", index: 0, ending: "", list: list, context: context)
-    }
-
-    /// The blocking work is done: its answer, then the rest of its command list and what the
+    /// The work off the loop is done: its answer, then the rest of its command list and what the
     /// client sent meanwhile, as if it had never left the loop.
-    private func unblock(_ failure: MPDError?, context: ChannelHandlerContext) {
+    private func unblock(_ outcome: Outcome, context: ChannelHandlerContext) {
         guard let done = blocked else { return }
         blocked = nil
         context.channel.setOption(ChannelOptions.autoRead, value: context.channel.isWritable).whenComplete { _ in }
         guard !ending else { return }
-        if let failure {
-            write(context, failure.line + "\n")
-        } else {
-            write(context, done.ending)
+        // Answered (or failed): a request that stood waiting is passed.
+        if done.standing, done.list == nil, outcome.passes { waitingStart += 1 }
+        switch outcome {
+        case let .failed(error):
+            write(context, error.line + "\n")
+        case .again, .answered:
+            if case let .answered(response?) = outcome, !write(context, response, ending: done.ending) {
+                write(context, noRoom("", index: 0))
+            } else if case .answered(nil) = outcome {
+                write(context, done.ending)
+            }
             if let rest = done.list {
-                continueList(ok: rest.ok, lines: rest.lines, from: rest.next, context: context)
+                let next = done.standing && outcome.passes ? rest.next + 1 : rest.next
+                continueList(ok: rest.ok, lines: rest.lines, from: next, context: context)
                 if closing { close(context) }
             }
         }
@@ -602,10 +644,31 @@ final class MPDConnectionHandler: ChannelInboundHandler {
 }
 
 /// A command running off the loop: what ends its answer (`OK`, `list_OK`, nothing), and the
-/// rest of its command list.
+/// rest of its command list; `standing`: the request itself is still where it was read (the
+/// waiting request, or the list's `next`), to be carried out again or passed once answered.
 private struct Blocked {
     let ending: String
     let list: (ok: Bool, lines: [MPDCommandLine], next: Int)?
+    let standing: Bool
+}
+
+/// What a request waits for off the loop, with its command's name.
+private enum Deferral {
+    /// The client's room, whose player another client's `moveoutput` is replacing.
+    case room(String)
+    /// The player, to carry out a call it has not taken yet.
+    case call(PendingPlayerCall, String)
+}
+
+/// How work off the loop ended.
+private enum Outcome: Sendable {
+    /// Done: its answer's lines (nil or empty: the ending alone).
+    case answered(MPDResponse?)
+    case failed(MPDError)
+    /// Nothing was done: the request is carried out again.
+    case again
+
+    var passes: Bool { if case .again = self { false } else { true } }
 }
 
 /// A long answer being made as its client reads it, and the line that ends it.

@@ -48,9 +48,14 @@ public final class Rooms: Sendable {
     private let sound: SoundSettings
     private let record: Bool
     private let warn: @Sendable (String) -> Void
+    /// Called on a player's thread as it resolves a song to open (tests hold it there, as a
+    /// sleeping disk holds the open).
+    private let opening: (@Sendable (SongID) -> Void)?
 
     public init(library: ServerLibrary, store: PlayerStateStore, outputs specs: [SinkSpec], sound: SoundSettings,
-                hub: IdleHub, record: Bool, warn: @escaping @Sendable (String) -> Void) {
+                hub: IdleHub, record: Bool, opening: (@Sendable (SongID) -> Void)? = nil,
+                warn: @escaping @Sendable (String) -> Void) {
+        self.opening = opening
         self.library = library
         self.hub = hub
         self.sound = sound
@@ -270,7 +275,11 @@ public final class Rooms: Sendable {
         guard !songs.isEmpty else { return }
         for room in rooms.withLock({ Array($0.values) }) {
             let entries = room.player.status.queue.entries.filter { songs.contains($0.song) }.map(\.id)
-            if !entries.isEmpty { _ = try? room.player.perform(.remove(entries)) }
+            guard !entries.isEmpty else { continue }
+            do throws(MPDError) { try room.player.perform(.remove(entries)) } catch {
+                // Handed over and not yet carried out: waited for here (blocking work).
+                _ = error.pending?.settle()
+            }
         }
     }
 
@@ -326,7 +335,7 @@ public final class Rooms: Sendable {
             sink = fanOut
         }
         return (ServerPlayer(library: library, store: store, sink: sink, realtime: true, sound: sound, hub: hub,
-                             room: room, record: record, warn: warn), watches)
+                             room: room, record: record, opening: opening, warn: warn), watches)
     }
 
     private static func layoutPath(_ location: String) -> String { location + "/player/rooms.json" }

@@ -42,10 +42,13 @@ public final class ServerPlayer: Sendable {
     private let quitted = Atomic<Bool>(false)
     /// Signalled when the quit has saved (and again by each who waited for it).
     private let quitDone = DispatchSemaphore(value: 0)
+    /// Set when the quit has saved: a call the engine has not taken by then is carried out by
+    /// no player of this room.
+    private let quitFinished = Atomic<Bool>(false)
 
     public init(library: ServerLibrary, store: PlayerStateStore, sink: sending any AudioSink, realtime: Bool,
                 sound: SoundSettings, hub: IdleHub, room: String = "default", record: Bool,
-                warn: @escaping @Sendable (String) -> Void) {
+                opening: (@Sendable (SongID) -> Void)? = nil, warn: @escaping @Sendable (String) -> Void) {
         self.room = room
         let basis = library.snapshot.basis
         let saved = try? store.load()
@@ -58,7 +61,8 @@ public final class ServerPlayer: Sendable {
         var sound = sound
         if let volume = saved?.volume { sound.volume = min(max(volume, 0), 100) }
         engine = PlaybackEngine(queue: queue, resume: resume, sink: sink, realtime: realtime, sound: sound) { id in
-            library.snapshot.basis[id].map {
+            opening?(id)
+            return library.snapshot.basis[id].map {
                 PlayableSong(id: $0.id, path: $0.path, startAt: $0.remembersPosition ? $0.bookmarkValue?.position ?? 0 : 0,
                              replayGain: ReplayGainTags($0))
             }
@@ -135,11 +139,19 @@ public final class ServerPlayer: Sendable {
     /// What the engine does now.
     public var status: PlaybackStatus { engine.status }
 
+    /// How long a command waits on its event loop for the engine to take its call: the decode
+    /// thread takes one within milliseconds unless something holds it (a decoder's open on a
+    /// sleeping disk), and then the other clients on that loop are not kept waiting for it.
+    static let loopPatience: DispatchTimeInterval = .milliseconds(250)
+
     /// Carries out commands and returns the status after them, telling idle clients what
     /// changed (the queue's entries, the player's state, its options, the mixer).
     ///
-    /// Throws `MPDError.roomRestarting` when this player quit before carrying the commands out
-    /// (another client's `moveoutput` replaced it): the connection gives them to the new one.
+    /// Throws `MPDError.roomRestarting` when this player quit before the commands were handed
+    /// over or carried out (another client's `moveoutput` replaced it): the connection gives
+    /// them to the new one. Throws `MPDError.pending` when the engine has not taken them within
+    /// `loopPatience`: they stay handed over, once, and the connection waits for them
+    /// (`settle`) off its loop.
     @discardableResult
     public func perform(_ commands: [PlaybackCommand]) throws(MPDError) -> PlaybackStatus {
         try perform(commands) { _ in [] }
@@ -148,12 +160,39 @@ public final class ServerPlayer: Sendable {
     /// `perform`, then `more` (what the status after calls for), told to idle clients as one
     /// change: a skip while paused plays the song moved to, and MPD tells that once.
     @discardableResult
-    public func perform(_ commands: [PlaybackCommand], then more: (PlaybackStatus) -> [PlaybackCommand]) throws(MPDError) -> PlaybackStatus {
+    public func perform(_ commands: [PlaybackCommand],
+                        then more: @escaping @Sendable (PlaybackStatus) -> [PlaybackCommand]) throws(MPDError) -> PlaybackStatus {
         guard !quitted.load(ordering: .acquiring) else { throw .roomRestarting }
         let before = engine.status
         commanded.begin()
+        guard let call = engine.call(commands) else {
+            commanded.end()
+            throw .roomRestarting
+        }
+        guard call.wait(upTo: Self.loopPatience) else {
+            throw .pending(PendingPlayerCall(player: self, call: call, before: before, commands: commands, more: more))
+        }
         defer { commanded.end() }
-        guard var after = engine.performIfRunning(commands) else { throw .roomRestarting }
+        guard call.isCarriedOut else { throw .roomRestarting }
+        return finish(before: before, commands: commands, more: more)
+    }
+
+    /// Waits for a call `perform` left pending until the engine takes it; the status after it
+    /// (and after its `more`), told to idle clients, or nil when the player quit without
+    /// carrying it out (an engine left behind on a hung output never takes it: its quit saved
+    /// the queue without it). Blocking work.
+    func settle(_ pending: PendingPlayerCall) -> PlaybackStatus? {
+        defer { commanded.end() }
+        while !pending.call.wait(upTo: .milliseconds(100)) {
+            if quitFinished.load(ordering: .acquiring) { return nil }
+        }
+        guard pending.call.isCarriedOut else { return nil }
+        return finish(before: pending.before, commands: pending.commands, more: pending.more)
+    }
+
+    private func finish(before: PlaybackStatus, commands: [PlaybackCommand],
+                        more: (PlaybackStatus) -> [PlaybackCommand]) -> PlaybackStatus {
+        var after = engine.status
         let next = more(after)
         // What the first part did stays done (the quit saved it): not carried out again.
         if !next.isEmpty { after = engine.perform(next) }
@@ -207,7 +246,10 @@ public final class ServerPlayer: Sendable {
             quitDone.signal()
             return engine.hasStopped
         }
-        defer { quitDone.signal() }
+        defer {
+            quitFinished.store(true, ordering: .releasing)
+            quitDone.signal()
+        }
         saving.withLock { $0?.cancel() }
         let final = engine.quit(patience: outputHangs ? .milliseconds(250) : .seconds(3))
         // The quit's own `ended` (a song heard past half counts; an audiobook keeps its place)
