@@ -182,13 +182,39 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
     /// 50,000-song import costs about as much as encoding it (a second or so), a one-song edit
     /// nothing noticeable.
     ///
+    /// `lockWait` bounds the wait for the write lock, this process's and SQLite's together
+    /// (a server answering a client that gives up after 5 s); past it, `StoreError.busy` and
+    /// nothing is written. Nil: SQLite's busy timeout alone (30 s).
+    ///
     /// - Returns: the new seq, the transaction as stored and the basis after it; nil when `g` was.
     @discardableResult
-    public func generate(verifying: Bool? = nil,
+    public func generate(verifying: Bool? = nil, lockWait: Duration? = nil,
                          _ g: (Basis, Int) throws -> T?) throws -> (seq: Int, transaction: T, basis: Basis)? {
         let verifies = verifying ?? verifiesWrites
         if let readOnlyBecause { throw readOnlyBecause }
-        return try writer.withLock { w in
+        guard let lockWait else { return try writer.withLock { w in try generate(&w, verifies: verifies, until: nil, g) } }
+        let deadline = ContinuousClock.now + lockWait
+        while true {
+            if let done = try writer.withLockIfAvailable({ w in try generate(&w, verifies: verifies, until: deadline, g) }) {
+                return done
+            }
+            guard ContinuousClock.now < deadline else {
+                throw StoreError.busy(function: "generate", message: "another commit of this process held the library")
+            }
+            usleep(2_000)
+        }
+    }
+
+    /// `generate`'s work under the writer's lock; SQLite's lock is waited for until `deadline`.
+    private func generate(_ w: inout sending WriteSide, verifies: Bool, until deadline: ContinuousClock.Instant?,
+                          _ g: (Basis, Int) throws -> T?) throws -> (seq: Int, transaction: T, basis: Basis)? {
+        if let deadline {
+            let left = (deadline - .now).components
+            let milliseconds = left.seconds * 1000 + left.attoseconds / 1_000_000_000_000_000
+            w.log.connection.setBusyTimeout(milliseconds: Int32(clamping: max(1, milliseconds)))
+        }
+        defer { if deadline != nil { w.log.connection.setBusyTimeout(milliseconds: SQLiteConnection.defaultBusyTimeout) } }
+        do {
             var snapshot = published.withLock { $0 }
             var tail: [TailItem] = []
             var committed: (seq: Int, transaction: T)?

@@ -165,9 +165,11 @@ public final class LibrarySession: Sendable {
     ///
     /// - Parameter command: overrides the client's command for this commit (the server names
     ///   the protocol command that made it).
+    /// - Parameter lockWait: how long to wait for the write lock (`Transactor.generate`); past
+    ///   it, `StoreError.busy` and nothing is committed.
     @discardableResult
     public func commit(kind: Transaction.Kind, message: String?, undoes: [UUID]? = nil, redoes: UUID? = nil,
-                       verifying: Bool? = nil, command: String? = nil,
+                       verifying: Bool? = nil, command: String? = nil, lockWait: Duration? = nil,
                        _ generate: (DataBasis) throws -> (assertions: [Assertion], label: String)?) throws
         -> (seq: Int, transaction: Transaction)? {
         // Reading a body back before committing it guards against a Codable bug; for an import of
@@ -176,7 +178,7 @@ public final class LibrarySession: Sendable {
         // so do rollbacks of thousands of songs (a diff), whose callers pass `verifying: false`.
         let verify = verifying ?? (kind != .import && kind != .rescan)
         let client = self.client
-        let r = try transactor.generate(verifying: verify) { basis, head in
+        let r = try transactor.generate(verifying: verify, lockWait: lockWait) { basis, head in
             guard let (assertions, label) = try generate(basis) else { return nil }
             let parent = head == 0 ? nil : try transactor.summaries(from: head, through: head).first.flatMap { UUID(uuidString: $0.id) }
             return Transaction(

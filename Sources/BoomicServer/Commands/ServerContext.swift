@@ -64,6 +64,12 @@ public final class ServerContext: Sendable {
 }
 
 extension ServerContext {
+    /// How long a client's commit (a sticker, a stored playlist) waits for the library's write
+    /// lock while another process holds it (a `boomic import` or `modify` from the terminal):
+    /// less than a client waits for its answer (ncmpcpp gives up after 5 s), so the client
+    /// hears why instead of timing out, and nothing is committed behind its back.
+    static let lockWait: Duration = .seconds(3)
+
     /// From now on, blocking work answers nobody; returns once the work under way is done (a
     /// `moveoutput` saving and restarting a room), so that the rooms are quit after it.
     func finishBlockingWork() {

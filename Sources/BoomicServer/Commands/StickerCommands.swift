@@ -134,16 +134,26 @@ enum StickerCommands {
         }
     }
 
+    /// One `edit` transaction, committed off the event loop (`Invocation.blocking`): the write
+    /// lock may be another process's for seconds (a `boomic import`), and the loop's other
+    /// clients are not kept waiting for it. Past `ServerContext.lockWait` the client gets an ACK
+    /// and nothing is committed.
     private static func commit(_ inv: inout Invocation, song: SongID, _ assignments: [FieldAssignment], label: String) throws(MPDError) {
         let command = "mpd: \(inv.client.address) sticker " + inv.args.map(MPDCommandLine.quote).joined(separator: " ")
-        do {
-            _ = try inv.server.library.session.commit(kind: .edit, message: nil, command: command) { basis in
-                let a = EditGeneration.modify(basis, songs: [song], set: assignments)
-                return a.isEmpty ? nil : (a, "mpd sticker \(inv.args[0]) \(label)")
+        let name = "mpd sticker \(inv.args[0]) \(label)", library = inv.server.library
+        let failed = inv.error(.system, "")
+        inv.blocking = { () throws(MPDError) in
+            do {
+                _ = try library.session.commit(kind: .edit, message: nil, command: command, lockWait: ServerContext.lockWait) { basis in
+                    let a = EditGeneration.modify(basis, songs: [song], set: assignments)
+                    return a.isEmpty ? nil : (a, name)
+                }
+            } catch {
+                var e = failed
+                e.message = "\(error.localizedDescription)"
+                throw e
             }
-        } catch {
-            throw inv.error(.system, "\(error.localizedDescription)")
+            library.refreshNow()
         }
-        inv.server.library.refreshNow()
     }
 }

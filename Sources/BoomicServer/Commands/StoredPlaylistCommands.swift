@@ -191,25 +191,31 @@ enum StoredPlaylistCommands {
     /// One transaction, named after the client and its command; idle clients hear `stored_playlist`.
     /// `badPosition` and `exists` are MPD's texts for a position outside the playlist and a
     /// name taken, which differ by command.
+    ///
+    /// Committed off the event loop (`Invocation.blocking`), as stickers are: past
+    /// `ServerContext.lockWait` for the write lock, an ACK and nothing committed.
     private static func commit(_ inv: inout Invocation, label: String, badPosition: String = "Bad song index",
                                exists: String = "Playlist already exists",
-                               _ generate: @escaping (DataBasis) throws(ListError) -> [Assertion]) throws(MPDError) {
+                               _ generate: @escaping @Sendable (DataBasis) throws(ListError) -> [Assertion]) throws(MPDError) {
         let command = "mpd: \(inv.client.address) \(inv.command) " + inv.args.map(MPDCommandLine.quote).joined(separator: " ")
-        do {
-            _ = try inv.server.library.session.commit(kind: .playlist, message: nil, command: command) { basis in
-                let a = try generate(basis)
-                return a.isEmpty ? nil : (a, "mpd " + label)
+        let library = inv.server.library, name = inv.command
+        inv.blocking = { () throws(MPDError) in
+            do {
+                _ = try library.session.commit(kind: .playlist, message: nil, command: command, lockWait: ServerContext.lockWait) { basis in
+                    let a = try generate(basis)
+                    return a.isEmpty ? nil : (a, "mpd " + label)
+                }
+            } catch let error as ListError {
+                switch error {
+                case .notFound: throw MPDError(.noExist, "No such playlist", command: name)
+                case .exists: throw MPDError(.exist, exists, command: name)
+                case .badPosition: throw MPDError(.argument, badPosition, command: name)
+                case .badName: throw MPDError(.argument, error.message, command: name)
+                }
+            } catch {
+                throw MPDError(.system, "\(error.localizedDescription)", command: name)
             }
-        } catch let error as ListError {
-            switch error {
-            case .notFound: throw inv.error(.noExist, "No such playlist")
-            case .exists: throw inv.error(.exist, exists)
-            case .badPosition: throw inv.error(.argument, badPosition)
-            case .badName: throw inv.error(.argument, error.message)
-            }
-        } catch {
-            throw inv.error(.system, "\(error.localizedDescription)")
+            library.refreshNow()
         }
-        inv.server.library.refreshNow()
     }
 }

@@ -46,6 +46,8 @@ enum ServerConversation {
                 while engine.statusVersion == 0, Date() < deadline { usleep(2_000) }
             }
             try channel.writeInbound(ByteBuffer(string: input))
+            // Work run at once off the loop (a commit) answers through the loop.
+            channel.embeddedEventLoop.run()
             try then(channel)
             try during(channel, server)
             var out = ""
