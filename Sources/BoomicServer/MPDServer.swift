@@ -45,29 +45,40 @@ public final class MPDServer: Sendable {
     public static let lineLimit = 64 * 1024
     /// Connections at once; one more is closed at once. Each holds little (its answers wait
     /// at most 256 KiB), but without a limit a client opening connections in a loop would
-    /// hold file descriptors and memory without end. MPD's default is 100; people run more
-    /// clients than that against Boomic's tests (200), and nobody a thousand.
-    public static let maxConnections = 1024
+    /// hold file descriptors and memory without end (`ConnectionSlots` has the caps).
+    public static let maxConnections = ConnectionSlots.Limits.standard.total
 
     private let context: ServerContext
     /// The connections' loops.
     private let group: MultiThreadedEventLoopGroup
     private let listener = Mutex<Listener?>(nil)
     private let numbers = ClientNumbers()
+    /// The connections held, by whom: a connection past a cap is refused at its set-up.
+    private let slots: HeldSlots
+    /// Who a TCP connection's peer is, for the caps (tests stand a loopback address for a
+    /// remote one).
+    private let judge: @Sendable (SocketAddress?) -> ConnectionSlots.Peer
     /// Looks for hung outputs once a second while a room plays (`Rooms.dropHungOutputs`),
     /// between the blocking commands, so that it never replaces a player a `moveoutput` is
     /// replacing.
     private let watchdog = Mutex<OutputWatchdog?>(nil)
 
-    public init(context: ServerContext) {
+    public convenience init(context: ServerContext) {
+        self.init(context: context, limits: .standard, judge: ConnectionSlots.peer(of:))
+    }
+
+    init(context: ServerContext, limits: ConnectionSlots.Limits,
+         judge: @escaping @Sendable (SocketAddress?) -> ConnectionSlots.Peer) {
         self.context = context
+        slots = HeldSlots(ConnectionSlots(limits: limits))
+        self.judge = judge
         group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
     }
 
     /// Starts listening; returns once clients can connect.
     public func start(at address: Address) throws(MPDServerError) {
         let listener = try Listener(address, backlog: 256)
-        let (context, group, numbers) = (context, group, numbers)
+        let (context, group, numbers, slots, judge) = (context, group, numbers, slots, judge)
         let local: Bool
         if case .unix = address { local = true } else { local = false }
         listener.run { socket in
@@ -78,13 +89,13 @@ public final class MPDServer: Sendable {
                 .channelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
                 .channelOption(ChannelOptions.writeBufferWaterMark, value: .init(low: 64 * 1024, high: 256 * 1024))
                 .channelInitializer { channel in
-                    let open = numbers.opened()
-                    channel.closeFuture.whenComplete { _ in numbers.closed() }
-                    guard open <= Self.maxConnections else {
+                    let peer = local ? .local : judge(channel.remoteAddress)
+                    guard slots.held.withLock({ $0.admit(peer) }) else {
                         // Failed, not closed here: NIO closes a channel whose set-up failed, and
                         // registers one whose set-up succeeded (a closed one stopped its check).
                         return channel.eventLoop.makeFailedFuture(ChannelError.ioOnClosedChannel)
                     }
+                    channel.closeFuture.whenComplete { _ in slots.held.withLock { $0.release(peer) } }
                     let client = ClientState(id: numbers.next(), address: channel.remoteAddress?.description ?? "local",
                                              isLocal: local, idle: context.hub.makeSlot(), needsPassword: context.password != nil)
                     return channel.eventLoop.makeCompletedFuture {
@@ -125,12 +136,14 @@ public struct MPDServerError: Error, LocalizedError, Sendable, Equatable {
     public var errorDescription: String? { message }
 }
 
-/// Numbers connections (for message subscriptions) and counts those open, from any event loop.
+/// The connections held (`ConnectionSlots`), from any event loop.
+private final class HeldSlots: Sendable {
+    let held: Mutex<ConnectionSlots>
+    init(_ slots: ConnectionSlots) { held = Mutex(slots) }
+}
+
+/// Numbers connections (for message subscriptions), from any event loop.
 private final class ClientNumbers: Sendable {
     private let last = Atomic<Int>(0)
-    private let open = Atomic<Int>(0)
     func next() -> Int { last.add(1, ordering: .relaxed).newValue }
-    /// The count of open connections with this one.
-    func opened() -> Int { open.add(1, ordering: .relaxed).newValue }
-    func closed() { open.subtract(1, ordering: .relaxed) }
 }
