@@ -63,6 +63,52 @@ struct ServeRoomsTests {
         #expect(rooms2.lines.count == 2 && rooms2.lines[1].contains("wav:"), "\(rooms2)")
         _ = server!.stop()
     }
+    /// Rooms are capped as MPD 0.23 caps partitions (16, `default` included, with its ACK); a
+    /// room made by `newpartition` holds no thread until it is used (300 of them took a server
+    /// from 9 threads to 611), and a restart brings back only rooms with an output or a queue.
+    static let many = RunningServer.pythonPrelude + #"""
+    import os
+    pid = sys.argv[2]
+    threads = lambda: len(os.listdir("/proc/%s/task" % pid))
+    c = mpd.MPDClient(); c.connect("127.0.0.1", port)
+    c.ping()
+    before = threads()
+    for i in range(15): c.newpartition("p%d" % i)
+    out["grown"] = threads() - before
+    run("sixteenth", lambda: c.newpartition("p15"))
+    run("taken", lambda: c.newpartition("p3"))
+    d = mpd.MPDClient(); d.connect("127.0.0.1", port)
+    d.partition("p0")
+    d.add("Miles Quartet")
+    out["woken"] = d.status()["playlistlength"]
+    out["partitions"] = [p["partition"] for p in c.listpartitions()]
+    print(json.dumps(out))
+    """#
+
+    @Test func roomsAreCappedAndAnIdleOneHoldsNoThread() throws {
+        let box = try Sandbox()
+        try box.succeed("import", box.music)
+        var server = try RunningServer(box)
+        let out = try #require(try server.pythonJSON(Self.many, String(server.process.processIdentifier)) as? [String: Any])
+        func value(_ key: String) -> String { out[key].map { "\($0)" } ?? "(missing)" }
+        // Each room that plays holds two threads: 15 would be 30.
+        #expect((out["grown"] as? Int).map { $0 < 8 } == true, "threads grew by \(value("grown")) for 15 idle rooms")
+        #expect(value("sixteenth").contains("[5@0] {newpartition} too many partitions"), "\(value("sixteenth"))")
+        #expect(value("taken").contains("[56@0] {newpartition} name already exists"), "\(value("taken"))")
+        #expect(value("woken") == "3", "a room used wakes with its queue: \(value("woken"))")
+        #expect((out["partitions"] as? [String])?.count == 16, "\(value("partitions"))")
+        #expect(server.stop().status == 0)
+
+        // Only the room with a queue comes back.
+        server = try RunningServer(box)
+        let rooms = try server.python(RunningServer.pythonPrelude + #"""
+            c = mpd.MPDClient(); c.connect("127.0.0.1", port)
+            print(json.dumps([p["partition"] for p in c.listpartitions()]))
+            """#)
+        #expect(rooms.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == #"["default", "p0"]"#, "\(rooms)")
+        _ = server.stop()
+    }
+
     /// A room's players stop and start again for `moveoutput`: a tenth of a second while one
     /// plays, and as long as an output takes to let go (a sound card, here a pipe nobody reads
     /// yet). Meanwhile the server answers its other clients, those on the mover's event loop

@@ -100,7 +100,7 @@ enum ConnectionCommands {
             for name in inv.server.rooms.names { inv.response.add("partition", name) }
         },
         CommandSpec("partition", 1...1) { inv throws(MPDError) in
-            guard inv.server.rooms.player(inv.args[0]) != nil else { throw inv.error(.noExist, "partition does not exist") }
+            guard inv.server.rooms.exists(inv.args[0]) else { throw inv.error(.noExist, "partition does not exist") }
             guard inv.client.room != inv.args[0] else { return }
             inv.client.room = inv.args[0]
             // What is the room's own has changed for this client: its next `idle` says so at

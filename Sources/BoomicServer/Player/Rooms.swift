@@ -19,7 +19,9 @@ public final class Rooms: Sendable {
     }
 
     private struct Room {
-        var player: ServerPlayer
+        /// Nil while the room sleeps: it has no output and has not been used since it was made
+        /// or restored, and holds no thread (`player(_:)` wakes it).
+        var player: ServerPlayer?
         let store: PlayerStateStore
         var outputs: [Int]
         /// The calls the player makes to each of its outputs, by output id (none for a room
@@ -43,6 +45,12 @@ public final class Rooms: Sendable {
     private let restartingCount = Atomic<Int>(0)
     /// Room names in the order they were made (`default` first).
     private let order = Mutex<[String]>([])
+    /// Wakes one room at a time, so that two clients waking the same room make one player.
+    private let waking = Mutex(())
+    /// Rooms at once, `default` included: MPD 0.23's limit on partitions. Each room that plays
+    /// holds two threads and a player's buffers; without a limit, a client with no password
+    /// made hundreds.
+    public static let maxRooms = 16
     private let library: ServerLibrary
     private let hub: IdleHub
     private let sound: SoundSettings
@@ -74,18 +82,55 @@ public final class Rooms: Sendable {
         }
         let claimed = Set(assigned.values.joined())
         assigned["default"] = outputs.map(\.id).filter { !claimed.contains($0) }
+        var forgotten = false
         for name in names {
             let roomStore = name == "default" ? store : try? PlayerStateStore(libraryLocation: library.session.location, room: name)
             guard let roomStore else { continue }
-            let (player, watches) = makePlayer(room: name, store: roomStore, outputs: assigned[name] ?? [])
-            rooms.withLock { $0[name] = Room(player: player, store: roomStore, outputs: assigned[name] ?? [], watches: watches) }
+            let ids = assigned[name] ?? []
+            // A room comes back if it has an output, a queue or plays to record; it sleeps
+            // until used unless it has an output. An empty one is forgotten (a client's 300
+            // `newpartition` came back at every start).
+            if name != "default", ids.isEmpty {
+                let saved = try? roomStore.load()
+                guard let saved, !saved.queue.entries.isEmpty || !saved.pending.isEmpty else {
+                    try? FileManager.default.removeItem(atPath: roomStore.folder)
+                    forgotten = true
+                    continue
+                }
+                rooms.withLock { $0[name] = Room(player: nil, store: roomStore, outputs: [], watches: [:]) }
+            } else {
+                let (player, watches) = makePlayer(room: name, store: roomStore, outputs: ids)
+                rooms.withLock { $0[name] = Room(player: player, store: roomStore, outputs: ids, watches: watches) }
+            }
             order.withLock { $0.append(name) }
         }
+        if forgotten { saveLayout() }
     }
 
     public var names: [String] { order.withLock { $0 } }
 
-    public func player(_ room: String) -> ServerPlayer? { rooms.withLock { $0[room]?.player } }
+    /// The room's player, woken if the room sleeps; nil for no such room.
+    public func player(_ room: String) -> ServerPlayer? {
+        if let found = rooms.withLock({ $0[room].map { $0.player } }) { return found ?? wake(room) }
+        return nil
+    }
+
+    /// Whether the room exists (`player(_:)` without waking it).
+    public func exists(_ room: String) -> Bool { rooms.withLock { $0[room] != nil } }
+
+    /// Gives a sleeping room its player, from its saved state.
+    private func wake(_ name: String) -> ServerPlayer? {
+        waking.withLock { _ in
+            guard let room = rooms.withLock({ $0[name] }) else { return nil }
+            if let player = room.player { return player }
+            let (player, watches) = makePlayer(room: name, store: room.store, outputs: room.outputs)
+            rooms.withLock {
+                $0[name]?.player = player
+                $0[name]?.watches = watches
+            }
+            return player
+        }
+    }
 
     public func outputs(of room: String) -> [Output] {
         let ids = rooms.withLock { $0[room]?.outputs ?? [] }
@@ -116,13 +161,14 @@ public final class Rooms: Sendable {
     /// `newpartition NAME`: a room with no output (and a queue of its own).
     public func create(_ name: String) throws(MPDError) {
         guard Self.isValidName(name) else { throw MPDError(.argument, "bad name") }
-        guard player(name) == nil else { throw MPDError(.exist, "name already exists") }
+        guard !exists(name) else { throw MPDError(.exist, "name already exists") }
+        guard names.count < Self.maxRooms else { throw MPDError(.unknown, "too many partitions") }
         let store: PlayerStateStore
         do { store = try PlayerStateStore(libraryLocation: library.session.location, room: name) } catch {
             throw MPDError(.system, error.message)
         }
-        let (player, watches) = makePlayer(room: name, store: store, outputs: [])
-        rooms.withLock { $0[name] = Room(player: player, store: store, outputs: [], watches: watches) }
+        // Asleep until used: a room with no output that nobody has asked anything of holds no thread.
+        rooms.withLock { $0[name] = Room(player: nil, store: store, outputs: [], watches: [:]) }
         changes.add(1, ordering: .releasing)
         order.withLock { $0.append(name) }
         saveLayout()
@@ -132,7 +178,7 @@ public final class Rooms: Sendable {
     /// `delpartition NAME`: not `default`, not a room a client is in or that still has outputs
     /// (MPD's checks, in its order).
     public func delete(_ name: String) throws(MPDError) {
-        let exists = player(name) != nil
+        let exists = exists(name)
         guard Self.isValidName(name) || exists else { throw MPDError(.argument, "bad name") }
         guard exists else { throw MPDError(.noExist, "no such partition") }
         guard name != "default" else { throw MPDError(.unknown, "cannot delete the default partition") }
@@ -147,7 +193,7 @@ public final class Rooms: Sendable {
         guard room.outputs.isEmpty else { throw MPDError(.unknown, "partition still has outputs") }
         changes.add(1, ordering: .releasing)
         order.withLock { $0.removeAll { $0 == name } }
-        room.player.quit()
+        room.player?.quit()
         try? FileManager.default.removeItem(atPath: room.store.folder)
         saveLayout()
         hub.post([.partition])
@@ -232,7 +278,7 @@ public final class Rooms: Sendable {
     /// paused room's drain, an open). When none is, the watchdog sleeps until a change.
     public var mayHang: Bool {
         rooms.withLock { Array($0.values) }.contains { room in
-            room.player.status.queue.state == .playing || room.watches.values.contains(where: \.isInCall)
+            room.player?.status.queue.state == .playing || room.watches.values.contains(where: \.isInCall)
         }
     }
 
@@ -266,17 +312,20 @@ public final class Rooms: Sendable {
     }
 
     /// Seconds played in every room since the server started.
-    public var playedSeconds: Int { rooms.withLock { $0.values.reduce(0) { $0 + $1.player.playedSeconds } } }
+    public var playedSeconds: Int { rooms.withLock { $0.values.reduce(0) { $0 + ($1.player?.playedSeconds ?? 0) } } }
 
     /// Takes the entries of these songs out of every room's queue: songs whose files are gone
     /// (an `update` marked them missing, or they left the library), as MPD drops a deleted
     /// song from its queue instead of keeping an entry that cannot play.
     public func dropEntries(of songs: Set<SongID>) {
         guard !songs.isEmpty else { return }
+        // A sleeping room's saved queue keeps them until it wakes: its player passes an entry
+        // whose song is gone as one that cannot be opened.
         for room in rooms.withLock({ Array($0.values) }) {
-            let entries = room.player.status.queue.entries.filter { songs.contains($0.song) }.map(\.id)
+            guard let player = room.player else { continue }
+            let entries = player.status.queue.entries.filter { songs.contains($0.song) }.map(\.id)
             guard !entries.isEmpty else { continue }
-            do throws(MPDError) { try room.player.perform(.remove(entries)) } catch {
+            do throws(MPDError) { try player.perform(.remove(entries)) } catch {
                 // Handed over and not yet carried out: waited for here (blocking work).
                 _ = error.pending?.settle()
             }
@@ -285,7 +334,7 @@ public final class Rooms: Sendable {
 
     /// Every room's player stops and saves.
     public func quitAll() {
-        for room in rooms.withLock({ Array($0.values) }) { room.player.quit() }
+        for room in rooms.withLock({ Array($0.values) }) { room.player?.quit() }
     }
 
     /// Replaces a room's player, which played on `outputs`: one of them that hung it (in a call,
@@ -295,7 +344,7 @@ public final class Rooms: Sendable {
     /// has switched it off), so the player is given a moment to stop, not 3 s.
     private func restart(_ name: String, outputs ids: [Int], outputHangs: Bool = false) {
         guard let room = rooms.withLock({ $0[name] }) else { return }
-        if !room.player.quit(outputHangs: outputHangs) {
+        if let old = room.player, !old.quit(outputHangs: outputHangs) {
             let hung = ids.filter { switches[$0].isOn && room.watches[$0]?.isInCall == true }
             for id in hung {
                 switches[id].set(false)
