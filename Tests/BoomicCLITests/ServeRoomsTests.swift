@@ -65,7 +65,8 @@ struct ServeRoomsTests {
     }
     /// Rooms are capped as MPD 0.23 caps partitions (16, `default` included, with its ACK); a
     /// room made by `newpartition` holds no thread until it is used (300 of them took a server
-    /// from 9 threads to 611), and a restart brings back only rooms with an output or a queue.
+    /// from 9 threads to 611) nor once its last client has left it stopped, and a restart
+    /// brings back only rooms with an output or a queue.
     static let many = RunningServer.pythonPrelude + #"""
     import os
     pid = sys.argv[2]
@@ -81,6 +82,12 @@ struct ServeRoomsTests {
     d.partition("p0")
     d.add("Miles Quartet")
     out["woken"] = d.status()["playlistlength"]
+    out["awake"] = threads()
+    # The last client leaves the stopped room: it goes back to sleep, its player's two threads end.
+    d.partition("default")
+    deadline = time.time() + 10
+    while threads() > out["awake"] - 2 and time.time() < deadline: time.sleep(0.05)
+    out["asleep"] = threads()
     out["partitions"] = [p["partition"] for p in c.listpartitions()]
     print(json.dumps(out))
     """#
@@ -96,6 +103,8 @@ struct ServeRoomsTests {
         #expect(value("sixteenth").contains("[5@0] {newpartition} too many partitions"), "\(value("sixteenth"))")
         #expect(value("taken").contains("[56@0] {newpartition} name already exists"), "\(value("taken"))")
         #expect(value("woken") == "3", "a room used wakes with its queue: \(value("woken"))")
+        let awake = out["awake"] as? Int ?? 0, asleep = out["asleep"] as? Int ?? 99
+        #expect(asleep <= awake - 2, "the room left sleeps again: \(awake) threads, then \(asleep)")
         #expect((out["partitions"] as? [String])?.count == 16, "\(value("partitions"))")
         #expect(server.stop().status == 0)
 

@@ -102,7 +102,10 @@ enum ConnectionCommands {
         CommandSpec("partition", 1...1) { inv throws(MPDError) in
             guard inv.server.rooms.exists(inv.args[0]) else { throw inv.error(.noExist, "partition does not exist") }
             guard inv.client.room != inv.args[0] else { return }
+            let left = inv.client.room, rooms = inv.server.rooms
             inv.client.room = inv.args[0]
+            // The room left may go back to sleep (its player stops: blocking work).
+            if left != "default" { inv.server.runBlocking { rooms.sleepIfIdle(left) } }
             // What is the room's own has changed for this client: its next `idle` says so at
             // once, and it reloads the room's queue and state. As in MPD 0.23, that is all it
             // says: what else was pending is dropped.

@@ -90,6 +90,10 @@ final class MPDConnectionHandler: ChannelInboundHandler {
     func channelInactive(context: ChannelHandlerContext) {
         _ = client.idle.endWait()
         server.hub.remove(client.idle)
+        if client.room != "default" {
+            let (rooms, room) = (server.rooms, client.room)
+            server.runBlocking { rooms.sleepIfIdle(room) }
+        }
         let id = client.id
         let names = Array(client.subscriptions.keys)
         server.channels.withLock { channels in

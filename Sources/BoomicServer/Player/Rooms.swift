@@ -118,6 +118,25 @@ public final class Rooms: Sendable {
     /// Whether the room exists (`player(_:)` without waking it).
     public func exists(_ room: String) -> Bool { rooms.withLock { $0[room] != nil } }
 
+    /// Puts a room to sleep when nothing needs its player: it has no output, is stopped, and no
+    /// client is in it (the last one left). Its player saves its state and stops, so the room
+    /// holds no thread until it is used again. Blocking work.
+    public func sleepIfIdle(_ name: String) {
+        guard name != "default" else { return }
+        waking.withLock { _ in
+            guard let room = rooms.withLock({ $0[name] }), let player = room.player, room.outputs.isEmpty,
+                  player.status.queue.state == .stopped, !hub.isOccupied(name), !isRestarting(name) else { return }
+            rooms.withLock {
+                $0[name]?.player = nil
+                $0[name]?.watches = [:]
+            }
+            // Connections look their room's player up again; a command already given to this
+            // one is carried out before the quit or, dropped by it, by the woken player.
+            changes.add(1, ordering: .releasing)
+            player.quit()
+        }
+    }
+
     /// Gives a sleeping room its player, from its saved state.
     private func wake(_ name: String) -> ServerPlayer? {
         waking.withLock { _ in
