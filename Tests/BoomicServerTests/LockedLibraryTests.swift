@@ -39,7 +39,12 @@ import Testing
         }
     }
 
-    @Test func aStickerWaitsOffTheLoopAndGivesUpBeforeTheClientDoes() throws {
+    @Test(arguments: [
+        ("sticker set song \"PATH\" rating 8", "sticker"),
+        ("save Evening", "save"),
+        ("playlistadd Evening \"PATH\"", "playlistadd"),
+    ])
+    func aCommitWaitsOffTheLoopAndGivesUpBeforeTheClientDoes(_ request: String, _ command: String) throws {
         let work = BlockingCommandTests.HeldWork()
         var library = ""
         var songs: [Song] = []
@@ -48,7 +53,7 @@ import Testing
             defer { if holder.isHolding { holder.release() } }
             let head = server.library.snapshot.basis, seq = server.library.session.head
             let path = String(songs[0].path.dropFirst(library.count + 1))
-            try channel.writeInbound(ByteBuffer(string: "sticker set song \"\(path)\" rating 8\n"))
+            try channel.writeInbound(ByteBuffer(string: request.replacingOccurrences(of: "PATH", with: path) + "\n"))
             #expect(try BlockingCommandTests.read(channel) == MPDConnectionHandler.greeting, "no answer yet")
 
             // Another client on the same loop is answered while the lock is held.
@@ -62,15 +67,16 @@ import Testing
             #expect(holder.isHolding, "status answered while the other process holds the lock")
             _ = try? other.finish()
 
-            // The sticker's commit, off the loop: it gives up while the lock is still held.
+            // The commit, off the loop: it gives up while the lock is still held.
             #expect(work.count == 1)
             work.runAll(channel)
             let answer = try BlockingCommandTests.read(channel)
             #expect(holder.isHolding, "the ACK came from the wait, not from the lock's release")
-            #expect(answer.hasPrefix("ACK [52@0] {sticker} Another boomic process kept the library locked"), "\(answer)")
+            #expect(answer.hasPrefix("ACK [52@0] {\(command)} Another boomic process kept the library locked"), "\(answer)")
             holder.release()
             server.library.refreshNow()
             #expect(server.library.snapshot.basis[songs[0].id]?.rating == head[songs[0].id]?.rating, "nothing committed")
+            #expect(server.library.snapshot.basis.playlistsByName.isEmpty, "nothing committed")
             #expect(server.library.session.head == seq, "no transaction")
         }, songs: { dir in
             library = dir

@@ -27,6 +27,8 @@ public final class Rooms: Sendable {
         /// The calls the player makes to each of its outputs, by output id (none for a room
         /// that plays on `null`): how the room tells whether an output hangs its player.
         var watches: [Int: FanOutSink.CallWatch]
+        /// Seconds played by the players this room put to sleep (`stats`' playtime goes on).
+        var heardAsleep = 0
     }
 
     public let outputs: [Output]
@@ -129,6 +131,7 @@ public final class Rooms: Sendable {
             rooms.withLock {
                 $0[name]?.player = nil
                 $0[name]?.watches = [:]
+                $0[name]?.heardAsleep += player.playedSeconds
             }
             // Connections look their room's player up again; a command already given to this
             // one is carried out before the quit or, dropped by it, by the woken player.
@@ -331,7 +334,9 @@ public final class Rooms: Sendable {
     }
 
     /// Seconds played in every room since the server started.
-    public var playedSeconds: Int { rooms.withLock { $0.values.reduce(0) { $0 + ($1.player?.playedSeconds ?? 0) } } }
+    public var playedSeconds: Int {
+        rooms.withLock { $0.values.reduce(0) { $0 + $1.heardAsleep + ($1.player?.playedSeconds ?? 0) } }
+    }
 
     /// Takes the entries of these songs out of every room's queue: songs whose files are gone
     /// (an `update` marked them missing, or they left the library), as MPD drops a deleted
