@@ -12,7 +12,8 @@ import Testing
 /// A command whose call to the player is held up (the player's thread stuck in a decoder's
 /// open, as on a sleeping USB disk) is carried out once, and answered when it is: the call
 /// stays handed over while its client waits off the event loop. (A call that timed out was
-/// taken for a restarting room and sent again: five copies of one `add` in the queue.)
+/// taken for a restarting room and sent again: five copies of one `add` in the queue.) An
+/// `addid` held up so gets its `Id:` from the status after its call.
 @Suite struct PendingCallTests {
     /// Holds the player's thread where it resolves a song to open, until the test lets go.
     final class Gate: Sendable {
@@ -79,7 +80,7 @@ import Testing
             // `play` opens the song: the player's thread is held there, and the play waits.
             try first.writeInbound(ByteBuffer(string: "play\n"))
             #expect(gate.awaitHeld(), "the player's thread reached the open")
-            try second.writeInbound(ByteBuffer(string: "add \"\(uri(songs[1]))\"\n"))
+            try second.writeInbound(ByteBuffer(string: "addid \"\(uri(songs[1]))\"\n"))
             #expect(try Self.read(second) == "", "no answer while the add is not carried out")
             #expect(try Self.read(first) == "", "no answer while the play is not carried out")
 
@@ -90,10 +91,12 @@ import Testing
                 work.runAll(first)
                 second.embeddedEventLoop.run()
             }
-            #expect(try Self.read(second) == "OK\n", "the add answered once it was carried out")
+            let added = try Self.read(second)
             #expect(try Self.read(first) == "OK\n")
             let queue = try #require(rooms.player("default")).status.queue
             #expect(queue.entries.map(\.song) == [songs[0].id, songs[1].id], "each added once: \(queue.entries.map(\.song))")
+            // The answer made from the status after the call: the new entry's id.
+            #expect(added == "Id: \(queue.entries.last!.id.rawValue)\nOK\n", "the addid answered once it was carried out: \(added)")
         }
     }
 }
