@@ -367,6 +367,11 @@ public final class Rooms: Sendable {
     /// move left two threads and 1.7 MB behind. `outputHangs`: the caller knows one does (and
     /// has switched it off), so the player is given a moment to stop, not 3 s.
     private func restart(_ name: String, outputs ids: [Int], outputHangs: Bool = false) {
+        // Not beside a wake of the same room: each would make a player, and one be left running.
+        waking.withLock { _ in restartAwake(name, outputs: ids, outputHangs: outputHangs) }
+    }
+
+    private func restartAwake(_ name: String, outputs ids: [Int], outputHangs: Bool) {
         guard let room = rooms.withLock({ $0[name] }) else { return }
         if let old = room.player, !old.quit(outputHangs: outputHangs) {
             let hung = ids.filter { switches[$0].isOn && room.watches[$0]?.isInCall == true }
