@@ -76,15 +76,20 @@ extension Transactor {
         try reader.withLock { try $0.log.head() }
     }
 
-    /// Calls `body` with every transaction from `from` on, oldest first: for export and verify.
+    /// Calls `body` with every transaction with `from <= seq <= through`, oldest first: for
+    /// export and verify.
     ///
     /// Reads pages of `pageSize` rows and calls `body` outside the store's locks, so memory stays
-    /// flat however long the log and `body` may use this transactor. Throws at the first damaged
-    /// or unreadable row, after `body` has seen every row before it.
-    public func forEachEntry(from: Int = 1, pageSize: Int = 256, _ body: (LogEntry<T>) throws -> Void) throws {
+    /// flat however long the log and `body` may use this transactor. Other processes may commit
+    /// between pages: a caller that compares with a state it holds (verify, with the basis it
+    /// opened) passes that state's head as `through`, and since the log only grows, the rows it
+    /// reads are one consistent snapshot. Throws at the first damaged or unreadable row, after
+    /// `body` has seen every row before it.
+    public func forEachEntry(from: Int = 1, through: Int = .max, pageSize: Int = 256,
+                             _ body: (LogEntry<T>) throws -> Void) throws {
         var next = from
-        while true {
-            let page = try entries(from: next, limit: max(1, pageSize))
+        while next <= through {
+            let page = try entries(from: next, through: through, limit: max(1, pageSize))
             for entry in page { try body(entry) }
             guard let last = page.last else { return }
             next = last.seq + 1

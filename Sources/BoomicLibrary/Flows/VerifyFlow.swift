@@ -28,19 +28,26 @@ public enum VerifyFlow {
 
     public static func run(_ lib: LibrarySession, repair: Bool) throws -> Report {
         var r = Report()
-        let checkpoints = Set(try lib.transactor.checkpointSeqs())
-        r.checkpoints = checkpoints.count
+        // One snapshot: the library as opened, and the log up to the head it was opened at.
+        // Another process (a playing server records each play) may commit while this runs; the
+        // log only grows, so its rows up to `head` are what they were when the library opened.
+        let (head, opened) = lib.transactor.state
+        let checkpoints = Set(try lib.transactor.checkpointSeqs().filter { $0 <= head })
         var replayed = DataBasis()
-        let head = lib.head
-        try lib.transactor.forEachEntry { e in
+        try lib.transactor.forEachEntry(through: head) { e in
             replayed = replayed.applying(e.transaction)
             r.transactions += 1
             if checkpoints.contains(e.seq) {
                 do {
-                    if let stored = try lib.transactor.storedCheckpoint(at: e.seq), stored != replayed {
-                        r.checkpointProblems.append("checkpoint \(e.seq) differs from the log replayed to \(e.seq)")
+                    // nil: another process thinned it away meanwhile, which is no damage.
+                    if let stored = try lib.transactor.storedCheckpoint(at: e.seq) {
+                        r.checkpoints += 1
+                        if stored != replayed {
+                            r.checkpointProblems.append("checkpoint \(e.seq) differs from the log replayed to \(e.seq)")
+                        }
                     }
                 } catch {
+                    r.checkpoints += 1
                     r.checkpointProblems.append("checkpoint \(e.seq) is damaged (\(error.localizedDescription))")
                 }
             }
@@ -48,19 +55,19 @@ public enum VerifyFlow {
                 r.problems += replayed.invariantViolations().map { "after \(e.seq): \($0)" }
             }
         }
-        if replayed != lib.basis { r.problems.append("the opened library differs from the log replayed from the start") }
+        if replayed != opened { r.problems.append("the opened library differs from the log replayed from the start") }
 
         let fm = FileManager.default
         var seenArt = Set<String>()
         let art = try ArtStore(directory: lib.location + "/art")
-        for s in lib.basis.songs.values {
+        for s in opened.songs.values {
             if let a = s.art, seenArt.insert(a).inserted, art.path(forHash: a) == nil { r.picturesMissing += 1 }
             if !s.missing, !fm.fileExists(atPath: s.path) { r.filesMissing.append(s.path) }
         }
         r.filesMissing.sort()
         r.pictures = seenArt.count
-        r.songs = lib.basis.songs.count
-        r.markedMissing = lib.basis.songs.values.reduce(0) { $0 + ($1.missing ? 1 : 0) }
+        r.songs = opened.songs.count
+        r.markedMissing = opened.songs.values.reduce(0) { $0 + ($1.missing ? 1 : 0) }
         let m = r.picturesMissing, gone = r.filesMissing.count
         if m > 0 { r.problems.append("\(m) cover\(m == 1 ? " is" : "s are") missing from art/; run 'boomic import' to store them again") }
         if gone > 0 {
