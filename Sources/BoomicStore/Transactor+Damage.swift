@@ -21,7 +21,7 @@ extension Transactor {
         let holes = ex.holes
         guard let firstHole = holes.first else {
             return Salvage(checkpoint: nil, entries: rows.map { LogEntry(seq: $0.key, transaction: $0.value) }.sorted { $0.seq < $1.seq },
-                           lost: [], folded: [])
+                           lost: [], folded: [], end: ex.end, cutShort: ex.cutShort)
         }
         var start: (seq: Int, basis: Basis)?
         if let codec {
@@ -40,7 +40,7 @@ extension Transactor {
             .map { LogEntry(seq: $0.key, transaction: $0.value) }.sorted { $0.seq < $1.seq }
         let lost = Set(holes).union(stop > ex.end ? [] : Array(stop...ex.end)).sorted()
         let folded = rows.keys.filter { $0 <= from }.sorted()
-        return Salvage(checkpoint: start, entries: entries, lost: lost, folded: folded)
+        return Salvage(checkpoint: start, entries: entries, lost: lost, folded: folded, end: ex.end, cutShort: ex.cutShort)
     }
 
     /// Reads everything readable of the log at `path`, tolerating damage at every step.
@@ -70,6 +70,10 @@ extension Transactor {
             } catch {}
         }
         let newestCheckpoint = (try? log.connection.scalarInt("SELECT max(seq) FROM checkpoints")) ?? 0
+        // What SQLite cannot say: the pages past a truncated file's end, and the seqs their
+        // surviving parents name. Only a file whose WAL is empty holds every page itself.
+        let root = (try? log.connection.scalarInt("SELECT rootpage FROM sqlite_master WHERE name = 'log'")) ?? 0
+        let pages = walIsEmpty(path) ? LogFilePages.read(path: path, root: root, walking: !integrity.isEmpty) : nil
         var rows: [Int: T] = [:]
         var damaged: [LogExamination.Damaged] = []
         var present: [Int] = []
@@ -87,11 +91,14 @@ extension Transactor {
                 damaged.append(.init(seq: seq, reason: Self.reason(error)))
             }
         }
-        let end = max(present.last ?? 0, newestCheckpoint)
+        let highestNamed = pages?.highestNamed ?? 0
+        let end = max(present.last ?? 0, newestCheckpoint, highestNamed)
         let have = Set(present)
         let missing = end == 0 ? [] : (1...end).filter { !have.contains($0) }
-        let ex = LogExamination(present: present, newestCheckpoint: newestCheckpoint, missing: missing,
+        var ex = LogExamination(present: present, newestCheckpoint: newestCheckpoint, missing: missing,
                                 damaged: damaged, integrity: integrity)
+        ex.highestNamed = highestNamed
+        if let pages, pages.isCutShort { ex.cutShort = .init(pages: pages.present, of: pages.expected) }
         return (ex, rows, log)
     }
 

@@ -137,5 +137,34 @@ import Testing
         let verify = try box.boomic("verify")
         #expect(!verify.signaled && verify.status == 1 && verify.stderr.contains("damaged"), "\(verify)")
         if keep > 4096 { try Self.salvage(box, listings) }
+        if keep >= 4096 { try Self.expectCutShortSaid(box, context: "truncated to \(keep) of \(size) bytes") }
+    }
+
+    /// The file cut to one page, half its pages, all but its last page, or a few bytes short:
+    /// neither the salvage nor `verify` (nor `--repair`) says that nothing is lost (issue 33, 11:
+    /// a file cut to one page salvaged as "the whole log" of 0 transactions).
+    @Test(arguments: ["page", "half", "allButLast", "bytes"])
+    func aFileCutShortIsNeverTheWholeLog(_ cut: String) throws {
+        let (box, _) = try Self.library()
+        let log = box.library + "/library.sqlite"
+        let size = (try FileManager.default.attributesOfItem(atPath: log)[.size] as? Int) ?? 0
+        let pages = size / 4096
+        try #require(pages >= 4, "the library spans \(pages) pages")
+        let keep = ["page": 4096, "half": pages / 2 * 4096, "allButLast": (pages - 1) * 4096][cut] ?? size - 100
+        try #require(truncate(log, off_t(keep)) == 0)
+        try Self.expectCutShortSaid(box, context: "truncated to \(keep) of \(size) bytes")
+    }
+
+    /// `export --salvage` and `verify` say the file is cut short and how far the loss may reach.
+    static func expectCutShortSaid(_ box: Sandbox, context: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let salvage = try box.boomic("export", "--salvage", "-o", box.root + "/salvage.jsonl")
+        #expect(!salvage.stderr.contains("nothing is lost") && salvage.stderr.contains("no longer says how many"),
+                "\(context): \(salvage)", sourceLocation: sourceLocation)
+        for arguments in [["verify"], ["verify", "--repair"]] {
+            let verify = try box.boomic(arguments)
+            #expect(!verify.signaled && verify.status == 1 && !verify.stderr.contains("no transaction lost")
+                    && verify.stderr.contains("lost: ") && verify.stderr.contains("cut short"),
+                    "\(context): \(verify)", sourceLocation: sourceLocation)
+        }
     }
 }

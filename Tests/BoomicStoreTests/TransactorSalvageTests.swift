@@ -89,6 +89,40 @@ import Testing
         }
     }
 
+    /// A file cut short (as a full disk or a bad copy leaves it) loses the transactions on its
+    /// missing pages, which SQLite reads as no rows at all: the salvage and the examination never
+    /// say "nothing is lost" then, and every transaction not saved is in the lost range or past
+    /// the end it names, which the file being cut short leaves open (issue 33, 11: a file cut to
+    /// one page salvaged as "the whole log" of 0 transactions).
+    @Test func aFileCutShortNeverSalvagesAsTheWholeLog() throws {
+        try withTemporaryDirectory { dir in
+            let path = dir + "/library.sqlite"
+            let count = 400
+            var rng = SplitMix64(seed: 5)
+            let store = try openToy(path, checkpointEvery: 100)
+            try store.appendAll((0..<count).map { rng.op(at: Double($0)) })
+            store.close()
+            let whole = try #require(FileManager.default.contents(atPath: path))
+            let page = 4096
+            let pages = whole.count / page
+            try #require(pages >= 8, "the log spans \(pages) pages")
+            for keep in [page, 2 * page, pages / 2 * page, (pages - 1) * page, whole.count - 100] {
+                let cut = dir + "/cut-\(keep).sqlite"
+                try whole.prefix(keep).write(to: URL(fileURLWithPath: cut))
+                let context = "cut to \(keep) of \(whole.count) bytes"
+                let ex = try ToyStore.examine(path: cut)
+                #expect(!ex.isIntact && ex.losesTransactions && ex.cutShort != nil, "\(context): \(ex)")
+                #expect(ex.lostDescription.contains("no longer says how many"), "\(context): \(ex.lostDescription)")
+                let s = try ToyStore.salvage(path: cut, codec: countersCodec)
+                #expect(s.losesTransactions && s.cutShort == ex.cutShort, "\(context)")
+                // Every transaction not kept (as a row, or folded into the checkpoint) is named lost.
+                let kept = Set(s.entries.map(\.seq)).union(s.checkpoint.map { Array(1...$0.seq) } ?? [])
+                let unnamed = (1...count).filter { !kept.contains($0) && !s.lost.contains($0) && $0 <= s.end }
+                #expect(unnamed.isEmpty, "\(context): \(describeSeqs(unnamed)) neither kept nor said lost")
+            }
+        }
+    }
+
     /// After a commit returns, the database file alone holds it: the `-wal` is folded back
     /// (and after `close`, deleted), so a copy of the file, or the file with its `-wal` and
     /// `-shm` deleted, opens with every transaction.

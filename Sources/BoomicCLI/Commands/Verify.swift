@@ -58,7 +58,7 @@ struct Verify: ParsableCommand {
         let path = location + "/" + LibrarySession.logName
         guard FileManager.default.fileExists(atPath: path) else { return } // opening says so
         var ex = try Transactor<Transaction, DataBasis>.examine(path: path)
-        if repair, !ex.isIntact, ex.holes.isEmpty, (try? Transactor<Transaction, DataBasis>.rebuildIndexes(path: path)) != nil {
+        if repair, !ex.isIntact, !ex.losesTransactions, (try? Transactor<Transaction, DataBasis>.rebuildIndexes(path: path)) != nil {
             let before = ex.integrity
             ex = try Transactor<Transaction, DataBasis>.examine(path: path)
             if ex.isIntact {
@@ -74,9 +74,9 @@ struct Verify: ParsableCommand {
                 + "\(ex.missing.count == 1 ? "is" : "are") missing from the log (it reaches \(ex.end))")
         }
         for d in ex.damaged { Terminal.warn("problem: transaction \(d.seq) is unreadable (\(d.reason))") }
-        let holes = ex.holes
+        if let cut = ex.cutShort { Terminal.warn("problem: library.sqlite: \(cut.description)") }
         throw CLIError("verify found the log damaged"
-            + (holes.isEmpty ? " (no transaction lost; 'boomic verify --repair' rebuilds its indexes)" : " (lost: \(describeSeqs(holes)))")
+            + (ex.losesTransactions ? " (lost: \(ex.lostDescription))" : " (no transaction lost; 'boomic verify --repair' rebuilds its indexes)")
             + "; save what is readable with 'boomic export --salvage -o FILE', then 'boomic import-json --library NEWDIR FILE', "
             + "or restore library.sqlite from a backup")
     }

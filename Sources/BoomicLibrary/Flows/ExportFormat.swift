@@ -111,15 +111,15 @@ public enum ExportFormat {
         }
         out += s.entries.map(\.transaction)
         let report: String
-        if s.lost.isEmpty {
+        if !s.losesTransactions {
             report = "salvage: nothing is lost; this is the whole log"
         } else if out.isEmpty {
-            report = "salvage: nothing could be saved (no readable transaction before the first lost one, and no intact checkpoint after it); lost: \(describeSeqs(s.lost))"
+            report = "salvage: nothing could be saved (no readable transaction before the first lost one, and no intact checkpoint after it); lost: \(s.lostDescription)"
         } else {
             let kept = s.checkpoint.map { "the state after transaction \($0.seq) (from its checkpoint) and " } ?? ""
             let last = s.entries.last?.seq ?? s.checkpoint?.seq ?? 0
             report = "salvage: kept \(kept)\(s.entries.count) transaction\(s.entries.count == 1 ? "" : "s") up to \(last); "
-                + "lost: \(describeSeqs(s.lost))"
+                + "lost: \(s.lostDescription)"
         }
         let all = out
         return Salvage(entries: { body in
