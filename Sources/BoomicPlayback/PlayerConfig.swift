@@ -1,4 +1,6 @@
 import BoomicAudio
+import BoomicCore
+import BoomicSystem
 import Foundation
 import TOMLKit
 
@@ -49,6 +51,9 @@ public struct PlayerConfig: Sendable, Equatable {
     /// speed it was left at unless `--speed` is given.
     public var speed = Setting(value: 1.0, source: .builtIn)
 
+    /// The line of the file each key given there is on, for messages about its value.
+    public var lines: [String: Int] = [:]
+
     public static let keys = ["output", "replaygain", "preamp", "replaygain_missing", "eq", "volume", "speed"]
     public static let replayGainModes = ["off", "track", "album", "auto"]
 
@@ -62,13 +67,24 @@ public struct PlayerConfig: Sendable, Equatable {
         return base + "/boomic/config.toml"
     }
 
-    /// The defaults with the file's values over them; no file is no error.
+    /// The defaults with the file's values over them; no file is no error, but a file that is
+    /// there and cannot be read (no permission, a folder, a device, a FIFO) is: the player would
+    /// otherwise run at the built-in volume on the built-in device without a word.
     public static func load(path: String = defaultPath()) throws(ConfigError) -> PlayerConfig {
         var config = PlayerConfig()
-        guard let data = FileManager.default.contents(atPath: path) else { return config }
+        guard let bytes = try contents(of: path) else { return config }
+        func lineAt(_ offset: Int) -> Int { bytes[..<offset].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 } }
+        // TOML forbids both; the parser reads a C string, so a NUL would end the file there unseen.
+        if let nul = bytes.firstIndex(of: 0) {
+            throw ConfigError(path: path, key: nil, line: lineAt(nul), reason: "holds a NUL byte, which TOML does not allow; is it a text file?")
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            let bad = bytes.indices.first { String(validating: bytes[..<$0], as: UTF8.self) == nil } ?? bytes.count
+            throw ConfigError(path: path, key: nil, line: lineAt(max(0, bad - 1)), reason: "is not UTF-8 text, which TOML requires")
+        }
         let table: TOMLTable
         do {
-            table = try TOMLTable(string: String(decoding: data, as: UTF8.self))
+            table = try TOMLTable(string: text)
         } catch let error as TOMLParseError {
             throw ConfigError(path: path, key: nil, reason: "not TOML: \(error.description) (line \(error.source.begin.line))")
         } catch {
@@ -77,7 +93,9 @@ public struct PlayerConfig: Sendable, Equatable {
         let source = Source.file(path)
         for key in table.keys.sorted() {
             let value = table[key]!
-            func bad(_ reason: String) -> ConfigError { ConfigError(path: path, key: key, reason: reason) }
+            let line = Self.line(of: key, in: text)
+            config.lines[key] = line
+            func bad(_ reason: String) -> ConfigError { ConfigError(path: path, key: key, line: line, reason: reason) }
             switch key {
             case "output":
                 guard let s = value.string else { throw bad("takes a string such as \"alsa\", \"alsa:DEVICE\", \"null\" or \"wav:FILE\"") }
@@ -93,6 +111,17 @@ public struct PlayerConfig: Sendable, Equatable {
                 if key == "preamp" { config.preamp = Setting(value: db, source: source) } else { config.replaygainMissing = Setting(value: db, source: source) }
             case "eq":
                 guard let s = value.string else { throw bad("takes a string: a preset, a saved profile, a file or bands such as \"60=+3,1k=-2\"") }
+                // What can be told without the library: a name may still be a saved profile.
+                if s.lowercased() != "off" {
+                    do { _ = try EQSpec.resolve(s, savedProfile: { _ in nil }) } catch let error as EQSpecError {
+                        switch error {
+                        case .unknown, .unreadableFile: break
+                        default: throw bad("\"\(OneLine.excerpt(s, around: 0))\": \(error.message)")
+                        }
+                    } catch {
+                        throw bad("\"\(OneLine.excerpt(s, around: 0))\": \(error.localizedDescription)")
+                    }
+                }
                 config.eq = Setting(value: s, source: source)
             case "volume":
                 guard let v = value.int, (0...100).contains(v) else { throw bad("takes a whole number from 0 to 100") }
@@ -107,6 +136,65 @@ public struct PlayerConfig: Sendable, Equatable {
             }
         }
         return config
+    }
+
+    /// The equalizer in force, nil when off; `savedProfile` answers the library's saved
+    /// profiles. An `eq` from the file that resolves to nothing is a `ConfigError` naming the
+    /// file, the line and the key; from the command line, the resolver's error as it is (the
+    /// caller names its flag).
+    public func equalizer(savedProfile: (String) throws -> EQSpec?) throws -> EQSpec? {
+        guard eq.value.lowercased() != "off" else { return nil }
+        do {
+            return try EQSpec.resolve(eq.value, savedProfile: savedProfile)
+        } catch {
+            guard case let .file(path) = eq.source else { throw error }
+            throw ConfigError(path: path, key: "eq", line: lines["eq"],
+                              reason: "\"\(OneLine.excerpt(eq.value, around: 0))\": \(error.localizedDescription)")
+        }
+    }
+
+    /// The file's bytes; nil when there is no file. Opened without blocking (a FIFO would wait
+    /// for a writer forever) and read only when it is a regular file.
+    static func contents(of path: String) throws(ConfigError) -> [UInt8]? {
+        func unusable(_ reason: String) -> ConfigError {
+            ConfigError(path: path, key: nil, reason: reason + "; the player's defaults are read from it, so fix or remove it")
+        }
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor(path: path, flags: O_RDONLY | O_NONBLOCK)
+        } catch {
+            if error.isNotFound { return nil }
+            throw unusable("cannot be read (\(error.reason))")
+        }
+        do {
+            let kind = try fd.status().st_mode & S_IFMT
+            switch kind {
+            case S_IFREG: return try fd.readAll(limit: 1 << 20)
+            case S_IFDIR: throw unusable("is a folder, not a file")
+            case S_IFIFO: throw unusable("is a FIFO, not a file")
+            case S_IFCHR, S_IFBLK: throw unusable("is a device, not a file")
+            default: throw unusable("is not a regular file")
+            }
+        } catch let error as ConfigError {
+            throw error
+        } catch let error as SystemError {
+            throw unusable(error.isFileTooLarge ? "is larger than 1 MiB" : "cannot be read (\(error.reason))")
+        } catch {
+            throw unusable("cannot be read (\(error))")
+        }
+    }
+
+    /// The line of a top-level `key = …` (bare or quoted) in `text`.
+    static func line(of key: String, in text: String) -> Int? {
+        let forms = [key, "\"\(key)\"", "'\(key)'"]
+        for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let trimmed = line.drop { $0 == " " || $0 == "\t" }
+            for form in forms where trimmed.hasPrefix(form)
+                && trimmed.dropFirst(form.count).drop(while: { $0 == " " || $0 == "\t" }).hasPrefix("=") {
+                return i + 1
+            }
+        }
+        return nil
     }
 
     /// Every setting in force, for `boomic config`.
@@ -124,12 +212,23 @@ public struct PlayerConfig: Sendable, Equatable {
     static func decibels(_ db: Double) -> String { String(format: "%+.1f dB", db) }
 }
 
-/// A config file that cannot be used: one line naming the file and the key.
+/// A config file that cannot be used: one line naming the file, the line and the key.
 public struct ConfigError: Error, Sendable, Equatable, LocalizedError, CustomStringConvertible {
     public let path: String
     public let key: String?
+    public let line: Int?
     public let reason: String
 
-    public var description: String { "\(path): " + (key.map { "\($0) \(reason)" } ?? reason) }
+    public init(path: String, key: String?, line: Int? = nil, reason: String) {
+        self.path = path
+        self.key = key
+        self.line = line
+        self.reason = reason
+    }
+
+    /// `/home/a/.config/boomic/config.toml:3: eq "loud": no EQ preset …`.
+    public var description: String {
+        "\(path)" + (line.map { ":\($0)" } ?? "") + ": " + (key.map { "\($0) \(reason)" } ?? reason)
+    }
     public var errorDescription: String? { description }
 }

@@ -47,4 +47,62 @@ import Testing
             #expect(run.status == 1 && run.errorLines.count == 1 && run.stderr.contains(named) && run.stderr.contains("config.toml"), "\(run)")
         }
     }
+
+    /// A config.toml that is there but cannot be read is one line naming it and a non-zero exit,
+    /// never the built-in defaults in silence (issue 33, 12: playback at volume 100 on the
+    /// default device). A FIFO is opened without blocking: reading one waited for a writer forever.
+    @Test(arguments: ["folder", "fifo", "device", "no permission"])
+    func anUnreadableFileIsOneLineNamingIt(_ kind: String) throws {
+        if kind == "no permission", getuid() == 0 { return } // root reads a file of mode 000
+        let box = try Sandbox(samples: false)
+        let env = try write(box, "volume = 20\n")
+        let file = box.root + "/config/boomic/config.toml"
+        switch kind {
+        case "folder":
+            try FileManager.default.removeItem(atPath: file)
+            try FileManager.default.createDirectory(atPath: file, withIntermediateDirectories: false)
+        case "fifo":
+            try FileManager.default.removeItem(atPath: file)
+            try #require(mkfifo(file, 0o644) == 0)
+        case "device":
+            try FileManager.default.removeItem(atPath: file)
+            try FileManager.default.createSymbolicLink(atPath: file, withDestinationPath: "/dev/null")
+        default:
+            try #require(chmod(file, 0) == 0)
+        }
+        for arguments in [["config"], ["play", "--output", "null"]] {
+            let run = try box.boomic(arguments, environment: env)
+            #expect(!run.signaled && run.status == 1 && run.errorLines.count == 1 && run.stderr.contains(file), "\(kind): \(run)")
+        }
+    }
+
+    /// A NUL byte ends no parse in silence: the file, its line, and a non-zero exit.
+    @Test func aNULByteIsOneLineNamingTheFileAndLine() throws {
+        let box = try Sandbox(samples: false)
+        let env = try write(box, "output = \"null\"\n\u{0}volume = 300\n")
+        for arguments in [["config"], ["play", "--output", "null"]] {
+            let run = try box.boomic(arguments, environment: env)
+            #expect(run.status == 1 && run.errorLines.count == 1 && run.stderr.contains("config.toml:2:")
+                    && run.stderr.contains("NUL"), "\(run)")
+        }
+    }
+
+    /// A bad `eq` in the file: `boomic config` says so, and `play` names the file, its line and
+    /// the key, never a `--eq` that was not given. A saved profile's name is a good `eq`.
+    @Test(arguments: ["eq = \"60=+50\"", "eq = \"nosuchprofile\""])
+    func aBadEQInTheFileIsNamedWithItsLine(_ setting: String) throws {
+        let box = try Sandbox(samples: false)
+        _ = try PlayCommandTests.toneAlbum(box)
+        let env = try write(box, "volume = 80\n" + setting + "\n")
+        for arguments in [["config"], ["play", "--output", "null"]] {
+            let run = try box.boomic(arguments, environment: env)
+            #expect(run.status == 1 && run.errorLines.count == 1 && run.stderr.contains("config.toml:2: eq ")
+                    && !run.stderr.contains("--eq"), "\(run)")
+        }
+        let saved = try box.boomic(["eq", "save", "mine", "rock"])
+        #expect(saved.succeeded, "\(saved)")
+        let env2 = try write(box, "eq = \"mine\"\n")
+        let shown = try box.boomic(["config"], environment: env2)
+        #expect(shown.succeeded && shown.lines.contains { $0.hasPrefix("eq") && $0.contains("mine") }, "\(shown)")
+    }
 }

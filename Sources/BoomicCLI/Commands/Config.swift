@@ -1,4 +1,5 @@
 import ArgumentParser
+import BoomicLibrary
 import BoomicPlayback
 import Foundation
 
@@ -13,11 +14,17 @@ struct Config: ParsableCommand {
             """
     )
 
+    @OptionGroup var options: LibraryOptions
     @OptionGroup var output: OutputOptions
 
     func run() throws {
         let path = PlayerConfig.defaultPath()
         let config = try PlayerConfig.load(path: path)
+        // An eq naming no preset, file or bands may be one of the library's saved profiles:
+        // checked against the library when there is one, as `play` would.
+        let lib = FileManager.default.fileExists(atPath: options.location + "/" + LibrarySession.logName)
+            ? try Library.open(at: options.location, create: false) : nil
+        _ = try config.equalizer(savedProfile: lib.map { EQCommand.savedProfile(in: $0.basis) } ?? { _ in nil })
         if output.json {
             let rows = config.rows.map { ["key": $0.key, "value": $0.value, "source": $0.source.description] }
             let data = try JSONSerialization.data(withJSONObject: ["file": path, "settings": rows], options: [.sortedKeys, .withoutEscapingSlashes])

@@ -194,14 +194,12 @@ struct Play: ParsableCommand, TakesTerms {
     static func sound(_ config: PlayerConfig, profiles: DataBasis) throws -> SoundSettings {
         let name = config.eq.value
         let eq: EQSpec?
-        if name.lowercased() == "off" {
-            eq = nil
-        } else {
-            do {
-                eq = try EQSpec.resolve(name, savedProfile: EQCommand.savedProfile(in: profiles))
-            } catch {
-                throw CLIError("--eq \(name): \(error.localizedDescription)")
-            }
+        do {
+            eq = try config.equalizer(savedProfile: EQCommand.savedProfile(in: profiles))
+        } catch let error as ConfigError {
+            throw error // config.toml's eq: the file, line and key, never a flag not given
+        } catch {
+            throw CLIError("--eq \(name): \(error.localizedDescription)")
         }
         return SoundSettings(eq: eq, eqName: name, replayGain: ReplayGainMode(rawValue: config.replaygain.value) ?? .off,
                              preamp: config.preamp.value, missing: config.replaygainMissing.value, volume: config.volume.value,
