@@ -19,6 +19,8 @@ final class EngineLoop {
         let entry: PlayQueue.EntryID
         /// The queue's `starts` when this play began: tells a restart of the same entry apart.
         let starts: Int
+        /// The play this segment is part of: kept across seeks, and across a resume.
+        let key: PlayKey
         let song: SongID
         var decoder: (any AudioDecoder)?
         /// Nil when the song could not be opened: it then passes as an empty track.
@@ -59,7 +61,7 @@ final class EngineLoop {
     }
 
     private var queue: PlayQueue
-    private var resume: (entry: PlayQueue.EntryID, frame: Int)?
+    private var resume: ResumePoint?
     private let ring: SampleRing
     private let songs: @Sendable (SongID) -> PlayableSong?
     private let emit: (PlaybackEvent) -> Void
@@ -112,7 +114,7 @@ final class EngineLoop {
     /// Conversions already reported: each is said once.
     private var conversionsSaid: Set<String> = []
 
-    init(queue: PlayQueue, resume: (entry: PlayQueue.EntryID, frame: Int)?, ring: SampleRing,
+    init(queue: PlayQueue, resume: ResumePoint?, ring: SampleRing,
          sink: sending any AudioSink, realtime: Bool, sound: SoundSettings, songs: @escaping @Sendable (SongID) -> PlayableSong?,
          emit: @escaping (PlaybackEvent) -> Void, channel: EngineChannel) {
         self.queue = queue
@@ -252,7 +254,7 @@ final class EngineLoop {
         var frame = Self.frame(at: seconds, rate: t.rate)
         if let total = t.totalFrames { frame = min(frame, total) }
         flush()
-        startTrack(entry: t.entry, starts: t.starts, song: t.song, at: frame,
+        startTrack(entry: t.entry, starts: t.starts, key: t.key, song: t.song, at: frame,
                    heardBefore: t.heardBefore + heardFrames, announced: t.announced, speed: speed ?? t.speed)
     }
 
@@ -263,12 +265,17 @@ final class EngineLoop {
     private func startCurrent() {
         guard let id = queue.current, let entry = queue.entry(id) else { return }
         var at: Int?
-        if let r = resume, r.entry == id { at = r.frame }
+        var key: PlayKey?
+        if let r = resume, r.entry == id {
+            at = r.frame
+            key = r.play
+        }
         resume = nil
-        startTrack(entry: id, starts: queue.starts, song: entry.song, at: at)
+        startTrack(entry: id, starts: queue.starts, key: key, song: entry.song, at: at)
     }
 
-    private func startTrack(entry: PlayQueue.EntryID, starts: Int, song: SongID, at frame: Int?,
+    /// - Parameter key: the play this goes on with (a seek, a resume); nil starts a new one.
+    private func startTrack(entry: PlayQueue.EntryID, starts: Int, key: PlayKey? = nil, song: SongID, at frame: Int?,
                             heardBefore: Int = 0, announced: Bool = false, speed: Double? = nil) {
         let segment = nextSegment
         nextSegment += 1
@@ -290,7 +297,8 @@ final class EngineLoop {
         } else {
             emit(.warning("skipped: song \(song) is no longer in the library"))
         }
-        var track = Track(segment: segment, entry: entry, starts: starts, song: song, decoder: decoder,
+        let key = key ?? PlayKey(entry: entry, at: Date().timeIntervalSince1970)
+        var track = Track(segment: segment, entry: entry, starts: starts, key: key, song: song, decoder: decoder,
                           format: decoder?.format, totalFrames: decoder?.totalFrames, startFrame: start)
         track.heardBefore = heardBefore
         track.announced = announced
@@ -715,7 +723,7 @@ final class EngineLoop {
             tracks.removeFirst()
             if !t.failed {
                 let heard = t.heardBefore + t.decodedFrames
-                emit(.ended(SongEnd(entry: t.entry, song: t.song, heard: Double(heard) / t.rate,
+                emit(.ended(SongEnd(entry: t.entry, song: t.song, key: t.key, heard: Double(heard) / t.rate,
                                     position: Double(t.startFrame + t.decodedFrames) / t.rate,
                                     duration: t.totalFrames.map { Double($0) / t.rate }, reason: t.cut ? .quit : .finished,
                                     speed: t.speed)))
@@ -777,7 +785,7 @@ final class EngineLoop {
         guard let t = tracks.first, !t.failed, t.announced || heardInFirst().heard else { return }
         announce()
         let (frame, seconds) = heardPosition()
-        emit(.ended(SongEnd(entry: t.entry, song: t.song, heard: Double(t.heardBefore + frame - t.startFrame) / t.rate,
+        emit(.ended(SongEnd(entry: t.entry, song: t.song, key: t.key, heard: Double(t.heardBefore + frame - t.startFrame) / t.rate,
                             position: seconds, duration: t.totalFrames.map { Double($0) / t.rate }, reason: reason,
                             speed: t.speed)))
     }
@@ -788,7 +796,7 @@ final class EngineLoop {
         // The speed heard: an audiobook's own, while it plays at it.
         var heard = sound
         if let t { heard.speed = t.speed }
-        let status = PlaybackStatus(queue: queue, entry: t?.entry ?? queue.current, position: seconds, frame: frame,
+        let status = PlaybackStatus(queue: queue, entry: t?.entry ?? queue.current, play: t?.key, position: seconds, frame: frame,
                                     duration: t.flatMap { t in t.totalFrames.map { Double($0) / t.rate } },
                                     sourceFormat: t?.format, outputFormat: outputFormat, sound: heard,
                                     replayGainDecibels: replayGainDecibels,

@@ -33,7 +33,10 @@ public final class PlayRecorder: Sendable {
         // An audiobook keeps its place unless heard to its end; other songs hold no bookmark.
         let bookmark = remembers && end.reason != .finished ? Bookmark(position: end.position, speed: end.speed) : nil
         if outcome == .bookmarkOnly && !remembers { return nil }
-        return PlayRecord(song: end.song, outcome: outcome, time: time.timeIntervalSince1970, bookmark: bookmark)
+        // A play or a skip counts once, by its key; a bookmark alone is no count and carries none
+        // (the same play goes on after a resume, and its end is recorded then).
+        return PlayRecord(song: end.song, outcome: outcome, time: time.timeIntervalSince1970, bookmark: bookmark,
+                          key: outcome == .bookmarkOnly ? nil : end.key)
     }
 
     /// Commits the plays left from an earlier run, then this one.

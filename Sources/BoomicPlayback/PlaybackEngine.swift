@@ -21,7 +21,7 @@ public final class PlaybackEngine: Sendable {
     /// starts its entry at that frame (the rest of the queue plays from songs' starts).
     ///
     /// - Parameter sink: handed over to the output thread, which alone uses it from now on.
-    public init(queue: PlayQueue, resume: (entry: PlayQueue.EntryID, frame: Int)? = nil,
+    public init(queue: PlayQueue, resume: ResumePoint? = nil,
                 sink: sending any AudioSink, realtime: Bool = false, sound: SoundSettings = SoundSettings(),
                 songs: @escaping @Sendable (SongID) -> PlayableSong?) {
         // An output that takes samples at once is woken per batch of slots, not per slot.

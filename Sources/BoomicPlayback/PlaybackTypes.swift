@@ -25,6 +25,22 @@ public struct PlayableSong: Sendable, Equatable {
     }
 }
 
+/// Where an engine starts when it resumes: the entry, the frame of its file reached, and the
+/// play under way there, which goes on as the same play (counted once, however often a crash
+/// and a resume split it).
+public struct ResumePoint: Sendable, Equatable {
+    public var entry: PlayQueue.EntryID
+    public var frame: Int
+    /// Nil (a state file saved by an older Boomic): the resumed entry starts a play of its own.
+    public var play: PlayKey?
+
+    public init(entry: PlayQueue.EntryID, frame: Int, play: PlayKey? = nil) {
+        self.entry = entry
+        self.frame = frame
+        self.play = play
+    }
+}
+
 /// What a front asks of the engine. Queue commands go through unchanged (the engine carries out
 /// whatever the queue value decides); the rest need the engine's own knowledge of the position.
 public enum PlaybackCommand: Sendable {
@@ -103,6 +119,8 @@ public enum SongEndReason: String, Sendable, Equatable {
 public struct SongEnd: Sendable, Equatable {
     public var entry: PlayQueue.EntryID
     public var song: SongID
+    /// Which play ended: the same for every part of it (a seek, a quit and a resume).
+    public var key: PlayKey
     /// Seconds actually heard (seeks neither add nor take away).
     public var heard: Double
     /// Where in the song playback was when it ended, in seconds.
@@ -131,6 +149,8 @@ public struct PlaybackStatus: Sendable, Equatable {
     public var queue: PlayQueue
     /// The entry being heard (or paused), and where in it, in seconds and in frames.
     public var entry: PlayQueue.EntryID?
+    /// The play under way on that entry, for the state file: a resume goes on with it.
+    public var play: PlayKey?
     public var position: Double = 0
     public var frame: Int = 0
     public var duration: Double?

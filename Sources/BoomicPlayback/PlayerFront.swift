@@ -60,6 +60,12 @@ public final class PlayerFront: Sendable {
         let events = engine.events
         let recorder = recorder, basis = basis
         recorder?.flushPending()
+        // Saved at once, and again at every song's start: a crash before the first periodic save
+        // leaves the queue to resume, and one after a song's play was committed resumes the
+        // next song rather than the tail of that one. At once means once the engine has taken
+        // the commands sent before `run` (`play`): its first status knows neither the entry
+        // nor the play a resume goes on with, and saving that lost them.
+        try? save(engine.perform([]))
         // One reader for the whole stream, to its end: the quit's own `ended` event (a bookmark)
         // comes after the run is over.
         let consumed = DispatchSemaphore(value: 0)
@@ -70,6 +76,7 @@ public final class PlayerFront: Sendable {
                 if case let .ended(end) = event, let recorder, let play = PlayRecorder.record(for: end, song: basis[end.song]) {
                     recorder.record(play)
                 }
+                if case .started = event { try? self.save(self.engine.status) }
                 let stop = outcome.withLock { o -> Bool in
                     switch event {
                     case .started: o.playedAny = true
@@ -103,7 +110,7 @@ public final class PlayerFront: Sendable {
     /// Saves what `status` says: the queue, and where in which song.
     public func save(_ status: PlaybackStatus) throws {
         let song = status.entry.flatMap { status.queue.entry($0) }.flatMap { basis[$0.song] }
-        try store.save(PlayerState(queue: status.queue, entry: status.entry, frame: status.frame, song: song,
+        try store.save(PlayerState(queue: status.queue, entry: status.entry, frame: status.frame, play: status.play, song: song,
                                    pending: recorder?.uncommitted ?? []))
     }
 }

@@ -16,6 +16,9 @@ public struct PlayerState: Codable, Sendable, Equatable {
     /// The entry being heard and the frame reached in it.
     public var entry: PlayQueue.EntryID?
     public var frame: Int
+    /// The play under way on `entry`: resumed, it goes on as the same play, which the library
+    /// then counts once even when a crash came after its record was committed.
+    public var play: PlayKey?
     /// The song's file as the library knew it then: a song changed since starts from its start.
     public var song: SongID?
     public var size: Int?
@@ -27,8 +30,9 @@ public struct PlayerState: Codable, Sendable, Equatable {
     /// nil where the front leaves the volume to its configuration.
     public var volume: Int?
 
-    public init(queue: PlayQueue, entry: PlayQueue.EntryID?, frame: Int, song: Song?, pending: [PlayRecord] = [],
-                volume: Int? = nil, savedAt: Date = Date()) {
+    public init(queue: PlayQueue, entry: PlayQueue.EntryID?, frame: Int, play: PlayKey? = nil, song: Song?,
+                pending: [PlayRecord] = [], volume: Int? = nil, savedAt: Date = Date()) {
+        self.play = play
         self.pending = pending
         self.volume = volume
         self.queue = queue
@@ -41,7 +45,7 @@ public struct PlayerState: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case format, queue, entry, frame, song, size, mtime, savedAt, pending, volume
+        case format, queue, entry, frame, play, song, size, mtime, savedAt, pending, volume
     }
 
     public init(from decoder: any Decoder) throws {
@@ -50,6 +54,7 @@ public struct PlayerState: Codable, Sendable, Equatable {
         queue = try c.decode(PlayQueue.self, forKey: .queue)
         entry = try c.decodeIfPresent(PlayQueue.EntryID.self, forKey: .entry)
         frame = try c.decode(Int.self, forKey: .frame)
+        play = try c.decodeIfPresent(PlayKey.self, forKey: .play)
         song = try c.decodeIfPresent(SongID.self, forKey: .song)
         size = try c.decodeIfPresent(Int.self, forKey: .size)
         mtime = try c.decodeIfPresent(Int.self, forKey: .mtime)
@@ -60,9 +65,11 @@ public struct PlayerState: Codable, Sendable, Equatable {
 
     /// Where to resume in `basis`: the saved frame, or the song's start when the song is gone
     /// from the library or its file changed since (a frame of another recording means nothing).
-    public func resumePoint(in basis: DataBasis) -> (entry: PlayQueue.EntryID, frame: Int)? {
+    public func resumePoint(in basis: DataBasis) -> ResumePoint? {
         guard let entry, queue.entry(entry) != nil else { return nil }
-        guard let id = song, let now = basis[id], now.size == size, now.mtime == mtime else { return (entry, 0) }
-        return (entry, frame)
+        guard let id = song, let now = basis[id], now.size == size, now.mtime == mtime else {
+            return ResumePoint(entry: entry, frame: 0, play: play)
+        }
+        return ResumePoint(entry: entry, frame: frame, play: play)
     }
 }

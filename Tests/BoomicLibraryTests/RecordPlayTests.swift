@@ -79,4 +79,50 @@ import Testing
             #expect(lib.basis[songs[1].id]?.playcount == 0, "a quit counts nothing")
         }
     }
+
+    /// A play's key (queue entry and start) is its transaction's id: a record delivered again
+    /// (the pending plays of a state file saved before they were committed, the tail of a song
+    /// a resume replays) counts once, even from a second session; another start of the same
+    /// entry, or the same start of another entry, is another play.
+    @Test func aPlayWithAKeyTheLogHoldsCountsOnce() throws {
+        try withTemporaryDirectory("boomic-plays") { root in
+            let dir = root + "/library"
+            let lib = try LibrarySession.open(at: dir, create: true, client: Self.client)
+            defer { lib.close() }
+            let songs = LibrarySessionTests.songs(1)
+            try lib.commit(kind: .import, message: nil) { _ in (songs.map(Assertion.addSong), "add") }
+            let key = PlayKey(entry: PlayQueue.EntryID(3), at: 1_800_000_000.123456)
+            let play = PlayRecord(song: songs[0].id, outcome: .played, time: 1_800_000_200, key: key)
+            #expect(try lib.recordPlay(play) == .committed(seq: 2))
+            let entry = try lib.transactor.entry(seq: 2)
+            #expect(entry.transaction.id == key.transactionID)
+            #expect(try lib.recordPlay(play) == .alreadyRecorded(seq: 2))
+            let other = try LibrarySession.open(at: dir, create: false, client: Self.client)
+            defer { other.close() }
+            #expect(try other.recordPlay(play) == .alreadyRecorded(seq: 2), "another process holding the record too")
+            #expect(lib.basis[songs[0].id]?.playcount == 1)
+
+            let again = PlayKey(entry: PlayQueue.EntryID(3), at: 1_800_000_000.123457)
+            let next = PlayKey(entry: PlayQueue.EntryID(4), at: 1_800_000_000.123456)
+            #expect(Set([key, again, next].map(\.transactionID)).count == 3)
+            #expect(try lib.recordPlay(PlayRecord(song: songs[0].id, outcome: .played, time: 1, key: again)) == .committed(seq: 3))
+            #expect(try lib.recordPlay(PlayRecord(song: songs[0].id, outcome: .skipped, time: 2, key: next)) == .committed(seq: 4))
+            try lib.refresh()
+            #expect(lib.basis[songs[0].id]?.playcount == 2 && lib.basis[songs[0].id]?.skipcount == 1)
+        }
+    }
+
+    /// The key's UUID is one of version 8 (RFC 9562) whose first 48 bits are the start in
+    /// milliseconds, as version 7 lays them out.
+    @Test func aPlayKeyIsAVersion8UUIDThatSortsByStart() {
+        let key = PlayKey(entry: PlayQueue.EntryID(Int(1) << 61 + 5), started: 1_800_000_000_123_456)
+        let id = key.transactionID.uuidString.lowercased()
+        #expect(id.count == 36)
+        let hex = id.replacingOccurrences(of: "-", with: "")
+        #expect(Array(hex)[12] == "8", "version 8: \(id)")
+        #expect("89ab".contains(Array(hex)[16]), "RFC 9562 variant: \(id)")
+        #expect(UInt64(hex.prefix(12), radix: 16) == 1_800_000_000_123)
+        let later = PlayKey(entry: PlayQueue.EntryID(1), started: 1_800_000_001_000_000)
+        #expect(key.transactionID.uuidString < later.transactionID.uuidString)
+    }
 }

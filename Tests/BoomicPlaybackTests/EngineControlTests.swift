@@ -126,7 +126,7 @@ import Testing
         let album = try ToneAlbum()
         let tape = RecordingSink.Tape()
         let queue = album.queue([0, 1])
-        let engine = PlaybackEngine(queue: queue, resume: (queue.entries[0].id, 12_345),
+        let engine = PlaybackEngine(queue: queue, resume: ResumePoint(entry: queue.entries[0].id, frame: 12_345),
                                     sink: RecordingSink(tape: tape), songs: album.resolver())
         _ = await events(of: engine)
         engine.quit()

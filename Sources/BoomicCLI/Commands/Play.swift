@@ -100,7 +100,7 @@ struct Play: ParsableCommand, TakesTerms {
         let basis = try lib.basis(asOf: read.asOf, view: read.view)
         let store = try PlayerStateStore(libraryLocation: lib.location)
         var queue: PlayQueue
-        var resumeAt: (entry: PlayQueue.EntryID, frame: Int)?
+        var resumeAt: ResumePoint?
         if resume {
             guard let saved = try store.load() else {
                 throw CLIError("nothing to resume: no queue was saved in \(store.statePath)")

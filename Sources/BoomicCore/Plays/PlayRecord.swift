@@ -23,12 +23,17 @@ public struct PlayRecord: Hashable, Sendable, Codable {
     /// end starts at its start next time). The engine sets one only for songs that remember their
     /// place (`Song.remembersPosition`); for others it passes nil, which changes nothing there.
     public var bookmark: Bookmark?
+    /// Which play this is (its queue entry and start), so that it counts once: set for a play
+    /// or a skip by the player; nil for a bookmark alone, which may be recorded again as the
+    /// same play goes on (a quit, then a resume heard to the end).
+    public var key: PlayKey?
 
-    public init(song: SongID, outcome: Outcome, time: Double, bookmark: Bookmark? = nil) {
+    public init(song: SongID, outcome: Outcome, time: Double, bookmark: Bookmark? = nil, key: PlayKey? = nil) {
         self.song = song
         self.outcome = outcome
         self.time = time
         self.bookmark = bookmark
+        self.key = key
     }
 }
 

@@ -7,6 +7,10 @@ public enum PlayCommit: Equatable, Sendable {
     case committed(seq: Int)
     /// Nothing to record: the song already holds what the record says (a quit at the bookmark it had).
     case unchanged
+    /// The log already holds this play (its key is a transaction's id): a record delivered again
+    /// after a crash (the state file's pending plays, the tail of a song replayed by a resume)
+    /// counts once.
+    case alreadyRecorded(seq: Int)
     /// The song is no longer in the library (removed while it played): the record is dropped.
     /// Not an error: the player warns (`message`) and goes on.
     case songGone(SongID)
@@ -27,11 +31,20 @@ extension LibrarySession {
     /// count. The engine calls this only when recording (not under `--as-of` or `--no-record`),
     /// and keeps records it could not commit (a read-only library throws) in its state file.
     ///
+    /// A record with a key (a play or a skip) is committed with the key as the transaction's id,
+    /// and not at all when the log already holds that id: looked up under the write lock, so no
+    /// other process commits the same play between the look and the commit.
+    ///
     /// - Parameter message: kept as the transaction's `-m` message, if any.
     @discardableResult
     public func recordPlay(_ record: PlayRecord, message: String? = nil) throws -> PlayCommit {
         var outcome = PlayCommit.unchanged
-        let r = try commit(kind: .play, message: message) { basis in
+        let id = record.key?.transactionID
+        let r = try commit(kind: .play, message: message, id: id) { basis in
+            if let id, let held = try transactor.entry(idPrefix: id.uuidString.lowercased()) {
+                outcome = .alreadyRecorded(seq: held.seq)
+                return nil
+            }
             guard let assertions = PlayGeneration.record(record, on: basis) else {
                 outcome = .songGone(record.song)
                 return nil

@@ -167,9 +167,11 @@ public final class LibrarySession: Sendable {
     ///   the protocol command that made it).
     /// - Parameter lockWait: how long to wait for the write lock (`Transactor.generate`); past
     ///   it, `StoreError.busy` and nothing is committed.
+    /// - Parameter id: the transaction's id, when the change has an identity of its own (a play's
+    ///   key); a new random one otherwise.
     @discardableResult
     public func commit(kind: Transaction.Kind, message: String?, undoes: [UUID]? = nil, redoes: UUID? = nil,
-                       verifying: Bool? = nil, command: String? = nil, lockWait: Duration? = nil,
+                       verifying: Bool? = nil, command: String? = nil, lockWait: Duration? = nil, id: UUID? = nil,
                        _ generate: (DataBasis) throws -> (assertions: [Assertion], label: String)?) throws
         -> (seq: Int, transaction: Transaction)? {
         // Reading a body back before committing it guards against a Codable bug; for an import of
@@ -182,7 +184,7 @@ public final class LibrarySession: Sendable {
             guard let (assertions, label) = try generate(basis) else { return nil }
             let parent = head == 0 ? nil : try transactor.summaries(from: head, through: head).first.flatMap { UUID(uuidString: $0.id) }
             return Transaction(
-                id: UUID(), parent: parent, timestamp: Date().timeIntervalSince1970, kind: kind, label: label,
+                id: id ?? UUID(), parent: parent, timestamp: Date().timeIntervalSince1970, kind: kind, label: label,
                 provenance: .init(command: command ?? client.command, message: message, version: client.version),
                 assertions: assertions, undoes: undoes, redoes: redoes)
         }

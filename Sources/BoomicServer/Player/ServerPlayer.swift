@@ -100,6 +100,9 @@ public final class ServerPlayer: Sendable {
                     commanded.setEndTold()
                     hub.post(engine.status.queue.consume ? [.player, .playlist] : [.player], room: room)
                 case let .started(entry, _):
+                    // Saved at every song's start: after a crash the server resumes this song,
+                    // not the tail of the one whose play was just committed.
+                    try? Self.save(engine.status, to: store, library: library, recorder: recorder)
                     commanded.awaitCommands()
                     if commanded.take() == entry || commanded.takeEndTold() { break }
                     hub.post([.player], room: room)
@@ -267,8 +270,13 @@ public final class ServerPlayer: Sendable {
     }
 
     private func save(_ status: PlaybackStatus) throws {
+        try Self.save(status, to: store, library: library, recorder: recorder)
+    }
+
+    private static func save(_ status: PlaybackStatus, to store: PlayerStateStore, library: ServerLibrary,
+                             recorder: PlayRecorder?) throws {
         let song = status.entry.flatMap { status.queue.entry($0) }.flatMap { library.snapshot.basis[$0.song] }
-        try store.save(PlayerState(queue: status.queue, entry: status.entry, frame: status.frame, song: song,
+        try store.save(PlayerState(queue: status.queue, entry: status.entry, frame: status.frame, play: status.play, song: song,
                                    pending: recorder?.uncommitted ?? [], volume: status.sound.volume))
     }
 }
