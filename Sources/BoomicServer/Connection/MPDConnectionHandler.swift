@@ -91,8 +91,10 @@ final class MPDConnectionHandler: ChannelInboundHandler {
         _ = client.idle.endWait()
         server.hub.remove(client.idle)
         if client.room != "default" {
-            let (rooms, room) = (server.rooms, client.room)
-            server.runBlocking { rooms.sleepIfIdle(room) }
+            // The room this client was the last in may go to sleep (not while the server stops:
+            // its rooms are quit then).
+            let (server, room) = (server, client.room)
+            server.runBlocking { if !server.isStopping { server.rooms.sleepIfIdle(room) } }
         }
         let id = client.id
         let names = Array(client.subscriptions.keys)
