@@ -44,6 +44,24 @@ import Testing
 
     /// Left out, the query keeps its meaning: `modify` and `write` take every song, `playlist new`
     /// makes an empty playlist, and a real query beside a trailing `,` still works.
+    /// A lone `-` negates nothing, as a lone `^` does: refused in one line, nothing changed
+    /// (issue 33, 13: read as a bare word, `remove -` removed every song with a dash in it).
+    @Test func aLoneNegationSignIsRefused() throws {
+        let box = try Sandbox()
+        try box.importSamples()
+        let listed = try box.listing()
+        let history = try box.history()
+        for sign in ["-", "^"] {
+            for arguments in [["remove", sign, "-y"], ["modify", sign, "comment=x", "-y"], ["ls", sign],
+                              ["remove", "artist:Miles", ",", sign, "-y"]] {
+                let run = try box.boomic(arguments)
+                #expect(run.status == 1 && !run.signaled && run.stdout.isEmpty && run.errorLines.count == 1
+                        && run.stderr.contains("nothing after the negation sign"), "\(run)")
+            }
+        }
+        #expect(try box.listing() == listed && box.history() == history, "a refused query changed the library")
+    }
+
     @Test func aQueryLeftOutKeepsItsMeaning() throws {
         let box = try Sandbox()
         try box.importSamples()

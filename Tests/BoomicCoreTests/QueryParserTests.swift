@@ -32,7 +32,6 @@ struct QueryParserTests {
         (["^genre:jazz"], ParsedQuery(query: .not(.field(.genre, .substring("jazz"))))),
         (["-genre:jazz"], ParsedQuery(query: .not(.field(.genre, .substring("jazz"))))),
         (["^rock"], ParsedQuery(query: .not(any("rock")))),
-        (["-"], ParsedQuery(query: any("-"))),
         (["a", ",", "b"], ParsedQuery(query: .or([any("a"), any("b")]))),
         (["a,", "b"], ParsedQuery(query: .or([any("a"), any("b")]))),
         (["a", "b", ",", "c"], ParsedQuery(query: .or([.and([any("a"), any("b")]), any("c")]))),
@@ -81,6 +80,7 @@ struct QueryParserTests {
         (["#:"], "#:", "a tag needs a name, e.g. #jazz or #instruments:piano"),
         (["tag:"], "tag:", "a tag needs a name, e.g. #jazz or #instruments:piano"),
         (["^"], "^", "nothing after the negation sign"),
+        (["-"], "-", "nothing after the negation sign (to search for a dash, write title:- or :- for any field)"),
         (["comp:maybe"], "comp:maybe", "'compilation' is true or false"),
         (["rock-"], "rock-", "no field 'rock' to sort by (a word ending in + or - is a sort key; to search for it, write title:rock-); did you mean 'track'?"),
     ] as [([String], String, String)])

@@ -91,7 +91,13 @@ public enum QueryParser {
     static func term(_ word: String, _ context: Context) throws(QueryError) -> Query {
         var w = Substring(word)
         var negated = false
-        if let c = w.first, c == "^" || (c == "-" && w.count > 1) { negated = true; w = w.dropFirst() }
+        // A lone `-` is a negation with nothing after it, as a lone `^` is: read as a bare word
+        // it matched every song with a dash anywhere (`boomic remove -` removed them all).
+        if let c = w.first, c == "^" || c == "-" { negated = true; w = w.dropFirst() }
+        if negated, w.isEmpty {
+            throw QueryError(term: word, reason: "nothing after the negation sign"
+                + (word == "-" ? " (to search for a dash, write title:- or :- for any field)" : ""))
+        }
         let q = try positiveTerm(w, original: word, context)
         return negated ? .not(q) : q
     }
