@@ -65,13 +65,14 @@ struct Boomic: ParsableCommand {
         }
     }
 
-    /// An error's message may quote file names, tags and terms: on a terminal its control
-    /// characters are escaped like any other output (`Terminal.printable`).
+    /// An error's message may quote file names, tags, terms and damaged data: its control
+    /// characters are escaped as in every line on stderr (`Terminal.warn`), on a terminal or not.
+    /// A usage error is the parser's own text (its usage lines), left as it is.
     private static func printable(_ error: Error) -> Error {
-        guard Terminal.stderrIsTTY, !(error is ValidationError), let message = (error as? LocalizedError)?.errorDescription
-        else { return error }
+        guard !(error is ValidationError), let message = (error as? LocalizedError)?.errorDescription else { return error }
         let shown = Terminal.printable(message, tty: true)
-        return shown == message ? error : CLIError(shown)
+        guard shown != message else { return error }
+        return CLIError(shown, exitCode: (error as? CLIError)?.exitCode ?? 1)
     }
 
     /// A usage error found once the terms are handed over, printed as swift-argument-parser
@@ -84,8 +85,8 @@ struct Boomic: ParsableCommand {
         }
         let name = (["boomic"] + path).joined(separator: " ")
         Terminal.warn("Error: \(error.message)")
-        Terminal.warn("Usage: \(usageString(for: type))")
-        Terminal.warn("  See '\(name) --help' for more information.")
+        Terminal.raw("Usage: \(usageString(for: type))\n")
+        Terminal.raw("  See '\(name) --help' for more information.\n")
         Foundation.exit(ExitCode.validationFailure.rawValue)
     }
 

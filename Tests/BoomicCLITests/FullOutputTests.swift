@@ -34,6 +34,43 @@ import Testing
         FaultTestsFullDisk.expectOneLineNamingSpace(run, "stdout on /dev/full")
     }
 
+    /// A command that commits and then cannot print its report (stdout on a full disk) says the
+    /// change is committed, as which transaction, and exits 3, never 1: a script that retries on
+    /// failure would make the change twice (issue 33, 13: `playlist add` added twice). A command
+    /// whose output fails before it commits (a preview) commits nothing and exits 1. The rule is
+    /// one function for every committing command, so each is checked.
+    @Test func aCommitWhoseReportCannotBeWrittenSaysItIsCommitted() throws {
+        let box = try Self.library()
+        // A file the rescan finds new, so that `import` commits.
+        try FileManager.default.copyItem(atPath: box.file("Loose Files/no tags at all.wav"), toPath: box.file("Loose Files/copy.wav"))
+        // nil: whether it commits before its first line is its own business; the rule holds either way.
+        let commands: [(arguments: [String], commits: Bool?)] = [
+            (["playlist", "add", "mix", "artist:Miles"], true),
+            (["playlist", "new", "other", "artist:Miles"], true),
+            (["taglist", "add", "rules", "+#jazz"], true),
+            (["eq", "save", "mine", "rock"], true),
+            (["import"], nil),
+            (["undo"], false), // its preview comes first
+            (["modify", "artist:Miles", "comment=x", "-y"], false),
+            (["tag", "artist:Miles", "+#x", "-y"], false),
+        ]
+        for (arguments, commits) in commands {
+            let before = try box.historyCount()
+            let run = try Self.run(box, arguments, stdout: "/dev/full")
+            let after = try box.historyCount()
+            let context = arguments.joined(separator: " ")
+            if let commits { #expect((after == before + 1) == commits, "\(context) commits: \(run)") }
+            if after > before {
+                #expect(!run.signaled && run.status == 3 && run.errorLines.count == 1
+                        && run.stderr.contains("committed as transaction \(after)") && run.stderr.contains("do not run the command again"),
+                        "\(context): \(run)")
+            } else {
+                FaultTestsFullDisk.expectOneLineNamingSpace(run, context)
+                #expect(!run.stderr.contains("committed"), "\(context): \(run)")
+            }
+        }
+    }
+
     /// `export -o` and `playlist export` onto a full device: one line, exit 1, and the device is
     /// written in place, not replaced by a renamed temporary file. The device is a private
     /// `/dev/full` made with mknod, so that a regression cannot replace the system's.

@@ -69,4 +69,19 @@ import Testing
         let songs = try SongRecord.decode(json.stdout.replacingOccurrences(of: "\r\n", with: "\n"))
         #expect(songs.map(\.title) == [Self.title])
     }
+
+    /// A line on stderr escapes the data's control characters through a pipe too (issue 33, 13:
+    /// error lines printed raw NUL bytes from damaged data): stdout keeps every byte, stderr's
+    /// one line stays one printable line.
+    @Test func errorLinesEscapeControlCharactersEverywhere() throws {
+        let box = try Self.library()
+        let error = try box.boomic("info", "title:=\u{1B}[2J\u{07}nothing")
+        #expect(error.status == 1 && error.errorLines.count == 1 && error.stderr.contains(#"\e[2J\x07nothing"#), "\(error)")
+        #expect(!error.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(error.stderr.debugDescription)")
+        // A body damaged to NUL bytes: verify quotes the stored checksum in its problem line.
+        _ = try box.sqlite("db.execute(\"UPDATE log SET checksum = 'xxh64:' || char(0, 27, 0) WHERE seq = 1\"); db.commit()")
+        let verify = try box.boomic("verify")
+        #expect(verify.status == 1 && verify.stderr.contains(#"\x00\e\x00"#), "\(verify)")
+        #expect(!verify.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(verify.stderr.debugDescription)")
+    }
 }

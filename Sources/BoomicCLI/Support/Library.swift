@@ -19,6 +19,12 @@ enum Library {
         return session
     }
 
+    /// What the libraries this process opened committed, nil when nothing (one library per
+    /// command, so the first that committed is the one).
+    static func committedHere() -> LibrarySession.OwnCommits? {
+        opened.withLock { $0 }.lazy.compactMap(\.committedHere).first
+    }
+
     /// The sessions this process opened, closed at exit.
     private static let opened = Mutex<[LibrarySession]>([])
 

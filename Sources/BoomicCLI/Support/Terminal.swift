@@ -48,10 +48,14 @@ enum Terminal {
         return h.count < 2 ? "0" + h : h
     }
 
-    /// Writes to stderr (warnings, progress, prompts): stdout stays clean for pipes and `--json`.
-    /// The line may quote file names and tags, so on a terminal it is made printable.
+    /// Writes one line to stderr (errors, warnings): stdout stays clean for pipes and `--json`.
+    ///
+    /// The line may quote file names, tags and damaged data (a checksum of NUL bytes), so its
+    /// control characters are always escaped, on a terminal or not: a line on stderr is read by
+    /// people and by line-oriented tools (a log, `grep`), and a NUL, an ESC or a line break of
+    /// the data's own must neither reach a terminal nor split or cut the one line.
     static func warn(_ s: String) {
-        let line = printable(s, tty: stderrIsTTY) + "\n"
+        let line = printable(s, tty: true) + "\n"
         // Not FileHandle.write, which traps on a closed pipe (`boomic import 2>&1 | head`).
         toStderr(line)
     }
@@ -127,8 +131,29 @@ enum Out {
             }
         }
         guard code != EPIPE else { return }
-        Terminal.warn("Error: cannot write to standard output: \(String(cString: strerror(code == 0 ? EIO : code))); the output is incomplete")
-        _exit(1)
+        // Inside an atexit handler: _exit, as exit must not be called again.
+        _exit(report(String(cString: strerror(code == 0 ? EIO : code))))
+    }
+
+    /// The exit status of a command whose change is committed but whose report of it could not
+    /// be written (stdout on a full disk): not 1, so that a script does not run it again and
+    /// make the change twice (README, "Exit codes").
+    static let committedButUnreported: Int32 = 3
+
+    /// Says that the output could not be written, and, when this process committed anything,
+    /// that the change is made all the same; returns the exit status. The one place every
+    /// committing command's lost report goes through, whatever it printed.
+    private static func report(_ reason: String) -> Int32 {
+        guard let own = Library.committedHere() else {
+            Terminal.warn("Error: cannot write to standard output: \(reason); the output is incomplete")
+            return 1
+        }
+        let which = own.count == 1 ? "transaction \(own.last)"
+            : own.last - own.first + 1 == own.count ? "transactions \(own.first)–\(own.last)"
+            : "\(own.count) transactions, \(own.first) to \(own.last)"
+        Terminal.warn("Error: cannot write to standard output: \(reason); the output is incomplete, but the change is committed as \(which): "
+            + "do not run the command again ('boomic undo' takes it back)")
+        return committedButUnreported
     }
 
     /// Set once a failure was reported, so that the check at exit does not report it again.
@@ -137,7 +162,6 @@ enum Out {
     private static func failed(_ error: SystemError) -> Never {
         reported.store(true, ordering: .relaxed)
         if error.isBrokenPipe { exit(0) }
-        Terminal.warn("Error: cannot write to standard output: \(error.reason); the output is incomplete")
-        exit(1)
+        exit(report(error.reason))
     }
 }

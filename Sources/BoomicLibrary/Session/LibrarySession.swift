@@ -33,6 +33,29 @@ public final class LibrarySession: Sendable {
     }
 
     private let feed = Mutex(Feed())
+    private let own = Mutex<OwnCommits?>(nil)
+
+    /// What this session committed: the first and last seq and how many (others' commits may
+    /// lie between them). Kept as three numbers, so a server recording plays for months holds
+    /// no list.
+    public struct OwnCommits: Sendable, Equatable {
+        public var first: Int
+        public var last: Int
+        public var count: Int
+    }
+
+    /// The transactions this session committed, nil when none: a front that reports a change
+    /// after making it (the CLI prints "Saved … (transaction 7)") says from this that the change
+    /// is made when the report cannot be written, so that nobody makes it twice.
+    public var committedHere: OwnCommits? { own.withLock { $0 } }
+
+    private func recordOwn(first: Int, last: Int, count: Int) {
+        guard count > 0 else { return }
+        own.withLock { o in
+            o = o.map { OwnCommits(first: $0.first, last: last, count: $0.count + count) }
+                ?? OwnCommits(first: first, last: last, count: count)
+        }
+    }
 
     private struct Feed {
         /// The head the subscribers were last told about.
@@ -188,13 +211,15 @@ public final class LibrarySession: Sendable {
                 provenance: .init(command: command ?? client.command, message: message, version: client.version),
                 assertions: assertions, undoes: undoes, redoes: redoes)
         }
+        if let r { recordOwn(first: r.seq, last: r.seq, count: 1) }
         _ = try? publish()
         return r.map { ($0.seq, $0.transaction) }
     }
 
     /// Appends whole transactions as they are (`import-json`), onto a log of `expectedHead`.
     public func appendAll(_ ts: [Transaction], expectedHead: Int) throws {
-        try transactor.appendAll(ts, expectedHead: expectedHead)
+        let last = try transactor.appendAll(ts, expectedHead: expectedHead)
+        recordOwn(first: last - ts.count + 1, last: last, count: ts.count)
         _ = try? publish()
     }
 
