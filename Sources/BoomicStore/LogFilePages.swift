@@ -38,7 +38,12 @@ struct LogFilePages: Sendable, Equatable {
         let rawSize = Int(header[16]) << 8 | Int(header[17])
         let pageSize = rawSize == 1 ? 65_536 : rawSize
         guard pageSize >= 512, pageSize.nonzeroBitCount == 1 else { return nil }
-        var pages = LogFilePages(present: Int(size) / pageSize, expected: Int(bigEndian: header, at: 28, width: 4), highestNamed: 0)
+        // The size in the header is SQLite's only when the change counter it was written with
+        // (offset 92) is the file's (offset 24); else SQLite takes the file's size, and so do we.
+        let sizeIsValid = header[24..<28].elementsEqual(header[92..<96])
+        let present = Int(size) / pageSize
+        let expected = sizeIsValid ? Int(bigEndian: header, at: 28, width: 4) : present
+        var pages = LogFilePages(present: present, expected: max(expected, present), highestNamed: 0)
         guard root > 0, walking || pages.isCutShort,
               (try? handle.seek(toOffset: 0)) != nil, let data = try? handle.readToEnd() else { return pages }
         var walk = Walk(bytes: [UInt8](data), pageSize: pageSize)
