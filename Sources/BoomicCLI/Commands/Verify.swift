@@ -71,7 +71,7 @@ struct Verify: ParsableCommand {
         for line in ex.integrity { Terminal.warn("problem: library.sqlite: \(line)") }
         if !ex.missing.isEmpty {
             Terminal.warn("problem: transaction\(ex.missing.count == 1 ? "" : "s") \(describeSeqs(ex.missing)) "
-                + "\(ex.missing.count == 1 ? "is" : "are") missing from the log (it reaches \(ex.end))")
+                + "\(ex.missing.count == 1 ? "is" : "are") missing from the log (it reaches \(ex.cutShort == nil ? "" : "at least ")\(ex.end))")
         }
         for d in ex.damaged { Terminal.warn("problem: transaction \(d.seq) is unreadable (\(d.reason))") }
         if let cut = ex.cutShort { Terminal.warn("problem: library.sqlite: \(cut.description)") }
