@@ -25,7 +25,17 @@ final class EngineLoop {
         var decoder: (any AudioDecoder)?
         /// Nil when the song could not be opened: it then passes as an empty track.
         let format: PCMFormat?
+        /// The file's length as its decoder reads it.
         let totalFrames: Int?
+        /// Where the part played begins and ends in the file (a `rangeid`, a CUE track): 0 and
+        /// nil for a whole file. Decoding stops at `lastFrame`; positions count from `firstFrame`.
+        var firstFrame = 0
+        var lastFrame: Int?
+        /// Where the song is known to end (its range's end, else the longer of the decoder's
+        /// length and the library's): ending well before it, the file was cut short.
+        var expectedEnd: Int?
+        /// Decoding ended more than a second before `expectedEnd`.
+        var endedEarly = false
         /// The song's frame where this segment starts.
         let startFrame: Int
         var decodedFrames = 0
@@ -58,6 +68,12 @@ final class EngineLoop {
 
         var failed: Bool { format == nil || unplayable }
         var rate: Double { Double(format?.sampleRate ?? 44_100) }
+        /// The frame after the last one played: the range's end, else the file's.
+        var endFrame: Int? { lastFrame ?? totalFrames }
+        /// The length played, in seconds (of the range, when there is one).
+        var duration: Double? { endFrame.map { Double(max(0, $0 - firstFrame)) / rate } }
+        /// The length the song is known to have, for counting its play.
+        var expectedDuration: Double? { (expectedEnd ?? endFrame).map { Double(max(0, $0 - firstFrame)) / rate } }
     }
 
     private var queue: PlayQueue
@@ -251,8 +267,8 @@ final class EngineLoop {
     private func seek(to seconds: Double, speed: Double? = nil) {
         guard let t = tracks.first, !t.failed else { return }
         let heardFrames = songFrames(heardInFirst().frames, of: t)
-        var frame = Self.frame(at: seconds, rate: t.rate)
-        if let total = t.totalFrames { frame = min(frame, total) }
+        var frame = t.firstFrame + Self.frame(at: seconds, rate: t.rate)
+        if let end = t.endFrame { frame = min(frame, end) }
         flush()
         startTrack(entry: t.entry, starts: t.starts, key: t.key, song: t.song, at: frame,
                    heardBefore: t.heardBefore + heardFrames, announced: t.announced, speed: speed ?? t.speed)
@@ -283,12 +299,23 @@ final class EngineLoop {
         var start = 0
         var tags = ReplayGainTags()
         var trackSpeed = speed ?? sound.speed
+        var first = 0, last: Int?, expected: Int?
         if let playable = songs(song) {
             tags = playable.replayGain
             if speed == nil, let own = playable.speed { trackSpeed = own }
             do {
                 let d = try Decoders.open(playable.path)
-                start = frame ?? Self.frame(at: playable.startAt, rate: Double(d.format.sampleRate))
+                let rate = Double(d.format.sampleRate)
+                if let range = queue.entry(entry)?.range ?? playable.range {
+                    first = Self.frame(at: range.start, rate: rate)
+                    last = range.end.map { Self.frame(at: $0, rate: rate) }
+                }
+                // A range's end past the file's plays to the file's end, as MPD's does.
+                let known = playable.duration.map { Self.frame(at: $0, rate: rate) }
+                let fileEnd = [d.totalFrames, known].compactMap { $0 }.max()
+                expected = [last, fileEnd].compactMap { $0 }.min()
+                start = max(first, frame ?? Self.frame(at: playable.startAt, rate: rate))
+                if let last { start = min(start, last) }
                 if start > 0 { try d.seek(toFrame: start) }
                 decoder = d
             } catch {
@@ -302,6 +329,9 @@ final class EngineLoop {
                           format: decoder?.format, totalFrames: decoder?.totalFrames, startFrame: start)
         track.heardBefore = heardBefore
         track.announced = announced
+        track.firstFrame = first
+        track.lastFrame = last
+        track.expectedEnd = expected
         track.replayGain = tags
         track.speed = trackSpeed
         if track.failed { failuresInARow += 1 } else { failuresInARow = 0 }
@@ -446,9 +476,15 @@ final class EngineLoop {
         // fade needs them wide here).
         let direct = !floatChain && out == format && !format.isFloat
         var packed = false
+        // A range ends the song at its end, as the file's end would.
+        let left = tracks[i].lastFrame.map { max(0, $0 - tracks[i].startFrame - tracks[i].decodedFrames) }
+        let atEnd = left == 0
         do {
-            let block = min(Self.framesPerSlot, ring.slotCapacity / format.channels)
-            if direct, format.bitsPerSample == 16, sleep == nil,
+            let block = min(Self.framesPerSlot, ring.slotCapacity / format.channels, left ?? .max)
+            let wanted = min(Self.framesPerSlot, left ?? .max)
+            if atEnd {
+                frames = 0
+            } else if direct, format.bitsPerSample == 16, sleep == nil,
                let n = try decoder.read16(into: UnsafeMutableRawBufferPointer(slot), maxFrames: block) {
                 frames = n
                 packed = true
@@ -456,11 +492,15 @@ final class EngineLoop {
                 frames = try decoder.read(into: slot, maxFrames: block)
             } else {
                 frames = floatChain
-                    ? try readProcessed(decoder, track: i, into: out)
-                    : try read(decoder, format: format, converter: tracks[i].converter, into: out)
+                    ? try readProcessed(decoder, track: i, into: out, maxFrames: wanted)
+                    : try read(decoder, format: format, converter: tracks[i].converter, into: out, maxFrames: wanted)
             }
         } catch {
             emit(.warning(error.description))
+        }
+        if frames == 0, !atEnd, let expected = tracks[i].expectedEnd,
+           tracks[i].startFrame + tracks[i].decodedFrames + Int(tracks[i].rate) < expected {
+            tracks[i].endedEarly = true
         }
         let warnings = decoder.warnings
         for w in warnings.dropFirst(tracks[i].warningsSeen).prefix(3) { emit(.warning("\(decoder.path): \(w)")) }
@@ -551,7 +591,7 @@ final class EngineLoop {
 
     /// Decodes one block through the sound processor: to float at the output's rate and
     /// channels, processed in place, then into the output's format (dithered when it is integer).
-    private func readProcessed(_ decoder: any AudioDecoder, track i: Int, into out: PCMFormat) throws(AudioError) -> Int {
+    private func readProcessed(_ decoder: any AudioDecoder, track i: Int, into out: PCMFormat, maxFrames: Int) throws(AudioError) -> Int {
         let format = decoder.format
         let floatFormat = PCMFormat.float(sampleRate: out.sampleRate, channels: out.channels)
         if tracks[i].toFloat == nil, format != floatFormat {
@@ -561,7 +601,7 @@ final class EngineLoop {
         let frames: Int
         if format.isFloat {
             scratchFloat.removeAll(keepingCapacity: true)
-            frames = try decoder.read(into: &scratchFloat, maxFrames: Self.framesPerSlot)
+            frames = try decoder.read(into: &scratchFloat, maxFrames: maxFrames)
             if let c = tracks[i].toFloat {
                 scratchFloat.withUnsafeBufferPointer { c.convert($0, into: &processing) }
             } else {
@@ -569,7 +609,7 @@ final class EngineLoop {
             }
         } else {
             scratch.removeAll(keepingCapacity: true)
-            frames = try decoder.read(into: &scratch, maxFrames: Self.framesPerSlot)
+            frames = try decoder.read(into: &scratch, maxFrames: maxFrames)
             if let c = tracks[i].toFloat { scratch.withUnsafeBufferPointer { c.convert($0, into: &processing) } }
         }
         try finishProcessing(track: i, into: out)
@@ -601,11 +641,11 @@ final class EngineLoop {
     /// the song's frames read. Few enough that a block converted up in rate still fits the ring's
     /// slots a turn or two later.
     private func read(_ decoder: any AudioDecoder, format: PCMFormat, converter: FormatConverter?,
-                      into out: PCMFormat) throws(AudioError) -> Int {
+                      into out: PCMFormat, maxFrames: Int) throws(AudioError) -> Int {
         let frames: Int
         if format.isFloat {
             scratchFloat.removeAll(keepingCapacity: true)
-            frames = try decoder.read(into: &scratchFloat, maxFrames: Self.framesPerSlot)
+            frames = try decoder.read(into: &scratchFloat, maxFrames: maxFrames)
             if let converter {
                 scratchFloat.withUnsafeBufferPointer { b in
                     if out.isFloat { converter.convert(b, into: &renderedFloat) } else { converter.convert(b, into: &rendered) }
@@ -615,13 +655,13 @@ final class EngineLoop {
             }
         } else if let converter {
             scratch.removeAll(keepingCapacity: true)
-            frames = try decoder.read(into: &scratch, maxFrames: Self.framesPerSlot)
+            frames = try decoder.read(into: &scratch, maxFrames: maxFrames)
             scratch.withUnsafeBufferPointer { b in
                 if out.isFloat { converter.convert(b, into: &renderedFloat) } else { converter.convert(b, into: &rendered) }
             }
         } else {
             // The output's own format (decodeStep sends these straight into a slot instead).
-            frames = try decoder.read(into: &rendered, maxFrames: Self.framesPerSlot)
+            frames = try decoder.read(into: &rendered, maxFrames: maxFrames)
         }
         return frames
     }
@@ -696,7 +736,8 @@ final class EngineLoop {
     private func heardPosition() -> (frame: Int, seconds: Double) {
         guard let t = tracks.first else { return (0, 0) }
         let frame = t.startFrame + songFrames(heardInFirst().frames, of: t)
-        return (frame, Double(frame) / t.rate)
+        // In the song's own time, which begins where its range does (MPD's `elapsed`).
+        return (frame, Double(frame - t.firstFrame) / t.rate)
     }
 
     /// Frames of the output (at its rate) as frames of the song: at another speed, less what
@@ -725,8 +766,8 @@ final class EngineLoop {
                 let heard = t.heardBefore + t.decodedFrames
                 emit(.ended(SongEnd(entry: t.entry, song: t.song, key: t.key, heard: Double(heard) / t.rate,
                                     position: Double(t.startFrame + t.decodedFrames) / t.rate,
-                                    duration: t.totalFrames.map { Double($0) / t.rate }, reason: t.cut ? .quit : .finished,
-                                    speed: t.speed)))
+                                    duration: t.expectedDuration, reason: t.cut ? .quit : .finished,
+                                    speed: t.speed, endedEarly: t.endedEarly && !t.cut)))
             }
             if t.cut {
                 queue.apply(.stop)
@@ -784,9 +825,9 @@ final class EngineLoop {
     private func endHeard(_ reason: SongEndReason) {
         guard let t = tracks.first, !t.failed, t.announced || heardInFirst().heard else { return }
         announce()
-        let (frame, seconds) = heardPosition()
+        let frame = heardPosition().frame
         emit(.ended(SongEnd(entry: t.entry, song: t.song, key: t.key, heard: Double(t.heardBefore + frame - t.startFrame) / t.rate,
-                            position: seconds, duration: t.totalFrames.map { Double($0) / t.rate }, reason: reason,
+                            position: Double(frame) / t.rate, duration: t.expectedDuration, reason: reason,
                             speed: t.speed)))
     }
 
@@ -797,7 +838,7 @@ final class EngineLoop {
         var heard = sound
         if let t { heard.speed = t.speed }
         let status = PlaybackStatus(queue: queue, entry: t?.entry ?? queue.current, play: t?.key, position: seconds, frame: frame,
-                                    duration: t.flatMap { t in t.totalFrames.map { Double($0) / t.rate } },
+                                    duration: t?.duration,
                                     sourceFormat: t?.format, outputFormat: outputFormat, sound: heard,
                                     replayGainDecibels: replayGainDecibels,
                                     // Only where playback stopped on it: a song skipped on the way

@@ -23,7 +23,7 @@ public final class PlayRecorder: Sendable {
     public static func record(for end: SongEnd, song: Song?, at time: Date = Date()) -> PlayRecord? {
         let ending: PlayCounting.Ending
         switch end.reason {
-        case .finished: ending = .finished
+        case .finished: ending = end.endedEarly ? .movedOn : .finished
         case .skipped, .stopped: ending = .movedOn
         case .quit: ending = .quit
         case .failed: return nil
@@ -31,7 +31,7 @@ public final class PlayRecorder: Sendable {
         let outcome = PlayCounting.outcome(heard: end.heard, duration: end.duration, ending: ending)
         let remembers = song?.remembersPosition ?? false
         // An audiobook keeps its place unless heard to its end; other songs hold no bookmark.
-        let bookmark = remembers && end.reason != .finished ? Bookmark(position: end.position, speed: end.speed) : nil
+        let bookmark = remembers && (end.reason != .finished || end.endedEarly) ? Bookmark(position: end.position, speed: end.speed) : nil
         if outcome == .bookmarkOnly && !remembers { return nil }
         // A play or a skip counts once, by its key; a bookmark alone is no count and carries none
         // (the same play goes on after a resume, and its end is recorded then).

@@ -14,14 +14,22 @@ public struct PlayableSong: Sendable, Equatable {
     /// The speed it plays at instead of the session's: an audiobook's `bookmark_speed` when it
     /// starts from its bookmark and `--speed` was not given. Nil: the session's speed.
     public var speed: Double?
+    /// How long the library knows the song to last, in seconds: a file that ends well before
+    /// (truncated or damaged since it was read) has not been heard to its end.
+    public var duration: Double?
+    /// The part of the file that is the song (a CUE sheet's track of an image); nil: the whole
+    /// file. A queue entry's own range (`rangeid`) takes its place.
+    public var range: PlayRange?
 
     public init(id: SongID, path: String, startAt: Double = 0, replayGain: ReplayGainTags = ReplayGainTags(),
-                speed: Double? = nil) {
+                speed: Double? = nil, duration: Double? = nil, range: PlayRange? = nil) {
         self.id = id
         self.path = path
         self.startAt = startAt
         self.replayGain = replayGain
         self.speed = speed
+        self.duration = duration
+        self.range = range
     }
 }
 
@@ -125,11 +133,15 @@ public struct SongEnd: Sendable, Equatable {
     public var heard: Double
     /// Where in the song playback was when it ended, in seconds.
     public var position: Double
-    /// The song's length, when the decoder knew it.
+    /// The song's length (of its range, when it plays one), when known.
     public var duration: Double?
     public var reason: SongEndReason
     /// The speed it was heard at last, for an audiobook's bookmark.
     public var speed: Double = 1
+    /// `finished`, but the file ended more than a second before the song's known length (a
+    /// file truncated or damaged since the library read it): it counts by what was heard, as a
+    /// song moved on from does, not as one heard to its end.
+    public var endedEarly = false
 }
 
 public enum PlaybackEvent: Sendable, Equatable {

@@ -55,7 +55,7 @@ struct ServePythonTests {
     c.prio(5, "0:1")
     c.prioid(7, ids[1])
     run("prios", lambda: sorted(x.get("prio", "0") for x in c.playlistinfo()))
-    run("rangeid", lambda: c.rangeid(ids[1], "0:1"))
+    run("rangeid", lambda: c.rangeid(ids[1], "0:600"))  # past the song's end: it plays whole
     c.play(0)
     run("state_play", lambda: c.status()["state"])
     c.pause(1)

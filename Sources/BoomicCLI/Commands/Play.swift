@@ -129,7 +129,8 @@ struct Play: ParsableCommand, TakesTerms {
             basis[id].map {
                 let bookmark = $0.remembersPosition ? $0.bookmarkValue : nil
                 return PlayableSong(id: $0.id, path: $0.path, startAt: bookmark?.position ?? 0,
-                                    replayGain: ReplayGainTags($0), speed: speedGiven ? nil : bookmark?.speed)
+                                    replayGain: ReplayGainTags($0), speed: speedGiven ? nil : bookmark?.speed,
+                                    duration: $0.duration)
             }
         })
         // The engine starts stopped, so that the sleep timer counts from the first sample.

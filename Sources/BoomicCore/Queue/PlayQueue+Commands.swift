@@ -35,7 +35,8 @@ extension PlayQueue {
         let changed = entries != old.entries
         if changed {
             for i in entries.indices {
-                if i < old.entries.count, old.entries[i].id == entries[i].id, old.entries[i].priority == entries[i].priority { continue }
+                if i < old.entries.count, old.entries[i].id == entries[i].id, old.entries[i].priority == entries[i].priority,
+                   old.entries[i].range == entries[i].range { continue }
                 entries[i].version = stamp
             }
         }
@@ -62,6 +63,9 @@ extension PlayQueue {
             let chosen = Set(ids)
             for i in entries.indices where chosen.contains(entries[i].id) { entries[i].priority = priority }
             sortUpcoming()
+        case let .setRange(range, id):
+            guard let i = position(of: id) else { return }
+            entries[i].range = range
         case let .setRandom(on):
             guard on != isRandom else { return }
             guard on else { return randomOrder = nil }
@@ -182,7 +186,7 @@ extension PlayQueue {
         }
         let added = songs.map { song -> Entry in
             defer { nextID += 1 }
-            return Entry(id: EntryID(nextID), song: song, priority: 0, version: 0)
+            return Entry(id: EntryID(nextID), song: song, priority: 0, version: 0, range: nil)
         }
         entries.insert(contentsOf: added, at: at)
         guard var order = randomOrder else { return }

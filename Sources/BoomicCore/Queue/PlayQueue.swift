@@ -42,6 +42,8 @@ public struct PlayQueue: Equatable, Sendable {
         /// The queue's `version` when this entry was added, last moved (its position changed) or
         /// given another priority: MPD's `plchanges V` lists the entries whose version is above V.
         public internal(set) var version: UInt64
+        /// The part of the song's file this entry plays (MPD's `rangeid`); nil: the whole song.
+        public internal(set) var range: PlayRange?
     }
 
     /// An entry that started playing, as `history` keeps it: the song too, since the entry may

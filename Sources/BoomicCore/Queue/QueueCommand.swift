@@ -38,6 +38,10 @@ public enum QueueCommand: Equatable, Sendable {
     /// MPD `prio`/`prioid`: with `random` on, higher priority entries play first among those
     /// not played yet in the round.
     case setPriority(UInt8, [PlayQueue.EntryID])
+    /// MPD `rangeid`: the entry plays only this part of its file (nil: all of it). The entry
+    /// takes the new version, as MPD tells `plchanges`; the playing entry's range changes only
+    /// when it next starts (MPD refuses to change it).
+    case setRange(PlayRange?, PlayQueue.EntryID)
     /// MPD `random`: the play order becomes a random round (the current entry first) or the
     /// queue's order again. The queue itself does not change.
     case setRandom(Bool)

@@ -104,7 +104,7 @@ extension MPDResponse {
     /// A queue entry: the song, then its position and id (and priority when set).
     mutating func add(entry: PlayQueue.Entry, position: Int, snapshot: ServerLibrary.Snapshot, tags: MPDTagSet) {
         if let song = snapshot.basis[entry.song], let uri = snapshot.tree.uri(for: song.path) {
-            add(song: song, uri: uri, tags: tags)
+            if let range = entry.range { add(song: song, uri: uri, tags: tags, range: range) } else { add(song: song, uri: uri, tags: tags) }
         } else {
             add("file", "(removed from the library)")
         }

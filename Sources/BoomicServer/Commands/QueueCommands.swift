@@ -117,8 +117,8 @@ enum QueueCommands {
             for i in 1..<inv.args.count { ids.append(try inv.entry(withID: i, in: q).id) }
             try inv.player.perform(.setPriority(prio, ids))
         },
-        // Boomic plays whole songs; the range is checked as MPD checks it, in the same order,
-        // and otherwise answered.
+        // The entry plays that part of its file: checked as MPD checks it, in the same order;
+        // `START:` plays to the end, `:` the whole song again.
         CommandSpec("rangeid", 2...2) { inv throws(MPDError) in
             _ = try inv.unsigned(0)
             guard let range = TimeRange.parse(inv.args[1]) else { throw inv.error(.argument, "Bad range") }
@@ -128,6 +128,9 @@ enum QueueCommands {
             if let duration = inv.snapshot.basis[e.song]?.duration, Double(range.start) > (duration * 1000).rounded(.down) {
                 throw inv.error(.argument, "Invalid start offset")
             }
+            let part = range.start == 0 && range.end == 0 ? nil
+                : PlayRange(start: Double(range.start) / 1000, end: range.end == 0 ? nil : Double(range.end) / 1000)
+            try inv.player.perform(.setRange(part, e.id))
         },
         // MPD edits the tags of a queued stream only; every song Boomic queues is a local file,
         // refused as MPD refuses one, after the same checks in the same order.

@@ -64,7 +64,7 @@ public final class ServerPlayer: Sendable {
             opening?(id)
             return library.snapshot.basis[id].map {
                 PlayableSong(id: $0.id, path: $0.path, startAt: $0.remembersPosition ? $0.bookmarkValue?.position ?? 0 : 0,
-                             replayGain: ReplayGainTags($0))
+                             replayGain: ReplayGainTags($0), duration: $0.duration)
             }
         }
         self.store = store

@@ -102,6 +102,14 @@ public struct MPDResponse: Sendable {
         write(song: song, root: "", rest: uri, tags: tags)
     }
 
+    /// A queue entry's song that plays a part of its file (`rangeid`): a `Range:` line after
+    /// `file:`, and the range's length as `Time:` and `duration:`, as MPD 0.23 prints them.
+    public mutating func add(song: Song, uri: String, tags: MPDTagSet, range: PlayRange) {
+        var part = song
+        part.duration = range.length(of: song.duration)
+        write(song: part, root: "", rest: uri, tags: tags, range: range)
+    }
+
     /// `add(song:uri:tags:)` with the client's path written from the song's path as it goes
     /// (`listallinfo` prints 50,000 of them: no string made for each); the library path
     /// itself for a song outside every music folder.
@@ -135,7 +143,7 @@ public struct MPDResponse: Sendable {
 
     /// The whole song in one reservation and one pass of plain copies: each value is read
     /// once, and the room it needs is its UTF-8 count plus a bound for names and numbers.
-    private mutating func write(song: Song, root: String, rest: some StringProtocol, tags: MPDTagSet) {
+    private mutating func write(song: Song, root: String, rest: some StringProtocol, tags: MPDTagSet, range: PlayRange? = nil) {
         func wanted(_ tag: MPDTag, _ value: String?) -> String? {
             guard tags.contains(tag), let value, !value.isEmpty else { return nil }
             return value
@@ -188,8 +196,16 @@ public struct MPDResponse: Sendable {
                      composerSort: joined(composerSort), workID: joined(workID), ensemble: joined(ensemble),
                      artistID: joined(artistID), albumArtistID: joined(albumArtistID))
         if credit != nil { room += 16 }
+        if range != nil { room += 8 + 2 * (ByteCursor.maxDecimal + 4) }
         write(reserving: room) { w in
             Self.putFile(&w, root: root, rest: rest)
+            if let range {
+                w.put("Range: ")
+                w.putMilliseconds(range.start)
+                w.put(UInt8(ascii: "-"))
+                if let end = range.end { w.putMilliseconds(end) }
+                w.put(UInt8(ascii: "\n"))
+            }
             w.put("Last-Modified: ")
             w.putTimeStamp(seconds: song.mtime / 1_000_000_000)
             w.put(UInt8(ascii: "\n"))

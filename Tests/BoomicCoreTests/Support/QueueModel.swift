@@ -183,6 +183,9 @@ struct QueueModel {
         case let .setPriority(p, ids):
             for i in items.indices where ids.map(\.rawValue).contains(items[i].id) { items[i].prio = p }
             if random { upcoming = byPriority(upcoming) }
+        case .setRange:
+            // A range changes what of a file an entry plays, never the order: the model keeps none.
+            break
         case let .setRandom(on):
             guard on != random else { break }
             random = on
