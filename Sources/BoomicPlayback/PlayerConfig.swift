@@ -153,34 +153,24 @@ public struct PlayerConfig: Sendable, Equatable {
         }
     }
 
-    /// The file's bytes; nil when there is no file. Opened without blocking (a FIFO would wait
-    /// for a writer forever) and read only when it is a regular file.
+    /// The file's bytes; nil when there is no file. Opened as every file Boomic reads is
+    /// (`FileDescriptor.openRegular`): never waiting (a FIFO would wait for a writer forever) and
+    /// read only when it is a regular file.
     static func contents(of path: String) throws(ConfigError) -> [UInt8]? {
         func unusable(_ reason: String) -> ConfigError {
             ConfigError(path: path, key: nil, reason: reason + "; the player's defaults are read from it, so fix or remove it")
         }
         let fd: FileDescriptor
         do {
-            fd = try FileDescriptor(path: path, flags: O_RDONLY | O_NONBLOCK)
+            fd = try FileDescriptor.openRegular(path)
         } catch {
             if error.isNotFound { return nil }
-            throw unusable("cannot be read (\(error.reason))")
+            throw unusable("cannot be read: \(error.reason)")
         }
         do {
-            let kind = try fd.status().st_mode & S_IFMT
-            switch kind {
-            case S_IFREG: return try fd.readAll(limit: 1 << 20)
-            case S_IFDIR: throw unusable("is a folder, not a file")
-            case S_IFIFO: throw unusable("is a FIFO, not a file")
-            case S_IFCHR, S_IFBLK: throw unusable("is a device, not a file")
-            default: throw unusable("is not a regular file")
-            }
-        } catch let error as ConfigError {
-            throw error
-        } catch let error as SystemError {
-            throw unusable(error.isFileTooLarge ? "is larger than 1 MiB" : "cannot be read (\(error.reason))")
+            return try fd.readAll(limit: 1 << 20)
         } catch {
-            throw unusable("cannot be read (\(error))")
+            throw unusable(error.isFileTooLarge ? "is larger than 1 MiB" : "cannot be read: \(error.reason)")
         }
     }
 

@@ -105,4 +105,19 @@ import Testing
         let shown = try box.boomic(["config"], environment: env2)
         #expect(shown.succeeded && shown.lines.contains { $0.hasPrefix("eq") && $0.contains("mine") }, "\(shown)")
     }
+
+    /// `boomic config` opens the library only to look up an `eq` that names a saved profile: the
+    /// settings of a file without one read even when the library is damaged.
+    @Test func aDamagedLibraryHidesNoSettingThatNeedsIt() throws {
+        let box = try Sandbox(samples: false)
+        _ = try PlayCommandTests.toneAlbum(box)
+        let file = try FileHandle(forWritingTo: URL(fileURLWithPath: box.library + "/library.sqlite"))
+        try file.seek(toOffset: 100)
+        try file.write(contentsOf: Data(repeating: 0xA5, count: 4000))
+        try file.close()
+        let plain = try box.boomic(["config"], environment: try write(box, "volume = 80\neq = \"rock\"\n"))
+        #expect(plain.succeeded && plain.lines.contains { $0.hasPrefix("volume") && $0.contains("80") }, "\(plain)")
+        let profile = try box.boomic(["config"], environment: try write(box, "eq = \"mine\"\n"))
+        #expect(profile.status == 1 && profile.errorLines.count == 1 && profile.stderr.contains("damaged"), "\(profile)")
+    }
 }

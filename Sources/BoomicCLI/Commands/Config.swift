@@ -21,10 +21,15 @@ struct Config: ParsableCommand {
         let path = PlayerConfig.defaultPath()
         let config = try PlayerConfig.load(path: path)
         // An eq naming no preset, file or bands may be one of the library's saved profiles:
-        // checked against the library when there is one, as `play` would.
-        let lib = FileManager.default.fileExists(atPath: options.location + "/" + LibrarySession.logName)
-            ? try Library.open(at: options.location, create: false) : nil
-        _ = try config.equalizer(savedProfile: lib.map { EQCommand.savedProfile(in: $0.basis) } ?? { _ in nil })
+        // only then is it looked up in the library, as `play` would, so a config without one
+        // reads even when the library cannot be opened.
+        do {
+            _ = try config.equalizer(savedProfile: { _ in nil })
+        } catch {
+            guard FileManager.default.fileExists(atPath: options.location + "/" + LibrarySession.logName) else { throw error }
+            let lib = try Library.open(at: options.location, create: false)
+            _ = try config.equalizer(savedProfile: EQCommand.savedProfile(in: lib.basis))
+        }
         if output.json {
             let rows = config.rows.map { ["key": $0.key, "value": $0.value, "source": $0.source.description] }
             let data = try JSONSerialization.data(withJSONObject: ["file": path, "settings": rows], options: [.sortedKeys, .withoutEscapingSlashes])
