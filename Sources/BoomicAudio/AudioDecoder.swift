@@ -151,8 +151,9 @@ public enum Decoders {
                 return try kind.open(path)
             } catch {
                 if first == nil { first = error }
-                // A missing file is missing for every decoder.
-                if !FileManager.default.fileExists(atPath: path) { break }
+                // A file that cannot be opened (missing, no permission, a FIFO) is so for
+                // every decoder: FFmpeg's would only say it again.
+                if error.cause != nil { break }
             }
         }
         throw first!

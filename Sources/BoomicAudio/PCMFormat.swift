@@ -1,3 +1,6 @@
+import BoomicSystem
+import Foundation
+
 /// The shape of decoded audio: what a sink must be opened with to play it bit for bit.
 ///
 /// Samples travel as `Int32`, interleaved, holding the source's integer value unscaled (a 16-bit
@@ -34,10 +37,14 @@ public struct PCMFormat: Hashable, Sendable, CustomStringConvertible {
 public struct AudioError: Error, Sendable, Equatable, CustomStringConvertible {
     public var path: String
     public var reason: String
+    /// Set when the file itself could not be opened (missing, no permission, not a regular
+    /// file): then no other decoder can open it either, so none is tried after.
+    public var cause: SystemError?
 
-    public init(path: String, reason: String) {
+    public init(path: String, reason: String, cause: SystemError? = nil) {
         self.path = path
         self.reason = reason
+        self.cause = cause
     }
 
     public var description: String { "\(path): \(reason)" }
@@ -47,4 +54,3 @@ extension AudioError: LocalizedError {
     public var errorDescription: String? { description }
 }
 
-import Foundation

@@ -9,8 +9,8 @@ enum Decoding {
     /// what a decode from the start gives there. FFmpeg's own `seek_preroll` is added (Opus).
     static let preroll = 4096
 
-    static func run(path: String, from start: Int, into writer: inout PipeWriter) throws(InputError) {
-        var input = try MediaInput(path: path)
+    static func run(file: InputFile, from start: Int, into writer: inout PipeWriter) throws(InputError) {
+        var input = try MediaInput(file: file)
         guard try input.nextFrame(), let first = input.frame else {
             throw InputError(reason: "no audio in it")
         }
@@ -19,7 +19,7 @@ enum Decoding {
         }
         // Musepack: FFmpeg keeps the filter delay and the last frame's padding; the file's header
         // says how much to trim. Counted from the start, so a seek decodes from there.
-        let musepack = input.codecName == "musepack8" ? MusepackHeader(path: path) : nil
+        let musepack = input.codecName == "musepack8" ? MusepackHeader(file: file) : nil
         let exact = input.exactLength(rate: shape.sampleRate)
         let total = musepack?.samples ?? exact ?? input.totalFrames(rate: shape.sampleRate)
         writer.send(.header, text: shape.header(totalFrames: total, codec: input.codecName).text)
@@ -39,7 +39,7 @@ enum Decoding {
             case .unknown:
                 // No timestamps to go by, or the container could not seek: decode from the start
                 // and count.
-                input = try MediaInput(path: path)
+                input = try MediaInput(file: file)
                 skip = start + (musepack?.leading ?? 0)
                 frameReady = try input.nextFrame()
                 while frameReady, let frame = input.frame, skip >= Int(frame.pointee.nb_samples) {

@@ -10,17 +10,17 @@ struct ITunesGapless: Equatable {
     var samples: Int
 
     /// Reads the tag from the file's `moov` box, wherever it sits; nil when there is none.
-    init?(path: String) {
-        guard let file = fopen(path, "rb") else { return nil }
-        defer { fclose(file) }
-        var offset = 0
+    init?(file: InputFile) {
+        var offset: Int64 = 0
         while true {
-            var header = [UInt8](repeating: 0, count: 16)
-            guard fseeko(file, off_t(offset), SEEK_SET) == 0, fread(&header, 1, 8, file) == 8 else { return nil }
+            var header = file.bytes(at: offset, count: 8)
+            guard header.count == 8 else { return nil }
             var size = Self.uint32(header, 0)
             var headerSize = 8
             if size == 1 {
-                guard fread(&header[8], 1, 8, file) == 8 else { return nil }
+                let large = file.bytes(at: offset + 8, count: 8)
+                guard large.count == 8 else { return nil }
+                header += large
                 size = Self.uint32(header, 8) << 32 | Self.uint32(header, 12)
                 headerSize = 16
             } else if size == 0 {
@@ -30,12 +30,12 @@ struct ITunesGapless: Equatable {
             if String(decoding: header[4..<8], as: UTF8.self) == "moov" {
                 // A moov box holds the sample tables: tens of MB for a long file at most.
                 let length = min(size - headerSize, 1 << 26)
-                var moov = [UInt8](repeating: 0, count: length)
-                guard fread(&moov, 1, length, file) == length else { return nil }
+                let moov = file.bytes(at: offset + Int64(headerSize), count: length)
+                guard moov.count == length else { return nil }
                 self.init(moov: moov)
                 return
             }
-            offset += size
+            offset += Int64(size)
         }
     }
 

@@ -12,7 +12,9 @@ struct InputError: Error {
 /// packet's duration) so the writer can put that much silence in its place and positions and
 /// gapless joins stay true, as the player's own decoders do.
 final class MediaInput {
-    let path: String
+    let file: InputFile
+    /// What libavformat reads the file through; closed after `container`.
+    private let source: ByteSource
     private var container: UnsafeMutablePointer<AVFormatContext>?
     private var codec: UnsafeMutablePointer<AVCodecContext>?
     private var packet: UnsafeMutablePointer<AVPacket>?
@@ -27,10 +29,15 @@ final class MediaInput {
     /// Damaged packets in a row: a file that is nothing but damage stops decoding.
     private var damagedInARow = 0
 
-    init(path: String) throws(InputError) {
-        self.path = path
-        var opened: UnsafeMutablePointer<AVFormatContext>?
-        var r = avformat_open_input(&opened, path, nil, nil)
+    init(file: InputFile) throws(InputError) {
+        self.file = file
+        source = try ByteSource(file)
+        var opened = avformat_alloc_context()
+        guard let allocated = opened else { throw InputError(reason: "out of memory") }
+        allocated.pointee.pb = source.context
+        // The path is FFmpeg's hint from the extension only: the bytes come through `source`.
+        // On failure, avformat_open_input frees the context it was given.
+        var r = avformat_open_input(&opened, file.path, nil, nil)
         guard r >= 0, let opened else { throw InputError(reason: "cannot open (\(Self.describe(r)))") }
         container = opened
         r = avformat_find_stream_info(opened, nil)
@@ -105,7 +112,7 @@ final class MediaInput {
         guard let container, let name = container.pointee.iformat?.pointee.name,
               String(cString: name).hasPrefix("mov,") else { return nil }
         let stated = totalFrames(rate: rate)
-        guard let itunes = ITunesGapless(path: path) else { return stated }
+        guard let itunes = ITunesGapless(file: file) else { return stated }
         return min(stated ?? itunes.samples, itunes.samples)
     }
 

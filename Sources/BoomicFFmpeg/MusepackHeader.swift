@@ -16,12 +16,8 @@ struct MusepackHeader: Equatable {
     /// The frames to drop from the start of FFmpeg's decoding.
     var leading: Int { Self.synthesisDelay + beginningSilence }
 
-    init?(path: String) {
-        guard let file = fopen(path, "rb") else { return nil }
-        defer { fclose(file) }
-        var bytes = [UInt8](repeating: 0, count: 4096)
-        let n = fread(&bytes, 1, bytes.count, file)
-        self.init(bytes: Array(bytes.prefix(n)))
+    init?(file: InputFile) {
+        self.init(bytes: file.bytes(at: 0, count: 4096))
     }
 
     init?(bytes: [UInt8]) {

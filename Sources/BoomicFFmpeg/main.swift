@@ -7,11 +7,13 @@ import Glibc
 // Debian's FFmpeg is GPL-bound and `boomic` does not link it (NOTICE).
 
 let usage = """
-    usage: boomic-ffmpeg FILE [--start FRAME]
+    usage: boomic-ffmpeg FILE [--start FRAME] [--descriptor FD]
 
     Decodes FILE through FFmpeg and writes Boomic's decoder stream (DecoderPipe) on standard
     output, starting at sample frame FRAME (default 0) exactly. Boomic's player runs it for
     the formats it has no decoder of its own for (AAC and ALAC in M4A, WavPack, APE, Musepack…).
+    With --descriptor, the file is read from descriptor FD, which the player opened, and FILE
+    only names it. FILE must be a regular file (a FIFO is refused, not waited on).
     """
 
 /// A usage error, on standard error (the stream is for the player).
@@ -22,6 +24,7 @@ func complain(_ text: String) {
 
 var path: String?
 var start = 0
+var descriptor: Int32?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -34,6 +37,12 @@ while let argument = arguments.popFirst() {
             exit(64)
         }
         start = value
+    case "--descriptor":
+        guard let value = arguments.popFirst().flatMap({ Int32($0) }), value > 2 else {
+            complain("boomic-ffmpeg: --descriptor needs a descriptor number above 2")
+            exit(64)
+        }
+        descriptor = value
     default:
         guard path == nil else {
             complain("boomic-ffmpeg: one file at a time\n\(usage)")
@@ -47,22 +56,22 @@ guard let path else {
     exit(64)
 }
 
-/// Closes every descriptor but the standard three: what the player had open without
-/// close-on-exec (a server's client sockets, the library's database) must not stay open for as
-/// long as this runs. (glibc's posix_spawn_file_actions_addclosefrom_np would do it from the
-/// player's side, but Swift does not see it.)
-func closeInheritedDescriptors() {
+/// Closes every descriptor but the standard three and the audio file's: what the player had open
+/// without close-on-exec (a server's client sockets, the library's database) must not stay open
+/// for as long as this runs. (glibc's posix_spawn_file_actions_addclosefrom_np would do it from
+/// the player's side, but Swift does not see it.)
+func closeInheritedDescriptors(keeping kept: Int32?) {
     guard let folder = opendir("/proc/self/fd") else { return }
     var open: [Int32] = []
     while let entry = readdir(folder) {
         let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        if let fd = Int32(name), fd > 2, fd != dirfd(folder) { open.append(fd) }
+        if let fd = Int32(name), fd > 2, fd != kept, fd != dirfd(folder) { open.append(fd) }
     }
     closedir(folder)
     for fd in open { close(fd) }
 }
 
-closeInheritedDescriptors()
+closeInheritedDescriptors(keeping: descriptor)
 signal(SIGPIPE, SIG_IGN)
 // FFmpeg's own messages would go to stderr, which the player does not read: what matters comes
 // through the stream.
@@ -70,7 +79,7 @@ av_log_set_level(AV_LOG_QUIET)
 
 var writer = PipeWriter()
 do {
-    try Decoding.run(path: path, from: start, into: &writer)
+    try Decoding.run(file: InputFile(path: path, descriptor: descriptor), from: start, into: &writer)
 } catch {
     writer.send(.error, text: error.reason)
     exit(1)

@@ -18,3 +18,5 @@ static inline int64_t cff_no_pts(void) { return AV_NOPTS_VALUE; }
 static inline void cff_describe(int error, char *buffer, size_t size) { av_strerror(error, buffer, size); }
 /// AVERROR_STREAM_NOT_FOUND: the file has no stream of the kind asked for.
 static inline int cff_error_stream_not_found(void) { return AVERROR_STREAM_NOT_FOUND; }
+/// AVERROR(EIO): a read failed.
+static inline int cff_error_io(void) { return AVERROR(EIO); }

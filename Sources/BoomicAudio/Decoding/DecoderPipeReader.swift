@@ -1,5 +1,6 @@
 import BoomicCore
 import BoomicDecoderPipe
+import BoomicSystem
 
 /// A decoder program's output, read packet by packet (`DecoderPipe`): the process, its pipe and
 /// what has been read of it, in one owner, so that a seek replaces all three at once.
@@ -20,8 +21,8 @@ final class DecoderPipeReader {
     private var parser = DecoderPipeParser()
     private var chunk = [UInt8](repeating: 0, count: 1 << 16)
 
-    init(program: String, arguments: [String]) throws(AudioError) {
-        process = try DecoderProcess(program: program, arguments: arguments)
+    init(program: String, arguments: [String], input: FileDescriptor? = nil) throws(AudioError) {
+        process = try DecoderProcess(program: program, arguments: arguments, input: input)
     }
 
     /// The next packet, waiting for the program to write it.

@@ -1,3 +1,4 @@
+import BoomicSystem
 import Foundation
 import Glibc
 
@@ -8,6 +9,10 @@ import Glibc
 /// group does not kill it mid-song; if the player dies instead, the child's next write fails
 /// (EPIPE) and it exits.
 ///
+/// A file given to it (`input`) becomes its descriptor 3, the only one of the player's it
+/// inherits besides the pipe: the child reads the file the player opened and checked, and
+/// opens no path itself. The player keeps its own descriptor; each is closed by its owner.
+///
 /// Not `Sendable`: it belongs to the decode thread, like the decoder that owns it.
 final class DecoderProcess {
     let program: String
@@ -15,8 +20,21 @@ final class DecoderProcess {
     private var fd: Int32
     private var exitStatus: Int32?
 
-    init(program: String, arguments: [String]) throws(AudioError) {
+    /// The descriptor number `input` has in the child.
+    static let inputDescriptor: Int32 = 3
+
+    init(program: String, arguments: [String], input: FileDescriptor? = nil) throws(AudioError) {
         self.program = program
+        // A copy above the standard three and 3 itself, so that no action below overwrites it
+        // before it is moved to 3 (and closed in the child at exec, as the original is).
+        var inherited: Int32 = -1
+        if let input {
+            inherited = fcntl(input.rawValue, F_DUPFD_CLOEXEC, 10)
+            guard inherited >= 0 else {
+                throw AudioError(path: input.path, reason: "cannot pass the file to \(program) (\(String(cString: strerror(errno))))")
+            }
+        }
+        defer { if inherited >= 0 { close(inherited) } }
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
             throw AudioError(path: program, reason: "cannot make a pipe (\(String(cString: strerror(errno))))")
@@ -27,8 +45,11 @@ final class DecoderProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        // The pipe first: its write end may be 0, 2 or 3 when the player runs with standard
+        // descriptors closed.
         posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
+        if inherited >= 0 { posix_spawn_file_actions_adddup2(&actions, inherited, Self.inputDescriptor) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)

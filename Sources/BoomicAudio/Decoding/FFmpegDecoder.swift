@@ -1,5 +1,6 @@
 import BoomicCore
 import BoomicDecoderPipe
+import BoomicSystem
 import Foundation
 
 /// Decodes what only FFmpeg reads (AAC and ALAC in M4A, WavPack, APE, Musepack, Ogg FLAC, …)
@@ -11,6 +12,9 @@ import Foundation
 /// Samples come as FFmpeg's decoder gives them, unchanged (a lossless file gives back the
 /// original bit for bit); a seek starts the program again at the exact sample.
 ///
+/// The file is opened here (`AudioFile`: a FIFO named like a song fails at once) and the
+/// program reads that descriptor, given to it as its descriptor 3; it never opens the path.
+///
 /// Not `Sendable`: one decoder belongs to one thread.
 public final class FFmpegDecoder: AudioDecoder {
     public let path: String
@@ -21,6 +25,8 @@ public final class FFmpegDecoder: AudioDecoder {
     public private(set) var warnings: [String] = []
 
     private let program: String
+    /// The file, open for every run of the program (a seek starts another).
+    private let file: FileDescriptor
     private var reader: DecoderPipeReader
     /// Samples received and not yet handed out (`SampleWords`).
     private var words: [Int32] = []
@@ -45,14 +51,12 @@ public final class FFmpegDecoder: AudioDecoder {
 
     public init(path: String, program: String? = FFmpegDecoder.program) throws(AudioError) {
         self.path = path
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw AudioError(path: path, reason: "cannot open: No such file or directory")
-        }
+        file = try AudioFile.open(path)
         guard let program else {
             throw AudioError(path: path, reason: "no decoder for .\((path as NSString).pathExtension) files: boomic-ffmpeg (Boomic's FFmpeg decoder) is not installed next to boomic; scripts/install puts it there")
         }
         self.program = program
-        reader = try Self.start(program, path)
+        reader = try Self.start(program, file)
         let header = try Self.header(of: reader, path: path, warnings: &warnings)
         format = header.isFloat
             ? .float(sampleRate: header.sampleRate, channels: header.channels)
@@ -79,7 +83,7 @@ public final class FFmpegDecoder: AudioDecoder {
 
     /// Starts the program again at `frame`: FFmpeg seeks near it and decodes up to it.
     public func seek(toFrame frame: Int) throws(AudioError) {
-        let fresh = try Self.start(program, path, at: max(0, frame))
+        let fresh = try Self.start(program, file, at: max(0, frame))
         let header = try Self.header(of: fresh, path: path, warnings: &warnings)
         guard header.sampleRate == format.sampleRate, header.channels == format.channels else {
             throw AudioError(path: path, reason: "cannot seek: the decoder gave another format (\(header.text))")
@@ -92,11 +96,13 @@ public final class FFmpegDecoder: AudioDecoder {
 
     // MARK: The pipe
 
-    private static func start(_ program: String, _ path: String, at frame: Int = 0) throws(AudioError) -> DecoderPipeReader {
+    private static func start(_ program: String, _ file: FileDescriptor, at frame: Int = 0) throws(AudioError) -> DecoderPipeReader {
+        var arguments = [file.path, "--descriptor", String(DecoderProcess.inputDescriptor)]
+        if frame > 0 { arguments += ["--start", String(frame)] }
         do {
-            return try DecoderPipeReader(program: program, arguments: frame > 0 ? [path, "--start", String(frame)] : [path])
+            return try DecoderPipeReader(program: program, arguments: arguments, input: file)
         } catch {
-            throw AudioError(path: path, reason: "cannot start boomic-ffmpeg: \(error.reason)")
+            throw AudioError(path: file.path, reason: "cannot start boomic-ffmpeg: \(error.reason)")
         }
     }
 

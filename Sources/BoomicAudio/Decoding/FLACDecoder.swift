@@ -33,12 +33,19 @@ public final class FLACDecoder {
         guard let d = FLAC__stream_decoder_new() else { throw AudioError(path: path, reason: "out of memory for a FLAC decoder") }
         let state = State()
         let client = Unmanaged.passUnretained(state).toOpaque()
-        let status = FLAC__stream_decoder_init_file(d, path, Self.write, Self.metadata, Self.error, client)
-        guard status == FLAC__STREAM_DECODER_INIT_STATUS_OK else {
+        // libFLAC reads a stream over the descriptor opened here (AudioFile: no path is opened
+        // again), and closes it at `finish`, which `delete` calls too.
+        let stream: UnsafeMutablePointer<FILE>
+        do { stream = try AudioFile.stream(try AudioFile.open(path)) } catch {
             FLAC__stream_decoder_delete(d)
-            let reason = status == FLAC__STREAM_DECODER_INIT_STATUS_ERROR_OPENING_FILE
-                ? String(cString: strerror(errno)) : String(cString: cflac_init_status_string(status))
-            throw AudioError(path: path, reason: "cannot open: \(reason)")
+            throw error
+        }
+        let status = FLAC__stream_decoder_init_FILE(d, stream, Self.write, Self.metadata, Self.error, client)
+        guard status == FLAC__STREAM_DECODER_INIT_STATUS_OK else {
+            // The decoder owns the stream once it has checked its arguments (libFLAC's
+            // init_FILE_internal_), which ours pass; `delete` closes it.
+            FLAC__stream_decoder_delete(d)
+            throw AudioError(path: path, reason: "cannot open: \(String(cString: cflac_init_status_string(status)))")
         }
         guard FLAC__stream_decoder_process_until_end_of_metadata(d) != 0, let format = state.format else {
             let s = FLAC__stream_decoder_get_state(d)

@@ -1,3 +1,4 @@
+import BoomicSystem
 import Glibc
 
 /// What libmpg123 reads an MP3 file through: the file's bytes, except that a stretch where the
@@ -14,6 +15,8 @@ import Glibc
 /// Free-format streams (no length in the header) are read as they are.
 /// Not `Sendable`: it belongs to its decoder's thread.
 final class MP3FrameGuard {
+    /// The file, opened by `AudioFile` (never by path again), and its descriptor.
+    private let file: FileDescriptor
     private let fd: Int32
     private let size: Int
     /// Where libmpg123 reads next.
@@ -40,8 +43,8 @@ final class MP3FrameGuard {
     private static let window = 65_536
 
     init(path: String) throws(AudioError) {
-        fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw AudioError(path: path, reason: "cannot open: \(String(cString: strerror(errno)))") }
+        file = try AudioFile.open(path)
+        fd = file.rawValue
         cache = .allocate(byteCount: Self.window, alignment: 16)
         ahead = .allocate(byteCount: Self.window, alignment: 16)
         var st = stat()
@@ -57,7 +60,6 @@ final class MP3FrameGuard {
     }
 
     deinit {
-        close(fd)
         cache.deallocate()
         ahead.deallocate()
     }

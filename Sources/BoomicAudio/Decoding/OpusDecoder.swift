@@ -21,11 +21,19 @@ public final class OpusDecoder: AudioDecoder {
 
     public init(path: String) throws(AudioError) {
         self.path = path
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw AudioError(path: path, reason: "cannot open: No such file or directory")
+        // opusfile reads a stream over a duplicate of the descriptor opened here (AudioFile: the
+        // path is not opened again) and closes it at `op_free`; when the open fails, it is ours
+        // to close.
+        let source = try AudioFile.open(path)
+        let fd = try AudioFile.duplicate(source)
+        var callbacks = OpusFileCallbacks()
+        guard let stream = op_fdopen(&callbacks, fd, "rb") else {
+            close(fd)
+            throw AudioError(path: path, reason: "cannot open: \(String(cString: strerror(errno)))")
         }
         var err: Int32 = 0
-        guard let f = op_open_file(path, &err) else {
+        guard let f = op_open_callbacks(stream, &callbacks, nil, 0, &err) else {
+            _ = callbacks.close?(stream)
             throw AudioError(path: path, reason: err == OP_ENOTFORMAT || err == OP_EBADHEADER ? "not an Ogg Opus stream" : "cannot open (\(Self.describe(err)))")
         }
         file = f

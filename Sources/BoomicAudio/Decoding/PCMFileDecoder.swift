@@ -32,8 +32,8 @@ public final class PCMFileDecoder: AudioDecoder {
     /// Opens `path`, telling WAV from AIFF by its first bytes (not its name).
     public init(path: String) throws(AudioError) {
         self.path = path
+        file = try AudioFile.open(path)
         do {
-            file = try FileDescriptor(path: path, flags: O_RDONLY)
             reader = try ChunkReader(file)
         } catch {
             throw AudioError(path: path, reason: "cannot open: \(error.reason)")

@@ -19,12 +19,13 @@ public final class VorbisDecoder: AudioDecoder {
 
     public init(path: String) throws(AudioError) {
         self.path = path
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw AudioError(path: path, reason: "cannot open: No such file or directory")
-        }
+        // vorbisfile reads a stream over the descriptor opened here (AudioFile: the path is not
+        // opened again) and closes it at `ov_clear`; when `ov_open` fails, it is ours to close.
+        let stream = try AudioFile.stream(try AudioFile.open(path))
         file = .allocate(capacity: 1)
-        let r = ov_fopen(path, file)
+        let r = ov_open(stream, file, nil, 0)
         guard r == 0 else {
+            fclose(stream)
             file.deallocate()
             throw AudioError(path: path, reason: r == OV_ENOTVORBIS ? "not an Ogg Vorbis stream" : "cannot open (\(Self.describe(r)))")
         }

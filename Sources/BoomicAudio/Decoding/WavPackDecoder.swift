@@ -16,7 +16,9 @@ public final class WavPackDecoder: AudioDecoder {
     public let totalFrames: Int?
     public private(set) var warnings: [String] = []
 
-    private var context: OpaquePointer
+    /// The open file; a failed seek replaces it.
+    private var file: WavPackFile
+    private var context: OpaquePointer { file.context }
     private var block: [Int32] = []
     private var errorsSeen: Int32 = 0
     /// Set by a seek to the end or past it, which libwavpack refuses: `read` gives 0 until the
@@ -27,33 +29,20 @@ public final class WavPackDecoder: AudioDecoder {
 
     public init(path: String) throws(AudioError) {
         self.path = path
-        context = try Self.open(path)
+        let file = try WavPackFile(path: path, flags: Self.flags)
+        let context = file.context
+        self.file = file
         let channels = Int(WavpackGetNumChannels(context))
         let rate = Int(WavpackGetSampleRate(context))
         let isFloat = WavpackGetMode(context) & MODE_FLOAT != 0
         let bytes = Int(WavpackGetBytesPerSample(context))
         guard channels > 0, rate > 0, (1...4).contains(bytes) else {
-            WavpackCloseFile(context)
             throw AudioError(path: path, reason: "not a WavPack stream this player can play (\(channels) channels, \(bytes) bytes a sample)")
         }
         format = isFloat ? .float(sampleRate: rate, channels: channels)
                          : PCMFormat(sampleRate: rate, channels: channels, bitsPerSample: bytes * 8)
         let total = WavpackGetNumSamples64(context)
         totalFrames = total >= 0 ? Int(total) : nil
-    }
-
-    deinit { WavpackCloseFile(context) }
-
-    private static func open(_ path: String) throws(AudioError) -> OpaquePointer {
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw AudioError(path: path, reason: "cannot open: No such file or directory")
-        }
-        var error = [CChar](repeating: 0, count: 128)
-        guard let context = WavpackOpenFileInput(path, &error, flags, 0) else {
-            let text = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            throw AudioError(path: path, reason: "not a WavPack stream (\(text.isEmpty ? "libwavpack cannot open it" : text))")
-        }
-        return context
     }
 
     /// Unpacks up to `maxFrames` frames into `block`; the number unpacked, 0 at the end.
@@ -89,9 +78,7 @@ public final class WavPackDecoder: AudioDecoder {
         atEnd = totalFrames.map { target >= $0 } ?? false
         if atEnd { return }
         if WavpackSeekSample64(context, Int64(target)) != 0 { return }
-        let fresh = try Self.open(path)
-        WavpackCloseFile(context)
-        context = fresh
+        file = try WavPackFile(path: path, flags: Self.flags)
         errorsSeen = 0
         guard target == 0 || WavpackSeekSample64(context, Int64(target)) != 0 else {
             throw AudioError(path: path, reason: "cannot seek to sample \(target)")
