@@ -86,4 +86,27 @@ struct ServeAlbumArtTests {
         let linked = out[asked[0]]?["hex"] as? String, isLinked = try linked == hex(inside)
         #expect(isLinked, "a cover linking inside the music folder: \(brief(linked))")
     }
+
+    /// A folder whose only cover is `Folder.WEBP`: the import gives its songs that picture,
+    /// stored as WebP, and `albumart` sends it.
+    @Test func aFolderWEBPIsTheFoldersCover() throws {
+        let box = try Sandbox()
+        let folder = box.music + "/WebP Album"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: box.music + "/Loose Files/no tags at all.flac", toPath: folder + "/song.flac")
+        // A 1×1 lossless WebP.
+        let webp = Array("RIFF".utf8) + [26, 0, 0, 0] + Array("WEBPVP8L".utf8) + [13, 0, 0, 0, 0x2F, 0, 0, 0, 0x10, 7, 0x10, 0x11, 0x11, 0x88, 0x88, 0xFE, 7, 0]
+        try Data(webp).write(to: URL(fileURLWithPath: folder + "/Folder.WEBP"))
+        try box.succeed("import", box.music)
+        let hash = try #require(try box.song("path:" + folder + "/song.flac").art, "the import gave the song no cover")
+        let stored = FileManager.default.contents(atPath: box.library + "/art/\(hash).webp").map { [UInt8]($0) }
+        #expect(stored == webp, "the cover is not stored as art/\(hash).webp")
+
+        let server = try RunningServer(box)
+        defer { _ = server.stop() }
+        let asked = "albumart WebP Album/song.flac"
+        let out = try #require(try server.pythonJSON(Self.script, [asked]) as? [String: [String: Any]])
+        let got = out[asked]?["hex"] as? String, isCover = try got == hex(folder + "/Folder.WEBP")
+        #expect(isCover, "albumart: \(brief(got)), not the folder's Folder.WEBP: \(out[asked] ?? [:])")
+    }
 }

@@ -252,6 +252,27 @@ import Testing
         #expect(embedded.art != nil && embedded.art != plain.art)
         #expect(art.path(forHash: try #require(plain.art))?.hasSuffix(".png") == true)
     }
+
+    /// A folder whose only cover is `Folder.WEBP` (WebP, and the names' case, as the cover rule
+    /// allows): its songs get it, stored as WebP (sniffed from `RIFF….WEBP`), as do `album.*`
+    /// and `albumart.*`, in the rule's order.
+    @Test func aWebPCoverOfAnyCaseIsTheFoldersCover() throws {
+        let album = dir.file("webp")
+        try FileManager.default.createDirectory(atPath: album, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Repo.samples + "/Loose Files/no tags at all.flac", toPath: album + "/plain.flac")
+        let webp = Array("RIFF".utf8) + [26, 0, 0, 0] + Array("WEBPVP8L".utf8) + [13, 0, 0, 0, 0x2F, 0, 0, 0, 0x10, 7, 0x10, 0x11, 0x11, 0x88, 0x88, 0xFE, 7, 0]
+        try Data(webp).write(to: URL(fileURLWithPath: album + "/Folder.WEBP"))
+        let art = try ArtStore(directory: dir.file("art"), musicFolders: [album])
+        let facts = MediaScanner.readAll(try MediaScanner.list(roots: [album]), art: art).facts
+        let hash = try #require(facts.first?.art, "the song got no cover")
+        #expect(hash == XXH64.hex(webp))
+        #expect(art.path(forHash: hash) == dir.file("art/\(hash).webp"))
+        #expect(webp.withUnsafeBytes { ArtStore.mimeType(of: $0) } == "image/webp")
+
+        try Data([0xFF, 0xD8, 0xFF]).write(to: URL(fileURLWithPath: album + "/ALBUMART.jpg"))
+        try Data([0xFF, 0xD8, 0xFF]).write(to: URL(fileURLWithPath: album + "/album.Png"))
+        #expect(ArtStore.coverFiles(in: album) == [album + "/Folder.WEBP", album + "/album.Png", album + "/ALBUMART.jpg"])
+    }
 }
 
 @Suite struct ArtStoreTests {

@@ -30,11 +30,13 @@ public final class ArtStore: Sendable {
     /// The store's own folder, which stored pictures are read from.
     private let ownFolder: ContainingFolders
 
-    /// Cover file names in order of preference, compared case-insensitively.
-    public static let coverFileNames = [
-        "cover.jpg", "cover.jpeg", "cover.png", "folder.jpg", "folder.jpeg", "folder.png",
-        "front.jpg", "front.jpeg", "front.png",
-    ]
+    /// Cover file names in order of preference, compared case-insensitively: `cover`,
+    /// `folder`, `front`, `album`, `albumart`, each as `.jpg`, `.jpeg`, `.png` and `.webp`
+    /// (`Folder.WEBP` is one). The one list the import's walk, `coverFiles(in:)` and the
+    /// server's `albumart` go by.
+    public static let coverFileNames = ["cover", "folder", "front", "album", "albumart"].flatMap { name in
+        ["jpg", "jpeg", "png", "webp"].map { "\(name).\($0)" }
+    }
 
     /// Cover files larger than this are not art but something misnamed.
     static let maxCoverFileSize = 64 << 20
@@ -155,10 +157,33 @@ public final class ArtStore: Sendable {
     }
 
     /// Stores the cover file open as `file` (from `openCoverFile`) and returns its hash; nil
-    /// when it is empty, too big to be a picture, or cannot be read or stored.
+    /// when it is empty, too big to be a picture, or cannot be read or stored. Its type is what
+    /// its bytes say (a `cover.jpg` may hold a PNG), else what its name says.
     public func storeCover(from file: FileDescriptor) -> String? {
         guard let bytes = try? file.readAll(limit: Self.maxCoverFileSize), !bytes.isEmpty else { return nil }
-        return try? store(bytes, mime: file.path.lowercased().hasSuffix(".png") ? "image/png" : "image/jpeg")
+        let mime = bytes.withUnsafeBytes { Self.mimeType(of: $0) } ?? Self.mimeType(ofName: file.path)
+        return try? store(bytes, mime: mime)
+    }
+
+    /// A picture's MIME type from its first bytes (JPEG, PNG, GIF, BMP, and WebP's
+    /// `RIFF….WEBP`); nil when they are none of these.
+    public static func mimeType(of bytes: UnsafeRawBufferPointer) -> String? {
+        let b = Array(bytes.prefix(12))
+        if b.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
+        if b.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "image/png" }
+        if b.starts(with: Array("GIF8".utf8)) { return "image/gif" }
+        if b.starts(with: Array("BM".utf8)) { return "image/bmp" }
+        if b.count >= 12, b[0..<4].elementsEqual("RIFF".utf8), b[8..<12].elementsEqual("WEBP".utf8) { return "image/webp" }
+        return nil
+    }
+
+    /// A cover file's MIME type from its name's extension, in any case (JPEG where it says
+    /// none of the others).
+    static func mimeType(ofName path: String) -> String {
+        let lower = path.lowercased()
+        if lower.hasSuffix(".png") { return "image/png" }
+        if lower.hasSuffix(".webp") { return "image/webp" }
+        return "image/jpeg"
     }
 
     /// Opens a stored picture (a path from `path(forHash:)`) for reading, as every file is
@@ -235,14 +260,13 @@ public final class ArtStore: Sendable {
         case "image/webp": return "webp"
         default: break
         }
-        let b = Array(bytes.prefix(12))
-        if b.starts(with: [0xFF, 0xD8, 0xFF]) { return "jpg" }
-        if b.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "png" }
-        if b.starts(with: Array("GIF8".utf8)) { return "gif" }
-        if b.starts(with: Array("BM".utf8)) { return "bmp" }
-        if b.count >= 12, b[0..<4].elementsEqual("RIFF".utf8), b[8..<12].elementsEqual("WEBP".utf8) {
-            return "webp"
+        switch mimeType(of: bytes) {
+        case "image/jpeg": return "jpg"
+        case "image/png": return "png"
+        case "image/gif": return "gif"
+        case "image/bmp": return "bmp"
+        case "image/webp": return "webp"
+        default: return "bin"
         }
-        return "bin"
     }
 }
