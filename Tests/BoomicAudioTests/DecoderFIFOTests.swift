@@ -56,6 +56,34 @@ import Testing
         #expect(error.cause?.isNotFound == true)
     }
 
+    /// `boomic-ffmpeg` run by hand with a FIFO's path (no descriptor from the player) refuses it
+    /// by the same rule, in its one error line, instead of waiting in FFmpeg's open.
+    @Test func boomicFFmpegGivenAFIFOsPathRefusesIt() throws {
+        let program = try #require(FFmpegDecoder.program, "boomic-ffmpeg is built with the tests")
+        let dir = TempDir("boomic-fifo")
+        let path = dir.file("x.m4a")
+        try #require(mkfifo(path, 0o600) == 0)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = [path]
+        let output = Pipe()
+        process.standardOutput = output
+        let done = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in done.signal() }
+        try process.run()
+        guard done.wait(timeout: .now() + 10) == .success else {
+            let writer = Glibc.open(path, O_WRONLY | O_NONBLOCK)
+            if writer >= 0 { Glibc.close(writer) }
+            process.terminate()
+            Issue.record("boomic-ffmpeg did not end within 10 s (it waits on the FIFO)")
+            return
+        }
+        // The one packet is far smaller than a pipe's buffer: it is all there once the program ended.
+        let sent = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 1)
+        #expect(sent.contains("cannot open: it is not a regular file"), "\(sent)")
+    }
+
     /// Runs `body` on a thread of its own and waits for it up to `seconds`: its result, or nil
     /// when it did not return in time, in which case the FIFO at `path` is opened for writing,
     /// which lets a reader waiting in `open` go on (to fail on the empty stream), so the thread
