@@ -258,4 +258,22 @@ struct PlayQueueTests {
             try JSONDecoder().decode(PlayQueue.self, from: JSONSerialization.data(withJSONObject: future))
         }
     }
+
+    @Test("rangeid: the entry alone takes the new version (plchanges lists it), the order stays, and the saved form keeps the range")
+    func aRangeStampsItsEntryAndIsSaved() throws {
+        let q = Self.queue(3, playing: false)
+        let ranged = q.applying(.setRange(PlayRange(start: 0.5, end: 1.5), Self.id(2)))
+        #expect(ranged.version == q.version + 1)
+        #expect(ranged.changes(since: q.version).map(\.id) == [Self.id(2)])
+        #expect(Self.order(ranged) == Self.order(q))
+        #expect(ranged.entry(Self.id(2))?.range == PlayRange(start: 0.5, end: 1.5))
+        #expect(ranged.applying(.setRange(PlayRange(start: 0.5, end: 1.5), Self.id(2))) == ranged, "the same range changes nothing")
+        #expect(ranged.applying(.setRange(nil, Self.id(9))) == ranged, "an unknown entry changes nothing")
+        let back = try JSONDecoder().decode(PlayQueue.self, from: JSONEncoder().encode(ranged))
+        #expect(back == ranged)
+        let cleared = ranged.applying(.setRange(nil, Self.id(2)))
+        #expect(cleared.entry(Self.id(2))?.range == nil && cleared.version == ranged.version + 1)
+        let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(q)) as! [String: Any]
+        #expect((json["entries"] as! [[String: Any]]).allSatisfy { $0["range"] == nil }, "no range: nothing saved")
+    }
 }
