@@ -89,6 +89,11 @@ public struct Transaction: Identifiable, Hashable, Sendable, Codable {
         public static let eq: Kind = "eq"
         /// Tags written into files: records the files' new size, mtime and fingerprint.
         public static let write: Kind = "write"
+        /// What Boomic guessed after an import (a disc from a `CD2` folder, a title from a file
+        /// name): a transaction of its own, so `undo` takes back the guesses alone.
+        public static let guess: Kind = "guess"
+        /// A library brought in from another program (`boomic migrate beets`, `migrate mpd`).
+        public static let migrate: Kind = "migrate"
     }
 
     /// Where a transaction came from, kept for `show` and `blame`.
