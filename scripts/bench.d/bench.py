@@ -839,6 +839,8 @@ def main():
     ap.add_argument("--no-peers", action="store_true")
     ap.add_argument("--no-beets", action="store_true")
     ap.add_argument("--queries-only", action="store_true")
+    ap.add_argument("--baseline")
+    ap.add_argument("--baseline-note", default="")
     ARGS = ap.parse_args()
     if ARGS.queries_only:
         ARGS.runs_import = 1
@@ -875,6 +877,10 @@ def main():
     q1000 = "artist:A000"
     print(f"queries: ~100 songs `{q100}`, ~1,000 songs `{q1000}` ({n_artists} artists × 100 songs, 10 per album)")
 
+    if ARGS.baseline:
+        bench_import_against(root, n)
+        return
+
     res = {}
     loads = []
     log("timing raw TagLib…")
@@ -900,6 +906,46 @@ def main():
     else:
         note("boomic: no binary (build failed or not yet written); boomic column empty.")
     report(res, tl, n, ncpu, q100, q1000, load_start, loads)
+
+
+def bench_import_against(root, n):
+    """The import rows of two binaries, taking turns run by run so load drifts hit both alike:
+    a first import into a fresh library, then a rescan that finds nothing new (issue 34's
+    budget: the new import rules cost at most 10 % over the binary before them)."""
+    print(f"baseline: {ARGS.baseline_note or ARGS.baseline}")
+    pair = {"boomic": Boomic(ARGS.boomic), "baseline": Boomic(ARGS.baseline)}
+    libs = {k: os.path.join(ARGS.work, f"import-{k}") for k in pair}
+    first = {k: [] for k in pair}
+    cpu = {k: [] for k in pair}
+    for r in range(ARGS.runs_import):
+        for k in (("boomic", "baseline") if r % 2 == 0 else ("baseline", "boomic")):
+            pair[k].init(libs[k])
+            dt, p = pair[k].run(libs[k], "import", root)
+            first[k].append(dt)
+            cpu[k].append(p.cpu)
+            log(f"{k} first import: {dt:.2f} s")
+    rescan = {k: [] for k in pair}
+    for r in range(5):
+        for k in (("boomic", "baseline") if r % 2 == 0 else ("baseline", "boomic")):
+            dt, _ = pair[k].run(libs[k], "import", root)
+            rescan[k].append(dt)
+    for k in pair:
+        c = count_json(pair[k], libs[k])
+        if c != n:
+            note(f"{k}: `ls --json` lists {c} songs after importing {n} files.")
+
+    def ratio_row(job, runs, budget):
+        b, a = statistics.median(runs["boomic"]), statistics.median(runs["baseline"])
+        over = b / a - 1
+        row(job, fmt_time(b), f"baseline: {fmt_time(a)}", f"{over * 100:+.1f} %", budget,
+            verdict(over <= 0.10), fmt_time(min(runs["boomic"])), "")
+    ratio_row(f"first import {n:,}, median of {ARGS.runs_import}", first, "≤ +10 % (issue 34)")
+    ratio_row(f"rescan, nothing changed, median of 5", rescan, "≤ +10 % (issue 34)")
+    note("Runs alternate between the two binaries (boomic first on even runs), each a whole process "
+         "timed by python's perf_counter; first import into a fresh library each run.")
+    print_table()
+    for t in NOTES:
+        print("- " + t)
 
 
 def report(res, tl, n, ncpu, q100, q1000, load_start, loads):
