@@ -1,15 +1,10 @@
 import BoomicCore
 import BoomicLibrary
 
-/// Stickers are library fields. Three are Boomic's own fields: `rating` (0–10 as MPD clients
-/// use it; Boomic keeps 0–5 stars, so a client's 7 is 4 stars, read back as 8), `playcount` and
-/// `favorite` (0 or 1). Any other name a client sticks on a song (myMPD's `playCount`,
-/// `lastPlayed`, `like`, …) is kept as it spells it in the song's `stickers`. Setting or
-/// deleting one is an `edit` transaction with the client in its provenance, so `boomic undo`
-/// takes it back.
+/// Stickers are library fields, by `MPDSticker`'s mapping (`rating`, `playcount` and `favorite`
+/// are Boomic's own fields, any other name the client's sticker). Setting or deleting one is an
+/// `edit` transaction with the client in its provenance, so `boomic undo` takes it back.
 enum StickerCommands {
-    /// The stickers that are fields of Boomic's own.
-    static let fieldNames = ["rating", "playcount", "favorite"]
 
     static let all: [CommandSpec] = [
         CommandSpec("sticker", 3...6) { inv throws(MPDError) in
@@ -18,25 +13,25 @@ enum StickerCommands {
             switch (sub, inv.args.count) {
             case ("get", 4):
                 let song = try song(&inv)
-                guard let value = value(inv.args[3], of: song) else { throw inv.error(.noExist, "no such sticker") }
+                guard let value = MPDSticker.value(inv.args[3], of: song) else { throw inv.error(.noExist, "no such sticker") }
                 inv.response.add("sticker", "\(inv.args[3])=\(value)")
             case ("list", 3):
                 let song = try song(&inv)
-                for (name, value) in stickers(of: song) { inv.response.add("sticker", "\(name)=\(value)") }
+                for (name, value) in MPDSticker.stickers(of: song) { inv.response.add("sticker", "\(name)=\(value)") }
             case ("set", 5):
                 let song = try song(&inv)
                 let assignment = try assignment(&inv, song: song, name: inv.args[3], value: inv.args[4])
                 try commit(&inv, song: song.id, [assignment], label: inv.args[3])
             case ("delete", 3):
                 let song = try song(&inv)
-                guard !stickers(of: song).isEmpty else { throw inv.error(.noExist, "no such sticker") }
-                try commit(&inv, song: song.id, fieldNames.compactMap(field).map(cleared) + [FieldAssignment(field: .stickers, value: .null)],
+                guard !MPDSticker.stickers(of: song).isEmpty else { throw inv.error(.noExist, "no such sticker") }
+                try commit(&inv, song: song.id, MPDSticker.fieldNames.compactMap(MPDSticker.field).map(MPDSticker.cleared) + [FieldAssignment(field: .stickers, value: .null)],
                            label: "all")
             case ("delete", 4):
                 let song = try song(&inv)
                 let name = inv.args[3]
-                guard value(name, of: song) != nil || song.sticker(name) != nil else { throw inv.error(.noExist, "no such sticker") }
-                let assignment = field(name).map(cleared) ?? FieldAssignment(field: .stickers, value: .strings(song.stickers.filter {
+                guard MPDSticker.value(name, of: song) != nil || song.sticker(name) != nil else { throw inv.error(.noExist, "no such sticker") }
+                let assignment = MPDSticker.field(name).map(MPDSticker.cleared) ?? FieldAssignment(field: .stickers, value: .strings(song.stickers.filter {
                     !$0.hasPrefix(name + "=")
                 }))
                 try commit(&inv, song: song.id, [assignment], label: name)
@@ -58,7 +53,7 @@ enum StickerCommands {
                 var songs: [Song] = []
                 snapshot.tree.walk(from: inv.args[2]) { _, dir in songs += snapshot.songs(in: dir) }
                 for song in songs {
-                    guard let v = value(name, of: song), test(v) else { continue }
+                    guard let v = MPDSticker.value(name, of: song), test(v) else { continue }
                     inv.response.add("file", snapshot.tree.uri(for: song.path) ?? "")
                     inv.response.add("sticker", "\(name)=\(v)")
                 }
@@ -76,36 +71,6 @@ enum StickerCommands {
         return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : a == b ? 0 : 1
     }
 
-    private static func field(_ name: String) -> SongField? {
-        switch name {
-        case "rating": .rating
-        case "playcount": .playcount
-        case "favorite": .favorite
-        default: nil
-        }
-    }
-
-    private static func cleared(_ field: SongField) -> FieldAssignment {
-        FieldAssignment(field: field, value: field == .favorite ? .bool(false) : .null)
-    }
-
-    /// A sticker's value as clients read it; nil when the song has none (MPD answers "no such
-    /// sticker" for an empty value too, though `list` shows it).
-    static func value(_ name: String, of song: Song) -> String? {
-        switch name {
-        case "rating": song.rating.map { String($0 * 2) }
-        case "playcount": song.playcount > 0 ? String(song.playcount) : nil
-        case "favorite": song.favorite ? "1" : nil
-        default: song.sticker(name).flatMap { $0.isEmpty ? nil : $0 }
-        }
-    }
-
-    /// Every sticker of the song, by name's bytes, as MPD lists them.
-    static func stickers(of song: Song) -> [(name: String, value: String)] {
-        let own: [(name: String, value: String)] = fieldNames.compactMap { n in value(n, of: song).map { (n, $0) } }
-        return (own + song.stickerPairs).sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
-    }
-
     private static func song(_ inv: inout Invocation) throws(MPDError) -> Song {
         let snapshot = inv.snapshot
         // Found in its directory of the tree: the basis's index of every path would be built on
@@ -117,20 +82,14 @@ enum StickerCommands {
     }
 
     private static func assignment(_ inv: inout Invocation, song: Song, name: String, value: String) throws(MPDError) -> FieldAssignment {
-        switch name {
-        case "rating":
-            guard let n = Int(value), (0...10).contains(n) else { throw inv.error(.argument, "rating takes 0 to 10") }
-            return FieldAssignment(field: .rating, value: n == 0 ? .null : .int((n + 1) / 2))
-        case "playcount":
-            guard let n = Int(value), n >= 0 else { throw inv.error(.argument, "playcount takes a whole number") }
-            return FieldAssignment(field: .playcount, value: .int(n))
-        case "favorite":
-            guard value == "0" || value == "1" else { throw inv.error(.argument, "favorite takes 0 or 1") }
-            return FieldAssignment(field: .favorite, value: .bool(value == "1"))
-        default:
-            // Kept as `name=value`: a name with "=" in it would read back as another.
-            guard !name.isEmpty, !name.contains("=") else { throw inv.error(.argument, "bad sticker name") }
-            return FieldAssignment(field: .stickers, value: .strings(Song.normalizedStickers(song.stickers + [name + "=" + value])))
+        do {
+            switch try MPDSticker.meaning(name: name, value: value) {
+            case .field(let assignment): return assignment
+            case .own(let name, let value):
+                return FieldAssignment(field: .stickers, value: .strings(Song.normalizedStickers(song.stickers + [name + "=" + value])))
+            }
+        } catch {
+            throw inv.error(.argument, error.description)
         }
     }
 
