@@ -58,6 +58,7 @@ struct MigrateMPD: ParsableCommand {
         var lines: [String] = []
         if r.config.stickerFile == nil { lines.append("\(r.config.file) sets no sticker_file: MPD keeps no stickers to bring in") }
         if r.config.playlistDirectory == nil { lines.append("\(r.config.file) sets no playlist_directory: MPD keeps no stored playlists to bring in") }
+        for path in r.absent { lines.append("\(path), named in \(r.config.file), does not exist: nothing to bring in from it") }
         if !o.notInLibrary.isEmpty {
             let first = o.notInLibrary.prefix(shown).map { "'\($0)'" }.joined(separator: ", ")
             lines.append("skipped \(Formatting.count(o.stickersNotInLibrary, "sticker")) of \(Formatting.count(o.notInLibrary.count, "song")) not in the library "
@@ -96,6 +97,7 @@ struct MigrateMPD: ParsableCommand {
         var other_types: [String: Int]
         var playlists: [Playlist]
         var unreadable_playlists: [String]
+        var absent: [String]
 
         init(_ r: MPDMigrateFlow.Result, dryRun: Bool) {
             let c = r.config, o = r.outcome
@@ -111,6 +113,7 @@ struct MigrateMPD: ParsableCommand {
             other_types = o.otherTypes
             playlists = o.playlists.map { Playlist(name: $0.name, fate: $0.fate.rawValue, songs: $0.songs, missing: $0.missing, reason: $0.reason) }
             unreadable_playlists = r.unreadablePlaylists
+            absent = r.absent
         }
     }
 }

@@ -169,7 +169,7 @@ public enum MPDMigration {
         }
         var outcome = PlaylistOutcome(name: list.name, fate: .skipped, songs: songs.count, missing: missing, reason: nil)
         if songs.isEmpty && !list.entries.isEmpty {
-            outcome.reason = "none of its \(list.entries.count) entries is a song in the library"
+            outcome.reason = "none of its entries is a song in the library"
             return ([], outcome)
         }
         do {

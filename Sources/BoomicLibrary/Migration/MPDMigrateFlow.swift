@@ -16,14 +16,19 @@ public enum MPDMigrateFlow {
         public var seq: Int?
         /// Playlist files that could not be read, each with why.
         public var unreadablePlaylists: [String]
+        /// The files mpd.conf names that are not there (MPD makes them on its first start): so
+        /// there are no stickers, or no stored playlists, to bring in.
+        public var absent: [String] = []
     }
 
     /// Reads what MPD holds, generates on the latest basis and commits (unless `dryRun`).
     public static func run(_ lib: LibrarySession, config: MPDConfig, replace: Bool, dryRun: Bool,
                            message: String?) throws -> Result {
-        let stickers = try config.stickerFile.map(readStickers) ?? []
+        let there: (String?) -> String? = { $0.flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil } }
+        let absent = [config.stickerFile, config.playlistDirectory].compactMap { $0 }.filter { there($0) == nil }
+        let stickers = try there(config.stickerFile).map(readStickers) ?? []
         var unreadable: [String] = []
-        let playlists = try config.playlistDirectory.map { try readPlaylists($0, music: config.musicDirectory, unreadable: &unreadable) } ?? []
+        let playlists = try there(config.playlistDirectory).map { try readPlaylists($0, music: config.musicDirectory, unreadable: &unreadable) } ?? []
         var folders = [config.musicDirectory]
         if let real = SystemCall.realPath(config.musicDirectory), real != config.musicDirectory { folders.append(real) }
         // A library without MPD's music would report every sticker and entry as missing: the
@@ -37,7 +42,7 @@ public enum MPDMigrateFlow {
                                   replace: replace, newListID: { ListID(UUID()) })
         }
         if dryRun {
-            return Result(config: config, outcome: generate(lib.basis), seq: nil, unreadablePlaylists: unreadable)
+            return Result(config: config, outcome: generate(lib.basis), seq: nil, unreadablePlaylists: unreadable, absent: absent)
         }
         try lib.requireWritable()
         var outcome = MPDMigration.Outcome()
@@ -48,7 +53,7 @@ public enum MPDMigrateFlow {
             func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
             return (outcome.assertions, "migrate mpd: \(count(outcome.songsChanged, "song")), \(count(made, "playlist"))")
         }
-        return Result(config: config, outcome: outcome, seq: committed?.seq, unreadablePlaylists: unreadable)
+        return Result(config: config, outcome: outcome, seq: committed?.seq, unreadablePlaylists: unreadable, absent: absent)
     }
 
     /// Every row of MPD's `sticker` table, by URI and name.
