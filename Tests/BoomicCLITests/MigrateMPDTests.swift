@@ -71,7 +71,7 @@ struct MigrateMPDTests {
         // mpd still runs and holds its sticker database: it is only read.
         let run = try box.boomic("migrate", "mpd", conf)
         #expect(run.succeeded, "\(run)")
-        #expect(run.stdout == "Migrated from \(conf): 6 stickers on 2 songs changed, 2 playlists made "
+        #expect(run.stdout == "Migrated from \(conf): 6 stickers carried, 2 songs changed, 2 playlists made "
                 + "(transaction \(seqBefore + 1); it sets play counts, so 'boomic undo --plays' takes it back).\n")
         #expect(run.errorLines == [
             "skipped 1 sticker of 1 song not in the library ('\(Self.wav)'); 'boomic import \(box.music)' brings them in",

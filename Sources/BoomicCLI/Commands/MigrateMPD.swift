@@ -43,7 +43,7 @@ struct MigrateMPD: ParsableCommand {
     static func summary(_ r: MPDMigrateFlow.Result, dryRun: Bool) -> String {
         let o = r.outcome
         let made = o.playlists.filter { $0.fate == .created }.count, replaced = o.playlists.filter { $0.fate == .replaced }.count
-        var what = "\(Formatting.count(o.stickersCarried, "sticker")) on \(Formatting.count(o.songsChanged, "song")) changed, "
+        var what = "\(Formatting.count(o.stickersCarried, "sticker")) carried, \(Formatting.count(o.songsChanged, "song")) changed, "
             + "\(Formatting.count(made, "playlist")) made" + (replaced > 0 ? ", \(replaced) replaced" : "")
         if o.assertions.isEmpty { what = "nothing new: MPD's stickers and playlists are in the library as they are" }
         if dryRun { return "Would migrate from \(r.config.file): \(what) (dry run, nothing changed)." }
