@@ -105,7 +105,9 @@ public enum MPDMigration {
         out.songsChanged = out.assertions.count
         var working = basis.applying(out.assertions)
         for list in playlists {
-            let (assertions, outcome) = playlist(list, on: working, replace: replace, newListID: newListID)
+            // Songs are found in the first basis (neither a sticker nor a playlist moves one),
+            // names checked against the playlists made so far.
+            let (assertions, outcome) = playlist(list, songsOf: basis, on: working, replace: replace, newListID: newListID)
             out.playlists.append(outcome)
             working = working.applying(assertions)
             out.assertions += assertions
@@ -161,11 +163,11 @@ public enum MPDMigration {
         return assertions
     }
 
-    private static func playlist(_ list: StoredPlaylist, on basis: DataBasis, replace: Bool,
+    private static func playlist(_ list: StoredPlaylist, songsOf library: DataBasis, on basis: DataBasis, replace: Bool,
                                  newListID: () -> ListID) -> ([Assertion], PlaylistOutcome) {
         var songs: [SongID] = [], missing: [String] = []
         for entry in list.entries {
-            if !M3U.isURL(entry), let s = basis.song(atPath: entry) { songs.append(s.id) } else { missing.append(entry) }
+            if !M3U.isURL(entry), let s = library.song(atPath: entry) { songs.append(s.id) } else { missing.append(entry) }
         }
         var outcome = PlaylistOutcome(name: list.name, fate: .skipped, songs: songs.count, missing: missing, reason: nil)
         if songs.isEmpty && !list.entries.isEmpty {
