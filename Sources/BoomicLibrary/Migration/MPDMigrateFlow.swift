@@ -34,7 +34,7 @@ public enum MPDMigrateFlow {
         // A library without MPD's music would report every sticker and entry as missing: the
         // music comes first, by an import of its own (its own transaction to undo).
         if !stickers.isEmpty || !playlists.isEmpty,
-           !lib.basis.songs.values.contains(where: { s in folders.contains { s.path.hasPrefix($0 + "/") } }) {
+           !lib.basis.songs.values.contains(where: { s in folders.contains { s.path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") } }) {
             throw LibraryError("the library has no song in MPD's music_directory \(config.musicDirectory); run 'boomic import \(config.musicDirectory)' first, then migrate")
         }
         func generate(_ basis: DataBasis) -> MPDMigration.Outcome {
