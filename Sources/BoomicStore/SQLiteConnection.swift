@@ -320,4 +320,11 @@ final class SQLiteStatement {
     }
 
     func bytes(_ column: Int32) -> [UInt8] { withBytes(column) { [UInt8]($0) } }
+
+    /// How many columns a row of this statement has, and their names (for reading a table
+    /// whose columns another program chose, as `ReadOnlyDatabase` does).
+    var columnCount: Int32 { sqlite3_column_count(handle) }
+    func columnName(_ column: Int32) -> String { sqlite3_column_name(handle, column).map { String(cString: $0) } ?? "" }
+    /// The storage class of the column's value in the current row (`SQLITE_INTEGER`, …).
+    func columnType(_ column: Int32) -> Int32 { sqlite3_column_type(handle, column) }
 }

@@ -6,6 +6,6 @@ struct MigrateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
         abstract: "Bring in a library kept by another program (beets, MPD).",
-        subcommands: [MigrateMPD.self]
+        subcommands: [MigrateBeets.self, MigrateMPD.self]
     )
 }
