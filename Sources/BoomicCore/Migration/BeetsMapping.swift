@@ -50,10 +50,10 @@ public enum BeetsMapping {
         "initial_key", "isrc", "language", "lyricist", "lyricists", "lyricists_ids", "lyrics", "media",
         "mb_albumartistids", "mb_artistids", "r128_album_gain", "r128_track_gain", "release_group_title",
         "releasegroupdisambig", "remixer", "remixers", "remixers_ids", "script", "style", "subtitle",
-        "trackdisambig", "work_disambig",
-        // Named `beets_…`: Boomic's `artist_credit` is the file's ARTIST beside its ARTISTS.
-        "artist_credit", "albumartist_credit", "artists_credit", "albumartists_credit",
+        "trackdisambig", "work_disambig", "albumartist_credit", "artists_credit", "albumartists_credit",
         "artists_sort", "albumartists_sort",
+        // As `beets_artist_credit`: Boomic's `artist_credit` is the file's ARTIST beside its ARTISTS.
+        "artist_credit",
     ]
 
     /// The user field a beets name becomes: lower-cased, with `beets_` before a name that
