@@ -178,6 +178,7 @@ struct MigrateBeetsTests {
         try f.python("import os, shutil, sys; shutil.copy(sys.argv[1], os.fsencode(sys.argv[2]) + b'/caf\\xe9.flac')",
                      f.album + "/03.flac", f.album)
         try f.makeLibrary()
+        try f.beet("modify", "-y", "-W", "title:Uno", "rating=7")
         try FileManager.default.removeItem(atPath: f.album + "/03.flac")
         let stored = try f.python("import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute('select typeof(path), path from items where title = ?', ('Uno',)).fetchone())", f.database)
         #expect(stored.stdout.contains("'blob', b'/"), "beets 1.6 stores absolute paths as bytes: \(stored)")
@@ -187,7 +188,8 @@ struct MigrateBeetsTests {
         #expect(run.succeeded && run.stdout.hasPrefix("Migrated from beets: 2 added, 0 updated, 0 unchanged, 2 skipped"), "\(run)")
         #expect(run.errorLines.contains("skipped \(f.album)/03.flac: no file there (beets item 3)"), "\(run)")
         #expect(run.errorLines.contains { $0.hasPrefix("skipped beets item 4: its path ") && $0.contains("caf\\xE9.flac is not UTF-8") }, "\(run)")
-        #expect(run.errorLines.count == 2, "\(run)")
+        #expect(run.errorLines.contains("\(f.album)/01.flac: not carried: rating=7 (mpdstats rates from 0 to 1)"), "\(run)")
+        #expect(run.errorLines.count == 3, "\(run)")
         #expect(try f.databaseFolder() == untouched, "beets' database folder is left as it was")
         try Self.checkCarried(f)
         try Self.checkAgainUndoRescan(f, before: 0)
@@ -234,6 +236,32 @@ struct MigrateBeetsTests {
         let run = try f.box.boomic(["migrate", "beets", f.database], environment: f.environment)
         #expect(run.succeeded && run.stdout.hasPrefix("Migrated from beets: 3 added"), "\(run)")
         #expect(try f.databaseFolder() == untouched)
+    }
+
+    /// A database whose last change is still in its `-wal` (beets running, or killed before a
+    /// checkpoint) is read with it: the copy of both files made while the writer is open.
+    @Test(.enabled(if: pypi.isInstalled, "beets 2.x is installed in /opt/beets2 by scripts/setup"))
+    func changeStillInTheWAL() throws {
+        let f = try Fixture(Self.pypi)
+        try f.beet("import", "-A", "-q", f.music)
+        let copy = f.box.root + "/copy"
+        try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true)
+        try f.python("""
+            import shutil, sqlite3, sys
+            c = sqlite3.connect(sys.argv[1])
+            c.execute('pragma journal_mode=wal')
+            c.execute('pragma wal_autocheckpoint=0')
+            c.execute("update items set title = 'From the WAL' where title = 'One'")
+            c.commit()
+            shutil.copy(sys.argv[1], sys.argv[2] + '/library.db')
+            shutil.copy(sys.argv[1] + '-wal', sys.argv[2] + '/library.db-wal')
+            c.close()
+            """, f.database, copy)
+        let database = FileManager.default.contents(atPath: copy + "/library.db")
+        let run = try f.box.boomic(["migrate", "beets", copy + "/library.db"], environment: f.environment)
+        #expect(run.succeeded && run.stdout.hasPrefix("Migrated from beets: 3 added"), "\(run)")
+        #expect(try Self.song(f.box, "From the WAL")["path"] as? String == f.album + "/01.flac")
+        #expect(FileManager.default.contents(atPath: copy + "/library.db") == database)
     }
 
     /// A file that is not a beets library is refused in one line.
