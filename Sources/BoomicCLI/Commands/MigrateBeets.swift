@@ -22,7 +22,8 @@ struct MigrateBeets: ParsableCommand {
 
     @OptionGroup var options: LibraryOptions
     @OptionGroup var change: ChangeOptions
-    @OptionGroup var output: OutputOptions
+    @Flag(help: "Print the report as one JSON object: counts, the transaction, what was skipped or not carried.")
+    var json = false
     @Argument(help: "beets' library database (default: the one beets' config.yaml names).", completion: .file())
     var database: String?
 
@@ -41,7 +42,7 @@ struct MigrateBeets: ParsableCommand {
         let lib = try Library.open(at: options.location, create: true)
         let r = try BeetsMigrationFlow.run(lib, location: location, message: change.message, events: TerminalEvents())
         let s = r.summary
-        if output.json {
+        if json {
             let report = Report(database: location.database, directory: location.directory, added: s.added,
                                 updated: s.updated, unchanged: s.unchanged, transaction: r.seq, skipped: r.skipped,
                                 not_carried: r.notCarried.map { Report.Left(path: $0.path, values: $0.values) })
