@@ -298,9 +298,6 @@ final class SQLiteStatement {
         _ = try step()
     }
 
-    /// How many columns each row has.
-    var columnCount: Int32 { sqlite3_column_count(handle) }
-
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
     func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
     func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }

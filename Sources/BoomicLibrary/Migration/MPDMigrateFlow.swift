@@ -58,18 +58,23 @@ public enum MPDMigrateFlow {
 
     /// Every row of MPD's `sticker` table, by URI and name.
     static func readStickers(_ path: String) throws -> [MPDMigration.StickerRow] {
+        let notStickers = LibraryError("\(path) is not MPD's sticker database (it has no table sticker(type, uri, name, value)); check sticker_file in mpd.conf")
+        var rows: [MPDMigration.StickerRow] = []
         do {
-            let db = try ForeignDatabase(path: path)
-            let columns = Set(try db.columns(of: "sticker"))
-            guard columns.isSuperset(of: ["type", "uri", "name", "value"]) else {
-                throw LibraryError("\(path) is not MPD's sticker database (it has no table sticker(type, uri, name, value)); check sticker_file in mpd.conf")
+            let db = try ReadOnlyDatabase(path: path)
+            var columns = Set<String>()
+            try db.forEachRow("PRAGMA table_info(sticker)") { row in
+                if let name = row.first(where: { $0.name == "name" }), case .text(let n) = name.value { columns.insert(n) }
             }
-            return try db.rows("SELECT type, uri, name, value FROM sticker ORDER BY uri, name, type").map {
-                MPDMigration.StickerRow(type: $0[0] ?? "", uri: $0[1] ?? "", name: $0[2] ?? "", value: $0[3] ?? "")
+            guard columns.isSuperset(of: ["type", "uri", "name", "value"]) else { throw notStickers }
+            try db.forEachRow("SELECT type, uri, name, value FROM sticker ORDER BY uri, name, type") { c in
+                rows.append(MPDMigration.StickerRow(type: c[0].value.text, uri: c[1].value.text,
+                                                    name: c[2].value.text, value: c[3].value.text))
             }
-        } catch let failure as ForeignDatabase.Failure {
-            throw LibraryError("cannot read MPD's sticker database \(failure.description); check sticker_file in mpd.conf")
+        } catch let failure as ReadOnlyDatabaseError {
+            throw LibraryError("cannot read MPD's sticker database: \(failure.localizedDescription); check sticker_file in mpd.conf")
         }
+        return rows
     }
 
     /// The stored playlists: every `NAME.m3u` of the folder, by name, entries in order.
