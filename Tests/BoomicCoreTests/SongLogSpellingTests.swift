@@ -83,6 +83,7 @@ import Testing
         full.composerSort = "Davis, Miles"; full.work = "So What"; full.movement = "Head"; full.movementNumber = 1
         full.movementTotal = 3; full.grouping = "Modal"; full.mbReleaseTrackID = "rt"; full.mbWorkID = "w1; w2"
         full.stickers = ["playCount=3"]; full.ensemble = "Quintet"; full.location = "Hackensack"
+        full.guessed = ["disc", "title"]
         for (kind, assertion) in [("add", Assertion.addSong(full)), ("delete", .deleteSong(full))] {
             let row = try Self.logEncoder().encode(assertion)
             let text = String(decoding: row, as: UTF8.self)

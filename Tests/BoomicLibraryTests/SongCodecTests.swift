@@ -9,7 +9,8 @@ import BoomicStore
     /// Every stored property of `Song`: a new one must be added to `SongCodec` (and this count).
     @Test func coversEveryStoredProperty() {
         let names = Song.storedPropertyNames
-        #expect(names.count == 1 + SongCodec.Bit.allCases.count + 1, "id + bitmap fields + path: \(names)")
+        #expect(names.count == 1 + SongCodec.Bit.allCases.count + SongCodec.MoreBit.allCases.count + 1,
+                "id + both bitmaps' fields + path: \(names)")
         #expect(names.count == SongField.allCases.count + 1)
     }
 
@@ -284,6 +285,7 @@ extension SplitMix64 {
         s.ensemble = maybe { $0.string() }
         s.location = maybe { $0.string() }
         s.stickers = Song.normalizedStickers((0..<Int.random(in: 0...2, using: &self)).map { i in "Name\(i)=" + string() })
+        s.guessed = Array(["title", "track", "disc", "album"].shuffled(using: &self).prefix(Int.random(in: 0...3, using: &self))).sorted()
         return s
     }
 }

@@ -22,7 +22,8 @@ struct Info: ParsableCommand, TakesTerms {
             if i > 0 { Out.line() }
             Out.line(Terminal.bold(Terminal.printable(s.path)))
             Out.line("  \("id".padding(toLength: 22, withPad: " ", startingAt: 0)) \(s.id)")
-            for f in SongField.allCases where f != .path && f != .userFields {
+            // A guessed value says so after it; the marks are shown there, not as a field.
+            for f in SongField.allCases where f != .path && f != .userFields && f != .guessed {
                 let v = f.value(in: s)
                 if v.isNull || v == .strings([]) { continue }
                 let shown: String
@@ -35,7 +36,8 @@ struct Info: ParsableCommand, TakesTerms {
                 case .bitrate: shown = "\(v) kbit/s"
                 default: shown = Terminal.printable(v.description)
                 }
-                Out.line("  \(f.name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(shown)")
+                let mark = s.guessed.contains(f.rawValue) ? " " + Terminal.dim("(guessed)") : ""
+                Out.line("  \(f.name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(shown)\(mark)")
             }
             // The user's own fields, after the known ones, by name.
             for (name, value) in s.userFieldMap.sorted(by: { $0.key < $1.key }) {

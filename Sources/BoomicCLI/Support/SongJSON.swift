@@ -37,6 +37,8 @@ struct SongJSON: Encodable {
     var mb_releasetrackid, mb_workid: String?
     /// MPD clients' stickers by name (`{"playCount": "3"}`).
     var stickers: [String: String]?
+    /// The fields whose value Boomic guessed (a `CD2` folder, a file or folder name), by name.
+    var guessed: [String]?
     /// Encoded as top-level keys, not under this name.
     var userFields: [String: String]
 
@@ -63,6 +65,7 @@ struct SongJSON: Encodable {
         mb_albumartistid = s.mbAlbumArtistID; mb_releasegroupid = s.mbReleaseGroupID
         mb_releasetrackid = s.mbReleaseTrackID; mb_workid = s.mbWorkID
         if !s.stickers.isEmpty { stickers = Dictionary(s.stickerPairs) { _, last in last } }
+        if !s.guessed.isEmpty { guessed = s.guessed }
         userFields = s.userFieldMap
     }
 
@@ -76,7 +79,7 @@ struct SongJSON: Encodable {
         case skipcount, lastplayed, bookmark, bookmark_speed
         case replaygain_track_gain, replaygain_track_peak, replaygain_album_gain, replaygain_album_peak
         case mb_trackid, mb_albumid, mb_artistid, mb_albumartistid, mb_releasegroupid, mb_releasetrackid, mb_workid
-        case stickers
+        case stickers, guessed
     }
 
     private struct UserKey: CodingKey {
@@ -124,6 +127,7 @@ struct SongJSON: Encodable {
         try c.encodeIfPresent(mb_releasegroupid, forKey: .mb_releasegroupid)
         try c.encodeIfPresent(mb_releasetrackid, forKey: .mb_releasetrackid); try c.encodeIfPresent(mb_workid, forKey: .mb_workid)
         try c.encodeIfPresent(stickers, forKey: .stickers)
+        try c.encodeIfPresent(guessed, forKey: .guessed)
         guard !userFields.isEmpty else { return }
         var u = encoder.container(keyedBy: UserKey.self)
         for (name, value) in userFields { try u.encode(value, forKey: UserKey(stringValue: name)) }

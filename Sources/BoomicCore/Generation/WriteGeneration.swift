@@ -39,6 +39,7 @@ public enum WriteGeneration {
             new.size = stamp.size
             new.mtime = stamp.mtime
             new.fileValueMap = [:]
+            new.guessed = []
             let p = old.patch(to: new)
             return p.isEmpty ? nil : .updateSong(old.id, p)
         }
@@ -53,6 +54,8 @@ public enum WriteGeneration {
                 held[f] = f.value(in: w.song)
             }
             new.fileValueMap = held
+            // A value the file now holds is a tag in the file, no longer a guess.
+            if !old.guessed.isEmpty { new.guessed = old.guessed.filter { SongField(rawValue: $0).map { held[$0] != nil } ?? false } }
             let p = old.patch(to: new)
             return p.isEmpty ? nil : .updateSong(old.id, p)
         }

@@ -23,9 +23,11 @@ extension Song {
     }
 
     /// Sets a field the way a library edit does: the first time a tag field departs from the
-    /// file, the file's value is remembered; an edit back to the file's value forgets it.
+    /// file, the file's value is remembered; an edit back to the file's value forgets it. The
+    /// value is the user's from then on: a mark that Boomic guessed it goes.
     public mutating func edit(_ field: SongField, to value: FieldValue) {
         guard field.isTag else { field.set(value, in: &self); return }
+        if guessed.contains(field.rawValue) { guessed.removeAll { $0 == field.rawValue } }
         let before = field.value(in: self)
         field.set(value, in: &self)
         let after = field.value(in: self)
@@ -41,6 +43,8 @@ extension Song {
 
     /// Takes what a rescan read from a changed file, keeping library edits of fields the file
     /// did not change (three-way: the file's value then, the file's value now, the library's).
+    /// A guessed value is such an edit: it stays while the file still lacks the field, and a
+    /// file that comes to hold the field wins, taking the mark that it was guessed with it.
     public mutating func merge(fileFacts f: FileFacts) {
         let edited = fileValueMap
         let library = self
@@ -51,5 +55,6 @@ extension Song {
             still[field] = fileThen
         }
         fileValueMap = still
+        if !guessed.isEmpty { guessed = guessed.filter { SongField(rawValue: $0).map { still[$0] != nil } ?? false } }
     }
 }

@@ -99,6 +99,7 @@ extension Song.Fields {
             case .fileValues: try c.encode(fileValues, forKey: k)
             case .userFields: try c.encodeIfPresent(userFields, forKey: k)
             case .stickers: try c.encodeIfPresent(stickers, forKey: k)
+            case .guessed: try c.encodeIfPresent(guessed, forKey: k)
             // Left out while 0, as optionals are while nil: rows read the same as before plays.
             case .skipcount: if skipcount != 0 { try c.encode(skipcount, forKey: k) }
             case .lastplayed: try c.encodeIfPresent(lastplayed, forKey: k)
@@ -177,6 +178,7 @@ extension Song.Fields {
             case .fileValues: fileValues = try c.decode([String].self, forKey: k)
             case .userFields: userFields = try c.decodeIfPresent([String].self, forKey: k)
             case .stickers: stickers = try c.decodeIfPresent([String].self, forKey: k)
+            case .guessed: guessed = try c.decodeIfPresent([String].self, forKey: k)
             case .skipcount: skipcount = try c.decodeIfPresent(Int.self, forKey: k) ?? 0
             case .lastplayed: lastplayed = try c.decodeIfPresent(Double.self, forKey: k)
             case .bookmark: bookmark = try c.decodeIfPresent(Double.self, forKey: k)

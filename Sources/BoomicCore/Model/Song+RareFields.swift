@@ -1,7 +1,7 @@
 extension Song {
     /// Fields most songs lack: the work and movement classical releases are tagged with (Picard's
     /// WORK, MOVEMENTNAME, MOVEMENT), the grouping, the composer's sort name, the MusicBrainz
-    /// work ids, the ensemble and the recording's location, and MPD clients' stickers. They live
+    /// work ids, the ensemble and the recording's location, MPD clients' stickers, and which values Boomic guessed. They live
     /// in a box of their own, so a song without any pays one word for all ten instead of 160 bytes (6 MB at 50,000 songs, in every
     /// process that holds the library: the server keeps it within 2× of MPD's memory). The
     /// release-track id is not among them: Picard writes one on every song it tags.
@@ -9,6 +9,7 @@ extension Song {
         var composerSort, work, movement, grouping, mbWorkID, ensemble, location: String?
         var movementNumber, movementTotal: Int?
         var stickers: [String]?
+        var guessed: [String]?
     }
 
     /// Written only through `Fields.setRare`, which first copies the box unless the song being
@@ -74,6 +75,10 @@ extension Song.Fields {
     var stickers: [String]? {
         get { rare?.fields.stickers }
         set { setRare(\.stickers, newValue) }
+    }
+    var guessed: [String]? {
+        get { rare?.fields.guessed }
+        set { setRare(\.guessed, newValue) }
     }
     var mbWorkID: String? {
         get { rare?.fields.mbWorkID }

@@ -420,6 +420,15 @@ public struct Song: Identifiable, Hashable, Sendable, Codable {
         set { mutate { $0.stickers = newValue.isEmpty ? nil : newValue } }
     }
 
+    /// The names (`SongField` raw values) of the fields whose value Boomic guessed from where
+    /// the file lies (a `CD2` folder, a file name, the folders above), sorted: the guess
+    /// transaction sets them, an edit of the field or a file that comes to hold it takes the
+    /// mark away (`Song.edit`, `merge(fileFacts:)`). Library-only: a rescan keeps it.
+    public var guessed: [String] {
+        get { storage.fields.guessed ?? [] }
+        set { mutate { $0.guessed = newValue.isEmpty ? nil : newValue } }
+    }
+
     /// The stickers as (name, value), in their stored order (by name's bytes).
     public var stickerPairs: [(name: String, value: String)] {
         stickers.compactMap { e in e.firstIndex(of: "=").map { (String(e[..<$0]), String(e[e.index(after: $0)...])) } }

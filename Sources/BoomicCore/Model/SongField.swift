@@ -46,6 +46,8 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
     /// playCount 3`, as myMPD does): `name=value` entries, names as the client spells them.
     /// Stickers Boomic has a field for (rating, playcount, favorite) are those fields.
     case stickers
+    /// The fields whose value Boomic guessed (`Song.guessed`): their names, sorted.
+    case guessed
     // What the player records (kind `play`): facts, not edits, so undo, redo, revert and
     // rollback leave them alone unless asked (`isPlayField`).
     case skipcount, lastplayed, bookmark
@@ -77,7 +79,7 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
             return .double
         case .missing, .compilation, .favorite:
             return .bool
-        case .artists, .tags, .fileValues, .userFields, .stickers:
+        case .artists, .tags, .fileValues, .userFields, .stickers, .guessed:
             return .strings
         }
     }
@@ -96,7 +98,7 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
     /// Fields the library owns rather than the file's tags: a rescan never overwrites them.
     public var isLibraryOnly: Bool {
         switch self {
-        case .tags, .rating, .playcount, .favorite, .userFields, .stickers, .skipcount, .lastplayed, .bookmark, .bookmarkSpeed:
+        case .tags, .rating, .playcount, .favorite, .userFields, .stickers, .guessed, .skipcount, .lastplayed, .bookmark, .bookmarkSpeed:
             return true
         default: return false
         }
@@ -184,6 +186,7 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
         case .fileValues: return .strings(song.fileValues)
         case .userFields: return .strings(song.userFields)
         case .stickers: return .strings(song.stickers)
+        case .guessed: return .strings(song.guessed)
         case .skipcount: return .int(song.skipcount)
         case .lastplayed: return Self.opt(song.lastplayed)
         case .bookmark: return Self.opt(song.bookmark)
@@ -256,6 +259,7 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
         case .fileValues: song.fileValues = (v.strings ?? []).sorted()
         case .userFields: song.userFields = v.strings ?? []
         case .stickers: song.stickers = v.strings ?? []
+        case .guessed: song.guessed = v.strings ?? []
         case .skipcount: song.skipcount = v.int ?? 0
         case .lastplayed: song.lastplayed = v.double
         case .bookmark: song.bookmark = v.double
@@ -279,6 +283,7 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
             case .tags: return .strings(Song.normalizedTags(xs))
             case .userFields: return .strings(Song.normalizedUserFields(xs))
             case .stickers: return .strings(Song.normalizedStickers(xs))
+            case .guessed: return .strings(Array(Set(xs.filter { !$0.isEmpty })).sorted())
             default: return .strings(xs.filter { !$0.isEmpty })
             }
         case (.strings, .string(let s)): return s.isEmpty ? .strings([]) : .strings([s])

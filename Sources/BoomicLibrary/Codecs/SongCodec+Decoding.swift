@@ -149,6 +149,10 @@ extension SongCodec {
         guard bits & ~Bit.all == 0 else {
             throw StoreError.badEncoding("a song at byte \(at) has fields this boomic does not know")
         }
+        let more = try r.varint()
+        guard more & ~MoreBit.all == 0 else {
+            throw StoreError.badEncoding("a song at byte \(at) has fields this boomic does not know")
+        }
         var s = Song(id: SongID(id), path: try r.string())
         @inline(__always) func has(_ bit: Bit) -> Bool { bits & bit.mask != 0 }
         @inline(__always) func shared() throws -> String { try Self.shared(&r, table) }
@@ -218,6 +222,7 @@ extension SongCodec {
         if has(.stickers) { s.stickers = try (0..<r.count(atMost: r.remaining)).map { _ in try r.string() } }
         if has(.ensemble) { s.ensemble = try shared() }
         if has(.location) { s.location = try shared() }
+        if more & MoreBit.guessed.mask != 0 { s.guessed = try sharedList() }
         return s
     }
 }

@@ -10,14 +10,15 @@ import Synchronization
 /// second, five times the budget of opening a library (DESIGN §7). This format is hand-rolled
 /// for speed: one pass, no keys, no reflection.
 ///
-/// Layout (version 7), using `ByteWriter`'s primitives:
+/// Layout (version 9), using `ByteWriter`'s primitives:
 /// ```
-/// version byte (8)
+/// version byte (9)
 /// song count, chunk count, then per chunk: its song count and its byte length
 /// the chunks, one after the other; each is self-contained:
 ///   string table: count, then each string           ← shared values (album, artist, genre, …)
 ///   list table: count, then each list as a count and string-table indexes   ← artists, tags
-///   per song: 16-byte id, presence bitmap (varint), path (string), then each present field in `Bit` order
+///   per song: 16-byte id, presence bitmap (varint), second bitmap (varint, `MoreBit`), path (string),
+///   then each present field in `Bit` order, then in `MoreBit` order
 /// ```
 /// The songs are split into up to `maxChunks` chunks of at least `songsPerChunk` so that opening
 /// decodes them on all cores: a chunk's place in the output and in the bytes is known before any
@@ -26,7 +27,7 @@ import Synchronization
 /// version 3 had no user fields, version 4 no artist credit, version 5 no skip count, last play
 /// or bookmark, version 6 no sort names, performer, conductor, label or original date,
 /// version 7 no composer sort name, work, movement, grouping, release-track or work ids,
-/// stickers, ensemble or location.
+/// stickers, ensemble or location, version 8 no second bitmap (the guessed fields' marks).
 ///
 /// Absent optionals, empty arrays, `false`, and numbers equal to their default set no bit and
 /// take no bytes. Values many songs share (album, genre, dates, MusicBrainz album ids, art hashes,
@@ -40,7 +41,7 @@ import Synchronization
 /// throws `StoreError.badEncoding`, never traps.
 public enum SongCodec {
     /// Bump when the layout changes, and bump the checkpoint codec's `format` with it.
-    public static let version: UInt8 = 8
+    public static let version: UInt8 = 9
 
     /// Chunks are at least this many songs (fewer songs make one chunk): below that, a thread and
     /// a second string table cost more than they save.
@@ -65,6 +66,14 @@ public enum SongCodec {
         // The bitmap's 64 bits are all taken: the next field needs a second bitmap.
         case composerSort, work, movement, movementNumber, movementTotal, grouping, mbReleaseTrackID, mbWorkID
         case stickers, ensemble, location
+
+        var mask: UInt64 { 1 << UInt64(rawValue) }
+        static let all: UInt64 = allCases.count == 64 ? .max : (1 << UInt64(allCases.count)) - 1
+    }
+
+    /// The second bitmap's bit for each field past the first 64, written after them in this order.
+    enum MoreBit: Int, CaseIterable {
+        case guessed
 
         var mask: UInt64 { 1 << UInt64(rawValue) }
         static let all: UInt64 = allCases.count == 64 ? .max : (1 << UInt64(allCases.count)) - 1
@@ -222,9 +231,12 @@ public enum SongCodec {
         mark(.stickers, !s.stickers.isEmpty)
         mark(.ensemble, s.ensemble != nil)
         mark(.location, s.location != nil)
+        var more: UInt64 = 0
+        if !s.guessed.isEmpty { more |= MoreBit.guessed.mask }
 
         w.uuid(s.id.uuid)
         w.varint(bits)
+        w.varint(more)
         w.string(s.path)
         func shared(_ v: String?) { if let v { w.count(table.ref(v)) } }
         func sharedList(_ vs: [String]) { if !vs.isEmpty { w.count(table.ref(vs)) } }
@@ -295,5 +307,7 @@ public enum SongCodec {
         if !s.stickers.isEmpty { w.count(s.stickers.count); for v in s.stickers { w.string(v) } }
         shared(s.ensemble)
         shared(s.location)
+        // Guesses come in folders: the same few names (title, track; disc, album).
+        sharedList(s.guessed)
     }
 }
