@@ -34,6 +34,9 @@ struct Import: ParsableCommand {
             + (r.otherNames > 0 ? ", \(Formatting.count(r.otherNames, "hard link")) to files listed under another name" : "")
         if let seq = r.seq {
             Out.line("Imported: \(line) (transaction \(seq))")
+            if let guessSeq = r.guessSeq {
+                Out.line("Guessed from folder and file names: \(Formatting.count(r.guesses.songs, "song")) (transaction \(guessSeq); 'boomic undo' takes the guesses back)")
+            }
         } else {
             Out.line("Nothing changed: \(line)")
         }

@@ -12,6 +12,9 @@ public enum ImportFlow {
         public var label: String?
         /// Hard links to files listed under another name, not imported again (`Walk.otherNames`).
         public var otherNames = 0
+        /// The guess transaction committed right after the import's (nil when nothing was guessed).
+        public var guessSeq: Int?
+        public var guesses = GuessGeneration.Summary()
     }
 
     /// Scans `given` folders (remembering them), or the library's remembered folders when none
@@ -55,7 +58,8 @@ public enum ImportFlow {
         // Known songs whose files did not change are read again when their cover may have:
         // - a cover gone from art/ (deleted, or a library rebuilt by import-json) comes back;
         // - a folder whose cover file was added, replaced or removed since the last import
-        //   gives its songs without a picture of their own the folder's anew.
+        //   gives its songs without a picture of their own the folder's anew, and so does an
+        //   album folder to the songs of the disc folders in it.
         let marks = lib.folderCoverMarks()
         let changedFolders = Set(walk.covers.compactMap { folder, mark in
             marks == nil || marks?[folder] == mark ? nil : PathKey(folder)
@@ -63,7 +67,10 @@ public enum ImportFlow {
         var present: [String: Bool] = [:]   // one stat per picture, not per song
         toRead += listed.filter { f in
             guard !chosen.contains(PathKey(f.path)), let song = basis.song(atPath: f.path) else { return false }
-            if !changedFolders.isEmpty, changedFolders.contains(PathKey(Self.folder(of: f.path))) { return true }
+            if !changedFolders.isEmpty,
+               ArtStore.coverFolders(forSongsIn: Self.folder(of: f.path)).contains(where: { changedFolders.contains(PathKey($0)) }) {
+                return true
+            }
             guard let hash = song.art else { return false }
             if present[hash] == nil { present[hash] = art.path(forHash: hash) != nil }
             return present[hash] == false
@@ -86,7 +93,40 @@ public enum ImportFlow {
         if newMarks != marks { lib.keepFolderCoverMarks(newMarks) }
         summary.unchanged -= read.failures.count
         summary.unreadable = read.failures.count + walk.badNames.count
-        return Result(summary: summary, seq: committed?.seq, label: committed?.transaction.label, otherNames: walk.otherNames)
+        var result = Result(summary: summary, seq: committed?.seq, label: committed?.transaction.label, otherNames: walk.otherNames)
+        if let committed {
+            (result.guessSeq, result.guesses) = try guess(lib, after: committed.transaction, musicFolders: remembered, message: message)
+        }
+        return result
+    }
+
+    /// Commits what Boomic guesses for the songs `imported` added or changed (`GuessGeneration`)
+    /// as a transaction of its own, kind `guess`, so that `undo` takes back the guesses alone.
+    /// Only those songs: an unchanged file is not read, so a guess the user undid is not made
+    /// again until its file changes or moves.
+    static func guess(_ lib: LibrarySession, after imported: Transaction, musicFolders: [String], message: String?) throws
+        -> (Int?, GuessGeneration.Summary) {
+        let ids: [SongID] = imported.assertions.compactMap { a in
+            switch a {
+            case .addSong(let s): return s.id
+            // A song only marked missing has no file to guess from.
+            case .updateSong(let id, let patch): return patch.keys.contains { $0 != .missing } ? id : nil
+            default: return nil
+            }
+        }
+        guard !ids.isEmpty else { return (nil, GuessGeneration.Summary()) }
+        var summary = GuessGeneration.Summary()
+        let committed = try lib.commit(kind: .guess, message: message, verifying: false) { basis in
+            let (assertions, s) = GuessGeneration.guesses(basis: basis, songs: ids, musicFolders: musicFolders)
+            summary = s
+            return assertions.isEmpty ? nil : (assertions, guessLabel(s))
+        }
+        return (committed?.seq, committed == nil ? GuessGeneration.Summary() : summary)
+    }
+
+    static func guessLabel(_ s: GuessGeneration.Summary) -> String {
+        let fields = s.fields.sorted { $0.key < $1.key }.map { "\($0.key.name) \($0.value)" }
+        return "guess: \(s.songs) song\(s.songs == 1 ? "" : "s") (" + fields.joined(separator: ", ") + ")"
     }
 
     /// The folder a listed file is in, as the walk names it.
