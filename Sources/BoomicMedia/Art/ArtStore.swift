@@ -121,6 +121,21 @@ public final class ArtStore: Sendable {
         return hash
     }
 
+    /// The cover of the songs in `folder`: its own cover file, else, for a disc folder (`CD2`,
+    /// `Disc 2`: `NameGuess.discNumber`), the cover file of the album folder above it.
+    public func albumCover(forSongsIn folder: String) -> String? {
+        Self.coverFolders(forSongsIn: folder).lazy.compactMap(folderCover).first
+    }
+
+    /// Where the cover file of the songs in `folder` is looked for, in order: the folder, then
+    /// the folder above it when it is a disc folder. The one rule the import and the server's
+    /// `albumart` share.
+    public static func coverFolders(forSongsIn folder: String) -> [String] {
+        guard let slash = folder.utf8.lastIndex(of: UInt8(ascii: "/")), slash != folder.utf8.startIndex,
+              NameGuess.discNumber(folderName: String(folder[folder.utf8.index(after: slash)...])) != nil else { return [folder] }
+        return [folder, String(folder[..<slash])]
+    }
+
     /// Forgets which folders have cover files (after the user may have changed them).
     public func forgetFolders() {
         state.withLock { $0.folders.removeAll() }

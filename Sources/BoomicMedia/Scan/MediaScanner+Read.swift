@@ -4,7 +4,9 @@ import Foundation
 import Synchronization
 
 extension MediaScanner {
-    /// Reads one file: tags, audio properties, fingerprint and front cover (stored in `art`).
+    /// Reads one file: tags, audio properties, fingerprint and front cover (stored in `art`):
+    /// the embedded front picture, else the cover file beside it, else the one in the album
+    /// folder above its disc folder (`ArtStore.albumCover`).
     ///
     /// The file is opened read-only and never modified. A file TagLib cannot read, or whose
     /// audio is certainly damaged (`StreamCheck`), comes back as
@@ -32,7 +34,7 @@ extension MediaScanner {
         if facts.format == nil { facts.format = Self.fileExtension(of: listed.path) }
         facts.fingerprint = Fingerprint.of(file, window: options.fingerprintWindow)
         facts.art = frontCover(of: file, art: art)
-            ?? art.folderCover(in: Self.folder(of: listed.path))
+            ?? art.albumCover(forSongsIn: Self.folder(of: listed.path))
         return .success(facts)
     }
 

@@ -20,7 +20,8 @@ public struct Walk: Hashable, Sendable {
     /// FAT copy in Latin-1): the library keeps paths as text, and a name made valid by
     /// replacing its bytes would name no file. As shown, with U+FFFD for each bad byte.
     public var badNames: [String] = []
-    /// For each folder with audio files in it, what its cover files (`ArtStore.coverFileNames`)
+    /// For each folder with audio files in it, or with disc folders (`CD1`, `Disc 2`) whose
+    /// songs take its cover (`ArtStore.coverFolders`), what its cover files (`ArtStore.coverFileNames`)
     /// look like to `stat`: names, sizes, times; "" when it has none. Songs take a folder's
     /// cover without the audio file changing, so a rescan compares these to see a cover added,
     /// replaced or removed (`LibrarySession.folderCoverMarks`) without reading a picture. Only
@@ -249,9 +250,11 @@ private struct Walker {
         entries.sort { $0.name.lexicographicallyPrecedes($1.name) }
 
         var hasAudio = false
+        // An album folder above disc folders (`CD1/`, `CD2/`): its cover is its discs'.
+        var hasDiscFolders = false
         var coverMarks: [(rank: Int, mark: String)] = []
         defer {
-            if hasAudio { covers[String(decoding: path, as: UTF8.self)] = coverMarks.sorted { $0.rank < $1.rank }.map(\.mark).joined(separator: "|") }
+            if hasAudio || hasDiscFolders { covers[String(decoding: path, as: UTF8.self)] = coverMarks.sorted { $0.rank < $1.rank }.map(\.mark).joined(separator: "|") }
         }
         for (name, type) in entries {
             var childPath = path
@@ -264,6 +267,9 @@ private struct Walker {
                 continue
             }
             let audio = isAudio(name[...])
+            if type == DT_DIR, !hasDiscFolders, NameGuess.discNumber(folderName: String(decoding: name, as: UTF8.self)) != nil {
+                hasDiscFolders = true
+            }
             if audio {
                 hasAudio = true
             } else if type != DT_DIR, let mark = coverMark(dirfd: fd, name: name, path: childPath, type: type) {

@@ -20,7 +20,8 @@ enum ArtCommands {
 
     /// The stored file of the picture `albumart` or `readpicture` answers with, and its type.
     ///
-    /// `albumart` is the folder's cover file, as MPD's: the folder a song is in, or the folder a
+    /// `albumart` is the folder's cover file, as MPD's (or, for a disc folder without one, the
+    /// album folder's above it, which MPD does not look for): the folder a song is in, or the folder a
     /// path names (MPD looks in the folder the path is in, whatever its last part names, so
     /// `Album/`, what Cantata sends, and `Album/cover.jpg` mean `Album`). So every song of an
     /// album gets the same picture even where one of them embeds another. Without a cover
@@ -36,8 +37,11 @@ enum ArtCommands {
         var song = snapshot.song(at: uri)
         let folderURI = song != nil ? parent : snapshot.tree.directory(uri) != nil ? uri : albumArt ? parent : nil
         // Only a folder of the library's tree: a client's path is never opened as it wrote it.
+        // A disc folder without a cover file of its own shows the album folder's above it.
         if albumArt, let folderURI, snapshot.tree.directory(folderURI) != nil, let folder = snapshot.tree.path(for: folderURI),
-           let hash = inv.server.library.covers?.hash(in: folder), let picture = stored(hash, &inv) {
+           let covers = inv.server.library.covers,
+           let hash = ArtStore.coverFolders(forSongsIn: folder).lazy.compactMap({ covers.hash(in: $0) }).first,
+           let picture = stored(hash, &inv) {
             return picture
         }
         if song == nil {
