@@ -29,6 +29,14 @@ public struct ManifestEntry: Decodable, Sendable, CustomStringConvertible {
         return (try? JSONDecoder().decode([ManifestEntry].self, from: data)) ?? []
     }()
 
-    public static var good: [ManifestEntry] { all.filter { !$0.isBroken } }
+    /// The untidy layouts in `Samples/Untidy/` (a two-disc album in disc folders, an untagged
+    /// rip): what Boomic guesses for them changes the library an import makes, so a sandbox
+    /// leaves them out unless asked (`Sandbox(untidy:)`).
+    public var isUntidy: Bool { path.hasPrefix(Self.untidyFolder + "/") }
+    public static let untidyFolder = "Untidy"
+
+    /// The good files but the untidy ones: what a sandbox imports.
+    public static var good: [ManifestEntry] { all.filter { !$0.isBroken && !$0.isUntidy } }
+    public static var untidy: [ManifestEntry] { all.filter(\.isUntidy) }
     public static var broken: [ManifestEntry] { all.filter(\.isBroken) }
 }

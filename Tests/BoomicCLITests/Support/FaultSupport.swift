@@ -168,6 +168,7 @@ enum Fault {
         if !fm.fileExists(atPath: source) {
             try fm.copyItem(atPath: Repo.samples, toPath: source)
             try fm.removeItem(atPath: source + "/Broken")
+            try fm.removeItem(atPath: source + "/" + ManifestEntry.untidyFolder)
             for extra in ["README.md", "manifest.json"] { try? fm.removeItem(atPath: source + "/" + extra) }
         }
         try fm.createDirectory(atPath: root, withIntermediateDirectories: true)
@@ -237,6 +238,7 @@ extension Fault {
         if !fm.fileExists(atPath: source) {
             try fm.copyItem(atPath: Repo.samples, toPath: source)
             try fm.removeItem(atPath: source + "/Broken")
+            try fm.removeItem(atPath: source + "/" + ManifestEntry.untidyFolder)
         }
         // Every file in an album folder: the audio and the cover files beside it.
         let files = (fm.subpaths(atPath: source) ?? []).filter { p in

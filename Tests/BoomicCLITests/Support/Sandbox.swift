@@ -16,7 +16,9 @@ final class Sandbox: Sendable {
     /// - Parameters:
     ///   - samples: copy `Samples/` to `music`.
     ///   - brokenFiles: keep `Samples/Broken/` in the copy; most tests want a clean stderr.
-    init(samples: Bool = true, brokenFiles: Bool = false, _ label: String = #function) throws {
+    ///   - untidy: keep `Samples/Untidy/` (disc folders, an untagged rip), whose guesses add a
+    ///     transaction to the import's.
+    init(samples: Bool = true, brokenFiles: Bool = false, untidy: Bool = false, _ label: String = #function) throws {
         executable = try BoomicExecutable.require()
         hasBrokenFiles = samples && brokenFiles
         let name = label.filter { $0.isLetter || $0.isNumber }
@@ -28,6 +30,7 @@ final class Sandbox: Sendable {
         if samples {
             try fm.copyItem(atPath: Repo.samples, toPath: music)
             if !brokenFiles { try fm.removeItem(atPath: music + "/Broken") }
+            if !untidy { try fm.removeItem(atPath: music + "/" + ManifestEntry.untidyFolder) }
         }
     }
 
