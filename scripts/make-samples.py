@@ -369,6 +369,28 @@ def build_catalogue():
         TRACKS.append({"path": "Loose Files/no tags at all.%s" % fmt, "format": fmt, "tagging": "none",
                        "audio": a, "tags": {}, "cover": None})
 
+    # 13. Untidy layouts (Documentation/import.md), under Untidy/ so that tests which do not ask
+    #     for them keep the tidy library. A two-disc album in CD1/ and "CD2 - Bonus"/ folders
+    #     whose files carry no disc tag, its cover.jpg in the album folder above them…
+    for disc, folder, titles in ((1, "CD1", ["Upstream", "Ferry Crossing"]),
+                                 (2, "CD2 - Bonus", ["Downstream", "Delta"])):
+        for n, title in enumerate(titles, 1):
+            TRACKS.append({
+                "path": "%s/%s/%02d %s.flac" % (TWO_DISCS, folder, n, title), "format": "flac", "tagging": "vorbis",
+                "audio": {"rate": 22050, "ch": 1, "bits": 16, "dur": 1.0, "freqs": [615 + 40 * disc + 10 * n]},
+                "tags": {"title": title, "artists": ["Twin Rivers"], "album": "Two Banks", "albumartist": "Twin Rivers",
+                         "track": n, "tracktotal": 2, "date": "2005", "year": 2005, "genre": "Folk"},
+                "cover": None})
+    # …and an untagged rip, "NN - Title.flac" in Artist/Album (1999)/, with no tags at all.
+    for n, title in enumerate(["Opening Theme", "Second Song", "Third Song"], 1):
+        TRACKS.append({"path": "%s/%02d - %s.flac" % (UNTAGGED_RIP, n, title), "format": "flac", "tagging": "none",
+                       "audio": {"rate": 22050, "ch": 1, "bits": 16, "dur": 1.0, "freqs": [830 + 20 * n]},
+                       "tags": {}, "cover": None})
+
+
+TWO_DISCS = "Untidy/Twin Rivers/Two Banks (2005)"
+UNTAGGED_RIP = "Untidy/Nameless Rippers/First Rip (1999)"
+
 
 # ---------------------------------------------------------------------------
 # Writing
@@ -955,6 +977,11 @@ An array with one object per audio file (good and broken), sorted by `path`
   (MP3 v2.3, `TPOS 1/2`, `2/2`; disc 2 has its own `tracktotal`).
 * A partial album: `Motörhead-ish/Ace of Spätz` has tracks 1, 3 and 12 of 12 (`TRCK 3/12`).
 * `cover.jpg` beside the tracks of `Дмитрий Соколов/Зимняя дорога`, which has no embedded art.
+* Untidy layouts, in `Untidy/` (most tests leave this folder out): `Twin Rivers/Two Banks (2005)`
+  is a two-disc album in `CD1/` and `CD2 - Bonus/` whose files carry no disc tag, with its
+  `cover.jpg` in the album folder above the disc folders; `Nameless Rippers/First Rip (1999)` is
+  an untagged rip (`01 - Opening Theme.flac`, no tags at all). The manifest lists what the files
+  hold; what Boomic guesses from where they lie is in Documentation/import.md.
 * Broken files in `Broken/`: zero-length `empty.flac`, `truncated.flac` (first 1000 bytes of a
   real FLAC), seeded random bytes `random.flac`, and a text file `notes.mp3`.
 
@@ -1067,6 +1094,12 @@ def main():
         for t in TRACKS:
             if t["path"].startswith(cover_dir + "/"):
                 t["cover_file"] = cover_dir + "/cover.jpg"
+        # cover.jpg in the album folder above the disc folders: every disc's cover
+        with open(os.path.join(stage, TWO_DISCS, "cover.jpg"), "wb") as fh:
+            fh.write(COVERS["ice_jpeg"][1])
+        for t in TRACKS:
+            if t["path"].startswith(TWO_DISCS + "/"):
+                t["cover_file"] = TWO_DISCS + "/cover.jpg"
         manifest = [manifest_entry(t) for t in TRACKS] + write_broken(stage)
         manifest = [ordered(e) for e in sorted(manifest, key=lambda e: e["path"])]
         with open(os.path.join(stage, "manifest.json"), "w", encoding="utf-8") as fh:
