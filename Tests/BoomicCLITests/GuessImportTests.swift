@@ -24,10 +24,13 @@ import Testing
         }
     }
 
+    /// Two disc folders, their files without disc tags and with album tags that differ only by
+    /// a disc suffix, and the cover above them.
     static func twoDiscs(in box: Sandbox) throws {
         for (disc, track) in [(1, 1), (1, 2), (2, 1), (2, 2)] {
             try flac(box.file("\(double)/CD\(disc)\(disc == 2 ? " - Bonus" : "")/0\(track).flac"), frequency: 500 + disc * 50 + track,
-                     tags: ["TITLE=Disc \(disc) Track \(track)", "ARTIST=Band", "ALBUM=Double", "TRACKNUMBER=\(track)"])
+                     tags: ["TITLE=Disc \(disc) Track \(track)", "ARTIST=Band", "ALBUM=\(disc == 1 ? "Double (CD1)" : "Double [Disc 2]")",
+                            "TRACKNUMBER=\(track)"])
         }
         try FileManager.default.copyItem(atPath: Repo.samples + "/Дмитрий Соколов/Зимняя дорога/cover.jpg",
                                          toPath: box.file("\(double)/cover.jpg"))
@@ -105,6 +108,7 @@ import Testing
             let disc = s.path.contains("/CD1/") ? 1 : 2
             #expect(s.disc == disc && s.disctotal == 2, "\(s.path): disc \(s.disc.map(String.init) ?? "none")")
         }
+        #expect(songs.allSatisfy { $0.album == "Double" })
         let albums = try box.succeed("ls", "-a").stdout
         #expect(albums.split(separator: "\n").count == 1 && albums.contains("Double"), "\(albums)")
         // The cover above the disc folders is every disc's.
