@@ -111,6 +111,21 @@ struct GuessGenerationTests {
         #expect(b.albums.count == 1)
     }
 
+    /// A disc folder that appears later raises the guessed total of the discs already there,
+    /// though only the new song was imported.
+    @Test func aNewDiscFolderRaisesTheGuessedTotal() {
+        var one = facts("/m/A/Foo/CD1/01.flac", title: "One", artists: ["A"], album: "Foo")
+        one.track = 1
+        let first = guessed(basis([one]))
+        #expect(song(first, "/m/A/Foo/CD1/01.flac").disctotal == 1)
+        var two = facts("/m/A/Foo/CD2/01.flac", title: "Two", artists: ["A"], album: "Foo")
+        two.track = 1
+        let added = first.applying([.addSong(two.song(id: songID(9), added: 2_000))])
+        let after = added.applying(GuessGeneration.guesses(basis: added, songs: [songID(9)], musicFolders: [Self.root]).assertions)
+        #expect(song(after, "/m/A/Foo/CD1/01.flac").disctotal == 2)
+        #expect(song(after, "/m/A/Foo/CD2/01.flac").disc == 2 && song(after, "/m/A/Foo/CD2/01.flac").disctotal == 2)
+    }
+
     /// `play --album` plays the discs as one album, disc then track.
     @Test func discFoldersPlayInDiscThenTrackOrder() {
         var files: [FileFacts] = []
