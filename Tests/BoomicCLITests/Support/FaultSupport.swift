@@ -168,7 +168,7 @@ enum Fault {
         if !fm.fileExists(atPath: source) {
             try fm.copyItem(atPath: Repo.samples, toPath: source)
             try fm.removeItem(atPath: source + "/Broken")
-            try fm.removeItem(atPath: source + "/" + ManifestEntry.untidyFolder)
+            try removeGuessedFolders(source)
             for extra in ["README.md", "manifest.json"] { try? fm.removeItem(atPath: source + "/" + extra) }
         }
         try fm.createDirectory(atPath: root, withIntermediateDirectories: true)
@@ -229,6 +229,16 @@ final class AudioDecoder {
 }
 
 extension Fault {
+    /// Leaves out of a copy of the samples the folders an import guesses for: the untidy
+    /// layouts, and `Loose Files`, whose untagged songs in `copy N/Loose Files/` would take
+    /// album `Loose Files` and album artist `copy N` (import.md, Tags from names). These tests
+    /// count the import's transactions and steps, without the guess transaction after it.
+    static func removeGuessedFolders(_ source: String) throws {
+        for folder in [ManifestEntry.untidyFolder, "Loose Files"] {
+            try FileManager.default.removeItem(atPath: source + "/" + folder)
+        }
+    }
+
     /// `copies` copies of the good samples, made from one private copy in the sandbox, as
     /// `ROOT/copy N/…`; returns the song count. Real copies, not hard links: one file reached
     /// by two names is one song (history.md, "A song's identity").
@@ -238,7 +248,7 @@ extension Fault {
         if !fm.fileExists(atPath: source) {
             try fm.copyItem(atPath: Repo.samples, toPath: source)
             try fm.removeItem(atPath: source + "/Broken")
-            try fm.removeItem(atPath: source + "/" + ManifestEntry.untidyFolder)
+            try removeGuessedFolders(source)
         }
         // Every file in an album folder: the audio and the cover files beside it.
         let files = (fm.subpaths(atPath: source) ?? []).filter { p in
