@@ -212,9 +212,9 @@ struct GuessGenerationTests {
     }
 
     @Test func lawsOnRandomLayouts() {
-        var rng = SplitMix64.fromEnvironment()
         let guessable: Set<SongField> = [.title, .track, .artists, .album, .albumartist, .year, .disc, .disctotal]
-        for _ in 0..<200 {
+        for seed in Seeds.list(200, from: 0x6E55) {
+            var rng = SplitMix64(seed: seed)
             let before = randomLibrary(&rng)
             let (assertions, _) = GuessGeneration.guesses(basis: before, songs: Array(before.songs.keys), musicFolders: [Self.root])
             let after = before.applying(assertions)
@@ -223,22 +223,22 @@ struct GuessGenerationTests {
                 for f in SongField.allCases where f.value(in: old) != f.value(in: new) {
                     // Only guessable fields, each marked, and (but the album's disc suffix) only
                     // those the file lacks: a tag in the file always wins.
-                    #expect(guessable.contains(f) || f == .fileValues || f == .guessed, "seed \(rng.seed): \(f) at \(old.path)")
+                    #expect(guessable.contains(f) || f == .fileValues || f == .guessed, "\(Seeds.replay(seed)): \(f) at \(old.path)")
                     if guessable.contains(f) {
-                        #expect(new.guessed.contains(f.rawValue), "seed \(rng.seed): \(f) unmarked at \(old.path)")
-                        #expect(FileView(old).lacks(f) || f == .album, "seed \(rng.seed): \(f) held by the file at \(old.path)")
-                        #expect(new.fileValueMap[f] == f.value(in: old), "seed \(rng.seed): \(f)'s file value lost")
+                        #expect(new.guessed.contains(f.rawValue), "\(Seeds.replay(seed)): \(f) unmarked at \(old.path)")
+                        #expect(FileView(old).lacks(f) || f == .album, "\(Seeds.replay(seed)): \(f) held by the file at \(old.path)")
+                        #expect(new.fileValueMap[f] == f.value(in: old), "\(Seeds.replay(seed)): \(f)'s file value lost")
                     }
                 }
                 // Guessing again guesses nothing.
             }
             #expect(GuessGeneration.guesses(basis: after, songs: Array(after.songs.keys), musicFolders: [Self.root]).assertions.isEmpty,
-                    "seed \(rng.seed): a second guess changed something")
+                    "\(Seeds.replay(seed)): a second guess changed something")
             for (id, new) in after.songs {
                 // A rescan of the unchanged file keeps every guess…
                 var rescanned = new
                 rescanned.merge(fileFacts: fileFacts(of: before[id]!))
-                #expect(rescanned == new, "seed \(rng.seed): a rescan lost a guess at \(new.path)")
+                #expect(rescanned == new, "\(Seeds.replay(seed)): a rescan lost a guess at \(new.path)")
                 // …and a file that gains a guessed tag wins, its mark gone.
                 guard let field = new.guessed.first.flatMap(SongField.init(rawValue:)), field != .album else { continue }
                 var tagged = fileFacts(of: before[id]!)
@@ -254,8 +254,8 @@ struct GuessGenerationTests {
                 }
                 var gained = new
                 gained.merge(fileFacts: tagged)
-                #expect(!gained.guessed.contains(field.rawValue), "seed \(rng.seed): \(field) still marked")
-                #expect(field.value(in: gained) != field.value(in: new), "seed \(rng.seed): \(field) kept the guess over the file")
+                #expect(!gained.guessed.contains(field.rawValue), "\(Seeds.replay(seed)): \(field) still marked")
+                #expect(field.value(in: gained) != field.value(in: new), "\(Seeds.replay(seed)): \(field) kept the guess over the file")
             }
         }
     }
