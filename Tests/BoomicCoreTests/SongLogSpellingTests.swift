@@ -84,6 +84,7 @@ import Testing
         full.movementTotal = 3; full.grouping = "Modal"; full.mbReleaseTrackID = "rt"; full.mbWorkID = "w1; w2"
         full.stickers = ["playCount=3"]; full.ensemble = "Quintet"; full.location = "Hackensack"
         full.guessed = ["disc", "title"]
+        full.start = 588; full.end = 1176; full.sheet = "/m/Kind of Blue.cue"
         for (kind, assertion) in [("add", Assertion.addSong(full)), ("delete", .deleteSong(full))] {
             let row = try Self.logEncoder().encode(assertion)
             let text = String(decoding: row, as: UTF8.self)

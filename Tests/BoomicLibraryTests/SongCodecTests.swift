@@ -284,6 +284,9 @@ extension SplitMix64 {
         s.mbWorkID = maybe { $0.string() }
         s.ensemble = maybe { $0.string() }
         s.location = maybe { $0.string() }
+        s.start = maybe { $0.extremeInt() }
+        s.end = maybe { $0.extremeInt() }
+        s.sheet = maybe { $0.string() }
         s.stickers = Song.normalizedStickers((0..<Int.random(in: 0...2, using: &self)).map { i in "Name\(i)=" + string() })
         s.guessed = Array(["title", "track", "disc", "album"].shuffled(using: &self).prefix(Int.random(in: 0...3, using: &self))).sorted()
         return s

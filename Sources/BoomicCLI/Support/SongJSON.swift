@@ -22,6 +22,9 @@ struct SongJSON: Encodable {
     var duration: Double?
     var samplerate, bitdepth, channels, bitrate: Int?
     var format: String?
+    /// A track of a file: its first sample, the sample after its last, its CUE sheet.
+    var start, end: Int?
+    var sheet: String?
     var tags: [String]
     var rating: Int?
     var playcount, skipcount: Int
@@ -54,7 +57,7 @@ struct SongJSON: Encodable {
         disc = s.disc; disctotal = s.disctotal; year = s.year; date = s.date; genre = s.genre
         composer = s.composer; compilation = s.compilation; duration = s.duration
         samplerate = s.samplerate; bitdepth = s.bitdepth; channels = s.channels; bitrate = s.bitrate.map { $0 * 1000 }
-        format = s.format; tags = s.tags.map { "#" + $0 }; rating = s.rating; playcount = s.playcount
+        format = s.format; start = s.start; end = s.end; sheet = s.sheet; tags = s.tags.map { "#" + $0 }; rating = s.rating; playcount = s.playcount
         skipcount = s.skipcount; lastplayed = s.lastplayed.map(Formatting.isoDate)
         bookmark = s.bookmark; bookmark_speed = s.bookmarkSpeed
         favorite = s.favorite; art = s.art; missing = s.missing
@@ -75,6 +78,7 @@ struct SongJSON: Encodable {
         case composer_sort, work, movement, movement_number, movement_total, grouping, ensemble, location
         case track, tracktotal, disc, disctotal, year
         case date, genre, composer, compilation, duration, samplerate, bitdepth, channels, bitrate, format
+        case start, end, sheet
         case tags, rating, playcount, favorite, art, missing, added, comment
         case skipcount, lastplayed, bookmark, bookmark_speed
         case replaygain_track_gain, replaygain_track_peak, replaygain_album_gain, replaygain_album_peak
@@ -111,6 +115,8 @@ struct SongJSON: Encodable {
         try c.encodeIfPresent(duration, forKey: .duration); try c.encodeIfPresent(samplerate, forKey: .samplerate)
         try c.encodeIfPresent(bitdepth, forKey: .bitdepth); try c.encodeIfPresent(channels, forKey: .channels)
         try c.encodeIfPresent(bitrate, forKey: .bitrate); try c.encodeIfPresent(format, forKey: .format)
+        try c.encodeIfPresent(start, forKey: .start); try c.encodeIfPresent(end, forKey: .end)
+        try c.encodeIfPresent(sheet, forKey: .sheet)
         try c.encode(tags, forKey: .tags); try c.encodeIfPresent(rating, forKey: .rating)
         try c.encode(playcount, forKey: .playcount); try c.encode(favorite, forKey: .favorite)
         try c.encode(skipcount, forKey: .skipcount); try c.encodeIfPresent(lastplayed, forKey: .lastplayed)

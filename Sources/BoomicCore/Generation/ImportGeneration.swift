@@ -94,7 +94,8 @@ public enum ImportGeneration {
         // what is left is new.
         var unmatched: [FileFacts] = []
         for f in read {
-            if let old = songs(at: f.path, in: basis, fingerprint: f.fingerprint).first, old.fingerprint == f.fingerprint {
+            if let old = songs(at: f.path, in: basis, fingerprint: f.fingerprint).first(where: { $0.start == f.start && !claimed.contains($0.id) }),
+               old.fingerprint == f.fingerprint {
                 if update(old, from: f) { summary.changed += 1 } else { summary.unchanged += 1 }
             } else {
                 unmatched.append(f)
@@ -124,8 +125,12 @@ public enum ImportGeneration {
             unmatched = later
         }
         leftover = unmatched
+        // A file's parts are read in order, so a file that became tracks (a sheet beside it
+        // now) gives its song, id, plays, edits and places in playlists, to its first track, and
+        // a file whose tracks became one song again (its sheet gone) takes its first track's;
+        // the tracks left over are marked missing below, as a gone file's song is.
         for f in leftover {
-            if let old = songs(at: f.path, in: basis, fingerprint: f.fingerprint).first(where: { !claimed.contains($0.id) }) {
+            if let old = songs(at: f.path, in: basis, fingerprint: f.fingerprint, start: f.start).first(where: { !claimed.contains($0.id) }) {
                 if update(old, from: f) { summary.changed += 1 } else { summary.unchanged += 1 }
             } else {
                 out.append(.addSong(f.song(id: SongID(ids.next()), added: now)))
@@ -138,20 +143,33 @@ public enum ImportGeneration {
             out.append(.updateSong(id, [.missing: FieldChange(old: .bool(false), new: .bool(true))]))
             summary.missing += 1
         }
-        summary.unchanged += listed.count - read.count
+        summary.unchanged += listed.count - Set(read.map { PathKey($0.path) }).count
         return (out, summary)
     }
 
     /// The songs filed at a path (by bytes), best first: the one with this audio, then present
     /// ones, then by id. Usually one; a song marked missing keeps its path after another file
     /// took that path.
-    static func songs(at path: String, in basis: DataBasis, fingerprint: String?) -> [Song] {
+    /// With `start`, the songs of the same part of the file (a track's start, or the whole
+    /// file's nil) come first, then by where they start (the whole file, then the first track).
+    static func songs(at path: String, in basis: DataBasis, fingerprint: String?, start: Int?? = .none) -> [Song] {
         guard let ids = basis.paths[PathKey(path)] else { return [] }
         return ids.compactMap { basis.songs[$0] }.sorted { a, b in
-            let ka = (fingerprint != nil && a.fingerprint == fingerprint ? 0 : 1, a.missing ? 1 : 0)
-            let kb = (fingerprint != nil && b.fingerprint == fingerprint ? 0 : 1, b.missing ? 1 : 0)
+            func key(_ s: Song) -> (Int, Int, Int, Int) {
+                (start.map { s.start == $0 ? 0 : 1 } ?? 0, fingerprint != nil && s.fingerprint == fingerprint ? 0 : 1,
+                 s.missing ? 1 : 0, s.start ?? -1)
+            }
+            let ka = key(a), kb = key(b)
             return ka != kb ? ka < kb : a.id < b.id
         }
+    }
+
+    /// The paths of songs that are tracks of their file, or come from a sheet: their file is
+    /// read at every rescan, for its sheet may have changed or gone.
+    public static func pathsOfTracks(in basis: DataBasis) -> Set<PathKey> {
+        var out = Set<PathKey>()
+        for (_, s) in basis.songs where s.hasRareFields && (s.start != nil || s.sheet != nil) { out.insert(PathKey(s.path)) }
+        return out
     }
 
     /// Unclaimed songs with the file's audio, best first: those whose file was present at the
@@ -161,7 +179,7 @@ public enum ImportGeneration {
     private static func songsSharingAudio(with f: FileFacts, in basis: DataBasis, claimed: Set<SongID>) -> [Song] {
         guard let fp = f.fingerprint, let ids = basis.fingerprints[fp] else { return [] }
         func key(_ s: Song) -> (Int, Int) { (s.missing ? 1 : 0, s.size == f.size && s.mtime == f.mtime ? 0 : 1) }
-        return ids.compactMap { basis.songs[$0] }.filter { !claimed.contains($0.id) }.sorted { a, b in
+        return ids.compactMap { basis.songs[$0] }.filter { !claimed.contains($0.id) && $0.start == f.start }.sorted { a, b in
             key(a) != key(b) ? key(a) < key(b) : a.id < b.id
         }
     }

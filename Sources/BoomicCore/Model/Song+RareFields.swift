@@ -10,6 +10,9 @@ extension Song {
         var movementNumber, movementTotal: Int?
         var stickers: [String]?
         var guessed: [String]?
+        /// A song that is one track of its file (`Song.start`, `Song.end`, `Song.sheet`).
+        var start, end: Int?
+        var sheet: String?
     }
 
     /// Written only through `Fields.setRare`, which first copies the box unless the song being
@@ -83,5 +86,17 @@ extension Song.Fields {
     var mbWorkID: String? {
         get { rare?.fields.mbWorkID }
         set { setRare(\.mbWorkID, newValue) }
+    }
+    var start: Int? {
+        get { rare?.fields.start }
+        set { setRare(\.start, newValue) }
+    }
+    var end: Int? {
+        get { rare?.fields.end }
+        set { setRare(\.end, newValue) }
+    }
+    var sheet: String? {
+        get { rare?.fields.sheet }
+        set { setRare(\.sheet, newValue) }
     }
 }

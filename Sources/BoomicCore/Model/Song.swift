@@ -367,6 +367,27 @@ public struct Song: Identifiable, Hashable, Sendable, Codable {
         get { storage.fields.format }
         set { mutate { $0.format = newValue } }
     }
+    /// For a song that is one track of its file (a CUE image's track, a chapter), the track's
+    /// first sample in the file; nil for a song that is its whole file. With the file's path
+    /// (then fingerprint) it is the song's identity: a track keeps its id when the image and
+    /// its sheet move together (DESIGN §1).
+    public var start: Int? {
+        get { storage.fields.start }
+        set { mutate { $0.start = newValue } }
+    }
+    /// The sample after the track's last; nil plays to the file's end.
+    public var end: Int? {
+        get { storage.fields.end }
+        set { mutate { $0.end = newValue } }
+    }
+    /// The CUE sheet a track comes from, when it comes from a `.cue` file beside its image
+    /// (the path MPD's URIs for the track go by: `Album/image.cue/track0002`).
+    public var sheet: String? {
+        get { storage.fields.sheet }
+        set { mutate { $0.sheet = newValue } }
+    }
+    /// Whether the song is one track of a file that holds several.
+    public var isTrackOfFile: Bool { start != nil }
     // Library-only facts.
     /// Tags in the Boomic sense (`#jazz`, `#instruments:piano`), stored without the `#`, sorted, unique.
     public var tags: [String] {

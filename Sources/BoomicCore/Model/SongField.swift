@@ -37,6 +37,9 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
     case mbReleaseTrackID = "mb_releasetrackid"
     case mbWorkID = "mb_workid"
     case duration, samplerate, bitdepth, channels, bitrate, format
+    /// A song that is one track of its file: its first sample, the sample after its last (nil:
+    /// the file's end) and the CUE sheet it comes from (`Song.start`, `end`, `sheet`).
+    case start, end, sheet
     case tags, rating, playcount, favorite, art
     case fileValues = "file_values"
     /// The user's own fields, all in one (`name=value` entries): a change of `mood` is a change
@@ -69,10 +72,10 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
              .ensemble, .location,
              .date, .genre, .composer, .comment,
              .mbTrackID, .mbAlbumID, .mbArtistID, .mbAlbumArtistID, .mbReleaseGroupID, .mbReleaseTrackID, .mbWorkID,
-             .format, .art:
+             .format, .art, .sheet:
             return .string
         case .size, .mtime, .track, .tracktotal, .movementNumber, .movementTotal, .disc, .disctotal, .year, .samplerate, .bitdepth,
-             .channels, .bitrate, .rating, .playcount, .skipcount:
+             .channels, .bitrate, .rating, .playcount, .skipcount, .start, .end:
             return .int
         case .added, .replaygainTrackGain, .replaygainTrackPeak, .replaygainAlbumGain,
              .replaygainAlbumPeak, .duration, .lastplayed, .bookmark, .bookmarkSpeed:
@@ -88,7 +91,7 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
     public var isFileFact: Bool {
         switch self {
         case .path, .size, .mtime, .fingerprint, .missing, .added, .duration, .samplerate, .bitdepth,
-             .channels, .bitrate, .format, .fileValues:
+             .channels, .bitrate, .format, .fileValues, .start, .end, .sheet:
             return true
         default:
             return false
@@ -178,6 +181,9 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
         case .channels: return Self.opt(song.channels)
         case .bitrate: return Self.opt(song.bitrate)
         case .format: return Self.opt(song.format)
+        case .start: return Self.opt(song.start)
+        case .end: return Self.opt(song.end)
+        case .sheet: return Self.opt(song.sheet)
         case .tags: return .strings(song.tags)
         case .rating: return Self.opt(song.rating)
         case .playcount: return .int(song.playcount)
@@ -251,6 +257,9 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
         case .channels: song.channels = v.int
         case .bitrate: song.bitrate = v.int
         case .format: song.format = v.string
+        case .start: song.start = v.int
+        case .end: song.end = v.int
+        case .sheet: song.sheet = v.string
         case .tags: song.tags = Song.normalizedTags(v.strings ?? [])
         case .rating: song.rating = v.int
         case .playcount: song.playcount = v.int ?? 0

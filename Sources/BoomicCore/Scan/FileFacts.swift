@@ -61,6 +61,12 @@ public struct FileFacts: Hashable, Sendable, Codable {
     public var format: String?
     /// Content hash of the front cover (embedded, else a cover file beside it), once stored.
     public var art: String?
+    /// One track of the file (`Song.start`, `end`, `sheet`): nil for the whole file.
+    public var start: Int?
+    public var end: Int?
+    public var sheet: String?
+    /// User fields a CUE sheet gives a new song (`isrc=…`, `catalognum=…`), `name=value`.
+    public var sheetFields: [String] = []
 
     public init(path: String, size: Int, mtime: Int) {
         self.path = path
@@ -75,6 +81,7 @@ extension FileFacts {
         var s = Song(id: id, path: path)
         s.added = added
         apply(to: &s)
+        if !sheetFields.isEmpty { s.userFields = Song.normalizedUserFields(sheetFields) }
         return s
     }
 
@@ -97,6 +104,7 @@ extension FileFacts {
         s.mbReleaseTrackID = mbReleaseTrackID; s.mbWorkID = mbWorkID
         s.duration = duration; s.samplerate = samplerate; s.bitdepth = bitdepth
         s.channels = channels; s.bitrate = bitrate; s.format = format; s.art = art
+        s.start = start; s.end = end; s.sheet = sheet
         // Normalise through the fields so that a song from facts equals one rebuilt from patches.
         for f in SongField.allCases { f.set(f.value(in: s), in: &s) }
     }

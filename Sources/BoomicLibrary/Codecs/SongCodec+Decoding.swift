@@ -223,6 +223,9 @@ extension SongCodec {
         if has(.ensemble) { s.ensemble = try shared() }
         if has(.location) { s.location = try shared() }
         if more & MoreBit.guessed.mask != 0 { s.guessed = try sharedList() }
+        if more & MoreBit.start.mask != 0 { s.start = try r.int() }
+        if more & MoreBit.end.mask != 0 { s.end = try r.int() }
+        if more & MoreBit.sheet.mask != 0 { s.sheet = try shared() }
         return s
     }
 }

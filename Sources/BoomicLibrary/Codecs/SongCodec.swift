@@ -27,7 +27,8 @@ import Synchronization
 /// version 3 had no user fields, version 4 no artist credit, version 5 no skip count, last play
 /// or bookmark, version 6 no sort names, performer, conductor, label or original date,
 /// version 7 no composer sort name, work, movement, grouping, release-track or work ids,
-/// stickers, ensemble or location, version 8 no second bitmap (the guessed fields' marks).
+/// stickers, ensemble or location, version 8 no second bitmap (the guessed fields' marks, a
+/// track's start, end and sheet).
 ///
 /// Absent optionals, empty arrays, `false`, and numbers equal to their default set no bit and
 /// take no bytes. Values many songs share (album, genre, dates, MusicBrainz album ids, art hashes,
@@ -73,7 +74,7 @@ public enum SongCodec {
 
     /// The second bitmap's bit for each field past the first 64, written after them in this order.
     enum MoreBit: Int, CaseIterable {
-        case guessed
+        case guessed, start, end, sheet
 
         var mask: UInt64 { 1 << UInt64(rawValue) }
         static let all: UInt64 = allCases.count == 64 ? .max : (1 << UInt64(allCases.count)) - 1
@@ -233,6 +234,9 @@ public enum SongCodec {
         mark(.location, s.location != nil)
         var more: UInt64 = 0
         if !s.guessed.isEmpty { more |= MoreBit.guessed.mask }
+        if s.start != nil { more |= MoreBit.start.mask }
+        if s.end != nil { more |= MoreBit.end.mask }
+        if s.sheet != nil { more |= MoreBit.sheet.mask }
 
         w.uuid(s.id.uuid)
         w.varint(bits)
@@ -309,5 +313,8 @@ public enum SongCodec {
         shared(s.location)
         // Guesses come in folders: the same few names (title, track; disc, album).
         sharedList(s.guessed)
+        int(s.start)
+        int(s.end)
+        shared(s.sheet) // a sheet names every track of its image
     }
 }

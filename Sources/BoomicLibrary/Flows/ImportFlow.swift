@@ -53,8 +53,19 @@ public enum ImportFlow {
         TagWriter.removeStrayCopies(walk.strayCopies)
         let listed = walk.files
         let art = try lib.artStore(musicFolders: remembered)
+        let sheets = CueSheets.read(walk.sheets, listed: listed)
+        for warning in sheets.warnings { events.warn(warning) }
         var toRead = ImportGeneration.filesToRead(in: basis, listed: listed, reread: reread)
-        let chosen = Set(toRead.map { PathKey($0.path) })
+        var chosen = Set(toRead.map { PathKey($0.path) })
+        // A file a sheet names, or whose songs are tracks, is read at every rescan: its sheet
+        // may have come, changed or gone while the file stayed as it was. Sheets are rare, and
+        // a read that changes nothing commits nothing.
+        let cut = ImportGeneration.pathsOfTracks(in: basis)
+        let sheeted = listed.filter { f in
+            !chosen.contains(PathKey(f.path)) && (sheets.names(f.path) || cut.contains(PathKey(f.path)))
+        }
+        toRead += sheeted
+        chosen.formUnion(sheeted.map { PathKey($0.path) })
         // Known songs whose files did not change are read again when their cover may have:
         // - a cover gone from art/ (deleted, or a library rebuilt by import-json) comes back;
         // - a folder whose cover file was added, replaced or removed since the last import
@@ -79,11 +90,12 @@ public enum ImportFlow {
         let read = MediaScanner.readAll(toRead, art: art) { n in progress.advance(by: n) }
         progress.finish()
         for failure in read.failures { events.warn("skipped \(failure.localizedDescription)") }
+        let facts = sheets.apply(to: read.facts) { events.warn($0) }
 
         var summary = ImportGeneration.Summary()
         let committed = try lib.commit(kind: given.isEmpty && lib.head > 0 ? .rescan : .import, message: message) { basis in
             var ids = SystemIDSource()
-            let plan = ImportGeneration.plan(basis: basis, roots: roots, listed: listed, read: read.facts,
+            let plan = ImportGeneration.plan(basis: basis, roots: roots, listed: listed, read: facts,
                                              unlisted: walk.failures.map(\.path), now: now, ids: &ids,
                                              elsewhere: MediaScanner.elsewhere)
             summary = plan.summary

@@ -75,7 +75,14 @@ public struct TagWriting {
         for song in sorted where song.missing {
             events.warn("skipped \(song.path): the file was missing at the last scan")
         }
-        let present = sorted.filter { !$0.missing }
+        // A CUE track's values come from its sheet and its image holds the whole disc: both are
+        // the user's bytes, never rewritten. An edited track is refused; the others have
+        // nothing of their own to write.
+        for song in sorted where !song.missing && song.isTrackOfFile && !song.fileValues.isEmpty {
+            fail("skipped \(song.path) track \(song.track.map(String.init) ?? "?"): a CUE track's tags are not written "
+                 + "(its sheet and its image are left as they are); the library keeps the edit")
+        }
+        let present = sorted.filter { !$0.missing && !$0.isTrackOfFile }
         // Reading is most of the time of a write that finds little to do: use every core.
         let progress = events.progress("Reading tags", total: present.count)
         let results = Mutex([Result<TagWriter.Plan, MediaError>?](repeating: nil, count: present.count))

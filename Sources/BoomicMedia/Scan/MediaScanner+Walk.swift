@@ -29,9 +29,13 @@ public struct Walk: Hashable, Sendable {
     /// no cover, and a library whose older import took one as the folder's sees the folder's
     /// covers change at its next rescan, which reads its songs again without it.
     public var covers: [String: String] = [:]
+    /// CUE sheets (`.cue`, any case, regular files) in the folders walked: an image they name
+    /// comes in as its tracks, track files they name take their fields (`CueSheets`).
+    public var sheets: [String] = []
 
     public init(files: [ListedFile] = [], failures: [MediaError] = [], otherNames: Int = 0, strayCopies: [String] = [],
-                badNames: [String] = [], covers: [String: String] = [:]) {
+                badNames: [String] = [], covers: [String: String] = [:], sheets: [String] = []) {
+        self.sheets = sheets
         self.files = files
         self.failures = failures
         self.otherNames = otherNames
@@ -71,7 +75,8 @@ extension MediaScanner {
             if let route = others.first(where: known) { files[i].path = route }
         }
         return Walk(files: files, failures: walker.failures, otherNames: walker.otherRoutes.values.reduce(0) { $0 + $1.count },
-                    strayCopies: walker.strayCopies, badNames: walker.badNames, covers: walker.covers)
+                    strayCopies: walker.strayCopies, badNames: walker.badNames, covers: walker.covers,
+                    sheets: walker.sheets)
     }
 
     /// Folders deeper than this below a root are not walked (reported in `Walk.failures`): a
@@ -135,6 +140,8 @@ private struct Walker {
     var badNames: [String] = []
     /// Each folder's cover files as `stat` sees them (`Walk.covers`).
     var covers: [String: String] = [:]
+    /// `Walk.sheets`.
+    var sheets: [String] = []
     /// Cover file names as bytes, with their rank in `ArtStore.coverFileNames`.
     static let coverRanks = Dictionary(uniqueKeysWithValues: ArtStore.coverFileNames.enumerated().map { (Array($1.utf8), $0) })
     static let longestCoverName = ArtStore.coverFileNames.map(\.utf8.count).max() ?? 0
@@ -277,6 +284,7 @@ private struct Walker {
             }
             switch Int(type) {
             case Int(DT_REG):
+                if !audio, Self.isSheet(name) { sheets.append(String(decoding: childPath, as: UTF8.self)) }
                 guard audio else { continue }
                 addFile(dirfd: fd, name: name, path: childPath)
             case Int(DT_DIR):
@@ -370,6 +378,11 @@ private struct Walker {
             defer { free(resolved) }
             return String(cString: resolved)
         }
+    }
+
+    /// Whether `name` is a CUE sheet's: `.cue` in any case.
+    static func isSheet(_ name: [UInt8]) -> Bool {
+        name.count > 4 && name.suffix(4).map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 } == Array(".cue".utf8)
     }
 
     /// Whether `name` ends in one of the extensions, ignoring ASCII case.

@@ -25,6 +25,9 @@ struct SongRecord: Decodable, Equatable, Sendable {
     var missing: Bool?
     var replaygain_track_gain, replaygain_track_peak, replaygain_album_gain, replaygain_album_peak: Double?
     var mb_trackid, mb_albumid, mb_artistid, mb_albumartistid, mb_releasegroupid: String?
+    var start, end: Int?
+    var sheet: String?
+    var isrc, catalognum: String?
 
     var isMissing: Bool { missing ?? false }
 
