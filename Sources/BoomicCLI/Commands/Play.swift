@@ -128,9 +128,10 @@ struct Play: ParsableCommand, TakesTerms {
             // An audiobook starts where it was left, at the speed it was left at unless --speed says.
             basis[id].map {
                 let bookmark = $0.remembersPosition ? $0.bookmarkValue : nil
-                return PlayableSong(id: $0.id, path: $0.path, startAt: bookmark?.position ?? 0,
+                // A CUE track plays its part of the image; its bookmark counts from the part's start.
+                return PlayableSong(id: $0.id, path: $0.path, startAt: $0.startSeconds(bookmark: bookmark?.position),
                                     replayGain: ReplayGainTags($0), speed: speedGiven ? nil : bookmark?.speed,
-                                    duration: $0.duration)
+                                    duration: $0.duration, range: $0.playRange)
             }
         })
         // The engine starts stopped, so that the sleep timer counts from the first sample.

@@ -63,8 +63,9 @@ public final class ServerPlayer: Sendable {
         engine = PlaybackEngine(queue: queue, resume: resume, sink: sink, realtime: realtime, sound: sound) { id in
             opening?(id)
             return library.snapshot.basis[id].map {
-                PlayableSong(id: $0.id, path: $0.path, startAt: $0.remembersPosition ? $0.bookmarkValue?.position ?? 0 : 0,
-                             replayGain: ReplayGainTags($0), duration: $0.duration)
+                PlayableSong(id: $0.id, path: $0.path,
+                             startAt: $0.startSeconds(bookmark: $0.remembersPosition ? $0.bookmarkValue?.position : nil),
+                             replayGain: ReplayGainTags($0), duration: $0.duration, range: $0.playRange)
             }
         }
         self.store = store
