@@ -618,6 +618,53 @@ def manifest_entry(track):
     return e
 
 
+CUE_FOLDER = "CUE Image/Chansons d'été"
+CUE_IMAGE = "Les Rivières - Chansons d'été.flac"
+CUE_SHEET_NAME = "Les Rivières - Chansons d'été.cue"
+# EAC's layout: CP1252 text with CRLF line ends, a FILE line naming the .wav it ripped to (the
+# image was encoded to FLAC since), a hidden pregap before track 1's INDEX 01 and a pregap
+# (INDEX 00) before track 2. Boomic reads it as three songs (Documentation/import.md).
+CUE_SHEET = """REM GENRE "Chanson"
+REM DATE 1998
+REM DISCID 2A0B5C03
+REM COMMENT "ExactAudioCopy v1.6"
+CATALOG 0724384960650
+PERFORMER "Les Rivières"
+TITLE "Chansons d'été"
+FILE "Les Rivières - Chansons d'été.wav" WAVE
+  TRACK 01 AUDIO
+    TITLE "Café"
+    PERFORMER "Les Rivières"
+    ISRC FRZ039800212
+    INDEX 00 00:00:00
+    INDEX 01 00:00:32
+  TRACK 02 AUDIO
+    TITLE "Naïve"
+    PERFORMER "Zoë"
+    INDEX 00 00:01:60
+    INDEX 01 00:02:10
+  TRACK 03 AUDIO
+    TITLE "Été"
+    INDEX 01 00:04:05
+"""
+
+
+def write_cue_image(root, tmp):
+    """A FLAC image of three short tracks (6 s of tones) with its EAC-style CUE sheet.
+
+    Not in manifest.json: its songs are tracks of one file, which the per-file manifest does not
+    describe; the CUE tests make their own image (Tests/BoomicTestSupport/CueImage.swift).
+    """
+    folder = os.path.join(root, CUE_FOLDER)
+    os.makedirs(folder, exist_ok=True)
+    wav = os.path.join(tmp, "cue-image.wav")
+    run("sox", "-R", "-D", "-n", "-r", "44100", "-b", "16", "-c", "2", wav,
+        "synth", "6", "sine", "300-1200", "sine", "441", "gain", "-6")
+    run("flac", "-s", "-8", "--no-padding", "-o", os.path.join(folder, CUE_IMAGE), wav)
+    with open(os.path.join(folder, CUE_SHEET_NAME), "wb") as fh:
+        fh.write(CUE_SHEET.replace("\n", "\r\n").encode("cp1252"))
+
+
 def write_broken(root):
     broken = os.path.join(root, "Broken")
     os.makedirs(broken)
@@ -965,6 +1012,9 @@ An array with one object per audio file (good and broken), sorted by `path`
 
 * No tags at all: `Loose Files/no tags at all.{flac,mp3,wav}` (the FLAC has no VORBIS_COMMENT
   block; the MP3 has neither ID3v2 nor ID3v1). Only the file name tells anything.
+* A CUE image: `CUE Image/Chansons d'été/`, one FLAC image of three tracks (6 s) and its EAC-style
+  sheet (CP1252, CRLF, a FILE line naming the `.wav` it was ripped to, pregaps before tracks 1
+  and 2). Boomic lists its three tracks; it is not in `manifest.json` (one entry per file).
 * A real `/` in a title: `Live/Dead`, stored as `01 Live_Dead.flac`.
 * A division slash and an emoji in title and file name: `Rise ∕ Fall 🌅`.
 * A 300-character title; the file name holds only its first 100 characters.
@@ -1100,6 +1150,7 @@ def main():
         for t in TRACKS:
             if t["path"].startswith(TWO_DISCS + "/"):
                 t["cover_file"] = TWO_DISCS + "/cover.jpg"
+        write_cue_image(stage, tmp)
         manifest = [manifest_entry(t) for t in TRACKS] + write_broken(stage)
         manifest = [ordered(e) for e in sorted(manifest, key=lambda e: e["path"])]
         with open(os.path.join(stage, "manifest.json"), "w", encoding="utf-8") as fh:

@@ -100,3 +100,16 @@ import Testing
         #expect(try box.songs().map(\.start) == [nil])
     }
 }
+
+/// The sample CUE image (`Samples/CUE Image/`, made by scripts/make-samples.py) comes in as
+/// its three tracks, as scripts/demo shows it.
+@Suite struct CueSampleTests {
+    @Test func theSampleImageIsThreeTracks() throws {
+        let box = try Sandbox(cueImage: true)
+        try box.importSamples()
+        let tracks = try box.songs("album:Chansons d'été", "track+")
+        #expect(tracks.map(\.title) == CueImage.titles)
+        #expect(tracks.map(\.start) == CueImage.starts)
+        #expect(try box.songs().count == ManifestEntry.good.count + 3)
+    }
+}

@@ -10,4 +10,7 @@ public enum Repo {
     /// The sample music and its manifest (`Samples/README.md`). Tests copy from it and never
     /// write into it.
     public static let samples = root + "/Samples"
+    /// The folder of `Samples/` that holds the CUE image (scripts/make-samples.py's `CUE_FOLDER`'s
+    /// top): one file of three songs, which the per-file manifest leaves out.
+    public static let cueImageFolder = "CUE Image"
 }

@@ -169,6 +169,7 @@ enum Fault {
             try fm.copyItem(atPath: Repo.samples, toPath: source)
             try fm.removeItem(atPath: source + "/Broken")
             try removeGuessedFolders(source)
+            try fm.removeItem(atPath: source + "/" + Repo.cueImageFolder)
             for extra in ["README.md", "manifest.json"] { try? fm.removeItem(atPath: source + "/" + extra) }
         }
         try fm.createDirectory(atPath: root, withIntermediateDirectories: true)
@@ -249,6 +250,7 @@ extension Fault {
             try fm.copyItem(atPath: Repo.samples, toPath: source)
             try fm.removeItem(atPath: source + "/Broken")
             try removeGuessedFolders(source)
+            try fm.removeItem(atPath: source + "/" + Repo.cueImageFolder)
         }
         // Every file in an album folder: the audio and the cover files beside it.
         let files = (fm.subpaths(atPath: source) ?? []).filter { p in

@@ -18,7 +18,9 @@ final class Sandbox: Sendable {
     ///   - brokenFiles: keep `Samples/Broken/` in the copy; most tests want a clean stderr.
     ///   - untidy: keep `Samples/Untidy/` (disc folders, an untagged rip), whose guesses add a
     ///     transaction to the import's.
-    init(samples: Bool = true, brokenFiles: Bool = false, untidy: Bool = false, _ label: String = #function) throws {
+    ///   - cueImage: keep `Samples/CUE Image/` (one file, three songs: not in the per-file
+    ///     manifest, which most tests count the library by).
+    init(samples: Bool = true, brokenFiles: Bool = false, untidy: Bool = false, cueImage: Bool = false, _ label: String = #function) throws {
         executable = try BoomicExecutable.require()
         hasBrokenFiles = samples && brokenFiles
         let name = label.filter { $0.isLetter || $0.isNumber }
@@ -31,6 +33,7 @@ final class Sandbox: Sendable {
             try fm.copyItem(atPath: Repo.samples, toPath: music)
             if !brokenFiles { try fm.removeItem(atPath: music + "/Broken") }
             if !untidy { try fm.removeItem(atPath: music + "/" + ManifestEntry.untidyFolder) }
+            if !cueImage { try fm.removeItem(atPath: music + "/" + Repo.cueImageFolder) }
         }
     }
 
