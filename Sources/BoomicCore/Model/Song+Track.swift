@@ -17,3 +17,15 @@ extension Song {
         (bookmark ?? 0) + (playRange?.start ?? 0)
     }
 }
+
+extension Song {
+    /// The path MPD clients know the song by, before it is made relative to the music folder:
+    /// its file's, or for a track of a CUE sheet the sheet's path and `track` with the track's
+    /// number in four digits (`Album/image.cue/track0002`), as MPD's cue playlist plugin names
+    /// a sheet's tracks, so that stickers and stored playlists name tracks as clients expect.
+    public var uriPath: String {
+        guard let sheet, start != nil else { return path }
+        let n = String(max(0, track ?? 0))
+        return sheet + "/track" + String(repeating: "0", count: max(0, 4 - n.count)) + n
+    }
+}

@@ -120,7 +120,7 @@ enum DatabaseCommands {
             }
             let songs = try selection.songs(in: snapshot, foldCase: false, inv: inv, ordered: isFile)
             if isFile {
-                for song in songs { inv.response.add("file", snapshot.tree.uri(for: song.path) ?? "") }
+                for song in songs { inv.response.add("file", snapshot.tree.uri(for: song.uriPath) ?? "") }
                 return
             }
             // Every distinct path of values as a tree, one level a tag, each song's values put

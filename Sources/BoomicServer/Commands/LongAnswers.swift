@@ -103,7 +103,7 @@ extension ItemLines<Int> {
 extension MPDResponse {
     /// A queue entry: the song, then its position and id (and priority when set).
     mutating func add(entry: PlayQueue.Entry, position: Int, snapshot: ServerLibrary.Snapshot, tags: MPDTagSet) {
-        if let song = snapshot.basis[entry.song], let uri = snapshot.tree.uri(for: song.path) {
+        if let song = snapshot.basis[entry.song], let uri = snapshot.tree.uri(for: song.uriPath) {
             if let range = entry.range { add(song: song, uri: uri, tags: tags, range: range) } else { add(song: song, uri: uri, tags: tags) }
         } else {
             add("file", "(removed from the library)")

@@ -72,7 +72,7 @@ enum QueueCommands {
             let q = try inv.player.status.queue
             let snapshot = inv.snapshot
             for (p, e) in q.entries.enumerated() {
-                let uri = snapshot.basis[e.song].flatMap { snapshot.tree.uri(for: $0.path) } ?? ""
+                let uri = snapshot.basis[e.song].flatMap { snapshot.tree.uri(for: $0.uriPath) } ?? ""
                 // MPD writes `0:file: PATH`, with no space after the position.
                 inv.response.add("\(p):file", uri)
             }

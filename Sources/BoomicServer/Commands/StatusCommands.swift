@@ -92,7 +92,7 @@ enum StatusCommands {
         if job != 0 { r("updating_db", job) }
         if let failure = s.failure, failure.serial > cleared {
             let snapshot = inv.snapshot
-            let uri = snapshot.basis[failure.song].flatMap { snapshot.tree.uri(for: $0.path) } ?? failure.song.description
+            let uri = snapshot.basis[failure.song].flatMap { snapshot.tree.uri(for: $0.uriPath) } ?? failure.song.description
             r("error", "Failed to decode \(uri)")
         }
         if let next = q.nextInOrder, let p = q.position(of: next) {

@@ -54,7 +54,7 @@ enum StickerCommands {
                 snapshot.tree.walk(from: inv.args[2]) { _, dir in songs += snapshot.songs(in: dir) }
                 for song in songs {
                     guard let v = MPDSticker.value(name, of: song), test(v) else { continue }
-                    inv.response.add("file", snapshot.tree.uri(for: song.path) ?? "")
+                    inv.response.add("file", snapshot.tree.uri(for: song.uriPath) ?? "")
                     inv.response.add("sticker", "\(name)=\(v)")
                 }
             default:

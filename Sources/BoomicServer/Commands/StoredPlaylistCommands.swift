@@ -139,7 +139,7 @@ enum StoredPlaylistCommands {
     /// library come with no song.
     static func entries(of name: String, inv: Invocation, snapshot: ServerLibrary.Snapshot) throws(MPDError) -> [(uri: String, song: Song?)] {
         let basis = snapshot.basis
-        func listed(_ songs: [Song]) -> [(uri: String, song: Song?)] { songs.map { (snapshot.tree.uri(for: $0.path) ?? $0.path, $0) } }
+        func listed(_ songs: [Song]) -> [(uri: String, song: Song?)] { songs.map { (snapshot.tree.uri(for: $0.uriPath) ?? $0.uriPath, $0) } }
         if let (_, list) = basis.playlist(named: name) { return listed(list.songs.compactMap { basis[$0] }) }
         if let taglist = taglistName(name), let (_, list) = basis.taglist(named: taglist) { return listed(basis.songs(in: list)) }
         if snapshot.tree.path(for: name) != nil, let file = snapshot.tree.playlist(at: name),

@@ -110,7 +110,7 @@ public struct MusicTree: Sendable {
             lists[ValueKey(dir), default: []].append(PlaylistFile(name: name, path: file.path, modified: file.mtime / 1_000_000_000))
         }
         for song in songs where !song.missing {
-            guard let (root, rest) = relative(song.path, roots: roots) else {
+            guard let (root, rest) = relative(song.uriPath, roots: roots) else {
                 outside.insert(song.id)
                 continue
             }
@@ -173,7 +173,7 @@ public struct MusicTree: Sendable {
     public func updating(_ changed: some Sequence<Song>) -> MusicTree? {
         var contents = contents.value
         for song in changed {
-            let parts = Self.relative(song.path, roots: roots)
+            let parts = Self.relative(song.uriPath, roots: roots)
             if contents.outside.contains(song.id) {
                 if parts == nil && !song.missing { continue }  // outside before and still
                 return nil
@@ -184,8 +184,8 @@ public struct MusicTree: Sendable {
             } ?? root
             // Among the songs at its path (one, unless the library holds two at the same path).
             let at = contents.index[ValueKey(dir)].flatMap { d in
-                Self.position(of: song.path, in: d.songs).flatMap { first in
-                    d.songs[first...].prefix { $0.path == song.path }.firstIndex { $0.id == song.id }
+                Self.position(of: song.uriPath, in: d.songs).flatMap { first in
+                    d.songs[first...].prefix { $0.uriPath == song.uriPath }.firstIndex { $0.id == song.id }
                 }
             }
             guard let at else {
@@ -218,14 +218,15 @@ public struct MusicTree: Sendable {
 
     private static let collation = Locale(identifier: "")
 
-    /// Where the song at `path` is among a directory's songs (sorted by path), if there.
+    /// Where the song at `path` is among a directory's songs (sorted by path), if there. A CUE
+    /// track is at its `uriPath` (`…/image.cue/track0002`), in a directory named after its sheet.
     static func position(of path: String, in songs: [Song]) -> Int? {
         var low = 0, high = songs.count
         while low < high {
             let mid = (low + high) / 2
-            if songs[mid].path.utf8.lexicographicallyPrecedes(path.utf8) { low = mid + 1 } else { high = mid }
+            if songs[mid].uriPath.utf8.lexicographicallyPrecedes(path.utf8) { low = mid + 1 } else { high = mid }
         }
-        return low < songs.count && songs[low].path.utf8.elementsEqual(path.utf8) ? low : nil
+        return low < songs.count && songs[low].uriPath.utf8.elementsEqual(path.utf8) ? low : nil
     }
 
     /// Whether a song of the library shows in the tree (it is in a music folder).

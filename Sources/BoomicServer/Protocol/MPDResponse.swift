@@ -97,9 +97,9 @@ public struct MPDResponse: Sendable {
     }
 
     /// A song as MPD prints it: its file, time stamp and format, the tags the client asked
-    /// for (`tagtypes`), then its length.
+    /// for (`tagtypes`), then its length; a CUE track's `Range:` too.
     public mutating func add(song: Song, uri: String, tags: MPDTagSet) {
-        write(song: song, root: "", rest: uri, tags: tags)
+        write(song: song, root: "", rest: uri, tags: tags, range: song.playRange)
     }
 
     /// A queue entry's song that plays a part of its file (`rangeid`): a `Range:` line after
@@ -114,17 +114,18 @@ public struct MPDResponse: Sendable {
     /// (`listallinfo` prints 50,000 of them: no string made for each); the library path
     /// itself for a song outside every music folder.
     public mutating func add(song: Song, in tree: MusicTree, tags: MPDTagSet) {
-        let path = song.path
+        // A CUE track prints its part of the image as `Range:`, as MPD prints a sheet's tracks.
+        let path = song.uriPath, range = song.playRange
         if let (root, rest) = tree.uriParts(for: path) {
-            write(song: song, root: root, rest: rest, tags: tags)
+            write(song: song, root: root, rest: rest, tags: tags, range: range)
         } else {
-            write(song: song, root: "", rest: path, tags: tags)
+            write(song: song, root: "", rest: path, tags: tags, range: range)
         }
     }
 
     /// A song's `file` line alone (`listall`).
     public mutating func add(file song: Song, in tree: MusicTree) {
-        let path = song.path
+        let path = song.uriPath
         let (root, rest) = tree.uriParts(for: path) ?? ("", path[...])
         write(reserving: root.utf8.count + rest.utf8.count + 8) { w in
             Self.putFile(&w, root: root, rest: rest)
