@@ -22,6 +22,21 @@ struct Picture {
     TagLib::ByteVector data; // implicitly shared with TagLib's copy: no bytes are duplicated
 };
 
+// One CHAP frame (chapters.cpp): times in milliseconds, byte offsets 0xFFFFFFFF when not given.
+struct Chapter {
+    std::string id;
+    std::string title;
+    bool hasTitle = false;
+    uint32_t start = 0;
+    uint32_t end = 0;
+    uint32_t startOffset = 0xFFFFFFFF;
+    uint32_t endOffset = 0xFFFFFFFF;
+};
+
+// The most chapters a file reports (CTL_MAX_CHAPTERS): a tag of a million CHAP frames is an
+// attack, not an audiobook.
+const size_t kMaxChapters = CTL_MAX_CHAPTERS;
+
 // The freeform MP4 atom prefix iTunes, foobar2000, beets and mutagen use for custom keys.
 const char *const kITunesFreeform = "----:com.apple.iTunes:";
 
@@ -42,6 +57,8 @@ struct ctl_file {
     long length = 0;
     bool picturesLoaded = false;
     std::vector<ctaglib::Picture> pictures;
+    bool chaptersLoaded = false;
+    std::vector<ctaglib::Chapter> chapters;
     // The ID3v2 frames (MP3, WAV, AIFF) as TagLib read them, each with its rendering then, taken before
     // the first change: `ctaglib::spliceID3v2` tells from them which frames a write changed.
     bool id3Tracked = false;
@@ -70,6 +87,8 @@ struct ctl_file {
         length = 0;
         picturesLoaded = false;
         pictures.clear();
+        chaptersLoaded = false;
+        chapters.clear();
         id3Tracked = false;
         id3Before.clear();
         infoBefore.clear();
@@ -167,6 +186,9 @@ void setPerformerCredits(TagLib::ID3v2::Tag *tag, const TagLib::StringList &list
 /// save. Where an MP3's tag starts the file, this reads those frames' bytes again and gives
 /// TagLib's frames their fields with the empty ones back.
 void restoreEmptyCreditFields(TagLib::File *file, TagLib::IOStream *stream);
+
+/// Reads the chapters of `f`'s ID3v2 tag into `f->chapters` (once per open).
+void loadChapters(ctl_file *f);
 
 /// Closes and reopens `f` in place (after a save). On failure `f` holds no file any more and
 /// every later call on it fails softly.

@@ -68,6 +68,13 @@ public struct FileFacts: Hashable, Sendable, Codable {
     /// User fields a CUE sheet gives a new song (`isrc=…`, `catalognum=…`), `name=value`.
     public var sheetFields: [String] = []
 
+    /// The file's chapters (an MP3's `CHAP` frames) in their table's order; empty for most files.
+    public var chapters: [MediaChapter] = []
+    /// The text of an embedded CUE sheet: the `CUESHEET` tag of a FLAC, WavPack or APE image.
+    public var cueSheetTag: String?
+    /// A FLAC's `CUESHEET` metadata block: the tracks' times in samples, without titles.
+    public var cueSheetBlock: CueSheetBlock?
+
     public init(path: String, size: Int, mtime: Int) {
         self.path = path
         self.size = size

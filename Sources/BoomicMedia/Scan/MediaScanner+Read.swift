@@ -4,9 +4,10 @@ import Foundation
 import Synchronization
 
 extension MediaScanner {
-    /// Reads one file: tags, audio properties, fingerprint and front cover (stored in `art`):
-    /// the embedded front picture, else the cover file beside it, else the one in the album
-    /// folder above its disc folder (`ArtStore.albumCover`).
+    /// Reads one file, through one open of it: tags, audio properties, chapters and an embedded
+    /// CUE sheet, fingerprint and front cover (stored in `art`): the embedded front picture, else
+    /// the cover file beside it, else the one in the album folder above its disc folder
+    /// (`ArtStore.albumCover`).
     ///
     /// The file is opened read-only and never modified. A file TagLib cannot read, or whose
     /// audio is certainly damaged (`StreamCheck`), comes back as
@@ -27,6 +28,8 @@ extension MediaScanner {
         var facts = FileFacts(path: listed.path, size: listed.size, mtime: listed.mtime)
         facts.apply(tags: file.properties())
         facts.apply(audio: file.audioProperties, format: file.format)
+        facts.chapters = file.chapters()
+        facts.cueSheetBlock = file.cueSheetBlock()
         if facts.duration == nil, file.format == .ogg || file.format == .opus {
             facts.duration = OggDuration.seconds(isOpus: file.format == .opus, sampleRate: facts.samplerate,
                                                  length: file.length, read: { file.read(at: $0, count: $1) })

@@ -1,3 +1,4 @@
+import BoomicCore
 import BoomicSystem
 import CTagLib
 import Glibc
@@ -115,6 +116,31 @@ public final class TagFile {
             }, context)
         }
         return collector.map
+    }
+
+    /// The chapters of the file's ID3v2 tag (an MP3's `CHAP` frames), in the order of its
+    /// top-level `CTOC` table of contents, then those no table lists by start time (all by start
+    /// time with no table); at most 1000. Read from the tag TagLib parsed on opening.
+    public func chapters() -> [MediaChapter] {
+        let count = Int(ctl_chapter_count(handle))
+        var result: [MediaChapter] = []
+        result.reserveCapacity(count)
+        for i in 0..<count {
+            var c = ctl_chapter()
+            guard ctl_chapter_at(handle, Int32(i), &c) == 1 else { continue }
+            func byte(_ offset: UInt32) -> Int? { offset == UInt32.max ? nil : Int(offset) }
+            result.append(MediaChapter(title: c.title.map { String(cString: $0) },
+                                       startMilliseconds: Int(c.start_ms), endMilliseconds: Int(c.end_ms),
+                                       startByte: byte(c.start_offset), endByte: byte(c.end_offset)))
+        }
+        return result
+    }
+
+    /// A FLAC's `CUESHEET` metadata block (track offsets in samples), read through the open
+    /// file; nil for other formats or when the file has none.
+    public func cueSheetBlock() -> CueSheetBlock? {
+        guard format == .flac else { return nil }
+        return CueSheetBlock.inFLAC(length: length, read: { self.read(at: $0, count: $1) })
     }
 
     /// Descriptions of the embedded pictures (without their bytes), in file order.

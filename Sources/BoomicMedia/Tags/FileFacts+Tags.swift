@@ -76,6 +76,9 @@ extension FileFacts {
         composer = joined("COMPOSER")
         compilation = first("COMPILATION").map(TagValue.flag) ?? false
         comment = first("COMMENT", "DESCRIPTION")
+        // An image's embedded sheet: FLAC's Vorbis comment, WavPack's and APE's APEv2 item
+        // (`Cuesheet`, as foobar2000 writes it), as MPD reads them.
+        cueSheetTag = first("CUESHEET")
 
         // ReplayGain's own tags, else an Opus file's R128 gains (opusenc, loudgain, foobar2000
         // write only those there), which a write leaves as they are.

@@ -110,6 +110,32 @@ int ctl_picture_count(ctl_file *file);
 /// Fills `out` with picture `index` (0-based). Returns 1, or 0 if `index` is out of range.
 int ctl_picture_at(ctl_file *file, int index, ctl_picture *out);
 
+/// The most chapters `ctl_chapter_count` reports; the rest of a longer list is left out.
+#define CTL_MAX_CHAPTERS 1000
+
+/// One chapter of an ID3v2 tag (a `CHAP` frame). Times are milliseconds from the start of the
+/// audio, as the frame gives them (not checked against each other or the file's length); the
+/// byte offsets are 0xFFFFFFFF when the frame does not give them. `title` is the text of the
+/// frame's embedded `TIT2`, or NULL when it has none. Strings are owned by the file.
+typedef struct ctl_chapter {
+    const char *element_id;
+    const char *title;
+    uint32_t start_ms;
+    uint32_t end_ms;
+    uint32_t start_offset;
+    uint32_t end_offset;
+} ctl_chapter;
+
+/// The number of chapters in the file's ID3v2 tag (MP3, WAV, AIFF), read from the tag TagLib
+/// parsed on opening (no more reading of the file), at most CTL_MAX_CHAPTERS. Their order is
+/// the top-level `CTOC` frame's (its child elements, descending into the tables it lists, each
+/// chapter once), then the chapters no table lists by start time; with no top-level `CTOC`,
+/// every chapter by start time. A repeated element id counts once (its first frame).
+int ctl_chapter_count(ctl_file *file);
+
+/// Fills `out` with chapter `index` (0-based) in that order. Returns 1, or 0 if out of range.
+int ctl_chapter_at(ctl_file *file, int index, ctl_chapter *out);
+
 /// Replaces `key` with `values[0..<n]` (n = 0 removes it) in memory; `ctl_save` writes it.
 /// Returns 1 if the format accepted the key, 0 if not. Only what reads as `key` changes: in
 /// APEv2 and ID3v2 tags the item or frame that holds it keeps its spelling (`Title`, a TXXX
