@@ -11,7 +11,7 @@ import Testing
 
     /// A 3-second MP3 (lame) whose ID3v2 tag mutagen builds from `frames`, Python expressions
     /// over mutagen.id3's names (`NONE` is the unset byte offset).
-    func mp3(_ name: String, _ frames: [String]) throws -> String {
+    func mp3(_ name: String, _ frames: [String], version: Int = 4) throws -> String {
         let path = dir.file(name)
         let wav = dir.file(name + ".wav")
         try Tool.tone(wav, seconds: 3)
@@ -31,9 +31,9 @@ import Testing
         t.add(TPE1(encoding=3, text=['Reader']))
         for f in [\(frames.joined(separator: ", "))]:
             t.add(f)
-        t.save(sys.argv[1])
+        t.save(sys.argv[1], v2_version=int(sys.argv[2]))
         """
-        try Tool.python(script, [path])
+        try Tool.python(script, [path, String(version)])
         return path
     }
 
@@ -56,6 +56,13 @@ import Testing
         // The chapters' titles are theirs, not the file's.
         #expect(file.properties()["TITLE"] == nil)
         #expect(file.properties()["ALBUM"] == ["Book"])
+    }
+
+    @Test func anID3v23TagHasItsChaptersToo() throws {
+        let path = try mp3("v23.mp3", ["chap('c1', 0, 1500, 'One')", "chap('c2', 1500, 3000, 'Two')", "toc('t', ['c2', 'c1'])"],
+                           version: 3)
+        #expect(try bytes(of: path)[3] == 3)
+        #expect(spans(try TagFile(path: path).chapters()) == ["Two 1500-3000", "One 0-1500"])
     }
 
     @Test func withoutATableChaptersGoByStartTime() throws {
