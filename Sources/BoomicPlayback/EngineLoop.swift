@@ -765,7 +765,7 @@ final class EngineLoop {
             if !t.failed {
                 let heard = t.heardBefore + t.decodedFrames
                 emit(.ended(SongEnd(entry: t.entry, song: t.song, key: t.key, heard: Double(heard) / t.rate,
-                                    position: Double(t.startFrame + t.decodedFrames) / t.rate,
+                                    position: Double(t.startFrame + t.decodedFrames - t.firstFrame) / t.rate,
                                     duration: t.expectedDuration, reason: t.cut ? .quit : .finished,
                                     speed: t.speed, endedEarly: t.endedEarly && !t.cut)))
             }
@@ -827,7 +827,7 @@ final class EngineLoop {
         announce()
         let frame = heardPosition().frame
         emit(.ended(SongEnd(entry: t.entry, song: t.song, key: t.key, heard: Double(t.heardBefore + frame - t.startFrame) / t.rate,
-                            position: Double(frame) / t.rate, duration: t.expectedDuration, reason: reason,
+                            position: Double(frame - t.firstFrame) / t.rate, duration: t.expectedDuration, reason: reason,
                             speed: t.speed)))
     }
 

@@ -131,7 +131,8 @@ public struct SongEnd: Sendable, Equatable {
     public var key: PlayKey
     /// Seconds actually heard (seeks neither add nor take away).
     public var heard: Double
-    /// Where in the song playback was when it ended, in seconds.
+    /// Where in the song playback was when it ended, in seconds of the song's own time (from
+    /// its range's start, when it plays one: a CUE track's or a chapter's bookmark is the part's).
     public var position: Double
     /// The song's length (of its range, when it plays one), when known.
     public var duration: Double?
