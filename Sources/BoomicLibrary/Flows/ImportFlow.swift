@@ -90,7 +90,11 @@ public enum ImportFlow {
         let read = MediaScanner.readAll(toRead, art: art) { n in progress.advance(by: n) }
         progress.finish()
         for failure in read.failures { events.warn("skipped \(failure.localizedDescription)") }
-        let facts = sheets.apply(to: read.facts) { events.warn($0) }
+        // A sheet beside an image wins; else what a file carries inside (an embedded sheet,
+        // chapters) makes its tracks.
+        let facts = sheets.apply(to: read.facts) { events.warn($0) }.flatMap { f in
+            f.embeddedTracks { events.warn($0) } ?? [f]
+        }
 
         var summary = ImportGeneration.Summary()
         let committed = try lib.commit(kind: given.isEmpty && lib.head > 0 ? .rescan : .import, message: message) { basis in
