@@ -53,7 +53,7 @@ import Testing
         try #require(songs.count == 3, "\(songs)")
         #expect(songs.map(\.title) == Self.titles)
         #expect(songs.map(\.track) == [1, 2, 3] && songs.allSatisfy { $0.tracktotal == 3 })
-        #expect(songs.allSatisfy { $0.path == path && $0.album == "The Book" && $0.artist == "Reader" && $0.sheet == nil })
+        #expect(songs.allSatisfy { $0.path == path && $0.album == "The Book" && $0.artist == "Reader" && $0.sheet == path })
         #expect(songs.map(\.start) == [0, Self.samples(2500), Self.samples(6001)])
         #expect(songs.map(\.end) == [Self.samples(2500), Self.samples(6001), nil])
 

@@ -28,7 +28,7 @@ import Testing
         #expect(tracks.map(\.duration) == [2.5, 154_394.0 / 44_100, 176_356.0 / 44_100])
         // The file's tags are every chapter's; its title names the book.
         #expect(tracks.allSatisfy { $0.album == "The Book" && $0.artists == ["Reader"] && $0.mbTrackID == nil })
-        #expect(tracks.allSatisfy { $0.chapters.isEmpty && $0.path == "/m/book.mp3" && $0.sheet == nil })
+        #expect(tracks.allSatisfy { $0.chapters.isEmpty && $0.path == "/m/book.mp3" && $0.sheet == "/m/book.mp3" })
     }
 
     @Test func theTablesOrderIsTheTrackOrder() throws {

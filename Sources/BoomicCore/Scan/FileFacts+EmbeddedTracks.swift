@@ -13,7 +13,8 @@ extension FileFacts {
     /// album when it has no album tag (an audiobook's TIT2 names the book); the chapter's title
     /// is the song's title (none when its frame has no TIT2), its place in the table the track,
     /// their count the track total. Per-file values that describe the whole file (MusicBrainz
-    /// track ids, track ReplayGain) are dropped.
+    /// track ids, track ReplayGain) are dropped. The file is the chapters' `sheet` (their list is
+    /// inside it), so that each has a URI of its own (`Song.uriPath`: `book.mp3/track0002`).
     public func chapterTracks() -> [FileFacts]? {
         guard !chapters.isEmpty else { return nil }
         let rate = samplerate ?? 44_100
@@ -38,6 +39,7 @@ extension FileFacts {
             f.replaygainTrackGain = nil; f.replaygainTrackPeak = nil
             if f.album == nil { f.album = title }
             f.title = part.chapter.title
+            f.sheet = path
             f.track = i + 1
             f.tracktotal = kept.count
             return f
