@@ -48,6 +48,25 @@ import Testing
                 == ["favorite=1", "lastPlayed=1700000000", "playCount=3", "playcount=12", "rating=8"])
     }
 
+    @Test func aTrackOfACueSheetIsNamedByItsURIAndTheImageByNone() throws {
+        var tracks: [Song] = []
+        for (n, start) in [(1, 0), (2, 44_100)] {
+            var t = Song(id: songID(10 + n), path: "/music/C/image.flac")
+            t.start = start; t.end = n == 1 ? 44_100 : nil; t.sheet = "/music/C/image.cue"; t.track = n
+            tracks.append(t)
+        }
+        let basis = DataBasis(songs: Self.songs + tracks)
+        let o = Self.run(basis, stickers: [
+            MPDMigration.StickerRow(uri: "C/image.cue/track0002", name: "rating", value: "8"),
+            MPDMigration.StickerRow(uri: "C/image.flac", name: "rating", value: "2"),
+        ], playlists: [MPDMigration.StoredPlaylist(name: "Side", entries: ["/music/C/image.cue/track0001", "/music/A/1.flac"])])
+        let b = basis.applying(o.assertions)
+        #expect(try #require(b[tracks[1].id]).rating == 4)
+        #expect(try #require(b[tracks[0].id]).rating == nil)
+        #expect(o.notInLibrary == ["C/image.flac"])
+        #expect(b.playlists.values.first?.songs == [tracks[0].id, Self.ids[0]])
+    }
+
     @Test func aSecondRunGivesNothing() {
         let lists = [MPDMigration.StoredPlaylist(name: "Evening", entries: ["/music/A/2.flac", "/music/A/1.flac", "/music/A/2.flac"])]
         let first = Self.run(stickers: Self.rows, playlists: lists)

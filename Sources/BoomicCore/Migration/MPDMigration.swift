@@ -118,9 +118,20 @@ public enum MPDMigration {
     /// The song a URI names: the first of the music directories under which the library has it.
     static func song(uri: String, in basis: DataBasis, musicDirectories: [String]) -> Song? {
         for dir in musicDirectories {
-            if let s = basis.song(atPath: M3U.normalized(dir + "/" + uri)) { return s }
+            if let s = song(atPath: M3U.normalized(dir + "/" + uri), in: basis) { return s }
         }
         return nil
+    }
+
+    /// The song at an absolute path as MPD names it: a file's path, or a track of a CUE sheet or
+    /// of a file's chapters as `…/image.cue/track0002` (`Song.uriPath`). A path that holds
+    /// tracks names no one song, as in MPD, where the image is a song of its own.
+    static func song(atPath path: String, in basis: DataBasis) -> Song? {
+        if let s = basis.song(atPath: path) { return s.start == nil ? s : nil }
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")),
+              path[path.index(after: slash)...].hasPrefix("track") else { return nil }
+        // Track URIs are rare in stickers and playlists: a pass over the tracks, not an index.
+        return basis.songs.values.first { $0.start != nil && $0.uriPath == path }
     }
 
     private static func stickerAssertions(_ basis: DataBasis, musicDirectories: [String], stickers: [StickerRow],
@@ -167,7 +178,7 @@ public enum MPDMigration {
                                  newListID: () -> ListID) -> ([Assertion], PlaylistOutcome) {
         var songs: [SongID] = [], missing: [String] = []
         for entry in list.entries {
-            if !M3U.isURL(entry), let s = library.song(atPath: entry) { songs.append(s.id) } else { missing.append(entry) }
+            if !M3U.isURL(entry), let s = song(atPath: entry, in: library) { songs.append(s.id) } else { missing.append(entry) }
         }
         var outcome = PlaylistOutcome(name: list.name, fate: .skipped, songs: songs.count, missing: missing, reason: nil)
         if songs.isEmpty && !list.entries.isEmpty {
