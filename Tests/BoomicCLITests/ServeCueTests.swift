@@ -42,4 +42,21 @@ struct ServeCueTests {
         #expect(out["queue"] as? [[String: String]] == [["file": uris[1], "range": "2.133-4.067", "title": "Naïve"]], "\(out)")
         #expect(try box.song("title:Naïve").rating == 4, "MPD's rating 8 is four stars")
     }
+
+    /// An MP3's chapters are named as an embedded sheet's tracks are (`book.mp3/track0002`):
+    /// each its own URI, which `add` and stickers take.
+    @Test func chaptersHaveURIsOfTheirOwn() throws {
+        let box = try Sandbox(samples: false)
+        try ChapterImportTests.book(in: box.music + "/Books")
+        try box.succeed("import", box.music)
+        let server = try RunningServer(box)
+        let run = try server.python(Self.script, "Books/book.mp3")
+        #expect(server.stop().status == 0)
+        let out = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run)")
+        let uris = (1...3).map { "Books/book.mp3/track000\($0)" }
+        #expect((out["tracks"] as? [[String: String]])?.map { $0["file"] ?? "" } == uris, "\(out)")
+        #expect((out["tracks"] as? [[String: String]])?.map { $0["title"] ?? "" } == ChapterImportTests.titles, "\(out)")
+        #expect((out["queue"] as? [[String: String]])?.map { $0["file"] ?? "" } == [uris[1]], "\(out)")
+        #expect(try box.song("title:The Middle").rating == 4, "MPD's rating 8 is four stars")
+    }
 }
