@@ -123,15 +123,12 @@ public enum MPDMigration {
         return nil
     }
 
-    /// The song at an absolute path as MPD names it: a file's path, or a track of a CUE sheet or
-    /// of a file's chapters as `…/image.cue/track0002` (`Song.uriPath`). A path that holds
-    /// tracks names no one song, as in MPD, where the image is a song of its own.
+    /// The song at an absolute path as MPD names it: a file's path, or a track's URI
+    /// (`DataBasis.songs(atURIPath:)`). A path that holds tracks names no one song: MPD keeps a
+    /// sticker of the whole image, which Boomic has no song for.
     static func song(atPath path: String, in basis: DataBasis) -> Song? {
-        if let s = basis.song(atPath: path) { return s.start == nil ? s : nil }
-        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")),
-              path[path.index(after: slash)...].hasPrefix("track") else { return nil }
-        // Track URIs are rare in stickers and playlists: a pass over the tracks, not an index.
-        return basis.songs.values.first { $0.start != nil && $0.uriPath == path }
+        let found = basis.songs(atURIPath: path)
+        return found.count == 1 && (found[0].start == nil || found[0].uriPath == path) ? found[0] : nil
     }
 
     private static func stickerAssertions(_ basis: DataBasis, musicDirectories: [String], stickers: [StickerRow],
@@ -178,7 +175,7 @@ public enum MPDMigration {
                                  newListID: () -> ListID) -> ([Assertion], PlaylistOutcome) {
         var songs: [SongID] = [], missing: [String] = []
         for entry in list.entries {
-            if !M3U.isURL(entry), let s = song(atPath: entry, in: library) { songs.append(s.id) } else { missing.append(entry) }
+            if !M3U.isURL(entry), case let found = library.songs(atURIPath: entry), !found.isEmpty { songs += found.map(\.id) } else { missing.append(entry) }
         }
         var outcome = PlaylistOutcome(name: list.name, fate: .skipped, songs: songs.count, missing: missing, reason: nil)
         if songs.isEmpty && !list.entries.isEmpty {

@@ -183,10 +183,9 @@ enum QueueCommands {
         if Invocation.isLocalFile(uri) {
             guard inv.client.isLocal else { throw inv.error(.permission, "Access denied") }
             let path = uri.hasPrefix("file://") ? String(uri.dropFirst(7)) : uri
-            guard let song = snapshot.basis.song(atPath: path), !song.missing, tree.contains(song) else {
-                throw inv.error(.noExist, "No such song")
-            }
-            return [song]
+            let found = snapshot.basis.songs(atURIPath: path).filter { !$0.missing && tree.contains($0) }
+            guard !found.isEmpty else { throw inv.error(.noExist, "No such song") }
+            return found
         }
         if let song = snapshot.song(at: uri) {
             return [song]

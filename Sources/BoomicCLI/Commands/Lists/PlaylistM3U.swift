@@ -79,7 +79,7 @@ extension PlaylistCommand {
             var unknown = 0
             var ids: [SongID] = []
             for p in parsed.paths {
-                if let s = lib.basis.song(atPath: p) { ids.append(s.id) } else {
+                if case let found = lib.basis.songs(atURIPath: p), !found.isEmpty { ids += found.map(\.id) } else {
                     unknown += 1
                     if unknown <= 20 { Terminal.warn("skipped \(p): not in the library") }
                 }
