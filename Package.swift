@@ -67,13 +67,11 @@ let package = Package(
             name: "BoomicAudio",
             dependencies: ["BoomicCore", "BoomicDecoderPipe", "BoomicSystem", "CFLAC", "CMPG123", "CVorbisFile", "COpusFile", "CSoxr", "CALSA", "CEBUR128", "CSoundTouch", "CWavPack"]
         ),
-        // The player: decode and output threads around a ring buffer, carrying out the queue.
+        // The player: decode and output threads around a ring buffer, carrying out the queue. It
+        // knows no library: it is given songs and a closure that records a play (DESIGN §2).
         .target(
             name: "BoomicPlayback",
-            dependencies: [
-                "BoomicCore", "BoomicAudio", "BoomicLibrary", "BoomicSystem",
-                .product(name: "TOMLKit", package: "TOMLKit"),
-            ]
+            dependencies: ["BoomicCore", "BoomicAudio", "BoomicSystem"]
         ),
         // One library session: opening, codecs, import/write/undo flows (DESIGN §2). The CLI, the
         // player and the server all open a library through it.
@@ -81,20 +79,29 @@ let package = Package(
             name: "BoomicLibrary",
             dependencies: ["BoomicCore", "BoomicStore", "BoomicMedia", "BoomicAudio", "BoomicSystem"]
         ),
+        // The rooms: a player per room over one library session, their state files, play
+        // recording and the player's config; what `play` and `serve` share (DESIGN §2).
+        .target(
+            name: "BoomicStation",
+            dependencies: [
+                "BoomicCore", "BoomicLibrary", "BoomicPlayback", "BoomicAudio", "BoomicSystem",
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
+        ),
         .executableTarget(
             name: "BoomicCLI",
             dependencies: [
                 "BoomicCore", "BoomicStore", "BoomicMedia", "BoomicLibrary", "BoomicSystem",
-                "BoomicAudio", "BoomicPlayback", "BoomicServer",
+                "BoomicAudio", "BoomicPlayback", "BoomicStation", "BoomicMPD",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             plugins: ["BuildInfo"]
         ),
-        // `boomic serve`: the MPD protocol on SwiftNIO over the library and the player (issue 11).
+        // `boomic serve`'s MPD front: the MPD protocol on SwiftNIO over the station.
         .target(
-            name: "BoomicServer",
+            name: "BoomicMPD",
             dependencies: [
-                "BoomicCore", "BoomicLibrary", "BoomicPlayback", "BoomicAudio", "BoomicMedia", "BoomicSystem",
+                "BoomicCore", "BoomicLibrary", "BoomicPlayback", "BoomicStation", "BoomicAudio", "BoomicMedia", "BoomicSystem",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
@@ -115,8 +122,9 @@ let package = Package(
         .testTarget(name: "BoomicAudioTests", dependencies: ["BoomicAudio", "BoomicCore", "BoomicDecoderPipe"]),
         .testTarget(name: "BoomicPlaybackTests", dependencies: ["BoomicPlayback", "BoomicAudio", "BoomicCore"]),
         .testTarget(name: "BoomicMediaTests", dependencies: ["BoomicMedia", "BoomicCore"]),
-        .testTarget(name: "BoomicServerTests", dependencies: [
-            "BoomicServer", "BoomicCore", "BoomicLibrary", "BoomicPlayback", "BoomicAudio",
+        .testTarget(name: "BoomicStationTests", dependencies: ["BoomicStation", "BoomicPlayback", "BoomicLibrary", "BoomicAudio", "BoomicCore"]),
+        .testTarget(name: "BoomicMPDTests", dependencies: [
+            "BoomicMPD", "BoomicStation", "BoomicCore", "BoomicLibrary", "BoomicPlayback", "BoomicAudio",
             .product(name: "NIOCore", package: "swift-nio"),
             // EmbeddedChannel: a connection whose writability the test turns, to call the
             // handler back in the middle of its own flush as NIO does.

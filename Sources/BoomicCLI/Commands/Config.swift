@@ -1,6 +1,7 @@
 import ArgumentParser
 import BoomicLibrary
 import BoomicPlayback
+import BoomicStation
 import Foundation
 
 struct Config: ParsableCommand {

@@ -3,6 +3,7 @@ import BoomicAudio
 import BoomicCore
 import BoomicLibrary
 import BoomicPlayback
+import BoomicStation
 import Foundation
 
 struct Play: ParsableCommand, TakesTerms {

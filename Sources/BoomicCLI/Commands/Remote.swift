@@ -1,5 +1,5 @@
 import ArgumentParser
-import BoomicServer
+import BoomicMPD
 import Foundation
 
 /// Where `boomic status`, `next`, `queue` … find the server, and which room they drive.

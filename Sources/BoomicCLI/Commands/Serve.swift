@@ -3,7 +3,8 @@ import BoomicAudio
 import BoomicCore
 import BoomicLibrary
 import BoomicPlayback
-import BoomicServer
+import BoomicStation
+import BoomicMPD
 import Dispatch
 import Foundation
 

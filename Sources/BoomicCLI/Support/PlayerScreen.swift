@@ -1,6 +1,7 @@
 import BoomicAudio
 import BoomicCore
 import BoomicPlayback
+import BoomicStation
 import Foundation
 import Synchronization
 

@@ -1,0 +1,444 @@
+import BoomicAudio
+import BoomicCore
+import BoomicPlayback
+import BoomicStation
+import BoomicSystem
+import Foundation
+import Synchronization
+
+/// The rooms (MPD's partitions): each a player and queue of its own, playing on the outputs
+/// moved into it, all on one library. `default` always exists and starts with every output;
+/// `newpartition` makes a room with none (it plays silently until `moveoutput` gives it one).
+/// Each room keeps its own state file (`player/rooms/NAME/`); which room has which output is
+/// kept in `player/rooms.json`, so a restarted server puts them back.
+public final class Rooms: Sendable {
+    /// An output as `--output` named it; its number is its `outputid`.
+    public struct Output: Sendable, Equatable {
+        public var id: Int
+        public var spec: SinkSpec
+        public var name: String { spec.description }
+    }
+
+    private struct Room {
+        /// Nil while the room sleeps: it has no output and has not been used since it was made
+        /// or restored, and holds no thread (`player(_:)` wakes it).
+        var player: ServerPlayer?
+        let store: PlayerStateStore
+        var outputs: [Int]
+        /// The calls the player makes to each of its outputs, by output id (none for a room
+        /// that plays on `null`): how the room tells whether an output hangs its player.
+        var watches: [Int: FanOutSink.CallWatch]
+        /// Seconds played by the players this room put to sleep (`stats`' playtime goes on).
+        var heardAsleep = 0
+    }
+
+    public let outputs: [Output]
+    /// Each output's on/off (`enableoutput`, `disableoutput`), by output id: flipped from any
+    /// event loop, heard by the room's output thread while it plays.
+    private let switches: [FanOutSink.Switch]
+    private let rooms = Mutex<[String: Room]>([:])
+    /// Goes up whenever a room is made or removed or its player replaced: a connection keeps
+    /// its room's player until this moves.
+    private let changes = Atomic<Int>(0)
+    public var generation: Int { changes.load(ordering: .acquiring) }
+    /// Rooms whose players are being replaced (`moveoutput`), and how many moves have them:
+    /// their clients' requests wait (`isRestarting`), since a command to the player that is
+    /// going would be lost. The count lets every other request skip the lock.
+    private let restarting = Mutex<[String: Int]>([:])
+    private let restartingCount = Atomic<Int>(0)
+    /// Room names in the order they were made (`default` first).
+    private let order = Mutex<[String]>([])
+    /// Wakes one room at a time, so that two clients waking the same room make one player.
+    private let waking = Mutex(())
+    /// Rooms at once, `default` included: MPD 0.23's limit on partitions. Each room that plays
+    /// holds two threads and a player's buffers; without a limit, a client with no password
+    /// made hundreds.
+    public static let maxRooms = 16
+    private let library: ServerLibrary
+    private let hub: IdleHub
+    private let sound: SoundSettings
+    private let record: Bool
+    private let warn: @Sendable (String) -> Void
+    /// Called on a player's thread as it resolves a song to open (tests hold it there, as a
+    /// sleeping disk holds the open).
+    private let opening: (@Sendable (SongID) -> Void)?
+
+    public init(library: ServerLibrary, store: PlayerStateStore, outputs specs: [SinkSpec], sound: SoundSettings,
+                hub: IdleHub, record: Bool, opening: (@Sendable (SongID) -> Void)? = nil,
+                warn: @escaping @Sendable (String) -> Void) {
+        self.opening = opening
+        self.library = library
+        self.hub = hub
+        self.sound = sound
+        self.record = record
+        self.warn = warn
+        outputs = specs.enumerated().map { Output(id: $0.offset, spec: $0.element) }
+        // Rooms and their outputs as the last run left them; outputs nobody claims are default's.
+        let saved = Self.loadLayout(library.session.location)
+        let disabled = Set(saved.flatMap { $0.disabled ?? [] })
+        switches = outputs.map { FanOutSink.Switch(isOn: !disabled.contains($0.name)) }
+        var assigned: [String: [Int]] = ["default": []]
+        var names = ["default"]
+        for room in saved where room.name != "default" {
+            names.append(room.name)
+            assigned[room.name] = room.outputs.compactMap { n in outputs.first { $0.name == n }?.id }
+        }
+        let claimed = Set(assigned.values.joined())
+        assigned["default"] = outputs.map(\.id).filter { !claimed.contains($0) }
+        var forgotten = false
+        for name in names {
+            let roomStore = name == "default" ? store : try? PlayerStateStore(libraryLocation: library.session.location, room: name)
+            guard let roomStore else { continue }
+            let ids = assigned[name] ?? []
+            // A room comes back if it has an output, a queue or plays to record; it sleeps
+            // until used unless it has an output. An empty one is forgotten (a client's 300
+            // `newpartition` came back at every start).
+            if name != "default", ids.isEmpty {
+                let saved = try? roomStore.load()
+                guard let saved, !saved.queue.entries.isEmpty || !saved.pending.isEmpty else {
+                    try? FileManager.default.removeItem(atPath: roomStore.folder)
+                    forgotten = true
+                    continue
+                }
+                rooms.withLock { $0[name] = Room(player: nil, store: roomStore, outputs: [], watches: [:]) }
+            } else {
+                let (player, watches) = makePlayer(room: name, store: roomStore, outputs: ids)
+                rooms.withLock { $0[name] = Room(player: player, store: roomStore, outputs: ids, watches: watches) }
+            }
+            order.withLock { $0.append(name) }
+        }
+        if forgotten { saveLayout() }
+    }
+
+    public var names: [String] { order.withLock { $0 } }
+
+    /// The room's player, woken if the room sleeps; nil for no such room.
+    public func player(_ room: String) -> ServerPlayer? {
+        if let found = rooms.withLock({ $0[room].map { $0.player } }) { return found ?? wake(room) }
+        return nil
+    }
+
+    /// Whether the room exists (`player(_:)` without waking it).
+    public func exists(_ room: String) -> Bool { rooms.withLock { $0[room] != nil } }
+
+    /// Puts a room to sleep when nothing needs its player: it has no output, is stopped, and no
+    /// client is in it (the last one left). Its player saves its state and stops, so the room
+    /// holds no thread until it is used again. Blocking work.
+    public func sleepIfIdle(_ name: String) {
+        guard name != "default" else { return }
+        waking.withLock { _ in
+            guard let room = rooms.withLock({ $0[name] }), let player = room.player, room.outputs.isEmpty,
+                  player.status.queue.state == .stopped, !hub.isOccupied(name), !isRestarting(name) else { return }
+            rooms.withLock {
+                $0[name]?.player = nil
+                $0[name]?.watches = [:]
+                $0[name]?.heardAsleep += player.playedSeconds
+            }
+            // Connections look their room's player up again; a command already given to this
+            // one is carried out before the quit or, dropped by it, by the woken player.
+            changes.add(1, ordering: .releasing)
+            player.quit()
+        }
+    }
+
+    /// Gives a sleeping room its player, from its saved state.
+    private func wake(_ name: String) -> ServerPlayer? {
+        waking.withLock { _ in
+            guard let room = rooms.withLock({ $0[name] }) else { return nil }
+            if let player = room.player { return player }
+            let (player, watches) = makePlayer(room: name, store: room.store, outputs: room.outputs)
+            rooms.withLock {
+                $0[name]?.player = player
+                $0[name]?.watches = watches
+            }
+            return player
+        }
+    }
+
+    public func outputs(of room: String) -> [Output] {
+        let ids = rooms.withLock { $0[room]?.outputs ?? [] }
+        return ids.map { outputs[$0] }
+    }
+
+    /// Whether an output gets its room's audio (`outputenabled`).
+    public func isEnabled(output id: Int) -> Bool { switches[id].isOn }
+
+    /// `enableoutput`, `disableoutput`, `toggleoutput`: heard at once if its room is playing
+    /// (the output is opened in the format playing, or closed); kept for the next start.
+    public func setEnabled(output id: Int, _ on: Bool) {
+        guard switches[id].isOn != on else { return }
+        switches[id].set(on)
+        saveLayout()
+        // As MPD tells them for an output with a mixer (Boomic's volume is every output's). The
+        // player plays on, silently if no output is left: no `player`.
+        hub.post([.mixer, .output])
+    }
+
+    /// A name MPD takes for a partition: letters and digits (ASCII), `-` and `_`. (Boomic also
+    /// keeps it to 64, as it names the room's folder.)
+    static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 64
+            && name.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x2D || $0 == 0x5F }
+    }
+
+    /// `newpartition NAME`: a room with no output (and a queue of its own).
+    public func create(_ name: String) throws(MPDError) {
+        guard Self.isValidName(name) else { throw MPDError(.argument, "bad name") }
+        guard !exists(name) else { throw MPDError(.exist, "name already exists") }
+        guard names.count < Self.maxRooms else { throw MPDError(.unknown, "too many partitions") }
+        let store: PlayerStateStore
+        do { store = try PlayerStateStore(libraryLocation: library.session.location, room: name) } catch {
+            throw MPDError(.system, error.message)
+        }
+        // Asleep until used: a room with no output that nobody has asked anything of holds no thread.
+        rooms.withLock { $0[name] = Room(player: nil, store: store, outputs: [], watches: [:]) }
+        changes.add(1, ordering: .releasing)
+        order.withLock { $0.append(name) }
+        saveLayout()
+        hub.post([.partition])
+    }
+
+    /// `delpartition NAME`: not `default`, not a room a client is in or that still has outputs
+    /// (MPD's checks, in its order).
+    public func delete(_ name: String) throws(MPDError) {
+        let exists = exists(name)
+        guard Self.isValidName(name) || exists else { throw MPDError(.argument, "bad name") }
+        guard exists else { throw MPDError(.noExist, "no such partition") }
+        guard name != "default" else { throw MPDError(.unknown, "cannot delete the default partition") }
+        guard !hub.isOccupied(name) else { throw MPDError(.unknown, "partition still has clients") }
+        let room: Room? = rooms.withLock { r in
+            guard let room = r[name] else { return nil }
+            guard room.outputs.isEmpty else { return room }
+            r.removeValue(forKey: name)
+            return room
+        }
+        guard let room else { throw MPDError(.noExist, "no such partition") }
+        guard room.outputs.isEmpty else { throw MPDError(.unknown, "partition still has outputs") }
+        changes.add(1, ordering: .releasing)
+        order.withLock { $0.removeAll { $0 == name } }
+        room.player?.quit()
+        try? FileManager.default.removeItem(atPath: room.store.folder)
+        saveLayout()
+        hub.post([.partition])
+    }
+
+    /// `moveoutput NAME`: the output plays in `room` from now on; both rooms' players start
+    /// again on their new outputs where they were.
+    public func move(output name: String, to room: String) throws(MPDError) {
+        guard let output = outputs.first(where: { $0.name == name }) else { throw MPDError(.noExist, "No such output") }
+        let from = self.room(of: output.id)
+        guard from != room else { return }
+        let both = [from, room].compactMap { $0 }
+        whileRestarting(both) {
+            // What each room's player played on: the other room's outputs are in calls as it plays.
+            let before: [String: [Int]] = rooms.withLock { r in
+                defer {
+                    if let from { r[from]?.outputs.removeAll { $0 == output.id } }
+                    r[room]?.outputs.append(output.id)
+                }
+                return Dictionary(uniqueKeysWithValues: both.map { ($0, r[$0]?.outputs ?? []) })
+            }
+            for name in both { restart(name, outputs: before[name] ?? []) }
+        }
+        saveLayout()
+        hub.post([.output])
+    }
+
+    /// `disableoutput` of an output hung in a call (a write that does not return): the switch
+    /// is heard only between calls, so the room would wait with it. If the same call is still
+    /// under way after half a second, the room's player is replaced (the one stuck with it is
+    /// left behind) and the room plays on without it. Blocking work: up to 0.75 s.
+    public func letGo(output id: Int) {
+        guard let watch = watch(id) else { return }
+        let call = watch.callsBegun
+        let deadline = Date().addingTimeInterval(0.5)
+        while watch.isInCall, watch.callsBegun == call, Date() < deadline { usleep(10_000) }
+        guard watch.isInCall, watch.callsBegun == call, !switches[id].isOn, let name = room(of: id) else { return }
+        whileRestarting([name]) { restart(name, outputs: [], outputHangs: true) }
+        warn("output \(outputs[id].name) hangs: room \(name) plays on without it")
+    }
+
+    /// How long one call to an output (a write, an open, a drain) may last before the output is
+    /// taken for hung. A device returns from a write within its buffer (ALSA's holds 80 ms), a
+    /// pipe once its reader took the block (8 KiB at 16-bit stereo); one that has not in 5 s
+    /// will not (a card stuck in a write, a Bluetooth sink gone, a `wav:` pipe nobody reads).
+    public static let hangLimit: Duration = .seconds(5)
+    /// Each output seen in a call at the last look: whose (the watch of the player then), which
+    /// call, and since when.
+    private let calls = Mutex<[Int: (watch: ObjectIdentifier, call: Int, since: ContinuousClock.Instant)]>([:])
+
+    /// The server's watchdog, every second: an output switched on that has been in the same
+    /// call for `hangLimit` is switched off, and its room's player, which waits with it, is
+    /// replaced, so the room plays on without it (on its other outputs, or silently) where it
+    /// stayed frozen with its time standing, and nothing said why. Blocking work: a quarter of
+    /// a second for each output found.
+    public func dropHungOutputs(now: ContinuousClock.Instant = .now) {
+        let hung: [Int] = calls.withLock { calls in
+            var hung: [Int] = []
+            for id in outputs.map(\.id) {
+                guard switches[id].isOn, let watch = watch(id), watch.isInCall else {
+                    calls[id] = nil
+                    continue
+                }
+                let call = watch.callsBegun
+                if let seen = calls[id], seen.watch == ObjectIdentifier(watch), seen.call == call {
+                    if now - seen.since >= Self.hangLimit { hung.append(id) }
+                } else {
+                    calls[id] = (ObjectIdentifier(watch), call, now)
+                }
+            }
+            return hung
+        }
+        for id in hung {
+            guard let name = room(of: id) else { continue }
+            setEnabled(output: id, false)
+            warn("output \(outputs[id].name) hangs (a call has not returned in \(Self.hangLimit.components.seconds) s) and is disabled: room \(name) plays on without it")
+            whileRestarting([name]) { restart(name, outputs: [], outputHangs: true) }
+        }
+    }
+
+    /// Whether an output may be hanging now: a room plays, or an output is in a call (a
+    /// paused room's drain, an open). When none is, the watchdog sleeps until a change.
+    public var mayHang: Bool {
+        rooms.withLock { Array($0.values) }.contains { room in
+            room.player?.status.queue.state == .playing || room.watches.values.contains(where: \.isInCall)
+        }
+    }
+
+    private func room(of output: Int) -> String? {
+        rooms.withLock { r in r.first { $0.value.outputs.contains(output) }?.key }
+    }
+
+    /// The calls its room's player makes to an output; nil while no player has it.
+    private func watch(_ output: Int) -> FanOutSink.CallWatch? {
+        rooms.withLock { r in r.values.lazy.compactMap { $0.watches[output] }.first }
+    }
+
+    /// Runs `body` with the rooms marked as restarting (`isRestarting`).
+    private func whileRestarting(_ names: [String], _ body: () -> Void) {
+        restartingCount.add(1, ordering: .acquiringAndReleasing)
+        restarting.withLock { for name in names { $0[name, default: 0] += 1 } }
+        defer {
+            restarting.withLock { for name in names { $0[name, default: 1] -= 1 } }
+            restartingCount.subtract(1, ordering: .acquiringAndReleasing)
+        }
+        body()
+    }
+
+    /// Whether the output's sink is in a call now (most of the time, for a device that paces).
+    public func isInCall(output id: Int) -> Bool { watch(id)?.isInCall ?? false }
+
+    /// Whether `room`'s player is being replaced now (a `moveoutput` under way).
+    public func isRestarting(_ room: String) -> Bool {
+        guard restartingCount.load(ordering: .acquiring) > 0 else { return false }
+        return restarting.withLock { $0[room, default: 0] > 0 }
+    }
+
+    /// Seconds played in every room since the server started.
+    public var playedSeconds: Int {
+        rooms.withLock { $0.values.reduce(0) { $0 + $1.heardAsleep + ($1.player?.playedSeconds ?? 0) } }
+    }
+
+    /// Takes the entries of these songs out of every room's queue: songs whose files are gone
+    /// (an `update` marked them missing, or they left the library), as MPD drops a deleted
+    /// song from its queue instead of keeping an entry that cannot play.
+    public func dropEntries(of songs: Set<SongID>) {
+        guard !songs.isEmpty else { return }
+        // A sleeping room's saved queue keeps them until it wakes: its player passes an entry
+        // whose song is gone as one that cannot be opened.
+        for room in rooms.withLock({ Array($0.values) }) {
+            guard let player = room.player else { continue }
+            let entries = player.status.queue.entries.filter { songs.contains($0.song) }.map(\.id)
+            guard !entries.isEmpty else { continue }
+            do throws(MPDError) { try player.perform(.remove(entries)) } catch {
+                // Handed over and not yet carried out: waited for here (blocking work).
+                _ = error.pending?.settle()
+            }
+        }
+    }
+
+    /// Every room's player stops and saves.
+    public func quitAll() {
+        for room in rooms.withLock({ Array($0.values) }) { room.player?.quit() }
+    }
+
+    /// Replaces a room's player, which played on `outputs`: one of them that hung it (in a call,
+    /// `CallWatch.isInCall`, while it was left behind) is switched off, since opening it again
+    /// would hang the next player too (a pipe nobody reads blocks already in `open`): every
+    /// move left two threads and 1.7 MB behind. `outputHangs`: the caller knows one does (and
+    /// has switched it off), so the player is given a moment to stop, not 3 s.
+    private func restart(_ name: String, outputs ids: [Int], outputHangs: Bool = false) {
+        // Not beside a wake of the same room: each would make a player, and one be left running.
+        waking.withLock { _ in restartAwake(name, outputs: ids, outputHangs: outputHangs) }
+    }
+
+    private func restartAwake(_ name: String, outputs ids: [Int], outputHangs: Bool) {
+        guard let room = rooms.withLock({ $0[name] }) else { return }
+        if let old = room.player, !old.quit(outputHangs: outputHangs) {
+            let hung = ids.filter { switches[$0].isOn && room.watches[$0]?.isInCall == true }
+            for id in hung {
+                switches[id].set(false)
+                warn("output \(outputs[id].name) hangs and is disabled")
+            }
+            if !hung.isEmpty {
+                saveLayout()
+                hub.post([.output])
+            }
+        }
+        let (player, watches) = makePlayer(room: name, store: room.store, outputs: room.outputs)
+        rooms.withLock {
+            $0[name]?.player = player
+            $0[name]?.watches = watches
+        }
+        changes.add(1, ordering: .releasing)
+    }
+
+    /// A room plays on every output it has that is switched on (MPD plays a partition's audio
+    /// on all its enabled outputs); one with none plays, silently, on `null`. An output that
+    /// fails while others play is switched off and reported (`outputs` shows it disabled).
+    private func makePlayer(room: String, store: PlayerStateStore, outputs ids: [Int]) -> (ServerPlayer, [Int: FanOutSink.CallWatch]) {
+        let sink: any AudioSink
+        var watches: [Int: FanOutSink.CallWatch] = [:]
+        if ids.isEmpty {
+            sink = NullSink()
+        } else {
+            let warn = warn, hub = hub
+            let fanOut = FanOutSink(outputs: ids.map { (Sinks.open(outputs[$0].spec), switches[$0]) }) { [self] name, error in
+                warn("output \(name) failed and is disabled; the room plays on its other outputs: \(error)")
+                // Kept, as every switch is: a restart brought it back on, or not, depending on
+                // whether something else had saved the layout since.
+                saveLayout()
+                hub.post([.output])
+            }
+            watches = Dictionary(uniqueKeysWithValues: zip(ids, fanOut.watches))
+            sink = fanOut
+        }
+        return (ServerPlayer(library: library, store: store, sink: sink, realtime: true, sound: sound, hub: hub,
+                             room: room, record: record, opening: opening, warn: warn), watches)
+    }
+
+    private static func layoutPath(_ location: String) -> String { location + "/player/rooms.json" }
+
+    private static func loadLayout(_ location: String) -> [Layout] {
+        guard let data = FileManager.default.contents(atPath: layoutPath(location)),
+              let list = try? JSONDecoder().decode([Layout].self, from: data) else { return [] }
+        return list
+    }
+
+    private func saveLayout() {
+        let list = names.map { name in
+            let mine = outputs(of: name)
+            let off = mine.filter { !switches[$0.id].isOn }.map(\.name)
+            return Layout(name: name, outputs: mine.map(\.name), disabled: off.isEmpty ? nil : off)
+        }
+        guard let data = try? JSONEncoder().encode(list) else { return }
+        try? AtomicFile.write(data, to: Self.layoutPath(library.session.location))
+    }
+
+    private struct Layout: Codable {
+        var name: String
+        var outputs: [String]
+        /// Its outputs switched off (absent in files from before outputs could be).
+        var disabled: [String]?
+    }
+}

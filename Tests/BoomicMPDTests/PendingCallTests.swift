@@ -1,0 +1,103 @@
+import BoomicCore
+import BoomicLibrary
+import BoomicPlayback
+import BoomicStation
+@testable import BoomicMPD
+import BoomicTestSupport
+import Foundation
+import NIOCore
+import NIOEmbedded
+import Synchronization
+import Testing
+
+/// A command whose call to the player is held up (the player's thread stuck in a decoder's
+/// open, as on a sleeping USB disk) is carried out once, and answered when it is: the call
+/// stays handed over while its client waits off the event loop. (A call that timed out was
+/// taken for a restarting room and sent again: five copies of one `add` in the queue.) An
+/// `addid` held up so gets its `Id:` from the status after its call.
+@Suite struct PendingCallTests {
+    /// Holds the player's thread where it resolves a song to open, until the test lets go.
+    final class Gate: Sendable {
+        private let entered = DispatchSemaphore(value: 0)
+        private let open = DispatchSemaphore(value: 0)
+        private let isOpen = Atomic<Bool>(false)
+        var hold: @Sendable (SongID) -> Void {
+            { [self] _ in
+                guard !isOpen.load(ordering: .acquiring) else { return }
+                entered.signal()
+                open.wait()
+                open.signal()
+            }
+        }
+        /// Waits (up to 10 s) until the player's thread is held.
+        func awaitHeld() -> Bool { entered.wait(timeout: .now() + 10) == .success }
+        func release() {
+            isOpen.store(true, ordering: .releasing)
+            open.signal()
+        }
+    }
+
+    static func read(_ channel: EmbeddedChannel) throws -> String {
+        var out = ""
+        while let chunk = try channel.readOutbound(as: ByteBuffer.self) { out += String(buffer: chunk) }
+        return out
+    }
+
+    @Test func aCallHeldUpIsCarriedOutOnceAndAnsweredWhenDone() throws {
+        try withTemporaryDirectory { dir in
+            let session = try LibrarySession.open(at: dir, create: true, client: .init(command: "test", version: "0"))
+            defer { session.close() }
+            let songs = ServerConversation.titledSongs(2, artists: 1, albums: 1, seed: 11, in: dir)
+            _ = try session.commit(kind: .import, message: nil) { _ in (songs.map(Assertion.addSong), "add") }
+            let library = ServerLibrary(session: session, folders: [dir])
+            let hub = IdleHub(), gate = Gate()
+            let rooms = Rooms(library: library, store: try PlayerStateStore(libraryLocation: dir), outputs: [.null],
+                              sound: SoundSettings(), hub: hub, record: false, opening: gate.hold, warn: { _ in })
+            defer {
+                gate.release()
+                rooms.quitAll()
+            }
+            // The waits off the loop (and, where a call was taken for a restarting room, the
+            // carrying out again) run when the test says.
+            let work = BlockingCommandTests.HeldWork()
+            let server = ServerContext(library: library, rooms: rooms, hub: hub, password: nil, version: "test",
+                                       runBlocking: work.take, runWaiting: work.take)
+            func connect(_ id: Int) throws -> EmbeddedChannel {
+                let channel = EmbeddedChannel()
+                let client = ClientState(id: id, address: "test", isLocal: false, idle: hub.makeSlot(), needsPassword: false)
+                try channel.pipeline.syncOperations.addHandler(MPDConnectionHandler(server: server, client: client))
+                try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 6600)).wait()
+                _ = try Self.read(channel)
+                return channel
+            }
+            let first = try connect(1), second = try connect(2)
+            defer {
+                _ = try? first.finish()
+                _ = try? second.finish()
+            }
+            let uri = { (song: Song) in String(song.path.dropFirst(dir.count + 1)) }
+            try first.writeInbound(ByteBuffer(string: "add \"\(uri(songs[0]))\"\n"))
+            #expect(try Self.read(first) == "OK\n")
+            // `play` opens the song: the player's thread is held there, and the play waits.
+            try first.writeInbound(ByteBuffer(string: "play\n"))
+            #expect(gate.awaitHeld(), "the player's thread reached the open")
+            try second.writeInbound(ByteBuffer(string: "addid \"\(uri(songs[1]))\"\n"))
+            #expect(try Self.read(second) == "", "no answer while the add is not carried out")
+            #expect(try Self.read(first) == "", "no answer while the play is not carried out")
+
+            gate.release()
+            // Everything handed off the loop, until nothing more is: a wait for a pending call
+            // returns once the player has carried it out.
+            while work.count > 0 {
+                work.runAll(first)
+                second.embeddedEventLoop.run()
+            }
+            let added = try Self.read(second)
+            #expect(try Self.read(first) == "OK\n")
+            let queue = try #require(rooms.player("default")).status.queue
+            #expect(queue.entries.map(\.song) == [songs[0].id, songs[1].id], "each added once: \(queue.entries.map(\.song))")
+            // The answer made from the status after the call: the new entry's id.
+            #expect(added == "Id: \(queue.entries.last!.id.rawValue)\nOK\n", "the addid answered once it was carried out: \(added)")
+        }
+    }
+}

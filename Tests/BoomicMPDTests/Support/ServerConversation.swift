@@ -1,0 +1,74 @@
+import BoomicAudio
+import BoomicCore
+import BoomicLibrary
+import BoomicPlayback
+import BoomicStation
+@testable import BoomicMPD
+import BoomicTestSupport
+import Foundation
+import NIOCore
+import NIOEmbedded
+
+/// A client's conversation with the connection handler on an `EmbeddedChannel`, over a real
+/// library (in a temporary folder) and real rooms on the null output.
+enum ServerConversation {
+    /// Everything the handler wrote for `input`, as text. `songs` gets the library's folder
+    /// (the music folder) and gives the songs imported before; `outbound` gives handlers put
+    /// in front of the connection's; `then` acts on the channel once the input is in (before
+    /// the output is read); `during` does the same with the server at hand; `closed` sees the server once the connection is closed.
+    /// `playerSettled` waits for the player's first status before the input: until then a
+    /// `status` answer is kept only until the player publishes it. `sender` is the
+    /// connection's way to its socket past NIO (none: everything goes through the channel).
+    /// `runBlocking` takes commands' blocking work (default: run at once, on the test's thread).
+    static func run(_ input: String, outbound: (EmbeddedChannel) -> [any ChannelHandler] = { _ in [] },
+                    unsentLimit: Int = UnsentAnswers.defaultLimit, playerSettled: Bool = false, sender: SocketSender? = nil,
+                    runBlocking: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = { $0() },
+                    then: (EmbeddedChannel) throws -> Void = { _ in },
+                    during: (EmbeddedChannel, ServerContext) throws -> Void = { _, _ in },
+                    closed: (ServerContext) -> Void = { _ in }, songs: (String) -> [Song]) throws -> String {
+        try withTemporaryDirectory { dir in
+            let session = try LibrarySession.open(at: dir, create: true, client: .init(command: "test", version: "0"))
+            defer { session.close() }
+            let added = songs(dir)
+            if !added.isEmpty { _ = try session.commit(kind: .import, message: nil) { _ in (added.map(Assertion.addSong), "add") } }
+            let library = ServerLibrary(session: session, folders: [dir])
+            let hub = IdleHub()
+            let rooms = Rooms(library: library, store: try PlayerStateStore(libraryLocation: dir), outputs: [.null],
+                              sound: SoundSettings(), hub: hub, record: false, warn: { _ in })
+            defer { rooms.quitAll() }
+            let server = ServerContext(library: library, rooms: rooms, hub: hub, password: nil, version: "test",
+                                       unsentLimit: unsentLimit, runBlocking: runBlocking)
+            let channel = EmbeddedChannel()
+            let client = ClientState(id: 1, address: "test", isLocal: false, idle: hub.makeSlot(), needsPassword: false)
+            try channel.pipeline.syncOperations.addHandlers(outbound(channel) + [MPDConnectionHandler(server: server, client: client, sender: sender)])
+            try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 6600)).wait()
+            if playerSettled, let engine = rooms.player("default")?.engine {
+                let deadline = Date().addingTimeInterval(5)
+                while engine.statusVersion == 0, Date() < deadline { usleep(2_000) }
+            }
+            try channel.writeInbound(ByteBuffer(string: input))
+            // Work run at once off the loop (a commit) answers through the loop.
+            channel.embeddedEventLoop.run()
+            try then(channel)
+            try during(channel, server)
+            var out = ""
+            while let chunk = try channel.readOutbound(as: ByteBuffer.self) { out += String(buffer: chunk) }
+            _ = try? channel.finish()
+            closed(server)
+            return out
+        }
+    }
+
+    /// `count` songs in `dir`, in folders `Artist A/Album B` (`artists` and `albums` of them),
+    /// each titled "A Song With A Title N": a library whose long answers are long.
+    static func titledSongs(_ count: Int, artists: Int, albums: Int, seed: UInt64, in dir: String) -> [Song] {
+        var ids = SplitMix64(seed: seed)
+        return (0..<count).map { i in
+            var s = Song(id: SongID(ids.uuid()), path: "\(dir)/Artist \(i % artists)/Album \(i % albums)/\(i) A Song With A Title.flac")
+            s.title = "A Song With A Title \(i)"
+            s.artists = ["Artist \(i % artists)"]
+            s.album = "Album \(i % albums)"
+            return s
+        }
+    }
+}
