@@ -1014,17 +1014,22 @@ def report(res, tl, n, ncpu, q100, q1000, load_start, loads):
 
     p, pv = beets_peer("beets_ls100")
     v = F("ls100")
-    budget_row(f"ls ~100 songs, {Sh}", "ls100", 0.05, "≤ 50 ms", p, speed_ratio(v, pv, False))
-    budget_row(f"ls ~100 songs, {H}", "ls100_hist", 0.05, "≤ 50 ms")
+    budget_row(f"ls ~100 songs, {Sh}", "ls100", 0.03, "≤ 30 ms at 50k, open included", p, speed_ratio(v, pv, False))
+    budget_row(f"ls ~100 songs, {H}", "ls100_hist", 0.03, "≤ 30 ms at 50k, open included")
     p, pv = beets_peer("beets_lsall")
     v = F("lsall")
-    budget_row(f"ls all {n:,}, {Sh}", "lsall", 0.3, "≤ 300 ms at 50k", p, speed_ratio(v, pv, False))
-    budget_row(f"ls all {n:,}, {H}", "lsall_hist", 0.3, "≤ 300 ms at 50k")
+    mn, cpu = extra("lsall")
+    # ≥ 10× beets: beets runs on fewer songs (--beets-songs), so its time is scaled to N for the
+    # verdict (it lists in linear time); the ratio column stays the raw one, which flatters beets.
+    ten_x = None if v is None or pv is None else pv * n / bn >= 10 * v
+    row(f"ls all {n:,}, {Sh}", tstr(v), p, speed_ratio(v, pv, False), "linear in what is printed; ≥ 10× beets",
+        verdict(ten_x), mn, cpu)
+    info_row(f"ls all {n:,}, {H}", "lsall_hist", "linear in what is printed")
     pv = res.get("beets_modify")
     v = F("modify")
-    budget_row(f"modify 1,000 -y, {Sh}", "modify", 0.2, "≤ 200 ms",
+    budget_row(f"modify 1,000 -y, {Sh}", "modify", 0.15, "≤ 150 ms",
                f"beet modify -W{bsuf}: {fmt_time(pv)}" if pv else "beets: not measured", speed_ratio(v, pv, False))
-    budget_row(f"modify 1,000 -y, {H}", "modify_hist", 0.2, "≤ 200 ms")
+    budget_row(f"modify 1,000 -y, {H}", "modify_hist", 0.15, "≤ 150 ms")
     for key, kind, terms in query_rows(ARGS.root, n):
         c = res.get(key + "_count")
         shown = " ".join(shlex.quote(x) if x != "," else x for x in terms)
@@ -1032,24 +1037,28 @@ def report(res, tl, n, ncpu, q100, q1000, load_start, loads):
             shown = shown[:33] + "…"
         what = "lines" if key.startswith("c_") else "songs"
         prefix = "" if key.startswith("c_") else "query "
-        budget_row(f"{prefix}{kind}: {shown} ({c if c is not None else '?'} {what})", key, 0.1, "≤ 100 ms (issue 5)")
-    budget_row(f"open: history -n 1, {Sh}", "open_short", 0.1, "≤ 100 ms")
-    budget_row(f"open: history -n 1, {H}", "open_hist", 0.1, "≤ 100 ms at any history")
-    budget_row(f"open: ls matching nothing, {H}", "open_ls_hist", 0.1, "≤ 100 ms at any history")
+        info_row(f"{prefix}{kind}: {shown} ({c if c is not None else '?'} {what})", key, "(≤ 30 ms, as ls ~100)", 0.03)
+    # The tail after the last checkpoint is at most 100 transactions (the CLI's policy); the
+    # verdict reads the open against its constant part alone.
+    budget_row(f"open: history -n 1, {Sh}", "open_short", 0.01, "≤ 10 ms + O(tail)")
+    budget_row(f"open: history -n 1, {H}", "open_hist", 0.01, "≤ 10 ms + O(tail), any history")
+    budget_row(f"open: ls matching nothing, {H}", "open_ls_hist", 0.01, "≤ 10 ms + O(tail), any history")
     budget_row(f"rollback HEAD~{rollback_back(hs or 0)} -y", "rollback", 0.3, "≤ 300 ms", "none has it")
-    info_row("undo (that rollback) -y", "undo", "(≤ 300 ms, as rollback)", 0.3)
+    budget_row("undo (that rollback) -y", "undo", 0.3, "≤ 300 ms")
     S = res.get("hist_summary") or {}
-    budget_row(f"ls ~100 --as-of 100", "asof100", 0.3, "≤ 300 ms", "none has it")
-    budget_row(f"ls ~100 --as-of {S.get('date_ref', 'DATE')}", "asofdate", 0.3, "≤ 300 ms", "none has it")
-    info_row(f"diff HEAD~{diff_back(hs or 0)}", "diff1000", "none (2 states: as-of ≤ 300 ms)", 0.3)
-    info_row("history -n 50", "history50", "none (open ≤ 100 ms)", 0.1)
+    budget_row(f"ls ~100 --as-of 100", "asof100", 0.1, "≤ 100 ms", "none has it")
+    budget_row(f"ls ~100 --as-of {S.get('date_ref', 'DATE')}", "asofdate", 0.1, "≤ 100 ms", "none has it")
+    budget_row(f"diff HEAD~{diff_back(hs or 0)}", "diff1000", 0.1, "≤ 100 ms")
+    info_row("history -n 50", "history50", "(an open: ≤ 10 ms + O(tail))", 0.01)
     info_row(f"history (all {hs or '?'}) > /dev/null", "history_all", "none")
-    info_row("show HEAD~10", "show10", "none (open ≤ 100 ms)", 0.1)
-    info_row(f"blame {res.get('blame_query', 'album')}", "blame", "none")
+    info_row("show HEAD~10", "show10", "(an open: ≤ 10 ms + O(tail))", 0.01)
+    budget_row(f"blame {res.get('blame_query', 'album')}", "blame", 0.1, "≤ 100 ms")
     vs, vh = res.get("verify_short") or {}, res.get("verify_hist") or {}
-    row(f"verify, {Sh}", tstr(vs.get("t")), "—", "—", "none", "", "", fmt_time(vs["cpu"]) if vs.get("cpu") else "")
+    row(f"verify, {Sh}", tstr(vs.get("t")), "—", "—", "(≤ 10 s)", f"({verdict(vs['t'] <= 10)})" if vs.get("t") is not None else "",
+        "", fmt_time(vs["cpu"]) if vs.get("cpu") else "")
     row(f"verify, {H}", tstr(vh.get("t")) if vh.get("t") is not None else
-        (f"> {vh['over']:.0f} s (stopped)" if vh.get("over") else bfail), "—", "—", "none", "", "",
+        (f"> {vh['over']:.0f} s (stopped)" if vh.get("over") else bfail), "—", "—", "≤ 10 s for 10k transactions",
+        verdict(vh["t"] <= 10) if vh.get("t") is not None else (verdict(False) if vh.get("over") else ""), "",
         fmt_time(vh["cpu"]) if vh.get("cpu") else "")
     if res.get("hist_import_json"):
         row(f"import-json {hs:,} txns (making the history)", tstr(res["hist_import_json"]), "—", "—", "none", "", "",
@@ -1057,13 +1066,12 @@ def report(res, tl, n, ncpu, q100, q1000, load_start, loads):
     v = res.get("rss")
     pr = res.get("beets_rss")
     row(f"peak RSS, ls all, {Sh}", fmt_mb(v) if v else bfail, f"beet ls{bsuf}: {fmt_mb(pr)}" if pr else "beets: not measured",
-        f"{v / pr:.2f}× the peer's" if v and pr else "—", "≤ 150 MB at 50k", verdict(v <= 150 * 1024 if v else None))
+        f"{v / pr:.2f}× the peer's" if v and pr else "—", "proportional to what it touches", "")
     mh = res.get("mpd_hwm")
     row(f"peak RSS, ls all, {Sh}", fmt_mb(v) if v else bfail, f"MPD daemon: {fmt_mb(mh)}" if mh else "MPD: peer unavailable",
         f"{v / mh:.2f}× the peer's" if v and mh else "—")
     v = res.get("rss_hist")
-    row(f"peak RSS, ls all, {H}", fmt_mb(v) if v else bfail, "—", "—", "≤ 150 MB at 50k",
-        verdict(v <= 150 * 1024 if v else None))
+    row(f"peak RSS, ls all, {H}", fmt_mb(v) if v else bfail, "—", "—", "proportional to what it touches", "")
 
     print_table()
 
