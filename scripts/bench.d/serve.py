@@ -467,7 +467,7 @@ audio_output {{
               " listallinfo 9), after one warm-up, boomic's and MPD's taking turns, answers read in bulk;"
               " requests/s: 10 connections each sending `status` in a loop for 3 s, threads of a C client"
               " (bench.d/load.c; median of 15 rounds taking turns) or Python processes (median of three); on one CPU: a C client (bench.d/poll.c) and the servers pinned to one CPU, 20,000 `status` each,"
-              " median of 15 rounds taking turns; a sign test counts the rounds boomic won against MPD's round next to it; the server's CPU time from /proc/PID/task/*/schedstat. Goal (issue 11): faster than MPD on every row, RSS within 2× of MPD's.")
+              " median of 15 rounds taking turns; a sign test counts the rounds boomic won against MPD's round next to it; the server's CPU time from /proc/PID/task/*/schedstat. Budgets: faster than MPD on every row (issue 11; `status` and requests/s ahead of MPD, issue 35), RSS no more than MPD's (DESIGN §7).")
     finally:
         for proc, _, _ in procs.values():
             if proc.poll() is None:
