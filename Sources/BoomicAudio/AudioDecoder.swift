@@ -46,7 +46,7 @@ extension AudioDecoder {
     public func read16(into buffer: UnsafeMutableRawBufferPointer, maxFrames: Int) throws(AudioError) -> Int? { nil }
 
     /// Through the array read, for decoders that have no buffer read of their own: one block
-    /// allocated per call and copied once, as the engine's own array did before.
+    /// allocated per call and copied once.
     public func read(into buffer: UnsafeMutableBufferPointer<Int32>, maxFrames: Int) throws(AudioError) -> Int {
         let channels = max(1, format.channels)
         var block: [Int32] = []

@@ -10,8 +10,8 @@ struct Boomic: ParsableCommand {
     // Every command names itself (`commandName`), although swift-argument-parser would derive
     // the same name from its type: deriving it runs `String(describing:)` on the type, whose
     // first use for each type searches all the runtime's conformance records. For the ~60
-    // commands that was 40 % of the instructions every `boomic` process spent before its
-    // command ran (139 → 81 M for `play` with nothing to play). `--experimental-dump-help`
+    // commands that is 40 % of the instructions a `boomic` process spends before its command
+    // runs (139 against 81 M for `play` with nothing to play). `--experimental-dump-help`
     // prints the same tree with or without.
     static let configuration = CommandConfiguration(
         commandName: "boomic",

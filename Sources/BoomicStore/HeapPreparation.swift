@@ -7,8 +7,8 @@ import Synchronization
 /// on the bench machine each first touch of a 4 KiB page is a page fault costing 1–2 µs of kernel
 /// time (memory-cgroup accounting): ~19,000 faults, a third of the CPU time of opening a library.
 /// Backing the heap with 2 MiB transparent huge pages takes that to ~1,000 faults. Measured
-/// (`perf stat -r 10` of `boomic ls` matching nothing on the bench's 50k library, 2 cores shared):
-/// 17,257 → ~5,800 page faults, ~150 → ~105 ms CPU, ~146 → ~110 ms wall.
+/// (`perf stat -r 10` of `boomic ls` matching nothing on the bench's 50k library, 2 cores shared),
+/// without and with: 17,257 and ~5,800 page faults, ~150 and ~105 ms CPU, ~146 and ~110 ms wall.
 ///
 /// How: the kernel gives huge pages to ranges marked `MADV_HUGEPAGE` (this machine, like Debian's
 /// default, has THP `enabled=always` but `defrag=madvise`, so unmarked ranges rarely get them),

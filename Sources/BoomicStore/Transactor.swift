@@ -288,8 +288,8 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
             // Checkpoints where the policy would have left them one commit at a time, so time
             // travel into the middle of an imported history is as fast as anywhere else; but
             // only those its thinning keeps, written once. Writing each due one and thinning
-            // after was a whole basis encoded and stored for nothing, 90 times in 100: 20 s of
-            // `import-json`'s 28 for 10,000 transactions at 50,000 songs.
+            // after would encode and store a whole basis for nothing 90 times in 100: 20 s of
+            // 28 for an `import-json` of 10,000 transactions at 50,000 songs.
             let kept = checkpointsKept(w, first: first, ts)
             for (i, t) in ts.enumerated() {
                 snapshot = Snapshot(head: first + i, basis: apply(t, snapshot.basis))

@@ -3,8 +3,8 @@ import Synchronization
 
 /// Ctrl-C (SIGINT) and SIGTERM taken as a request, by work that must not stop in the middle of
 /// a step: `boomic write` finishes the file in hand, records the files it wrote, and says so,
-/// where the signal used to end it with a copy left beside a file and nothing said. A second
-/// signal ends the process at once, as it would have without this.
+/// rather than ending with a copy left beside a file and nothing said. A second signal ends the
+/// process at once, as the default action does.
 public enum Interruption {
     /// The signal that asked, 0 while none has.
     fileprivate static let received = Atomic<Int32>(0)

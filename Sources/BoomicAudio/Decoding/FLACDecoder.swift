@@ -141,7 +141,7 @@ public final class FLACDecoder {
         let header = frame.pointee.header
         let n = Int(header.blocksize), channels = Int(header.channels)
         // Grown once, then interleaved channel by channel through a pointer (an append per
-        // sample cost a fifth of the decoding time).
+        // sample costs a fifth of the decoding time).
         let start = state.pending.count
         state.pending.append(contentsOf: repeatElement(0, count: n * channels))
         state.pending.withUnsafeMutableBufferPointer { p in

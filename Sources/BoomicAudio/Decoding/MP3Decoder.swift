@@ -69,7 +69,7 @@ public final class MP3Decoder {
         // The exact length comes from the LAME header (its encoder delay is known then, and
         // its Xing part counts the frames), which libmpg123 has read with the first frame;
         // without one, from a scan of the whole file: headers only, but the whole file, and it
-        // was most of the time an MP3 took to open. Seeks are sample-exact either way:
+        // is most of the time an MP3 takes to open. Seeks are sample-exact either way:
         // libmpg123 walks the frame headers to them.
         var delay = -1
         var unused = 0.0

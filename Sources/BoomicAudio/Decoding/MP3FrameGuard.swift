@@ -5,7 +5,7 @@ import Glibc
 /// chain of frames breaks (a damaged header, and the rest of that frame) reads as zeros.
 ///
 /// Why: libmpg123 resyncs past a damaged header by searching for the next bytes that look like
-/// one, and in a frame's data such bytes are common, so it could lock onto a false frame and
+/// one, and in a frame's data such bytes are common, so it can lock onto a false frame and
 /// lose time. This reader walks the frame chain strictly (every header of the stream's own
 /// kind, each at the end of the one before) and, where it breaks, finds the next frame that
 /// starts a chain of two; zeros hold no false header, so libmpg123 lands exactly there, and
@@ -68,7 +68,7 @@ final class MP3FrameGuard {
 
     func read(into buffer: UnsafeMutableRawPointer, count: Int) -> Int {
         // From a 64 KiB read-ahead: libmpg123 asks for a header, then a frame, a few hundred
-        // bytes at a time, and a system call for each showed in the profile.
+        // bytes at a time, and a system call for each shows in the profile.
         if offset < aheadStart || offset >= aheadStart + aheadCount {
             aheadStart = offset
             let got = pread(fd, ahead.baseAddress, Self.window, off_t(offset))

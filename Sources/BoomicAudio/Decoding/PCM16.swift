@@ -1,8 +1,8 @@
 /// 16-bit samples as the C decoders hand them out (native-endian), widened to the engine's
 /// unscaled `Int32`.
 public enum PCM16 {
-    /// Widens `count` samples from `source` into `target`, sixteen at a time (the compiler left a
-    /// plain loop scalar; an append per sample, with its capacity check, cost a third of the
+    /// Widens `count` samples from `source` into `target`, sixteen at a time (the compiler leaves a
+    /// plain loop scalar; an append per sample, with its capacity check, costs a third of the
     /// time libmpg123 takes to decode).
     static func widen(_ source: UnsafePointer<Int16>, count: Int, to target: UnsafeMutablePointer<Int32>) {
         var from = source, to = target, left = count

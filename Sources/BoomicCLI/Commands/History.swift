@@ -15,8 +15,8 @@ struct History: ParsableCommand, TakesTerms {
 
     @OptionGroup var options: LibraryOptions
     @OptionGroup var output: OutputOptions
-    // Unconditional, so that `-n -3` reaches `validate` (a value that looks like an option
-    // was "missing" to the parser).
+    // Unconditional, so that `-n -3` reaches `validate` (otherwise the parser takes a value
+    // that looks like an option for a missing one).
     @Option(name: .short, parsing: .unconditional, help: "Show at most N transactions.")
     var n: Int?
     @Flag(help: "Include plays.")

@@ -75,7 +75,7 @@ struct CommandShape {
 
 /// A command whose trailing positional values (a query, assignments, clauses) `main` takes out
 /// before swift-argument-parser sees them and hands over after: the parser's bookkeeping of
-/// parsed values costs time quadratic in their number (20,000 terms took over 20 s).
+/// parsed values costs time quadratic in their number (20,000 terms take over 20 s).
 protocol TakesTerms: ParsableCommand {
     var terms: [String] { get set }
     /// Checks that need the terms: `validate()` runs while parsing, before they are handed over.

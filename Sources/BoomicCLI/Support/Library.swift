@@ -10,7 +10,7 @@ enum Library {
             at: location, create: create,
             client: .init(command: Boomic.commandLine, version: Boomic.version))
         // One command per process: freeing tens of thousands of songs' trees on the way out
-        // took an eighth of `ls`'s time, and the process is about to end anyway.
+        // takes an eighth of `ls`'s time, and the process is about to end anyway.
         _ = Unmanaged.passRetained(session)
         // But the SQLite connections are closed at exit, which the basis is not needed for:
         // the last close folds the -wal file back into library.sqlite.

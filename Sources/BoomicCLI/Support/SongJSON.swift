@@ -169,7 +169,7 @@ enum Formatting {
     static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
     // Made once per process: `ls --json` formats a date per song, and building a formatter
-    // each time cost more than the rest of the song's JSON. The Mutex makes them Sendable.
+    // each time costs more than the rest of the song's JSON. The Mutex makes them Sendable.
     private static let iso = Mutex({ () -> ISO8601DateFormatter in
         let f = ISO8601DateFormatter()
         f.timeZone = .current

@@ -4,7 +4,7 @@ extension DataBasis {
     ///
     /// For songs whose ids are known to be unique, as a checkpoint's are: `init(songs:)` first
     /// gathers its input in a `Dictionary` to settle duplicate ids, and at 50,000 songs that
-    /// dictionary and the copy out of it cost twice as much as building the tree alone (measured:
+    /// dictionary and the copy out of it costs twice as much as building the tree alone (measured:
     /// ~65 ms against ~25 ms), on every open. Nothing traps if the ids are not unique after all
     /// (a damaged checkpoint that still decodes): as with `init(songs:)`, the later song wins.
     public init(uniqueSongs: [Song]) {

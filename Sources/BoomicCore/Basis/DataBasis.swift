@@ -9,7 +9,7 @@ import Synchronization
 ///
 /// Only `songs` is stored; the indexes are derived from it, built the first time one is asked
 /// for and from then on kept up to date change by change. Most commands (`ls`, `info`, `history`)
-/// never ask, and building them was half the cost of opening a library.
+/// never ask, and building them is half the cost of opening a library.
 /// `invariantViolations()` rebuilds them from scratch and compares.
 public struct DataBasis: Sendable, Equatable {
     public private(set) var songs: TreeDictionary<SongID, Song> = [:]
@@ -189,7 +189,7 @@ extension DataBasis {
 
     /// The lazily built indexes of one basis, each built the first time it is asked for: an
     /// unchanged rescan needs only paths and fingerprints, and building the album and artist
-    /// indexes as well (folding every name) was a quarter of its time at 50,000 songs.
+    /// indexes as well (folding every name) is a quarter of its time at 50,000 songs.
     ///
     /// Shared between copies of a basis until one of them changes (then `copy()`), so it is a
     /// class; its state sits behind a `Mutex` because readers on several threads may ask a shared

@@ -3,8 +3,8 @@ import HashTreeCollections
 /// The songs under one index key: most keys (a path, a fingerprint) name exactly one song, so
 /// that case is stored inline and only larger sets pay for a persistent `TreeSet`.
 ///
-/// Opening a 50,000-song library builds 100,000 such sets; one-element `TreeSet`s made that
-/// step several times slower. Always canonical (one element is `.one`), so `==` is by content.
+/// Opening a 50,000-song library builds 100,000 such sets; one-element `TreeSet`s would make
+/// that step several times slower. Always canonical (one element is `.one`), so `==` is by content.
 public struct SongIDSet: Hashable, Sendable, Sequence, ExpressibleByArrayLiteral {
     private enum Storage: Hashable, Sendable {
         case empty

@@ -1,9 +1,9 @@
 /// The songs a transaction's assertions add, change or remove, read from its body without
 /// building the assertions: `history QUERY` asks it of every transaction, and decoding a whole
-/// import or a bulk edit (every song, every field) to learn its songs cost seconds.
+/// import or a bulk edit (every song, every field) to learn its songs costs seconds.
 public struct TouchedSongs: Decodable, Sendable {
     /// As `SongID.description` spells them (lower case), in the assertions' order: the text,
-    /// not a parsed UUID, which Foundation reads with `sscanf` at a cost that showed.
+    /// not a parsed UUID, which Foundation reads with `sscanf` at a cost that shows in a profile.
     public var songs: [String] = []
 
     private enum TransactionKey: String, CodingKey { case assertions }

@@ -6,7 +6,7 @@
 ///
 /// The fields live in one shared, copy-on-write box, so a `Song` is two words plus its id: the
 /// basis copies, hashes into trees and sorts 50,000 of them on every open and every `ls`, and
-/// moving 600-byte values around was most of that cost.
+/// moving 600-byte values around would be most of that cost.
 public struct Song: Identifiable, Hashable, Sendable, Codable {
     public var id: SongID
     private var storage: Storage
@@ -17,7 +17,7 @@ public struct Song: Identifiable, Hashable, Sendable, Codable {
         var path: String
         // The optional numbers are stored as plain values with a bit each in `present`
         // (Song+CompactFields.swift): an `Int?` or a `Double?` takes 16 bytes in a struct, its
-        // 9 rounded up, and the 18 of them were 288 of the box's 785 bytes (14 MB at 50,000
+        // 9 rounded up, so 18 of them as optionals would take 288 bytes of the box (14 MB at 50,000
         // songs). The flags fill the word the bits leave.
         var present: UInt32 = 0
         var missing: Bool = false
@@ -103,8 +103,8 @@ public struct Song: Identifiable, Hashable, Sendable, Codable {
     /// million times. The runtime's check only catches two overlapping accesses on one thread,
     /// and none can overlap: every write is `mutate`'s, whose bodies (`{ $0.title = newValue }`,
     /// `Fields.setRare`) touch only the `Fields` they are handed, never a song. (Without the
-    /// attribute the optimizer removed the checks only while no write could call out, so the
-    /// first setter that did, `setRare`, put them back on every read: `listallinfo` 58 → 76 ms.)
+    /// attribute the optimizer removes the checks only while no write can call out, and a setter
+    /// that does, such as `setRare`, puts them back on every read: `listallinfo` takes 76 ms instead of 58.)
     private final class Storage: @unchecked Sendable {
         @exclusivity(unchecked) var fields: Fields
         init(_ fields: Fields) { self.fields = fields }

@@ -50,12 +50,12 @@ extension SongField {
     }
 
     /// Whether `text` holds a ";" at all: the question every value of a 50,000-song
-    /// `listallinfo` asks, where walking the UTF-8 view by index cost a tenth of the answer.
+    /// `listallinfo` asks, where walking the UTF-8 view by index costs a tenth of the answer.
     @inline(__always)
     public static func mayJoin(_ text: String) -> Bool { semicolons(in: text) > 0 }
 
     /// How many ";" `text` holds, in one plain loop over its bytes (values are short: a call to
-    /// `memchr` per value cost more than the loop).
+    /// `memchr` per value costs more than the loop).
     @inline(__always)
     public static func semicolons(in text: String) -> Int {
         text.utf8.withContiguousStorageIfAvailable { bytes in

@@ -38,7 +38,7 @@ extension String {
     /// Equal as bytes (UTF-8), not merely canonically equivalent as `==` has it.
     ///
     /// One `memcmp` where both are stored contiguously (native strings are): walking the
-    /// `UTF8View`s element by element was half the time of building the MPD server's columns.
+    /// `UTF8View`s element by element costs half the time of building the MPD server's columns.
     public func sameBytes(as other: String) -> Bool {
         let contiguous = utf8.withContiguousStorageIfAvailable { a in
             other.utf8.withContiguousStorageIfAvailable { b in

@@ -55,7 +55,7 @@ struct SearchText {
     }
 
     /// Bytes written in place, for the scan that every song goes through: appending to an
-    /// `Array` byte by byte (capacity and uniqueness checked each time) was most of its cost.
+    /// `Array` byte by byte (capacity and uniqueness checked each time) would be most of its cost.
     struct Scratch {
         var storage = [UInt8](repeating: 0, count: 4_096)
         var count = 0

@@ -1,8 +1,8 @@
 /// The one number syntax of queries, taglists and `modify`: `-`? digits (`.` digits)?
 /// (`e` `+`|`-`? digits)?, finite.
 ///
-/// Swift's `Double(_:)` also reads `0x7B9`, `nan`, `inf` and `.5`; queries used it and taglists
-/// did not, so the same number meant something in one and was an error in the other.
+/// Swift's `Double(_:)` also reads `0x7B9`, `nan`, `inf` and `.5`. Queries and taglists both read
+/// numbers here, so a number that means something in one is never an error in the other.
 public enum DecimalNumber {
     /// The number `text` spells, or nil when it is not one (or is too large to be finite).
     public static func parse(_ text: some StringProtocol) -> Double? {

@@ -2,7 +2,7 @@
 /// each text into a new string.
 ///
 /// Folding costs an allocation per text, and microseconds for non-ASCII text; `ls WORD` looks in
-/// seven fields of every song (760 ms at 50,000 songs when each was folded). Most tag text is
+/// seven fields of every song (760 ms at 50,000 songs when each is folded). Most tag text is
 /// ASCII, and for ASCII folding is lower-casing, so an ASCII text is compared byte by byte,
 /// letters lower-cased on the fly; any other text must be folded by the caller.
 struct FoldedNeedle: Sendable {

@@ -54,7 +54,7 @@ public struct RollbackFlow: Sendable {
     public func commit(message: String?) throws -> (seq: Int, transaction: Transaction)? {
         let shown = undoes ?? redoes.map { [$0] } ?? []
         // A rollback is a diff: above a few thousand assertions, reading the body back (a JSON
-        // decode of every update) was a sixth of the command; the round-trip law covers diffs.
+        // decode of every update) is a sixth of the command; the round-trip law covers diffs.
         return try lib.commit(kind: kind, message: message, undoes: undoes, redoes: redoes,
                               verifying: preview.count <= 2_000 ? nil : false) { basis in
             if let replan {

@@ -4,7 +4,7 @@ import BoomicCore
 /// Reads a QUERY with the library's user fields as field names.
 ///
 /// The user fields are gathered (a pass over the songs) only when the query names something no
-/// built-in field is, so queries without user fields cost what they did.
+/// built-in field is, so a query without user fields costs no pass over the songs.
 public enum QueryReading {
     ///
     /// `now`, for a query on an earlier state (`--as-of`): a user field the library has now but

@@ -10,7 +10,7 @@ extension LibrarySession {
             let t: Transaction
             if s.kind == Transaction.Kind.undo.rawValue || s.kind == Transaction.Kind.redo.rawValue {
                 // Only what it took back: an undo of a big rollback holds thousands of updates,
-                // and decoding them all for every undo in the log made each undo slower than the last.
+                // and decoding them all for every undo in the log would make each undo slower than the last.
                 let links = try transactor.body(seq: s.seq, as: UndoLinks.self)
                 t = Transaction(id: UUID(uuidString: s.id) ?? UUID(), parent: nil, timestamp: s.time,
                                 kind: Transaction.Kind(rawValue: s.kind), label: s.label, assertions: [],

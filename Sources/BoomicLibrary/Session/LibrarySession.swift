@@ -198,7 +198,7 @@ public final class LibrarySession: Sendable {
                        _ generate: (DataBasis) throws -> (assertions: [Assertion], label: String)?) throws
         -> (seq: Int, transaction: Transaction)? {
         // Reading a body back before committing it guards against a Codable bug; for an import of
-        // tens of thousands of songs it was a third of the commit. Imports come from one
+        // tens of thousands of songs it is a third of the commit. Imports come from one
         // well-tested path (the JSON round-trip law runs on thousands of random transactions);
         // so do rollbacks of thousands of songs (a diff), whose callers pass `verifying: false`.
         let verify = verifying ?? (kind != .import && kind != .rescan)

@@ -7,8 +7,8 @@ import Synchronization
 /// and otherwise sleeps. A slow poll stays as the net for what inotify cannot see (another
 /// host's writes on a network file system); without inotify it polls at `poll`.
 ///
-/// A thread of its own, blocked in `poll(2)`: a 250 ms poll in a task woke an idle server four
-/// times a second for nothing, with a lock and a `stat` of the database each time.
+/// A thread of its own, blocked in `poll(2)`: a 250 ms poll in a task would wake an idle server
+/// four times a second for nothing, with a lock and a `stat` of the database each time.
 public final class LibraryWatch: Sendable {
     private let directory: DirectoryWatch?
     private let cancelled = Flag()

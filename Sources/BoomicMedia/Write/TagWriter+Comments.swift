@@ -31,7 +31,7 @@ extension TagWriter {
     /// comment entries: the changes are those that make the comments themselves read as the
     /// song. A FLAC whose tags TagLib reads from an ID3 tag beside empty comments (`original`'s
     /// properties) gets all of them in its comments, the library's changes made, since TagLib
-    /// reads the comments from then on (as TagLib's own save did). Returns false,
+    /// reads the comments from then on (as TagLib's own save does). Returns false,
     /// having written nothing, when the file is not the shape this handles (a damaged block, a
     /// huge region): TagLib writes it then. The caller reads the copy back through TagLib
     /// before using it, as it does after TagLib.

@@ -20,7 +20,7 @@ struct TaglistCommand: ParsableCommand {
 
     /// Reads clauses with the library's user fields as field names (`@mood:happy`), as QUERY
     /// does. They are gathered (a pass over the songs) only when a clause names something no
-    /// built-in field is, so clauses without user fields cost what they did.
+    /// built-in field is, so clauses without user fields cost no pass over the songs.
     static func parse(name: String, clauses: [String], in basis: @autoclosure () throws -> DataBasis) throws -> Taglist {
         do {
             return try Taglist.parse(name: name, clauses: clauses)
@@ -94,7 +94,7 @@ struct TaglistCommand: ParsableCommand {
         @Argument(help: "The taglist's name.") var name: String
 
         func run() throws {
-            // Its definition then (taglists.md): before it existed it held nothing, and today's
+            // Its definition then (taglists.md): before it existed it held nothing, and the current
             // rules over that state are what `ls --view` is for.
             if let asOf {
                 let lib = try Library.open(at: options.location, create: false)
