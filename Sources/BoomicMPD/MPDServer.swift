@@ -58,10 +58,6 @@ public final class MPDServer: Sendable {
     /// Who a TCP connection's peer is, for the caps (tests stand a loopback address for a
     /// remote one).
     private let judge: @Sendable (SocketAddress?) -> ConnectionSlots.Peer
-    /// Looks for hung outputs once a second while a room plays (`Rooms.dropHungOutputs`),
-    /// between the blocking commands, so that it never replaces a player a `moveoutput` is
-    /// replacing.
-    private let watchdog = Mutex<OutputWatchdog?>(nil)
 
     public convenience init(context: ServerContext) {
         self.init(context: context, limits: .standard, judge: ConnectionSlots.peer(of:))
@@ -107,24 +103,22 @@ public final class MPDServer: Sendable {
                 .whenFailure { _ in }  // closed by NIO: the client sees its connection end
         }
         self.listener.withLock { $0 = listener }
-        let rooms = context.rooms
-        let watchdog = OutputWatchdog(look: {
+        // Looks for hung outputs once a second while a room plays (`Station.dropHungOutputs`),
+        // between the blocking commands, so that it never replaces a player a `moveoutput` is
+        // replacing.
+        context.rooms.watchOutputs { look in
             context.runBlocking {
                 guard !context.isStopping else { return }
-                rooms.dropHungOutputs()
+                look()
             }
-        }, isBusy: { rooms.mayHang })
-        context.hub.watch { changed in
-            if !changed.isDisjoint(with: [.player, .output]) { watchdog.wake() }
         }
-        self.watchdog.withLock { $0 = watchdog }
     }
 
     /// Stops listening and closes every connection: the listener first (no more accepts), then
     /// the connections' loops.
     public func stop() {
         listener.withLock { $0 }?.stop()
-        watchdog.withLock { $0 }?.stop()
+        context.rooms.stopWatchingOutputs()
         context.finishBlockingWork()
         try? group.syncShutdownGracefully()
     }

@@ -1,25 +1,14 @@
 import BoomicAudio
 import BoomicCore
 import BoomicPlayback
-import BoomicSystem
 import Dispatch
 import Foundation
 import Synchronization
 
-/// What every front does around an engine, whatever it shows: saves the state every few seconds
-/// and on the way out, stops cleanly on SIGINT and SIGTERM, and follows the engine's events to
-/// the end of the queue. The front's own display comes in through `show`.
+/// What a terminal front does around its room, whatever it shows: follows the room's events
+/// to the end of the queue, stops cleanly on SIGINT and SIGTERM, and quits the room (which
+/// saves its state) on the way out. The front's own display comes in through `show`.
 public final class PlayerFront: Sendable {
-    /// How often the position is saved while playing: the most a crash or power cut loses.
-    public static let saveEvery: Duration = .seconds(5)
-
-    public let engine: PlaybackEngine
-    private let basis: DataBasis
-    private let store: PlayerStateStore
-    private let recorder: PlayRecorder?
-    private let interrupted = Atomic<Bool>(false)
-    private let finished = DispatchSemaphore(value: 0)
-
     /// How a run ended.
     public struct Outcome: Sendable {
         public var playedAny = false
@@ -31,19 +20,48 @@ public final class PlayerFront: Sendable {
         public var outputLeftBehind = false
     }
 
-    /// - Parameter recorder: where plays go; nil records nothing (`--no-record`, `--as-of`).
-    public init(engine: PlaybackEngine, basis: DataBasis, store: PlayerStateStore, recorder: PlayRecorder?) {
-        self.engine = engine
-        self.basis = basis
-        self.store = store
-        self.recorder = recorder
+    private let display = Mutex<@Sendable (PlaybackEvent) -> Void>({ _ in })
+    private let stopsAtSongEnd: Bool
+    private let outcome = Mutex(Outcome())
+    private let room = Mutex<RoomPlayer?>(nil)
+    private let interrupted = Atomic<Bool>(false)
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// - Parameter stopsAtSongEnd: the run ends when a song has played to its end (`--sleep end`).
+    public init(stopsAtSongEnd: Bool = false) {
+        self.stopsAtSongEnd = stopsAtSongEnd
     }
 
-    /// Follows the engine until the queue ends, the output fails or a signal asks to stop; saves
-    /// the state on the way out. `show` sees every event first, on a background task.
-    public func run(show: @escaping @Sendable (PlaybackEvent) -> Void = { _ in }) -> Outcome {
+    /// `body` sees every event of the room, in order, on the room's thread: set it before the
+    /// room is made, so that it sees the first.
+    public func show(_ body: @escaping @Sendable (PlaybackEvent) -> Void) { display.withLock { $0 = body } }
+
+    /// The room's events, from its first: hand this to the station as the room's `watch`.
+    public func hear(_ event: PlaybackEvent) {
+        display.withLock { $0 }(event)
+        let stop = outcome.withLock { o -> Bool in
+            switch event {
+            case .started: o.playedAny = true
+            case let .failed(error): o.failure = error; return true
+            case .idle: return true
+            case let .ended(end): return stopsAtSongEnd && end.reason == .finished
+            case .warning: break
+            }
+            return false
+        }
+        if stop { finished.signal() }
+    }
+
+    /// The room's engine (for a display and its keys); set by `run`.
+    public var engine: PlaybackEngine { room.withLock { $0 }!.engine }
+
+    /// The front drives `room` from now on.
+    public func attach(_ room: RoomPlayer) { self.room.withLock { $0 = room } }
+
+    /// Follows the attached room until the queue ends, the output fails, a signal asks to stop
+    /// or `stop`; then quits the room, which records the last play and saves the state.
+    public func run() -> Outcome {
         let finished = finished
-        let outcome = Mutex(Outcome())
         let signals = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
@@ -54,64 +72,16 @@ public final class PlayerFront: Sendable {
             source.resume()
             return source
         }
-        let saver = DispatchSource.makeTimerSource(queue: .global())
-        saver.schedule(deadline: .now() + .seconds(5), repeating: .seconds(5))
-        saver.setEventHandler { [self] in try? save(engine.status) }
-        saver.resume()
-        let events = engine.events
-        let recorder = recorder, basis = basis
-        recorder?.flushPending()
-        // Saved at once, and again at every song's start: a crash before the first periodic save
-        // leaves the queue to resume, and one after a song's play was committed resumes the
-        // next song rather than the tail of that one. At once means once the engine has taken
-        // the commands sent before `run` (`play`): its first status knows neither the entry
-        // nor the play a resume goes on with, and saving that lost them.
-        try? save(engine.perform([]))
-        // One reader for the whole stream, to its end: the quit's own `ended` event (a bookmark)
-        // comes after the run is over.
-        let consumed = DispatchSemaphore(value: 0)
-        // Off the cooperative pool, as this thread waits for it.
-        Task.detached(executorPreference: QueueExecutor(label: "boomic.play.events")) {
-            for await event in events {
-                show(event)
-                if case let .ended(end) = event, let recorder, let play = PlayRecorder.record(for: end, song: basis[end.song]) {
-                    recorder.record(play)
-                }
-                if case .started = event { try? self.save(self.engine.status) }
-                let stop = outcome.withLock { o -> Bool in
-                    switch event {
-                    case .started: o.playedAny = true
-                    case let .failed(error): o.failure = error; return true
-                    case .idle: return true
-                    case .ended, .warning: break
-                    }
-                    return false
-                }
-                if stop { finished.signal() }
-            }
-            consumed.signal()
-        }
         finished.wait()
-        saver.cancel()
-        let final = engine.quit()
-        // An engine left behind on a hung output sends no more events.
-        if engine.hasStopped { consumed.wait() }
-        try? save(final)
+        let stopped = room.withLock { $0 }?.quit() ?? true
         for s in signals { s.cancel() }
         return outcome.withLock { o in
             o.interrupted = interrupted.load(ordering: .acquiring)
-            o.outputLeftBehind = !engine.hasStopped
+            o.outputLeftBehind = !stopped
             return o
         }
     }
 
     /// Ends `run` as the end of the queue would (a front's quit key).
     public func stop() { finished.signal() }
-
-    /// Saves what `status` says: the queue, and where in which song.
-    public func save(_ status: PlaybackStatus) throws {
-        let song = status.entry.flatMap { status.queue.entry($0) }.flatMap { basis[$0.song] }
-        try store.save(PlayerState(queue: status.queue, entry: status.entry, frame: status.frame, play: status.play, song: song,
-                                   pending: recorder?.uncommitted ?? []))
-    }
 }

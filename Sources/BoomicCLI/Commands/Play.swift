@@ -100,68 +100,43 @@ struct Play: ParsableCommand, TakesTerms {
         let sound = try Self.sound(config, profiles: lib.basis)
         let basis = try lib.basis(asOf: read.asOf, view: read.view)
         let store = try PlayerStateStore(libraryLocation: lib.location)
-        var queue: PlayQueue
-        var resumeAt: ResumePoint?
+        let start: RoomStart
         if resume {
-            guard let saved = try store.load() else {
+            guard try store.load() != nil else {
                 throw CLIError("nothing to resume: no queue was saved in \(store.statePath)")
             }
-            queue = saved.queue
-            resumeAt = saved.resumePoint(in: basis)
+            start = .resumed
         } else {
             let songs = try chosenSongs(in: basis)
             guard !songs.isEmpty else { throw CLIError("nothing to play: no song matches") }
-            queue = PlayQueue(seed: seed ?? UInt64.random(in: 0...UInt64.max))
+            var queue = PlayQueue(seed: seed ?? UInt64.random(in: 0...UInt64.max))
                 .applying(.add(songs.map(\.id), at: .end))
                 .applying(.setRepeat(repeatMode))
             if shuffle { queue.apply(.setRandom(true)) }
+            start = .queue(queue)
         }
-        queue.apply(.stop)
         let spec = try SinkSpec(parsing: config.output.value)
-        let sink = Sinks.open(spec)
         // A sound card paces itself; ALSA's own `null` and `file` plugins do not, and an alsa
         // output is always heard in real time, so the engine paces those by its clock.
         let paced: Bool
         if case .alsa = spec { paced = true } else { paced = realtime }
-        let speedGiven = speed != nil
-        let engine = PlaybackEngine(queue: queue, resume: resumeAt, sink: sink, realtime: paced, sound: sound,
-                                    songs: { id in
-            // An audiobook starts where it was left, at the speed it was left at unless --speed says.
-            basis[id].map {
-                let bookmark = $0.remembersPosition ? $0.bookmarkValue : nil
-                // A CUE track plays its part of the image; its bookmark counts from the part's start.
-                return PlayableSong(id: $0.id, path: $0.path, startAt: $0.startSeconds(bookmark: bookmark?.position),
-                                    replayGain: ReplayGainTags($0), speed: speedGiven ? nil : bookmark?.speed,
-                                    duration: $0.duration, range: $0.playRange)
-            }
-        })
-        // The engine starts stopped, so that the sleep timer counts from the first sample.
+        // Carried out before the room plays, so that the sleep timer counts from the first sample.
+        var first: [PlaybackCommand] = []
         if sleep == "end" {
-            engine.send(.queue(.setSingle(.oneshot)))
+            first.append(.queue(.setSingle(.oneshot)))
         } else if let sleep {
-            engine.send(.sleep(after: try DurationText.seconds(sleep)))
+            first.append(.sleep(after: try DurationText.seconds(sleep)))
         }
-        engine.send(.queue(.play(nil)))
-        let recording = !noRecord && read.asOf == nil
-        let recorder = recording ? PlayRecorder(session: lib, pending: (try? store.load())?.pending ?? [],
-                                                warn: { Terminal.warn("boomic play: \($0)") }) : nil
-        let player = PlayerFront(engine: engine, basis: basis, store: store, recorder: recorder)
+        let settings = RoomSettings(sound: sound, realtime: paced, record: !noRecord && read.asOf == nil,
+                                    speedGiven: speed != nil, keepsVolume: false, warnsEvents: false)
         // `--sleep end`: `single oneshot` waits paused at the next song's start (MPD's rule);
         // here the run ends there.
-        let stopsAtEnd = sleep == "end"
-        let stopAtEnd: @Sendable (PlaybackEvent) -> Void = { event in
-            if stopsAtEnd, case let .ended(end) = event, end.reason == .finished { engine.send(.queue(.stop)) }
-        }
-        let outcome: PlayerFront.Outcome
-        if Terminal.stdinIsTTY && Terminal.stdoutIsTTY {
-            let screen = PlayerScreen(front: player, basis: basis)
-            let timer = screen.start()
-            outcome = player.run { stopAtEnd($0); screen.show($0) }
-            timer.cancel()
-            screen.finish()
+        let front = PlayerFront(stopsAtSongEnd: sleep == "end")
+        let screen = Terminal.stdinIsTTY && Terminal.stdoutIsTTY ? PlayerScreen(front: front, basis: basis) : nil
+        if let screen {
+            front.show { screen.show($0) }
         } else {
-            outcome = player.run { event in
-                stopAtEnd(event)
+            front.show { event in
                 switch event {
                 case let .started(_, song):
                     if let s = basis[song] { Out.line("▶ " + SongFormat.line(s)) }
@@ -172,7 +147,21 @@ struct Play: ParsableCommand, TakesTerms {
                 }
             }
         }
-        if outcome.outputLeftBehind { Terminal.warn("boomic play: the output did not stop within 3 s; left behind") }
+        // `boomic play` is a station of one room, composed as `serve` composes each of its rooms.
+        let station = Station(oneRoom: FixedLibrary(session: lib, basis: basis), store: store, output: spec, settings: settings,
+                              start: start, first: first, watch: { front.hear($0) },
+                              warn: { Terminal.warn("boomic play: \($0)") })
+        guard let room = station.player("default") else { throw CLIError("the player did not start") }
+        front.attach(room)
+        let outcome: PlayerFront.Outcome
+        if let screen {
+            let timer = screen.start()
+            outcome = front.run()
+            timer.cancel()
+            screen.finish()
+        } else {
+            outcome = front.run()
+        }
         if !outcome.playedAny, outcome.failure == nil, !outcome.interrupted {
             throw CLIError("nothing playable: no song in the queue could be opened")
         }

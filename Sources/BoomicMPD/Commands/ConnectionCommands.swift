@@ -1,5 +1,6 @@
 import BoomicAudio
 import BoomicCore
+import BoomicStation
 
 /// The connection's own commands: greeting-level things every client sends first.
 enum ConnectionCommands {
@@ -116,15 +117,15 @@ enum ConnectionCommands {
         // again), and a `newpartition` made meanwhile on the loop met a room half deleted.
         CommandSpec("newpartition", 1...1) { inv throws(MPDError) in
             let rooms = inv.server.rooms, name = inv.args[0]
-            inv.blocking = { () throws(MPDError) in try rooms.create(name) }
+            inv.blocking = { () throws(MPDError) in try MPDError.mapping { () throws(StationError) in try rooms.create(name) } }
         },
         CommandSpec("delpartition", 1...1) { inv throws(MPDError) in
             let rooms = inv.server.rooms, name = inv.args[0]
-            inv.blocking = { () throws(MPDError) in try rooms.delete(name) }
+            inv.blocking = { () throws(MPDError) in try MPDError.mapping { () throws(StationError) in try rooms.delete(name) } }
         },
         CommandSpec("moveoutput", 1...1) { inv throws(MPDError) in
             let rooms = inv.server.rooms, name = inv.args[0], room = inv.client.room
-            inv.blocking = { () throws(MPDError) in try rooms.move(output: name, to: room) }
+            inv.blocking = { () throws(MPDError) in try MPDError.mapping { () throws(StationError) in try rooms.move(output: name, to: room) } }
         },
         CommandSpec("outputs") { inv throws(MPDError) in
             // This room's outputs; the others' are listed as MPD lists an output moved to
@@ -215,7 +216,11 @@ enum ConnectionCommands {
     /// waiting with it: blocking work sees that it lets go (`Rooms.letGo`).
     private static func switchOutput(_ inv: inout Invocation, _ id: Int, on: Bool) {
         let rooms = inv.server.rooms
-        rooms.setEnabled(output: id, on)
+        if rooms.isEnabled(output: id) != on {
+            rooms.setEnabled(output: id, on)
+            // As MPD tells a switch of an output with a mixer (Boomic's volume is every output's).
+            inv.server.hub.post([.mixer])
+        }
         if !on, rooms.isInCall(output: id) { inv.blocking = { rooms.letGo(output: id) } }
     }
 

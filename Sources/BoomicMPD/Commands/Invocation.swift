@@ -193,7 +193,7 @@ extension ServerContext {
     func player(for client: ClientState) -> ServerPlayer {
         let generation = rooms.generation
         if let kept = client.player, kept.generation == generation, kept.room == client.room { return kept.player }
-        let player = rooms.player(client.room) ?? rooms.player("default")!
+        let player = ServerPlayer(rooms.player(client.room) ?? rooms.player("default")!)
         client.player = (client.room, generation, player)
         return player
     }

@@ -4,33 +4,15 @@ import Foundation
 import Synchronization
 
 /// A command's call to its room's player that the player's thread has not taken within
-/// `ServerPlayer.loopPatience` (a decoder's open stalled on a sleeping USB disk or a network
-/// mount holds that thread, and every call queued behind it).
-///
-/// An engine call has three outcomes: carried out, dropped because the player quit (a
-/// `moveoutput` replaced it: the command is then carried out by the new player), or still
-/// pending. A pending call stays where it is, in the engine's inbox, exactly once: its client's
-/// connection waits for it off the event loop (`ServerPlayer.settle`) and answers when it is
-/// carried out, however long that takes. Taking a wait that timed out for a quit, and sending the
-/// command again, queued it once per timeout.
+/// `RoomPlayer.patience` (`PendingCall`), with the answer the command makes once it is carried
+/// out: its client's connection waits for it off the event loop and answers then, however long
+/// that takes. The call stays in the engine's inbox exactly once; it is never sent again.
 final class PendingPlayerCall: Sendable {
-    let player: ServerPlayer
-    let call: EngineCall
-    /// The status before the call, the commands, and what follows them (`ServerPlayer.perform`).
-    let before: PlaybackStatus
-    let commands: [PlaybackCommand]
-    let more: @Sendable (PlaybackStatus) -> [PlaybackCommand]
+    let call: PendingCall
     /// The command's answer from the status after the call (`addid`'s `Id`); none: `OK` alone.
     private let answerer = Mutex<(@Sendable (PlaybackStatus) throws(MPDError) -> MPDResponse)?>(nil)
 
-    init(player: ServerPlayer, call: EngineCall, before: PlaybackStatus, commands: [PlaybackCommand],
-         more: @escaping @Sendable (PlaybackStatus) -> [PlaybackCommand]) {
-        self.player = player
-        self.call = call
-        self.before = before
-        self.commands = commands
-        self.more = more
-    }
+    init(_ call: PendingCall) { self.call = call }
 
     /// Set by a command whose answer is made from the status after its call.
     func answer(with make: @escaping @Sendable (PlaybackStatus) throws(MPDError) -> MPDResponse) {
@@ -49,7 +31,7 @@ final class PendingPlayerCall: Sendable {
 
     /// Waits until the player's thread takes the call (blocking: off the event loop).
     func settle() -> Outcome {
-        guard let after = player.settle(self) else { return .dropped }
+        guard let after = call.settle() else { return .dropped }
         guard let make = answerer.withLock({ $0 }) else { return .answered(MPDResponse()) }
         do throws(MPDError) { return .answered(try make(after)) } catch { return .failed(error) }
     }

@@ -1,17 +1,19 @@
 import BoomicAudio
 import BoomicCore
 import BoomicPlayback
-import BoomicStation
 import BoomicSystem
 import Foundation
 import Synchronization
 
-/// The rooms (MPD's partitions): each a player and queue of its own, playing on the outputs
-/// moved into it, all on one library. `default` always exists and starts with every output;
-/// `newpartition` makes a room with none (it plays silently until `moveoutput` gives it one).
-/// Each room keeps its own state file (`player/rooms/NAME/`); which room has which output is
-/// kept in `player/rooms.json`, so a restarted server puts them back.
-public final class Rooms: Sendable {
+/// The station: the rooms (MPD's partitions), each a player and queue of its own, playing on
+/// the outputs moved into it, all over one library session. `default` always exists and starts
+/// with every output; `create` makes a room with none (it plays silently until `move` gives it
+/// one). Each room keeps its own state file (`player/rooms/NAME/`); which room has which output
+/// is kept in `player/rooms.json`, so a restarted server puts them back. `boomic play` is a
+/// station of one room (`init(oneRoom:…)`), which keeps no layout.
+///
+/// What changes in a room is told, in order, to the fronts that `subscribe`.
+public final class Station: Sendable {
     /// An output as `--output` named it; its number is its `outputid`.
     public struct Output: Sendable, Equatable {
         public var id: Int
@@ -19,10 +21,10 @@ public final class Rooms: Sendable {
         public var name: String { spec.description }
     }
 
-    private struct Room {
+    struct Room {
         /// Nil while the room sleeps: it has no output and has not been used since it was made
         /// or restored, and holds no thread (`player(_:)` wakes it).
-        var player: ServerPlayer?
+        var player: RoomPlayer?
         let store: PlayerStateStore
         var outputs: [Int]
         /// The calls the player makes to each of its outputs, by output id (none for a room
@@ -35,8 +37,8 @@ public final class Rooms: Sendable {
     public let outputs: [Output]
     /// Each output's on/off (`enableoutput`, `disableoutput`), by output id: flipped from any
     /// event loop, heard by the room's output thread while it plays.
-    private let switches: [FanOutSink.Switch]
-    private let rooms = Mutex<[String: Room]>([:])
+    let switches: [FanOutSink.Switch]
+    let rooms = Mutex<[String: Room]>([:])
     /// Goes up whenever a room is made or removed or its player replaced: a connection keeps
     /// its room's player until this moves.
     private let changes = Atomic<Int>(0)
@@ -44,8 +46,8 @@ public final class Rooms: Sendable {
     /// Rooms whose players are being replaced (`moveoutput`), and how many moves have them:
     /// their clients' requests wait (`isRestarting`), since a command to the player that is
     /// going would be lost. The count lets every other request skip the lock.
-    private let restarting = Mutex<[String: Int]>([:])
-    private let restartingCount = Atomic<Int>(0)
+    let restarting = Mutex<[String: Int]>([:])
+    let restartingCount = Atomic<Int>(0)
     /// Room names in the order they were made (`default` first).
     private let order = Mutex<[String]>([])
     /// Wakes one room at a time, so that two clients waking the same room make one player.
@@ -54,24 +56,40 @@ public final class Rooms: Sendable {
     /// holds two threads and a player's buffers; without a limit, a client with no password
     /// made hundreds.
     public static let maxRooms = 16
-    private let library: ServerLibrary
-    private let hub: IdleHub
-    private let sound: SoundSettings
-    private let record: Bool
-    private let warn: @Sendable (String) -> Void
+    let library: any StationLibrary
+    private let settings: RoomSettings
+    let warn: @Sendable (String) -> Void
     /// Called on a player's thread as it resolves a song to open (tests hold it there, as a
     /// sleeping disk holds the open).
     private let opening: (@Sendable (SongID) -> Void)?
+    /// Whether a front's client is in the room: no room a client drives is deleted or put to sleep.
+    private let isOccupied: @Sendable (String) -> Bool
+    /// Whether the rooms and their outputs are kept in `player/rooms.json` (not by `boomic play`).
+    let keepsLayout: Bool
+    /// The fronts told of every change, in order.
+    private let subscribers = Mutex<[@Sendable (StationChange) -> Void]>([])
+    let watchdog = Mutex<OutputWatchdog?>(nil)
+    /// Each output seen in a call at the last look: whose (the watch of the player then), which
+    /// call, and since when.
+    let calls = Mutex<[Int: (watch: ObjectIdentifier, call: Int, since: ContinuousClock.Instant)]>([:])
+    /// The clock the hang limit is measured on.
+    let clock: @Sendable () -> ContinuousClock.Instant
 
-    public init(library: ServerLibrary, store: PlayerStateStore, outputs specs: [SinkSpec], sound: SoundSettings,
-                hub: IdleHub, record: Bool, opening: (@Sendable (SongID) -> Void)? = nil,
-                warn: @escaping @Sendable (String) -> Void) {
+    /// A server's station: its rooms as the last run left them, each started as saved.
+    /// - Parameters:
+    ///   - isOccupied: whether a front's client is in a room.
+    ///   - clock: what `hangLimit` is measured on.
+    public init(library: any StationLibrary, store: PlayerStateStore, outputs specs: [SinkSpec], settings: RoomSettings,
+                isOccupied: @escaping @Sendable (String) -> Bool = { _ in false },
+                clock: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
+                opening: (@Sendable (SongID) -> Void)? = nil, warn: @escaping @Sendable (String) -> Void) {
         self.opening = opening
         self.library = library
-        self.hub = hub
-        self.sound = sound
-        self.record = record
+        self.settings = settings
         self.warn = warn
+        self.isOccupied = isOccupied
+        self.clock = clock
+        keepsLayout = true
         outputs = specs.enumerated().map { Output(id: $0.offset, spec: $0.element) }
         // Rooms and their outputs as the last run left them; outputs nobody claims are default's.
         let saved = Self.loadLayout(library.session.location)
@@ -110,10 +128,44 @@ public final class Rooms: Sendable {
         if forgotten { saveLayout() }
     }
 
+    /// `boomic play`'s station: one room, `default`, on one output, started with `start`
+    /// (`first` carried out before it plays); `watch` is told every event of its player.
+    public init(oneRoom library: any StationLibrary, store: PlayerStateStore, output spec: SinkSpec, settings: RoomSettings,
+                start: RoomStart, first: [PlaybackCommand] = [], watch: (@Sendable (PlaybackEvent) -> Void)? = nil,
+                opening: (@Sendable (SongID) -> Void)? = nil, warn: @escaping @Sendable (String) -> Void) {
+        self.library = library
+        self.settings = settings
+        self.warn = warn
+        self.opening = opening
+        isOccupied = { _ in false }
+        clock = { .now }
+        keepsLayout = false
+        outputs = [Output(id: 0, spec: spec)]
+        switches = [FanOutSink.Switch(isOn: true)]
+        let player = RoomPlayer(library: library, store: store, start: start, first: first, sink: Sinks.open(spec),
+                                settings: settings, room: "default", watch: watch,
+                                tell: { [weak self] what in self?.emit(StationChange(room: "default", what: what)) },
+                                opening: opening, warn: warn)
+        rooms.withLock { $0["default"] = Room(player: player, store: store, outputs: [0], watches: [:]) }
+        order.withLock { $0.append("default") }
+    }
+
+    /// `body` is told every change from now on, in order, on the thread that made it (it must
+    /// not call back into the station; a front queues what it does about it).
+    public func subscribe(_ body: @escaping @Sendable (StationChange) -> Void) {
+        subscribers.withLock { $0.append(body) }
+    }
+
+    /// Tells the subscribers, and wakes the watchdog on a change that may start a call to an output.
+    func emit(_ change: StationChange) {
+        if !change.what.isDisjoint(with: [.player, .outputs, .failure]) { watchdog.withLock { $0 }?.wake() }
+        for body in subscribers.withLock({ $0 }) { body(change) }
+    }
+
     public var names: [String] { order.withLock { $0 } }
 
     /// The room's player, woken if the room sleeps; nil for no such room.
-    public func player(_ room: String) -> ServerPlayer? {
+    public func player(_ room: String) -> RoomPlayer? {
         if let found = rooms.withLock({ $0[room].map { $0.player } }) { return found ?? wake(room) }
         return nil
     }
@@ -128,7 +180,7 @@ public final class Rooms: Sendable {
         guard name != "default" else { return }
         waking.withLock { _ in
             guard let room = rooms.withLock({ $0[name] }), let player = room.player, room.outputs.isEmpty,
-                  player.status.queue.state == .stopped, !hub.isOccupied(name), !isRestarting(name) else { return }
+                  player.status.queue.state == .stopped, !isOccupied(name), !isRestarting(name) else { return }
             rooms.withLock {
                 $0[name]?.player = nil
                 $0[name]?.watches = [:]
@@ -142,7 +194,7 @@ public final class Rooms: Sendable {
     }
 
     /// Gives a sleeping room its player, from its saved state.
-    private func wake(_ name: String) -> ServerPlayer? {
+    private func wake(_ name: String) -> RoomPlayer? {
         waking.withLock { _ in
             guard let room = rooms.withLock({ $0[name] }) else { return nil }
             if let player = room.player { return player }
@@ -169,63 +221,62 @@ public final class Rooms: Sendable {
         guard switches[id].isOn != on else { return }
         switches[id].set(on)
         saveLayout()
-        // As MPD tells them for an output with a mixer (Boomic's volume is every output's). The
-        // player plays on, silently if no output is left: no `player`.
-        hub.post([.mixer, .output])
+        // The player plays on, silently if no output is left: no `player`.
+        emit(StationChange(room: nil, what: .outputs))
     }
 
-    /// A name MPD takes for a partition: letters and digits (ASCII), `-` and `_`. (Boomic also
+    /// A name the station takes for a room (MPD's rule for a partition's): letters and digits (ASCII), `-` and `_`. (Boomic also
     /// keeps it to 64, as it names the room's folder.)
-    static func isValidName(_ name: String) -> Bool {
+    public static func isValidName(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.count <= 64
             && name.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x2D || $0 == 0x5F }
     }
 
-    /// `newpartition NAME`: a room with no output (and a queue of its own).
-    public func create(_ name: String) throws(MPDError) {
-        guard Self.isValidName(name) else { throw MPDError(.argument, "bad name") }
-        guard !exists(name) else { throw MPDError(.exist, "name already exists") }
-        guard names.count < Self.maxRooms else { throw MPDError(.unknown, "too many partitions") }
+    /// A room with no output (and a queue of its own): MPD's `newpartition`.
+    public func create(_ name: String) throws(StationError) {
+        guard Self.isValidName(name) else { throw .badName }
+        guard !exists(name) else { throw .roomExists }
+        guard names.count < Self.maxRooms else { throw .tooManyRooms }
         let store: PlayerStateStore
         do { store = try PlayerStateStore(libraryLocation: library.session.location, room: name) } catch {
-            throw MPDError(.system, error.message)
+            throw .system(error.message)
         }
         // Asleep until used: a room with no output that nobody has asked anything of holds no thread.
         rooms.withLock { $0[name] = Room(player: nil, store: store, outputs: [], watches: [:]) }
         changes.add(1, ordering: .releasing)
         order.withLock { $0.append(name) }
         saveLayout()
-        hub.post([.partition])
+        emit(StationChange(room: nil, what: .rooms))
     }
 
-    /// `delpartition NAME`: not `default`, not a room a client is in or that still has outputs
-    /// (MPD's checks, in its order).
-    public func delete(_ name: String) throws(MPDError) {
+    /// Removes a room: not `default`, not a room a client is in or that still has outputs
+    /// (MPD's `delpartition` checks, in its order).
+    public func delete(_ name: String) throws(StationError) {
         let exists = exists(name)
-        guard Self.isValidName(name) || exists else { throw MPDError(.argument, "bad name") }
-        guard exists else { throw MPDError(.noExist, "no such partition") }
-        guard name != "default" else { throw MPDError(.unknown, "cannot delete the default partition") }
-        guard !hub.isOccupied(name) else { throw MPDError(.unknown, "partition still has clients") }
+        guard Self.isValidName(name) || exists else { throw .badName }
+        guard exists else { throw .noSuchRoom }
+        guard name != "default" else { throw .defaultRoomStays }
+        guard !isOccupied(name) else { throw .roomOccupied }
         let room: Room? = rooms.withLock { r in
             guard let room = r[name] else { return nil }
             guard room.outputs.isEmpty else { return room }
             r.removeValue(forKey: name)
             return room
         }
-        guard let room else { throw MPDError(.noExist, "no such partition") }
-        guard room.outputs.isEmpty else { throw MPDError(.unknown, "partition still has outputs") }
+        guard let room else { throw .noSuchRoom }
+        guard room.outputs.isEmpty else { throw .roomHasOutputs }
         changes.add(1, ordering: .releasing)
         order.withLock { $0.removeAll { $0 == name } }
         room.player?.quit()
         try? FileManager.default.removeItem(atPath: room.store.folder)
         saveLayout()
-        hub.post([.partition])
+        emit(StationChange(room: nil, what: .rooms))
     }
 
-    /// `moveoutput NAME`: the output plays in `room` from now on; both rooms' players start
+    /// The output plays in `room` from now on (MPD's `moveoutput`); both rooms' players start
     /// again on their new outputs where they were.
-    public func move(output name: String, to room: String) throws(MPDError) {
-        guard let output = outputs.first(where: { $0.name == name }) else { throw MPDError(.noExist, "No such output") }
+    public func move(output name: String, to room: String) throws(StationError) {
+        guard let output = outputs.first(where: { $0.name == name }) else { throw .noSuchOutput }
         let from = self.room(of: output.id)
         guard from != room else { return }
         let both = [from, room].compactMap { $0 }
@@ -241,92 +292,8 @@ public final class Rooms: Sendable {
             for name in both { restart(name, outputs: before[name] ?? []) }
         }
         saveLayout()
-        hub.post([.output])
+        emit(StationChange(room: nil, what: .outputs))
     }
-
-    /// `disableoutput` of an output hung in a call (a write that does not return): the switch
-    /// is heard only between calls, so the room would wait with it. If the same call is still
-    /// under way after half a second, the room's player is replaced (the one stuck with it is
-    /// left behind) and the room plays on without it. Blocking work: up to 0.75 s.
-    public func letGo(output id: Int) {
-        guard let watch = watch(id) else { return }
-        let call = watch.callsBegun
-        let deadline = Date().addingTimeInterval(0.5)
-        while watch.isInCall, watch.callsBegun == call, Date() < deadline { usleep(10_000) }
-        guard watch.isInCall, watch.callsBegun == call, !switches[id].isOn, let name = room(of: id) else { return }
-        whileRestarting([name]) { restart(name, outputs: [], outputHangs: true) }
-        warn("output \(outputs[id].name) hangs: room \(name) plays on without it")
-    }
-
-    /// How long one call to an output (a write, an open, a drain) may last before the output is
-    /// taken for hung. A device returns from a write within its buffer (ALSA's holds 80 ms), a
-    /// pipe once its reader took the block (8 KiB at 16-bit stereo); one that has not in 5 s
-    /// will not (a card stuck in a write, a Bluetooth sink gone, a `wav:` pipe nobody reads).
-    public static let hangLimit: Duration = .seconds(5)
-    /// Each output seen in a call at the last look: whose (the watch of the player then), which
-    /// call, and since when.
-    private let calls = Mutex<[Int: (watch: ObjectIdentifier, call: Int, since: ContinuousClock.Instant)]>([:])
-
-    /// The server's watchdog, every second: an output switched on that has been in the same
-    /// call for `hangLimit` is switched off, and its room's player, which waits with it, is
-    /// replaced, so the room plays on without it (on its other outputs, or silently) where it
-    /// stayed frozen with its time standing, and nothing said why. Blocking work: a quarter of
-    /// a second for each output found.
-    public func dropHungOutputs(now: ContinuousClock.Instant = .now) {
-        let hung: [Int] = calls.withLock { calls in
-            var hung: [Int] = []
-            for id in outputs.map(\.id) {
-                guard switches[id].isOn, let watch = watch(id), watch.isInCall else {
-                    calls[id] = nil
-                    continue
-                }
-                let call = watch.callsBegun
-                if let seen = calls[id], seen.watch == ObjectIdentifier(watch), seen.call == call {
-                    if now - seen.since >= Self.hangLimit { hung.append(id) }
-                } else {
-                    calls[id] = (ObjectIdentifier(watch), call, now)
-                }
-            }
-            return hung
-        }
-        for id in hung {
-            guard let name = room(of: id) else { continue }
-            setEnabled(output: id, false)
-            warn("output \(outputs[id].name) hangs (a call has not returned in \(Self.hangLimit.components.seconds) s) and is disabled: room \(name) plays on without it")
-            whileRestarting([name]) { restart(name, outputs: [], outputHangs: true) }
-        }
-    }
-
-    /// Whether an output may be hanging now: a room plays, or an output is in a call (a
-    /// paused room's drain, an open). When none is, the watchdog sleeps until a change.
-    public var mayHang: Bool {
-        rooms.withLock { Array($0.values) }.contains { room in
-            room.player?.status.queue.state == .playing || room.watches.values.contains(where: \.isInCall)
-        }
-    }
-
-    private func room(of output: Int) -> String? {
-        rooms.withLock { r in r.first { $0.value.outputs.contains(output) }?.key }
-    }
-
-    /// The calls its room's player makes to an output; nil while no player has it.
-    private func watch(_ output: Int) -> FanOutSink.CallWatch? {
-        rooms.withLock { r in r.values.lazy.compactMap { $0.watches[output] }.first }
-    }
-
-    /// Runs `body` with the rooms marked as restarting (`isRestarting`).
-    private func whileRestarting(_ names: [String], _ body: () -> Void) {
-        restartingCount.add(1, ordering: .acquiringAndReleasing)
-        restarting.withLock { for name in names { $0[name, default: 0] += 1 } }
-        defer {
-            restarting.withLock { for name in names { $0[name, default: 1] -= 1 } }
-            restartingCount.subtract(1, ordering: .acquiringAndReleasing)
-        }
-        body()
-    }
-
-    /// Whether the output's sink is in a call now (most of the time, for a device that paces).
-    public func isInCall(output id: Int) -> Bool { watch(id)?.isInCall ?? false }
 
     /// Whether `room`'s player is being replaced now (a `moveoutput` under way).
     public func isRestarting(_ room: String) -> Bool {
@@ -350,15 +317,16 @@ public final class Rooms: Sendable {
             guard let player = room.player else { continue }
             let entries = player.status.queue.entries.filter { songs.contains($0.song) }.map(\.id)
             guard !entries.isEmpty else { continue }
-            do throws(MPDError) { try player.perform(.remove(entries)) } catch {
+            do throws(StationError) { try player.perform(.remove(entries)) } catch {
                 // Handed over and not yet carried out: waited for here (blocking work).
-                _ = error.pending?.settle()
+                if case let .pending(call) = error { _ = call.settle() }
             }
         }
     }
 
-    /// Every room's player stops and saves.
+    /// The watchdog stops, and every room's player stops and saves.
     public func quitAll() {
+        stopWatchingOutputs()
         for room in rooms.withLock({ Array($0.values) }) { room.player?.quit() }
     }
 
@@ -367,7 +335,7 @@ public final class Rooms: Sendable {
     /// would hang the next player too (a pipe nobody reads blocks already in `open`): every
     /// move left two threads and 1.7 MB behind. `outputHangs`: the caller knows one does (and
     /// has switched it off), so the player is given a moment to stop, not 3 s.
-    private func restart(_ name: String, outputs ids: [Int], outputHangs: Bool = false) {
+    func restart(_ name: String, outputs ids: [Int], outputHangs: Bool = false) {
         // Not beside a wake of the same room: each would make a player, and one be left running.
         waking.withLock { _ in restartAwake(name, outputs: ids, outputHangs: outputHangs) }
     }
@@ -382,7 +350,7 @@ public final class Rooms: Sendable {
             }
             if !hung.isEmpty {
                 saveLayout()
-                hub.post([.output])
+                emit(StationChange(room: nil, what: .outputs))
             }
         }
         let (player, watches) = makePlayer(room: name, store: room.store, outputs: room.outputs)
@@ -396,49 +364,26 @@ public final class Rooms: Sendable {
     /// A room plays on every output it has that is switched on (MPD plays a partition's audio
     /// on all its enabled outputs); one with none plays, silently, on `null`. An output that
     /// fails while others play is switched off and reported (`outputs` shows it disabled).
-    private func makePlayer(room: String, store: PlayerStateStore, outputs ids: [Int]) -> (ServerPlayer, [Int: FanOutSink.CallWatch]) {
+    private func makePlayer(room: String, store: PlayerStateStore, outputs ids: [Int]) -> (RoomPlayer, [Int: FanOutSink.CallWatch]) {
         let sink: any AudioSink
         var watches: [Int: FanOutSink.CallWatch] = [:]
         if ids.isEmpty {
             sink = NullSink()
         } else {
-            let warn = warn, hub = hub
+            let warn = warn
             let fanOut = FanOutSink(outputs: ids.map { (Sinks.open(outputs[$0].spec), switches[$0]) }) { [self] name, error in
                 warn("output \(name) failed and is disabled; the room plays on its other outputs: \(error)")
                 // Kept, as every switch is: a restart brought it back on, or not, depending on
                 // whether something else had saved the layout since.
                 saveLayout()
-                hub.post([.output])
+                emit(StationChange(room: nil, what: .outputs))
             }
             watches = Dictionary(uniqueKeysWithValues: zip(ids, fanOut.watches))
             sink = fanOut
         }
-        return (ServerPlayer(library: library, store: store, sink: sink, realtime: true, sound: sound, hub: hub,
-                             room: room, record: record, opening: opening, warn: warn), watches)
-    }
-
-    private static func layoutPath(_ location: String) -> String { location + "/player/rooms.json" }
-
-    private static func loadLayout(_ location: String) -> [Layout] {
-        guard let data = FileManager.default.contents(atPath: layoutPath(location)),
-              let list = try? JSONDecoder().decode([Layout].self, from: data) else { return [] }
-        return list
-    }
-
-    private func saveLayout() {
-        let list = names.map { name in
-            let mine = outputs(of: name)
-            let off = mine.filter { !switches[$0.id].isOn }.map(\.name)
-            return Layout(name: name, outputs: mine.map(\.name), disabled: off.isEmpty ? nil : off)
-        }
-        guard let data = try? JSONEncoder().encode(list) else { return }
-        try? AtomicFile.write(data, to: Self.layoutPath(library.session.location))
-    }
-
-    private struct Layout: Codable {
-        var name: String
-        var outputs: [String]
-        /// Its outputs switched off (absent in files from before outputs could be).
-        var disabled: [String]?
+        let player = RoomPlayer(library: library, store: store, start: .asSaved, sink: sink, settings: settings, room: room,
+                                tell: { [weak self] what in self?.emit(StationChange(room: room, what: what)) },
+                                opening: opening, warn: warn)
+        return (player, watches)
     }
 }
