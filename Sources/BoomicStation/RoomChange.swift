@@ -11,8 +11,10 @@ public struct RoomChange: OptionSet, Sendable, Hashable {
     /// Random, repeat, single, consume, ReplayGain.
     public static let options = RoomChange(rawValue: 1 << 2)
     public static let volume = RoomChange(rawValue: 1 << 3)
-    /// An output was switched on or off, moved to another room, or dropped.
+    /// An output moved to another room, or failed, or hung and was dropped.
     public static let outputs = RoomChange(rawValue: 1 << 4)
+    /// An output was switched on or off by a front.
+    public static let outputSwitched = RoomChange(rawValue: 1 << 7)
     /// The room's output failed and playback stopped.
     public static let failure = RoomChange(rawValue: 1 << 5)
     /// A room was made or removed.

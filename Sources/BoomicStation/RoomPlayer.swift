@@ -129,9 +129,6 @@ public final class RoomPlayer: Sendable {
                 for watcher in watchers.list.withLock({ $0 }) { watcher(event) }
             }
         }
-        // Saved at once: a crash before the first song starts leaves the queue to resume.
-        writer.save()
-        writer.startSaving()
         // Carried out before the player is handed back: a client asking right after a restart
         // (`moveoutput`) sees it playing, not the stop it was set up in.
         if plays {
@@ -141,6 +138,10 @@ public final class RoomPlayer: Sendable {
         } else if !first.isEmpty {
             engine.perform(first)
         }
+        // Saved once the engine has taken its first turn: a crash before the first song starts
+        // leaves this queue to resume.
+        writer.save()
+        writer.startSaving()
     }
 
     /// What the engine does now.

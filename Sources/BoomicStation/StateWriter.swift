@@ -9,8 +9,8 @@ import Synchronization
 /// engine's newest status, so a later save never carries an older status than an earlier one.
 ///
 /// A resumed play keeps its key and place until its track starts: before that, the engine's
-/// status names the queue's current entry with no play and no frame (the track is still being
-/// opened), and a save of that would make the resumed song a new play, counted again.
+/// status names no entry, or the queue's current one with no play and no frame (the track is
+/// still being opened), and a save of that would make the resumed song a new play, counted again.
 final class StateWriter: Sendable {
     /// How often the state is saved while the status moves: the most a crash or power cut loses.
     static let every: DispatchTimeInterval = .seconds(5)
@@ -83,6 +83,9 @@ final class StateWriter: Sendable {
     private func write(onlyIfMoved: Bool) {
         dispatchPrecondition(condition: .onQueue(queue))
         let version = engine.statusVersion
+        // Before the engine's first turn its status is the queue it was given with default
+        // sound and no place: the file (the saved state, or none) says more than that.
+        guard version > 0 else { return }
         let status = engine.status
         let pending = recorder?.uncommitted ?? []
         let look: (moved: Bool, resume: ResumePoint?) = state.withLock { s in

@@ -158,7 +158,7 @@ public final class Station: Sendable {
 
     /// Tells the subscribers, and wakes the watchdog on a change that may start a call to an output.
     func emit(_ change: StationChange) {
-        if !change.what.isDisjoint(with: [.player, .outputs, .failure]) { watchdog.withLock { $0 }?.wake() }
+        if !change.what.isDisjoint(with: [.player, .outputs, .outputSwitched, .failure]) { watchdog.withLock { $0 }?.wake() }
         for body in subscribers.withLock({ $0 }) { body(change) }
     }
 
@@ -222,7 +222,7 @@ public final class Station: Sendable {
         switches[id].set(on)
         saveLayout()
         // The player plays on, silently if no output is left: no `player`.
-        emit(StationChange(room: nil, what: .outputs))
+        emit(StationChange(room: nil, what: .outputSwitched))
     }
 
     /// A name the station takes for a room (MPD's rule for a partition's): letters and digits (ASCII), `-` and `_`. (Boomic also

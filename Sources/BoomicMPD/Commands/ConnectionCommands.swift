@@ -216,11 +216,7 @@ enum ConnectionCommands {
     /// waiting with it: blocking work sees that it lets go (`Rooms.letGo`).
     private static func switchOutput(_ inv: inout Invocation, _ id: Int, on: Bool) {
         let rooms = inv.server.rooms
-        if rooms.isEnabled(output: id) != on {
-            rooms.setEnabled(output: id, on)
-            // As MPD tells a switch of an output with a mixer (Boomic's volume is every output's).
-            inv.server.hub.post([.mixer])
-        }
+        rooms.setEnabled(output: id, on)
         if !on, rooms.isInCall(output: id) { inv.blocking = { rooms.letGo(output: id) } }
     }
 

@@ -14,8 +14,9 @@ extension RoomChange {
         if contains(.player) { told.insert(.player) }
         if contains(.options) { told.insert(.options) }
         if contains(.volume) { told.insert(.mixer) }
-        // Boomic's outputs have no mixer of their own: a switch tells `output` alone.
         if contains(.outputs) { told.insert(.output) }
+        // As MPD tells a switch of an output with a mixer (Boomic's volume is every output's).
+        if contains(.outputSwitched) { told.formUnion([.mixer, .output]) }
         if contains(.failure) { told.formUnion([.player, .output]) }
         if contains(.rooms) { told.insert(.partition) }
         return told
