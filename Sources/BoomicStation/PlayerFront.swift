@@ -52,7 +52,7 @@ public final class PlayerFront: Sendable {
         if stop { finished.signal() }
     }
 
-    /// The room's engine (for a display and its keys); set by `run`.
+    /// The attached room's engine (for a display and its keys).
     public var engine: PlaybackEngine { room.withLock { $0 }!.engine }
 
     /// The front drives `room` from now on.

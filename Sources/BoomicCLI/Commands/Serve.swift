@@ -65,8 +65,8 @@ struct Serve: ParsableCommand {
         let library = ServerLibrary(session: lib, folders: (try? lib.folders()) ?? [])
         // Every room plays in real time, on null and wav: outputs too: its clients hear (or
         // watch) the position move as on a sound card.
-        let rooms = Rooms(library: library, store: store, outputs: specs, sound: sound, hub: hub, record: !noRecord,
-                          warn: { Terminal.warn("boomic serve: \($0)") })
+        let rooms = Station(library: library, store: store, outputs: specs, sound: sound, hub: hub, record: !noRecord,
+                            warn: { Terminal.warn("boomic serve: \($0)") })
         let following = library.follow(telling: hub, gone: { rooms.dropEntries(of: $0) })
         library.findPlaylists(telling: hub)
         let watching = lib.watch { Terminal.warn("boomic serve: \($0.localizedDescription)") }

@@ -213,7 +213,7 @@ enum ConnectionCommands {
     ]
 
     /// Switches an output on or off. One switched off while stuck in a write would keep its room
-    /// waiting with it: blocking work sees that it lets go (`Rooms.letGo`).
+    /// waiting with it: blocking work sees that it lets go (`Station.letGo`).
     private static func switchOutput(_ inv: inout Invocation, _ id: Int, on: Bool) {
         let rooms = inv.server.rooms
         rooms.setEnabled(output: id, on)
