@@ -8,44 +8,60 @@ import Dispatch
 import Foundation
 import Testing
 
-/// A resumed play keeps its key until its track starts: the state saved while the track is
-/// still being opened names the same play, so a second crash and resume count the song once.
+/// A resumed play keeps its key and place until its track starts: a state saved while the
+/// track is still being opened names the same play, so a second crash and resume count the song
+/// once (`PlayCrashTests.killedAndResumedPlaysCountEachSongOnce` counted one twice under load).
 @Suite struct ResumeKeyTests {
-    let dir = TempDir("resume-key")
-
-    @Test func aSaveBeforeTheResumedTrackStartsKeepsItsPlay() throws {
-        let session = try LibrarySession.open(at: dir.path, create: true, client: .init(command: "test", version: "0"))
-        defer { session.close() }
-        let song = SongID(UUID())
-        var queue = PlayQueue(seed: 1).applying(.add([song], at: .end))
-        queue.apply(.stop)
+    /// A saved state at a place in the fixture's first song, in the play `key`.
+    private func savedPlace(_ fixture: StationFixture, playing: Bool) throws -> (PlayerState, PlayKey) {
+        var queue = PlayQueue(seed: 1).applying(.add(fixture.songs, at: .end))
         let entry = try #require(queue.entries.first?.id)
+        if playing { queue.apply(.play(nil)) }
         let key = PlayKey(entry: entry, started: 1_234_567)
-        let store = try PlayerStateStore(libraryLocation: dir.path)
-        var saved = PlayerState(queue: queue, entry: entry, frame: 44_100, play: key, song: nil)
-        saved.queue.apply(.play(nil))
+        let song = fixture.session.basis[fixture.songs[0]]
+        return (PlayerState(queue: queue, entry: entry, frame: 44_100, play: key, song: song), key)
+    }
+
+    /// The engine's first turn is held in the resumed song's open (a sleeping disk's): a save
+    /// then, before the engine has said anything, leaves the saved place as it was.
+    @Test func aSaveWhileTheResumedSongOpensKeepsItsPlay() throws {
+        let fixture = try StationFixture(songs: 1, seconds: 5)
+        let store = try PlayerStateStore(libraryLocation: fixture.dir.path)
+        let (saved, key) = try savedPlace(fixture, playing: true)
         try store.save(saved)
-        // The decode thread is held in the song's lookup (a sleeping disk's open) until the
-        // state has been saved: the window between the room's start and its track's.
-        let gate = DispatchSemaphore(value: 0)
-        let held = DispatchSemaphore(value: 0)
+        let gate = OpenGate()
         let settings = RoomSettings(sound: SoundSettings(), realtime: false, record: false, keepsVolume: false, warnsEvents: false)
-        let station = Station(oneRoom: FixedLibrary(session: session, basis: DataBasis()), store: store, output: .null,
-                              settings: settings, start: .resumed, opening: { _ in
-            held.signal()
-            gate.wait()
-        }, warn: { _ in })
+        let station = Station(oneRoom: fixture.library, store: store, output: .null, settings: settings, start: .resumed,
+                              opening: gate.hold, warn: { _ in })
         let room = try #require(station.player("default"))
         defer {
-            gate.signal()
+            gate.release()
             room.quit()
         }
-        held.wait()
+        #expect(gate.awaitHeld())
         room.saveState()
         let now = try #require(try store.load())
-        // The song is not in this library: the resume starts it from its start, as the same play.
-        let place = try #require(saved.resumePoint(in: DataBasis()))
-        #expect(now.entry == entry && now.play == key && now.frame == place.frame,
+        #expect(now.entry == saved.entry && now.play == key && now.frame == 44_100,
+                "saved \(String(describing: now.entry)) \(String(describing: now.play)) \(now.frame)")
+    }
+
+    /// A stopped room comes back at its saved place: the engine's first turn publishes the
+    /// queue's current entry with no play and no frame (nothing is opened yet), and a save of
+    /// that status keeps the saved play and place.
+    @Test func aSaveAfterTheEnginesFirstTurnKeepsThePlay() throws {
+        let fixture = try StationFixture(songs: 1, seconds: 5)
+        let store = try PlayerStateStore(libraryLocation: fixture.dir.path)
+        let (saved, key) = try savedPlace(fixture, playing: false)
+        try store.save(saved)
+        let station = Station(library: fixture.library, store: store, outputs: [.null], settings: StationFixture.settings,
+                              warn: { _ in })
+        defer { station.quitAll() }
+        let room = try #require(station.player("default"))
+        #expect(eventually { room.engine.statusVersion > 0 })
+        #expect(room.status.play == nil, "the engine's status names no play before the song opens")
+        room.saveState()
+        let now = try #require(try store.load())
+        #expect(now.entry == saved.entry && now.play == key && now.frame == 44_100,
                 "saved \(String(describing: now.entry)) \(String(describing: now.play)) \(now.frame)")
     }
 }
