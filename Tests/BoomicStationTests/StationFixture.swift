@@ -13,8 +13,8 @@ final class StationFixture: Sendable {
     let session: LibrarySession
     let songs: [SongID]
 
-    /// `seconds`: each song's length (sox writes them).
-    init(songs count: Int = 2, seconds: Int = 30) throws {
+    /// `seconds`: each song's length (sox writes them); `song` changes each before it is added.
+    init(songs count: Int = 2, seconds: Int = 30, song change: (inout Song) -> Void = { _ in }) throws {
         session = try LibrarySession.open(at: dir.path, create: true, client: .init(command: "test", version: "0"))
         var made: [Song] = []
         for i in 0..<count {
@@ -22,6 +22,7 @@ final class StationFixture: Sendable {
             try toolOutput(["sox", "-R", "-n", "-r", "44100", "-b", "16", "-c", "2", path, "synth", String(seconds), "sine", String(440 + 110 * i)])
             var song = Song(id: SongID(UUID()), path: path)
             song.title = "Tone \(i)"
+            change(&song)
             made.append(song)
         }
         _ = try session.commit(kind: .import, message: nil) { _ in (made.map(Assertion.addSong), "add") }
