@@ -3,7 +3,8 @@ import Foundation
 
 /// Outputs that hang: the look for them while one may hang, and what is done about one.
 extension Station {
-    /// Starts the look for hung outputs (`dropHungOutputs`), once a tick while one may hang.
+    /// Starts the look for hung outputs (`dropHungOutputs`), once a tick while one may hang
+    /// (a room plays, or an output is in a call), woken by the station's own changes.
     /// - Parameters:
     ///   - ticker: what ticks (a test's own hand; a 1 s timer by default).
     ///   - run: runs each look, which is blocking work (a front runs it between its own changes
@@ -16,7 +17,11 @@ extension Station {
                 dropHungOutputs(now: clock())
             }
         }, isBusy: { [weak self] in self?.mayHang ?? false })
-        self.watchdog.withLock { $0 = watchdog }
+        // One look at a time: a second call replaces the first's.
+        self.watchdog.withLock { old in
+            old?.stop()
+            old = watchdog
+        }
     }
 
     /// Stops the look for hung outputs.
