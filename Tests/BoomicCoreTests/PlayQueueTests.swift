@@ -276,4 +276,16 @@ struct PlayQueueTests {
         let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(q)) as! [String: Any]
         #expect((json["entries"] as! [[String: Any]]).allSatisfy { $0["range"] == nil }, "no range: nothing saved")
     }
+
+    @Test("refresh: the entries of songs the library changed take the new version (plchanges lists them), nothing else moves")
+    func aRefreshStampsTheSongsEntries() {
+        var q = Self.queue(3, playing: true)
+        q.apply(.add([Self.songs[1]], at: .end))  // entry 4: the song of entry 2 again
+        let refreshed = q.applying(.refresh([Self.songs[1], Self.songs[7]]))
+        #expect(refreshed.version == q.version + 1)
+        #expect(refreshed.changes(since: q.version).map(\.id) == [Self.id(2), Self.id(4)])
+        #expect(Self.order(refreshed) == Self.order(q) && refreshed.current == q.current && refreshed.state == q.state)
+        #expect(q.applying(.refresh([Self.songs[7]])) == q, "a song not queued changes nothing")
+        #expect(q.applying(.refresh([])) == q)
+    }
 }

@@ -12,6 +12,10 @@ extension PlayQueue {
     /// Complexity: O(n) in the queue's length (O(n log n) when priorities reorder a round).
     public func applying(_ command: QueueCommand) -> PlayQueue {
         var q = self
+        if case let .refresh(songs) = command {
+            q.refresh(songs)
+            return q
+        }
         q.perform(command)
         if q.state == .playing, let c = q.current, q.history.last?.entry != c, let song = q.entry(c)?.song {
             q.history.append(Played(entry: c, song: song))
@@ -41,6 +45,18 @@ extension PlayQueue {
             }
         }
         version = changed ? stamp : old.version
+    }
+
+    /// Stamps the entries of `songs` with a new version, the one change `stamp` cannot see
+    /// (the entries stay equal but for it).
+    private mutating func refresh(_ songs: Set<SongID>) {
+        let stamp = version &+ 1
+        var touched = false
+        for i in entries.indices where songs.contains(entries[i].song) {
+            entries[i].version = stamp
+            touched = true
+        }
+        if touched { version = stamp }
     }
 
     private mutating func perform(_ command: QueueCommand) {
@@ -99,6 +115,8 @@ extension PlayQueue {
             }
         case .finished:
             finished()
+        case .refresh:
+            break // `applying` stamps it
         }
     }
 

@@ -42,6 +42,10 @@ public enum QueueCommand: Equatable, Sendable {
     /// takes the new version, as MPD tells `plchanges`; the playing entry's range changes only
     /// when it next starts (MPD refuses to change it).
     case setRange(PlayRange?, PlayQueue.EntryID)
+    /// The library changed what clients see of these songs (a title, a path, a length): their
+    /// entries take the new version, as MPD's queue takes a database update, so that `plchanges`
+    /// lists them and a client redraws them. Nothing else changes; none queued, nothing does.
+    case refresh(Set<SongID>)
     /// MPD `random`: the play order becomes a random round (the current entry first) or the
     /// queue's order again. The queue itself does not change.
     case setRandom(Bool)

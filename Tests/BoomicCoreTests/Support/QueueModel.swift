@@ -183,8 +183,9 @@ struct QueueModel {
         case let .setPriority(p, ids):
             for i in items.indices where ids.map(\.rawValue).contains(items[i].id) { items[i].prio = p }
             if random { upcoming = byPriority(upcoming) }
-        case .setRange:
-            // A range changes what of a file an entry plays, never the order: the model keeps none.
+        case .setRange, .refresh:
+            // A range changes what of a file an entry plays, a refresh only the entries'
+            // versions, never the order: the model keeps neither.
             break
         case let .setRandom(on):
             guard on != random else { break }
