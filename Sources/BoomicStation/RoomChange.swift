@@ -1,3 +1,4 @@
+import BoomicAudio
 /// What changed in a room, as the station tells its fronts: each front names it in its own
 /// terms (MPD's idle subsystems).
 public struct RoomChange: OptionSet, Sendable, Hashable {
@@ -26,9 +27,27 @@ public struct StationChange: Sendable, Equatable {
     /// The room it happened in; nil for the station's own (rooms, outputs), which every room hears.
     public var room: String?
     public var what: RoomChange
+    /// Which output a front switched, and how (`outputSwitched`): fronts tell a switch by the
+    /// kind of output (MPD tells `mixer` only for one with a mixer).
+    public var switched: OutputSwitch?
 
-    public init(room: String?, what: RoomChange) {
+    public init(room: String?, what: RoomChange, switched: OutputSwitch? = nil) {
         self.room = room
         self.what = what
+        self.switched = switched
+    }
+}
+
+/// An output a front switched on or off.
+public struct OutputSwitch: Sendable, Equatable {
+    public var spec: SinkSpec
+    public var on: Bool
+    /// By a toggle (MPD's `toggleoutput`), which MPD tells otherwise than a plain switch.
+    public var toggled: Bool
+
+    public init(spec: SinkSpec, on: Bool, toggled: Bool) {
+        self.spec = spec
+        self.on = on
+        self.toggled = toggled
     }
 }

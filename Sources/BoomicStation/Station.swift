@@ -217,12 +217,14 @@ public final class Station: Sendable {
 
     /// `enableoutput`, `disableoutput`, `toggleoutput`: heard at once if its room is playing
     /// (the output is opened in the format playing, or closed); kept for the next start.
-    public func setEnabled(output id: Int, _ on: Bool) {
+    /// `toggled`: by `toggleoutput`, which MPD tells otherwise (`OutputIdle`).
+    public func setEnabled(output id: Int, _ on: Bool, toggled: Bool = false) {
         guard switches[id].isOn != on else { return }
         switches[id].set(on)
         saveLayout()
         // The player plays on, silently if no output is left: no `player`.
-        emit(StationChange(room: nil, what: .outputSwitched))
+        emit(StationChange(room: room(of: id), what: .outputSwitched,
+                           switched: OutputSwitch(spec: outputs[id].spec, on: on, toggled: toggled)))
     }
 
     /// A name the station takes for a room (MPD's rule for a partition's): letters and digits (ASCII), `-` and `_`. (Boomic also
@@ -310,6 +312,19 @@ public final class Station: Sendable {
     /// (an `update` marked them missing, or they left the library), as MPD drops a deleted
     /// song from its queue instead of keeping an entry that cannot play.
     public func dropEntries(of songs: Set<SongID>) {
+        perform(onEntriesOf: songs) { .remove($0) }
+    }
+
+    /// Gives the entries of these songs in every room's queue a new version: the library
+    /// changed what clients see of them (a title, a path), and MPD clients redraw the entries
+    /// `plchanges` lists when told `playlist` (which the room's player tells).
+    public func refreshEntries(of songs: Set<SongID>) {
+        perform(onEntriesOf: songs) { _ in .refresh(songs) }
+    }
+
+    /// The command made of the entries of `songs`, to each awake room's player whose queue
+    /// holds one.
+    private func perform(onEntriesOf songs: Set<SongID>, _ command: ([PlayQueue.EntryID]) -> QueueCommand) {
         guard !songs.isEmpty else { return }
         // A sleeping room's saved queue keeps them until it wakes: its player passes an entry
         // whose song is gone as one that cannot be opened.
@@ -317,7 +332,7 @@ public final class Station: Sendable {
             guard let player = room.player else { continue }
             let entries = player.status.queue.entries.filter { songs.contains($0.song) }.map(\.id)
             guard !entries.isEmpty else { continue }
-            do throws(StationError) { try player.perform(.remove(entries)) } catch {
+            do throws(StationError) { _ = try player.perform(command(entries)) } catch {
                 // Handed over and not yet carried out: waited for here (blocking work).
                 if case let .pending(call) = error { _ = call.settle() }
             }

@@ -180,7 +180,8 @@ struct ServePythonTests {
         // Stopping a song that played records it (a skip), which tells no `sticker`.
         #expect(out["stop"] == ["player"], "\(out)")
         #expect(out["clear"] == ["player", "playlist"] || out["clear"] == ["playlist"], "\(out)")
-        #expect(out["disable"] == ["mixer", "output"] && out["enable"] == ["mixer", "output"], "\(out)")
+        // The null output has no mixer: MPD tells `mixer` only for one that has.
+        #expect(out["disable"] == ["output"] && out["enable"] == ["output"], "\(out)")
         #expect(out["played"] == ["player", "playlist"] && out["playcount"] == ["1"], "\(out)")
     }
 

@@ -125,4 +125,17 @@ import Testing
         #expect(!open)
         #expect(Self.answers(text).isEmpty, "\(text)")
     }
+
+    /// Switching the `null` output tells `output` alone: MPD tells `mixer` only for an output
+    /// with a mixer, which its null, fifo and pipe outputs lack (Debian's mpd 0.23.12); a switch
+    /// to what the output already is tells nothing.
+    @Test(arguments: ["disableoutput 0\n", "toggleoutput 0\n", "disableoutput 0\nidle mixer output\nnoidle\nenableoutput 0\n"])
+    func switchingTheNullOutputTellsNoMixer(_ switching: String) throws {
+        let text = try ServerConversation.run(switching + "idle mixer output\n", during: { channel, _ in
+            Self.read("noidle\nenableoutput 0\nidle mixer output\n", channel)
+            Self.read("noidle\n", channel)
+        }, songs: Self.songs)
+        let answers = Self.answers(text).filter { $0 != "OK\n" }
+        #expect(answers == ["changed: output\nOK\n", "changed: output\nOK\n"], "\(text)")
+    }
 }

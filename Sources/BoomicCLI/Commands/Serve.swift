@@ -67,7 +67,7 @@ struct Serve: ParsableCommand {
         // watch) the position move as on a sound card.
         let rooms = Station(library: library, store: store, outputs: specs, sound: sound, hub: hub, record: !noRecord,
                             warn: { Terminal.warn("boomic serve: \($0)") })
-        let following = library.follow(telling: hub, gone: { rooms.dropEntries(of: $0) })
+        let following = library.follow(telling: hub, gone: { rooms.dropEntries(of: $0) }, shown: { rooms.refreshEntries(of: $0) })
         library.findPlaylists(telling: hub)
         let watching = lib.watch { Terminal.warn("boomic serve: \($0.localizedDescription)") }
         let stop = DispatchSemaphore(value: 0)

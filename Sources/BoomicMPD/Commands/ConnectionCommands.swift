@@ -151,7 +151,7 @@ enum ConnectionCommands {
         },
         CommandSpec("toggleoutput", 1...1) { inv throws(MPDError) in
             let id = try Self.output(&inv)
-            Self.switchOutput(&inv, id, on: !inv.server.rooms.isEnabled(output: id))
+            Self.switchOutput(&inv, id, on: !inv.server.rooms.isEnabled(output: id), toggled: true)
         },
         // Answered, and told as MPD tells a change of them (`options`), though the engine does
         // not mix songs (serve.md).
@@ -214,9 +214,9 @@ enum ConnectionCommands {
 
     /// Switches an output on or off. One switched off while stuck in a write would keep its room
     /// waiting with it: blocking work sees that it lets go (`Station.letGo`).
-    private static func switchOutput(_ inv: inout Invocation, _ id: Int, on: Bool) {
+    private static func switchOutput(_ inv: inout Invocation, _ id: Int, on: Bool, toggled: Bool = false) {
         let rooms = inv.server.rooms
-        rooms.setEnabled(output: id, on)
+        rooms.setEnabled(output: id, on, toggled: toggled)
         if !on, rooms.isInCall(output: id) { inv.blocking = { rooms.letGo(output: id) } }
     }
 

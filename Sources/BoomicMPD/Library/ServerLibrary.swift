@@ -46,17 +46,13 @@ public final class ServerLibrary: Sendable {
 
     /// When each stored playlist or taglist last changed while the server ran (`listStamp`).
     private let listChanges = Mutex<[ListID: Date]>([:])
-    /// When the songs last changed while the server ran: a taglist's songs change with them.
-    private let songsChanged = Mutex<Date?>(nil)
 
-    /// The `Last-Modified` of a stored playlist or taglist: when it last changed while the
-    /// server ran, else `started`. Clients (Cantata, M.A.L.P., myMPD) keep a list's songs until
-    /// this moves; a taglist moves with every change of the songs, since any may change what it
-    /// holds.
+    /// The `Last-Modified` of a stored playlist or taglist: when its name or songs last changed
+    /// while the server ran (`LibraryIdle.lists`: a taglist's songs change with the songs'
+    /// fields), else `started`. Clients (Cantata, M.A.L.P., myMPD) keep a list's songs until
+    /// this moves.
     public func listStamp(_ id: ListID, taglist: Bool, started: Date) -> Date {
-        let own = listChanges.withLock { $0[id] }
-        let songs = taglist ? songsChanged.withLock { $0 } : nil
-        return [started, own, songs].compactMap { $0 }.max()!
+        max(started, listChanges.withLock { $0[id] } ?? started)
     }
 
     /// The library's art store (`albumart`, `readpicture`); nil when its folder cannot be made.
@@ -110,12 +106,26 @@ public final class ServerLibrary: Sendable {
     /// command sees it (the change feed tells the idle clients as usual).
     public func refreshNow() { advance(told: nil) }
 
-    /// The fields MPD clients see only as stickers (or not at all): plays, ratings and their own stickers.
-    static let stickerFields: Set<SongField> = [.rating, .playcount, .favorite, .stickers, .skipcount, .lastplayed, .bookmark, .bookmarkSpeed]
+    /// The fields no index of a snapshot holds: plays, ratings and stickers.
+    static let unindexedFields: Set<SongField> = [.rating, .playcount, .favorite, .stickers, .skipcount, .lastplayed, .bookmark, .bookmarkSpeed]
 
     /// One move of the snapshot at a time (own commits on event loops, the change feed's task):
     /// each starts from the snapshot it read, so two at once could drop one's songs.
     private let advancing = Mutex(())
+
+    /// One move of the snapshot: the bases on both sides and the change between them (nil when
+    /// the log could not be read for it).
+    private struct Step: Sendable {
+        var before: DataBasis
+        var after: DataBasis
+        var change: LibraryChange?
+    }
+
+    /// The moves not yet told, in the order they were made, while `follow` tells them (nil
+    /// before: nobody would take them). Whichever move comes first, an own commit's
+    /// `refreshNow` or the change feed, the step is the one exact pair of bases the change
+    /// went between, and the feed's task, which the commit wakes too, tells it.
+    private let untold = Mutex<[Step]?>(nil)
 
     /// Moves the snapshot to the session's newest state. Its tree is the last one patched with
     /// the new values of every song the transactions since then touched (`told` when it covers
@@ -144,8 +154,9 @@ public final class ServerLibrary: Sendable {
             } else {
                 tree = MusicTree(folders: folders, songs: basis.songs.values, playlists: playlistFiles.withLock { $0 })
             }
+            untold.withLock { $0?.append(Step(before: before.basis, after: basis, change: change)) }
             // Plays and ratings alone change nothing the indexes hold.
-            let carried = change.map { !$0.songsAddedOrRemoved && $0.songFields.isSubset(of: Self.stickerFields) } == true
+            let carried = change.map { !$0.songsAddedOrRemoved && $0.songFields.isSubset(of: Self.unindexedFields) } == true
             let next = Snapshot(basis: basis, tree: tree, head: head, carrying: carried ? before.indexes : nil)
             if !carried { next.indexes.inheritWants(from: before.indexes) }
             current.withLock {
@@ -209,40 +220,42 @@ public final class ServerLibrary: Sendable {
         return true
     }
 
-    /// Follows the session's changes until it closes: a new snapshot for each, and the
-    /// subsystems clients hear of (`database` for songs, `stored_playlist` for lists,
-    /// `sticker` for plays and ratings). A change only to what stickers show (a rating, a
-    /// play) is not `database`, as in MPD: clients reload their library views on that.
+    /// Follows the session's changes until it closes: a new snapshot for each, and what idle
+    /// clients are told of it (`LibraryIdle`: `database` only for what a client sees of the
+    /// songs, `stored_playlist` for the lists' names and songs, `sticker` for ratings and a
+    /// client's stickers).
     ///
     /// `gone` hears of the songs a change took out of the library or marked missing (their
-    /// files deleted), for the queues to drop them.
-    public func follow(telling hub: IdleHub, gone: @escaping @Sendable (Set<SongID>) -> Void = { _ in }) -> Task<Void, Never> {
+    /// files deleted), for the queues to drop them; `shown` of the songs still there whose
+    /// lines changed, for the queues holding them to refresh their entries (`playlist`).
+    public func follow(telling hub: IdleHub, gone: @escaping @Sendable (Set<SongID>) -> Void = { _ in },
+                       shown: @escaping @Sendable (Set<SongID>) -> Void = { _ in }) -> Task<Void, Never> {
         let changes = session.changes()
+        untold.withLock { if $0 == nil { $0 = [] } }
         return Task.detached { [self] in
             for await change in changes {
                 advance(told: change)
-                // An import (another process's `boomic import`) may have come with playlists.
-                if change.songsAddedOrRemoved { findPlaylists(after: change.to, telling: hub) }
-                let now = Date()
-                listChanges.withLock { for id in change.playlists.union(change.taglists) { $0[id] = now } }
-                if !change.songs.isEmpty { songsChanged.withLock { $0 = now } }
-                if change.songsAddedOrRemoved || change.songFields.contains(.missing) {
-                    let basis = snapshot.basis
-                    gone(change.songs.filter { basis[$0].map(\.missing) ?? true })
+                for step in untold.withLock({ s in defer { s = [] }; return s ?? [] }) {
+                    tell(step, hub: hub, gone: gone, shown: shown)
                 }
-                var told: Set<Subsystem> = []
-                if !change.songs.isEmpty && (change.songsAddedOrRemoved || !change.songFields.isSubset(of: Self.stickerFields)) {
-                    told.insert(.database)
-                }
-                // Only what clients see as stickers (ratings, plays, their own): an update that
-                // only read new tags is `database` alone, as in MPD. Not the player's own count
-                // of a play, at every song change: MPD changes no sticker by itself, and a
-                // client told (Cantata) asks again for the rating of every song in the queue.
-                if !change.songFields.isDisjoint(with: Self.stickerFields), change.kinds != [.play] { told.insert(.sticker) }
-                if !change.playlists.isEmpty || !change.taglists.isEmpty { told.insert(.storedPlaylist) }
-                hub.post(told)
             }
         }
+    }
+
+    /// Tells idle clients, the queues and the lists' stamps of one move of the snapshot.
+    private func tell(_ step: Step, hub: IdleHub, gone: (Set<SongID>) -> Void, shown: (Set<SongID>) -> Void) {
+        guard let change = step.change else {
+            // The log could not be read for it: anything may have changed.
+            return hub.post([.database, .storedPlaylist, .sticker])
+        }
+        let idle = LibraryIdle(from: step.before, to: step.after, change: change)
+        // An import (another process's `boomic import`) may have come with playlists.
+        if change.songsAddedOrRemoved { findPlaylists(after: change.to, telling: hub) }
+        let now = Date()
+        listChanges.withLock { for id in idle.lists { $0[id] = now } }
+        gone(idle.gone)
+        hub.post(idle.subsystems)
+        shown(idle.shown)
     }
 }
 

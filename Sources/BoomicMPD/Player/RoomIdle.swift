@@ -15,11 +15,18 @@ extension RoomChange {
         if contains(.options) { told.insert(.options) }
         if contains(.volume) { told.insert(.mixer) }
         if contains(.outputs) { told.insert(.output) }
-        // As MPD tells a switch of an output with a mixer (Boomic's volume is every output's).
-        if contains(.outputSwitched) { told.formUnion([.mixer, .output]) }
+        if contains(.outputSwitched) { told.insert(.output) }
         if contains(.failure) { told.formUnion([.player, .output]) }
         if contains(.rooms) { told.insert(.partition) }
         return told
+    }
+}
+
+extension StationChange {
+    /// The idle subsystems MPD tells for this change; a switched output by its kind (`OutputIdle`).
+    var subsystems: Set<Subsystem> {
+        guard let switched else { return what.subsystems }
+        return what.subsystems.union(OutputIdle.switched(switched.spec, on: switched.on, toggled: switched.toggled))
     }
 }
 
@@ -41,7 +48,7 @@ extension IdleHub {
     /// Tells this hub's clients what changes in the station's rooms, in the station's order:
     /// a room's changes to its own clients, the station's to every client.
     public func follow(_ station: Station) {
-        station.subscribe { [self] change in post(change.what.subsystems, room: change.room) }
+        station.subscribe { [self] change in post(change.subsystems, room: change.room) }
     }
 }
 
