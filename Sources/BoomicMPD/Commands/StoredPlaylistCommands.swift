@@ -12,7 +12,7 @@ enum StoredPlaylistCommands {
             addPlaylists(&inv)
             for (id, list) in inv.snapshot.basis.taglistsByName {
                 inv.response.add("playlist", ListNames.taglistPrefix + list.name)
-                inv.response.add("Last-Modified", stamp(id, taglist: true, inv))
+                inv.response.add("Last-Modified", stamp(id, inv))
             }
         },
         // The optional range is MPD 0.24's (`listplaylist NAME 10:20`), taken as `load` takes it.
@@ -170,12 +170,12 @@ enum StoredPlaylistCommands {
     static func addPlaylists(_ inv: inout Invocation) {
         for (id, list) in inv.snapshot.basis.playlistsByName {
             inv.response.add("playlist", list.name)
-            inv.response.add("Last-Modified", stamp(id, taglist: false, inv))
+            inv.response.add("Last-Modified", stamp(id, inv))
         }
     }
 
-    private static func stamp(_ id: ListID, taglist: Bool, _ inv: Invocation) -> String {
-        let when = inv.server.library.listStamp(id, taglist: taglist, started: inv.server.started)
+    private static func stamp(_ id: ListID, _ inv: Invocation) -> String {
+        let when = inv.server.library.listStamp(id, started: inv.server.started)
         return MPDResponse.timeStamp(seconds: Int(when.timeIntervalSince1970))
     }
 

@@ -51,7 +51,7 @@ public final class ServerLibrary: Sendable {
     /// while the server ran (`LibraryIdle.lists`: a taglist's songs change with the songs'
     /// fields), else `started`. Clients (Cantata, M.A.L.P., myMPD) keep a list's songs until
     /// this moves.
-    public func listStamp(_ id: ListID, taglist: Bool, started: Date) -> Date {
+    public func listStamp(_ id: ListID, started: Date) -> Date {
         max(started, listChanges.withLock { $0[id] } ?? started)
     }
 
