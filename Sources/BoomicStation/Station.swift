@@ -222,7 +222,8 @@ public final class Station: Sendable {
         guard switches[id].isOn != on else { return }
         switches[id].set(on)
         saveLayout()
-        // The player plays on, silently if no output is left: no `player`.
+        // The player plays on, silently if no output is left: no `player`. Told in the
+        // output's room, as MPD tells a partition's outputs to its own clients.
         emit(StationChange(room: room(of: id), what: .outputSwitched,
                            switched: OutputSwitch(spec: outputs[id].spec, on: on, toggled: toggled)))
     }

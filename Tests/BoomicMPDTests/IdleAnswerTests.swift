@@ -138,4 +138,19 @@ import Testing
         let answers = Self.answers(text).filter { $0 != "OK\n" }
         #expect(answers == ["changed: output\nOK\n", "changed: output\nOK\n"], "\(text)")
     }
+
+    /// An output switched is told in its room only, as MPD tells a partition's outputs to its
+    /// own clients: a client in another room hears the next change, not the switch.
+    @Test func anOutputSwitchedIsToldInItsRoomOnly() throws {
+        var elsewhere: Set<Subsystem>?
+        let text = try ServerConversation.run("idle output\n", during: { channel, server in
+            let other = server.hub.makeSlot()
+            other.room = "m"
+            Self.read("noidle\ndisableoutput 0\nidle output\n", channel)
+            server.hub.post([.database])
+            if other.wait(for: [.output, .mixer, .database], wake: {}) { elsewhere = other.take() }
+        }, songs: Self.songs)
+        #expect(Self.answers(text) == ["OK\n", "OK\n", "changed: output\nOK\n"], "\(text)")
+        #expect(elsewhere == [.database])
+    }
 }
