@@ -108,4 +108,24 @@ import Testing
         #expect(after.changes(since: before.version).map(\.song) == [queued.id])
         #expect(server.library.snapshot.basis[queued.id]?.title == "Retitled")
     }
+
+    /// `stored_playlist` when a taglist's songs change, also through a song's `#tag`, and not
+    /// when its rules change but not its songs (a rating told next is the first news).
+    @Test func aTaglistIsToldWhenItsSongsChange() async throws {
+        let server = try Server()
+        defer { server.close() }
+        let jazz = ListID(UUID()), song = server.songs[0]
+        try server.commit(.taglist) { _ in [.taglist(jazz, EntityChange(old: nil, new: try! Taglist.parse(name: "jazz", clauses: ["+#jazz"])))] }
+        let joined = try await server.idle(for: [.database, .storedPlaylist, .sticker]) {
+            try server.commit(.tag) { _ in [Self.set(song, .tags, .strings(["jazz"]))] }
+        }
+        #expect(joined == [.storedPlaylist])
+        let sameSongs = try await server.idle(for: [.database, .storedPlaylist, .sticker]) {
+            try server.commit(.taglist) { basis in
+                [.taglist(jazz, EntityChange(old: basis.taglists[jazz], new: try! Taglist.parse(name: "jazz", clauses: ["+#jazz,#bebop"])))]
+            }
+            try server.commit(.rating) { _ in [Self.set(song, .rating, .int(4))] }
+        }
+        #expect(sameSongs == [.sticker])
+    }
 }
