@@ -95,7 +95,7 @@ public final class MPDServer: Sendable {
                     let client = ClientState(id: numbers.next(), address: channel.remoteAddress?.description ?? "local",
                                              isLocal: local, idle: context.hub.makeSlot(), needsPassword: context.password != nil)
                     return channel.eventLoop.makeCompletedFuture {
-                        let handler = MPDConnectionHandler(server: context, client: client, sender: SocketSender(socket: socket))
+                        let handler = MPDConnectionHandler(server: context, client: client)
                         try channel.pipeline.syncOperations.addHandler(handler)
                     }
                 }

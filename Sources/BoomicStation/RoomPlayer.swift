@@ -178,12 +178,13 @@ public final class RoomPlayer: Sendable {
     public func perform(_ command: QueueCommand) throws(StationError) -> PlaybackStatus { try perform([.queue(command)]) }
 
     /// `perform`, then `more` (what the status after calls for), told as one change: a skip
-    /// while paused plays the song moved to, and a front tells that once.
+    /// while paused plays the song moved to, and a front tells that once. `patience`: how long
+    /// the caller may wait for the engine to take the call (an event loop: not at all).
     @discardableResult
-    public func perform(_ commands: [PlaybackCommand],
+    public func perform(_ commands: [PlaybackCommand], patience: DispatchTimeInterval = RoomPlayer.patience,
                         then more: @escaping @Sendable (PlaybackStatus) -> [PlaybackCommand]) throws(StationError) -> PlaybackStatus {
         guard !quitted.load(ordering: .acquiring), let call = engine.call(commands) else { throw .restarting }
-        guard call.wait(upTo: Self.patience) else {
+        guard call.wait(upTo: patience) else {
             throw .pending(PendingCall(player: self, call: call, commands: commands, more: more))
         }
         guard call.isCarriedOut else { throw .restarting }

@@ -1,4 +1,7 @@
 import BoomicCore
+import BoomicLibrary
+import BoomicPlayback
+import BoomicStation
 @testable import BoomicMPD
 import BoomicTestSupport
 import Foundation
@@ -83,5 +86,74 @@ import Testing
             songs = ServerConversation.titledSongs(1, artists: 1, albums: 1, seed: 4, in: dir)
             return songs
         })
+    }
+
+    /// On a running server (its own event loops and queues): another process holds the write
+    /// lock; one client's `sticker set` and a `ping` after it are in flight; another client's
+    /// `status` is answered while the lock is still held; once the lock is let go the commit
+    /// lands, and the first client gets its two answers, in order.
+    @Test func othersAreAnsweredWhileACommitWaitsForTheLock() throws {
+        try withTemporaryDirectory { dir in
+            let session = try LibrarySession.open(at: dir, create: true, client: .init(command: "test", version: "0"))
+            defer { session.close() }
+            let songs = ServerConversation.titledSongs(1, artists: 1, albums: 1, seed: 9, in: dir)
+            _ = try session.commit(kind: .import, message: nil) { _ in (songs.map(Assertion.addSong), "add") }
+            let library = ServerLibrary(session: session, folders: [dir])
+            let hub = IdleHub()
+            let rooms = Rooms(library: library, store: try PlayerStateStore(libraryLocation: dir), outputs: [.null],
+                              sound: SoundSettings(), hub: hub, record: false, warn: { _ in })
+            let context = ServerContext(library: library, rooms: rooms, hub: hub, password: nil, version: "test")
+            let server = MPDServer(context: context)
+            let port = ListenerTests.freePort()
+            try server.start(at: .tcp(host: "127.0.0.1", port: port))
+            defer {
+                server.stop()
+                rooms.quitAll()
+            }
+            let writer = try #require(ListenerTests.connect(.tcp(host: "127.0.0.1", port: port)))
+            let poller = try #require(ListenerTests.connect(.tcp(host: "127.0.0.1", port: port)))
+            defer {
+                close(writer)
+                close(poller)
+            }
+            #expect(Self.answers(writer, 1) == MPDConnectionHandler.greeting)
+            #expect(Self.answers(poller, 1) == MPDConnectionHandler.greeting)
+
+            let holder = try LockHolder(database: dir + "/library.sqlite")
+            defer { if holder.isHolding { holder.release() } }
+            let path = songs[0].path.dropFirst(dir.count + 1)
+            Self.send(writer, "sticker set song \"\(path)\" rating 8\nping\n")
+            Self.send(poller, "status\n")
+            let status = Self.answers(poller, 1)
+            #expect(status.contains("state: stop\n") && status.hasSuffix("OK\n"), "\(status)")
+            #expect(holder.isHolding, "status answered while the other process holds the lock")
+            var ready = pollfd(fd: writer, events: Int16(POLLIN), revents: 0)
+            #expect(poll(&ready, 1, 0) == 0, "the commit's client waits for the lock")
+
+            holder.release()
+            #expect(Self.answers(writer, 2) == "OK\nOK\n", "the commit's OK, then ping's")
+            library.refreshNow()
+            #expect(library.snapshot.basis[songs[0].id]?.rating == 4, "committed once the lock was let go")
+        }
+    }
+
+    static func send(_ fd: CInt, _ text: String) {
+        _ = Array(text.utf8).withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, CInt(MSG_NOSIGNAL)) }
+    }
+
+    /// What `fd` receives until `count` lines of `OK…` (or 10 s have passed).
+    static func answers(_ fd: CInt, _ count: Int) -> String {
+        var got: [UInt8] = []
+        let deadline = Date().addingTimeInterval(10)
+        while String(decoding: got, as: UTF8.self).split(separator: "\n").filter({ $0.hasPrefix("OK") || $0.hasPrefix("ACK") }).count < count,
+              Date() < deadline {
+            var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&ready, 1, 100) > 0 else { continue }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            guard n > 0 else { break }
+            got += chunk[..<n]
+        }
+        return String(decoding: got, as: UTF8.self)
     }
 }

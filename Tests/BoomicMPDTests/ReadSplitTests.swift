@@ -49,7 +49,7 @@ import Testing
         let whole = try ServerConversation.run(reads.joined(), playerSettled: true, songs: Self.songs)
         #expect(whole.contains("{} unknown command \"nostatus\""), "\(whole)")
         let cut = try ServerConversation.run(reads[0], playerSettled: true, then: { channel in
-            for read in reads.dropFirst() { try channel.writeInbound(ByteBuffer(string: read)) }
+            for read in reads.dropFirst() { try channel.send(read) }
         }, songs: Self.songs)
         #expect(cut == whole)
     }
@@ -63,7 +63,7 @@ import Testing
         #expect(whole.components(separatedBy: "state: stop\n").count > 10, "status was answered: \(whole.prefix(300))")
         let reads = Self.reads(seed: seed)
         let cut = try ServerConversation.run(reads[0], playerSettled: true, then: { channel in
-            for read in reads.dropFirst() { try channel.writeInbound(ByteBuffer(string: read)) }
+            for read in reads.dropFirst() { try channel.send(read) }
         }, songs: Self.songs)
         let same = zip(cut.utf8, whole.utf8).prefix { $0 == $1 }.count
         #expect(cut == whole, "seed \(seed), reads \(reads): first difference at byte \(same): \(cut.utf8.dropFirst(same).prefix(80).map { Character(UnicodeScalar($0)) })")

@@ -80,7 +80,7 @@ import Testing
         let whole = try ServerConversation.run(reads.joined(), playerSettled: true, songs: Self.songs)
         let stalled = Stalling()
         let text = try ServerConversation.run(reads[0], outbound: { _ in [stalled] }, playerSettled: true, then: { channel in
-            for read in reads.dropFirst() { try channel.writeInbound(ByteBuffer(string: read)) }
+            for read in reads.dropFirst() { try channel.send(read) }
             stalled.release(channel)
         }, songs: Self.songs)
         #expect(text == whole,

@@ -13,11 +13,17 @@ enum CommentCommands {
         CommandSpec("readcomments", 1...1) { inv throws(MPDError) in
             try inv.refuseLocalFileOverTCP(inv.args[0])
             guard let song = inv.snapshot.song(at: inv.args[0]) else { throw inv.error(.noExist, "No such song") }
-            let tags: [String: [String]]
-            do { tags = try TagFile(path: song.path).properties() } catch { throw inv.error(.system, "Failed to load file") }
-            // A key that could break the line (a hostile file's TXXX description) is left out.
-            for key in tags.keys.sorted() where !key.isEmpty && key.utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x7F }) {
-                for value in tags[key]! { inv.response.add(key, value) }
+            let path = song.path, failed = inv.error(.system, "Failed to load file")
+            // The file is read off the event loop.
+            inv.reading = { () throws(MPDError) in
+                let tags: [String: [String]]
+                do { tags = try TagFile(path: path).properties() } catch { throw failed }
+                var response = MPDResponse()
+                // A key that could break the line (a hostile file's TXXX description) is left out.
+                for key in tags.keys.sorted() where !key.isEmpty && key.utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x7F }) {
+                    for value in tags[key]! { response.add(key, value) }
+                }
+                return response
             }
         },
     ]

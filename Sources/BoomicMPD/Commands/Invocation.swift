@@ -17,6 +17,11 @@ struct Invocation {
     /// other clients on the loop are not kept waiting. The client's own requests after it wait;
     /// its answer is `OK` or the error it throws (the command writes no response of its own).
     var blocking: (@Sendable () throws(MPDError) -> Void)?
+    /// Work that reads files (a cover's bytes, a song file's tags): run off the event loop,
+    /// beside the other clients' work, and answered with the response it makes, so that a file
+    /// on a sleeping disk or a stalled network mount keeps no other client waiting. The
+    /// client's own requests after it wait.
+    var reading: (@Sendable () throws(MPDError) -> MPDResponse)?
 
     var snapshot: ServerLibrary.Snapshot { server.library.snapshot }
     /// The player of the client's room (a room deleted under it falls back to `default`).

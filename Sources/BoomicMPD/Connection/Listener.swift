@@ -2,10 +2,10 @@ import Foundation
 
 /// The listening socket, and a thread of its own that accepts on it.
 ///
-/// Why not NIO's `ServerBootstrap`: a connection NIO accepts keeps its descriptor private, and
-/// a connection's handler needs it to send answers straight to the socket (`SocketSender`).
-/// Each accepted socket is handed to NIO with `ClientBootstrap.withConnectedSocket`, its public
-/// way in for a socket made elsewhere, and is NIO's from then on: NIO reads, writes and closes it.
+/// Accepting takes no event loop's time (a burst of connections, or a descriptor limit reached,
+/// is this thread's to wait out). Each accepted socket is handed to NIO with
+/// `ClientBootstrap.withConnectedSocket`, its public way in for a socket made elsewhere, and is
+/// NIO's alone from then on: NIO reads, writes and closes it.
 final class Listener: Sendable {
     /// The listening socket (non-blocking: the thread waits in `poll`).
     private let fd: CInt

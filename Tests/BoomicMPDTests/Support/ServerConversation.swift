@@ -17,12 +17,13 @@ enum ServerConversation {
     /// in front of the connection's; `then` acts on the channel once the input is in (before
     /// the output is read); `during` does the same with the server at hand; `closed` sees the server once the connection is closed.
     /// `playerSettled` waits for the player's first status before the input: until then a
-    /// `status` answer is kept only until the player publishes it. `sender` is the
-    /// connection's way to its socket past NIO (none: everything goes through the channel).
-    /// `runBlocking` takes commands' blocking work (default: run at once, on the test's thread).
+    /// `status` answer is kept only until the player publishes it.
+    /// `runBlocking` takes commands' blocking work, `runWaiting` the work beside it (reading a
+    /// file, waiting for a player's call); by default each runs at once, on the test's thread.
     static func run(_ input: String, outbound: (EmbeddedChannel) -> [any ChannelHandler] = { _ in [] },
-                    unsentLimit: Int = UnsentAnswers.defaultLimit, playerSettled: Bool = false, sender: SocketSender? = nil,
+                    unsentLimit: Int = UnsentAnswers.defaultLimit, playerSettled: Bool = false,
                     runBlocking: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = { $0() },
+                    runWaiting: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = { $0() },
                     then: (EmbeddedChannel) throws -> Void = { _ in },
                     during: (EmbeddedChannel, ServerContext) throws -> Void = { _, _ in },
                     closed: (ServerContext) -> Void = { _ in }, songs: (String) -> [Song]) throws -> String {
@@ -37,10 +38,11 @@ enum ServerConversation {
                               sound: SoundSettings(), hub: hub, record: false, warn: { _ in })
             defer { rooms.quitAll() }
             let server = ServerContext(library: library, rooms: rooms, hub: hub, password: nil, version: "test",
-                                       unsentLimit: unsentLimit, runBlocking: runBlocking)
+                                       unsentLimit: unsentLimit, runBlocking: runBlocking,
+                                       runWaiting: runWaiting)
             let channel = EmbeddedChannel()
             let client = ClientState(id: 1, address: "test", isLocal: false, idle: hub.makeSlot(), needsPassword: false)
-            try channel.pipeline.syncOperations.addHandlers(outbound(channel) + [MPDConnectionHandler(server: server, client: client, sender: sender)])
+            try channel.pipeline.syncOperations.addHandlers(outbound(channel) + [MPDConnectionHandler(server: server, client: client)])
             try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 6600)).wait()
             if playerSettled, let engine = rooms.player("default")?.engine {
                 let deadline = Date().addingTimeInterval(5)
@@ -70,5 +72,14 @@ enum ServerConversation {
             s.album = "Album \(i % albums)"
             return s
         }
+    }
+}
+
+extension EmbeddedChannel {
+    /// Reads `text` as one read from the client, then runs what that left on the loop: work
+    /// handed off the loop (run at once in these tests) answers through a task on it.
+    func send(_ text: String) throws {
+        try writeInbound(ByteBuffer(string: text))
+        embeddedEventLoop.run()
     }
 }

@@ -1,0 +1,116 @@
+import BoomicCore
+import BoomicLibrary
+import BoomicPlayback
+import BoomicStation
+@testable import BoomicMPD
+import BoomicTestSupport
+import Foundation
+import NIOCore
+import NIOEmbedded
+import Testing
+
+/// An event loop never waits: a command whose call the player has not taken, or that reads a
+/// file, is handed off the loop at once, and the loop's other clients are answered meanwhile;
+/// its own client gets its answer, and those of the requests after it, in order once it is done.
+@Suite(.serialized) struct LoopNeverWaitsTests {
+    static func read(_ channel: EmbeddedChannel) throws -> String {
+        var out = ""
+        while let chunk = try channel.readOutbound(as: ByteBuffer.self) { out += String(buffer: chunk) }
+        return out
+    }
+
+    /// Four clients on one loop each send `stop` while the player's thread is held in a
+    /// decoder's open: the loop hands each call over and goes on, where it waited 250 ms for
+    /// each (a second in all) before handing it off; `status` from a fifth is answered
+    /// meanwhile, and each `stop` once the player has carried it out.
+    @Test func aCallThePlayerHasNotTakenLeavesTheLoopAtOnce() throws {
+        try withTemporaryDirectory { dir in
+            let session = try LibrarySession.open(at: dir, create: true, client: .init(command: "test", version: "0"))
+            defer { session.close() }
+            let songs = ServerConversation.titledSongs(1, artists: 1, albums: 1, seed: 12, in: dir)
+            _ = try session.commit(kind: .import, message: nil) { _ in (songs.map(Assertion.addSong), "add") }
+            let library = ServerLibrary(session: session, folders: [dir])
+            let hub = IdleHub(), gate = PendingCallTests.Gate()
+            let rooms = Rooms(library: library, store: try PlayerStateStore(libraryLocation: dir), outputs: [.null],
+                              sound: SoundSettings(), hub: hub, record: false, opening: gate.hold, warn: { _ in })
+            defer {
+                gate.release()
+                rooms.quitAll()
+            }
+            let work = BlockingCommandTests.HeldWork()
+            let server = ServerContext(library: library, rooms: rooms, hub: hub, password: nil, version: "test",
+                                       runBlocking: work.take, runWaiting: work.take)
+            var channels: [EmbeddedChannel] = []
+            defer { for channel in channels { _ = try? channel.finish() } }
+            func connect(_ id: Int) throws -> EmbeddedChannel {
+                let channel = EmbeddedChannel()
+                let client = ClientState(id: id, address: "test", isLocal: false, idle: hub.makeSlot(), needsPassword: false)
+                try channel.pipeline.syncOperations.addHandler(MPDConnectionHandler(server: server, client: client))
+                try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 6600)).wait()
+                _ = try Self.read(channel)
+                channels.append(channel)
+                return channel
+            }
+            /// Runs what was handed off the loop until nothing more is.
+            func settle() {
+                while work.count > 0 {
+                    work.runAll(channels[0])
+                    for channel in channels { channel.embeddedEventLoop.run() }
+                }
+            }
+            let first = try connect(1)
+            try first.writeInbound(ByteBuffer(string: "add \"\(songs[0].path.dropFirst(dir.count + 1))\"\n"))
+            settle()
+            #expect(try Self.read(first) == "OK\n")
+            try first.writeInbound(ByteBuffer(string: "play\n"))
+            #expect(gate.awaitHeld(), "the player's thread reached the open")
+
+            let stoppers = try (2...5).map(connect)
+            let start = ContinuousClock.now
+            for channel in stoppers { try channel.writeInbound(ByteBuffer(string: "stop\nping\n")) }
+            let spent = ContinuousClock.now - start
+            #expect(spent < .milliseconds(500), "the loop handed four calls over in \(spent)")
+            for channel in stoppers { #expect(try Self.read(channel) == "", "no answer before the call is carried out") }
+            let poller = try connect(6)
+            try poller.writeInbound(ByteBuffer(string: "status\n"))
+            #expect(try Self.read(poller).hasSuffix("OK\n"), "another client is answered meanwhile")
+
+            gate.release()
+            settle()
+            #expect(try Self.read(first) == "OK\n")
+            for channel in stoppers { #expect(try Self.read(channel) == "OK\nOK\n", "stop's OK, then ping's") }
+            #expect(try #require(rooms.player("default")).status.queue.state == .stopped)
+        }
+    }
+
+    /// A command that reads a file (a song's tags, a cover's bytes) is answered from work off
+    /// the loop, and the requests after it wait for it. (They were read on the loop, where a
+    /// file on a sleeping disk held every client of it.)
+    @Test(arguments: [
+        ("readcomments \"PATH\"", "ACK [52@0] {readcomments} Failed to load file\n"),
+        ("albumart \"PATH\" 0", "ACK [50@0] {albumart} No file exists\n"),
+        ("command_list_ok_begin\nping\nreadpicture \"PATH\" 0\nping\ncommand_list_end", "list_OK\nlist_OK\nlist_OK\nOK\n"),
+    ])
+    func aFileIsReadOffTheLoop(_ request: String, _ answer: String) throws {
+        let work = BlockingCommandTests.HeldWork()
+        var library = ""
+        var songs: [Song] = []
+        var before = "", after = ""
+        _ = try ServerConversation.run("", runWaiting: work.take, during: { channel, _ in
+            _ = try Self.read(channel)
+            let path = String(songs[0].path.dropFirst(library.count + 1))
+            try channel.writeInbound(ByteBuffer(string: request.replacingOccurrences(of: "PATH", with: path) + "\nping\n"))
+            before = try Self.read(channel)
+            #expect(work.count == 1, "the read handed off the loop")
+            work.runAll(channel)
+            after = try Self.read(channel)
+        }, songs: { dir in
+            library = dir
+            songs = ServerConversation.titledSongs(1, artists: 1, albums: 1, seed: 4, in: dir)
+            return songs
+        })
+        let list = request.hasPrefix("command_list")
+        #expect(before == (list ? "list_OK\n" : ""), "nothing answered before the read: \(before)")
+        #expect(after == (list ? String(answer.dropFirst("list_OK\n".count)) : answer) + "OK\n", "\(after)")
+    }
+}
