@@ -113,4 +113,25 @@ import Testing
         #expect(before == (list ? "list_OK\n" : ""), "nothing answered before the read: \(before)")
         #expect(after == (list ? String(answer.dropFirst("list_OK\n".count)) : answer) + "OK\n", "\(after)")
     }
+
+    /// Switching an output saves the rooms' layout file: the switch is work off the loop (with
+    /// the other changes to the rooms), and the requests after it wait for it. (It was saved on
+    /// the loop.)
+    @Test(arguments: ["enableoutput 0", "disableoutput 0", "toggleoutput 0"])
+    func anOutputsSwitchIsSavedOffTheLoop(_ request: String) throws {
+        let work = BlockingCommandTests.HeldWork()
+        var before = "", after = "", enabled = true
+        _ = try ServerConversation.run("", runBlocking: work.take, during: { channel, server in
+            _ = try Self.read(channel)
+            try channel.send(request + "\nping\n")
+            before = try Self.read(channel)
+            #expect(work.count == 1, "the switch handed off the loop")
+            work.runAll(channel)
+            after = try Self.read(channel)
+            enabled = server.rooms.isEnabled(output: 0)
+        }, songs: { _ in [] })
+        #expect(before == "", "nothing answered before the switch: \(before)")
+        #expect(after == "OK\nOK\n", "\(after)")
+        #expect(enabled == request.hasPrefix("enable"), "\(request)")
+    }
 }

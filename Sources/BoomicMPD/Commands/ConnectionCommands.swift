@@ -139,7 +139,7 @@ enum ConnectionCommands {
             }
         },
         CommandSpec("enableoutput", 1...1) { inv throws(MPDError) in
-            inv.server.rooms.setEnabled(output: try Self.output(&inv), true)
+            Self.switchOutput(&inv, try Self.output(&inv), on: true)
         },
         CommandSpec("disableoutput", 1...1) { inv throws(MPDError) in
             Self.switchOutput(&inv, try Self.output(&inv), on: false)
@@ -151,7 +151,7 @@ enum ConnectionCommands {
         },
         CommandSpec("toggleoutput", 1...1) { inv throws(MPDError) in
             let id = try Self.output(&inv)
-            Self.switchOutput(&inv, id, on: !inv.server.rooms.isEnabled(output: id), toggled: true)
+            Self.switchOutput(&inv, id, on: nil)
         },
         // Answered, and told as MPD tells a change of them (`options`), though the engine does
         // not mix songs (serve.md).
@@ -212,12 +212,18 @@ enum ConnectionCommands {
         },
     ]
 
-    /// Switches an output on or off. One switched off while stuck in a write would keep its room
-    /// waiting with it: blocking work sees that it lets go (`Station.letGo`).
-    private static func switchOutput(_ inv: inout Invocation, _ id: Int, on: Bool, toggled: Bool = false) {
+    /// Switches an output on or off, as blocking work: the switch is saved in the rooms' layout
+    /// file, with the other changes to the rooms. One switched off while stuck in a write would
+    /// keep its room waiting with it: the work sees that it lets go (`Station.letGo`). `on` nil
+    /// toggles it, as it is when the work runs (`toggleoutput`, which MPD tells otherwise).
+    private static func switchOutput(_ inv: inout Invocation, _ id: Int, on: Bool?) {
         let rooms = inv.server.rooms
-        rooms.setEnabled(output: id, on, toggled: toggled)
-        if !on, rooms.isInCall(output: id) { inv.blocking = { rooms.letGo(output: id) } }
+        inv.blocking = {
+            let toggled = on == nil
+            let on = on ?? !rooms.isEnabled(output: id)
+            rooms.setEnabled(output: id, on, toggled: toggled)
+            if !on, rooms.isInCall(output: id) { rooms.letGo(output: id) }
+        }
     }
 
     /// The output id argument, checked. Switching an output acts in the room that has it

@@ -17,14 +17,24 @@ enum StoredPlaylistCommands {
         },
         // The optional range is MPD 0.24's (`listplaylist NAME 10:20`), taken as `load` takes it.
         CommandSpec("listplaylist", 1...2) { inv throws(MPDError) in
-            for entry in try windowed(entries(of: inv.args[0], inv: inv, snapshot: inv.snapshot), inv) {
-                inv.response.add("file", entry.uri)
+            let answer: @Sendable (ArraySlice<(uri: String, song: Song?)>) -> MPDResponse = { listed in
+                var response = MPDResponse()
+                for entry in listed { response.add("file", entry.uri) }
+                return response
             }
+            if try readingFile(&inv, answer) { return }
+            inv.response = answer(try windowed(entries(of: inv.args[0], inv: inv, snapshot: inv.snapshot), inv))
         },
         // An entry of a playlist file that is not in the library is its path alone, as in MPD.
         CommandSpec("listplaylistinfo", 1...2) { inv throws(MPDError) in
-            let listed = try windowed(entries(of: inv.args[0], inv: inv, snapshot: inv.snapshot), inv)
-            inv.response.write(ItemLines.playlist(listed, tags: inv.client.tags), upTo: LongAnswers.slice)
+            let tags = inv.client.tags
+            let answer: @Sendable (ArraySlice<(uri: String, song: Song?)>) -> MPDResponse = { listed in
+                var response = MPDResponse()
+                response.write(ItemLines.playlist(listed, tags: tags), upTo: LongAnswers.slice)
+                return response
+            }
+            if try readingFile(&inv, answer) { return }
+            inv.response = answer(try windowed(entries(of: inv.args[0], inv: inv, snapshot: inv.snapshot), inv))
         },
         CommandSpec("load", 1...3) { inv throws(MPDError) in
             let songs = try windowed(songs(of: inv.args[0], inv: inv, snapshot: inv.snapshot), inv)
@@ -127,6 +137,25 @@ enum StoredPlaylistCommands {
     /// `items` cut to the range in the second argument, when there is one.
     private static func windowed<T>(_ items: [T], _ inv: Invocation) throws(MPDError) -> ArraySlice<T> {
         inv.args.count > 1 ? items[try inv.range(1, count: items.count, .clipped)] : items[...]
+    }
+
+    /// A playlist file in the music folders (not a library playlist or taglist of that name) is
+    /// read off the event loop (`Invocation.reading`), where `answer` makes the response from
+    /// its entries in the range asked for: true when it is so.
+    private static func readingFile(_ inv: inout Invocation,
+                                    _ answer: @escaping @Sendable (ArraySlice<(uri: String, song: Song?)>) -> MPDResponse) throws(MPDError) -> Bool {
+        let snapshot = inv.snapshot, name = inv.args[0], basis = snapshot.basis
+        guard basis.playlist(named: name) == nil, taglistName(name).flatMap({ basis.taglist(named: $0) }) == nil,
+              snapshot.tree.path(for: name) != nil, let file = snapshot.tree.playlist(at: name) else { return false }
+        // Parsed now, cut to the file's length once it is read (as `windowed` cuts it).
+        let range = inv.args.count > 1 && inv.args[1] != "-1" ? try inv.range(inv.args[1]) : nil
+        let missing = inv.error(.noExist, "No such playlist")
+        inv.reading = { () throws(MPDError) in
+            guard let uris = file.uris(in: snapshot.tree, exists: { snapshot.song(at: $0) != nil }) else { throw missing }
+            let entries = uris.map { (uri: $0, song: snapshot.song(at: $0)) }
+            return answer(range.map { entries[min($0.lowerBound, entries.count)..<min($0.upperBound, entries.count)] } ?? entries[...])
+        }
+        return true
     }
 
     /// A playlist's songs, a taglist's as it selects now, or those of a playlist file in the
