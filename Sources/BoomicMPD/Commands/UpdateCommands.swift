@@ -19,7 +19,7 @@ enum UpdateCommands {
         // file, the nearest existing folder for one removed. Only what a whole update would scan.
         var within: [String] = []
         if let uri = inv.args.first, !uri.isEmpty, uri != "/" {
-            guard var path = inv.snapshot.tree.path(for: uri) else {
+            guard let path = inv.snapshot.tree.path(for: uri) else {
                 // With several folders, a first part that names none of them is in no folder:
                 // MPD scans such a path, finds nothing and answers with a job all the same (a
                 // typo in `mpc update` is no error there).
@@ -27,16 +27,27 @@ enum UpdateCommands {
                 return try queue(&inv, within: nil, reread: reread)
             }
             let roots = inv.server.library.folders.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
-            guard let root = roots.first(where: { path == $0 || path.hasPrefix($0 == "/" ? "/" : $0 + "/") }) else {
+            guard roots.contains(where: { path == $0 || path.hasPrefix($0 == "/" ? "/" : $0 + "/") }) else {
                 throw inv.error(.argument, "Malformed path")
             }
-            var isFolder: ObjCBool = false
-            while path != root, !(FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue) {
-                path = (path as NSString).deletingLastPathComponent
-            }
+            // The nearest existing folder is found by the update's thread (`nearestFolder`): a
+            // look at the disk has no place on the event loop.
             within = [path]
         }
         try queue(&inv, within: within, reread: reread)
+    }
+
+    /// The folder at or above `path` that exists, up to the music folder it is in (checked when
+    /// the job was queued): a file's folder for a file, the nearest existing one for a path
+    /// removed.
+    private static func nearestFolder(_ path: String, in folders: [String]) -> String {
+        let roots = folders.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+        guard let root = roots.first(where: { path == $0 || path.hasPrefix($0 == "/" ? "/" : $0 + "/") }) else { return path }
+        var path = path, isFolder: ObjCBool = false
+        while path != root, !(FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue) {
+            path = (path as NSString).deletingLastPathComponent
+        }
+        return path
     }
 
     /// A path as MPD takes one to update: relative, no empty, `.` or `..` part (`a//b` and
@@ -79,7 +90,7 @@ enum UpdateCommands {
             }
             server.hub.post([.update])
             guard let job = next else { return }
-            guard let within = job.within else { continue }
+            guard let within = job.within?.map({ nearestFolder($0, in: server.library.folders) }) else { continue }
             _ = try? ImportFlow.run(server.library.session, given: [], within: within, reread: job.reread,
                                     message: "mpd update", events: SilentEvents())
             server.library.refreshNow()
