@@ -22,7 +22,10 @@ enum StoredPlaylistCommands {
                 for entry in listed { response.add("file", entry.uri) }
                 return response
             }
-            if try readingFile(&inv, answer) { return }
+            if let read = try fileReader(inv) {
+                inv.reading = { () throws(MPDError) in answer(try read()) }
+                return
+            }
             inv.response = answer(try windowed(entries(of: inv.args[0], inv: inv, snapshot: inv.snapshot), inv))
         },
         // An entry of a playlist file that is not in the library is its path alone, as in MPD.
@@ -33,10 +36,24 @@ enum StoredPlaylistCommands {
                 response.write(ItemLines.playlist(listed, tags: tags), upTo: LongAnswers.slice)
                 return response
             }
-            if try readingFile(&inv, answer) { return }
+            if let read = try fileReader(inv) {
+                inv.reading = { () throws(MPDError) in answer(try read()) }
+                return
+            }
             inv.response = answer(try windowed(entries(of: inv.args[0], inv: inv, snapshot: inv.snapshot), inv))
         },
         CommandSpec("load", 1...3) { inv throws(MPDError) in
+            if let read = try fileReader(inv) {
+                // A playlist file is read off the loop, and its songs added there.
+                let player = try inv.player
+                let place = inv.args.count > 2 ? try QueueCommands.position(inv.args[2], queue: player.status.queue, inv: inv) : .end
+                let add = adder(at: place, to: player, inv: inv)
+                inv.reading = { () throws(MPDError) in
+                    try add(try read().compactMap(\.song))
+                    return MPDResponse()
+                }
+                return
+            }
             let songs = try windowed(songs(of: inv.args[0], inv: inv, snapshot: inv.snapshot), inv)
             let q = try inv.player.status.queue
             let place = inv.args.count > 2 ? try QueueCommands.position(inv.args[2], queue: q, inv: inv) : .end
@@ -139,23 +156,39 @@ enum StoredPlaylistCommands {
         inv.args.count > 1 ? items[try inv.range(1, count: items.count, .clipped)] : items[...]
     }
 
-    /// A playlist file in the music folders (not a library playlist or taglist of that name) is
-    /// read off the event loop (`Invocation.reading`), where `answer` makes the response from
-    /// its entries in the range asked for: true when it is so.
-    private static func readingFile(_ inv: inout Invocation,
-                                    _ answer: @escaping @Sendable (ArraySlice<(uri: String, song: Song?)>) -> MPDResponse) throws(MPDError) -> Bool {
+    /// What a playlist file in the music folders (not a library playlist or taglist of that
+    /// name) holds, in the range asked for: a reader to run off the event loop
+    /// (`Invocation.reading`), since it reads the file; nil for any other name.
+    private static func fileReader(_ inv: Invocation) throws(MPDError) -> (@Sendable () throws(MPDError) -> ArraySlice<(uri: String, song: Song?)>)? {
         let snapshot = inv.snapshot, name = inv.args[0], basis = snapshot.basis
         guard basis.playlist(named: name) == nil, taglistName(name).flatMap({ basis.taglist(named: $0) }) == nil,
-              snapshot.tree.path(for: name) != nil, let file = snapshot.tree.playlist(at: name) else { return false }
+              snapshot.tree.path(for: name) != nil, let file = snapshot.tree.playlist(at: name) else { return nil }
         // Parsed now, cut to the file's length once it is read (as `windowed` cuts it).
         let range = inv.args.count > 1 && inv.args[1] != "-1" ? try inv.range(inv.args[1]) : nil
         let missing = inv.error(.noExist, "No such playlist")
-        inv.reading = { () throws(MPDError) in
+        return { () throws(MPDError) in
             guard let uris = file.uris(in: snapshot.tree, exists: { snapshot.song(at: $0) != nil }) else { throw missing }
             let entries = uris.map { (uri: $0, song: snapshot.song(at: $0)) }
-            return answer(range.map { entries[min($0.lowerBound, entries.count)..<min($0.upperBound, entries.count)] } ?? entries[...])
+            return range.map { entries[min($0.lowerBound, entries.count)..<min($0.upperBound, entries.count)] } ?? entries[...]
         }
-        return true
+    }
+
+    /// Adds songs to a player's queue from work off the loop: a call the player has not taken
+    /// is waited for there.
+    private static func adder(at place: QueueCommand.Place, to player: ServerPlayer, inv: Invocation) -> @Sendable ([Song]) throws(MPDError) -> Void {
+        let replaced = inv.error(.system, "the room's player was replaced meanwhile; try again")
+        return { songs throws(MPDError) in
+            do throws(MPDError) {
+                try player.perform(.add(songs.map(\.id), at: place))
+            } catch {
+                guard let pending = error.pending else { throw error.isRoomRestarting ? replaced : error }
+                switch pending.settle() {
+                case .answered: break
+                case let .failed(error): throw error
+                case .dropped: throw replaced
+                }
+            }
+        }
     }
 
     /// A playlist's songs, a taglist's as it selects now, or those of a playlist file in the
