@@ -173,6 +173,9 @@ public final class Station: Sendable {
     /// Whether the room exists (`player(_:)` without waking it).
     public func exists(_ room: String) -> Bool { rooms.withLock { $0[room] != nil } }
 
+    /// Whether the room sleeps (`player(_:)` would wake it, which reads its state and opens its outputs).
+    public func isAsleep(_ room: String) -> Bool { rooms.withLock { $0[room].map { $0.player == nil } ?? false } }
+
     /// Puts a room to sleep when nothing needs its player: it has no output, is stopped, and no
     /// client is in it (the last one left). Its player saves its state and stops, so the room
     /// holds no thread until it is used again. Blocking work.

@@ -134,4 +134,27 @@ import Testing
         #expect(after == "OK\nOK\n", "\(after)")
         #expect(enabled == request.hasPrefix("enable"), "\(request)")
     }
+
+    /// A room made by `newpartition` sleeps; the first command of a client in it that needs its
+    /// player wakes it off the loop (its state file read, its outputs opened), and is carried
+    /// out once it is awake. (It was woken on the loop.)
+    @Test func aSleepingRoomIsWokenOffTheLoop() throws {
+        let work = BlockingCommandTests.HeldWork()
+        var before = "", after = "", asleep = false
+        _ = try ServerConversation.run("", runBlocking: work.take, during: { channel, server in
+            _ = try Self.read(channel)
+            try channel.send("newpartition K\n")
+            work.runAll(channel)
+            #expect(try Self.read(channel) == "OK\n")
+            asleep = server.rooms.isAsleep("K")
+            try channel.send("partition K\nstatus\nping\n")
+            before = try Self.read(channel)
+            #expect(work.count == 1, "the wake handed off the loop")
+            work.runAll(channel)
+            after = try Self.read(channel)
+        }, songs: { _ in [] })
+        #expect(asleep, "a new room sleeps")
+        #expect(before == "OK\n", "partition's OK; status waits for the wake: \(before)")
+        #expect(after.contains("partition: K\n") && after.hasSuffix("OK\nOK\n"), "status, then ping: \(after)")
+    }
 }

@@ -29,11 +29,13 @@ struct Invocation {
     /// shared with every other client to find it.
     /// Throws `MPDError.roomRestarting` while another client's `moveoutput` replaces the
     /// room's player: a command to the player that is going would be lost, so the connection
-    /// waits for the new one and carries the command out again (`MPDConnectionHandler`).
+    /// waits for the new one and carries the command out again (`MPDSession`). Throws it too
+    /// while the room sleeps: waking it reads its state file and opens its outputs, which the
+    /// connection has done off the loop before it carries the command out again.
     var player: ServerPlayer {
         get throws(MPDError) {
             guard !server.rooms.isRestarting(client.room) else { throw .roomRestarting }
-            return server.player(for: client)
+            return try server.player(for: client)
         }
     }
 
@@ -194,10 +196,12 @@ struct Invocation {
 
 extension ServerContext {
     /// The player of a client's room (a room deleted under it falls back to `default`), kept
-    /// by the connection while the rooms stay as they are.
-    func player(for client: ClientState) -> ServerPlayer {
+    /// by the connection while the rooms stay as they are; `MPDError.roomRestarting` while the
+    /// room sleeps (it is woken off the loop).
+    func player(for client: ClientState) throws(MPDError) -> ServerPlayer {
         let generation = rooms.generation
         if let kept = client.player, kept.generation == generation, kept.room == client.room { return kept.player }
+        guard !rooms.isAsleep(client.room) else { throw .roomRestarting }
         let player = ServerPlayer(rooms.player(client.room) ?? rooms.player("default")!)
         client.player = (client.room, generation, player)
         return player

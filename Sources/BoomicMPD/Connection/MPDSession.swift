@@ -165,10 +165,14 @@ final class MPDSession {
             }
             return port.isStreaming ? .stopped : .done
         case let .failure(error) where error.isRoomRestarting:
-            // Another client's `moveoutput` replaces the room's player: the command waits for
-            // the new one (queued behind the restart), then it is carried out again.
-            block(Background(lane: .serial, command: line.command, index: index) { .again },
-                  ending: ending, list: list, standing: true, port)
+            // Another client's `moveoutput` replaces the room's player, or the room sleeps: the
+            // command waits for the new player (queued behind the restart, or woken here, off
+            // the loop), then it is carried out again.
+            let (rooms, room) = (server.rooms, client.room)
+            block(Background(lane: .serial, command: line.command, index: index) { () throws(MPDError) -> Outcome in
+                _ = rooms.player(room)
+                return .again
+            }, ending: ending, list: list, standing: true, port)
             return .stands
         case let .failure(error) where error.pending != nil:
             // Handed to the player and not yet carried out: the wait for that same call runs
