@@ -137,6 +137,42 @@ import Testing
         }
     }
 
+    /// A client that sends a commit and leaves while another process holds the write lock: the
+    /// commit is not dropped with the connection; it lands once the lock is let go.
+    @Test func aCommitOfAClientThatLeftLandsAfterTheLock() throws {
+        try withTemporaryDirectory { dir in
+            let session = try LibrarySession.open(at: dir, create: true, client: .init(command: "test", version: "0"))
+            defer { session.close() }
+            let songs = ServerConversation.titledSongs(1, artists: 1, albums: 1, seed: 10, in: dir)
+            _ = try session.commit(kind: .import, message: nil) { _ in (songs.map(Assertion.addSong), "add") }
+            let library = ServerLibrary(session: session, folders: [dir])
+            let hub = IdleHub()
+            let rooms = Rooms(library: library, store: try PlayerStateStore(libraryLocation: dir), outputs: [.null],
+                              sound: SoundSettings(), hub: hub, record: false, warn: { _ in })
+            let context = ServerContext(library: library, rooms: rooms, hub: hub, password: nil, version: "test")
+            let server = MPDServer(context: context)
+            let port = ListenerTests.freePort()
+            try server.start(at: .tcp(host: "127.0.0.1", port: port))
+            defer {
+                server.stop()
+                rooms.quitAll()
+            }
+            let holder = try LockHolder(database: dir + "/library.sqlite")
+            defer { if holder.isHolding { holder.release() } }
+            let client = try #require(ListenerTests.connect(.tcp(host: "127.0.0.1", port: port)))
+            #expect(Self.answers(client, 1) == MPDConnectionHandler.greeting)
+            Self.send(client, "sticker set song \"\(songs[0].path.dropFirst(dir.count + 1))\" rating 8\n")
+            close(client)
+            holder.release()
+            let deadline = Date().addingTimeInterval(10)
+            while library.snapshot.basis[songs[0].id]?.rating != 4, Date() < deadline {
+                library.refreshNow()
+                usleep(10_000)
+            }
+            #expect(library.snapshot.basis[songs[0].id]?.rating == 4, "the commit landed after its client left")
+        }
+    }
+
     static func send(_ fd: CInt, _ text: String) {
         _ = Array(text.utf8).withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, CInt(MSG_NOSIGNAL)) }
     }
