@@ -16,9 +16,12 @@ import Testing
     }
 
     /// The requests after the idle, read before the loop runs anything else.
+    /// Reads `text` as one read from the client, then runs what that left on the loop (the
+    /// answer of work handed off it, such as switching an output).
     static func read(_ text: String, _ channel: EmbeddedChannel) {
         channel.pipeline.fireChannelRead(ByteBuffer(string: text))
         channel.pipeline.fireChannelReadComplete()
+        channel.embeddedEventLoop.run()
     }
 
     /// The answers after the greeting, each up to its `OK` line.
