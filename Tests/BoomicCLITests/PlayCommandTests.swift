@@ -57,7 +57,8 @@ import Testing
         let first = box.root + "/first.wav"
         let player = try ChildProcess.start(box.executable, ["--library", box.library, "play", "--realtime", "--output", "wav:" + first],
                                             environment: ["XDG_DATA_HOME": box.root + "/xdg"])
-        Thread.sleep(forTimeInterval: 1.3)
+        // Halfway through the album: the first player holds the library and has played some of it.
+        try waitUntil("the first player to play 1.3 s") { Watch.wav(first, holds: 1.3) }
         let second = try box.boomic("play", "--output", "null")
         #expect(second.status == 1 && second.errorLines.count == 1 && second.stderr.contains("process \(player.processIdentifier)"), "\(second)")
         let signalled = ContinuousClock.now
@@ -118,7 +119,7 @@ extension PlayCommandTests {
         let first = box.root + "/first.wav"
         let player = try ChildProcess.start(box.executable, ["--library", box.library, "play", "title:part 3", "--realtime", "--output", "wav:" + first],
                                             environment: ["XDG_DATA_HOME": box.root + "/xdg"])
-        Thread.sleep(forTimeInterval: 1.5)
+        try waitUntil("the audiobook to play 1.5 s") { Watch.wav(first, holds: 1.5) }
         kill(player.processIdentifier, SIGTERM)
         player.waitUntilExit()
         let heard = try Self.wavData(first).count / 4
@@ -196,10 +197,9 @@ extension PlayCommandTests {
         _ = FileManager.default.createFile(atPath: log, contents: nil)
         let player = try ChildProcess.start(box.executable, ["--library", box.library, "play", "--output", "wav:" + fifo],
                                             environment: ["XDG_DATA_HOME": box.root + "/xdg"], stderr: log)
-        Thread.sleep(forTimeInterval: 1)  // the pipe is full: the output waits in a write
+        try waitUntil("the pipe to fill: the output waits in a write") { Watch.waitsInPipeWrite(player.processIdentifier) }
         kill(player.processIdentifier, SIGTERM)
-        let deadline = Date().addingTimeInterval(30)
-        while player.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        _ = try? waitUntil("boomic play to stop on SIGTERM", timeout: .seconds(30)) { !player.isRunning }
         if player.isRunning { kill(player.processIdentifier, SIGKILL) }
         player.waitUntilExit()
         let stderr = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""

@@ -24,7 +24,8 @@ import Testing
         let player = try ChildProcess.start(box.executable, ["--library", box.library, "play", "title:part 3", "--speed", "2",
                                                              "--realtime", "--output", "wav:" + first],
                                             environment: ["XDG_DATA_HOME": box.root + "/xdg"])
-        Thread.sleep(forTimeInterval: 1.0)
+        // Some of the song at 2× (its frames, output float stereo, come at the real rate).
+        try waitUntil("the audiobook to play 1 s at 2×") { Watch.wav(first, holds: 1, bytesPerFrame: 8) }
         kill(player.processIdentifier, SIGTERM)
         player.waitUntilExit()
         let written = try PlayCommandTests.wavData(first).count / 8 // float stereo

@@ -33,8 +33,7 @@ import Testing
         func written() -> String? {
             (try? String(contentsOfFile: exitFile, encoding: .utf8)).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         }
-        let deadline = Date().addingTimeInterval(5)
-        while (written() ?? "").isEmpty, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        try waitUntil("the shell to write boomic play's exit status") { !(written() ?? "").isEmpty }
         let code = written()
         #expect(code == "0", "q: exit \(code ?? "none")")
         #expect(FileManager.default.fileExists(atPath: box.library + "/player/state.json"))

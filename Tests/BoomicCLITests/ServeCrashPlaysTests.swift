@@ -20,9 +20,7 @@ struct ServeCrashPlaysTests {
 
     static let waitForTheEnd = RunningServer.pythonPrelude + #"""
     c = mpd.MPDClient(); c.connect("127.0.0.1", port)
-    deadline = time.time() + 30
-    while time.time() < deadline and c.status()["state"] != "stop":
-        time.sleep(0.05)
+    until("the queue to play to its end", lambda: c.status()["state"] == "stop", timeout=30)
     print(json.dumps({"state": c.status()["state"]}))
     """#
 
@@ -44,6 +42,7 @@ struct ServeCrashPlaysTests {
         let started = try #require(try first.pythonJSON(Self.start, names) as? [String: String])
         #expect(started["state"] == "play", "\(started)")
         let delay = 5.3 + 1.5 * rng.unit()
+        // The wait is the test: a kill at a random moment (from the seed) after the first save.
         Thread.sleep(forTimeInterval: delay)
         kill(first.process.processIdentifier, SIGKILL)
         first.process.waitUntilExit()

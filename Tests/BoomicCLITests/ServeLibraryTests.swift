@@ -50,9 +50,7 @@ struct ServeLibraryTests {
     out["readpicture"] = [pic.get("type"), len(pic.get("binary", b""))]
     run("albumart_none", lambda: c.albumart("Field Recordist/Backyard Sessions/01 Morning Birds.wav"))
     run("update", c.update)
-    for i in range(100):
-        if "updating_db" not in c.status(): break
-        time.sleep(0.05)
+    until("the update to end", lambda: "updating_db" not in c.status())
     out["updated"] = "updating_db" not in c.status()
     print(json.dumps(out))
     """#
@@ -111,9 +109,7 @@ struct ServeLibraryTests {
     c = mpd.MPDClient(); c.connect("127.0.0.1", port)
     def update(*path):
         c.update(*path)
-        for i in range(200):
-            if "updating_db" not in c.status(): return
-            time.sleep(0.05)
+        until("the update to end", lambda: "updating_db" not in c.status())
     def files(): return sorted(x["file"] for x in c.listall() if "file" in x)
     update("New Album")
     out["after_narrow"] = files()
@@ -153,9 +149,7 @@ struct ServeLibraryTests {
     static let queuedUpdates = RunningServer.pythonPrelude + #"""
     c = mpd.MPDClient(); c.connect("127.0.0.1", port)
     out["jobs"] = [c.update("Album A"), c.update("Album B"), c.update("Album C")]
-    for i in range(400):
-        if "updating_db" not in c.status(): break
-        time.sleep(0.05)
+    until("the updates to end", lambda: "updating_db" not in c.status(), timeout=20)
     out["files"] = sorted(x["file"] for x in c.listall() if "file" in x and x["file"].startswith("Album"))
     print(json.dumps(out))
     """#
@@ -183,14 +177,10 @@ struct ServeLibraryTests {
     c.clear(); c.add("Miles Quartet")
     os.remove(sys.argv[2] + "/Miles Quartet/Blue Sketches/02 Blue in Grey.flac")
     c.update()
-    for i in range(400):
-        if "updating_db" not in c.status(): break
-        time.sleep(0.05)
-    for i in range(100):
-        q = [x["file"] for x in c.playlistinfo()]
-        if len(q) < 3: break
-        time.sleep(0.05)
-    out["queue"] = q
+    until("the update to end", lambda: "updating_db" not in c.status(), timeout=20)
+    queue = lambda: [x["file"] for x in c.playlistinfo()]
+    until("the song to leave the queue", lambda: len(queue()) < 3)
+    out["queue"] = queue()
     print(json.dumps(out))
     """#
 
@@ -211,11 +201,11 @@ struct ServeLibraryTests {
     c.add("Miles Quartet"); c.save("One"); c.save("Two")
     stamps = lambda: {x["playlist"]: x["last-modified"] for x in c.listplaylists()}
     out["before"] = stamps()
-    time.sleep(1.1)
+    saved = int(time.time())
+    # Stamps are whole seconds: the change comes in a second after the save's.
+    until("the clock's next second", lambda: int(time.time()) > saved)
     c.playlistadd("One", "Loose Files/no tags at all.flac")
-    for i in range(100):
-        if stamps()["One"] != out["before"]["One"]: break
-        time.sleep(0.05)
+    until("One's stamp to move", lambda: stamps()["One"] != out["before"]["One"])
     out["after"] = stamps()
     print(json.dumps(out))
     """#

@@ -72,8 +72,7 @@ struct ServeMPCTests {
             """
         let run = try server.python(script)
         #expect(run.succeeded && run.stdout == "b''\nb'OK\\n' b''\n", "\(run)")
-        let deadline = Date().addingTimeInterval(5)
-        while server.process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        try? waitUntil("the server to exit after kill") { !server.process.isRunning }
         #expect(!server.process.isRunning && server.process.terminationStatus == 0, "\(server.serverLog)")
         let state = try String(contentsOfFile: box.library + "/player/state.json", encoding: .utf8)
         #expect(state.contains(#""entries":[{"#), "the queue of one song: \(state)")
@@ -110,7 +109,7 @@ struct ServeMPCTests {
             c = mpd.MPDClient(); c.connect("127.0.0.1", port)
             c.add("Miles Quartet/Blue Sketches/01 So Modal.flac")  # 2 s
             c.play(0)
-            while float(c.status().get("elapsed", "0")) < 1.0: time.sleep(0.02)
+            until("1 s played", lambda: float(c.status().get("elapsed", "0")) >= 1.0)
             print(json.dumps(out))
             """#)
         #expect(server.stop().status == 0)
@@ -131,7 +130,7 @@ struct ServeMPCTests {
             c = mpd.MPDClient(); c.connect("127.0.0.1", port)
             c.add("坂本 龍一郎/東京の夜/1-01 夜明けの街.mp3")  # 2.06 s
             c.play(0)
-            while float(c.status().get("elapsed", "0")) < 1.2: time.sleep(0.02)
+            until("1.2 s played", lambda: float(c.status().get("elapsed", "0")) >= 1.2)
             out["playtime"] = int(c.stats()["playtime"]); out["state"] = c.status()["state"]
             print(json.dumps(out))
             """#) as? [String: Any])
@@ -139,24 +138,29 @@ struct ServeMPCTests {
         _ = server.stop()
     }
 
-    /// A commit by another process reaches an idle client: `mpc idle` returns `database` when
-    /// `boomic modify` changes a song, with no restart; not `sticker`, which a tag edit does
-    /// not touch (MPD tells it only for stickers).
+    /// A commit by another process reaches an idle client: `idle database sticker` returns
+    /// `database` when `boomic modify` changes a song, with no restart; not `sticker`, which a
+    /// tag edit does not touch (MPD tells it only for stickers). The client says `connected`
+    /// once greeted: from then on the server keeps for it what changes, as MPD does.
     @Test func idleHearsAnotherProcesssCommit() throws {
         let box = try Sandbox()
         try box.succeed("import", box.music)
         let server = try RunningServer(box)
         let out = box.root + "/idle.out"
         _ = FileManager.default.createFile(atPath: out, contents: nil)
-        let idle = try ChildProcess.start("/usr/bin/mpc", ["--host", "127.0.0.1", "--port", String(server.port), "idle", "database", "sticker"],
-                                          stdout: out)
-        Thread.sleep(forTimeInterval: 0.3)
+        let idle = try ChildProcess.start("/usr/bin/python3", ["-c", """
+            import socket, sys
+            f = socket.create_connection(("127.0.0.1", int(sys.argv[1]))).makefile("rwb")
+            f.readline(); print("connected", flush=True)
+            f.write(b"idle database sticker\\n"); f.flush()
+            while (l := f.readline().decode()) not in ("OK\\n", ""): print(l.removeprefix("changed: "), end="")
+            """, String(server.port)], stdout: out)
+        defer { if idle.isRunning { kill(idle.processIdentifier, SIGKILL) } }
+        try waitUntil("the idle client to connect") { Watch.size(of: out) > 0 }
         try box.succeed("modify", "-y", "title:So Modal", "genre=Modal Jazz")
-        let deadline = Date().addingTimeInterval(5)
-        while idle.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        #expect(!idle.isRunning, "mpc idle still waiting after the commit")
-        if idle.isRunning { kill(idle.processIdentifier, SIGKILL) }
-        #expect((try? String(contentsOfFile: out, encoding: .utf8)) == "database\n")
+        try? waitUntil("the idle to answer the commit") { !idle.isRunning }
+        #expect(!idle.isRunning, "idle still waiting after the commit")
+        #expect((try? String(contentsOfFile: out, encoding: .utf8)) == "connected\ndatabase\n")
         #expect(try server.mpc("find", "genre", "Modal Jazz").lines == ["Miles Quartet/Blue Sketches/01 So Modal.flac"])
     }
 
@@ -174,12 +178,11 @@ struct ServeMPCTests {
         try expectOK(server.mpc("consume", "on"))
         try expectOK(server.mpc("play"))
         // So Modal lasts 2 s, played in real time on the null output.
-        let deadline = Date().addingTimeInterval(8)
         var queue: [String] = []
-        repeat {
-            Thread.sleep(forTimeInterval: 0.2)
+        try? waitUntil("So Modal to be consumed", every: .milliseconds(100)) {
             queue = try server.mpc("playlist").lines
-        } while queue.count == 2 && Date() < deadline
+            return queue.count != 2
+        }
         #expect(queue == ["Miles Quartet - Blue in Grey"], "\(queue)")
         try expectOK(server.mpc("stop"))
         let line = try box.succeed("ls", "title:So Modal", "-f", "$title $playcount").stdout

@@ -302,18 +302,17 @@ final class ReferenceMPD {
 
     /// MPD scans the folder on its first start, into a database it does not have yet.
     func waitForDatabase(songs: Int) throws {
-        let script = """
-            import socket, sys, time
-            for _ in range(400):
+        let script = RunningServer.pythonWaits + """
+            import socket
+            def holds():
                 s = socket.create_connection(("127.0.0.1", \(port))); s.recv(100)
                 s.sendall(b"status\\nstats\\nclose\\n"); b = b""
                 while True:
                     c = s.recv(4096)
                     if not c: break
                     b += c
-                if b"updating_db" not in b and b"songs: \(songs)\\n" in b: sys.exit(0)
-                time.sleep(0.05)
-            sys.exit(b.decode())
+                return b"updating_db" not in b and b"songs: \(songs)\\n" in b
+            until("mpd's first scan to hold \(songs) songs", holds, timeout=20)
             """
         let run = try ChildProcess.run("/usr/bin/python3", ["-c", script])
         try #require(run.succeeded, "mpd never held \(songs) songs: \(run)")

@@ -26,9 +26,10 @@ struct ServeNcmpcppTests {
         let library = try session.waitForScreen { $0.contains("Media library") && $0.contains("Sigrún Jónsdóttir") && $0.contains("Miles Quartet") }
         #expect(library != nil, "media library screen: \((try? session.screen()) ?? "")")
         try session.send("3")
-        _ = try session.waitForScreen { $0.contains("Search engine") }
+        let engine = try session.waitForScreen { $0.contains("Search engine") }
         try session.send("Enter")
-        Thread.sleep(forTimeInterval: 0.3)
+        // Enter opens the field's prompt: typed before it shows, the keys would go to the pane.
+        _ = try session.waitForScreen { $0 != engine }
         try session.send("modal", "Enter")
         _ = try session.waitForScreen { $0.contains("Any          : modal") }
         // Down to the "Search" button, below the fields and the two mode lines.

@@ -12,13 +12,15 @@ struct ServeOutputsTests {
     c = mpd.MPDClient(); c.connect("127.0.0.1", port)
     c.add("Miles Quartet/Blue Sketches")
     c.play()
-    time.sleep(0.8)
+    elapsed = lambda: float(c.status().get("elapsed", "0"))
+    until("0.8 s played", lambda: elapsed() >= 0.8)
     run("outputs", lambda: [(o["outputid"], o["outputenabled"]) for o in c.outputs()])
     run("state", lambda: c.status()["state"])
     if sys.argv[2] == "disable":
         c.disableoutput(1)
         run("after", lambda: [(o["outputid"], o["outputenabled"]) for o in c.outputs()])
-        time.sleep(0.8)
+        since = elapsed()
+        until("0.8 s more played on the other outputs", lambda: elapsed() >= since + 0.8)
     c.stop()
     print(json.dumps(out))
     """#

@@ -21,13 +21,11 @@ struct ServeRangeTests {
     run("playing", lambda: {k: v for k, v in c.status().items() if k in ("state", "duration")})
     run("current", lambda: c.rangeid(i, "0.1:0.2"))
     elapsed = []
-    deadline = time.time() + 10
-    while time.time() < deadline:
+    def ended():
         s = c.status()
-        if s["state"] == "stop":
-            break
-        elapsed.append(float(s.get("elapsed", "0")))
-        time.sleep(0.05)
+        elapsed.append(float(s.get("elapsed", "0")) if s["state"] != "stop" else 0)
+        return s["state"] == "stop"
+    until("the ranged entry to end", ended)
     out["elapsed"] = max(elapsed) if elapsed else -1
     out["state"] = c.status()["state"]
     print(json.dumps(out))

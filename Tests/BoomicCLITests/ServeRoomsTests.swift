@@ -17,7 +17,7 @@ struct ServeRoomsTests {
     b.moveoutput("wav:" + wav)
     b.add("Miles Quartet/Blue Sketches")
     b.play()
-    time.sleep(0.5)
+    until("the kitchen's output to get sound", lambda: os.path.exists(wav) and os.path.getsize(wav) > 44)
     run("kitchen", lambda: (b.status()["partition"], b.status()["state"], b.status()["playlistlength"]))
     run("default", lambda: (a.status()["partition"], a.status()["state"], a.status()["playlistlength"]))
     run("outputs", lambda: [(o["outputname"], o["outputenabled"]) for o in b.outputs()])
@@ -85,8 +85,7 @@ struct ServeRoomsTests {
     out["awake"] = threads()
     # The last client leaves the stopped room: it goes back to sleep, its player's two threads end.
     d.partition("default")
-    deadline = time.time() + 10
-    while threads() > out["awake"] - 2 and time.time() < deadline: time.sleep(0.05)
+    until("the room's player threads to end", lambda: threads() <= out["awake"] - 2)
     out["asleep"] = threads()
     out["partitions"] = [p["partition"] for p in c.listpartitions()]
     print(json.dumps(out))
@@ -140,17 +139,17 @@ struct ServeRoomsTests {
     others = [connect() for _ in range(2 * (os.cpu_count() or 1) + 1)]
     for line in ["newpartition Kitchen", "partition Kitchen", "moveoutput \"wav:" + fifo + "\"", "add \"Miles Quartet\"", "play"]:
         ask(mover, line)
-    time.sleep(1)  # the pipe is full: the kitchen's output waits in a write
+    until("the pipe to fill: the kitchen's output waits in a write", output_waits)
     mover.sendall(b"moveoutput null\nstatus\n")  # the kitchen's player stops: it waits for the output
-    time.sleep(0.2)
+    # The move waits for the output as long as nobody reads: no answer comes in this time.
+    out["moverAnsweredBefore"] = bool(select.select([mover], [], [], 0.2)[0])
     out["others"] = [ask(s, "ping") for s in others]
-    out["moverAnsweredBefore"] = bool(select.select([mover], [], [], 0)[0])
+    out["moverAnsweredBefore"] |= bool(select.select([mover], [], [], 0)[0])
     def drain():
-        while True:
-            try:
-                if not os.read(reader, 65536): time.sleep(0.01)
-            except BlockingIOError: time.sleep(0.01)
-            except OSError: return
+        # A descriptor that writes too, so that the pipe never reads as ended while the
+        # output reopens it: every read waits for data.
+        both = os.open(fifo, os.O_RDWR)
+        while True: os.read(both, 65536)
     threading.Thread(target=drain, daemon=True).start()
     got = b""
     while got.count(b"OK\n") < 2: got += mover.recv(65536)
@@ -178,7 +177,7 @@ struct ServeRoomsTests {
     /// every player after). SIGTERM during a move waits for it, so the room's state is saved (it
     /// exited at once, and the state saved before came back).
     static let changesDuringAMove = RunningServer.pythonPrelude + #"""
-    import socket
+    import select, socket
     def connect():
         s = socket.create_connection(("127.0.0.1", port)); s.settimeout(20); s.recv(64); return s
     def ask(s, line):
@@ -187,12 +186,14 @@ struct ServeRoomsTests {
         return got.decode()
     def status(s):
         return dict(l.split(": ", 1) for l in ask(s, "status").splitlines() if ": " in l)
+    fifo = sys.argv[2]
     a, mover, c = connect(), connect(), connect()
     ask(a, "add \"Miles Quartet/Blue Sketches\""); ask(a, "play")
-    time.sleep(1.5)
+    until("the pipe to fill: default's output waits in a write", output_waits)
     ask(a, "newpartition Kitchen"); ask(mover, "partition Kitchen")
     mover.sendall(b"moveoutput null\n")  # default restarts: its player takes 3 s to leave its output
-    time.sleep(0.3)
+    # The move under way: it answers after the 3 s the output is given, not in this time.
+    out["movedAtOnce"] = bool(select.select([mover], [], [], 0.3)[0])
     out["add"] = ask(c, "add \"Old Timer\"").strip()
     out["random"] = ask(c, "random 1").strip()
     out["moved"] = mover.recv(64).decode().strip()
@@ -201,10 +202,10 @@ struct ServeRoomsTests {
     # The output that hung is switched off: the new player did not open it again.
     out["fifoEnabled"] = ask(c, "outputs").split("outputid: 2\n")[1].split("outputenabled: ")[1][0]
     ask(c, "enableoutput 2")  # on again: default's player hangs on it again
-    time.sleep(0.5)
     ask(mover, "partition default")
     mover.sendall(b"moveoutput null\n")  # default restarts again; SIGTERM comes meanwhile
-    time.sleep(0.3)
+    # The move under way, as above, when the script ends and the test sends SIGTERM.
+    out["movingAtTheEnd"] = not select.select([mover], [], [], 0.3)[0]
     print(json.dumps(out), flush=True)
     """#
 
@@ -223,11 +224,13 @@ struct ServeRoomsTests {
         let (box, fifo, reader) = try Self.pipeBox()
         defer { close(reader) }
         var server: RunningServer? = try RunningServer(box, extra: ["--output", "null", "--output", "wav:" + box.root + "/a.wav", "--output", "wav:" + fifo])
-        let out = try #require(try server!.pythonJSON(Self.changesDuringAMove) as? [String: String])
-        #expect(out["add"] == "OK" && out["random"] == "OK" && out["moved"] == "OK", "\(out)")
-        let expected = try #require(Int(out["length"] ?? ""))
-        #expect(expected > 3 && out["randomOn"] == "1", "the changes made during the move were lost: \(out)")
-        #expect(out["fifoEnabled"] == "0" && server!.serverLog.contains("output wav:\(fifo) hangs and is disabled"),
+        let out = try #require(try server!.pythonJSON(Self.changesDuringAMove, fifo) as? [String: Any])
+        #expect(out["movedAtOnce"] as? Bool == false && out["movingAtTheEnd"] as? Bool == true, "\(out)")
+        let text = out.compactMapValues { $0 as? String }
+        #expect(text["add"] == "OK" && text["random"] == "OK" && text["moved"] == "OK", "\(out)")
+        let expected = try #require(Int(text["length"] ?? ""))
+        #expect(expected > 3 && text["randomOn"] == "1", "the changes made during the move were lost: \(out)")
+        #expect(text["fifoEnabled"] == "0" && server!.serverLog.contains("output wav:\(fifo) hangs and is disabled"),
                 "\(out)\n\(server!.serverLog)")
         #expect(server!.stop(within: 30) == 0, "\(server!.serverLog)")
         server = try RunningServer(box, extra: ["--output", "null"])
@@ -244,18 +247,19 @@ struct ServeRoomsTests {
                                           check: ([String: Any], String) -> Void = { _, _ in },
                                           sourceLocation: SourceLocation = #_sourceLocation) throws {
         let script = RunningServer.pythonPrelude + #"""
-        import os
-        wav = sys.argv[2]
+        wav, fifo = sys.argv[2], sys.argv[3]
         c = mpd.MPDClient(); c.timeout = 20; c.connect("127.0.0.1", port)
         c.add("Miles Quartet/Blue Sketches"); c.repeat(1); c.play()
-        time.sleep(1.5)  # the pipe is full: the room waits with it
-        frozen = os.path.getsize(wav); time.sleep(0.5)
+        until("the pipe to fill: the room waits with it", output_waits)
+        frozen = os.path.getsize(wav)
+        time.sleep(0.5)  # the wait is the test: the file does not grow meanwhile
         out["frozen"] = os.path.getsize(wav) == frozen
 
         """# + letGo + #"""
 
-        grown = os.path.getsize(wav); time.sleep(1)
-        out["playsOn"] = os.path.getsize(wav) > grown and c.status()["state"] == "play"
+        grown = os.path.getsize(wav)
+        until("the room to play on on its file", lambda: os.path.getsize(wav) > grown + 44100)
+        out["playsOn"] = c.status()["state"] == "play"
         out["enabled"] = [o["outputenabled"] for o in c.outputs()]
         print(json.dumps(out))
         """#
@@ -264,7 +268,7 @@ struct ServeRoomsTests {
         let wav = box.root + "/a.wav"
         let server = try RunningServer(box, extra: ["--output", "wav:" + wav, "--output", "wav:" + fifo])
         defer { _ = server.stop(within: 30) }
-        let out = try #require(try server.pythonJSON(script, wav) as? [String: Any], sourceLocation: sourceLocation)
+        let out = try #require(try server.pythonJSON(script, wav, fifo) as? [String: Any], sourceLocation: sourceLocation)
         #expect(out["frozen"] as? Bool == true, "the hung pipe holds the room: \(out)", sourceLocation: sourceLocation)
         #expect(out["playsOn"] as? Bool == true && out["enabled"] as? [String] == ["1", "0"], "\(out)\n\(server.serverLog)",
                 sourceLocation: sourceLocation)
@@ -283,9 +287,7 @@ struct ServeRoomsTests {
     /// frozen with its time standing and nothing said why.
     @Test func anOutputThatHangsByItselfIsSwitchedOff() throws {
         try Self.playsOnWithoutTheHungPipe(#"""
-            deadline = time.time() + 20
-            while time.time() < deadline and c.outputs()[1]["outputenabled"] == "1": time.sleep(0.2)
-            time.sleep(0.5)  # the room's player is being replaced
+            until("the watchdog to switch the pipe off", lambda: c.outputs()[1]["outputenabled"] == "0", timeout=20)
             """#, logged: { "output wav:\($0) hangs (a call has not returned in 5 s) and is disabled: room default plays on without it" })
     }
 
@@ -296,11 +298,12 @@ struct ServeRoomsTests {
     /// that was fine). Played again, the new player hangs on the full pipe in turn.
     @Test func aPausedRoomsReenabledOutputIsNotTakenForHung() throws {
         try Self.playsOnWithoutTheHungPipe(#"""
-            deadline = time.time() + 20
-            while time.time() < deadline and c.outputs()[1]["outputenabled"] == "1": time.sleep(0.2)
-            time.sleep(0.5)  # the room's player is being replaced
-            c.pause(); time.sleep(0.3); c.enableoutput(1)
-            time.sleep(7)
+            until("the watchdog to switch the pipe off", lambda: c.outputs()[1]["outputenabled"] == "0", timeout=20)
+            until("the room's new player to play", lambda: c.status()["state"] == "play")
+            c.pause()
+            until("the room to pause", lambda: c.status()["state"] == "pause")
+            c.enableoutput(1)
+            time.sleep(7)  # the wait is the test: past the 5-s hang limit, the output stays on
             out["stillEnabled"] = c.outputs()[1]["outputenabled"]
             c.disableoutput(1); c.play()
             """#, logged: { "output wav:\($0) hangs (a call has not returned in 5 s) and is disabled" }, check: { out, log in
@@ -342,10 +345,9 @@ struct ServeRoomsTests {
         var server: RunningServer? = try RunningServer(box, extra: ["--output", "null", "--output", "wav:" + fifo])
         #expect(try server!.mpc("add", "Miles Quartet/Blue Sketches").succeeded)
         #expect(try server!.mpc("play").succeeded)
-        Thread.sleep(forTimeInterval: 0.5)
+        try waitUntil("the output to write to its pipe") { Watch.pipeHasData(reader) }
         close(reader)  // the next write fails: Broken pipe
-        let deadline = Date().addingTimeInterval(10)
-        while !server!.serverLog.contains("failed and is disabled"), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        try? waitUntil("the server to log the failed output") { server!.serverLog.contains("failed and is disabled") }
         #expect(server!.serverLog.contains("output wav:\(fifo) failed and is disabled"), "\(server!.serverLog)")
         #expect(server!.stop(within: 30) == 0)
         server = try RunningServer(box, extra: ["--output", "null", "--output", "wav:" + fifo])

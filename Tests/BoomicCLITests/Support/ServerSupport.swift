@@ -28,11 +28,12 @@ final class RunningServer {
     /// Waits (up to 10 s) for `process` to accept connections on `port`; throws `failure()`
     /// when it exits first or the time runs out.
     static func waitUntilListening(_ port: Int, _ process: Process, failure: () -> String) throws {
-        let deadline = Date().addingTimeInterval(10)
-        while !accepts(port) {
-            guard process.isRunning, Date() < deadline else { throw ChildProcess.LaunchError(description: failure()) }
-            Thread.sleep(forTimeInterval: 0.05)
+        do {
+            try waitUntil("a listener on \(port)") { !process.isRunning || accepts(port) }
+        } catch {
+            throw ChildProcess.LaunchError(description: "\(error): " + failure())
         }
+        guard process.isRunning else { throw ChildProcess.LaunchError(description: failure()) }
     }
 
     deinit {
@@ -52,11 +53,36 @@ final class RunningServer {
                              environment: ["MPD_HOST": nil, "MPD_PORT": nil])
     }
 
+    /// The scripts' `waitUntil`: `until(what, condition, timeout=10)` returns once `condition()`
+    /// holds and ends the script with `timed out after … waiting for WHAT` when it does not; and
+    /// `output_waits()`, whether a thread of the server (`SERVER_PID`, which `python` sets)
+    /// waits in a write to a full pipe, as a `wav:` output on a pipe nobody reads comes to
+    /// (`Watch.waitsInPipeWrite`). Scripts wait on these, never on a fixed time.
+    static let pythonWaits = #"""
+    import os, sys, time
+    def until(what, condition, timeout=10):
+        deadline = time.monotonic() + timeout
+        while not condition():
+            if time.monotonic() > deadline:
+                sys.exit("timed out after %g s waiting for %s" % (timeout, what))
+            time.sleep(0.01)  # the poll's pause, between two looks at the event
+    def output_waits(pid=None):
+        pid = pid or int(os.environ["SERVER_PID"])
+        for task in os.listdir("/proc/%d/task" % pid):
+            try:
+                with open("/proc/%d/task/%s/wchan" % (pid, task)) as f:
+                    if f.read().endswith("pipe_write"): return True
+            except OSError:
+                pass
+        return False
+
+    """#
+
     /// What every python-mpd2 script starts with: the imports, the port (argv[1]), `out` (printed
-    /// as JSON at the end by the script) and `run(name, f)`, which keeps f's result or its
-    /// `CommandError` text under `name`.
-    static let pythonPrelude = #"""
-    import json, sys, time, threading, mpd
+    /// as JSON at the end by the script), `run(name, f)`, which keeps f's result or its
+    /// `CommandError` text under `name`, and the waits of `pythonWaits`.
+    static let pythonPrelude = pythonWaits + #"""
+    import json, threading, mpd
     port = int(sys.argv[1])
     out = {}
     def run(name, f):
@@ -67,13 +93,54 @@ final class RunningServer {
 
     """#
 
+    /// What an idle client is told, with a sync point instead of a time window (after the
+    /// prelude): `watch.told(action, settled)` puts `watch` in `idle`, runs `action`, waits
+    /// until `settled()` (the status the action leads to), then sends a message on a channel
+    /// that `watch` follows, and gives every subsystem its idles answered before that message,
+    /// in order, one per `changed:` line, going back to `idle` after each answer as
+    /// `mpc idleloop` does (the events earlier actions left pending are taken first, the same
+    /// way). `c` is a python-mpd2 client for the actions.
+    static let pythonIdleWatch = #"""
+    import socket
+    c = mpd.MPDClient(); c.connect("127.0.0.1", port)
+    class IdleWatch:
+        def __init__(self):
+            self.s = socket.create_connection(("127.0.0.1", port)); self.s.recv(100)
+            self.ask(b"subscribe sync")
+        def ask(self, line):
+            self.s.sendall(line + b"\n")
+            return self.answer()
+        def answer(self):
+            b = b""
+            while not (b.endswith(b"OK\n") or b"ACK [" in b): b += self.s.recv(4096)
+            return b.decode()
+        def until_marker(self, idling=False):
+            got = []
+            while "message" not in got:
+                if not idling: self.s.sendall(b"idle\n")
+                idling = False
+                got += [l.split(": ", 1)[1] for l in self.answer().splitlines() if l.startswith("changed: ")]
+            self.ask(b"readmessages")
+            return [x for x in got if x != "message"]
+        def told(self, action, settled=lambda: True):
+            c.sendmessage("sync", "before"); self.until_marker()
+            self.s.sendall(b"idle\n")
+            action()
+            until("the action's change to show in status", settled)
+            c.sendmessage("sync", "after")
+            return self.until_marker(idling=True)
+    watch = IdleWatch()
+
+    """#
+
     /// Runs a python3 script with the port as its argument (python-mpd2 tests, raw sockets).
     func python(_ script: String, _ arguments: String...) throws -> ProcessRun { try python(script, arguments) }
 
     private func python(_ script: String, _ arguments: [String]) throws -> ProcessRun {
         let path = box.root + "/client-\(UUID().uuidString.prefix(6)).py"
         try script.write(toFile: path, atomically: true, encoding: .utf8)
-        return try ChildProcess.run("/usr/bin/python3", [path, String(port)] + arguments)
+        return try ChildProcess.run("/usr/bin/python3", [path, String(port)] + arguments,
+                                    environment: ["SERVER_PID": String(process.processIdentifier)])
     }
 
     /// Runs a python3 script that prints JSON (the prelude's `out`), requires it to succeed
@@ -99,9 +166,7 @@ final class RunningServer {
     /// SIGTERM, and the exit status if the server ended within `seconds`; else SIGKILL, and nil.
     func stop(within seconds: Double) -> Int32? {
         kill(process.processIdentifier, SIGTERM)
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        guard !process.isRunning else {
+        guard (try? waitUntil("the server to exit", timeout: .seconds(seconds)) { !process.isRunning }) != nil else {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             return nil
@@ -125,6 +190,22 @@ final class RunningServer {
         }
         guard bound else { throw ChildProcess.LaunchError(description: "no free port") }
         return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Whether a server accepts connections on the local socket at `path`.
+    static func accepts(socket path: String) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, b) in bytes.enumerated() { raw[i] = b }
+        }
+        return withUnsafePointer(to: &address) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0 }
+        }
     }
 
     private static func accepts(_ port: Int) -> Bool {

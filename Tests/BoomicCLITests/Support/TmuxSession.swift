@@ -1,3 +1,4 @@
+import BoomicTestSupport
 import Foundation
 
 /// A detached tmux session running one command on a terminal of a given size: how the tests
@@ -27,13 +28,16 @@ struct TmuxSession {
 
     /// The screen once `condition` holds, or nil after `timeout`.
     func waitForScreen(timeout: TimeInterval = 5, _ condition: (String) -> Bool) throws -> String? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            let s = try screen()
-            if condition(s) { return s }
-            Thread.sleep(forTimeInterval: 0.05)
+        var shown = ""
+        do {
+            try waitUntil("the screen to show what is awaited", timeout: .seconds(timeout), every: .milliseconds(50)) {
+                shown = try screen()
+                return condition(shown)
+            }
+        } catch is WaitTimedOut {
+            return nil
         }
-        return nil
+        return shown
     }
 
     @discardableResult
