@@ -103,8 +103,7 @@ struct ServePythonTests {
     run("command_list", lambda: len(c.command_list_end()))
     got = {}
     t = threading.Thread(target=lambda: got.update(idle=c.idle("options")))
-    t.start()
-    time.sleep(0.3)
+    t.start()  # sent before or after the change, the idle answers it: kept since c connected
     c2 = mpd.MPDClient(); c2.connect("127.0.0.1", port); c2.random(0); c2.disconnect()
     t.join(5)
     out["idle"] = got.get("idle", "still waiting")
@@ -125,30 +124,22 @@ struct ServePythonTests {
     /// What each change tells an idle client, as MPD tells it: `playlist` only when the
     /// queue's entries change (not for play, pause or an option, which made clients refetch the
     /// queue), and a rating `sticker`, not `database` (on which clients reload their library).
-    static let idle = RunningServer.pythonPrelude + #"""
-    import socket
-    c = mpd.MPDClient(); c.connect("127.0.0.1", port)
-    d = socket.create_connection(("127.0.0.1", port)); d.recv(100)
-    def idle_for(seconds, action=lambda: None):
-        """idle, the action, a wait, noidle: the subsystems the idle answered."""
-        d.sendall(b"idle\n"); time.sleep(0.1); action(); time.sleep(seconds); d.sendall(b"noidle\n")
-        b = b""
-        while not b.endswith(b"OK\n"): b += d.recv(4096)
-        return {l.split(": ", 1)[1] for l in b.decode().splitlines() if l.startswith("changed: ")}
-    def told(action):
-        idle_for(0.3)                                   # what earlier changes left pending
-        return sorted(idle_for(1.0, action) | idle_for(0.3))
+    static let idle = RunningServer.pythonPrelude + RunningServer.pythonIdleWatch + #"""
+    def told(action, settled=lambda: True, expect=()):
+        return sorted(set(watch.told(action, settled, expect)))
     uri = "Miles Quartet/Blue Sketches/01 So Modal.flac"
     out["add"] = told(lambda: c.add("Miles Quartet/Blue Sketches"))
     out["random"] = told(lambda: c.random(1))
     out["repeat"] = told(lambda: c.repeat(1))
     out["crossfade"] = told(lambda: c.crossfade(2))
-    out["play"] = told(lambda: c.play(0))
-    out["pause"] = told(lambda: c.pause(1))
+    out["play"] = told(lambda: c.play(0), lambda: c.status()["state"] == "play")
+    out["pause"] = told(lambda: c.pause(1), lambda: c.status()["state"] == "pause")
     out["move"] = told(lambda: c.move(0, 2))
-    out["rating"] = told(lambda: c.sticker_set("song", uri, "rating", "6"))
-    out["own_sticker"] = told(lambda: c.sticker_set("song", uri, "playCount", "2"))
-    out["stop"] = told(lambda: c.stop())
+    # A sticker is told after its commit, which the answer does not wait for: the sync point
+    # is its idle event.
+    out["rating"] = told(lambda: c.sticker_set("song", uri, "rating", "6"), expect=["sticker"])
+    out["own_sticker"] = told(lambda: c.sticker_set("song", uri, "playCount", "2"), expect=["sticker"])
+    out["stop"] = told(lambda: c.stop(), lambda: c.status()["state"] == "stop")
     out["clear"] = told(lambda: c.clear())
     out["disable"] = told(lambda: c.disableoutput(0))
     out["enable"] = told(lambda: c.enableoutput(0))
@@ -157,8 +148,10 @@ struct ServePythonTests {
     def play_short():
         c.clear(); c.add("Edge Case Orchestra/Strange Titles"); c.play(0)
     c.random(0); c.repeat(0)
-    idle_for(0.3)
-    out["played"] = sorted(idle_for(2.5, play_short) | idle_for(0.3))
+    def counted():
+        try: return c.sticker_get("song", "Edge Case Orchestra/Strange Titles/01 Live_Dead.flac", "playcount") == "1"
+        except mpd.CommandError: return False
+    out["played"] = told(play_short, lambda: counted() and c.status().get("song") == "1")
     out["playcount"] = [c.sticker_get("song", "Edge Case Orchestra/Strange Titles/01 Live_Dead.flac", "playcount")]
     print(json.dumps(out))
     """#
@@ -203,32 +196,32 @@ struct ServePythonTests {
     /// A skip, a stop, a resume tell an idle client `player` once, as MPD does (a skip told it
     /// three times: the command, the song's end, the next one's start), and a `clear` while
     /// stopped tells `playlist` alone, even of an empty queue; watched as `mpc idleloop` watches.
-    static let skips = RunningServer.pythonPrelude + #"""
-    import subprocess
-    c = mpd.MPDClient(); c.connect("127.0.0.1", port)
-    def told(action):
-        loop = subprocess.Popen(["mpc", "--host", "127.0.0.1", "--port", str(port), "idleloop"], stdout=subprocess.PIPE, text=True)
-        time.sleep(0.4); action(); time.sleep(0.5)
-        loop.kill()  # SIGKILL: the test runner's blocked signals are inherited
-        return loop.communicate()[0].split()
-    c.add("Miles Quartet"); c.play(0)  # songs of 2 s: none ends by itself in a window
-    out["next"] = told(c.next)
-    out["previous"] = told(c.previous)
-    out["stop"] = told(c.stop)
-    out["clear"] = told(c.clear)
+    static let skips = RunningServer.pythonPrelude + RunningServer.pythonIdleWatch + #"""
+    told = watch.told
+    st = c.status
+    c.add("Miles Quartet"); c.play(0)  # songs of 2 s: none ends by itself while one is watched
+    until("the first song to play", lambda: st()["state"] == "play")
+    out["next"] = told(c.next, lambda: st().get("song") == "1")
+    out["previous"] = told(c.previous, lambda: st().get("song") == "0")
+    out["stop"] = told(c.stop, lambda: st()["state"] == "stop")
+    out["clear"] = told(c.clear, lambda: st()["playlistlength"] == "0")
     out["clear of nothing"] = told(c.clear)
     c.add("Miles Quartet"); c.play(0); c.pause(1); c.seek(1, 0.5)
-    out["resume"] = told(lambda: c.pause(0))
+    until("the seek to land", lambda: st().get("song") == "1" and st()["state"] == "pause")
+    out["resume"] = told(lambda: c.pause(0), lambda: st()["state"] == "play")
     c.pause(1)
-    out["next while paused"] = told(c.next)  # plays the next song, as MPD does: one change
+    until("the pause", lambda: st()["state"] == "pause")
+    # Plays the next song, as MPD does: one change.
+    out["next while paused"] = told(c.next, lambda: st().get("song") == "2" and st()["state"] == "play")
     c.stop(); v = int(c.status()["volume"])
     out["same volume"] = told(lambda: c.setvol(v))
     # A song that ends by itself: its end and the next one's start are one change, told once.
     c.clear(); c.add("Edge Case Orchestra/Strange Titles")  # songs of 1 s
-    loop = subprocess.Popen(["mpc", "--host", "127.0.0.1", "--port", str(port), "idleloop", "player"], stdout=subprocess.PIPE, text=True)
-    time.sleep(0.3); c.play(0); time.sleep(1.5)  # the start, and the change at 1 s
-    loop.kill()
-    out["song change"] = loop.communicate()[0].split()
+    watch.told(lambda: None)
+    # The song change shows in `status` before idle clients are told it (the player's events
+    # reach them through a poll): the sync point is a little way into the second song.
+    second = lambda: st().get("song") == "1" and float(st().get("elapsed", "0")) >= 0.3
+    out["song change"] = [x for x in told(lambda: c.play(0), second) if x == "player"]
     print(json.dumps(out))
     """#
 
@@ -260,9 +253,7 @@ struct ServePythonTests {
     static let failure = RunningServer.pythonPrelude + #"""
     c = mpd.MPDClient(); c.connect("127.0.0.1", port)
     c.clear(); c.add(sys.argv[2]); c.play(0)
-    for _ in range(50):
-        if c.status()["state"] == "stop": break
-        time.sleep(0.1)
+    until("the player to fail on the damaged song", lambda: "error" in c.status())
     st = c.status()
     out["status"] = [st.get("state"), st.get("song"), st.get("error")]
     out["current"] = c.currentsong().get("file")
@@ -292,7 +283,8 @@ struct ServePythonTests {
     /// it, its encoder's delay and padding left out (the list said 2.038 s, `status` 2.000).
     static let mp3Length = RunningServer.pythonPrelude + #"""
     c = mpd.MPDClient(); c.connect("127.0.0.1", port)
-    c.clear(); c.add("Motörhead-ish/Ace of Spätz/01 Øverkill.mp3"); c.play(0); time.sleep(0.3)
+    c.clear(); c.add("Motörhead-ish/Ace of Spätz/01 Øverkill.mp3"); c.play(0)
+    until("the mp3 to play", lambda: float(c.status().get("elapsed", "0")) > 0)
     out["listed"] = c.playlistinfo()[0]["duration"]
     out["found"] = c.find("title", "Øverkill")[0]["duration"]
     out["playing"] = c.status()["duration"]

@@ -93,19 +93,21 @@ final class RunningServer {
 
     """#
 
-    /// What an idle client is told, with a sync point instead of a time window (after the
-    /// prelude): `watch.told(action, settled)` puts `watch` in `idle`, runs `action`, waits
-    /// until `settled()` (the status the action leads to), then sends a message on a channel
-    /// that `watch` follows, and gives every subsystem its idles answered before that message,
-    /// in order, one per `changed:` line, going back to `idle` after each answer as
-    /// `mpc idleloop` does (the events earlier actions left pending are taken first, the same
-    /// way). `c` is a python-mpd2 client for the actions.
+    /// What an idle client is told, with sync points instead of a time window (after the
+    /// prelude): `watch.told(action, settled, expect)` puts `watch` in `idle`, runs `action`,
+    /// waits until `settled()` (the status the action leads to) and until the subsystems in
+    /// `expect` have been told (for changes no status shows, a sticker's), then sends a message
+    /// on a channel that `watch` follows, and gives every subsystem its idles answered before
+    /// that message, in order, one per `changed:` line, going back to `idle` after each answer
+    /// as `mpc idleloop` does (the events earlier actions left pending are taken first, the
+    /// same way). `c` is a python-mpd2 client for the actions.
     static let pythonIdleWatch = #"""
     import socket
     c = mpd.MPDClient(); c.connect("127.0.0.1", port)
     class IdleWatch:
         def __init__(self):
             self.s = socket.create_connection(("127.0.0.1", port)); self.s.recv(100)
+            self.s.settimeout(10)
             self.ask(b"subscribe sync")
         def ask(self, line):
             self.s.sendall(line + b"\n")
@@ -119,16 +121,22 @@ final class RunningServer {
             while "message" not in got:
                 if not idling: self.s.sendall(b"idle\n")
                 idling = False
-                got += [l.split(": ", 1)[1] for l in self.answer().splitlines() if l.startswith("changed: ")]
+                got += self.changed()
             self.ask(b"readmessages")
             return [x for x in got if x != "message"]
-        def told(self, action, settled=lambda: True):
+        def changed(self):
+            return [l.split(": ", 1)[1] for l in self.answer().splitlines() if l.startswith("changed: ")]
+        def told(self, action, settled=lambda: True, expect=()):
             c.sendmessage("sync", "before"); self.until_marker()
             self.s.sendall(b"idle\n")
             action()
             until("the action's change to show in status", settled)
+            got = []
+            while not set(expect) <= set(got):
+                got += self.changed()
+                self.s.sendall(b"idle\n")
             c.sendmessage("sync", "after")
-            return self.until_marker(idling=True)
+            return got + self.until_marker(idling=True)
     watch = IdleWatch()
 
     """#
