@@ -35,6 +35,8 @@ enum Fault {
                                              directory: box.root, stdout: capture + ".out", stderr: capture + ".err")
         let start = Date()
         let deadline = start.addingTimeInterval(delay)
+        // The wait is the test: a kill at a moment drawn from the seed, or at the event `when`
+        // looks for, checked often so the kill lands close to it.
         while Date() < deadline && process.isRunning {
             if let when, when() { break }
             Thread.sleep(forTimeInterval: when == nil ? min(0.005, max(0, deadline.timeIntervalSinceNow)) : 0.001)
