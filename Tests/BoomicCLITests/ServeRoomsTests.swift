@@ -202,6 +202,7 @@ struct ServeRoomsTests {
     # The output that hung is switched off: the new player did not open it again.
     out["fifoEnabled"] = ask(c, "outputs").split("outputid: 2\n")[1].split("outputenabled: ")[1][0]
     ask(c, "enableoutput 2")  # on again: default's player hangs on it again
+    until("default's player to hang on the pipe again", lambda: output_waits(threads=2))
     ask(mover, "partition default")
     mover.sendall(b"moveoutput null\n")  # default restarts again; SIGTERM comes meanwhile
     # The move under way, as above, when the script ends and the test sends SIGTERM.

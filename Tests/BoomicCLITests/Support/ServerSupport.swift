@@ -55,9 +55,9 @@ final class RunningServer {
 
     /// The scripts' `waitUntil`: `until(what, condition, timeout=10)` returns once `condition()`
     /// holds and ends the script with `timed out after … waiting for WHAT` when it does not; and
-    /// `output_waits()`, whether a thread of the server (`SERVER_PID`, which `python` sets)
-    /// waits in a write to a full pipe, as a `wav:` output on a pipe nobody reads comes to
-    /// (`Watch.waitsInPipeWrite`). Scripts wait on these, never on a fixed time.
+    /// `output_waits(threads=1)`, whether so many threads of the server (`SERVER_PID`, which
+    /// `python` sets) wait in a write to a full pipe, as a `wav:` output on a pipe nobody reads
+    /// comes to (`Watch.waitsInPipeWrite`; a write left behind by a replaced player counts). Scripts wait on these, never on a fixed time.
     static let pythonWaits = #"""
     import os, sys, time
     def until(what, condition, timeout=10):
@@ -66,15 +66,15 @@ final class RunningServer {
             if time.monotonic() > deadline:
                 sys.exit("timed out after %g s waiting for %s" % (timeout, what))
             time.sleep(0.01)  # the poll's pause, between two looks at the event
-    def output_waits(pid=None):
-        pid = pid or int(os.environ["SERVER_PID"])
+    def output_waits(threads=1):
+        pid, waiting = int(os.environ["SERVER_PID"]), 0
         for task in os.listdir("/proc/%d/task" % pid):
             try:
                 with open("/proc/%d/task/%s/wchan" % (pid, task)) as f:
-                    if f.read().endswith("pipe_write"): return True
+                    waiting += f.read().endswith("pipe_write")
             except OSError:
                 pass
-        return False
+        return waiting >= threads
 
     """#
 
