@@ -88,9 +88,8 @@ import Testing
                                             environment: ["XDG_DATA_HOME": box.root + "/xdg"])
         // Stopped once chapter 2 has played a little: its second of output is in the file.
         let chapter2 = Self.samples(2500) * 4 + 44 + 44_100 * 4
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline, ((try? FileManager.default.attributesOfItem(atPath: out))?[.size] as? Int ?? 0) < chapter2 {
-            usleep(20_000)
+        try waitUntil("a second of chapter 2 in the output", timeout: .seconds(20)) {
+            ((try? FileManager.default.attributesOfItem(atPath: out))?[.size] as? Int ?? 0) >= chapter2
         }
         kill(player.processIdentifier, SIGTERM)
         player.waitUntilExit()

@@ -1,3 +1,4 @@
+import BoomicTestSupport
 import Foundation
 import Testing
 
@@ -47,13 +48,13 @@ import Testing
     static func waitForReplacement(of path: String, while running: Running) -> Bool {
         var first = stat()
         guard stat(path, &first) == 0 else { return false }
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline && running.process.isRunning {
+        var replaced = false
+        try? waitUntil("\(path) replaced", timeout: .seconds(20), every: .milliseconds(1)) {
             var now = stat()
-            if stat(path, &now) == 0 && now.st_ino != first.st_ino { return true }
-            Thread.sleep(forTimeInterval: 0.001)
+            replaced = stat(path, &now) == 0 && now.st_ino != first.st_ino
+            return replaced || !running.process.isRunning
         }
-        return false
+        return replaced
     }
 
     /// The lines a write may print when another write replaced a file under it: refusals

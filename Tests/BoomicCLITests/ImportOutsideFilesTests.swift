@@ -29,8 +29,7 @@ import Testing
         let process = try ChildProcess.start(box.executable, ["--library", box.library] + arguments,
                                              environment: ["XDG_DATA_HOME": box.root + "/xdg"], directory: box.root,
                                              stdout: out + ".out", stderr: out + ".err")
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        try? waitUntil("boomic to finish", timeout: .milliseconds(Int(seconds * 1000))) { !process.isRunning }
         guard !process.isRunning else {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()

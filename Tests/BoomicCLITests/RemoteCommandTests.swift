@@ -65,10 +65,9 @@ import Testing
         let fake = try ChildProcess.start("/usr/bin/python3", [script], stdout: out)
         defer { if fake.isRunning { kill(fake.processIdentifier, SIGKILL) } }
         var port = ""
-        let deadline = Date().addingTimeInterval(5)
-        while port.isEmpty, Date() < deadline {
+        try waitUntil("the fake server's port") {
             port = ((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-            Thread.sleep(forTimeInterval: 0.02)
+            return !port.isEmpty
         }
         let run = try box.boomic(["status", "--server", "127.0.0.1:\(port)"])
         #expect(run.status == 1 && run.errorLines == ["Error: 127.0.0.1:\(port) is MPD 0.23.5, not Boomic; pass --server or set BOOMIC_SERVER"], "\(run)")

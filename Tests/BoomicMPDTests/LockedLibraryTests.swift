@@ -164,12 +164,10 @@ import Testing
             Self.send(client, "sticker set song \"\(songs[0].path.dropFirst(dir.count + 1))\" rating 8\n")
             close(client)
             holder.release()
-            let deadline = Date().addingTimeInterval(10)
-            while library.snapshot.basis[songs[0].id]?.rating != 4, Date() < deadline {
+            try waitUntil("the commit to land after its client left") {
                 library.refreshNow()
-                usleep(10_000)
+                return library.snapshot.basis[songs[0].id]?.rating == 4
             }
-            #expect(library.snapshot.basis[songs[0].id]?.rating == 4, "the commit landed after its client left")
         }
     }
 

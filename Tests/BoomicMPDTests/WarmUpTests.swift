@@ -9,15 +9,6 @@ import Testing
 /// current: at start, and after a change to songs, for the snapshot no newer change replaced,
 /// with what clients used of the snapshot before it.
 @Suite struct WarmUpTests {
-    /// Waits (up to 10 s, polling) for `condition`; whether it came true.
-    static func eventually(_ condition: () -> Bool) -> Bool {
-        for _ in 0..<1_000 {
-            if condition() { return true }
-            usleep(10_000)
-        }
-        return condition()
-    }
-
     @Test func columnsAreReadyBeforeAnyoneAsks() throws {
         try withTemporaryDirectory { dir in
             let session = try LibrarySession.open(at: dir, create: true, client: .init(command: "test", version: "0"))
@@ -31,7 +22,8 @@ import Testing
             _ = try session.commit(kind: .import, message: nil) { _ in (songs.map(Assertion.addSong), "add") }
             let library = ServerLibrary(session: session, folders: [dir])
             let wanted: Set<String> = ["Album", "AlbumArtist", "Artist", "Date", "Genre"]
-            #expect(Self.eventually { wanted.isSubset(of: library.snapshot.indexes.builtColumns) },
+            try waitUntil("the columns built") { wanted.isSubset(of: library.snapshot.indexes.builtColumns) }
+            #expect(wanted.isSubset(of: library.snapshot.indexes.builtColumns),
                     "built at start: \(library.snapshot.indexes.builtColumns)")
 
             // What a client used (`find album X`, `search any W`, `list composer`) is made again
@@ -46,8 +38,8 @@ import Testing
             library.refreshNow()
             let after = library.snapshot
             #expect(after.head == 2)
-            #expect(Self.eventually { wanted.union(["Composer"]).isSubset(of: after.indexes.builtColumns) }, "\(after.indexes.builtColumns)")
-            #expect(Self.eventually { after.indexes.builtIndexes == [.album] && after.indexes.hasAnyFieldText })
+            try waitUntil("the columns built again, Composer too: \(after.indexes.builtColumns)") { wanted.union(["Composer"]).isSubset(of: after.indexes.builtColumns) }
+            try waitUntil("the album index and the any-field text") { after.indexes.builtIndexes == [.album] && after.indexes.hasAnyFieldText }
             #expect(after.indexes.index(.album)["Renamed"] == [songs[0].id])
         }
     }

@@ -27,7 +27,7 @@ import Testing
         try room.perform(.add(fixture.songs, at: .end))
         try room.perform(.play(nil))
         #expect(started.wait(timeout: .now() + 10) == .success)
-        #expect(eventually { room.status.position >= 10 })
+        try waitUntil("the room to play 10 s in") { room.status.position >= 10 }
         return (room.status.sound.speed, room.status.position)
     }
 

@@ -37,7 +37,7 @@ import Testing
         gate.release()
         #expect(started.wait(timeout: .now() + 10) == .success)
         // The engine's report reached the teller before the command's word.
-        #expect(eventually { told.count(.player) == 1 })
+        try waitUntil("player told once") { told.count(.player) == 1 }
         let after = try #require(call.settle())
         #expect(after.queue.state == .playing)
         #expect(told.count(.player) == 1, "\(told.changes)")

@@ -20,7 +20,7 @@ import Testing
                               warn: { _ in })
         let room = try #require(station.player("default"))
         defer { room.quit() }
-        #expect(eventually { (try? store.load())?.queue.entries.map(\.song) == fixture.songs })
+        try waitUntil("the queue saved") { (try? store.load())?.queue.entries.map(\.song) == fixture.songs }
         #expect(try store.load()?.volume == nil, "a front that keeps no volume saves none")
     }
 

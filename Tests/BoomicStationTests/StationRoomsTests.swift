@@ -96,7 +96,7 @@ import Testing
         let room = try #require(station.player("default"))
         try room.perform(.add(fixture.songs, at: .end))
         try room.perform(.play(nil))
-        #expect(eventually { station.isInCall(output: 0) })
+        try waitUntil("the output in a call") { station.isInCall(output: 0) }
         #expect(ticker.fire())  // the call is first seen
         clock.advance(Station.hangLimit - .milliseconds(1))
         #expect(ticker.fire())

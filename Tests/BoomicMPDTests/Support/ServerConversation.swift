@@ -45,8 +45,7 @@ enum ServerConversation {
             try channel.pipeline.syncOperations.addHandlers(outbound(channel) + [MPDConnectionHandler(server: server, client: client)])
             try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 6600)).wait()
             if playerSettled, let engine = rooms.player("default")?.engine {
-                let deadline = Date().addingTimeInterval(5)
-                while engine.statusVersion == 0, Date() < deadline { usleep(2_000) }
+                try waitUntil("the player's first turn") { engine.statusVersion > 0 }
             }
             try channel.writeInbound(ByteBuffer(string: input))
             // Work run at once off the loop (a commit) answers through the loop.
