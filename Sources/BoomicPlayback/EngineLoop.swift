@@ -86,13 +86,12 @@ final class EngineLoop {
 
     private var tracks: [Track] = []
     private var nextSegment = 1
+    /// The fronts' changes taken so far (`EngineChannel.Shared.generation`).
+    private var seenGeneration = 0
     /// The format of the last marker sent to the output, and whether its answer is awaited.
     private var sinkWanted: PCMFormat?
     private var awaitingFormat = false
     private var outputFormat: PCMFormat?
-    /// What `publishStatus` last published: an unchanged status (stopped, paused) is not
-    /// published again, so fronts can tell a change by `EngineChannel.version` alone.
-    private var lastPublished: PlaybackStatus?
     private var outputFailed = false
     private var failuresInARow = 0
     /// The last song that failed, until one plays (`PlaybackStatus.failure`).
@@ -163,25 +162,9 @@ final class EngineLoop {
         if queue.state != .stopped { startCurrent() }
         setPaused(queue.state == .paused)
         while true {
-            let messages = channel.inbox.withLock { m in defer { m.removeAll() }; return m }
-            for (i, message) in messages.enumerated() {
-                switch message {
-                case let .command(command): perform(command)
-                case let .applied(receipt):
-                    publishStatus()
-                    receipt.carriedOut.store(true, ordering: .releasing)
-                    receipt.done.signal()
-                case .quit:
-                    shutDown()
-                    // What came after the quit is not carried out: its senders hear so at once.
-                    let late = channel.inbox.withLock { m in
-                        channel.closed.store(true, ordering: .releasing)
-                        defer { m.removeAll() }
-                        return m
-                    }
-                    for case let .applied(receipt) in messages[(i + 1)...] + late { receipt.done.signal() }
-                    return
-                }
+            if catchUp() {
+                shutDown()
+                return
             }
             takeNegotiation()
             followOutput()
@@ -202,8 +185,9 @@ final class EngineLoop {
                 // slot and answer from the output wakes the thread: it sleeps, as MPD does, where
                 // a 50 ms poll woke a server with nothing to do 20 times a second.
                 let patience: DispatchTimeInterval = queue.state == .playing ? .milliseconds(50) : .seconds(2)
+                let seen = seenGeneration
                 SampleRing.wait(on: ring.engineWake, flag: ring.engineWaiting, timeout: patience) {
-                    !channel.inbox.withLock(\.isEmpty)
+                    channel.shared.withLock { $0.generation != seen }
                 }
             }
         }
@@ -211,10 +195,47 @@ final class EngineLoop {
 
     // MARK: commands
 
+    /// Takes what the fronts changed since the last look: each waiting command after the queue
+    /// as it stood when it came, then the queue as it is. True when the engine is to quit.
+    private func catchUp() -> Bool {
+        let (generation, latest, work, playAsked, quit) = channel.shared.withLock { s in
+            defer {
+                s.work.removeAll()
+                s.playAsked = false
+            }
+            return (s.generation, s.queue, s.work, s.playAsked, s.quit)
+        }
+        guard generation != seenGeneration else { return quit }
+        seenGeneration = generation
+        if playAsked { awaitingPlay = false }
+        for w in work {
+            adopt(w.queue)
+            perform(w.command)
+        }
+        adopt(latest)
+        return quit
+    }
+
+    /// A move of the decode thread's own (a song finished, the queue stopped), made on the queue
+    /// the fronts see, when `applies` still holds once the fronts' changes are taken.
+    private func move(_ command: QueueCommand, if applies: () -> Bool = { true }) {
+        while applies() {
+            let made = channel.shared.withLock { s -> Bool in
+                // Only on the queue this thread plays: a front's change comes first.
+                guard s.generation == seenGeneration else { return false }
+                queue.apply(command)
+                s.queue = queue
+                return true
+            }
+            if made { return }
+            _ = catchUp()
+        }
+    }
+
     private func perform(_ command: PlaybackCommand) {
         switch command {
-        case let .queue(c): apply(c)
-        case .previous: apply(.previous(elapsed: heardPosition().seconds))
+        case let .queue(c): adopt(queue.applying(c))
+        case .previous: adopt(queue.applying(.previous(elapsed: heardPosition().seconds)))
         case let .seek(to: seconds): seek(to: seconds)
         case let .seekBy(delta): seek(to: heardPosition().seconds + delta)
         case let .sleep(after: seconds):
@@ -236,12 +257,13 @@ final class EngineLoop {
         }
     }
 
-    private func apply(_ command: QueueCommand) {
-        if case .play = command { awaitingPlay = false }
+    /// Plays `newer`, the queue as a front changed it: what is heard ends (a skip, a stop) when
+    /// its entry is no longer current, the look-ahead goes when it no longer follows.
+    private func adopt(_ newer: PlayQueue) {
         let before = queue
-        queue = queue.applying(command)
+        guard newer != before else { return }
+        queue = newer
         if queue.state != .stopped { awaitingPlay = false }
-        guard queue != before else { return }
         let moved = queue.current != before.current || queue.starts != before.starts
         if moved || (queue.state == .stopped && before.state != .stopped) {
             endHeard(queue.state == .stopped && !moved ? .stopped : .skipped)
@@ -350,7 +372,7 @@ final class EngineLoop {
         guard q.state == .playing, let next = q.current, let entry = q.entry(next) else { return }
         if failuresInARow > max(1, queue.entries.count) {
             emit(.warning("nothing in the queue could be played"))
-            queue.apply(.stop)
+            move(.stop)
             return
         }
         startTrack(entry: next, starts: q.starts, song: entry.song, at: nil)
@@ -719,7 +741,7 @@ final class EngineLoop {
         case let .failure(error):
             outputFailed = true
             emit(.failed(error))
-            queue.apply(.stop)
+            move(.stop)
             tracks.removeAll()
         }
     }
@@ -769,17 +791,19 @@ final class EngineLoop {
                                     duration: t.expectedDuration, reason: t.cut ? .quit : .finished,
                                     speed: t.speed, endedEarly: t.endedEarly && !t.cut)))
             }
+            // Unless a front moved the queue elsewhere meanwhile (then it plays on from there).
+            let stillCurrent = { self.queue.current == t.entry && self.queue.starts == t.starts }
             if t.cut {
-                queue.apply(.stop)
+                move(.stop, if: stillCurrent)
                 sleep = nil
                 continue
             }
             if t.failed, queue.current == t.entry, queue.upNext == nil {
                 // Nothing follows a song that failed: stop on it, as MPD stays on the song whose
                 // `error:` it shows, rather than leave no song current.
-                queue.apply(.stop)
+                move(.stop, if: { stillCurrent() && self.queue.upNext == nil })
             } else {
-                queue.apply(.finished)
+                move(.finished, if: stillCurrent)
             }
             if let next = tracks.first, queue.current != next.entry || queue.starts != next.starts {
                 flush() // the queue moved elsewhere meanwhile: start where it is now
@@ -844,11 +868,12 @@ final class EngineLoop {
                                     // Only where playback stopped on it: a song skipped on the way
                                     // (or opened early for a gapless join) is no error to show.
                                     failure: queue.state == .stopped ? failure : nil)
-        guard status != lastPublished else { return }
-        lastPublished = status
-        channel.published.withLock { $0 = status }
-        // After the store: a front that reads this version then the status sees at least it.
-        channel.version.add(1, ordering: .releasing)
+        channel.shared.withLock { s in
+            // Behind a front's change, this status would undo it: the next turn catches up first.
+            guard s.generation == seenGeneration else { return }
+            s.failure = failure
+            channel.publish(status, in: &s)
+        }
     }
 
     private func shutDown() {

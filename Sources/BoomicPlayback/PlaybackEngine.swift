@@ -20,18 +20,32 @@ public final class PlaybackEngine: Sendable {
     /// Starts the engine's threads. The queue plays at once if its state is `playing`; `resume`
     /// starts its entry at that frame (the rest of the queue plays from songs' starts).
     ///
+    /// While `threads` has as many decode threads left behind as its limit (each stuck in a
+    /// call that never returned), the engine is refused: it starts no thread, reports
+    /// `failed` with the reason and ends its events, and takes no commands.
+    ///
     /// - Parameter sink: handed over to the output thread, which alone uses it from now on.
     public init(queue: PlayQueue, resume: ResumePoint? = nil,
                 sink: sending any AudioSink, realtime: Bool = false, sound: SoundSettings = SoundSettings(),
+                threads: LeftBehindThreads = .process,
                 songs: @escaping @Sendable (SongID) -> PlayableSong?) {
         // An output that takes samples at once is woken per batch of slots, not per slot.
         let ring = SampleRing(slotCount: 24, slotCapacity: EngineLoop.framesPerSlot * 8,
                               wakeBatch: sink.isPaced || realtime ? 1 : 20)
         self.ring = ring
-        let channel = EngineChannel(status: PlaybackStatus(queue: queue))
+        let channel = EngineChannel(status: PlaybackStatus(queue: queue), threads: threads)
         self.channel = channel
         let (stream, continuation) = AsyncStream.makeStream(of: PlaybackEvent.self, bufferingPolicy: .unbounded)
         events = stream
+        guard threads.hasRoom else {
+            let reason = "\(threads.count) players are left behind stuck in a file's open or an output; no new one starts until one returns"
+            continuation.yield(.failed(AudioError(path: sink.name, reason: reason)))
+            try? sink.close()
+            continuation.finish()
+            channel.askQuit()
+            channel.threadFinished()
+            return
+        }
         let handOver = HandOver(sink)
         let thread = Thread {
             let loop = EngineLoop(queue: queue, resume: resume, ring: ring, sink: handOver.take(),
@@ -39,57 +53,44 @@ public final class PlaybackEngine: Sendable {
                                   channel: channel)
             loop.run()
             continuation.finish()
-            channel.finished.store(true, ordering: .releasing)
-            channel.done.signal()
+            channel.threadFinished()
         }
         thread.name = "boomic-decode"
         thread.start()
     }
 
-    /// Queues a command; it takes effect on the decode thread's next turn (within milliseconds).
+    /// Carries out a command as `perform` does, without the status.
     public func send(_ command: PlaybackCommand) {
-        channel.inbox.withLock { $0.append(.command(command)) }
-        ring.engineWake.signal()
+        perform([command])
     }
 
-    /// Carries out `commands` and returns the status right after them: for a front whose next
-    /// request must see their effect (an MPD client's `add` then `playlistinfo`). Waits for the
-    /// decode thread's next turn, a millisecond or so.
+    /// Carries out `commands` and returns the status with their effect, at once, on the
+    /// caller's thread, whatever the decode thread is doing (a decoder's open may stall for
+    /// minutes on a sleeping disk). Queue commands change the queue here; what needs the decoder
+    /// (the song to play, a seek, the sound) is done by the decode thread when it is free, and
+    /// its effect on the queue (the current entry, the state) is in the status already.
     @discardableResult
     public func perform(_ commands: [PlaybackCommand]) -> PlaybackStatus {
         performIfRunning(commands) ?? status
     }
 
-    /// `perform`, or nil when the engine quit before it carried the commands out (a front that
-    /// replaces its engine, as the server's `moveoutput` does, then gives them to the next one).
+    /// `perform`, or nil when the engine quit before it (a front that replaces its engine, as
+    /// the server's `moveoutput` does, then gives the commands to the next one).
     public func performIfRunning(_ commands: [PlaybackCommand]) -> PlaybackStatus? {
-        guard let call = call(commands) else { return nil }
-        // Bounded, so a front never hangs on an engine that has stopped taking turns.
-        guard call.wait(upTo: .seconds(2)), call.isCarriedOut else { return nil }
+        guard let status = channel.take(commands) else { return nil }
+        if !commands.isEmpty { ring.engineWake.signal() }
         return status
     }
 
-    /// Hands `commands` to the decode thread, once; nil when the engine has quit (nothing was
-    /// handed over). The call tells when the decode thread has taken them (`EngineCall`): a
-    /// front that must not wait long (the server's event loops) waits a little and, if the
-    /// thread is busy (a decoder's open stalled on a sleeping disk), waits for the same call
-    /// elsewhere, never sending the commands again.
+    /// `perform`, as a call that is already carried out; nil when the engine has quit (nothing
+    /// was taken). Kept for fronts written when commands waited for the decode thread.
     public func call(_ commands: [PlaybackCommand]) -> EngineCall? {
-        let receipt = EngineChannel.Receipt()
-        let taken = channel.inbox.withLock { inbox -> Bool in
-            // Under the inbox's lock, as the quit closes it: nothing slips in after the last look.
-            guard !channel.closed.load(ordering: .acquiring) else { return false }
-            inbox += commands.map { .command($0) }
-            inbox.append(.applied(receipt))
-            return true
-        }
-        guard taken else { return nil }
-        ring.engineWake.signal()
-        return EngineCall(receipt)
+        guard performIfRunning(commands) != nil else { return nil }
+        return EngineCall()
     }
 
-    /// The engine as of its last turn.
-    public var status: PlaybackStatus { channel.published.withLock { $0 } }
+    /// The engine as last published: by the decode thread at each turn, and by each command.
+    public var status: PlaybackStatus { channel.shared.withLock(\.status) }
 
     /// Goes up each time `status` changes (not while it stays the same: stopped, paused), so a
     /// front may keep what it made from a status until this moves. Read it before `status`:
@@ -100,73 +101,45 @@ public final class PlaybackEngine: Sendable {
     /// Stops playback (the current song ends with reason `quit`), closes the output and returns
     /// the final status, queue and position included, for the state file.
     ///
-    /// An output that does not let go within `patience` (a sound card hung in a write, a pipe
-    /// nobody reads) is left behind with the engine's threads, so that a front can still save
-    /// and stop (SIGTERM waited for it forever): the status is then the last one published,
-    /// `hasStopped` stays false, and `events` end only if the output ever lets go.
+    /// A decode thread that does not finish within `patience` (stuck in a file's open, or
+    /// behind an output that does not let go: a sound card hung in a write, a pipe nobody
+    /// reads) is left behind, so that a front can still save and stop (SIGTERM waited for it
+    /// forever): the output is told to stop, the status is the last one published, `hasStopped`
+    /// stays false, `events` end only if the thread ever returns, and the thread counts in
+    /// `LeftBehindThreads` until then. Commands after the quit are not taken.
     @discardableResult
     public func quit(patience: DispatchTimeInterval = .seconds(3)) -> PlaybackStatus {
-        channel.inbox.withLock { $0.append(.quit) }
+        channel.askQuit()
         ring.engineWake.signal()
         if channel.done.wait(timeout: .now() + patience) == .success {
             channel.done.signal() // a second quit returns at once
+        } else {
+            channel.leaveBehind()
+            // The device is let go even while the decode thread is stuck (its own quit does
+            // the same once it returns).
+            ring.quit.store(true, ordering: .releasing)
+            ring.outputWake.signal()
         }
         return status
     }
 
     /// Whether the engine's threads have finished (after `quit`): its `events` have ended.
     public var hasStopped: Bool { channel.finished.load(ordering: .acquiring) }
+
+    /// Decode threads left behind by quits in this process, not yet returned.
+    public static var threadsLeftBehind: Int { LeftBehindThreads.process.count }
 }
 
-/// Commands handed to the engine once (`PlaybackEngine.call`): carried out, dropped by the
-/// engine's quit, or still waiting for the decode thread's turn.
+/// Commands handed to the engine once (`PlaybackEngine.call`). They are carried out when the
+/// call returns (queue changes at once, the decoder's part when the decode thread is free).
 public final class EngineCall: Sendable {
-    private let receipt: EngineChannel.Receipt
+    init() {}
 
-    init(_ receipt: EngineChannel.Receipt) { self.receipt = receipt }
+    /// True at once: the call was carried out when it was made.
+    public func wait(upTo patience: DispatchTimeInterval) -> Bool { true }
 
-    /// Waits up to `patience` for the decode thread to take the call; true once it has (the
-    /// commands carried out, or dropped by a quit: `isCarriedOut` tells which). Any number of
-    /// waits, one after the other or at once, see it taken.
-    public func wait(upTo patience: DispatchTimeInterval) -> Bool {
-        guard receipt.done.wait(timeout: .now() + patience) == .success else { return false }
-        receipt.done.signal()  // for the next wait
-        return true
-    }
-
-    /// The commands were carried out (read after `wait` said the call was taken).
-    public var isCarriedOut: Bool { receipt.carriedOut.load(ordering: .acquiring) }
-}
-
-/// What the engine object and its decode thread share: commands in, status out.
-@usableFromInline final class EngineChannel: Sendable {
-    enum Message: Sendable {
-        case command(PlaybackCommand)
-        /// Publish the status now and signal: the commands before it have been carried out.
-        case applied(Receipt)
-        case quit
-    }
-
-    /// What `perform` waits on: signalled when the commands before it were carried out, or
-    /// when the engine quit without them.
-    final class Receipt: Sendable {
-        let done = DispatchSemaphore(value: 0)
-        let carriedOut = Atomic<Bool>(false)
-    }
-
-    /// Set, under the inbox's lock, when the decode thread has taken its last message.
-    let closed = Atomic<Bool>(false)
-
-    let inbox = Mutex<[Message]>([])
-    let published: Mutex<PlaybackStatus>
-    /// Counts changes of `published`.
-    @usableFromInline let version = Atomic<Int>(0)
-    /// Signalled when the decode thread has finished.
-    let done = DispatchSemaphore(value: 0)
-    /// Set just before `done` is first signalled.
-    let finished = Atomic<Bool>(false)
-
-    init(status: PlaybackStatus) { published = Mutex(status) }
+    /// The commands were carried out.
+    public var isCarriedOut: Bool { true }
 }
 
 /// Carries a value that is not `Sendable` from the thread that made it to the one thread that

@@ -1,0 +1,154 @@
+import BoomicCore
+import Dispatch
+import Synchronization
+
+/// What the engine object and its decode thread share: the queue, which a front changes at once
+/// on its own thread, the player's commands waiting for the decode thread, and the status.
+///
+/// One lock guards it all, so that a front's change and the decode thread's own moves (a song
+/// finished, the queue stopped) never interleave: the decode thread makes a move only when it
+/// has taken every change a front made before it (`generation`).
+@usableFromInline final class EngineChannel: Sendable {
+    /// A command that needs the decode thread (a seek, the sound, the sleep timer), with the
+    /// queue as it stood when it was given: the thread takes the queue up to there first, so
+    /// that `play 3` then `seek 20` seeks in song 3.
+    struct Work: Sendable {
+        let command: PlaybackCommand
+        let queue: PlayQueue
+    }
+
+    struct Shared: Sendable {
+        /// The queue, as fronts see it and the decode thread plays it once it has caught up.
+        var queue: PlayQueue
+        /// Counts the fronts' changes (queue edits, work, the quit): the decode thread has
+        /// caught up when it has seen this one.
+        var generation = 0
+        var work: [Work] = []
+        /// `play` was asked since the decode thread last looked (it may not change the queue).
+        var playAsked = false
+        var quit = false
+        /// Set with `quit`: nothing more is taken.
+        var closed = false
+        var status: PlaybackStatus
+        /// The decode thread's last failure, shown while the queue is stopped.
+        var failure: PlaybackFailure?
+    }
+
+    let shared: Mutex<Shared>
+    /// Counts changes of `shared.status`.
+    @usableFromInline let version = Atomic<Int>(0)
+    /// Signalled when the decode thread has finished.
+    let done = DispatchSemaphore(value: 0)
+    /// Set just before `done` is first signalled.
+    let finished = Atomic<Bool>(false)
+    /// `running`, `finished` or `leftBehind`: the quit that gives up on the thread and the
+    /// thread's own end settle which came first, so it is counted out exactly once.
+    let lifecycle = Atomic<Int>(Lifecycle.running)
+    let threads: LeftBehindThreads
+
+    enum Lifecycle {
+        static let running = 0, finished = 1, leftBehind = 2
+    }
+
+    init(status: PlaybackStatus, threads: LeftBehindThreads) {
+        shared = Mutex(Shared(queue: status.queue, status: status))
+        self.threads = threads
+    }
+
+    /// Publishes `status` when it differs from the one published (the lock held).
+    func publish(_ status: PlaybackStatus, in shared: inout Shared) {
+        guard status != shared.status else { return }
+        shared.status = status
+        // After the store: a front that reads this version then the status sees at least it.
+        version.add(1, ordering: .releasing)
+    }
+
+    /// Carries out `commands` on the queue at once and records those that need the decode
+    /// thread (with the queue as it stood when they came); the status with their effect, or nil
+    /// once the engine has quit. The decode thread catches up when it is free.
+    func take(_ commands: [PlaybackCommand]) -> PlaybackStatus? {
+        shared.withLock { s -> PlaybackStatus? in
+            guard !s.closed else { return nil }
+            guard !commands.isEmpty else { return s.status }
+            var status = s.status
+            for command in commands {
+                let before = s.queue
+                switch command {
+                case let .queue(c):
+                    if case .play = c { s.playAsked = true }
+                    s.queue.apply(c)
+                case .previous:
+                    // How far in, as last heard: past 3 s the song restarts, else the one before.
+                    s.queue.apply(.previous(elapsed: status.position))
+                case let .sound(given):
+                    status.sound = given
+                    s.work.append(Work(command: command, queue: s.queue))
+                case .seek, .seekBy, .sleep:
+                    s.work.append(Work(command: command, queue: s.queue))
+                }
+                let moved = s.queue.current != before.current || s.queue.starts != before.starts
+                if moved || (s.queue.state == .stopped && before.state != .stopped) {
+                    // What the decode thread shows once it has thrown the song away: the queue's
+                    // entry, from its start, until the song it opens says more.
+                    status.entry = s.queue.current
+                    status.play = nil
+                    status.position = 0
+                    status.frame = 0
+                    status.duration = nil
+                    status.sourceFormat = nil
+                }
+            }
+            s.generation += 1
+            status.queue = s.queue
+            status.failure = s.queue.state == .stopped ? s.failure : nil
+            publish(status, in: &s)
+            return s.status
+        }
+    }
+
+    /// Asks the decode thread to quit; nothing more is taken.
+    func askQuit() {
+        shared.withLock { s in
+            s.quit = true
+            s.closed = true
+            s.generation += 1
+        }
+    }
+
+    /// The decode thread has finished: counted out of the threads left behind if it was one.
+    func threadFinished() {
+        if lifecycle.exchange(Lifecycle.finished, ordering: .acquiringAndReleasing) == Lifecycle.leftBehind {
+            threads.reclaim()
+        }
+        finished.store(true, ordering: .releasing)
+        done.signal()
+    }
+
+    /// A quit gave up waiting for the thread: counted as left behind until it finishes.
+    func leaveBehind() {
+        if lifecycle.compareExchange(expected: Lifecycle.running, desired: Lifecycle.leftBehind,
+                                     ordering: .acquiringAndReleasing).exchanged {
+            threads.leave()
+        }
+    }
+}
+
+/// Decode threads a quit left behind (stuck in a file's open, or behind an output that does not
+/// let go), counted for the whole process: a call stuck in the kernel cannot be cancelled, so
+/// each keeps its thread until the call returns. Beyond `limit` no new engine starts.
+public final class LeftBehindThreads: Sendable {
+    /// The process's count, which every engine uses unless a test gives its own.
+    public static let process = LeftBehindThreads(limit: 4)
+
+    public let limit: Int
+    private let left = Atomic<Int>(0)
+
+    public init(limit: Int) { self.limit = limit }
+
+    /// Threads left behind that have not finished yet.
+    public var count: Int { left.load(ordering: .acquiring) }
+    /// Whether a new engine may start.
+    var hasRoom: Bool { count < limit }
+    func leave() { left.add(1, ordering: .acquiringAndReleasing) }
+    func reclaim() { left.subtract(1, ordering: .acquiringAndReleasing) }
+}
