@@ -13,69 +13,6 @@ final class EngineLoop {
     /// Decoding steps per turn of the loop, at most.
     static let blocksPerTurn = 4
 
-    /// One song being decoded, from where it started or was sought to: one `segment` of the ring.
-    struct Track {
-        let segment: Int
-        let entry: PlayQueue.EntryID
-        /// The queue's `starts` when this play began: tells a restart of the same entry apart.
-        let starts: Int
-        /// The play this segment is part of: kept across seeks, and across a resume.
-        let key: PlayKey
-        let song: SongID
-        var decoder: (any AudioDecoder)?
-        /// Nil when the song could not be opened: it then passes as an empty track.
-        let format: PCMFormat?
-        /// The file's length as its decoder reads it.
-        let totalFrames: Int?
-        /// Where the part played begins and ends in the file (a `rangeid`, a CUE track): 0 and
-        /// nil for a whole file. Decoding stops at `lastFrame`; positions count from `firstFrame`.
-        var firstFrame = 0
-        var lastFrame: Int?
-        /// Where the song is known to end (its range's end, else the longer of the decoder's
-        /// length and the library's): ending well before it, the file was cut short.
-        var expectedEnd: Int?
-        /// Decoding ended more than a second before `expectedEnd`.
-        var endedEarly = false
-        /// The song's frame where this segment starts.
-        let startFrame: Int
-        var decodedFrames = 0
-        var warningsSeen = 0
-        var decodeEnded = false
-        /// The output was made ready for this track's format.
-        var prepared = false
-        /// `started` was reported.
-        var announced = false
-        /// Frames heard in earlier segments of this same play (before a seek).
-        var heardBefore = 0
-
-        /// Opened, but the output cannot take it: passes as an empty track like a failed one.
-        var unplayable = false
-        /// From the song's format to the output's, when they differ.
-        var converter: FormatConverter?
-        /// With sound processing on: from the song's format to float at the output's rate and
-        /// channels, and from there to the output's integers (dithered).
-        var toFloat: FormatConverter?
-        var fromFloat: FormatConverter?
-        var replayGain = ReplayGainTags()
-        /// Ended early by the sleep timer.
-        var cut = false
-        /// The output's rate, for turning frames heard into the song's frames.
-        var outputRate: Double?
-        /// The speed this segment is played at, and the frames of output the stretcher still held
-        /// from the song before when it began (heard first, under this segment).
-        var speed = 1.0
-        var carried = 0
-
-        var failed: Bool { format == nil || unplayable }
-        var rate: Double { Double(format?.sampleRate ?? 44_100) }
-        /// The frame after the last one played: the range's end, else the file's.
-        var endFrame: Int? { lastFrame ?? totalFrames }
-        /// The length played, in seconds (of the range, when there is one).
-        var duration: Double? { endFrame.map { Double(max(0, $0 - firstFrame)) / rate } }
-        /// The length the song is known to have, for counting its play.
-        var expectedDuration: Double? { (expectedEnd ?? endFrame).map { Double(max(0, $0 - firstFrame)) / rate } }
-    }
-
     private var queue: PlayQueue
     private var resume: ResumePoint?
     private let ring: SampleRing
@@ -84,7 +21,7 @@ final class EngineLoop {
     private let channel: EngineChannel
     private let outputDone = DispatchSemaphore(value: 0)
 
-    private var tracks: [Track] = []
+    private var tracks: [EngineTrack] = []
     private var nextSegment = 1
     /// The fronts' changes taken so far (`EngineChannel.Shared.generation`).
     private var seenGeneration = 0
@@ -105,29 +42,8 @@ final class EngineLoop {
     /// meanwhile, `idle` read as the end of the queue, and `boomic play` on a loaded machine
     /// quit at once with "nothing playable".)
     private var awaitingPlay: Bool
-    private var scratch: [Int32] = []
-    private var scratchFloat: [Float] = []
-    /// A block in float, at the output's rate and channels, while the processor works on it.
-    private var processing: [Float] = []
-    private var sound: SoundSettings
-    private var processor: SoundProcessor
-    /// SoundTouch, while the speed is not 1; songs flow through it without a break.
-    private var stretcher: TempoStretcher?
-    /// The stretcher's output, swapped with `processing`.
-    private var stretched: [Float] = []
-    private var replayGainDecibels = 0.0
-    /// The current track's samples in the output's format, not yet in the ring (a block may
-    /// fill more than one slot once resampled up), and how many of them went in.
-    private var rendered: [Int32] = []
-    private var renderedFloat: [Float] = []
-    private var renderedTaken = 0
-    /// The volume's gain what is in `rendered` was processed with (1 when unprocessed).
-    private var renderedVolume: Float = 1
-    /// The sleep timer: seconds of audio left to render before the fade ends, and whether it
-    /// has run out (the song being decoded was cut there and nothing more is opened).
-    private var sleep: (left: Double, stopped: Bool)?
-    /// Conversions already reported: each is said once.
-    private var conversionsSaid: Set<String> = []
+    /// The chain that renders the track being decoded.
+    private let renderer: TrackRenderer
 
     init(queue: PlayQueue, resume: ResumePoint?, ring: SampleRing,
          sink: sending any AudioSink, realtime: Bool, sound: SoundSettings, songs: @escaping @Sendable (SongID) -> PlayableSong?,
@@ -138,16 +54,9 @@ final class EngineLoop {
         self.songs = songs
         self.emit = emit
         self.channel = channel
-        self.sound = sound
+        renderer = TrackRenderer(ring: ring, sound: sound, emit: emit)
         awaitingPlay = queue.state == .stopped
-        processor = SoundProcessor(eq: sound.eq, sampleRate: 44_100, channels: 2)
         ring.volume.store(Float(Volume.gain(percent: Double(sound.volume))).bitPattern, ordering: .releasing)
-        processing.reserveCapacity(Self.framesPerSlot * 8 * 4)
-        stretched.reserveCapacity(Self.framesPerSlot * 8 * 4)
-        scratch.reserveCapacity(Self.framesPerSlot * 8)
-        scratchFloat.reserveCapacity(Self.framesPerSlot * 8)
-        rendered.reserveCapacity(Self.framesPerSlot * 8 * 4)
-        renderedFloat.reserveCapacity(Self.framesPerSlot * 8 * 4)
         let handOver = HandOver(sink)
         let outputDone = outputDone
         let thread = Thread {
@@ -239,18 +148,18 @@ final class EngineLoop {
         case let .seek(to: seconds): seek(to: seconds)
         case let .seekBy(delta): seek(to: heardPosition().seconds + delta)
         case let .sleep(after: seconds):
-            sleep = seconds.map { (left: max(0, $0), stopped: false) }
+            renderer.sleep = seconds.map { (left: max(0, $0), stopped: false) }
         case let .sound(given):
             // The front starts from the status, which shows the speed heard (an audiobook's own):
             // only a speed other than that one is a change, and only it becomes the session's.
             var settings = given
-            let speedChanged = settings.speed != (tracks.first?.speed ?? sound.speed)
-            if !speedChanged { settings.speed = sound.speed }
+            let speedChanged = settings.speed != (tracks.first?.speed ?? renderer.sound.speed)
+            if !speedChanged { settings.speed = renderer.sound.speed }
             // Heard at once: the output thread scales what the ring already holds.
             ring.volume.store(Float(Volume.gain(percent: Double(settings.volume))).bitPattern, ordering: .releasing)
-            if settings.eq != sound.eq { processor.setEQ(settings.eq) }
-            sound = settings
-            if let t = tracks.last { processor.setGain(gain(for: t), ramp: true) }
+            if settings.eq != renderer.sound.eq { renderer.processor.setEQ(settings.eq) }
+            renderer.sound = settings
+            if let t = tracks.last { renderer.processor.setGain(renderer.gain(for: t, shuffle: queue.isRandom), ramp: true) }
             // A new speed is heard at once too: what the ring holds is played again from where
             // it is heard, as a seek there does (one speed per segment keeps positions true).
             if speedChanged, let t = tracks.first, !t.failed { seek(to: heardPosition().seconds, speed: settings.speed) }
@@ -320,7 +229,7 @@ final class EngineLoop {
         var decoder: (any AudioDecoder)?
         var start = 0
         var tags = ReplayGainTags()
-        var trackSpeed = speed ?? sound.speed
+        var trackSpeed = speed ?? renderer.sound.speed
         var first = 0, last: Int?, expected: Int?
         if let playable = songs(song) {
             tags = playable.replayGain
@@ -347,7 +256,7 @@ final class EngineLoop {
             emit(.warning("skipped: song \(song) is no longer in the library"))
         }
         let key = key ?? PlayKey(entry: entry, at: Date().timeIntervalSince1970)
-        var track = Track(segment: segment, entry: entry, starts: starts, key: key, song: song, decoder: decoder,
+        var track = EngineTrack(segment: segment, entry: entry, starts: starts, key: key, song: song, decoder: decoder,
                           format: decoder?.format, totalFrames: decoder?.totalFrames, startFrame: start)
         track.heardBefore = heardBefore
         track.announced = announced
@@ -365,7 +274,7 @@ final class EngineLoop {
     /// songs in the ring have played: the gapless hand-over. At most one song ahead of the one
     /// heard, so that a look-ahead the queue no longer wants is always one run of segments.
     private func openLookahead() {
-        guard tracks.count == 1, tracks[0].decodeEnded, sleep?.stopped != true else { return }
+        guard tracks.count == 1, tracks[0].decodeEnded, renderer.sleep?.stopped != true else { return }
         var q = queue
         if q.state == .paused { q.apply(.play(nil)) }
         q.apply(.finished)
@@ -387,9 +296,9 @@ final class EngineLoop {
         q.apply(.finished)
         if q.state == .playing, q.current == tracks[1].entry, q.starts == tracks[1].starts { return }
         ring.skip(segments: tracks[1].segment...tracks[1].segment)
-        stretcher?.clear() // holds the dropped song's start (and the last tens of ms of the one heard)
+        renderer.stretcher?.clear() // holds the dropped song's start (and the last tens of ms of the one heard)
         if awaitingFormat { awaitingFormat = false; sinkWanted = nil }
-        clearRendered() // what is rendered and not yet in the ring is the dropped song's
+        renderer.clearRendered() // what is rendered and not yet in the ring is the dropped song's
         tracks.removeLast()
     }
 
@@ -406,16 +315,10 @@ final class EngineLoop {
         ring.discardRequests.add(1, ordering: .releasing)
         ring.outputWake.signal()
         tracks.removeAll()
-        processor.reset()
-        stretcher?.clear()
+        renderer.processor.reset()
+        renderer.stretcher?.clear()
         if awaitingFormat { awaitingFormat = false; sinkWanted = nil }
-        clearRendered()
-    }
-
-    private func clearRendered() {
-        rendered.removeAll(keepingCapacity: true)
-        renderedFloat.removeAll(keepingCapacity: true)
-        renderedTaken = 0
+        renderer.clearRendered()
     }
 
     // MARK: decoding
@@ -440,7 +343,7 @@ final class EngineLoop {
             if awaitingFormat { return false }
             // With sound processing on, the output is offered float (a wav: file is then 32-bit
             // float); otherwise the song's own format, so that the samples reach it unchanged.
-            let wanted = sound.changesSamples || tracks[i].speed != 1 ? PCMFormat.float(sampleRate: format.sampleRate, channels: format.channels) : format
+            let wanted = renderer.sound.changesSamples || tracks[i].speed != 1 ? PCMFormat.float(sampleRate: format.sampleRate, channels: format.channels) : format
             if sinkWanted == wanted, outputFormat != nil {
                 tracks[i].prepared = true
             } else {
@@ -453,282 +356,37 @@ final class EngineLoop {
             }
         }
         guard let out = outputFormat, let slot = ring.freeSlot() else { return false }
-        if hasRendered(out) {
-            publishRendered(segment: tracks[i].segment, format: out)
+        if renderer.hasRendered(out) {
+            renderer.publishRendered(track: &tracks[i], format: out)
             return true
         }
         guard let decoder = tracks[i].decoder else {
             publishEnd(ofTrack: i)
             return true
         }
-        if tracks[i].outputRate == nil {
-            tracks[i].outputRate = Double(out.sampleRate)
-            if processor.sampleRate != out.sampleRate || processor.channels != out.channels {
-                processor.setFormat(sampleRate: out.sampleRate, channels: out.channels)
-            }
-            processor.setGain(gain(for: tracks[i]), ramp: false)
-            prepareStretcher(track: i, output: out)
-            if out != format {
-                do {
-                    tracks[i].converter = try FormatConverter(from: format, to: out, blockFrames: Self.framesPerSlot)
-                    // Worth saying when it changes the rate, the channels or loses bits; widening
-                    // to float for the sound processor is not.
-                    let lossy = out.sampleRate != format.sampleRate || out.channels != format.channels
-                        || (!out.isFloat && out.bitsPerSample < format.bitsPerSample)
-                    if lossy, conversionsSaid.insert("\(format)>\(out)").inserted {
-                        emit(.warning("converting \(format) to the output's \(out) (from \(decoder.path))"))
-                    }
-                } catch {
-                    emit(.warning("skipped: \(error.description)"))
-                    failed(entry: tracks[i].entry, song: tracks[i].song)
-                    tracks[i].unplayable = true
-                    tracks[i].decoder = nil
-                    return true
-                }
-            }
-        }
-        rendered.removeAll(keepingCapacity: true)
-        renderedFloat.removeAll(keepingCapacity: true)
-        renderedTaken = 0
-        var frames = 0
-        let floatChain = !processor.isIdentity || stretcher != nil
-        renderedVolume = processor.isIdentity ? 1 : Float(Volume.gain(percent: Double(sound.volume)))
-        // The bit-exact path for integer samples: the decoder writes straight into the slot,
-        // 16-bit ones as they are when it can (the output thread widens them; the sleep timer's
-        // fade needs them wide here).
-        let direct = !floatChain && out == format && !format.isFloat
-        var packed = false
-        // A range ends the song at its end, as the file's end would.
-        let left = tracks[i].lastFrame.map { max(0, $0 - tracks[i].startFrame - tracks[i].decodedFrames) }
-        let atEnd = left == 0
-        do {
-            let block = min(Self.framesPerSlot, ring.slotCapacity / format.channels, left ?? .max)
-            let wanted = min(Self.framesPerSlot, left ?? .max)
-            if atEnd {
-                frames = 0
-            } else if direct, format.bitsPerSample == 16, sleep == nil,
-               let n = try decoder.read16(into: UnsafeMutableRawBufferPointer(slot), maxFrames: block) {
-                frames = n
-                packed = true
-            } else if direct {
-                frames = try decoder.read(into: slot, maxFrames: block)
-            } else {
-                frames = floatChain
-                    ? try readProcessed(decoder, track: i, into: out, maxFrames: wanted)
-                    : try read(decoder, format: format, converter: tracks[i].converter, into: out, maxFrames: wanted)
-            }
-        } catch {
-            emit(.warning(error.description))
-        }
-        if frames == 0, !atEnd, let expected = tracks[i].expectedEnd,
-           tracks[i].startFrame + tracks[i].decodedFrames + Int(tracks[i].rate) < expected {
-            tracks[i].endedEarly = true
-        }
-        let warnings = decoder.warnings
-        for w in warnings.dropFirst(tracks[i].warningsSeen).prefix(3) { emit(.warning("\(decoder.path): \(w)")) }
-        tracks[i].warningsSeen = warnings.count
-        tracks[i].decodedFrames += frames
-        if frames == 0 {
-            // The end of the song: the resampler's tail, then the end slot (next turn).
-            if floatChain {
-                processing.removeAll(keepingCapacity: true)
-                tracks[i].toFloat?.flush(into: &processing)
-                // The stretcher's tail waits for the next song (gapless) unless none follows.
-                let last = stretcher != nil && !anotherSongFollows()
-                do { try finishProcessing(track: i, into: out, last: last) } catch { emit(.warning(error.description)) }
-            } else if let c = tracks[i].converter {
-                if out.isFloat { c.flush(into: &renderedFloat) } else { c.flush(into: &rendered) }
-            }
-            tracks[i].decoder = nil
-        }
-        if direct, frames > 0 {
-            publish(slot, samples: frames * out.channels, segment: tracks[i].segment, format: out, packed16: packed)
-        } else if hasRendered(out) {
-            publishRendered(segment: tracks[i].segment, format: out)
-        }
+        let wasUnplayable = tracks[i].unplayable
+        let shuffle = queue.isRandom
+        renderer.render(decoder, track: &tracks[i], slot: slot, format: format, output: out, shuffle: shuffle,
+                        anotherSongFollows: { [count = tracks.count] in anotherSongFollows(count) })
+        if tracks[i].unplayable, !wasUnplayable { failed(entry: tracks[i].entry, song: tracks[i].song) }
         return true
     }
 
-    /// Sets the stretcher up for a track about to be decoded at the output's format: none at
-    /// speed 1 (bit-exact), else one at the output's rate and channels, kept across songs.
-    private func prepareStretcher(track i: Int, output out: PCMFormat) {
-        let speed = tracks[i].speed
-        guard speed != 1 else {
-            stretcher = nil
-            return
-        }
-        if let s = stretcher, s.sampleRate == out.sampleRate, s.channels == out.channels {
-            s.setTempo(speed)
-        } else {
-            stretcher = TempoStretcher(sampleRate: out.sampleRate, channels: out.channels, tempo: speed)
-            if stretcher == nil { emit(.warning("cannot change the speed of \(out); playing at speed 1")) }
-        }
-        if stretcher == nil { tracks[i].speed = 1 }
-        tracks[i].carried = stretcher?.backlogFrames ?? 0
-    }
-
-    /// Whether the queue, as things stand, plays another song after the ones decoded: if not,
-    /// the stretcher's tail is pushed out at the end of the last one.
-    private func anotherSongFollows() -> Bool {
-        guard sleep?.stopped != true else { return false }
+    /// Whether the queue, as things stand, plays another song after the `decoded` ones: if not,
+    /// the stretcher's tail is pushed out at the end of the last one. (Given their count: the
+    /// renderer calls this while it holds the last track.)
+    private func anotherSongFollows(_ decoded: Int) -> Bool {
+        guard renderer.sleep?.stopped != true else { return false }
         var q = queue
         if q.state == .paused { q.apply(.play(nil)) }
-        for _ in tracks { q.apply(.finished) }
+        for _ in 0..<decoded { q.apply(.finished) }
         return q.state == .playing
-    }
-
-    /// Scales a slot by the sleep timer's fade (linear in amplitude over its last seconds) and
-    /// counts it down; at zero the timer has stopped playback.
-    private func fadeForSleep(_ slot: UnsafeMutableBufferPointer<Int32>, samples n: Int, format out: PCMFormat) {
-        guard var timer = sleep, !timer.stopped else { return }
-        let channels = out.channels, rate = Double(out.sampleRate)
-        let frames = n / channels
-        if timer.left - Double(frames) / rate < SleepTimer.fade {
-            for f in 0..<frames {
-                let gain = min(1, max(0, (timer.left - Double(f) / rate) / SleepTimer.fade))
-                for c in 0..<channels {
-                    let i = f * channels + c
-                    if out.isFloat {
-                        let x = Float(bitPattern: UInt32(bitPattern: slot[i]))
-                        slot[i] = Int32(bitPattern: (x * Float(gain)).bitPattern)
-                    } else {
-                        slot[i] = Int32((Double(slot[i]) * gain).rounded())
-                    }
-                }
-            }
-        }
-        timer.left -= Double(frames) / rate
-        timer.stopped = timer.left <= 0
-        sleep = timer
-    }
-
-    /// The linear gain for a song: its ReplayGain (by the mode, the preamp, the peak) times the
-    /// volume's.
-    private func gain(for t: Track) -> Double {
-        let level = ReplayGain.level(mode: sound.replayGain, tags: t.replayGain, shuffle: queue.isRandom,
-                                     preamp: sound.preamp, missing: sound.missing)
-        replayGainDecibels = level.decibels
-        return level.linear * Volume.gain(percent: Double(sound.volume))
-    }
-
-    /// Decodes one block through the sound processor: to float at the output's rate and
-    /// channels, processed in place, then into the output's format (dithered when it is integer).
-    private func readProcessed(_ decoder: any AudioDecoder, track i: Int, into out: PCMFormat, maxFrames: Int) throws(AudioError) -> Int {
-        let format = decoder.format
-        let floatFormat = PCMFormat.float(sampleRate: out.sampleRate, channels: out.channels)
-        if tracks[i].toFloat == nil, format != floatFormat {
-            tracks[i].toFloat = try FormatConverter(from: format, to: floatFormat, blockFrames: Self.framesPerSlot)
-        }
-        processing.removeAll(keepingCapacity: true)
-        let frames: Int
-        if format.isFloat {
-            scratchFloat.removeAll(keepingCapacity: true)
-            frames = try decoder.read(into: &scratchFloat, maxFrames: maxFrames)
-            if let c = tracks[i].toFloat {
-                scratchFloat.withUnsafeBufferPointer { c.convert($0, into: &processing) }
-            } else {
-                processing.append(contentsOf: scratchFloat)
-            }
-        } else {
-            scratch.removeAll(keepingCapacity: true)
-            frames = try decoder.read(into: &scratch, maxFrames: maxFrames)
-            if let c = tracks[i].toFloat { scratch.withUnsafeBufferPointer { c.convert($0, into: &processing) } }
-        }
-        try finishProcessing(track: i, into: out)
-        return frames
-    }
-
-    /// Runs `processing` through the processor (and the stretcher, `last` pushing out its tail)
-    /// and appends it to what the ring takes.
-    private func finishProcessing(track i: Int, into out: PCMFormat, last: Bool = false) throws(AudioError) {
-        processing.withUnsafeMutableBufferPointer { processor.process($0) }
-        if let stretcher {
-            stretched.removeAll(keepingCapacity: true)
-            processing.withUnsafeBufferPointer { stretcher.process($0, into: &stretched) }
-            if last { stretcher.flush(into: &stretched) }
-            swap(&processing, &stretched)
-        }
-        if out.isFloat {
-            renderedFloat.append(contentsOf: processing)
-            return
-        }
-        if tracks[i].fromFloat == nil {
-            tracks[i].fromFloat = try FormatConverter(from: .float(sampleRate: out.sampleRate, channels: out.channels), to: out,
-                                                     blockFrames: Self.framesPerSlot * 4)
-        }
-        processing.withUnsafeBufferPointer { tracks[i].fromFloat!.convert($0, into: &rendered) }
-    }
-
-    /// Decodes one block and puts it, in the output's format, into `rendered`/`renderedFloat`;
-    /// the song's frames read. Few enough that a block converted up in rate still fits the ring's
-    /// slots a turn or two later.
-    private func read(_ decoder: any AudioDecoder, format: PCMFormat, converter: FormatConverter?,
-                      into out: PCMFormat, maxFrames: Int) throws(AudioError) -> Int {
-        let frames: Int
-        if format.isFloat {
-            scratchFloat.removeAll(keepingCapacity: true)
-            frames = try decoder.read(into: &scratchFloat, maxFrames: maxFrames)
-            if let converter {
-                scratchFloat.withUnsafeBufferPointer { b in
-                    if out.isFloat { converter.convert(b, into: &renderedFloat) } else { converter.convert(b, into: &rendered) }
-                }
-            } else {
-                renderedFloat.append(contentsOf: scratchFloat)
-            }
-        } else if let converter {
-            scratch.removeAll(keepingCapacity: true)
-            frames = try decoder.read(into: &scratch, maxFrames: maxFrames)
-            scratch.withUnsafeBufferPointer { b in
-                if out.isFloat { converter.convert(b, into: &renderedFloat) } else { converter.convert(b, into: &rendered) }
-            }
-        } else {
-            // The output's own format (decodeStep sends these straight into a slot instead).
-            frames = try decoder.read(into: &rendered, maxFrames: maxFrames)
-        }
-        return frames
-    }
-
-    /// Whether rendered samples wait for the ring.
-    private func hasRendered(_ out: PCMFormat) -> Bool {
-        renderedTaken < (out.isFloat ? renderedFloat.count : rendered.count)
     }
 
     /// The track's last slot: once the output writes it, the song has been heard to its end.
     private func publishEnd(ofTrack i: Int) {
         ring.publish(.end(ofSegment: tracks[i].segment))
         tracks[i].decodeEnded = true
-    }
-
-    /// Moves the next slot's worth of rendered samples into the ring.
-    private func publishRendered(segment: Int, format out: PCMFormat) {
-        guard let slot = ring.freeSlot() else { return }
-        let perSlot = (ring.slotCapacity / out.channels) * out.channels
-        let total = out.isFloat ? renderedFloat.count : rendered.count
-        let n = min(perSlot, total - renderedTaken)
-        if out.isFloat {
-            renderedFloat.withUnsafeBufferPointer { b in
-                let floats = UnsafeMutableRawPointer(slot.baseAddress!).assumingMemoryBound(to: Float.self)
-                floats.update(from: b.baseAddress! + renderedTaken, count: n)
-            }
-        } else {
-            rendered.withUnsafeBufferPointer { b in slot.baseAddress!.update(from: b.baseAddress! + renderedTaken, count: n) }
-        }
-        renderedTaken += n
-        publish(slot, samples: n, segment: segment, format: out)
-    }
-
-    /// Hands a filled slot to the output (faded first when the sleep timer nears its end).
-    private func publish(_ slot: UnsafeMutableBufferPointer<Int32>, samples n: Int, segment: Int, format out: PCMFormat,
-                         packed16: Bool = false) {
-        if sleep != nil { fadeForSleep(slot, samples: n, format: out) }
-        ring.publish(SlotInfo(segment: segment, frames: n / out.channels, samples: n, endOfTrack: false, prepare: nil,
-                              isFloat: out.isFloat, isPacked16: packed16, volume: renderedVolume))
-        if sleep?.stopped == true, let i = tracks.indices.last {
-            // The timer ran out: the song ends here, unfinished, and nothing follows.
-            clearRendered()
-            tracks[i].decoder = nil
-            tracks[i].cut = true
-        }
     }
 
     private func takeNegotiation() {
@@ -764,7 +422,7 @@ final class EngineLoop {
 
     /// Frames of the output (at its rate) as frames of the song: at another speed, less what
     /// the stretcher carried over from the song before, times the speed.
-    private func songFrames(_ outputFrames: Int, of t: Track) -> Int {
+    private func songFrames(_ outputFrames: Int, of t: EngineTrack) -> Int {
         var frames = Double(outputFrames)
         if t.speed != 1 { frames = max(0, frames - Double(t.carried)) * t.speed }
         if let out = t.outputRate, out != t.rate { frames *= t.rate / out }
@@ -795,7 +453,7 @@ final class EngineLoop {
             let stillCurrent = { self.queue.current == t.entry && self.queue.starts == t.starts }
             if t.cut {
                 move(.stop, if: stillCurrent)
-                sleep = nil
+                renderer.sleep = nil
                 continue
             }
             if t.failed, queue.current == t.entry, queue.upNext == nil {
@@ -859,12 +517,12 @@ final class EngineLoop {
         let t = tracks.first
         let (frame, seconds) = heardPosition()
         // The speed heard: an audiobook's own, while it plays at it.
-        var heard = sound
+        var heard = renderer.sound
         if let t { heard.speed = t.speed }
         let status = PlaybackStatus(queue: queue, entry: t?.entry ?? queue.current, play: t?.key, position: seconds, frame: frame,
                                     duration: t?.duration,
                                     sourceFormat: t?.format, outputFormat: outputFormat, sound: heard,
-                                    replayGainDecibels: replayGainDecibels,
+                                    replayGainDecibels: renderer.replayGainDecibels,
                                     // Only where playback stopped on it: a song skipped on the way
                                     // (or opened early for a gapless join) is no error to show.
                                     failure: queue.state == .stopped ? failure : nil)
