@@ -13,37 +13,37 @@ final class EngineLoop {
     /// Decoding steps per turn of the loop, at most.
     static let blocksPerTurn = 4
 
-    private var queue: PlayQueue
-    private var resume: ResumePoint?
-    private let ring: SampleRing
-    private let songs: @Sendable (SongID) -> PlayableSong?
-    private let emit: (PlaybackEvent) -> Void
-    private let channel: EngineChannel
-    private let outputDone = DispatchSemaphore(value: 0)
+    var queue: PlayQueue
+    var resume: ResumePoint?
+    let ring: SampleRing
+    let songs: @Sendable (SongID) -> PlayableSong?
+    let emit: (PlaybackEvent) -> Void
+    let channel: EngineChannel
+    let outputDone = DispatchSemaphore(value: 0)
 
-    private var tracks: [EngineTrack] = []
-    private var nextSegment = 1
+    var tracks: [EngineTrack] = []
+    var nextSegment = 1
     /// The fronts' changes taken so far (`EngineChannel.Shared.generation`).
-    private var seenGeneration = 0
+    var seenGeneration = 0
     /// The format of the last marker sent to the output, and whether its answer is awaited.
-    private var sinkWanted: PCMFormat?
-    private var awaitingFormat = false
-    private var outputFormat: PCMFormat?
-    private var outputFailed = false
-    private var failuresInARow = 0
+    var sinkWanted: PCMFormat?
+    var awaitingFormat = false
+    var outputFormat: PCMFormat?
+    var outputFailed = false
+    var failuresInARow = 0
     /// The last song that failed, until one plays (`PlaybackStatus.failure`).
-    private var failure: PlaybackFailure?
-    private var failureSerial = 0
+    var failure: PlaybackFailure?
+    var failureSerial = 0
     /// The drain asked for at the end of the queue, and whether `idle` was reported.
-    private var drainAsked = 0
-    private var idle = false
+    var drainAsked = 0
+    var idle = false
     /// Started stopped and not yet asked to play: nothing has ended, so no `idle` is reported.
     /// (A front starts the engine stopped and then sends its settings and `play`; reported
     /// meanwhile, `idle` read as the end of the queue, and `boomic play` on a loaded machine
     /// quit at once with "nothing playable".)
-    private var awaitingPlay: Bool
+    var awaitingPlay: Bool
     /// The chain that renders the track being decoded.
-    private let renderer: TrackRenderer
+    let renderer: TrackRenderer
 
     init(queue: PlayQueue, resume: ResumePoint?, ring: SampleRing,
          sink: sending any AudioSink, realtime: Bool, sound: SoundSettings, songs: @escaping @Sendable (SongID) -> PlayableSong?,
@@ -102,114 +102,12 @@ final class EngineLoop {
         }
     }
 
-    // MARK: commands
-
-    /// Takes what the fronts changed since the last look: each waiting command after the queue
-    /// as it stood when it came, then the queue as it is. True when the engine is to quit.
-    private func catchUp() -> Bool {
-        let (generation, latest, work, playAsked, quit) = channel.shared.withLock { s in
-            defer {
-                s.work.removeAll()
-                s.playAsked = false
-            }
-            return (s.generation, s.queue, s.work, s.playAsked, s.quit)
-        }
-        guard generation != seenGeneration else { return quit }
-        seenGeneration = generation
-        if playAsked { awaitingPlay = false }
-        for w in work {
-            adopt(w.queue)
-            perform(w.command)
-        }
-        adopt(latest)
-        return quit
-    }
-
-    /// A move of the decode thread's own (a song finished, the queue stopped), made on the queue
-    /// the fronts see, when `applies` still holds once the fronts' changes are taken.
-    private func move(_ command: QueueCommand, if applies: () -> Bool = { true }) {
-        while applies() {
-            let made = channel.shared.withLock { s -> Bool in
-                // Only on the queue this thread plays: a front's change comes first.
-                guard s.generation == seenGeneration else { return false }
-                queue.apply(command)
-                s.queue = queue
-                return true
-            }
-            if made { return }
-            _ = catchUp()
-        }
-    }
-
-    private func perform(_ command: PlaybackCommand) {
-        switch command {
-        case let .queue(c): adopt(queue.applying(c))
-        case .previous: adopt(queue.applying(.previous(elapsed: heardPosition().seconds)))
-        case let .seek(to: seconds): seek(to: seconds)
-        case let .seekBy(delta): seek(to: heardPosition().seconds + delta)
-        case let .sleep(after: seconds):
-            renderer.sleep = seconds.map { (left: max(0, $0), stopped: false) }
-        case let .sound(given):
-            // The front starts from the status, which shows the speed heard (an audiobook's own):
-            // only a speed other than that one is a change, and only it becomes the session's.
-            var settings = given
-            let speedChanged = settings.speed != (tracks.first?.speed ?? renderer.sound.speed)
-            if !speedChanged { settings.speed = renderer.sound.speed }
-            // Heard at once: the output thread scales what the ring already holds.
-            ring.volume.store(Float(Volume.gain(percent: Double(settings.volume))).bitPattern, ordering: .releasing)
-            if settings.eq != renderer.sound.eq { renderer.processor.setEQ(settings.eq) }
-            renderer.sound = settings
-            if let t = tracks.last { renderer.processor.setGain(renderer.gain(for: t, shuffle: queue.isRandom), ramp: true) }
-            // A new speed is heard at once too: what the ring holds is played again from where
-            // it is heard, as a seek there does (one speed per segment keeps positions true).
-            if speedChanged, let t = tracks.first, !t.failed { seek(to: heardPosition().seconds, speed: settings.speed) }
-        }
-    }
-
-    /// Plays `newer`, the queue as a front changed it: what is heard ends (a skip, a stop) when
-    /// its entry is no longer current, the look-ahead goes when it no longer follows.
-    private func adopt(_ newer: PlayQueue) {
-        let before = queue
-        guard newer != before else { return }
-        queue = newer
-        if queue.state != .stopped { awaitingPlay = false }
-        let moved = queue.current != before.current || queue.starts != before.starts
-        if moved || (queue.state == .stopped && before.state != .stopped) {
-            endHeard(queue.state == .stopped && !moved ? .stopped : .skipped)
-            flush()
-        } else {
-            dropStaleLookahead()
-        }
-        if queue.state != .stopped, tracks.isEmpty { startCurrent() }
-        setPaused(queue.state == .paused)
-        if queue.state != .stopped { idle = false }
-    }
-
-    /// `seconds` into a song at `rate` as a frame, from 0 to 2^50 (years of audio): a client's
-    /// `seekcur 1e308` or a negative, infinite or NaN time is a place past the end or at the
-    /// start, never a trap in the conversion.
-    static func frame(at seconds: Double, rate: Double) -> Int {
-        let frames = (seconds * rate).rounded()
-        guard frames > 0 else { return 0 } // NaN fails here too
-        return frames < 0x1p50 ? Int(frames) : 1 << 50
-    }
-
-    /// Plays the current song on from `seconds` (at `speed`, else at the speed it plays at).
-    private func seek(to seconds: Double, speed: Double? = nil) {
-        guard let t = tracks.first, !t.failed else { return }
-        let heardFrames = songFrames(heardInFirst().frames, of: t)
-        var frame = t.firstFrame + Self.frame(at: seconds, rate: t.rate)
-        if let end = t.endFrame { frame = min(frame, end) }
-        flush()
-        startTrack(entry: t.entry, starts: t.starts, key: t.key, song: t.song, at: frame,
-                   heardBefore: t.heardBefore + heardFrames, announced: t.announced, speed: speed ?? t.speed)
-    }
 
     // MARK: tracks
 
     /// Starts the queue's current entry afresh (from the song's start, its bookmark, or where
     /// `--resume` left it).
-    private func startCurrent() {
+    func startCurrent() {
         guard let id = queue.current, let entry = queue.entry(id) else { return }
         var at: Int?
         var key: PlayKey?
@@ -222,7 +120,7 @@ final class EngineLoop {
     }
 
     /// - Parameter key: the play this goes on with (a seek, a resume); nil starts a new one.
-    private func startTrack(entry: PlayQueue.EntryID, starts: Int, key: PlayKey? = nil, song: SongID, at frame: Int?,
+    func startTrack(entry: PlayQueue.EntryID, starts: Int, key: PlayKey? = nil, song: SongID, at frame: Int?,
                             heardBefore: Int = 0, announced: Bool = false, speed: Double? = nil) {
         let segment = nextSegment
         nextSegment += 1
@@ -238,14 +136,14 @@ final class EngineLoop {
                 let d = try Decoders.open(playable.path)
                 let rate = Double(d.format.sampleRate)
                 if let range = queue.entry(entry)?.range ?? playable.range {
-                    first = Self.frame(at: range.start, rate: rate)
-                    last = range.end.map { Self.frame(at: $0, rate: rate) }
+                    first = HeardTime.frame(at: range.start, rate: rate)
+                    last = range.end.map { HeardTime.frame(at: $0, rate: rate) }
                 }
                 // A range's end past the file's plays to the file's end, as MPD's does.
-                let known = playable.duration.map { Self.frame(at: $0, rate: rate) }
+                let known = playable.duration.map { HeardTime.frame(at: $0, rate: rate) }
                 let fileEnd = [d.totalFrames, known].compactMap { $0 }.max()
                 expected = [last, fileEnd].compactMap { $0 }.min()
-                start = max(first, frame ?? Self.frame(at: playable.startAt, rate: rate))
+                start = max(first, frame ?? HeardTime.frame(at: playable.startAt, rate: rate))
                 if let last { start = min(start, last) }
                 if start > 0 { try d.seek(toFrame: start) }
                 decoder = d
@@ -273,7 +171,7 @@ final class EngineLoop {
     /// Opens the song that plays after the last one decoded, as the queue would have it once the
     /// songs in the ring have played: the gapless hand-over. At most one song ahead of the one
     /// heard, so that a look-ahead the queue no longer wants is always one run of segments.
-    private func openLookahead() {
+    func openLookahead() {
         guard tracks.count == 1, tracks[0].decodeEnded, renderer.sleep?.stopped != true else { return }
         var q = queue
         if q.state == .paused { q.apply(.play(nil)) }
@@ -289,7 +187,7 @@ final class EngineLoop {
 
     /// After a queue edit that kept the current song: drops the look-ahead when the queue no
     /// longer plays it next (moved, removed, shuffled, modes changed).
-    private func dropStaleLookahead() {
+    func dropStaleLookahead() {
         guard tracks.count == 2 else { return }
         var q = queue
         if q.state == .paused { q.apply(.play(nil)) }
@@ -303,13 +201,13 @@ final class EngineLoop {
     }
 
     /// Tells the output thread, and wakes it when that changes: paused, it sleeps until woken.
-    private func setPaused(_ paused: Bool) {
+    func setPaused(_ paused: Bool) {
         guard ring.paused.exchange(paused, ordering: .acquiringAndReleasing) != paused else { return }
         ring.outputWake.signal()
     }
 
     /// Throws away everything decoded and not heard: skip, seek, stop.
-    private func flush() {
+    func flush() {
         ring.dropBelow.store(nextSegment, ordering: .releasing)
         ring.skipped.store(1 << 32, ordering: .releasing)
         ring.discardRequests.add(1, ordering: .releasing)
@@ -324,7 +222,7 @@ final class EngineLoop {
     // MARK: decoding
 
     /// Does one step of decoding work; false when there was nothing to do (then the loop waits).
-    private func decodeStep() -> Bool {
+    func decodeStep() -> Bool {
         guard queue.state != .stopped, !outputFailed else { return false }
         if tracks.last?.decodeEnded ?? true {
             let count = tracks.count
@@ -375,7 +273,7 @@ final class EngineLoop {
     /// Whether the queue, as things stand, plays another song after the `decoded` ones: if not,
     /// the stretcher's tail is pushed out at the end of the last one. (Given their count: the
     /// renderer calls this while it holds the last track.)
-    private func anotherSongFollows(_ decoded: Int) -> Bool {
+    func anotherSongFollows(_ decoded: Int) -> Bool {
         guard renderer.sleep?.stopped != true else { return false }
         var q = queue
         if q.state == .paused { q.apply(.play(nil)) }
@@ -384,12 +282,12 @@ final class EngineLoop {
     }
 
     /// The track's last slot: once the output writes it, the song has been heard to its end.
-    private func publishEnd(ofTrack i: Int) {
+    func publishEnd(ofTrack i: Int) {
         ring.publish(.end(ofSegment: tracks[i].segment))
         tracks[i].decodeEnded = true
     }
 
-    private func takeNegotiation() {
+    func takeNegotiation() {
         guard let answer = ring.negotiated.withLock({ n in defer { n = nil }; return n }) else { return }
         switch answer.result {
         case let .success(taken):
@@ -407,33 +305,22 @@ final class EngineLoop {
     // MARK: following the output
 
     /// What the output has written of the first track: its segment is being heard, and how far.
-    private func heardInFirst() -> (heard: Bool, frames: Int) {
+    func heardInFirst() -> (heard: Bool, frames: Int) {
         guard let t = tracks.first else { return (false, 0) }
         let (segment, frames) = SampleRing.unpack(ring.heard.load(ordering: .acquiring))
         return segment == t.segment ? (true, frames) : (false, 0)
     }
 
-    private func heardPosition() -> (frame: Int, seconds: Double) {
+    func heardPosition() -> (frame: Int, seconds: Double) {
         guard let t = tracks.first else { return (0, 0) }
-        let frame = t.startFrame + songFrames(heardInFirst().frames, of: t)
-        // In the song's own time, which begins where its range does (MPD's `elapsed`).
-        return (frame, Double(frame - t.firstFrame) / t.rate)
-    }
-
-    /// Frames of the output (at its rate) as frames of the song: at another speed, less what
-    /// the stretcher carried over from the song before, times the speed.
-    private func songFrames(_ outputFrames: Int, of t: EngineTrack) -> Int {
-        var frames = Double(outputFrames)
-        if t.speed != 1 { frames = max(0, frames - Double(t.carried)) * t.speed }
-        if let out = t.outputRate, out != t.rate { frames *= t.rate / out }
-        let song = Int(frames.rounded())
-        return t.speed != 1 ? min(song, t.decodedFrames) : song
+        let frame = t.time.frame(output: heardInFirst().frames)
+        return (frame, t.time.seconds(atFrame: frame))
     }
 
     /// Turns what the output wrote into events and the queue's own moves: a song whose last
     /// slot was written has finished (the queue moves on, exactly as it does when the next song
     /// starts, gapless or not), and the first slot of a song announces it.
-    private func followOutput() {
+    func followOutput() {
         let (segment, _) = SampleRing.unpack(ring.heard.load(ordering: .acquiring))
         let ended = ring.ended.load(ordering: .acquiring)
         while let t = tracks.first, t.segment < segment || t.segment <= ended {
@@ -443,9 +330,9 @@ final class EngineLoop {
             if t.decodedFrames > 0 { announce(passed: true) }
             tracks.removeFirst()
             if !t.failed {
-                let heard = t.heardBefore + t.decodedFrames
-                emit(.ended(SongEnd(entry: t.entry, song: t.song, key: t.key, heard: Double(heard) / t.rate,
-                                    position: Double(t.startFrame + t.decodedFrames - t.firstFrame) / t.rate,
+                let end = t.time.endOfDecoding
+                emit(.ended(SongEnd(entry: t.entry, song: t.song, key: t.key, heard: t.time.heard(atFrame: end),
+                                    position: t.time.seconds(atFrame: end),
                                     duration: t.expectedDuration, reason: t.cut ? .quit : .finished,
                                     speed: t.speed, endedEarly: t.endedEarly && !t.cut)))
             }
@@ -491,29 +378,29 @@ final class EngineLoop {
 
     /// Reports the first track as started once the output has written some of it, or when it
     /// has `passed` (its end was written).
-    private func announce(passed: Bool = false) {
+    func announce(passed: Bool = false) {
         guard let t = tracks.first, !t.announced, !t.failed, passed || heardInFirst().frames > 0 else { return }
         tracks[0].announced = true
         failure = nil
         emit(.started(entry: t.entry, song: t.song))
     }
 
-    private func failed(entry: PlayQueue.EntryID, song: SongID) {
+    func failed(entry: PlayQueue.EntryID, song: SongID) {
         failureSerial += 1
         failure = PlaybackFailure(entry: entry, song: song, serial: failureSerial)
     }
 
     /// Reports the song being heard as ended for `reason` (a skip, a stop, a quit).
-    private func endHeard(_ reason: SongEndReason) {
+    func endHeard(_ reason: SongEndReason) {
         guard let t = tracks.first, !t.failed, t.announced || heardInFirst().heard else { return }
         announce()
         let frame = heardPosition().frame
-        emit(.ended(SongEnd(entry: t.entry, song: t.song, key: t.key, heard: Double(t.heardBefore + frame - t.startFrame) / t.rate,
-                            position: Double(frame - t.firstFrame) / t.rate, duration: t.expectedDuration, reason: reason,
+        emit(.ended(SongEnd(entry: t.entry, song: t.song, key: t.key, heard: t.time.heard(atFrame: frame),
+                            position: t.time.seconds(atFrame: frame), duration: t.expectedDuration, reason: reason,
                             speed: t.speed)))
     }
 
-    private func publishStatus() {
+    func publishStatus() {
         let t = tracks.first
         let (frame, seconds) = heardPosition()
         // The speed heard: an audiobook's own, while it plays at it.
@@ -534,7 +421,7 @@ final class EngineLoop {
         }
     }
 
-    private func shutDown() {
+    func shutDown() {
         // The output stops first: a slot it was writing is then counted as heard, so the
         // position kept (an audiobook's bookmark, the state file's) is what reached the sink,
         // not one slot (46 ms) short of it when the output thread was caught mid-slot.

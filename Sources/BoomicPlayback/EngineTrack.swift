@@ -62,4 +62,10 @@ struct EngineTrack {
     var duration: Double? { endFrame.map { Double(max(0, $0 - firstFrame)) / rate } }
     /// The length the song is known to have, for counting its play.
     var expectedDuration: Double? { (expectedEnd ?? endFrame).map { Double(max(0, $0 - firstFrame)) / rate } }
+
+    /// What was heard of it, as arithmetic.
+    var time: HeardTime {
+        HeardTime(rate: rate, outputRate: outputRate, speed: speed, carried: carried, firstFrame: firstFrame,
+                  endFrame: endFrame, startFrame: startFrame, decodedFrames: decodedFrames, heardBefore: heardBefore)
+    }
 }
