@@ -23,6 +23,8 @@ import Synchronization
         /// Counts the fronts' changes (queue edits, work, the quit): the decode thread has
         /// caught up when it has seen this one.
         var generation = 0
+        /// The generation the decode thread took last (a test's sync point: its turn came).
+        var taken = 0
         var work: [Work] = []
         /// `play` was asked since the decode thread last looked (it may not change the queue).
         var playAsked = false
@@ -83,7 +85,13 @@ import Synchronization
                 case let .sound(given):
                     status.sound = given
                     s.work.append(Work(command: command, queue: s.queue))
-                case .seek, .seekBy, .sleep:
+                case let .seek(to: seconds):
+                    Self.showSeek(to: seconds, in: &status, playing: s.queue.state != .stopped)
+                    s.work.append(Work(command: command, queue: s.queue))
+                case let .seekBy(delta):
+                    Self.showSeek(to: status.position + delta, in: &status, playing: s.queue.state != .stopped)
+                    s.work.append(Work(command: command, queue: s.queue))
+                case .sleep:
                     s.work.append(Work(command: command, queue: s.queue))
                 }
                 let moved = s.queue.current != before.current || s.queue.starts != before.starts
@@ -104,6 +112,16 @@ import Synchronization
             publish(status, in: &s)
             return s.status
         }
+    }
+
+    /// A seek as the status shows it at once, as MPD's does: the position asked (within the
+    /// song), and the frame of the file there, when a song is open to seek in.
+    static func showSeek(to seconds: Double, in status: inout PlaybackStatus, playing: Bool) {
+        guard playing, status.entry != nil, let rate = status.sourceFormat.map({ Double($0.sampleRate) }) else { return }
+        let target = min(max(0, seconds.isNaN ? 0 : seconds), status.duration ?? .infinity)
+        let first = status.frame - HeardTime.frame(at: status.position, rate: rate)
+        status.position = target
+        status.frame = first + HeardTime.frame(at: target, rate: rate)
     }
 
     /// Asks the decode thread to quit; nothing more is taken.

@@ -9,6 +9,7 @@ extension EngineLoop {
     func catchUp() -> Bool {
         let (generation, latest, work, playAsked, quit) = channel.shared.withLock { s in
             defer {
+                s.taken = s.generation
                 s.work.removeAll()
                 s.playAsked = false
             }

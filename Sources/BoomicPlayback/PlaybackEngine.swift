@@ -15,7 +15,8 @@ public final class PlaybackEngine: Sendable {
     public let events: AsyncStream<PlaybackEvent>
     /// Reachable from `statusVersion`'s inlined body, not otherwise used outside this file.
     @usableFromInline let channel: EngineChannel
-    private let ring: SampleRing
+    /// Internal for tests, which wait for it to fill.
+    let ring: SampleRing
 
     /// Starts the engine's threads. The queue plays at once if its state is `playing`; `resume`
     /// starts its entry at that frame (the rest of the queue plays from songs' starts).

@@ -146,6 +146,8 @@ final class SampleRing: @unchecked Sendable {
     }
 
     var isEmpty: Bool { tail.load(ordering: .acquiring) == head.load(ordering: .acquiring) }
+    /// Whether every slot waits for the output (read from any thread: a test's sync point).
+    var isFull: Bool { tail.load(ordering: .acquiring) - head.load(ordering: .acquiring) >= slotCount }
 
     /// Tells the output thread to throw away these segments' slots unheard.
     func skip(segments: ClosedRange<Int>) {

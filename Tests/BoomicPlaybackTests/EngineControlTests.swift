@@ -1,6 +1,6 @@
 import BoomicAudio
 import BoomicCore
-import BoomicPlayback
+@testable import BoomicPlayback
 import Foundation
 import Testing
 
@@ -15,7 +15,8 @@ import Testing
         try await waitUntil { tape.frames == 4_096 }
         let target = 20_000
         engine.send(.seek(to: Double(target) / 44_100))
-        try await Task.sleep(for: .milliseconds(200))
+        #expect(engine.status.frame == target, "the status shows the seek at once")
+        try await aWholeTurn(of: engine) // carried out
         tape.allow(.max)
         let seen = await events(of: engine)
         engine.quit()
@@ -41,7 +42,8 @@ import Testing
         let tape = RecordingSink.Tape()
         let stopped = album.queue([0]).applying(.stop)
         let engine = PlaybackEngine(queue: stopped, sink: RecordingSink(tape: tape), songs: album.resolver())
-        try await Task.sleep(for: .milliseconds(300))
+        // Turns of the decode thread with the queue stopped, where an `idle` came.
+        try await aWholeTurn(of: engine)
         engine.send(.queue(.play(nil)))
         let seen = await events(of: engine)
         engine.quit()
@@ -71,7 +73,9 @@ import Testing
         let queue = album.queue([0, 1]).applying(.setSingle(.on))
         let engine = PlaybackEngine(queue: queue, sink: RecordingSink(tape: tape), songs: album.resolver())
         try await waitUntil { engine.status.queue.state == .paused }
-        try await Task.sleep(for: .milliseconds(300))
+        // The first song written to its end; a whole turn after, nothing of the next one.
+        try await waitUntil { tape.frames == album.samples(ofTrack: 0).count / 2 }
+        try await aWholeTurn(of: engine)
         #expect(engine.status.queue.current == queue.entries[1].id)
         let heard = tape.samples.withLock { $0 }
         #expect(heard.count == album.samples(ofTrack: 0).count && firstDifference(heard, album.samples(ofTrack: 0)) == nil,
@@ -87,12 +91,17 @@ import Testing
     @Test func pauseHoldsTheOutputAndPlayResumesWhereItWas() async throws {
         let album = try ToneAlbum()
         let tape = RecordingSink.Tape()
+        tape.allow(4_096)
         let engine = PlaybackEngine(queue: album.queue([2]), sink: RecordingSink(tape: tape), songs: album.resolver())
+        // Two slots written, the third held in the sink's write.
+        try await waitUntil { tape.frames == 4_096 && tape.held.load(ordering: .acquiring) == 1 }
         engine.send(.queue(.pause))
-        try await Task.sleep(for: .milliseconds(300))
-        let during = tape.frames
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(tape.frames == during, "the output went on while paused")
+        try await aWholeTurn(of: engine)
+        tape.allow(.max)
+        // The slot being written when the pause came goes out; the output then stops between slots.
+        try await waitUntil { tape.frames == 6_144 }
+        try await aWholeTurn(of: engine)
+        #expect(tape.frames == 6_144, "the output went on while paused")
         #expect(engine.status.queue.state == .paused)
         engine.send(.queue(.play(nil)))
         _ = await events(of: engine)
@@ -112,7 +121,7 @@ import Testing
         // enough on a loaded machine: quit then reported frame 0 and no end).
         try await waitUntil { engine.status.frame == 6_144 }
         let collecting = Task { await events(of: engine, until: { if case .ended = $0 { true } else { false } }) }
-        tape.aborted.store(true, ordering: .releasing) // the held-back write gives up, unheard
+        tape.abort() // the held-back write gives up, unheard
         let final = engine.quit()
         let seen = await collecting.value
         #expect(final.frame == 6_144)
@@ -144,12 +153,12 @@ import Testing
         tape.allow(4_096)
         let engine = PlaybackEngine(queue: album.queue([2]), sink: RecordingSink(tape: tape), songs: album.resolver())
         try await waitUntil { tape.frames == 4_096 }
-        // The ring is full by now: a second of track 2 decoded at volume 100.
-        try await Task.sleep(for: .milliseconds(200))
+        // Track 2 decoded at volume 100, as far as the ring holds.
+        try await decodedAhead(engine)
         var sound = SoundSettings()
         sound.volume = 50
         engine.send(.sound(sound))
-        try await Task.sleep(for: .milliseconds(100))
+        try await aWholeTurn(of: engine)
         tape.allow(.max)
         _ = await events(of: engine)
         engine.quit()

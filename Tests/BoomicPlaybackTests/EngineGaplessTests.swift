@@ -1,6 +1,6 @@
 import BoomicAudio
 import BoomicCore
-import BoomicPlayback
+@testable import BoomicPlayback
 import Foundation
 import Testing
 
@@ -40,9 +40,9 @@ import Testing
         let engine = PlaybackEngine(queue: queue, sink: RecordingSink(tape: tape), songs: album.resolver())
         // Track 0 is 37,003 frames; the ring (24 × 2048) then holds its rest and the start of 1.
         try await waitUntil { tape.frames == 10_240 }
-        try await Task.sleep(for: .milliseconds(200))
+        try await decodedAhead(engine)
         engine.send(.queue(.remove([second])))
-        try await Task.sleep(for: .milliseconds(100))
+        try await aWholeTurn(of: engine)
         tape.allow(.max)
         _ = await events(of: engine)
         engine.quit()
@@ -61,7 +61,7 @@ import Testing
         let engine = PlaybackEngine(queue: album.queue(), sink: RecordingSink(tape: tape), songs: album.resolver())
         try await waitUntil { tape.frames == 8_192 }
         engine.send(.queue(.next))
-        try await Task.sleep(for: .milliseconds(200))
+        try await aWholeTurn(of: engine)
         tape.allow(.max)
         let seen = await events(of: engine)
         engine.quit()

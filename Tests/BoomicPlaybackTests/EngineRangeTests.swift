@@ -46,6 +46,7 @@ import Testing
         let total = Double(album.bounds[2] - album.bounds[1]) / 44_100
         #expect(abs((engine.status.duration ?? 0) - (total - 0.5)) < 1e-6, "duration \(engine.status.duration ?? -1)")
         engine.perform([.seek(to: 0.2)])
+        try await aWholeTurn(of: engine)
         tape.allow(.max)
         let seen = await events(of: engine)
         engine.quit()

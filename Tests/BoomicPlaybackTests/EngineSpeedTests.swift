@@ -1,6 +1,6 @@
 import BoomicAudio
 import BoomicCore
-import BoomicPlayback
+@testable import BoomicPlayback
 import BoomicTestSupport
 import Foundation
 import Testing
@@ -86,16 +86,14 @@ import Testing
         tape.allow(20_000)
         let engine = PlaybackEngine(queue: sine.queue, sink: RecordingSink(tape: tape),
                                     sound: SoundSettings(speed: 2), songs: sine.resolver())
-        // The sink takes slots until the next one no longer fits the allowance, then holds.
-        var last = -1
-        for _ in 0..<400 where tape.frames != last || tape.frames == 0 {
-            last = tape.frames
-            try await Task.sleep(for: .milliseconds(25))
-        }
+        // The sink takes slots until the next one no longer fits the allowance, then holds; a
+        // whole turn after, the status counts what it took.
+        try await waitUntil { tape.held.load(ordering: .acquiring) == 1 }
+        try await aWholeTurn(of: engine)
         let status = engine.status
         let written = Double(tape.frames) / 44_100
         #expect(abs(status.position - 2 * written) < 0.15, "position \(status.position) s (frame \(status.frame), entry \(String(describing: status.entry))) after \(written) s written at speed 2")
-        tape.aborted.store(true, ordering: .releasing)
+        tape.abort()
         engine.quit()
     }
 

@@ -1,6 +1,6 @@
 import BoomicAudio
 import BoomicCore
-import BoomicPlayback
+@testable import BoomicPlayback
 import BoomicTestSupport
 import Foundation
 import Testing
@@ -77,4 +77,21 @@ func firstDifference(_ a: some Collection<Int32>, _ b: some Collection<Int32>) -
         i += 1
     }
     return a.count == b.count ? nil : i
+}
+
+/// Waits until the decode thread has begun two turns after this call, so that one whole turn ran
+/// after it: the commands given before taken, what the output wrote followed, the status
+/// published. (A command that changes nothing, and the generation the thread takes.)
+func aWholeTurn(of engine: PlaybackEngine) async throws {
+    for _ in 0..<2 {
+        _ = engine.perform([.queue(.setConsume(engine.status.queue.consume))])
+        let sent = engine.channel.shared.withLock { $0.generation }
+        try await waitUntil { engine.channel.shared.withLock { $0.taken >= sent } }
+    }
+}
+
+/// Waits until the decode thread has decoded as far ahead as it goes: the ring full, or the
+/// thread waiting with nothing more to do.
+func decodedAhead(_ engine: PlaybackEngine) async throws {
+    try await waitUntil { engine.ring.isFull || engine.ring.engineWaiting.load(ordering: .acquiring) }
 }

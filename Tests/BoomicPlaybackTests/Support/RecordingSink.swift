@@ -19,8 +19,20 @@ final class RecordingSink: AudioSink {
         /// that a test can quit an engine whose output is held back.
         let aborted = Atomic<Bool>(false)
 
+        /// Writes waiting for allowance (0 or 1: one output thread per sink).
+        let held = Atomic<Int>(0)
+        /// Signalled when the allowance grows or the test aborts: the held write looks again.
+        let changed = DispatchSemaphore(value: 0)
+
         var frames: Int { samples.withLock { $0.count } / 2 }
-        func allow(_ frames: Int) { allowance.store(frames, ordering: .releasing) }
+        func allow(_ frames: Int) {
+            allowance.store(frames, ordering: .releasing)
+            changed.signal()
+        }
+        func abort() {
+            aborted.store(true, ordering: .releasing)
+            changed.signal()
+        }
     }
 
     let tape: Tape
@@ -48,9 +60,13 @@ final class RecordingSink: AudioSink {
 
     private func waitForAllowance(_ count: Int) throws(AudioError) {
         let frames = count / (format?.channels ?? 2)
-        while tape.allowance.load(ordering: .acquiring) < frames {
-            if tape.aborted.load(ordering: .acquiring) { throw AudioError(path: name, reason: "aborted by the test") }
-            usleep(500)
+        if tape.allowance.load(ordering: .acquiring) < frames {
+            tape.held.add(1, ordering: .releasing)
+            defer { tape.held.subtract(1, ordering: .releasing) }
+            while tape.allowance.load(ordering: .acquiring) < frames {
+                if tape.aborted.load(ordering: .acquiring) { throw AudioError(path: name, reason: "aborted by the test") }
+                tape.changed.wait()
+            }
         }
         if tape.allowance.load(ordering: .relaxed) != .max { tape.allowance.subtract(frames, ordering: .relaxed) }
     }
