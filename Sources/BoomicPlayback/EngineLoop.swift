@@ -25,10 +25,8 @@ final class EngineLoop {
     var nextSegment = 1
     /// The fronts' changes taken so far (`EngineChannel.Shared.generation`).
     var seenGeneration = 0
-    /// The format of the last marker sent to the output, and whether its answer is awaited.
-    var sinkWanted: PCMFormat?
-    var awaitingFormat = false
-    var outputFormat: PCMFormat?
+    /// The format agreed with the output.
+    var negotiation = OutputNegotiation()
     var outputFailed = false
     var failuresInARow = 0
     /// The last song that failed, until one plays (`PlaybackStatus.failure`).
@@ -195,7 +193,7 @@ final class EngineLoop {
         if q.state == .playing, q.current == tracks[1].entry, q.starts == tracks[1].starts { return }
         ring.skip(segments: tracks[1].segment...tracks[1].segment)
         renderer.stretcher?.clear() // holds the dropped song's start (and the last tens of ms of the one heard)
-        if awaitingFormat { awaitingFormat = false; sinkWanted = nil }
+        negotiation.forgetAwaited()
         renderer.clearRendered() // what is rendered and not yet in the ring is the dropped song's
         tracks.removeLast()
     }
@@ -215,7 +213,7 @@ final class EngineLoop {
         tracks.removeAll()
         renderer.processor.reset()
         renderer.stretcher?.clear()
-        if awaitingFormat { awaitingFormat = false; sinkWanted = nil }
+        negotiation.forgetAwaited()
         renderer.clearRendered()
     }
 
@@ -238,22 +236,19 @@ final class EngineLoop {
         }
         guard let format = tracks[i].format else { return false }
         if !tracks[i].prepared {
-            if awaitingFormat { return false }
-            // With sound processing on, the output is offered float (a wav: file is then 32-bit
-            // float); otherwise the song's own format, so that the samples reach it unchanged.
-            let wanted = renderer.sound.changesSamples || tracks[i].speed != 1 ? PCMFormat.float(sampleRate: format.sampleRate, channels: format.channels) : format
-            if sinkWanted == wanted, outputFormat != nil {
+            if negotiation.awaiting { return false }
+            let wanted = OutputNegotiation.wanted(for: format, processing: renderer.sound.changesSamples || tracks[i].speed != 1)
+            if negotiation.isAgreed(wanted) {
                 tracks[i].prepared = true
             } else {
                 guard ring.freeSlot() != nil else { return false }
                 ring.negotiated.withLock { $0 = nil }
-                sinkWanted = wanted
-                awaitingFormat = true
+                negotiation.ask(wanted)
                 ring.publish(.prepare(wanted, segment: tracks[i].segment))
                 return true
             }
         }
-        guard let out = outputFormat, let slot = ring.freeSlot() else { return false }
+        guard let out = negotiation.format, let slot = ring.freeSlot() else { return false }
         if renderer.hasRendered(out) {
             renderer.publishRendered(track: &tracks[i], format: out)
             return true
@@ -291,9 +286,7 @@ final class EngineLoop {
         guard let answer = ring.negotiated.withLock({ n in defer { n = nil }; return n }) else { return }
         switch answer.result {
         case let .success(taken):
-            guard answer.wanted == sinkWanted else { return }
-            outputFormat = taken
-            awaitingFormat = false
+            negotiation.answered(answer.wanted, took: taken)
         case let .failure(error):
             outputFailed = true
             emit(.failed(error))
@@ -408,7 +401,7 @@ final class EngineLoop {
         if let t { heard.speed = t.speed }
         let status = PlaybackStatus(queue: queue, entry: t?.entry ?? queue.current, play: t?.key, position: seconds, frame: frame,
                                     duration: t?.duration,
-                                    sourceFormat: t?.format, outputFormat: outputFormat, sound: heard,
+                                    sourceFormat: t?.format, outputFormat: negotiation.format, sound: heard,
                                     replayGainDecibels: renderer.replayGainDecibels,
                                     // Only where playback stopped on it: a song skipped on the way
                                     // (or opened early for a gapless join) is no error to show.

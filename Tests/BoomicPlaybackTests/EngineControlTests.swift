@@ -121,8 +121,12 @@ import Testing
         // enough on a loaded machine: quit then reported frame 0 and no end).
         try await waitUntil { engine.status.frame == 6_144 }
         let collecting = Task { await events(of: engine, until: { if case .ended = $0 { true } else { false } }) }
-        tape.abort() // the held-back write gives up, unheard
-        let final = engine.quit()
+        let quitting = Task { engine.quit() }
+        // Once the decode thread has taken the quit and stops the output, the held-back write
+        // gives up, unheard (before, the failed write would stop the queue first).
+        try await waitUntil { engine.ring.quit.load(ordering: .acquiring) }
+        tape.abort()
+        let final = await quitting.value
         let seen = await collecting.value
         #expect(final.frame == 6_144)
         let ends = seen.compactMap { if case let .ended(e) = $0 { e } else { nil } }
