@@ -14,26 +14,26 @@ final class EngineLoop {
     static let blocksPerTurn = 4
 
     var queue: PlayQueue
-    var resume: ResumePoint?
+    private var resume: ResumePoint?
     let ring: SampleRing
-    let songs: @Sendable (SongID) -> PlayableSong?
-    let emit: (PlaybackEvent) -> Void
+    private let songs: @Sendable (SongID) -> PlayableSong?
+    private let emit: (PlaybackEvent) -> Void
     let channel: EngineChannel
-    let outputDone = DispatchSemaphore(value: 0)
+    private let outputDone = DispatchSemaphore(value: 0)
 
     var tracks: [EngineTrack] = []
-    var nextSegment = 1
+    private var nextSegment = 1
     /// The fronts' changes taken so far (`EngineChannel.Shared.generation`).
     var seenGeneration = 0
     /// The format agreed with the output.
-    var negotiation = OutputNegotiation()
-    var outputFailed = false
-    var failuresInARow = 0
+    private var negotiation = OutputNegotiation()
+    private var outputFailed = false
+    private var failuresInARow = 0
     /// The last song that failed, until one plays (`PlaybackStatus.failure`).
-    var failure: PlaybackFailure?
-    var failureSerial = 0
+    private var failure: PlaybackFailure?
+    private var failureSerial = 0
     /// The drain asked for at the end of the queue, and whether `idle` was reported.
-    var drainAsked = 0
+    private var drainAsked = 0
     var idle = false
     /// Started stopped and not yet asked to play: nothing has ended, so no `idle` is reported.
     /// (A front starts the engine stopped and then sends its settings and `play`; reported
@@ -169,7 +169,7 @@ final class EngineLoop {
     /// Opens the song that plays after the last one decoded, as the queue would have it once the
     /// songs in the ring have played: the gapless hand-over. At most one song ahead of the one
     /// heard, so that a look-ahead the queue no longer wants is always one run of segments.
-    func openLookahead() {
+    private func openLookahead() {
         guard tracks.count == 1, tracks[0].decodeEnded, renderer.sleep?.stopped != true else { return }
         var q = queue
         if q.state == .paused { q.apply(.play(nil)) }
@@ -220,7 +220,7 @@ final class EngineLoop {
     // MARK: decoding
 
     /// Does one step of decoding work; false when there was nothing to do (then the loop waits).
-    func decodeStep() -> Bool {
+    private func decodeStep() -> Bool {
         guard queue.state != .stopped, !outputFailed else { return false }
         if tracks.last?.decodeEnded ?? true {
             let count = tracks.count
@@ -268,7 +268,7 @@ final class EngineLoop {
     /// Whether the queue, as things stand, plays another song after the `decoded` ones: if not,
     /// the stretcher's tail is pushed out at the end of the last one. (Given their count: the
     /// renderer calls this while it holds the last track.)
-    func anotherSongFollows(_ decoded: Int) -> Bool {
+    private func anotherSongFollows(_ decoded: Int) -> Bool {
         guard renderer.sleep?.stopped != true else { return false }
         var q = queue
         if q.state == .paused { q.apply(.play(nil)) }
@@ -277,12 +277,12 @@ final class EngineLoop {
     }
 
     /// The track's last slot: once the output writes it, the song has been heard to its end.
-    func publishEnd(ofTrack i: Int) {
+    private func publishEnd(ofTrack i: Int) {
         ring.publish(.end(ofSegment: tracks[i].segment))
         tracks[i].decodeEnded = true
     }
 
-    func takeNegotiation() {
+    private func takeNegotiation() {
         guard let answer = ring.negotiated.withLock({ n in defer { n = nil }; return n }) else { return }
         switch answer.result {
         case let .success(taken):
@@ -313,7 +313,7 @@ final class EngineLoop {
     /// Turns what the output wrote into events and the queue's own moves: a song whose last
     /// slot was written has finished (the queue moves on, exactly as it does when the next song
     /// starts, gapless or not), and the first slot of a song announces it.
-    func followOutput() {
+    private func followOutput() {
         let (segment, _) = SampleRing.unpack(ring.heard.load(ordering: .acquiring))
         let ended = ring.ended.load(ordering: .acquiring)
         while let t = tracks.first, t.segment < segment || t.segment <= ended {
@@ -371,7 +371,7 @@ final class EngineLoop {
 
     /// Reports the first track as started once the output has written some of it, or when it
     /// has `passed` (its end was written).
-    func announce(passed: Bool = false) {
+    private func announce(passed: Bool = false) {
         guard let t = tracks.first, !t.announced, !t.failed, passed || heardInFirst().frames > 0 else { return }
         tracks[0].announced = true
         failure = nil
@@ -393,7 +393,7 @@ final class EngineLoop {
                             speed: t.speed)))
     }
 
-    func publishStatus() {
+    private func publishStatus() {
         let t = tracks.first
         let (frame, seconds) = heardPosition()
         // The speed heard: an audiobook's own, while it plays at it.
@@ -414,7 +414,7 @@ final class EngineLoop {
         }
     }
 
-    func shutDown() {
+    private func shutDown() {
         // The output stops first: a slot it was writing is then counted as heard, so the
         // position kept (an audiobook's bookmark, the state file's) is what reached the sink,
         // not one slot (46 ms) short of it when the output thread was caught mid-slot.
