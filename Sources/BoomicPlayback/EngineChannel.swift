@@ -67,8 +67,10 @@ import Synchronization
 
     /// Carries out `commands` on the queue at once and records those that need the decode
     /// thread (with the queue as it stood when they came); the status with their effect, or nil
-    /// once the engine has quit. The decode thread catches up when it is free.
-    func take(_ commands: [PlaybackCommand]) -> PlaybackStatus? {
+    /// once the engine has quit. The decode thread catches up when it is free; `heardAtOnce`
+    /// runs under the lock with the queue's new state, for what the output thread is told
+    /// without waiting for it (a pause, the volume).
+    func take(_ commands: [PlaybackCommand], heardAtOnce: (PlayQueue.State, SoundSettings?) -> Void) -> PlaybackStatus? {
         shared.withLock { s -> PlaybackStatus? in
             guard !s.closed else { return nil }
             guard !commands.isEmpty else { return s.status }
@@ -110,6 +112,9 @@ import Synchronization
             status.queue = s.queue
             status.failure = s.queue.state == .stopped ? s.failure : nil
             publish(status, in: &s)
+            var sound: SoundSettings?
+            for case let .sound(given) in commands { sound = given }
+            heardAtOnce(s.queue.state, sound)
             return s.status
         }
     }

@@ -78,7 +78,17 @@ public final class PlaybackEngine: Sendable {
     /// `perform`, or nil when the engine quit before it (a front that replaces its engine, as
     /// the server's `moveoutput` does, then gives the commands to the next one).
     public func performIfRunning(_ commands: [PlaybackCommand]) -> PlaybackStatus? {
-        guard let status = channel.take(commands) else { return nil }
+        let ring = ring
+        let taken = channel.take(commands) { state, sound in
+            // Heard at once, even while the decode thread is stuck: the output thread scales
+            // what the ring holds, and stops between slots when paused. (The decode thread sets
+            // both again as it catches up; playing on is left to it, which knows what to drop.)
+            if let sound {
+                ring.volume.store(Float(Volume.gain(percent: Double(sound.volume))).bitPattern, ordering: .releasing)
+            }
+            if state == .paused, !ring.paused.exchange(true, ordering: .acquiringAndReleasing) { ring.outputWake.signal() }
+        }
+        guard let status = taken else { return nil }
         if !commands.isEmpty { ring.engineWake.signal() }
         return status
     }
