@@ -141,18 +141,6 @@ public final class PlaybackEngine: Sendable {
     public static var threadsLeftBehind: Int { LeftBehindThreads.process.count }
 }
 
-/// Commands handed to the engine once (`PlaybackEngine.call`). They are carried out when the
-/// call returns (queue changes at once, the decoder's part when the decode thread is free).
-public final class EngineCall: Sendable {
-    init() {}
-
-    /// True at once: the call was carried out when it was made.
-    public func wait(upTo patience: DispatchTimeInterval) -> Bool { true }
-
-    /// The commands were carried out.
-    public var isCarriedOut: Bool { true }
-}
-
 /// Carries a value that is not `Sendable` from the thread that made it to the one thread that
 /// will use it. `@unchecked Sendable`, safe because the value is put in once by `init` and taken
 /// out once by `take()` on the receiving thread; the sender gives up its reference when handing
