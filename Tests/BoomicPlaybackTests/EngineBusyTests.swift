@@ -14,10 +14,11 @@ final class StuckOpen: Sendable {
     /// How many look-ups are held.
     let held = Atomic<Int>(0)
 
-    /// A resolver that waits at the gate until `release`.
-    func resolver(_ songs: @escaping @Sendable (SongID) -> PlayableSong?) -> @Sendable (SongID) -> PlayableSong? {
+    /// A resolver that waits at the gate until `release` (for `song` only, when given).
+    func resolver(_ songs: @escaping @Sendable (SongID) -> PlayableSong?, holding song: SongID? = nil)
+        -> @Sendable (SongID) -> PlayableSong? {
         { id in
-            if !self.open.load(ordering: .acquiring) {
+            if !self.open.load(ordering: .acquiring), song == nil || song == id {
                 self.held.add(1, ordering: .releasing)
                 self.gate.wait()
                 self.gate.signal() // the next one held passes too
@@ -89,6 +90,31 @@ final class StuckOpen: Sendable {
         let played = tape.samples.withLock { $0 }
         #expect(played.count == expected.count && firstDifference(played, expected) == nil,
                 "\(played.count / 2) frames played, \(expected.count / 2) expected")
+    }
+
+    /// A pause is heard at once while the decode thread is held opening the next song: the
+    /// output stops between slots instead of playing out what the ring holds.
+    @Test func aPauseIsHeardWhileTheDecodeThreadIsStuck() async throws {
+        let album = try ToneAlbum()
+        let tape = RecordingSink.Tape()
+        tape.allow(4_096)
+        let stuck = StuckOpen()
+        let engine = PlaybackEngine(queue: album.queue([0, 1]), sink: RecordingSink(tape: tape),
+                                    songs: stuck.resolver(album.resolver(), holding: album.songs[1].id))
+        // Track 0 decoded whole into the ring, the look-ahead's open held; the sink holds the third slot.
+        try await waitUntil { stuck.held.load(ordering: .acquiring) == 1 && tape.held.load(ordering: .acquiring) == 1 }
+        #expect(engine.perform([.queue(.pause)]).queue.state == .paused)
+        tape.allow(.max)
+        try await waitUntil { tape.frames >= 6_144 }
+        stuck.release()
+        try await aWholeTurn(of: engine)
+        #expect(tape.frames == 6_144, "\(tape.frames) frames written: the output played on while paused")
+        engine.send(.queue(.play(nil)))
+        _ = await events(of: engine)
+        engine.quit()
+        let both = album.samples(ofTrack: 0) + album.samples(ofTrack: 1)
+        let played = tape.samples.withLock { $0 }
+        #expect(played.count == both.count && firstDifference(played, both) == nil)
     }
 
     /// A quit that meets the decode thread held in an open returns after its patience and leaves
