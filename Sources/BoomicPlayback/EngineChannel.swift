@@ -23,8 +23,12 @@ import Synchronization
         /// Counts the fronts' changes (queue edits, work, the quit): the decode thread has
         /// caught up when it has seen this one.
         var generation = 0
-        /// The generation the decode thread took last (a test's sync point: its turn came).
+        /// The generation the decode thread took last (a test's sync point: its turn came), and
+        /// the last it published a status for, a turn done with every change before it.
         var taken = 0
+        var published = 0
+        /// Fronts waiting for the decode thread to publish a generation (`statusCaughtUp`).
+        var waiters: [(generation: Int, done: DispatchSemaphore)] = []
         var work: [Work] = []
         /// `play` was asked since the decode thread last looked (it may not change the queue).
         var playAsked = false
@@ -129,6 +133,37 @@ import Synchronization
         status.frame = first + HeardTime.frame(at: target, rate: rate)
     }
 
+    /// The decode thread published a turn done with every change up to `generation` (the lock
+    /// held): the fronts waiting for it go on.
+    func caughtUp(_ generation: Int, in shared: inout Shared) {
+        shared.published = generation
+        guard !shared.waiters.isEmpty else { return }
+        shared.waiters.removeAll { waiter in
+            guard waiter.generation <= generation else { return false }
+            waiter.done.signal()
+            return true
+        }
+    }
+
+    /// Waits up to `patience` for the decode thread to publish a turn done with every change
+    /// made so far; that status, or nil when it did not (busy, or quit).
+    func statusCaughtUp(within patience: DispatchTimeInterval) -> PlaybackStatus? {
+        let done = DispatchSemaphore(value: 0)
+        let wanted = shared.withLock { s -> Int? in
+            guard s.published < s.generation else { return nil }
+            s.waiters.append((s.generation, done))
+            return s.generation
+        }
+        guard let wanted else { return shared.withLock(\.status) }
+        guard !finished.load(ordering: .acquiring), done.wait(timeout: .now() + patience) == .success else {
+            return shared.withLock { s in
+                s.waiters.removeAll { $0.done === done }
+                return s.published >= wanted ? s.status : nil
+            }
+        }
+        return shared.withLock(\.status)
+    }
+
     /// Asks the decode thread to quit; nothing more is taken.
     func askQuit() {
         shared.withLock { s in
@@ -144,6 +179,10 @@ import Synchronization
             threads.reclaim()
         }
         finished.store(true, ordering: .releasing)
+        shared.withLock { s in
+            for waiter in s.waiters { waiter.done.signal() }
+            s.waiters.removeAll()
+        }
         done.signal()
     }
 

@@ -411,6 +411,7 @@ final class EngineLoop {
             guard s.generation == seenGeneration else { return }
             s.failure = failure
             channel.publish(status, in: &s)
+            channel.caughtUp(seenGeneration, in: &s)
         }
     }
 

@@ -100,6 +100,14 @@ public final class PlaybackEngine: Sendable {
         return EngineCall()
     }
 
+    /// The status once the decode thread has caught up with every command given so far (the
+    /// new song opened: its duration and format; a seek done), waiting up to `patience`; nil
+    /// when it has not by then (stuck in a file's open: the front goes on with `status`). For a
+    /// front that may wait off its event loop.
+    public func statusCaughtUp(within patience: DispatchTimeInterval) -> PlaybackStatus? {
+        channel.statusCaughtUp(within: patience)
+    }
+
     /// The engine as last published: by the decode thread at each turn, and by each command.
     public var status: PlaybackStatus { channel.shared.withLock(\.status) }
 

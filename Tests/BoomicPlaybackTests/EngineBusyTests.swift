@@ -83,7 +83,13 @@ final class StuckOpen: Sendable {
         try await waitUntil { stuck.held.load(ordering: .acquiring) == 1 }
         let s = engine.perform([.queue(.play(e[2])), .seek(to: 20_000.0 / 44_100)])
         #expect(s.queue.current == e[2] && s.entry == e[2], "play shows its song at once")
+        #expect(engine.statusCaughtUp(within: .milliseconds(50)) == nil, "the decode thread has not caught up")
         stuck.release()
+        // Caught up: the song opened and sought in.
+        let caught = engine.statusCaughtUp(within: .seconds(10))
+        let length = Double(album.bounds[3] - album.bounds[2]) / 44_100
+        #expect(caught.map { $0.entry == e[2] && $0.frame >= 20_000 && abs(($0.duration ?? 0) - length) < 1e-9 } == true,
+                "\(String(describing: caught))")
         _ = await events(of: engine)
         engine.quit()
         let expected = Array(album.samples(ofTrack: 2).dropFirst(20_000 * 2))
