@@ -2,11 +2,14 @@ import BoomicAudio
 import BoomicCore
 import Foundation
 
-/// The decode thread: applies commands to the queue, decodes ahead into the ring, opens the next
+/// The decode thread's loop: plays the queue as the fronts left it (catching up with their
+/// changes at each turn), decodes ahead into the ring through the `TrackRenderer`, opens the next
 /// song before the current one ends (gapless), and turns what the output reports it has written
 /// into the queue's own moves and into events.
 ///
 /// Owned by that one thread; nothing here is shared except through the ring and the channel.
+/// `queue` is the queue as this thread last took it: the fronts' copy (`EngineChannel`) may be
+/// ahead of it, never behind.
 final class EngineLoop {
     /// Frames per ring slot: about 46 ms at 44.1 kHz, the grain at which pause and skip act.
     static let framesPerSlot = 2048

@@ -60,6 +60,7 @@ func events(of engine: PlaybackEngine, until stop: @escaping @Sendable (Playback
             return seen
         }
         group.addTask {
+            // A deadline, not a wait for the engine: a test that never sees its event fails.
             try? await Task.sleep(for: timeout)
             return nil
         }
