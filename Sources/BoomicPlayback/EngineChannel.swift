@@ -124,13 +124,16 @@ import Synchronization
     }
 
     /// A seek as the status shows it at once, as MPD's does: the position asked (within the
-    /// song), and the frame of the file there, when a song is open to seek in.
+    /// song, when its length is known), and the frame of the file there when the song is open
+    /// (else the decode thread tells it once it has opened the song: `play 3` then `seek 20`).
     static func showSeek(to seconds: Double, in status: inout PlaybackStatus, playing: Bool) {
-        guard playing, status.entry != nil, let rate = status.sourceFormat.map({ Double($0.sampleRate) }) else { return }
+        guard playing, status.entry != nil else { return }
         let target = min(max(0, seconds.isNaN ? 0 : seconds), status.duration ?? .infinity)
-        let first = status.frame - HeardTime.frame(at: status.position, rate: rate)
+        if let rate = status.sourceFormat.map({ Double($0.sampleRate) }) {
+            let first = status.frame - HeardTime.frame(at: status.position, rate: rate)
+            status.frame = first + HeardTime.frame(at: target, rate: rate)
+        }
         status.position = target
-        status.frame = first + HeardTime.frame(at: target, rate: rate)
     }
 
     /// The decode thread published a turn done with every change up to `generation` (the lock

@@ -83,6 +83,7 @@ final class StuckOpen: Sendable {
         try await waitUntil { stuck.held.load(ordering: .acquiring) == 1 }
         let s = engine.perform([.queue(.play(e[2])), .seek(to: 20_000.0 / 44_100)])
         #expect(s.queue.current == e[2] && s.entry == e[2], "play shows its song at once")
+        #expect(abs(s.position - 20_000.0 / 44_100) < 1e-9, "and the seek its position")
         #expect(engine.statusCaughtUp(within: .milliseconds(50)) == nil, "the decode thread has not caught up")
         stuck.release()
         // Caught up: the song opened and sought in.
