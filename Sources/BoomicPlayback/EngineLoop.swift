@@ -78,10 +78,10 @@ final class EngineLoop {
             }
             takeNegotiation()
             followOutput()
-            // A few blocks per turn: the turn's own work (the inbox, the answer, what was heard,
-            // the status) done per 2,048 frames cost two thirds of what widening the samples
-            // does, and a few blocks decode in well under a millisecond, so commands still act
-            // at once.
+            // A few blocks per turn: the turn's own work (the fronts' changes, the output's answer,
+            // what was heard, the status) done per 2,048 frames costs two thirds of what widening
+            // the samples does, and a few blocks decode in well under a millisecond, so commands
+            // still act at once.
             var worked = false
             for _ in 0..<Self.blocksPerTurn {
                 guard decodeStep() else { break }

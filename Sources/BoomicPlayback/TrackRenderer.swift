@@ -263,7 +263,7 @@ final class TrackRenderer {
                 if out.isFloat { converter.convert(b, into: &renderedFloat) } else { converter.convert(b, into: &rendered) }
             }
         } else {
-            // The output's own format (decodeStep sends these straight into a slot instead).
+            // The output's own format (`render` sends these straight into a slot instead).
             frames = try decoder.read(into: &rendered, maxFrames: maxFrames)
         }
         return frames
