@@ -7,15 +7,20 @@ extension EngineLoop {
     /// Takes what the fronts changed since the last look: each waiting command after the queue
     /// as it stood when it came, then the queue as it is. True when the engine is to quit.
     func catchUp() -> Bool {
-        let (generation, latest, work, playAsked, quit) = channel.shared.withLock { s in
+        var quit = false
+        let seen = seenGeneration
+        // Every turn looks; only a change is copied out.
+        let taken = channel.shared.withLock { s -> (generation: Int, queue: PlayQueue, work: [EngineChannel.Work], playAsked: Bool)? in
+            quit = s.quit
+            guard s.generation != seen else { return nil }
             defer {
                 s.taken = s.generation
                 s.work.removeAll()
                 s.playAsked = false
             }
-            return (s.generation, s.queue, s.work, s.playAsked, s.quit)
+            return (s.generation, s.queue, s.work, s.playAsked)
         }
-        guard generation != seenGeneration else { return quit }
+        guard let (generation, latest, work, playAsked) = taken else { return quit }
         seenGeneration = generation
         if playAsked { awaitingPlay = false }
         for w in work {
