@@ -20,7 +20,8 @@ final class EngineLoop {
     private var resume: ResumePoint?
     let ring: SampleRing
     private let songs: @Sendable (SongID) -> PlayableSong?
-    private let emit: (PlaybackEvent) -> Void
+    /// The events of a turn, sent once the status showing them is published.
+    private let outbox: EventOutbox
     let channel: EngineChannel
     private let outputDone = DispatchSemaphore(value: 0)
 
@@ -53,9 +54,10 @@ final class EngineLoop {
         self.resume = resume
         self.ring = ring
         self.songs = songs
-        self.emit = emit
+        let outbox = EventOutbox(send: emit)
+        self.outbox = outbox
         self.channel = channel
-        renderer = TrackRenderer(ring: ring, sound: sound, emit: emit)
+        renderer = TrackRenderer(ring: ring, sound: sound, emit: outbox.post)
         awaitingPlay = queue.state == .stopped
         ring.volume.store(Float(Volume.gain(percent: Double(sound.volume))).bitPattern, ordering: .releasing)
         let handOver = HandOver(sink)
@@ -74,10 +76,14 @@ final class EngineLoop {
         while true {
             if catchUp() {
                 shutDown()
+                outbox.flush()
                 return
             }
             takeNegotiation()
             followOutput()
+            // What the output heard goes out now, with its events, before a decoder's open (a
+            // sleeping disk) can hold the turn.
+            publishStatus()
             // A few blocks per turn: the turn's own work (the fronts' changes, the output's answer,
             // what was heard, the status) done per 2,048 frames costs two thirds of what widening
             // the samples does, and a few blocks decode in well under a millisecond, so commands
@@ -149,10 +155,10 @@ final class EngineLoop {
                 if start > 0 { try d.seek(toFrame: start) }
                 decoder = d
             } catch {
-                emit(.warning("skipped: \(error.description)"))
+                outbox.post(.warning("skipped: \(error.description)"))
             }
         } else {
-            emit(.warning("skipped: song \(song) is no longer in the library"))
+            outbox.post(.warning("skipped: song \(song) is no longer in the library"))
         }
         let key = key ?? PlayKey(entry: entry, at: Date().timeIntervalSince1970)
         var track = EngineTrack(segment: segment, entry: entry, starts: starts, key: key, song: song, decoder: decoder,
@@ -179,7 +185,7 @@ final class EngineLoop {
         q.apply(.finished)
         guard q.state == .playing, let next = q.current, let entry = q.entry(next) else { return }
         if failuresInARow > max(1, queue.entries.count) {
-            emit(.warning("nothing in the queue could be played"))
+            outbox.post(.warning("nothing in the queue could be played"))
             move(.stop)
             return
         }
@@ -292,7 +298,7 @@ final class EngineLoop {
             negotiation.answered(answer.wanted, took: taken)
         case let .failure(error):
             outputFailed = true
-            emit(.failed(error))
+            outbox.post(.failed(error))
             move(.stop)
             tracks.removeAll()
         }
@@ -327,7 +333,7 @@ final class EngineLoop {
             tracks.removeFirst()
             if !t.failed {
                 let end = t.time.endOfDecoding
-                emit(.ended(SongEnd(entry: t.entry, song: t.song, key: t.key, heard: t.time.heard(atFrame: end),
+                outbox.post(.ended(SongEnd(entry: t.entry, song: t.song, key: t.key, heard: t.time.heard(atFrame: end),
                                     position: t.time.seconds(atFrame: end),
                                     duration: t.expectedDuration, reason: t.cut ? .quit : .finished,
                                     speed: t.speed, endedEarly: t.endedEarly && !t.cut)))
@@ -368,7 +374,7 @@ final class EngineLoop {
             }
             drainAsked = 0
             idle = true
-            emit(.idle)
+            outbox.post(.idle)
         }
     }
 
@@ -378,7 +384,7 @@ final class EngineLoop {
         guard let t = tracks.first, !t.announced, !t.failed, passed || heardInFirst().frames > 0 else { return }
         tracks[0].announced = true
         failure = nil
-        emit(.started(entry: t.entry, song: t.song))
+        outbox.post(.started(entry: t.entry, song: t.song))
     }
 
     func failed(entry: PlayQueue.EntryID, song: SongID) {
@@ -391,7 +397,7 @@ final class EngineLoop {
         guard let t = tracks.first, !t.failed, t.announced || heardInFirst().heard else { return }
         announce()
         let frame = heardPosition().frame
-        emit(.ended(SongEnd(entry: t.entry, song: t.song, key: t.key, heard: t.time.heard(atFrame: frame),
+        outbox.post(.ended(SongEnd(entry: t.entry, song: t.song, key: t.key, heard: t.time.heard(atFrame: frame),
                             position: t.time.seconds(atFrame: frame), duration: t.expectedDuration, reason: reason,
                             speed: t.speed)))
     }
@@ -409,13 +415,18 @@ final class EngineLoop {
                                     // Only where playback stopped on it: a song skipped on the way
                                     // (or opened early for a gapless join) is no error to show.
                                     failure: queue.state == .stopped ? failure : nil)
+        var published = false
         channel.shared.withLock { s in
             // Behind a front's change, this status would undo it: the next turn catches up first.
             guard s.generation == seenGeneration else { return }
             s.failure = failure
             channel.publish(status, in: &s)
             channel.caughtUp(seenGeneration, in: &s)
+            channel.tookFirstTurn.store(true, ordering: .releasing)
+            published = true
         }
+        // Behind a front's change, the events wait for the next turn's status, which shows them.
+        if published { outbox.flush() }
     }
 
     private func shutDown() {

@@ -108,6 +108,10 @@ public final class PlaybackEngine: Sendable {
         channel.statusCaughtUp(within: patience)
     }
 
+    /// Whether the decode thread has published its first status (a state file written before it
+    /// would know less than the one it replaces: no place in the song, the default volume).
+    public var hasTakenFirstTurn: Bool { channel.tookFirstTurn.load(ordering: .acquiring) }
+
     /// The engine as last published: by the decode thread at each turn, and by each command.
     public var status: PlaybackStatus { channel.shared.withLock(\.status) }
 

@@ -82,10 +82,10 @@ final class StateWriter: Sendable {
 
     private func write(onlyIfMoved: Bool) {
         dispatchPrecondition(condition: .onQueue(queue))
-        let version = engine.statusVersion
         // Before the engine's first turn its status is the queue it was given with default
         // sound and no place: the file (the saved state, or none) says more than that.
-        guard version > 0 else { return }
+        guard engine.hasTakenFirstTurn else { return }
+        let version = engine.statusVersion
         let status = engine.status
         let pending = recorder?.uncommitted ?? []
         let look: (moved: Bool, resume: ResumePoint?) = state.withLock { s in

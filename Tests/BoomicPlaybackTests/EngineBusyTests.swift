@@ -1,3 +1,4 @@
+import BoomicTestSupport
 import BoomicAudio
 import BoomicCore
 @testable import BoomicPlayback
@@ -44,7 +45,7 @@ final class StuckOpen: Sendable {
         let queue = album.queue([0, 1, 2])
         let e = queue.entries.map(\.id)
         let engine = PlaybackEngine(queue: queue, sink: RecordingSink(tape: tape), songs: stuck.resolver(album.resolver()))
-        try await waitUntil { stuck.held.load(ordering: .acquiring) == 1 }
+        try await waitUntil("the decoder's open to be held") { stuck.held.load(ordering: .acquiring) == 1 }
 
         var s = engine.perform([.queue(.add([album.songs[0].id], at: .end))])
         try #require(s.queue.entries.map(\.song) == [0, 1, 2, 0].map { album.songs[$0].id }, "add")
@@ -80,7 +81,7 @@ final class StuckOpen: Sendable {
         let queue = album.queue([0, 1, 2])
         let e = queue.entries.map(\.id)
         let engine = PlaybackEngine(queue: queue, sink: RecordingSink(tape: tape), songs: stuck.resolver(album.resolver()))
-        try await waitUntil { stuck.held.load(ordering: .acquiring) == 1 }
+        try await waitUntil("the decoder's open to be held") { stuck.held.load(ordering: .acquiring) == 1 }
         let s = engine.perform([.queue(.play(e[2])), .seek(to: 20_000.0 / 44_100)])
         #expect(s.queue.current == e[2] && s.entry == e[2], "play shows its song at once")
         #expect(abs(s.position - 20_000.0 / 44_100) < 1e-9, "and the seek its position")
@@ -109,10 +110,10 @@ final class StuckOpen: Sendable {
         let engine = PlaybackEngine(queue: album.queue([0, 1]), sink: RecordingSink(tape: tape),
                                     songs: stuck.resolver(album.resolver(), holding: album.songs[1].id))
         // Track 0 decoded whole into the ring, the look-ahead's open held; the sink holds the third slot.
-        try await waitUntil { stuck.held.load(ordering: .acquiring) == 1 && tape.held.load(ordering: .acquiring) == 1 }
+        try await waitUntil("the open and the write both held") { stuck.held.load(ordering: .acquiring) == 1 && tape.held.load(ordering: .acquiring) == 1 }
         #expect(engine.perform([.queue(.pause)]).queue.state == .paused)
         tape.allow(.max)
-        try await waitUntil { tape.frames >= 6_144 }
+        try await waitUntil("6,144 frames heard") { tape.frames >= 6_144 }
         stuck.release()
         try await aWholeTurn(of: engine)
         #expect(tape.frames == 6_144, "\(tape.frames) frames written: the output played on while paused")
@@ -132,7 +133,7 @@ final class StuckOpen: Sendable {
         let threads = LeftBehindThreads(limit: 1)
         let engine = PlaybackEngine(queue: album.queue([0]), sink: RecordingSink(tape: RecordingSink.Tape()),
                                     threads: threads, songs: stuck.resolver(album.resolver()))
-        try await waitUntil { stuck.held.load(ordering: .acquiring) == 1 }
+        try await waitUntil("the decoder's open to be held") { stuck.held.load(ordering: .acquiring) == 1 }
         let final = engine.quit(patience: .milliseconds(50))
         #expect(final.queue.current == album.queue([0]).current)
         #expect(!engine.hasStopped && threads.count == 1)
@@ -147,7 +148,7 @@ final class StuckOpen: Sendable {
         #expect(failures.count == 1 && failures[0].contains("left behind"), "\(said)")
 
         stuck.release()
-        try await waitUntil { engine.hasStopped }
+        try await waitUntil("engine.hasStopped") { engine.hasStopped }
         #expect(threads.count == 0)
     }
 }

@@ -1,3 +1,4 @@
+import BoomicTestSupport
 import BoomicAudio
 import BoomicCore
 @testable import BoomicPlayback
@@ -12,7 +13,7 @@ import Testing
         let tape = RecordingSink.Tape()
         tape.allow(4_096)
         let engine = PlaybackEngine(queue: album.queue([1]), sink: RecordingSink(tape: tape), songs: album.resolver())
-        try await waitUntil { tape.frames == 4_096 }
+        try await waitUntil("tape.frames == 4_096") { tape.frames == 4_096 }
         let target = 20_000
         engine.send(.seek(to: Double(target) / 44_100))
         #expect(engine.status.frame == target, "the status shows the seek at once")
@@ -72,9 +73,9 @@ import Testing
         let tape = RecordingSink.Tape()
         let queue = album.queue([0, 1]).applying(.setSingle(.on))
         let engine = PlaybackEngine(queue: queue, sink: RecordingSink(tape: tape), songs: album.resolver())
-        try await waitUntil { engine.status.queue.state == .paused }
+        try await waitUntil("engine.status.queue.state == .paused") { engine.status.queue.state == .paused }
         // The first song written to its end; a whole turn after, nothing of the next one.
-        try await waitUntil { tape.frames == album.samples(ofTrack: 0).count / 2 }
+        try await waitUntil("tape.frames == album.samples(ofTrack: 0).count / 2") { tape.frames == album.samples(ofTrack: 0).count / 2 }
         try await aWholeTurn(of: engine)
         #expect(engine.status.queue.current == queue.entries[1].id)
         let heard = tape.samples.withLock { $0 }
@@ -94,12 +95,12 @@ import Testing
         tape.allow(4_096)
         let engine = PlaybackEngine(queue: album.queue([2]), sink: RecordingSink(tape: tape), songs: album.resolver())
         // Two slots written, the third held in the sink's write.
-        try await waitUntil { tape.frames == 4_096 && tape.held.load(ordering: .acquiring) == 1 }
+        try await waitUntil("tape.frames == 4_096 && tape.held.load(ordering: .acquiring) == 1") { tape.frames == 4_096 && tape.held.load(ordering: .acquiring) == 1 }
         engine.send(.queue(.pause))
         try await aWholeTurn(of: engine)
         tape.allow(.max)
         // The slot being written when the pause came goes out; the output then stops between slots.
-        try await waitUntil { tape.frames == 6_144 }
+        try await waitUntil("tape.frames == 6_144") { tape.frames == 6_144 }
         try await aWholeTurn(of: engine)
         #expect(tape.frames == 6_144, "the output went on while paused")
         #expect(engine.status.queue.state == .paused)
@@ -116,15 +117,15 @@ import Testing
         let tape = RecordingSink.Tape()
         tape.allow(6_144)
         let engine = PlaybackEngine(queue: album.queue([2]), sink: RecordingSink(tape: tape), songs: album.resolver())
-        try await waitUntil { tape.frames == 6_144 }
+        try await waitUntil("tape.frames == 6_144") { tape.frames == 6_144 }
         // Until the engine has counted what the sink took (a fixed 100 ms was not always
         // enough on a loaded machine: quit then reported frame 0 and no end).
-        try await waitUntil { engine.status.frame == 6_144 }
+        try await waitUntil("engine.status.frame == 6_144") { engine.status.frame == 6_144 }
         let collecting = Task { await events(of: engine, until: { if case .ended = $0 { true } else { false } }) }
         let quitting = Task { engine.quit() }
         // Once the decode thread has taken the quit and stops the output, the held-back write
         // gives up, unheard (before, the failed write would stop the queue first).
-        try await waitUntil { engine.ring.quit.load(ordering: .acquiring) }
+        try await waitUntil("engine.ring.quit.load(ordering: .acquiring)") { engine.ring.quit.load(ordering: .acquiring) }
         tape.abort()
         let final = await quitting.value
         let seen = await collecting.value
@@ -156,7 +157,7 @@ import Testing
         let tape = RecordingSink.Tape()
         tape.allow(4_096)
         let engine = PlaybackEngine(queue: album.queue([2]), sink: RecordingSink(tape: tape), songs: album.resolver())
-        try await waitUntil { tape.frames == 4_096 }
+        try await waitUntil("tape.frames == 4_096") { tape.frames == 4_096 }
         // Track 2 decoded at volume 100, as far as the ring holds.
         try await decodedAhead(engine)
         var sound = SoundSettings()

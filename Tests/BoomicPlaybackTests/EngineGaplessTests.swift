@@ -1,3 +1,4 @@
+import BoomicTestSupport
 import BoomicAudio
 import BoomicCore
 @testable import BoomicPlayback
@@ -39,7 +40,7 @@ import Testing
         let second = queue.entries[1].id
         let engine = PlaybackEngine(queue: queue, sink: RecordingSink(tape: tape), songs: album.resolver())
         // Track 0 is 37,003 frames; the ring (24 × 2048) then holds its rest and the start of 1.
-        try await waitUntil { tape.frames == 10_240 }
+        try await waitUntil("10,240 frames heard") { tape.frames == 10_240 }
         try await decodedAhead(engine)
         engine.send(.queue(.remove([second])))
         try await aWholeTurn(of: engine)
@@ -59,7 +60,7 @@ import Testing
         let tape = RecordingSink.Tape()
         tape.allow(8_192)
         let engine = PlaybackEngine(queue: album.queue(), sink: RecordingSink(tape: tape), songs: album.resolver())
-        try await waitUntil { tape.frames == 8_192 }
+        try await waitUntil("8,192 frames heard") { tape.frames == 8_192 }
         engine.send(.queue(.next))
         try await aWholeTurn(of: engine)
         tape.allow(.max)
@@ -92,10 +93,3 @@ import Testing
     }
 }
 
-func waitUntil(_ condition: @Sendable () -> Bool, timeout: Duration = .seconds(10)) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while !condition() {
-        guard ContinuousClock.now < deadline else { throw CancellationError() }
-        try await Task.sleep(for: .milliseconds(5))
-    }
-}

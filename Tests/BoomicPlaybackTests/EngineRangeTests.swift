@@ -1,3 +1,4 @@
+import BoomicTestSupport
 import BoomicAudio
 import BoomicCore
 import BoomicPlayback
@@ -41,7 +42,7 @@ import Testing
         queue.apply(.play(nil))
         let engine = PlaybackEngine(queue: queue, sink: RecordingSink(tape: tape), songs: album.resolver())
         // Two slots of 2,048 frames heard, from the range's start at frame 22,050.
-        try await waitUntil { tape.frames == 4_096 && engine.status.frame == 22_050 + 4_096 }
+        try await waitUntil("tape.frames == 4_096 && engine.status.frame == 22_050 + 4_096") { tape.frames == 4_096 && engine.status.frame == 22_050 + 4_096 }
         #expect(abs(engine.status.position - 4_096.0 / 44_100) < 1e-9, "position \(engine.status.position)")
         let total = Double(album.bounds[2] - album.bounds[1]) / 44_100
         #expect(abs((engine.status.duration ?? 0) - (total - 0.5)) < 1e-6, "duration \(engine.status.duration ?? -1)")

@@ -88,7 +88,7 @@ import Testing
                                     sound: SoundSettings(speed: 2), songs: sine.resolver())
         // The sink takes slots until the next one no longer fits the allowance, then holds; a
         // whole turn after, the status counts what it took.
-        try await waitUntil { tape.held.load(ordering: .acquiring) == 1 }
+        try await waitUntil("tape.held.load(ordering: .acquiring) == 1") { tape.held.load(ordering: .acquiring) == 1 }
         try await aWholeTurn(of: engine)
         let status = engine.status
         let written = Double(tape.frames) / 44_100

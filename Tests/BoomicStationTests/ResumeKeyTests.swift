@@ -57,7 +57,7 @@ import Testing
                               warn: { _ in })
         defer { station.quitAll() }
         let room = try #require(station.player("default"))
-        try waitUntil("the engine's first turn") { room.engine.statusVersion > 0 }
+        try waitUntil("the engine's first turn") { room.engine.hasTakenFirstTurn }
         #expect(room.status.play == nil, "the engine's status names no play before the song opens")
         room.saveState()
         let now = try #require(try store.load())

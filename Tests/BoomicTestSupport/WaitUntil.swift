@@ -30,3 +30,18 @@ public func waitUntil(_ what: @autoclosure () -> String, timeout: Duration = .se
         Thread.sleep(forTimeInterval: Double(every.components.seconds) + Double(every.components.attoseconds) / 1e18)
     }
 }
+
+/// `waitUntil` for async tests: the pause between two looks is a task's, so a wait holds no
+/// thread of the pool the code under test may need.
+public func waitUntil(_ what: @autoclosure () -> String, timeout: Duration = .seconds(10), every: Duration = .milliseconds(5),
+                      _ condition: () throws -> Bool) async throws {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    while try !condition() {
+        guard clock.now < deadline else {
+            if try condition() { return }
+            throw WaitTimedOut(awaited: what(), timeout: timeout)
+        }
+        try await Task.sleep(for: every)
+    }
+}

@@ -77,7 +77,10 @@ enum StatusCommands {
             r("songid", id.rawValue)
             if q.state != .stopped {
                 let snapshot = inv.snapshot
-                let duration = s.duration ?? snapshot.basis[q.entries[p].song]?.duration
+                // Until the player has opened the song: the library's length, of the entry's
+                // range when it plays one.
+                let known = snapshot.basis[q.entries[p].song]?.duration
+                let duration = s.duration ?? (q.entries[p].range.map { $0.length(of: known) } ?? known)
                 r("time", "\(Int(s.position.rounded())):\(Int((duration ?? 0).rounded()))")
                 r("elapsed", MPDResponse.milliseconds(s.position))
                 if let song = snapshot.basis[q.entries[p].song], let kbps = song.bitrate { r("bitrate", kbps) }

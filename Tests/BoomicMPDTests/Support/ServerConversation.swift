@@ -45,7 +45,7 @@ enum ServerConversation {
             try channel.pipeline.syncOperations.addHandlers(outbound(channel) + [MPDConnectionHandler(server: server, client: client)])
             try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 6600)).wait()
             if playerSettled, let engine = rooms.player("default")?.engine {
-                try waitUntil("the player's first turn") { engine.statusVersion > 0 }
+                _ = engine.statusCaughtUp(within: .seconds(10))
             }
             try channel.writeInbound(ByteBuffer(string: input))
             // Work run at once off the loop (a commit) answers through the loop.

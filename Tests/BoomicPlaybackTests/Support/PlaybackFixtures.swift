@@ -87,12 +87,12 @@ func aWholeTurn(of engine: PlaybackEngine) async throws {
     for _ in 0..<2 {
         _ = engine.perform([.queue(.setConsume(engine.status.queue.consume))])
         let sent = engine.channel.shared.withLock { $0.generation }
-        try await waitUntil { engine.channel.shared.withLock { $0.taken >= sent } }
+        try await waitUntil("the decode thread to take every command sent") { engine.channel.shared.withLock { $0.taken >= sent } }
     }
 }
 
 /// Waits until the decode thread has decoded as far ahead as it goes: the ring full, or the
 /// thread waiting with nothing more to do.
 func decodedAhead(_ engine: PlaybackEngine) async throws {
-    try await waitUntil { engine.ring.isFull || engine.ring.engineWaiting.load(ordering: .acquiring) }
+    try await waitUntil("the ring decoded ahead") { engine.ring.isFull || engine.ring.engineWaiting.load(ordering: .acquiring) }
 }
