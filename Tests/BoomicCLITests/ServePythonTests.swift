@@ -221,7 +221,10 @@ struct ServePythonTests {
     until("the first song to play", lambda: st().get("song") == "0" and st()["state"] == "play")
     watch.told(lambda: None)
     second = lambda: st().get("song") == "1" and st()["state"] == "play"
-    out["song change"] = [x for x in told(lambda: None, second) if x == "player"]
+    # On a loaded machine the 1-s song may have ended before the watch was ready: then there is
+    # no change to watch (RoomFeedTests tells it in process, on the player's events).
+    if st().get("song") == "0":
+        out["song change"] = [x for x in told(lambda: None, second) if x == "player"]
     print(json.dumps(out))
     """#
 
@@ -237,7 +240,7 @@ struct ServePythonTests {
         #expect(out["clear of nothing"] == ["playlist"], "as MPD tells it: \(out)")
         // (The stop's play count, a sticker, may come late.)
         #expect(out["same volume"]?.filter { $0 != "sticker" } == ["mixer"], "as MPD tells it: \(out)")
-        #expect(out["song change"] == ["player"], "one song change: \(out)")
+        #expect(out["song change"] == nil || out["song change"] == ["player"], "one song change: \(out)")
     }
 
     @Test func thePlaylistVersionMovesWithTheEntriesOnly() throws {

@@ -38,6 +38,23 @@ import Testing
         #expect(told.count(.player) == 1, "\(told.changes)")
     }
 
+    /// Songs that end by themselves: each change of song, and the stop at the queue's end, is
+    /// told once, from the engine's own events (each sent after the status that shows it).
+    @Test func songsThatEndByThemselvesAreToldOnceEach() throws {
+        let fixture = try StationFixture(songs: 2, seconds: 1)
+        let station = Station(library: fixture.library, store: try PlayerStateStore(libraryLocation: fixture.dir.path),
+                              outputs: [.null], settings: StationFixture.settings, warn: { _ in })
+        defer { station.quitAll() }
+        let told = Told(station)
+        let room = try #require(station.player("default"))
+        let idle = DispatchSemaphore(value: 0)
+        room.watch { if case .idle = $0 { idle.signal() } }
+        try room.perform(.add(fixture.songs, at: .end))
+        try room.perform(.play(nil))
+        #expect(idle.wait(timeout: .now() + 20) == .success)
+        #expect(told.count(.player) == 3, "the play, the second song, the stop at the end: \(told.changes)")
+    }
+
     /// A command and the engine's report of the same start, in either order, tell it once; a
     /// seek tells `player` though nothing compared moved; a `clear` of an empty queue tells
     /// the queue.
