@@ -99,7 +99,7 @@ final class EngineLoop {
                 // Playing, a turn at least every 50 ms follows what the output has played even
                 // when no slot comes back. Stopped or paused nothing moves, and every command,
                 // slot and answer from the output wakes the thread: it sleeps, as MPD does, where
-                // a 50 ms poll woke a server with nothing to do 20 times a second.
+                // a 50 ms poll would wake a server with nothing to do 20 times a second.
                 let patience: DispatchTimeInterval = queue.state == .playing ? .milliseconds(50) : .seconds(2)
                 let seen = seenGeneration
                 SampleRing.wait(on: ring.engineWake, flag: ring.engineWaiting, timeout: patience) {

@@ -94,7 +94,7 @@ public final class PlaybackEngine: Sendable {
     }
 
     /// `perform`, as a call that is already carried out; nil when the engine has quit (nothing
-    /// was taken). Kept for fronts written when commands waited for the decode thread.
+    /// was taken), for a front that hands commands over and asks later whether they were carried out.
     public func call(_ commands: [PlaybackCommand]) -> EngineCall? {
         guard performIfRunning(commands) != nil else { return nil }
         return EngineCall()

@@ -98,7 +98,7 @@ final class SampleRing: @unchecked Sendable {
     /// 1 for a sink that takes samples at the audio's pace (a sound card, or `--realtime`),
     /// where an output thread that waits is a device about to run dry. More for one that takes
     /// them at once (`null`, `wav:`): its output thread waits after every slot, and a wake per
-    /// slot was a fifth of the CPU time of decoding an MP3 there (24,000 context switches for
+    /// slot is a fifth of the CPU time of decoding an MP3 there (24,000 context switches for
     /// ten minutes of music); woken per batch, the threads hand over in bursts (1,400 context
     /// switches with 20 of 24 slots, 2,200 with 12; the slots left free keep the engine from
     /// waiting while the output wakes). The engine wakes it before it waits itself

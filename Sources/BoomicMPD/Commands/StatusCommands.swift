@@ -130,7 +130,7 @@ struct StatusKey: Equatable {
 }
 
 /// One client's last `status` answer, and what it was made of. A class: the poll's check
-/// reads it in place, a pointer and a few integers, where an optional tuple of the answer was
+/// reads it in place, a pointer and a few integers, where an optional tuple of the answer is
 /// copied whole through the runtime's generic witnesses (a third of the check's cost).
 final class KeptStatus {
     let key: StatusKey

@@ -14,7 +14,7 @@ public struct MusicTree: Sendable {
     public struct Directory: Sendable {
         /// Child directories' names, in the order MPD lists them (`collated`), and the songs in
         /// it by path, bytewise. The songs themselves, as MPD's tree holds them: a walk of the library
-        /// (`listallinfo`) then reads them in order, where looking each id up in the basis was
+        /// (`listallinfo`) then reads them in order, where looking each id up in the basis costs
         /// a fifth of its time. A commit that changes songs without moving any patches them in
         /// (`updating`), so they are always the snapshot's.
         public var directories: [String] = []
@@ -115,7 +115,7 @@ public struct MusicTree: Sendable {
                 continue
             }
             let dir: String, name: Substring
-            // Bytes, not Characters: a grapheme walk back from the end was half the tree's time.
+            // Bytes, not Characters: a grapheme walk back from the end costs half the tree's time.
             if let slash = rest.utf8.lastIndex(of: UInt8(ascii: "/")) {
                 let sub = rest[..<slash]
                 dir = root.isEmpty ? String(sub) : root + "/" + sub

@@ -83,7 +83,7 @@ public final class ServerLibrary: Sendable {
 
     /// Builds, off the event loops, what clients ask for first of a new snapshot (the columns
     /// of a browser's grouped lists, `stats`), so that the first `list album group
-    /// albumartist` after a start or a change does not wait for them: it was twice MPD's time.
+    /// albumartist` after a start or a change does not wait for them (building them is twice MPD's time).
     /// After a change it warms at once, on one queue, only a snapshot no newer change replaced
     /// by then, so a script committing many edits in a row costs a build or two, not one per
     /// commit. A client asking meanwhile builds its own.

@@ -5,7 +5,7 @@ import BoomicCore
 /// byte order, so numbers compare as their values do.
 ///
 /// What the whole-library `list … group …` and `count group` go over: a pass reading each
-/// song's fields, hashing its strings, took 15–25 ms at 50,000 songs (2–5× MPD's time), where
+/// song's fields, hashing its strings, takes 15–25 ms at 50,000 songs (2–5× MPD's time), where
 /// a pass over numbers takes a few. Built once per snapshot and tag, as the indexes are.
 struct TagColumn: Sendable, Equatable {
     /// The distinct values (by bytes, as MPD has them) in byte order; "" among them when some

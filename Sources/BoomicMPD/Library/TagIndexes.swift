@@ -4,7 +4,7 @@ import Synchronization
 /// For one snapshot, each tag's values and the songs holding them, built the first time a
 /// command needs that tag: `list artist` is then the index's keys, and `find album "X"` one
 /// lookup instead of a pass over every song (MPD answers those from its own tree; a scan of
-/// 50,000 songs was 6× its time). Only songs in the music tree are indexed.
+/// 50,000 songs is 6× its time). Only songs in the music tree are indexed.
 public final class TagIndexes: Sendable {
     private let basis: DataBasis
     private let tree: MusicTree
@@ -85,9 +85,9 @@ public final class TagIndexes: Sendable {
 
     /// What clients used of the snapshots before this one, to be made for this one too by
     /// `warm`: the indexes of `find TAG VALUE`, the any-field text of `search any`, other
-    /// columns, the songs' places. Each took 30–60 ms at 50,000 songs, paid by the first
-    /// command after every edit (a soak with a commit every few seconds saw `find`'s median at
-    /// 32 ms, MPD's 6 ms); a snapshot's own indexes are never patched, so they are made again.
+    /// columns, the songs' places. Each takes 30–60 ms at 50,000 songs, paid by the first
+    /// command after every edit if not carried over (with a commit every few seconds, `find`'s
+    /// median would be 32 ms, MPD's 6 ms); a snapshot's own indexes are never patched, so they are made again.
     private struct Wants: Sendable {
         var tags: Set<MPDTag> = []
         var columns: Set<MPDTag> = []
@@ -127,7 +127,7 @@ public final class TagIndexes: Sendable {
     func songDurations() -> [Double] { once(durations) { orderedSongs().map { $0.duration ?? 0 } } }
 
     /// What `stats` tells of the library, counted once per snapshot: clients ask it on
-    /// connecting and after each database change, and a pass over 50,000 songs took 50 ms
+    /// connecting and after each database change, and a pass over 50,000 songs takes 50 ms
     /// where MPD answers from its own count.
     func libraryStats() -> LibraryStats { once(stats) { countStats() } }
 

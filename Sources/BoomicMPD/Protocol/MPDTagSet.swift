@@ -1,5 +1,5 @@
 /// The tags a client has switched on (`tagtypes`), a bit per tag: every song a response
-/// prints asks it once per tag, and hashing into a `Set` was a tenth of `listallinfo`'s time.
+/// prints asks it once per tag, and hashing into a `Set` costs a tenth of `listallinfo`'s time.
 public struct MPDTagSet: Sendable, Equatable {
     public private(set) var bits: UInt32
 
