@@ -42,29 +42,33 @@ public final class PlayRecorder: Sendable {
 
     /// Commits the plays left from an earlier run, then this one.
     public func record(_ record: PlayRecord) {
-        let all = pending.withLock { p in
-            p.append(record)
-            defer { p.removeAll() }
-            return p
-        }
-        commit(all)
+        hold(record)
+        commitHeld()
     }
 
-    /// Commits what earlier runs left.
-    public func flushPending() { commit(pending.withLock { p in defer { p.removeAll() }; return p }) }
+    /// Keeps `record` as not committed yet: a state saved from now on holds it, so that a crash
+    /// before its commit records it at the next start (by its key, once).
+    public func hold(_ record: PlayRecord) { pending.withLock { $0.append(record) } }
 
-    /// What could not be committed yet, for the state file.
-    public var uncommitted: [PlayRecord] { pending.withLock { $0 } }
-
-    private func commit(_ records: [PlayRecord]) {
-        for (i, r) in records.enumerated() {
+    /// Commits what is held (what earlier runs left, then this run's plays, in order). Each
+    /// stays held until its commit is done: a state saved meanwhile still holds it.
+    public func commitHeld() {
+        for record in pending.withLock({ $0 }) {
             do {
-                if let message = try session.recordPlay(r).message { warn(message) }
+                if let message = try session.recordPlay(record).message { warn(message) }
             } catch {
                 warn("the play could not be recorded yet (\(error.localizedDescription)); it is kept and recorded next time")
-                pending.withLock { $0.append(contentsOf: records[i...]) }
                 return
+            }
+            pending.withLock { p in
+                if let i = p.firstIndex(of: record) { p.remove(at: i) }
             }
         }
     }
+
+    /// Commits what earlier runs left.
+    public func flushPending() { commitHeld() }
+
+    /// What is not committed yet (held, or failed to commit), for the state file.
+    public var uncommitted: [PlayRecord] { pending.withLock { $0 } }
 }

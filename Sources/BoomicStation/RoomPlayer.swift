@@ -43,11 +43,14 @@ public final class RoomPlayer: Sendable {
     ///   - tell: the room's changes, in order (`RoomTeller`).
     ///   - opening: called on the player's thread as it resolves a song to open (tests hold it
     ///     there, as a sleeping disk holds the open).
+    ///   - saving: called on the state writer's queue with each state before it is written
+    ///     (tests hold a save there, as a slow disk does).
     init(library: any StationLibrary, store: PlayerStateStore, start: RoomStart, first: [PlaybackCommand] = [],
          sink: sending any AudioSink, settings: RoomSettings, room: String,
          watch: (@Sendable (PlaybackEvent) -> Void)? = nil,
          tell: @escaping @Sendable (RoomChange) -> Void,
-         opening: (@Sendable (SongID) -> Void)? = nil, warn: @escaping @Sendable (String) -> Void) {
+         opening: (@Sendable (SongID) -> Void)? = nil, saving: (@Sendable (PlayerState) -> Void)? = nil,
+         warn: @escaping @Sendable (String) -> Void) {
         self.room = room
         self.warn = warn
         let basis = library.basis
@@ -66,6 +69,7 @@ public final class RoomPlayer: Sendable {
         }
         // Playing starts once everything is set up; paused comes back paused at its place, as
         // MPD restores it (the engine prepares the song and holds the output).
+        let startQueue = queue // as saved or given: a crash image keeps its state
         if plays || resume == nil { queue.apply(.stop) }
         var sound = settings.sound
         if settings.keepsVolume, let volume = saved?.volume { sound.volume = min(max(volume, 0), 100) }
@@ -85,7 +89,7 @@ public final class RoomPlayer: Sendable {
         let recorder = settings.record ? PlayRecorder(session: library.session, pending: saved?.pending ?? [], warn: warn) : nil
         self.recorder = recorder
         let writer = StateWriter(store: store, engine: engine, library: library, recorder: recorder, resume: resume,
-                                 keepsVolume: settings.keepsVolume)
+                                 queue: startQueue, keepsVolume: settings.keepsVolume, saving: saving)
         self.writer = writer
         let teller = RoomTeller(status: { engine.status }, tell: tell)
         self.teller = teller
@@ -104,9 +108,12 @@ public final class RoomPlayer: Sendable {
                 switch event {
                 case let .ended(end):
                     heard.add(end.heard)
-                    if let recorder, let play = PlayRecorder.record(for: end, song: library.basis[end.song]) {
-                        recorder.record(play)
-                    }
+                    // Saved before it is committed, holding the play and naming this song (or
+                    // the one after it): after a crash the room resumes this play, counted once
+                    // by its key, never an earlier place that would start it anew.
+                    let play = recorder == nil ? nil : PlayRecorder.record(for: end, song: library.basis[end.song])
+                    writer.ended(entry: end.entry, play: end.key, record: play)
+                    if play != nil { recorder?.commitHeld() }
                 case let .warning(message):
                     if warnsEvents { warn(message) }
                 case let .failed(error):
@@ -115,13 +122,11 @@ public final class RoomPlayer: Sendable {
                     break
                 }
                 switch event {
-                case .started:
-                    // Saved at every song's start: after a crash the room resumes this song,
-                    // not the tail of the one whose play was just committed.
-                    writer.started()
-                case .ended, .idle, .failed:
-                    writer.forgetResume()
-                case .warning:
+                case let .started(entry, _):
+                    writer.started(entry)
+                case .idle, .failed:
+                    writer.free()
+                case .ended, .warning:
                     // A song skipped on the way to the resumed one leaves the resume standing.
                     break
                 }

@@ -6,18 +6,20 @@ import Synchronization
 
 /// The one writer of a room's state file: every save (at the start, at each song's start, every
 /// few seconds while the status moves, at the quit) runs on its serial queue and writes the
-/// engine's newest status, so a later save never carries an older status than an earlier one.
+/// engine's newest queue and sound, so a later save never carries an older status than an
+/// earlier one.
 ///
-/// A resumed play keeps its key and place until its track starts: before that, the engine's
-/// status names no entry, or the queue's current one with no play and no frame (the track is
-/// still being opened), and a save of that would make the resumed song a new play, counted again.
+/// The place saved is the room's (`RoomPlace`): a resumed play keeps its key and place until
+/// its track starts, and a status running ahead of or behind the events the room has recorded
+/// is not saved. A play is committed only after a save that holds it as pending and names its
+/// song (with its key) or the one after it (`ended`): a crash after the commit resumes that same
+/// play, which counts once, never an earlier place from which the song would start anew.
 final class StateWriter: Sendable {
     /// How often the state is saved while the status moves: the most a crash or power cut loses.
     static let every: DispatchTimeInterval = .seconds(5)
 
     private struct State {
-        /// The saved place, until the engine reports its first event of the run.
-        var resume: ResumePoint?
+        var place: RoomPlace
         /// What the last save wrote, so an unchanged status is not written again (an idle
         /// server writes nothing: an SD card's wear on a Pi).
         var saved: (version: Int, pending: [PlayRecord])?
@@ -32,14 +34,19 @@ final class StateWriter: Sendable {
     private let recorder: PlayRecorder?
     private let keepsVolume: Bool
 
+    /// Called on the writer's queue with each state before it is written (tests hold a save
+    /// there, as a slow disk does).
+    private let saving: (@Sendable (PlayerState) -> Void)?
+
     init(store: PlayerStateStore, engine: PlaybackEngine, library: any StationLibrary, recorder: PlayRecorder?,
-         resume: ResumePoint?, keepsVolume: Bool) {
+         resume: ResumePoint?, queue start: PlayQueue, keepsVolume: Bool, saving: (@Sendable (PlayerState) -> Void)? = nil) {
+        self.saving = saving
         self.store = store
         self.engine = engine
         self.library = library
         self.recorder = recorder
         self.keepsVolume = keepsVolume
-        state = Mutex(State(resume: resume))
+        state = Mutex(State(place: RoomPlace(queue: start, resume: resume)))
     }
 
     /// Saves every `every` while the status moves, until `stop`.
@@ -57,16 +64,31 @@ final class StateWriter: Sendable {
     /// Saves soon, in order with every other save.
     func save() { queue.async { [self] in write(onlyIfMoved: false) } }
 
-    /// The engine reported the run's first event: its status names the play under way from now on.
-    func started() {
+    /// The engine reported `entry`'s start: saved, so that a crash resumes this song, not the
+    /// tail of the one whose play was just committed.
+    func started(_ entry: PlayQueue.EntryID) {
         queue.async { [self] in
-            state.withLock { $0.resume = nil }
+            state.withLock { $0.place.started(entry) }
             write(onlyIfMoved: false)
         }
     }
 
-    /// The engine moved past the resumed entry without starting it (an event other than `started`).
-    func forgetResume() { queue.async { [self] in state.withLock { $0.resume = nil } } }
+    /// The engine went idle or failed: the status is saved as it is.
+    func free() { queue.async { [self] in state.withLock { $0.place.free() } } }
+
+    /// The engine reported the end of `play` of `entry`. With `record` (about to be committed),
+    /// returns once a state holding it as pending and naming this play's song or the one after
+    /// it is written, in order after every earlier save: the record is held by the recorder
+    /// only together with that place, so no save holds one without the other.
+    func ended(entry: PlayQueue.EntryID, play: PlayKey, record: PlayRecord?) {
+        let note: @Sendable () -> Void = { [self] in state.withLock { $0.place.ended(entry, play: play) } }
+        guard let record, let recorder else { return queue.async(execute: note) }
+        queue.sync {
+            note()
+            recorder.hold(record)
+            write(onlyIfMoved: false)
+        }
+    }
 
     /// Stops the periodic save and saves once more, returning when it is written.
     func finish() {
@@ -88,21 +110,17 @@ final class StateWriter: Sendable {
         let version = engine.statusVersion
         let status = engine.status
         let pending = recorder?.uncommitted ?? []
-        let look: (moved: Bool, resume: ResumePoint?) = state.withLock { s in
-            if onlyIfMoved, let saved = s.saved, saved.version == version, saved.pending == pending { return (false, nil) }
+        let place: RoomPlace.Place? = state.withLock { s in
+            if onlyIfMoved, let saved = s.saved, saved.version == version, saved.pending == pending { return nil }
             s.saved = (version, pending)
-            return (true, s.resume)
+            return s.place.place(for: status)
         }
-        guard look.moved else { return }
-        var entry = status.entry, frame = status.frame, play = status.play
-        if let resume = look.resume, status.play == nil, entry == nil || entry == resume.entry,
-           status.queue.entry(resume.entry) != nil {
-            entry = resume.entry
-            frame = resume.frame
-            play = resume.play
-        }
-        let song = entry.flatMap { status.queue.entry($0) }.flatMap { library.basis[$0.song] }
-        try? store.save(PlayerState(queue: status.queue, entry: entry, frame: frame, play: play, song: song,
-                                    pending: pending, volume: keepsVolume ? status.sound.volume : nil))
+        guard let place else { return }
+        let entry = place.entry, frame = place.frame, play = place.play
+        let song = entry.flatMap { place.queue.entry($0) }.flatMap { library.basis[$0.song] }
+        let saved = PlayerState(queue: place.queue, entry: entry, frame: frame, play: play, song: song,
+                                pending: pending, volume: keepsVolume ? status.sound.volume : nil)
+        saving?(saved)
+        try? store.save(saved)
     }
 }
