@@ -35,6 +35,8 @@ struct RoomPlace: Sendable {
     }
 
     private var step: Step
+    /// The run resumes a saved place.
+    private let resuming: Bool
     /// The last place saved that agreed with the recorded events.
     private var known: Place?
     /// The plays whose end the room recorded, the newest last (a few: as far as the engine's
@@ -46,11 +48,15 @@ struct RoomPlace: Sendable {
     ///   - queue: the queue the run starts from, as saved.
     ///   - resume: where the run resumes (its play goes on by its key).
     init(queue: PlayQueue, resume: ResumePoint?) {
+        resuming = resume != nil
         if let resume {
             step = .starting(resume.entry)
             known = Place(entry: resume.entry, frame: resume.frame, play: resume.play, queue: queue)
         } else {
-            step = .starting(queue.current ?? queue.playOrder.first)
+            let first = queue.current ?? queue.playOrder.first
+            step = .starting(first)
+            // The run's first song from its start, should the room lag behind it from the first.
+            known = first.map { Place(entry: $0, frame: 0, play: nil, queue: queue.current == $0 ? queue : queue.applying(.play($0))) }
         }
     }
 
@@ -108,8 +114,8 @@ struct RoomPlace: Sendable {
         case let .starting(first):
             // Before the run's first song opens, the status names no play: the resumed place
             // stands.
-            guard let play = status.play else { return known == nil }
-            if let resumed = known?.play { return play == resumed }
+            guard let play = status.play else { return !resuming }
+            if resuming, let resumed = known?.play { return play == resumed }
             return first == nil || status.entry == first
         case let .playing(entry):
             return status.play != nil && status.entry == entry
