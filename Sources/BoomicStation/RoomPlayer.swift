@@ -126,7 +126,9 @@ public final class RoomPlayer: Sendable {
                     writer.started(entry)
                 case .idle, .failed:
                     writer.free()
-                case .ended, .warning:
+                case .ended:
+                    break // noted with its record above
+                case .warning:
                     // A song skipped on the way to the resumed one leaves the resume standing.
                     break
                 }

@@ -6,8 +6,8 @@ import Synchronization
 
 /// The one writer of a room's state file: every save (at the start, at each song's start, every
 /// few seconds while the status moves, at the quit) runs on its serial queue and writes the
-/// engine's newest queue and sound, so a later save never carries an older status than an
-/// earlier one.
+/// engine's newest status at the room's place, so a later save never carries an older status
+/// than an earlier one.
 ///
 /// The place saved is the room's (`RoomPlace`): a resumed play keeps its key and place until
 /// its track starts, and a status running ahead of or behind the events the room has recorded
