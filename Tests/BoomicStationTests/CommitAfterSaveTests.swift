@@ -33,13 +33,14 @@ import Testing
         }
         let playcount = { fixture.session.basis[fixture.songs[0]]?.playcount ?? 0 }
         #expect(gate.awaitHeld())
-        #expect(eventually { room.status.entry == second }, "the first song ends while the saves are held")
+        try waitUntil("the first song to end while the saves are held") { room.status.entry == second }
         // What a crash now would leave: the file as the held saves left it.
-        let committedWhileHeld = eventually(timeout: .seconds(2)) { playcount() > 0 }
+        // The wait is the test: no commit within 2 s while the saves are held.
+        let committedWhileHeld = (try? waitUntil("a commit while the saves are held", timeout: .seconds(2)) { playcount() > 0 }) != nil
         #expect(!committedWhileHeld, "the first song's play was committed with no state file written")
         #expect(try store.load() == nil)
         gate.release()
-        #expect(eventually { playcount() == 1 })
+        try waitUntil("the play committed once the saves go") { playcount() == 1 }
         // The save that holds the play names the first song in that play, or the second.
         let holding = gate.saved.filter { state in state.pending.contains { $0.song == fixture.songs[0] } }
         #expect(!holding.isEmpty && holding.allSatisfy { state in
