@@ -88,15 +88,13 @@ import Testing
         })
     }
 
-    /// On a running server (its own event loops and queues): another process holds the write
-    /// lock; one client's `sticker set` and a `ping` after it are in flight; another client's
-    /// `status` is answered while the lock is still held; once the lock is let go the commit
-    /// lands, and the first client gets its two answers, in order.
-    @Test func othersAreAnsweredWhileACommitWaitsForTheLock() throws {
+    /// A running server (its own event loops and queues) on a library of one song, on a free
+    /// loopback port.
+    static func withRunningServer(seed: UInt64, _ body: (String, [Song], ServerLibrary, Int) throws -> Void) throws {
         try withTemporaryDirectory { dir in
             let session = try LibrarySession.open(at: dir, create: true, client: .init(command: "test", version: "0"))
             defer { session.close() }
-            let songs = ServerConversation.titledSongs(1, artists: 1, albums: 1, seed: 9, in: dir)
+            let songs = ServerConversation.titledSongs(1, artists: 1, albums: 1, seed: seed, in: dir)
             _ = try session.commit(kind: .import, message: nil) { _ in (songs.map(Assertion.addSong), "add") }
             let library = ServerLibrary(session: session, folders: [dir])
             let hub = IdleHub()
@@ -110,6 +108,16 @@ import Testing
                 server.stop()
                 rooms.quitAll()
             }
+            try body(dir, songs, library, port)
+        }
+    }
+
+    /// On a running server (its own event loops and queues): another process holds the write
+    /// lock; one client's `sticker set` and a `ping` after it are in flight; another client's
+    /// `status` is answered while the lock is still held; once the lock is let go the commit
+    /// lands, and the first client gets its two answers, in order.
+    @Test func othersAreAnsweredWhileACommitWaitsForTheLock() throws {
+        try Self.withRunningServer(seed: 9) { dir, songs, library, port in
             let writer = try #require(ListenerTests.connect(.tcp(host: "127.0.0.1", port: port)))
             let poller = try #require(ListenerTests.connect(.tcp(host: "127.0.0.1", port: port)))
             defer {
@@ -140,23 +148,7 @@ import Testing
     /// A client that sends a commit and leaves while another process holds the write lock: the
     /// commit is not dropped with the connection; it lands once the lock is let go.
     @Test func aCommitOfAClientThatLeftLandsAfterTheLock() throws {
-        try withTemporaryDirectory { dir in
-            let session = try LibrarySession.open(at: dir, create: true, client: .init(command: "test", version: "0"))
-            defer { session.close() }
-            let songs = ServerConversation.titledSongs(1, artists: 1, albums: 1, seed: 10, in: dir)
-            _ = try session.commit(kind: .import, message: nil) { _ in (songs.map(Assertion.addSong), "add") }
-            let library = ServerLibrary(session: session, folders: [dir])
-            let hub = IdleHub()
-            let rooms = Rooms(library: library, store: try PlayerStateStore(libraryLocation: dir), outputs: [.null],
-                              sound: SoundSettings(), hub: hub, record: false, warn: { _ in })
-            let context = ServerContext(library: library, rooms: rooms, hub: hub, password: nil, version: "test")
-            let server = MPDServer(context: context)
-            let port = ListenerTests.freePort()
-            try server.start(at: .tcp(host: "127.0.0.1", port: port))
-            defer {
-                server.stop()
-                rooms.quitAll()
-            }
+        try Self.withRunningServer(seed: 10) { dir, songs, library, port in
             let holder = try LockHolder(database: dir + "/library.sqlite")
             defer { if holder.isHolding { holder.release() } }
             let client = try #require(ListenerTests.connect(.tcp(host: "127.0.0.1", port: port)))
