@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", exact: "1.6.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
     ],
     targets: [
         // System libraries (pkg-config names checked in shared/PLATFORM.md).
@@ -88,11 +89,17 @@ let package = Package(
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
+        // Accounts of the network fronts, outside the log: a users file and the key that encrypts
+        // their passwords at rest (AES-GCM), and Subsonic's authentication over them.
+        .target(
+            name: "BoomicAccounts",
+            dependencies: ["BoomicSystem", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .executableTarget(
             name: "BoomicCLI",
             dependencies: [
                 "BoomicCore", "BoomicStore", "BoomicMedia", "BoomicLibrary", "BoomicSystem",
-                "BoomicAudio", "BoomicPlayback", "BoomicStation", "BoomicMPD",
+                "BoomicAudio", "BoomicPlayback", "BoomicStation", "BoomicMPD", "BoomicAccounts",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             plugins: ["BuildInfo"]
@@ -130,7 +137,10 @@ let package = Package(
             // handler back in the middle of its own flush as NIO does.
             .product(name: "NIOEmbedded", package: "swift-nio"),
         ]),
-        .testTarget(name: "BoomicCLITests", dependencies: ["BoomicCore", "BoomicStore", "BoomicLibrary"]),
+        .testTarget(name: "BoomicAccountsTests", dependencies: [
+            "BoomicAccounts", "BoomicSystem", .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        .testTarget(name: "BoomicCLITests", dependencies: ["BoomicCore", "BoomicStore", "BoomicLibrary", "BoomicAccounts"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17
