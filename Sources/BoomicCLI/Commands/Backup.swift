@@ -1,3 +1,4 @@
+import BoomicAccounts
 import BoomicLibrary
 import ArgumentParser
 import BoomicStore
@@ -12,8 +13,10 @@ struct Backup: ParsableCommand {
             FILE is a complete library.sqlite: to restore, put it in a library folder under that name. \
             Copying library.sqlite with cp is not a backup while boomic runs (it misses what is \
             still in library.sqlite-wal, and a commit during the copy tears it). Cover pictures \
-            (art/) and folders.json are not copied: boomic import rebuilds them. Refuses to replace \
-            an existing FILE unless --force.
+            (art/) and folders.json are not copied: boomic import rebuilds them. The accounts \
+            (users.json and its key users.key, which are not in the log) are copied to \
+            FILE.users.json and FILE.users.key, mode 0600, when there are any. Refuses to replace \
+            an existing FILE (or those two) unless --force.
             """
     )
 
@@ -31,6 +34,10 @@ struct Backup: ParsableCommand {
         if fm.fileExists(atPath: target, isDirectory: &isDirectory) {
             if isDirectory.boolValue { throw CLIError("\(target) is a folder; name a file to write the backup to") }
             if !force { throw CLIError("\(target) already exists; pass --force to replace it, or name another file") }
+        }
+        let accountCopies = (users: target + ".users.json", key: target + ".users.key")
+        for copy in [accountCopies.users, accountCopies.key] where !force && fm.fileExists(atPath: copy) {
+            throw CLIError("\(copy) already exists; pass --force to replace it, or name another file")
         }
         let folder = (target as NSString).deletingLastPathComponent
         guard fm.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -65,6 +72,24 @@ struct Backup: ParsableCommand {
         }
         try? SystemCall.syncDirectory(folder)
         Out.line("Backed up \(Formatting.count(head, "transaction")) to \(target)")
+        try backUpAccounts(to: accountCopies, target: target)
+    }
+
+    /// The accounts are not in the log: copied beside FILE as a pair (the users file is useless
+    /// without its key), or, when there are none, stale copies that --force replaces are removed
+    /// so that a restore brings back no accounts that no longer exist.
+    private func backUpAccounts(to copies: (users: String, key: String), target: String) throws {
+        let copied: Bool
+        do {
+            copied = try Accounts(folder: options.location).copy(usersTo: copies.users, keyTo: copies.key)
+        } catch {
+            throw CLIError("the log is backed up to \(target), but not the accounts: \(error.localizedDescription)")
+        }
+        if copied {
+            Out.line("Copied the accounts to \(copies.users) and their key to \(copies.key) (together they log in as every account: keep them private)")
+        } else if force {
+            for copy in [copies.users, copies.key] { try? SystemCall.unlink(copy) }
+        }
     }
 
     /// Flushes the copy to disk before it takes the target's name.
