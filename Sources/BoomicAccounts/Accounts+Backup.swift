@@ -11,15 +11,19 @@ extension Accounts {
     /// The copies together can log in as every account, exactly as the originals can: keep them
     /// as private as the library folder.
     public func copy(usersTo usersCopy: String, keyTo keyCopy: String) throws(AccountError) -> Bool {
-        let lock: FileDescriptor
-        do {
-            lock = try FileDescriptor(path: keyPath, flags: O_RDONLY)
-        } catch where error.isNotFound {
-            if try !(read()?.users.isEmpty ?? true) { throw .keyMissing(keyFile: keyPath, usersFile: usersPath) }
-            return false
-        } catch {
-            throw .system(error)
+        var opened: FileDescriptor?
+        while opened == nil {
+            do {
+                opened = try FileDescriptor(path: keyPath, flags: O_RDONLY)
+            } catch where error.isNotFound {
+                // The key file is made before the first account is written (see `change`).
+                guard try !(read()?.users.isEmpty ?? true) else { return false }
+                if !FileManager.default.fileExists(atPath: keyPath) { throw .keyMissing(keyFile: keyPath, usersFile: usersPath) }
+            } catch {
+                throw .system(error)
+            }
         }
+        let lock = opened!
         defer { try? lock.close() }
         do {
             try lock.lock(.shared)

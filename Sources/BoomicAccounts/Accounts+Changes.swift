@@ -133,7 +133,12 @@ extension Accounts {
             do {
                 return try FileDescriptor(path: keyPath, flags: O_RDONLY)
             } catch where error.isNotFound {
-                if try !(read()?.users.isEmpty ?? true) { throw .keyMissing(keyFile: keyPath, usersFile: usersPath) }
+                // A writer makes the key file before it writes an account: with accounts read,
+                // a key file missing now is missing indeed.
+                if try !(read()?.users.isEmpty ?? true) {
+                    if FileManager.default.fileExists(atPath: keyPath) { continue }
+                    throw .keyMissing(keyFile: keyPath, usersFile: usersPath)
+                }
             } catch {
                 throw .system(error)
             }
@@ -145,7 +150,8 @@ extension Accounts {
     /// appears with its 32 bytes or not at all; when another process made one meanwhile, theirs
     /// stays.
     private func makeKeyFile() throws(AccountError) {
-        let tmp = keyPath + ".\(getpid()).tmp"
+        // A name of this writer's own: another process or thread may be making one at once.
+        let tmp = keyPath + ".\(getpid())-\(Hex.encode(Self.randomBytes(4))).tmp"
         do {
             try? SystemCall.unlink(tmp)
             let file = try FileDescriptor(path: tmp, flags: O_WRONLY | O_CREAT | O_EXCL, mode: Self.mode)

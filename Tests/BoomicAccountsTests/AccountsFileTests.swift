@@ -147,6 +147,21 @@ import Testing
         #expect(auth.authenticate(apiKey: k2.key) == .failure(.invalidAPIKey))
     }
 
+    /// Writers take turns under the key file's lock: none loses another's account, including the
+    /// first ones, which race to make the key file.
+    @Test func writersAtOnceLoseNothing() async throws {
+        let folder = dir.path
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for i in 0..<8 {
+                group.addTask { try Accounts(folder: folder).add(name: "user\(i)", password: "pw\(i)") }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try Set(accounts.users().map(\.name)) == Set((0..<8).map { "user\($0)" }))
+        let auth = try accounts.authenticator()
+        for i in 0..<8 { #expect(try auth.authenticate(user: "user\(i)", password: "pw\(i)").get().name == "user\(i)") }
+    }
+
     @Test func whetherAnyAccountExists() throws {
         #expect(try !accounts.hasAccounts())
         #expect(try !accounts.authenticator().hasAccounts)
