@@ -12,6 +12,8 @@ public enum AccountError: Error, Equatable, Sendable {
     case invalidName(String, reason: String)
     /// An empty password.
     case emptyPassword
+    /// An API key's label that is too long or holds control characters.
+    case invalidLabel(String)
     /// The user has no API key with this id.
     case unknownKey(user: String, id: String)
     /// The key file is not the one the users file's passwords were encrypted with.
@@ -35,6 +37,9 @@ extension AccountError: LocalizedError, CustomStringConvertible {
             return "'\(name)' cannot name an account: \(reason)"
         case .emptyPassword:
             return "the password is empty; give one of at least one character"
+        case .invalidLabel(let label):
+            return "'\(label.unicodeScalars.map { $0.escaped(asASCII: false) }.joined())' cannot label a key: "
+                + "a label is at most 100 characters, without control characters"
         case .unknownKey(let user, let id):
             return "'\(user)' has no API key \(id); 'boomic user key ls \(user)' lists them"
         case .keyMismatch(let keyFile, let usersFile):

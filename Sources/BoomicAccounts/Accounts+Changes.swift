@@ -93,7 +93,7 @@ extension Accounts {
 
     static func check(label: String) throws(AccountError) {
         if label.count > 100 || label.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
-            throw .invalidName(label, reason: "a key's label is at most 100 characters, without control characters")
+            throw .invalidLabel(label)
         }
     }
 

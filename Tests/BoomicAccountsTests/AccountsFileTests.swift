@@ -129,6 +129,8 @@ import Testing
         let k2 = try accounts.addKey(to: "ANNA")
         #expect(k1.info.id != k2.info.id && k1.key != k2.key)
         #expect(k1.key.hasPrefix("boomic_") && k1.key.count == 50)
+        #expect(throws: AccountError.invalidLabel("a\u{1B}b")) { try accounts.addKey(to: "anna", label: "a\u{1B}b") }
+        #expect(AccountError.invalidLabel("a\u{1B}b").description.hasPrefix("'a\\u{1B}b' cannot label a key"))
         try accounts.setPassword(name: "anna", password: "new")
         var auth = try accounts.authenticator()
         #expect(auth.authenticate(user: "anna", password: "old") == .failure(.wrongCredentials))
