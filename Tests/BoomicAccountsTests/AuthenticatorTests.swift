@@ -103,6 +103,14 @@ import Testing
         for c in ok { #expect(try auth.authenticate(c).get().name == "anna", "\(c)") }
     }
 
+    @Test func credentialsFromARequestsParameters() throws {
+        let query = ["u": "anna", "t": "26719a1196d2a940705a59634eb18eab", "s": "c19b2d", "v": "1.16.1", "c": "test"]
+        let c = Credentials { query[$0] }
+        #expect(c == Credentials(user: "anna", token: "26719a1196d2a940705a59634eb18eab", salt: "c19b2d"))
+        #expect(try auth.authenticate(c).get().name == "anna")
+        #expect(Credentials { ["apiKey": "k"][$0] } == Credentials(apiKey: "k"))
+    }
+
     /// The codes Boomic never answers itself are kept for the front.
     @Test func theCodesOfEveryFailure() {
         #expect(AuthFailure.tokenAuthenticationNotSupported.code == 41)

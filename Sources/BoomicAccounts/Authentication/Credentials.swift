@@ -21,6 +21,12 @@ public struct Credentials: Sendable, Equatable {
         self.apiKey = Self.given(apiKey)
     }
 
+    /// The credentials among a request's parameters, looked up by Subsonic's names (`u`, `p`,
+    /// `t`, `s`, `apiKey`), from the query or a form post alike.
+    public init(parameter: (String) -> String?) {
+        self.init(user: parameter("u"), password: parameter("p"), token: parameter("t"), salt: parameter("s"), apiKey: parameter("apiKey"))
+    }
+
     private static func given(_ value: String?) -> String? {
         guard let value, !value.isEmpty else { return nil }
         return value
