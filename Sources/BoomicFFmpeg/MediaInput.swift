@@ -3,6 +3,8 @@ import CFFmpeg
 /// Why a file could not be decoded, in words for the player's one line.
 struct InputError: Error {
     var reason: String
+    /// The command line was wrong (exit status 64), not the input.
+    var usage = false
 }
 
 /// One audio file opened through libavformat and libavcodec: the best audio stream and its

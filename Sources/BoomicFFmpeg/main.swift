@@ -8,18 +8,57 @@ import Glibc
 
 let usage = """
     usage: boomic-ffmpeg FILE [--start FRAME] [--descriptor FD]
+           boomic-ffmpeg encode --format opus|mp3 --bitrate KBPS --rate HZ --channels N
+           boomic-ffmpeg scale --size N
 
     Decodes FILE through FFmpeg and writes Boomic's decoder stream (DecoderPipe) on standard
     output, starting at sample frame FRAME (default 0) exactly. Boomic's player runs it for
     the formats it has no decoder of its own for (AAC and ALAC in M4A, WavPack, APE, Musepack…).
     With --descriptor, the file is read from descriptor FD, which the player opened, and FILE
     only names it. FILE must be a regular file (a FIFO is refused, not waited on).
+
+    encode: float PCM on standard input to an Ogg Opus or MP3 stream on standard output, for
+    Boomic's HTTP transcodes (boomic-ffmpeg encode --help).
+    scale: an image on standard input to a JPEG of a given size, for cover art
+    (boomic-ffmpeg scale --help).
     """
 
 /// A usage error, on standard error (the stream is for the player).
 func complain(_ text: String) {
     let line = Array((text + "\n").utf8)
     _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+}
+
+/// `encode` and `scale`: a command that reads standard input and writes standard output, its
+/// errors one line on standard error (exit 1), usage errors exit 64.
+func runCommand(_ name: String, usage: String, _ body: (ArraySlice<String>) throws(InputError) -> Void) -> Never {
+    let rest = CommandLine.arguments.dropFirst(2)
+    if rest.contains("-h") || rest.contains("--help") {
+        print(usage)
+        exit(0)
+    }
+    signal(SIGPIPE, SIG_IGN)
+    av_log_set_level(AV_LOG_QUIET)
+    do {
+        try body(rest)
+    } catch {
+        complain("boomic-ffmpeg \(name): \(error.reason)")
+        exit(error.usage ? 64 : 1)
+    }
+    exit(0)
+}
+
+switch CommandLine.arguments.dropFirst().first {
+case "encode":
+    runCommand("encode", usage: EncodeOptions.usage) { arguments throws(InputError) in
+        try StreamEncoder(EncodeOptions(arguments: arguments)).run()
+    }
+case "scale":
+    runCommand("scale", usage: ImageScaler.usage) { arguments throws(InputError) in
+        try ImageScaler(arguments: arguments).run()
+    }
+default:
+    break
 }
 
 var path: String?
