@@ -37,6 +37,7 @@ func runCommand(_ name: String, usage: String, _ body: (ArraySlice<String>) thro
         print(usage)
         exit(0)
     }
+    closeInheritedDescriptors(keeping: nil)
     signal(SIGPIPE, SIG_IGN)
     av_log_set_level(AV_LOG_QUIET)
     do {
@@ -54,8 +55,8 @@ case "encode":
         try StreamEncoder(EncodeOptions(arguments: arguments)).run()
     }
 case "scale":
-    runCommand("scale", usage: ImageScaler.usage) { arguments throws(InputError) in
-        try ImageScaler(arguments: arguments).run()
+    runCommand("scale", usage: ScaleCommand.usage) { arguments throws(InputError) in
+        try ScaleCommand(arguments: arguments).run()
     }
 default:
     break

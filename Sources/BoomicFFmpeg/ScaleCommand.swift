@@ -5,7 +5,7 @@ import Glibc
 /// standard input, a JPEG whose longer side is N on standard output, scaled by libswscale.
 /// Never larger than the original: a JPEG that already fits is passed on byte for byte, any
 /// other image that fits is re-encoded as a JPEG of its own size. Transparency is dropped.
-struct ImageScaler {
+struct ScaleCommand {
     var size: Int
 
     static let usage = """
