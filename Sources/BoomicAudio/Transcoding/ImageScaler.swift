@@ -38,7 +38,7 @@ public enum ImageScaler {
         let text = process.errorText()
         let ending = process.waitForExit()
         guard ending == "exit 0", !jpeg.isEmpty else {
-            let line = text.split(separator: "\n").last.map(String.init) ?? "boomic-ffmpeg scale ended with \(ending)"
+            let line = text.split(separator: "\n").first.map(String.init) ?? "boomic-ffmpeg scale ended with \(ending)"
             throw AudioError(path: name, reason: line)
         }
         return jpeg

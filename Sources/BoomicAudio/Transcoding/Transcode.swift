@@ -26,8 +26,9 @@ public final class Transcode: AsyncSequence, Sendable {
     public let duration: Double?
     private let process: FilterProcess
     private let status: TranscodeStatus
-    /// Set once the output has ended, so the error is thrown once.
-    private let finished = Mutex(false)
+    /// `finished`: the output has ended (so the error is thrown once); `cancelled`: `cancel()`
+    /// ended the encoder, so its signal is no failure.
+    private let state = Mutex((finished: false, cancelled: false))
 
     private static let readiness = DispatchQueue(label: "boomic.transcode.readiness")
     private static let chunkSize = 1 << 16
@@ -51,7 +52,10 @@ public final class Transcode: AsyncSequence, Sendable {
     public var ending: String? { status.ending }
 
     /// Ends the encoder now (SIGKILL); the sequence then ends after what was already encoded.
-    public func cancel() { process.terminate() }
+    public func cancel() {
+        state.withLock { $0.cancelled = true }
+        process.terminate()
+    }
 
     public func makeAsyncIterator() -> Iterator { Iterator(transcode: self) }
 
@@ -67,14 +71,14 @@ public final class Transcode: AsyncSequence, Sendable {
         var chunk = [UInt8](repeating: 0, count: Self.chunkSize)
         while true {
             try Task.checkCancellation()
-            if finished.withLock({ $0 }) { return nil }
+            if state.withLock({ $0.finished }) { return nil }
             let n = chunk.withUnsafeMutableBytes { read(process.output, $0.baseAddress, $0.count) }
             if n > 0 {
                 chunk.removeLast(chunk.count - n)
                 return chunk
             }
             if n == 0 {
-                finished.withLock { $0 = true }
+                state.withLock { $0.finished = true }
                 return try endOfOutput()
             }
             switch errno {
@@ -85,12 +89,17 @@ public final class Transcode: AsyncSequence, Sendable {
         }
     }
 
-    /// The output ended: the decoding error, or the encoder's own line, if either.
+    /// The output ended: the decoding error, the encoder's own line, or how it died, if any.
+    /// (The encoder closes its output only as it exits, so the wait for it is short.)
     private func endOfOutput() throws -> [UInt8]? {
         let text = process.errorText()
         if let error = status.error { throw error }
-        if !text.isEmpty {
-            throw AudioError(path: request.path, reason: text.split(separator: "\n").last.map(String.init) ?? text)
+        if let line = text.split(separator: "\n").first {
+            throw AudioError(path: request.path, reason: String(line))
+        }
+        let how = process.waitForExit()
+        if how != "exit 0" && !state.withLock({ $0.cancelled }) {
+            throw AudioError(path: request.path, reason: "boomic-ffmpeg stopped mid-stream (\(how))")
         }
         return nil
     }
