@@ -126,6 +126,19 @@ import Testing
         #expect(ending.decodedSeconds < 12, "the decoder ran ahead of the reader: \(ending.decodedSeconds) s decoded")
     }
 
+    /// `boomic-ffmpeg encode` itself, its reader a process that stops reading and exits after
+    /// 4 KiB (`head`): the encoder ends with status 0 and says nothing.
+    @Test func theEncoderExitsZeroWhenItsReaderExits() throws {
+        let program = try #require(FFmpegDecoder.program, "boomic-ffmpeg is built with the tests")
+        let raw = dir.file("song.f32")
+        try toolOutput(["sox", "-R", "-n", "-r", "44100", "-c", "2", "-t", "f32", raw, "synth", "20", "sine", "441"])
+        let out = try toolOutput(["bash", "-c", """
+            "$0" encode --format mp3 --bitrate 192 --rate 44100 --channels 2 < "$1" 2> "$1.err" | head -c 4096 > /dev/null
+            echo "${PIPESTATUS[0]}"; cat "$1.err"
+            """, program, raw])
+        #expect(String(decoding: out, as: UTF8.self) == "0\n")
+    }
+
     /// `cancel()` ends a transcode at once; the stream ends after what was already encoded.
     @Test func cancelEndsTheStream() async throws {
         let song = try flac(20)
@@ -138,6 +151,28 @@ import Testing
         #expect(more < 1 << 20)
         try await waitUntil("the transcode ends") { transcode.ending != nil }
         #expect(transcode.ending == "signal 9")
+    }
+
+    /// The HTTP handler's task cancelled (the server shutting down): the iteration ends with
+    /// `CancellationError`, and the dropped transcode's encoder exits 0.
+    @Test func aCancelledTaskEndsTheIteration() async throws {
+        let song = try flac(20)
+        let ended = Mutex<TranscodeEnding?>(nil)
+        let transcode = try await Transcoder.start(TranscodeRequest(path: song, format: .opus)) { ending in
+            ended.withLock { $0 = ending }
+        }
+        let reader = Task {
+            var bytes = 0
+            for try await chunk in transcode {
+                bytes += chunk.count
+                withUnsafeCurrentTask { $0?.cancel() }
+            }
+            return bytes
+        }
+        await #expect(throws: CancellationError.self) { _ = try await reader.value }
+        _ = consume transcode
+        try await waitUntil("the encoder ends") { ended.withLock { $0 != nil } }
+        #expect(ended.withLock { $0?.encoder } == "exit 0")
     }
 
     @Test func aFileThatCannotBeDecodedFailsBeforeAnyByte() async throws {
