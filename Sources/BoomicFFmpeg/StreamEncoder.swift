@@ -46,10 +46,9 @@ final class StreamEncoder {
         codec = avcodec_alloc_context3(encoder)
         packet = av_packet_alloc()
         frame = av_frame_alloc()
-        guard let codec, let packet, frame != nil, let created = avformat_new_stream(made, nil) else {
+        guard let codec, packet != nil, frame != nil, let created = avformat_new_stream(made, nil) else {
             throw InputError(reason: "out of memory")
         }
-        _ = packet
         stream = created
         codec.pointee.sample_fmt = sampleFormat
         codec.pointee.sample_rate = Int32(options.outputRate)
