@@ -126,6 +126,26 @@ import Testing
         #expect(ending.decodedSeconds < 12, "the decoder ran ahead of the reader: \(ending.decodedSeconds) s decoded")
     }
 
+    /// Back pressure: a reader that takes one chunk and then nothing leaves the decoder waiting
+    /// a few seconds into a 40 s song (the pipes hold about 4 s of Opus and 0.2 s of PCM), not
+    /// at its end; the rest then comes when asked for.
+    @Test func aSlowReaderHoldsTheDecoderBack() async throws {
+        let song = try flac(40)
+        let transcode = try await Transcoder.start(TranscodeRequest(path: song, format: .opus))
+        var chunks = transcode.makeAsyncIterator()
+        var bytes = try await chunks.next()?.count ?? 0
+        var last = -1.0
+        try await waitUntil("the decoder waits for the reader", every: .milliseconds(300)) {
+            let now = transcode.decodedSeconds
+            defer { last = now }
+            return now > 0 && now == last
+        }
+        #expect(transcode.decodedSeconds < 12, "\(transcode.decodedSeconds) s decoded ahead of a reader that took \(bytes) bytes")
+        #expect(transcode.ending == nil)
+        while let chunk = try await chunks.next() { bytes += chunk.count }
+        #expect(transcode.decodedSeconds == 40)
+    }
+
     /// `boomic-ffmpeg encode` itself, its reader a process that stops reading and exits after
     /// 4 KiB (`head`): the encoder ends with status 0 and says nothing.
     @Test func theEncoderExitsZeroWhenItsReaderExits() throws {

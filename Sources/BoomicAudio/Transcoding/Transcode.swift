@@ -51,6 +51,10 @@ public final class Transcode: AsyncSequence, Sendable {
     /// nil while either runs.
     public var ending: String? { status.ending }
 
+    /// Seconds of the song decoded so far (from the start asked for): how far the decoder is
+    /// ahead of what the reader took shows the back pressure.
+    public var decodedSeconds: Double { status.decodedSeconds }
+
     /// Ends the encoder now (SIGKILL); the sequence then ends after what was already encoded.
     public func cancel() {
         state.withLock { $0.cancelled = true }

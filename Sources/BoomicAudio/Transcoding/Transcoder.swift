@@ -90,6 +90,7 @@ public enum Transcoder {
                 }
                 guard n > 0 else { break }
                 position += n
+                status.decoded(Double(position - first) / Double(decoder.format.sampleRate))
                 // Host-order floats: little-endian on every machine Boomic runs on, as
                 // `encode` reads them. The encoder gone (its reader left, or it failed): nothing more to do.
                 let written = samples.withUnsafeBytes { PipeThread.writeAll(process.input, $0) }
