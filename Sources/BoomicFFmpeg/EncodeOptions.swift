@@ -25,7 +25,7 @@ struct EncodeOptions {
         encoded, for an HTTP response: nothing is sought back to (the MP3 has no Xing header, the
         Ogg's last page alone says where the music ends). Opus is encoded at 48 kHz, MP3 at HZ when
         MP3 has that rate (else 44.1 or 48 kHz); more than two channels are mixed down to stereo.
-        KBPS is clamped to the codec's range (Opus 6–510, MP3 8–320). The reader going away ends the
+        KBPS is clamped to the codec's range (Opus 6–510, constrained VBR; MP3 8–320, constant). The reader going away ends the
         program quietly (exit 0).
         """
 

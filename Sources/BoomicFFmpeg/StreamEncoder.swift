@@ -58,7 +58,12 @@ final class StreamEncoder {
         if made.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 {
             codec.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
         }
-        var r = avcodec_open2(codec, encoder, nil)
+        // Opus: constrained VBR, so the rate asked for (a client's `maxBitRate`) is what the
+        // stream averages; libopus's free VBR spends up to 1.4 times it on simple music.
+        var encoderOptions: OpaquePointer?
+        if options.format == .opus { av_dict_set(&encoderOptions, "vbr", "constrained", 0) }
+        var r = avcodec_open2(codec, encoder, &encoderOptions)
+        av_dict_free(&encoderOptions)
         guard r >= 0 else { throw InputError(reason: "cannot open \(options.format.encoder) (\(MediaInput.describe(r)))") }
         frameSize = codec.pointee.frame_size > 0 ? codec.pointee.frame_size : 1152
         r = avcodec_parameters_from_context(created.pointee.codecpar, codec)
