@@ -93,13 +93,6 @@ public final class PlaybackEngine: Sendable {
         return status
     }
 
-    /// `perform`, as a call that is already carried out; nil when the engine has quit (nothing
-    /// was taken), for a front that hands commands over and asks later whether they were carried out.
-    public func call(_ commands: [PlaybackCommand]) -> EngineCall? {
-        guard performIfRunning(commands) != nil else { return nil }
-        return EngineCall()
-    }
-
     /// The status once the decode thread has caught up with every command given so far (the
     /// new song opened: its duration and format; a seek done), waiting up to `patience`; nil
     /// when it has not by then (stuck in a file's open: the front goes on with `status`). For a

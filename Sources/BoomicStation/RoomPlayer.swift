@@ -32,9 +32,6 @@ public final class RoomPlayer: Sendable {
     private let quitted = Atomic<Bool>(false)
     /// Signalled when the quit has saved (and again by each who waited for it).
     private let quitDone = DispatchSemaphore(value: 0)
-    /// Set when the quit has saved: a call the engine has not taken by then is carried out by
-    /// no player of this room.
-    private let quitFinished = Atomic<Bool>(false)
 
     /// - Parameters:
     ///   - first: commands carried out before the room plays (a sleep timer counts from the
@@ -165,17 +162,12 @@ public final class RoomPlayer: Sendable {
         watchers.list.withLock { $0.append(body) }
     }
 
-    /// How long a command waits for the engine to take its call: the decode thread takes one
-    /// within milliseconds unless something holds it (a decoder's open on a sleeping disk), and
-    /// then a front's other clients are not kept waiting for it.
-    public static let patience: DispatchTimeInterval = .milliseconds(250)
-
-    /// Carries out commands and returns the status after them, telling the room's changes.
+    /// Carries out commands and returns the status after them, telling the room's changes. The
+    /// engine takes them at once, whatever its decode thread is doing (`EngineChannel`): a
+    /// front never waits for a player.
     ///
-    /// Throws `.restarting` when this player quit before the commands were handed over or
-    /// carried out (a move of an output replaced it): the front gives them to the new one.
-    /// Throws `.pending` when the engine has not taken them within `patience`: they stay handed
-    /// over, once, and the front waits for them (`PendingCall.settle`) off its event loop.
+    /// Throws `.restarting` when this player quit before the commands were handed over (a move
+    /// of an output replaced it): the front gives them to the new one.
     @discardableResult
     public func perform(_ commands: [PlaybackCommand]) throws(StationError) -> PlaybackStatus {
         try perform(commands) { _ in [] }
@@ -185,35 +177,14 @@ public final class RoomPlayer: Sendable {
     public func perform(_ command: QueueCommand) throws(StationError) -> PlaybackStatus { try perform([.queue(command)]) }
 
     /// `perform`, then `more` (what the status after calls for), told as one change: a skip
-    /// while paused plays the song moved to, and a front tells that once. `patience`: how long
-    /// the caller may wait for the engine to take the call (an event loop: not at all).
+    /// while paused plays the song moved to, and a front tells that once.
     @discardableResult
-    public func perform(_ commands: [PlaybackCommand], patience: DispatchTimeInterval = RoomPlayer.patience,
+    public func perform(_ commands: [PlaybackCommand],
                         then more: @escaping @Sendable (PlaybackStatus) -> [PlaybackCommand]) throws(StationError) -> PlaybackStatus {
-        guard !quitted.load(ordering: .acquiring), let call = engine.call(commands) else { throw .restarting }
-        guard call.wait(upTo: patience) else {
-            throw .pending(PendingCall(player: self, call: call, commands: commands, more: more))
-        }
-        guard call.isCarriedOut else { throw .restarting }
-        return finish(commands: commands, more: more)
-    }
-
-    /// Waits for a call `perform` left pending until the engine takes it; the status after it
-    /// (and after its `more`), or nil when the player quit without carrying it out (an engine
-    /// left behind on a hung output never takes it: its quit saved the queue without it).
-    /// Blocking work.
-    func settle(_ pending: PendingCall) -> PlaybackStatus? {
-        while !pending.call.wait(upTo: .milliseconds(100)) {
-            if quitFinished.load(ordering: .acquiring) { return nil }
-        }
-        guard pending.call.isCarriedOut else { return nil }
-        return finish(commands: pending.commands, more: pending.more)
-    }
-
-    private func finish(commands: [PlaybackCommand], more: (PlaybackStatus) -> [PlaybackCommand]) -> PlaybackStatus {
+        guard !quitted.load(ordering: .acquiring), engine.performIfRunning(commands) != nil else { throw .restarting }
         var after = engine.status
         let next = more(after)
-        // What the first part did stays done (the quit saved it): not carried out again.
+        // What the first part did stays done (a quit meanwhile saved it): not carried out again.
         if !next.isEmpty { after = engine.perform(next) }
         teller.commanded(commands + next)
         return after
@@ -233,10 +204,7 @@ public final class RoomPlayer: Sendable {
             quitDone.signal()
             return engine.hasStopped
         }
-        defer {
-            quitFinished.store(true, ordering: .releasing)
-            quitDone.signal()
-        }
+        defer { quitDone.signal() }
         engine.quit(patience: outputHangs ? .milliseconds(250) : .seconds(3))
         // The quit's own `ended` (a song heard past half counts; an audiobook keeps its place)
         // is recorded first, into the library if it is still open, else into the saved state's

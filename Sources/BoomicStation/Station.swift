@@ -336,10 +336,9 @@ public final class Station: Sendable {
             guard let player = room.player else { continue }
             let entries = player.status.queue.entries.filter { songs.contains($0.song) }.map(\.id)
             guard !entries.isEmpty else { continue }
-            do throws(StationError) { _ = try player.perform(command(entries)) } catch {
-                // Handed over and not yet carried out: waited for here (blocking work).
-                if case let .pending(call) = error { _ = call.settle() }
-            }
+            // A player that quit meanwhile (its room put to sleep, or the player replaced) saved
+            // its queue with them, as a sleeping room keeps them.
+            _ = try? player.perform(command(entries))
         }
     }
 

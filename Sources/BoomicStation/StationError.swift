@@ -4,9 +4,6 @@ public enum StationError: Error, Sendable {
     /// The room's player quit before it carried the call out (a move of an output replaced it):
     /// the front gives the call to the room's new player.
     case restarting
-    /// The player's thread has not taken the call yet (a decoder's open stalled on a sleeping
-    /// disk): it stays handed over, once, and the front waits for it off its event loop.
-    case pending(PendingCall)
     /// A room name the station does not take (letters, digits, `-`, `_`; at most 64 bytes).
     case badName
     case roomExists

@@ -30,7 +30,7 @@ import Testing
             let songs = ServerConversation.titledSongs(1, artists: 1, albums: 1, seed: 12, in: dir)
             _ = try session.commit(kind: .import, message: nil) { _ in (songs.map(Assertion.addSong), "add") }
             let library = ServerLibrary(session: session, folders: [dir])
-            let hub = IdleHub(), gate = PendingCallTests.Gate()
+            let hub = IdleHub(), gate = HeldOpenCallTests.Gate()
             let rooms = Rooms(library: library, store: try PlayerStateStore(libraryLocation: dir), outputs: [.null],
                               sound: SoundSettings(), hub: hub, record: false, opening: gate.hold, warn: { _ in })
             defer {

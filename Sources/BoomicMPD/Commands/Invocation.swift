@@ -40,25 +40,10 @@ struct Invocation {
     }
 
     /// Carries out `commands` on the client's player and answers from the status after them
-    /// (`answer` adds its lines to the response); when the call is pending
-    /// (`PendingPlayerCall`), the answer is made once it is carried out.
+    /// (`answer` adds its lines to the response).
     mutating func perform(_ commands: [PlaybackCommand],
-                          answer: @escaping @Sendable (PlaybackStatus, inout MPDResponse) throws(MPDError) -> Void) throws(MPDError) {
-        do throws(MPDError) {
-            try answer(try player.perform(commands), &response)
-        } catch {
-            let command = self.command
-            error.pending?.answer { after throws(MPDError) in
-                var response = MPDResponse()
-                do throws(MPDError) { try answer(after, &response) } catch {
-                    var e = error
-                    if e.command.isEmpty { e.command = command }
-                    throw e
-                }
-                return response
-            }
-            throw error
-        }
+                          answer: (PlaybackStatus, inout MPDResponse) throws(MPDError) -> Void) throws(MPDError) {
+        try answer(try player.perform(commands), &response)
     }
 
     func error(_ code: MPDError.Code, _ message: String) -> MPDError {

@@ -34,9 +34,8 @@ public final class ServerContext: Sendable {
     /// each other. (Tests on NIO's `EmbeddedChannel`, whose loop is the test's thread, run it there.)
     let runBlocking: @Sendable (@escaping @Sendable () -> Void) -> Void
     private let blockingQueue = DispatchQueue(label: "boomic.serve.blocking")
-    /// Runs the waits for players' pending calls (`PendingPlayerCall`): off the event loops, and
-    /// beside the blocking work, not behind it, since the `moveoutput` that replaces a stuck
-    /// room's player is blocking work. A connection waits for one call at most.
+    /// Runs commands' reading work (`Invocation.reading`, which reads from disk): off the event
+    /// loops, and beside the blocking work, not behind it.
     let runWaiting: @Sendable (@escaping @Sendable () -> Void) -> Void
     /// Set when the server stops: blocking work that ends after it answers nobody (the event
     /// loops are going).

@@ -173,20 +173,12 @@ enum StoredPlaylistCommands {
         }
     }
 
-    /// Adds songs to a player's queue from work off the loop: a call the player has not taken
-    /// is waited for there.
+    /// Adds songs to a player's queue from work off the loop.
     private static func adder(at place: QueueCommand.Place, to player: ServerPlayer, inv: Invocation) -> @Sendable ([Song]) throws(MPDError) -> Void {
         let replaced = inv.error(.system, "the room's player was replaced meanwhile; try again")
         return { songs throws(MPDError) in
-            do throws(MPDError) {
-                try player.perform(.add(songs.map(\.id), at: place))
-            } catch {
-                guard let pending = error.pending else { throw error.isRoomRestarting ? replaced : error }
-                switch pending.settle() {
-                case .answered: break
-                case let .failed(error): throw error
-                case .dropped: throw replaced
-                }
+            do throws(MPDError) { try player.perform(.add(songs.map(\.id), at: place)) } catch {
+                throw error.isRoomRestarting ? replaced : error
             }
         }
     }

@@ -174,18 +174,6 @@ final class MPDSession {
                 return .again
             }, ending: ending, list: list, standing: true, port)
             return .stands
-        case let .failure(error) where error.pending != nil:
-            // Handed to the player and not yet carried out: the wait for that same call runs
-            // off the loop, and the command is answered once it is carried out.
-            let pending = error.pending!
-            block(Background(lane: .beside, command: line.command, index: index) { () throws(MPDError) -> Outcome in
-                switch pending.settle() {
-                case let .answered(response): return .answered(response)
-                case let .failed(error): throw error
-                case .dropped: return .again
-                }
-            }, ending: ending, list: list, standing: true, port)
-            return .stands
         case let .failure(error):
             port.perform(.text(error.line + "\n"))
             return .stopped

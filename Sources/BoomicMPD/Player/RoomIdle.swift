@@ -57,7 +57,6 @@ extension MPDError {
     init(_ error: StationError) {
         switch error {
         case .restarting: self = .roomRestarting
-        case let .pending(call): self = .pending(PendingPlayerCall(call))
         case .badName: self = MPDError(.argument, "bad name")
         case .roomExists: self = MPDError(.exist, "name already exists")
         case .noSuchRoom: self = MPDError(.noExist, "no such partition")

@@ -19,9 +19,8 @@ public struct ServerPlayer: Sendable {
     /// `error:` line only for a later one.
     public var clearedFailure: ClearedFailure { ClearedFailure(player: player) }
 
-    /// `RoomPlayer.perform` without waiting (an event loop never waits): throws
-    /// `MPDError.roomRestarting` when the room's player was replaced, `MPDError.pending` when the
-    /// engine has not taken the call at once, which the connection then waits for off its loop.
+    /// `RoomPlayer.perform`, which never waits for the engine: throws `MPDError.roomRestarting`
+    /// when the room's player was replaced.
     @discardableResult
     public func perform(_ commands: [PlaybackCommand]) throws(MPDError) -> PlaybackStatus {
         try perform(commands) { _ in [] }
@@ -30,7 +29,7 @@ public struct ServerPlayer: Sendable {
     @discardableResult
     public func perform(_ commands: [PlaybackCommand],
                         then more: @escaping @Sendable (PlaybackStatus) -> [PlaybackCommand]) throws(MPDError) -> PlaybackStatus {
-        do throws(StationError) { return try player.perform(commands, patience: .nanoseconds(0), then: more) } catch { throw MPDError(error) }
+        do throws(StationError) { return try player.perform(commands, then: more) } catch { throw MPDError(error) }
     }
 
     @discardableResult

@@ -29,18 +29,6 @@ public struct MPDError: Error, Equatable, Sendable {
     static let roomRestarting = MPDError(.system, "the room's player is being replaced", command: "\u{0}")
     var isRoomRestarting: Bool { command == "\u{0}" }
 
-    /// Not MPD's: what a command throws when its call to the player is handed over and not yet
-    /// carried out (the player's thread is held up, as by a decoder's open on a sleeping disk);
-    /// never sent: the connection waits for that same call off its loop and answers then
-    /// (`PendingPlayerCall`). The call is never made again.
-    var pending: PendingPlayerCall?
-
-    static func pending(_ call: PendingPlayerCall) -> MPDError {
-        var e = MPDError(.system, "the player is busy", command: "\u{1}")
-        e.pending = call
-        return e
-    }
-
     /// Compared as the client reads it: code, text, command and index.
     public static func == (a: MPDError, b: MPDError) -> Bool {
         a.code == b.code && a.message == b.message && a.command == b.command && a.index == b.index

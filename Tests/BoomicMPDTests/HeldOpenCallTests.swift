@@ -10,12 +10,10 @@ import NIOEmbedded
 import Synchronization
 import Testing
 
-/// A command whose call to the player is held up (the player's thread stuck in a decoder's
-/// open, as on a sleeping USB disk) is carried out once, and answered when it is: the call
-/// stays handed over while its client waits off the event loop. (A call that timed out was
-/// taken for a restarting room and sent again: five copies of one `add` in the queue.) An
-/// `addid` held up so gets its `Id:` from the status after its call.
-@Suite struct PendingCallTests {
+/// A command to a player whose thread is held (stuck in a decoder's open, as on a sleeping USB
+/// disk) is carried out on the queue at once, once, and answered at once: an `addid` gets its
+/// `Id:` from the status after it, and nothing is sent again when the thread is free.
+@Suite struct HeldOpenCallTests {
     /// Holds the player's thread where it resolves a song to open, until the test lets go.
     final class Gate: Sendable {
         private let entered = DispatchSemaphore(value: 0)
@@ -59,8 +57,7 @@ import Testing
                 gate.release()
                 rooms.quitAll()
             }
-            // The waits off the loop (and, where a call was taken for a restarting room, the
-            // carrying out again) run when the test says.
+            // Work handed off the loop (none is expected) runs when the test says.
             let work = BlockingCommandTests.HeldWork()
             let server = ServerContext(library: library, rooms: rooms, hub: hub, password: nil, version: "test",
                                        runBlocking: work.take, runWaiting: work.take)
@@ -79,7 +76,6 @@ import Testing
             }
             let uri = { (song: Song) in String(song.path.dropFirst(dir.count + 1)) }
             try first.writeInbound(ByteBuffer(string: "add \"\(uri(songs[0]))\"\n"))
-            // The call is waited for off the loop, even when the player takes it at once.
             while work.count > 0 { work.runAll(first) }
             #expect(try Self.read(first) == "OK\n")
             // `play` opens the song: the player's thread is held there.
