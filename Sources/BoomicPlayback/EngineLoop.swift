@@ -384,7 +384,7 @@ final class EngineLoop {
         guard let t = tracks.first, !t.announced, !t.failed, passed || heardInFirst().frames > 0 else { return }
         tracks[0].announced = true
         failure = nil
-        outbox.post(.started(entry: t.entry, song: t.song))
+        outbox.post(.started(entry: t.entry, song: t.song, key: t.key))
     }
 
     func failed(entry: PlayQueue.EntryID, song: SongID) {

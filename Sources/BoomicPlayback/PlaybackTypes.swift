@@ -146,8 +146,9 @@ public struct SongEnd: Sendable, Equatable {
 }
 
 public enum PlaybackEvent: Sendable, Equatable {
-    /// The first samples of an entry reached the output.
-    case started(entry: PlayQueue.EntryID, song: SongID)
+    /// The first samples of an entry reached the output: the play `key`, which its `ended`
+    /// carries too (a seek, a pause and a resume keep it; `repeat` one's next play is another).
+    case started(entry: PlayQueue.EntryID, song: SongID, key: PlayKey)
     case ended(SongEnd)
     /// A song could not be opened or decoded cleanly; playback goes on. One line.
     case warning(String)

@@ -25,8 +25,8 @@ struct RoomPlace: Sendable {
     private enum Step: Sendable {
         /// Nothing recorded yet: the run starts at `entry` (the resumed one, or the queue's first).
         case starting(PlayQueue.EntryID?)
-        /// `started` of this entry recorded, its end not yet.
-        case playing(PlayQueue.EntryID)
+        /// The start of this play recorded, its end not yet.
+        case playing(PlayKey)
         /// The end of this play recorded, the next song's start not yet.
         case after(PlayQueue.EntryID, PlayKey)
         /// No song under way that the room knows of (the queue ended, the output failed): the
@@ -60,10 +60,10 @@ struct RoomPlace: Sendable {
         }
     }
 
-    /// The engine reported `entry`'s start. The place known stays until a status agrees: a
+    /// The engine reported the start of `play`. The place known stays until a status agrees: a
     /// crash before then resumes the play before it, which counts once, and this song's play,
     /// not yet recorded, starts anew.
-    mutating func started(_ entry: PlayQueue.EntryID) { step = .playing(entry) }
+    mutating func started(_ play: PlayKey) { step = .playing(play) }
 
     /// The engine reported the end of `play` of `entry`: its play is about to be committed, so
     /// the place is at least this song, with this key (reached from the place known as the
@@ -117,8 +117,9 @@ struct RoomPlace: Sendable {
             guard let play = status.play else { return !resuming }
             if resuming, let resumed = known?.play { return play == resumed }
             return first == nil || status.entry == first
-        case let .playing(entry):
-            return status.play != nil && status.entry == entry
+        case let .playing(key):
+            // This play, not another of the same entry (`repeat` one's next is ahead).
+            return status.play == key
         case let .after(entry, key):
             let history = status.queue.history
             // Stopped after the ended song, with no song started since (by the queue's own

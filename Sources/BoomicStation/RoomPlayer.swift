@@ -119,8 +119,8 @@ public final class RoomPlayer: Sendable {
                     break
                 }
                 switch event {
-                case let .started(entry, _):
-                    writer.started(entry)
+                case let .started(_, _, key):
+                    writer.started(key)
                 case .idle, .failed:
                     writer.free()
                 case .ended:

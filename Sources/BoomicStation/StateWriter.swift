@@ -64,11 +64,11 @@ final class StateWriter: Sendable {
     /// Saves soon, in order with every other save.
     func save() { queue.async { [self] in write(onlyIfMoved: false) } }
 
-    /// The engine reported `entry`'s start: saved, so that a crash resumes this song, not the
-    /// tail of the one whose play was just committed.
-    func started(_ entry: PlayQueue.EntryID) {
+    /// The engine reported the start of `play`: saved, so that a crash resumes this song, not
+    /// the tail of the one whose play was just committed.
+    func started(_ play: PlayKey) {
         queue.async { [self] in
-            state.withLock { $0.place.started(entry) }
+            state.withLock { $0.place.started(play) }
             write(onlyIfMoved: false)
         }
     }

@@ -63,7 +63,7 @@ final class StuckOpen: Sendable {
         stuck.release()
         let seen = await events(of: engine)
         engine.quit()
-        let started = seen.compactMap { if case let .started(_, song) = $0 { song } else { nil } }
+        let started = seen.compactMap { if case let .started(_, song, _) = $0 { song } else { nil } }
         #expect(started == order, "played \(started), the queue says \(order)")
         let index = Dictionary(uniqueKeysWithValues: album.songs.enumerated().map { ($1.id, $0) })
         let expected = order.flatMap { album.samples(ofTrack: index[$0]!) }

@@ -53,6 +53,20 @@ import Testing
         #expect(firstDifference(tape.samples.withLock { $0 }, album.samples(ofTrack: 0)) == nil)
     }
 
+    /// A song's start carries the key of its play, the one its end carries: a front matches the
+    /// two without asking the status which play is under way.
+    @Test func aStartCarriesTheKeyOfThePlayItsEndCarries() async throws {
+        let album = try ToneAlbum()
+        let engine = PlaybackEngine(queue: album.queue([0, 1]), sink: RecordingSink(tape: RecordingSink.Tape()), songs: album.resolver())
+        let seen = await events(of: engine)
+        engine.quit()
+        let starts = seen.compactMap { if case let .started(entry, _, key) = $0 { (entry, key) } else { nil } }
+        let ends = seen.compactMap { if case let .ended(end) = $0 { end } else { nil } }
+        #expect(starts.count == 2 && ends.count == 2, "\(seen)")
+        #expect(zip(starts, ends).allSatisfy { $0.0 == $1.entry && $0.1 == $1.key }, "\(seen)")
+        #expect(Set(starts.map(\.1)).count == 2, "each play its own key")
+    }
+
     /// Commands sent after the quit are not carried out, and their sender hears so (nil), not a
     /// status as if they had been: the server then gives them to the room's next player.
     @Test func commandsAfterTheQuitAreSaidNotCarriedOut() async throws {

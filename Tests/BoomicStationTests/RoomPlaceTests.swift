@@ -23,7 +23,7 @@ import Testing
     @Test func aStatusInStepIsSavedAsItIs() {
         let e = playing.playOrder
         var place = RoomPlace(queue: playing, resume: nil)
-        place.started(e[0])
+        place.started(key(e[0], 1))
         #expect(place.place(for: status(after: 0, play: key(e[0], 1))).play == key(e[0], 1))
         place.ended(e[0], play: key(e[0], 1))
         let next = place.place(for: status(after: 1, play: key(e[1], 2)))
@@ -34,10 +34,10 @@ import Testing
     @Test func aStatusBehindTheRecordedEndsSavesTheLastEndedSong() {
         let e = playing.playOrder
         var place = RoomPlace(queue: playing, resume: nil)
-        place.started(e[0])
+        place.started(key(e[0], 1))
         _ = place.place(for: status(after: 0, play: key(e[0], 1)))
         place.ended(e[0], play: key(e[0], 1))
-        place.started(e[1])
+        place.started(key(e[1], 2))
         place.ended(e[1], play: key(e[1], 2))
         let saved = place.place(for: status(after: 0, play: key(e[0], 1)))
         #expect(saved.entry == e[1] && saved.play == key(e[1], 2) && saved.queue.current == e[1], "\(saved)")
@@ -48,12 +48,25 @@ import Testing
     @Test func aStatusAheadOfTheRecordedEndsSavesTheLastEndedSong() {
         let e = playing.playOrder
         var place = RoomPlace(queue: playing, resume: nil)
-        place.started(e[0])
+        place.started(key(e[0], 1))
         place.ended(e[0], play: key(e[0], 1))
         let saved = place.place(for: status(after: 2, play: key(e[2], 3)))
         #expect(saved.entry == e[0] && saved.play == key(e[0], 1) && saved.queue.current == e[0], "\(saved)")
         // The queue ended meanwhile: stopped, it names no play.
         let stopped = place.place(for: PlaybackStatus(queue: status(after: 3, play: nil).queue, entry: nil, play: nil))
         #expect(stopped.entry == e[0] && stopped.play == key(e[0], 1), "\(stopped)")
+    }
+
+    /// One entry played twice in a row (`repeat` one): the engine is on the second play while
+    /// the room has recorded only the first one's start. The second play names the same entry,
+    /// but it is ahead: saved, a crash would lose the first play (neither committed nor
+    /// pending), so the place saved is the first play's.
+    @Test func aLaterPlayOfTheSameEntryIsAhead() {
+        let e = playing.playOrder
+        var place = RoomPlace(queue: playing, resume: nil)
+        place.started(key(e[0], 1))
+        _ = place.place(for: status(after: 0, play: key(e[0], 1)))
+        let saved = place.place(for: status(after: 0, play: key(e[0], 2), frame: 441))
+        #expect(saved.entry == e[0] && saved.play == key(e[0], 1) && saved.frame == 4_410, "\(saved)")
     }
 }

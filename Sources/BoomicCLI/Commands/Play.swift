@@ -138,7 +138,7 @@ struct Play: ParsableCommand, TakesTerms {
         } else {
             front.show { event in
                 switch event {
-                case let .started(_, song):
+                case let .started(_, song, _):
                     if let s = basis[song] { Out.line("▶ " + SongFormat.line(s)) }
                 case let .warning(message):
                     Terminal.warn("boomic play: \(message)")

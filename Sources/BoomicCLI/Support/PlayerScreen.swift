@@ -68,7 +68,7 @@ final class PlayerScreen: Sendable {
     /// Songs and warnings go above the status line.
     func show(_ event: PlaybackEvent) {
         switch event {
-        case let .started(_, song):
+        case let .started(_, song, _):
             if let s = basis[song] { above("▶ " + SongFormat.line(s)) }
         case let .warning(message):
             above(Terminal.yellow("boomic play: \(message)"))
