@@ -31,15 +31,14 @@ extension Station {
     var isWatchingOutputs: Bool { watchdog.withLock { $0 }?.isArmed ?? false }
 
     /// `disableoutput` of an output hung in a call (a write that does not return): the switch
-    /// is heard only between calls, so the room would wait with it. If the same call is still
-    /// under way after half a second, the room's player is replaced (the one stuck with it is
-    /// left behind) and the room plays on without it. Blocking work: up to 0.75 s.
+    /// is heard only between calls, so the room would wait with it. The call's end is waited
+    /// for (woken by it); if it is still under way after half a second, the room's player is
+    /// replaced (the one stuck with it is left behind) and the room plays on without it.
+    /// Blocking work: up to 0.75 s.
     public func letGo(output id: Int) {
         guard let watch = watch(id) else { return }
-        let call = watch.callsBegun
-        let deadline = Date().addingTimeInterval(0.5)
-        while watch.isInCall, watch.callsBegun == call, Date() < deadline { usleep(10_000) }
-        guard watch.isInCall, watch.callsBegun == call, !switches[id].isOn, let name = room(of: id) else { return }
+        guard !watch.waitForEnd(ofCall: watch.callsBegun, timeout: .milliseconds(500)),
+              !switches[id].isOn, let name = room(of: id) else { return }
         whileRestarting([name]) { restart(name, outputs: [], outputHangs: true) }
         warn("output \(outputs[id].name) hangs: room \(name) plays on without it")
     }

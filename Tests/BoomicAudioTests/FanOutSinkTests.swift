@@ -1,4 +1,6 @@
 import BoomicAudio
+import BoomicTestSupport
+import Foundation
 import Synchronization
 import Testing
 
@@ -146,5 +148,54 @@ import Testing
         #expect(try sink.prepare(for: Self.cd) == Self.cd)
         try Self.write(Self.block, to: sink)
         #expect(a.samples.isEmpty && !sink.isPaced)
+    }
+
+    /// A sink whose open returns when the test releases it (a pipe nobody reads yet).
+    final class HeldOpen: AudioSink {
+        let name = "held"
+        let isPaced = false
+        let format: PCMFormat? = nil
+        let release: DispatchSemaphore
+        init(release: DispatchSemaphore) { self.release = release }
+        func prepare(for wanted: PCMFormat) throws(AudioError) -> PCMFormat {
+            release.wait()
+            return wanted
+        }
+        func write(_ samples: UnsafeBufferPointer<Int32>) throws(AudioError) {}
+        func write(_ samples: UnsafeBufferPointer<Float>) throws(AudioError) {}
+        func discard() {}
+        func drain() {}
+        func close() {}
+    }
+
+    /// What the threads of `aWaitForACallsEndIsWokenByIt` saw.
+    final class Seen: Sendable {
+        let watch = Mutex<FanOutSink.CallWatch?>(nil)
+        let returned = Mutex<Bool?>(nil)
+        let woken = DispatchSemaphore(value: 0)
+    }
+
+    /// A wait for an output's call to end (`Station.letGo`) returns false while the call is
+    /// under way, and is woken by its end, long before its own deadline.
+    @Test func aWaitForACallsEndIsWokenByIt() throws {
+        let release = DispatchSemaphore(value: 0), seen = Seen()
+        Thread.detachNewThread {
+            let sink = FanOutSink(outputs: [(HeldOpen(release: release), .init())], report: { _, _ in })
+            seen.watch.withLock { $0 = sink.watches[0] }
+            _ = try? sink.prepare(for: Self.cd)
+        }
+        try waitUntil("the open under way") { seen.watch.withLock { $0 }?.isInCall == true }
+        let watch = try #require(seen.watch.withLock { $0 })
+        let call = watch.callsBegun
+        #expect(!watch.waitForEnd(ofCall: call, timeout: .milliseconds(20)), "the open has not returned")
+        Thread.detachNewThread {
+            let ended = watch.waitForEnd(ofCall: call, timeout: .seconds(60))
+            seen.returned.withLock { $0 = ended }
+            seen.woken.signal()
+        }
+        release.signal()
+        #expect(seen.woken.wait(timeout: .now() + 20) == .success, "woken by the call's end, not its 60 s deadline")
+        #expect(seen.returned.withLock { $0 } == true)
+        #expect(watch.waitForEnd(ofCall: call, timeout: .seconds(60)), "a call over already returns at once")
     }
 }

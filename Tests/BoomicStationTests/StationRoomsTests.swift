@@ -110,4 +110,34 @@ import Testing
         #expect(player !== room, "the room's player was replaced")
         #expect(!station.isInCall(output: 0))
     }
+
+    /// `letGo` of an output switched off while in a call (an open of a pipe nobody reads) waits
+    /// for that call's end: when it returns (a reader comes), the room keeps its player.
+    @Test func lettingGoOfAnOutputWhoseCallReturnsKeepsThePlayer() throws {
+        let fixture = try StationFixture(songs: 1, seconds: 5)
+        let pipe = fixture.dir.path + "/pipe.wav"
+        #expect(mkfifo(pipe, 0o644) == 0)
+        let warnings = Mutex<[String]>([])
+        var reader: Int32 = -1
+        defer { if reader >= 0 { close(reader) } }
+        let station = Station(library: fixture.library, store: try PlayerStateStore(libraryLocation: fixture.dir.path),
+                              outputs: [.wav(path: pipe)], settings: StationFixture.settings,
+                              warn: { line in warnings.withLock { $0.append(line) } })
+        defer { station.quitAll() }
+        let room = try #require(station.player("default"))
+        try room.perform(.add(fixture.songs, at: .end))
+        try room.perform(.play(nil))
+        try waitUntil("the output in its open") { station.isInCall(output: 0) }
+        station.setEnabled(output: 0, false)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            station.letGo(output: 0)
+            done.signal()
+        }
+        reader = open(pipe, O_RDONLY | O_NONBLOCK)
+        #expect(reader >= 0)
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(station.player("default") === room, "the room keeps its player")
+        #expect(!warnings.withLock { $0 }.contains { $0.contains("hangs") }, "\(warnings.withLock { $0 })")
+    }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// Several outputs playing the same audio: what MPD does with the enabled outputs of one
@@ -36,6 +37,11 @@ public final class FanOutSink: AudioSink {
     public final class CallWatch: Sendable {
         private let inCall = Atomic<Bool>(false)
         private let begun = Atomic<Int>(0)
+        /// How many threads wait for a call's end (`waitForEnd`): while none does, a call's end
+        /// costs the output thread one more atomic load and no lock.
+        private let waiting = Atomic<Int>(0)
+        /// Their wake-ups, signalled at each call's end.
+        private let wakes = Mutex<[DispatchSemaphore]>([])
         public var isInCall: Bool { inCall.load(ordering: .acquiring) }
         /// Counts the calls begun: the same call under way at two moments is one that lasted
         /// between them (a device that paces its writes is in a call most of the time).
@@ -43,8 +49,32 @@ public final class FanOutSink: AudioSink {
         func calling<T>(_ body: () throws(AudioError) -> T) throws(AudioError) -> T {
             begun.add(1, ordering: .releasing)
             inCall.store(true, ordering: .releasing)
-            defer { inCall.store(false, ordering: .releasing) }
+            defer {
+                // Sequentially consistent with `waitForEnd`'s count and look: either this end
+                // sees the waiter counted and wakes it, or the waiter sees the call over.
+                inCall.store(false, ordering: .sequentiallyConsistent)
+                if waiting.load(ordering: .sequentiallyConsistent) > 0 { wakes.withLock { for w in $0 { w.signal() } } }
+            }
             return try body()
+        }
+
+        /// Waits until call number `call` (`callsBegun` when it was seen under way) has
+        /// returned, woken by its end, or until `timeout` has passed; whether it returned.
+        public func waitForEnd(ofCall call: Int, timeout: DispatchTimeInterval) -> Bool {
+            let deadline = DispatchTime.now() + timeout
+            let wake = DispatchSemaphore(value: 0)
+            waiting.add(1, ordering: .sequentiallyConsistent)
+            wakes.withLock { $0.append(wake) }
+            defer {
+                wakes.withLock { $0.removeAll { $0 === wake } }
+                waiting.subtract(1, ordering: .sequentiallyConsistent)
+            }
+            func isUnderWay() -> Bool { inCall.load(ordering: .sequentiallyConsistent) && begun.load(ordering: .acquiring) == call }
+            while isUnderWay() {
+                // Woken by each call's end: this one's, or a later one's after it.
+                guard wake.wait(timeout: deadline) == .success else { return !isUnderWay() }
+            }
+            return true
         }
     }
 
