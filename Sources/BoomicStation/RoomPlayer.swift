@@ -190,6 +190,16 @@ public final class RoomPlayer: Sendable {
         return after
     }
 
+    /// Quits on an output hung in a call (the engine is left behind with it, the state saved),
+    /// and tells the room's watchers and fronts that the output failed, as the engine tells a
+    /// failure it can report: a front with no other output ends its run (`boomic play`).
+    func leaveBehind(failure: AudioError) {
+        quit(outputHangs: true)
+        let event = PlaybackEvent.failed(failure)
+        teller.reported(event)
+        for watcher in watchers.list.withLock({ $0 }) { watcher(event) }
+    }
+
     /// Saves the state now, in order with every other save (a front's own moment, tests).
     public func saveState() { writer.saveNow() }
 

@@ -52,8 +52,9 @@ extension Station {
     /// The station's watchdog, every second: an output switched on that has been in the same
     /// call for `hangLimit` is switched off, and its room's player, which waits with it, is
     /// replaced, so the room plays on without it (on its other outputs, or silently) where it
-    /// stayed frozen with its time standing, and nothing said why. Blocking work: a quarter of
-    /// a second for each output found.
+    /// stayed frozen with its time standing, and nothing said why. In `boomic play`'s one room
+    /// (`playsOnWithoutHungOutput` false) the player is left behind, its queue saved, and its
+    /// front told the output failed. Blocking work: a quarter of a second for each output found.
     public func dropHungOutputs(now: ContinuousClock.Instant = .now) {
         let hung: [Int] = calls.withLock { calls in
             var hung: [Int] = []
@@ -74,6 +75,11 @@ extension Station {
         for id in hung {
             guard let name = room(of: id) else { continue }
             setEnabled(output: id, false)
+            guard playsOnWithoutHungOutput else {
+                let reason = "hangs: a call to it has not returned in \(Self.hangLimit.components.seconds) s"
+                rooms.withLock { $0[name]?.player }?.leaveBehind(failure: AudioError(path: outputs[id].name, reason: reason))
+                continue
+            }
             warn("output \(outputs[id].name) hangs (a call has not returned in \(Self.hangLimit.components.seconds) s) and is disabled: room \(name) plays on without it")
             whileRestarting([name]) { restart(name, outputs: [], outputHangs: true) }
         }

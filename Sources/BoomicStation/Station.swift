@@ -66,6 +66,11 @@ public final class Station: Sendable {
     private let isOccupied: @Sendable (String) -> Bool
     /// Whether the rooms and their outputs are kept in `player/rooms.json` (not by `boomic play`).
     let keepsLayout: Bool
+    /// What a room whose output hangs does: a server's plays on without it (on its other
+    /// outputs, or silently, until a client switches it on again); `boomic play`'s one room has
+    /// no other output and nothing to switch it on with, so its player is left behind and its
+    /// front told the output failed (`dropHungOutputs`).
+    let playsOnWithoutHungOutput: Bool
     /// The fronts told of every change, in order.
     private let subscribers = Mutex<[@Sendable (StationChange) -> Void]>([])
     let watchdog = Mutex<OutputWatchdog?>(nil)
@@ -90,6 +95,7 @@ public final class Station: Sendable {
         self.isOccupied = isOccupied
         self.clock = clock
         keepsLayout = true
+        playsOnWithoutHungOutput = true
         outputs = specs.enumerated().map { Output(id: $0.offset, spec: $0.element) }
         // Rooms and their outputs as the last run left them; outputs nobody claims are default's.
         let saved = Self.loadLayout(library.session.location)
@@ -129,24 +135,32 @@ public final class Station: Sendable {
     }
 
     /// `boomic play`'s station: one room, `default`, on one output, started with `start`
-    /// (`first` carried out before it plays); `watch` is told every event of its player.
+    /// (`first` carried out before it plays); `watch` is told every event of its player. Its
+    /// output is watched as a server's are (`watchOutputs`): one that hangs ends the run.
+    /// - Parameter clock: what `hangLimit` is measured on.
     public init(oneRoom library: any StationLibrary, store: PlayerStateStore, output spec: SinkSpec, settings: RoomSettings,
                 start: RoomStart, first: [PlaybackCommand] = [], watch: (@Sendable (PlaybackEvent) -> Void)? = nil,
+                clock: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
                 opening: (@Sendable (SongID) -> Void)? = nil, warn: @escaping @Sendable (String) -> Void) {
         self.library = library
         self.settings = settings
         self.warn = warn
         self.opening = opening
+        self.clock = clock
         isOccupied = { _ in false }
-        clock = { .now }
         keepsLayout = false
+        playsOnWithoutHungOutput = false
         outputs = [Output(id: 0, spec: spec)]
         switches = [FanOutSink.Switch(isOn: true)]
-        let player = RoomPlayer(library: library, store: store, start: start, first: first, sink: Sinks.open(spec),
+        // A fan-out of one plays exactly as its output alone, and watches its calls. Its one
+        // output failing is the engine's failure (nothing is switched off or reported).
+        let sink = FanOutSink(outputs: [(Sinks.open(spec), switches[0])], report: { _, _ in })
+        let watches = [0: sink.watches[0]]
+        let player = RoomPlayer(library: library, store: store, start: start, first: first, sink: sink,
                                 settings: settings, room: "default", watch: watch,
                                 tell: { [weak self] what in self?.emit(StationChange(room: "default", what: what)) },
                                 opening: opening, warn: warn)
-        rooms.withLock { $0["default"] = Room(player: player, store: store, outputs: [0], watches: [:]) }
+        rooms.withLock { $0["default"] = Room(player: player, store: store, outputs: [0], watches: watches) }
         order.withLock { $0.append("default") }
     }
 

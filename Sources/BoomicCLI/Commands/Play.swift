@@ -152,6 +152,9 @@ struct Play: ParsableCommand, TakesTerms {
                               start: start, first: first, watch: { front.hear($0) },
                               warn: { Terminal.warn("boomic play: \($0)") })
         guard let room = station.player("default") else { throw CLIError("the player did not start") }
+        // An output hung in one call for `Station.hangLimit` ends the run as a failed one does.
+        station.watchOutputs()
+        defer { station.stopWatchingOutputs() }
         front.attach(room)
         let outcome: PlayerFront.Outcome
         if let screen {
