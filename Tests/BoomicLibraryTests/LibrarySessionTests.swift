@@ -84,8 +84,12 @@ import Testing
             let watching = player.watch(poll: .seconds(3600), net: .seconds(3600))
             defer { watching.cancel() }
             #expect(watching.isEventDriven, "inotify watches a temporary folder here")
+            var slept = 0
             for round in 1...3 {
-                try await Task.sleep(for: .milliseconds(100))  // the watch is asleep again
+                // The watch asleep again: it went back to sleep after the refresh that saw the
+                // last commit (or its first), so this one is seen only by a wake.
+                try await waitUntil("the watch asleep") { watching.sleeps > slept }
+                slept = watching.sleeps
                 try shell.commit(kind: .import, message: nil) { _ in (Self.songs(1, seed: round).map(Assertion.addSong), "add") }
                 let seen = await withTaskGroup(of: LibraryChange?.self) { group in
                     group.addTask { var it = feed.makeAsyncIterator(); return await it.next() }

@@ -30,20 +30,25 @@ enum Interrupter {
             sigaddset(&set, SIGUSR2)
             pthread_sigmask(SIG_UNBLOCK, &set, nil)
             running.thread.store(UInt(pthread_self()), ordering: .releasing)
+            running.started.signal()
             body()
             running.done.store(true, ordering: .releasing)
+            running.finished.signal()
             // Stay alive until joined: signalling a thread that has exited is undefined.
-            while !running.mayExit.load(ordering: .acquiring) { usleep(1_000) }
+            running.mayExit.wait()
         }
         thread.start()
-        while running.thread.load(ordering: .acquiring) == 0 { usleep(1_000) }
+        running.started.wait()
         return running
     }
 
     final class Running: Sendable {
         let thread = Atomic<UInt>(0)
         let done = Atomic<Bool>(false)
-        let mayExit = Atomic<Bool>(false)
+        /// Signalled when the thread runs, when `body` has returned, and when it may end.
+        let started = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        let mayExit = DispatchSemaphore(value: 0)
 
         var isDone: Bool { done.load(ordering: .acquiring) }
 
@@ -52,20 +57,23 @@ enum Interrupter {
             pthread_kill(pthread_t(thread.load(ordering: .acquiring)), SIGUSR2)
         }
 
-        /// Interrupts it every millisecond or so for `milliseconds`, or until it is done.
+        /// Interrupts it every millisecond or so for `milliseconds`, or until it is done: the
+        /// millisecond between two signals is a wait for its end.
         func interrupt(for milliseconds: Int) {
             for _ in 0..<milliseconds where !isDone {
                 interrupt()
-                usleep(1_000)
+                if finished.wait(timeout: .now() + .milliseconds(1)) == .success {
+                    finished.signal() // for `join`
+                    return
+                }
             }
         }
 
         /// Waits (up to ten seconds) for it to finish; false if it did not.
         func join() -> Bool {
-            for _ in 0..<10_000 where !isDone { usleep(1_000) }
-            let finished = isDone
-            if finished { mayExit.store(true, ordering: .releasing) }
-            return finished
+            guard finished.wait(timeout: .now() + 10) == .success else { return false }
+            mayExit.signal()
+            return true
         }
     }
 }

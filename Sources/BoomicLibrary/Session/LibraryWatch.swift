@@ -13,6 +13,11 @@ public final class LibraryWatch: Sendable {
     private let directory: DirectoryWatch?
     private let cancelled = Flag()
     private let wake = DispatchSemaphore(value: 0)
+    private let rests = Counter()
+
+    /// How many times the watch has gone back to sleep after a refresh: a test that commits
+    /// once this has moved knows the commit is seen by a wake, not by the refresh before it.
+    public var sleeps: Int { rests.value }
 
     /// Whether changes are seen as they happen (inotify), not only at the next poll.
     public var isEventDriven: Bool { directory != nil }
@@ -20,7 +25,7 @@ public final class LibraryWatch: Sendable {
     init(session: LibrarySession, poll: Duration, net: Duration, failed: @escaping @Sendable (any Error) -> Void) {
         let directory = DirectoryWatch(folder: session.location, namesStartingWith: "library.sqlite")
         self.directory = directory
-        Thread.detachNewThread { [weak session, cancelled, wake] in
+        Thread.detachNewThread { [weak session, cancelled, wake, rests] in
             while !cancelled.isSet {
                 // Held only while refreshing: a closed-and-dropped session ends the loop.
                 guard let live = session else { return }
@@ -28,6 +33,7 @@ public final class LibraryWatch: Sendable {
                     if !cancelled.isSet { failed(error) }
                     return
                 }
+                rests.add()
                 if let directory {
                     if directory.wait(timeout: net) == .cancelled { return }
                 } else {
@@ -44,6 +50,13 @@ public final class LibraryWatch: Sendable {
         directory?.cancel()
         wake.signal()
     }
+}
+
+/// A count threads share (an `Atomic` cannot be captured by a closure).
+private final class Counter: Sendable {
+    private let count = Atomic<Int>(0)
+    var value: Int { count.load(ordering: .acquiring) }
+    func add() { count.add(1, ordering: .releasing) }
 }
 
 /// A flag threads share (an `Atomic` cannot be captured by a closure).
