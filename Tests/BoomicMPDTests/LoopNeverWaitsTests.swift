@@ -9,9 +9,10 @@ import NIOCore
 import NIOEmbedded
 import Testing
 
-/// An event loop never waits: a command whose call the player has not taken, or that reads a
-/// file, is handed off the loop at once, and the loop's other clients are answered meanwhile;
-/// its own client gets its answer, and those of the requests after it, in order once it is done.
+/// An event loop never waits: a command to a player whose thread is held is carried out on the
+/// queue and answered at once; one that reads a file is handed off the loop, and the loop's other
+/// clients are answered meanwhile; its own client gets its answer, and those of the requests
+/// after it, in order once it is done.
 @Suite(.serialized) struct LoopNeverWaitsTests {
     static func read(_ channel: EmbeddedChannel) throws -> String {
         var out = ""
@@ -21,8 +22,7 @@ import Testing
 
     /// Four clients on one loop each send `stop` while the player's thread is held in a
     /// decoder's open: each is carried out on the queue and answered at once (the player takes
-    /// it up when its thread is free), where the loop waited 250 ms for each, a second in all;
-    /// `status` from a fifth is answered meanwhile.
+    /// it up when its thread is free); `status` from a fifth is answered meanwhile.
     @Test func aCallThePlayerHasNotTakenLeavesTheLoopAtOnce() throws {
         try withTemporaryDirectory { dir in
             let session = try LibrarySession.open(at: dir, create: true, client: .init(command: "test", version: "0"))
