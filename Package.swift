@@ -17,6 +17,11 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
         .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        // Hummingbird's own: named here for the types BoomicHTTP uses directly (HTTPField.Name,
+        // Logger).
+        .package(url: "https://github.com/apple/swift-http-types", exact: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
     ],
     targets: [
         // System libraries (pkg-config names checked in shared/PLATFORM.md).
@@ -99,7 +104,7 @@ let package = Package(
             name: "BoomicCLI",
             dependencies: [
                 "BoomicCore", "BoomicStore", "BoomicMedia", "BoomicLibrary", "BoomicSystem",
-                "BoomicAudio", "BoomicPlayback", "BoomicStation", "BoomicMPD", "BoomicAccounts",
+                "BoomicAudio", "BoomicPlayback", "BoomicStation", "BoomicMPD", "BoomicAccounts", "BoomicHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             plugins: ["BuildInfo"]
@@ -111,6 +116,18 @@ let package = Package(
                 "BoomicCore", "BoomicLibrary", "BoomicPlayback", "BoomicStation", "BoomicAudio", "BoomicMedia", "BoomicSystem",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        // `boomic serve --http`'s front: OpenSubsonic (and the web page) on Hummingbird over the
+        // station, beside the MPD front.
+        .target(
+            name: "BoomicHTTP",
+            dependencies: [
+                "BoomicCore", "BoomicLibrary", "BoomicStation",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         // boomic-ffmpeg: FFmpeg's decoders on a pipe (Core's DecoderPipe), for the player's
@@ -141,6 +158,11 @@ let package = Package(
             "BoomicAccounts", "BoomicSystem", .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "BoomicCLITests", dependencies: ["BoomicCore", "BoomicStore", "BoomicLibrary", "BoomicAccounts"]),
+        .testTarget(name: "BoomicHTTPTests", dependencies: [
+            "BoomicHTTP", "BoomicStation", "BoomicLibrary", "BoomicCore",
+            .product(name: "Hummingbird", package: "hummingbird"),
+        ]),
+        .testTarget(name: "BoomicCLITests", dependencies: ["BoomicCore", "BoomicStore", "BoomicLibrary"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

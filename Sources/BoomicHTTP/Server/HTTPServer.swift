@@ -1,0 +1,102 @@
+import Dispatch
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import Synchronization
+
+/// `boomic serve --http`'s server: Hummingbird's HTTP/1.1 on its event loops, run by a task of
+/// its own beside the MPD front, over one `HTTPContext`. `start` returns once it listens (or
+/// with the reason it cannot); `stop` returns once every connection is closed.
+public final class HTTPServer: Sendable {
+    private let front: HTTPContext
+    private let running = Mutex<Task<Void, Never>?>(nil)
+
+    public init(context: HTTPContext) {
+        front = context
+    }
+
+    /// Listens on `address`; returns the port bound (the one asked for, or the system's choice
+    /// for port 0).
+    @discardableResult
+    public func start(at address: HTTPAddress) async throws(HTTPServerError) -> Int {
+        let warn = front.warn
+        var logger = Logger(label: "boomic.http") { _ in WarnLogHandler(warn: warn) }
+        logger.logLevel = .error
+        let (told, tell) = AsyncStream.makeStream(of: Result<Int, HTTPServerError>.self)
+        let app = Application(
+            router: HTTPRoutes.router(front),
+            configuration: .init(address: .hostname(address.host, port: address.port), serverName: "Boomic"),
+            onServerRunning: { channel in tell.yield(.success(channel.localAddress?.port ?? address.port)) },
+            logger: logger
+        )
+        let task = Task.detached {
+            do {
+                try await app.run()
+            } catch {
+                tell.yield(.failure(HTTPServerError("cannot serve HTTP on \(address): \(Self.reason(error))")))
+            }
+            tell.finish()
+        }
+        var outcome: Result<Int, HTTPServerError>?
+        for await first in told {
+            outcome = first
+            break
+        }
+        switch outcome {
+        case let .success(port)?:
+            running.withLock { $0 = task }
+            return port
+        case let .failure(error)?:
+            await task.value
+            throw error
+        case nil:
+            throw HTTPServerError("cannot serve HTTP on \(address)")
+        }
+    }
+
+    /// Stops listening and closes the connections; returns when the server has stopped.
+    public func stop() async {
+        guard let task = running.withLock({ t -> Task<Void, Never>? in
+            defer { t = nil }
+            return t
+        }) else { return }
+        task.cancel()
+        await task.value
+    }
+
+    /// `start` for a caller outside Swift concurrency (the CLI's main thread): waits on a
+    /// semaphore, which no task of the pool ever does.
+    @discardableResult
+    public func startWaiting(at address: HTTPAddress) throws(HTTPServerError) -> Int {
+        let outcome = Mutex<Result<Int, HTTPServerError>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            do throws(HTTPServerError) {
+                let port = try await self.start(at: address)
+                outcome.withLock { $0 = .success(port) }
+            } catch {
+                outcome.withLock { $0 = .failure(error) }
+            }
+            done.signal()
+        }
+        done.wait()
+        return try outcome.withLock { $0 }!.get()
+    }
+
+    /// `stop` for a caller outside Swift concurrency.
+    public func stopWaiting() {
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            await self.stop()
+            done.signal()
+        }
+        done.wait()
+    }
+
+    /// A bind failure's reason in a few words ("Address already in use").
+    static func reason(_ error: any Error) -> String {
+        if let io = error as? IOError { return String(cString: strerror(io.errnoCode)) }
+        return "\(error)"
+    }
+}
