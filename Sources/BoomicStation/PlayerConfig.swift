@@ -16,6 +16,8 @@ import TOMLKit
 /// eq = "rock"
 /// volume = 80
 /// speed = 1.25
+/// http = "127.0.0.1:4040"   # `boomic serve`'s HTTP front (off when absent)
+/// http_base = "/music"      # the path it is served under behind a proxy
 /// ```
 public struct PlayerConfig: Sendable, Equatable {
     public enum Source: Sendable, Equatable, CustomStringConvertible {
@@ -51,11 +53,16 @@ public struct PlayerConfig: Sendable, Equatable {
     /// Tempo, pitch unchanged (`--speed`); an audiobook resumed from its bookmark plays at the
     /// speed it was left at unless `--speed` is given.
     public var speed = Setting(value: 1.0, source: .builtIn)
+    /// `boomic serve`'s HTTP front, `[ADDRESS:]PORT` as `--http` takes it; "" is off. Checked
+    /// by the front, which knows the syntax (`HTTPAddress`).
+    public var http = Setting(value: "", source: .builtIn)
+    /// The path the HTTP front is served under (`--http-base`); "" is the root.
+    public var httpBase = Setting(value: "", source: .builtIn)
 
     /// The line of the file each key given there is on, for messages about its value.
     public var lines: [String: Int] = [:]
 
-    public static let keys = ["output", "replaygain", "preamp", "replaygain_missing", "eq", "volume", "speed"]
+    public static let keys = ["output", "replaygain", "preamp", "replaygain_missing", "eq", "volume", "speed", "http", "http_base"]
     public static let replayGainModes = ["off", "track", "album", "auto"]
 
     public init() {}
@@ -132,6 +139,12 @@ public struct PlayerConfig: Sendable, Equatable {
                     throw bad("takes a number from 0.5 to 2.0")
                 }
                 config.speed = Setting(value: x, source: source)
+            case "http":
+                guard let s = value.string else { throw bad("takes a string such as \"4040\" or \"127.0.0.1:4040\"") }
+                config.http = Setting(value: s, source: source)
+            case "http_base":
+                guard let s = value.string else { throw bad("takes a string such as \"/music\"") }
+                config.httpBase = Setting(value: s, source: source)
             default:
                 throw bad("is not a setting; the settings are \(keys.joined(separator: ", "))")
             }
@@ -194,7 +207,9 @@ public struct PlayerConfig: Sendable, Equatable {
          ("preamp", Self.decibels(preamp.value), preamp.source),
          ("replaygain_missing", Self.decibels(replaygainMissing.value), replaygainMissing.source),
          ("eq", eq.value, eq.source), ("volume", String(volume.value), volume.source),
-         ("speed", Self.speed(speed.value), speed.source)]
+         ("speed", Self.speed(speed.value), speed.source),
+         ("http", http.value.isEmpty ? "off" : http.value, http.source),
+         ("http_base", httpBase.value.isEmpty ? "/" : httpBase.value, httpBase.source)]
     }
 
     /// `1.25×`: a speed as the status line and `boomic config` show it.

@@ -3,6 +3,7 @@ import BoomicAudio
 import BoomicCore
 import BoomicLibrary
 import BoomicPlayback
+import BoomicHTTP
 import BoomicStation
 import BoomicMPD
 import Dispatch
@@ -17,7 +18,9 @@ struct Serve: ParsableCommand {
             the output config.toml names (or --output). One queue and one player serve every client; \
             the queue and position are saved as `boomic play` saves them, so `boomic play --resume` \
             and the next `boomic serve` go on from there. Changes other boomic commands commit are \
-            seen at once. SIGINT, SIGTERM and a client's `kill` save and stop. See Documentation/serve.md.
+            seen at once. SIGINT, SIGTERM and a client's `kill` save and stop. See Documentation/serve.md. \
+            With --http (or `http` in config.toml) it also serves the OpenSubsonic API over HTTP, in \
+            the same process over the same rooms: see Documentation/http.md.
             """
     )
 
@@ -34,9 +37,16 @@ struct Serve: ParsableCommand {
     var replaygain: ReplayGainMode?
     @Flag(help: "Record no plays.")
     var noRecord = false
+    @Option(help: ArgumentHelp("Serve OpenSubsonic over HTTP too, at [ADDRESS:]PORT (a port alone is 127.0.0.1; IPv6 in brackets). Off unless given here or as `http` in config.toml.", valueName: "ADDRESS"))
+    var http: String?
+    @Option(name: .customLong("http-base"), help: ArgumentHelp("The path the HTTP front is served under behind a proxy, such as /music (default: config.toml's `http_base`, else /).", valueName: "PATH"))
+    var httpBase: String?
 
     func validate() throws {
         do { _ = try MPDServer.Address(parsing: bind) } catch { throw ValidationError(error.localizedDescription) }
+        if let http {
+            do { _ = try HTTPAddress(parsing: http) } catch { throw ValidationError(error.message) }
+        }
         for output in output {
             do { _ = try SinkSpec(parsing: output) } catch { throw ValidationError(error.localizedDescription) }
         }
@@ -50,6 +60,7 @@ struct Serve: ParsableCommand {
         config.replaygain.override(replaygain?.rawValue)
         config.eq.override(eq)
         let address = try MPDServer.Address(parsing: bind)
+        let httpAddress = try httpAddress(config)
         let password = try passwordFile.map { path -> String in
             guard let text = try? String(contentsOfFile: path, encoding: .utf8),
                   let line = text.split(whereSeparator: \.isNewline).first, !line.isEmpty else {
@@ -58,6 +69,10 @@ struct Serve: ParsableCommand {
             return String(line)
         }
         let lib = try Library.open(at: options.location, create: false)
+        let accounts = Self.accounts(lib)
+        if let httpAddress {
+            do { try httpAddress.check(hasAccounts: accounts.hasAccounts()) } catch { throw CLIError(error.message) }
+        }
         let sound = try Play.sound(config, profiles: lib.basis)
         let store = try PlayerStateStore(libraryLocation: lib.location)
         let specs = try (output.isEmpty ? [config.output.value] : output).map { try SinkSpec(parsing: $0) }
@@ -74,8 +89,18 @@ struct Serve: ParsableCommand {
         let context = ServerContext(library: library, rooms: rooms, hub: hub, password: password, version: Boomic.version,
                                     stop: { stop.signal() })
         let server = MPDServer(context: context)
+        let web = httpAddress.map { _ in
+            Self.httpFront(library: library, rooms: rooms, hub: hub, authenticator: accounts.authenticator,
+                           basePath: httpBase ?? config.httpBase.value)
+        }
         do {
             try server.start(at: address)
+            if let web, let httpAddress {
+                do { try web.startWaiting(at: httpAddress) } catch {
+                    server.stop()
+                    throw error
+                }
+            }
         } catch {
             rooms.quitAll()
             // Before the library closes on the way out: a refresh of a closed library is no
@@ -86,7 +111,7 @@ struct Serve: ParsableCommand {
         }
         // The songs clients see (`stats`): not those whose files were gone at the last scan.
         let present = library.snapshot.basis.songs.values.reduce(0) { $0 + ($1.missing ? 0 : 1) }
-        Terminal.warn("boomic serve: listening on \(address), \(present) songs")
+        Terminal.warn("boomic serve: listening on \(address)\(httpAddress.map { ", HTTP on \($0)" } ?? ""), \(present) songs")
         let signals = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
@@ -96,6 +121,7 @@ struct Serve: ParsableCommand {
         }
         stop.wait()
         for s in signals { s.cancel() }
+        web?.stopWaiting()
         server.stop()
         rooms.quitAll()
         watching.cancel()

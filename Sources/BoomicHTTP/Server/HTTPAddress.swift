@@ -14,7 +14,7 @@ public struct HTTPAddress: Sendable, Equatable, CustomStringConvertible {
     /// `PORT`, `HOST:PORT` or `[IPv6]:PORT`; an error names `option`, the flag or key the text
     /// came from.
     public init(parsing text: String, option: String = "--http") throws(HTTPServerError) {
-        let bad = HTTPServerError("\(option) takes [ADDRESS:]PORT (such as 4040, 127.0.0.1:4040 or [::1]:4040), not '\(text)'")
+        let bad = HTTPServerError("\(option) \(Self.expectation(text))")
         if let port = Int(text) {
             guard (1...65_535).contains(port) else { throw bad }
             self.init(host: "127.0.0.1", port: port)
@@ -31,6 +31,11 @@ public struct HTTPAddress: Sendable, Equatable, CustomStringConvertible {
         }
         guard !host.isEmpty, !host.contains(where: { $0 == "/" || $0 == " " || $0 == "[" || $0 == "]" }) else { throw bad }
         self.init(host: host, port: port)
+    }
+
+    /// What the syntax is, against what was given: `takes [ADDRESS:]PORT (…), not 'x'`.
+    public static func expectation(_ text: String) -> String {
+        "takes [ADDRESS:]PORT (such as 4040, 127.0.0.1:4040 or [::1]:4040), not '\(text)'"
     }
 
     public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }

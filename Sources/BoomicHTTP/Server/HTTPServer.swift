@@ -11,6 +11,8 @@ import Synchronization
 public final class HTTPServer: Sendable {
     private let front: HTTPContext
     private let running = Mutex<Task<Void, Never>?>(nil)
+    /// Set by `stop`: what Hummingbird logs as its task is cancelled is that stop, no error.
+    private let stopping = StopFlag()
 
     public init(context: HTTPContext) {
         front = context
@@ -21,7 +23,10 @@ public final class HTTPServer: Sendable {
     @discardableResult
     public func start(at address: HTTPAddress) async throws(HTTPServerError) -> Int {
         let warn = front.warn
-        var logger = Logger(label: "boomic.http") { _ in WarnLogHandler(warn: warn) }
+        let stopping = stopping
+        var logger = Logger(label: "boomic.http") { _ in
+            WarnLogHandler { line in if !stopping.isSet { warn(line) } }
+        }
         logger.logLevel = .error
         let (told, tell) = AsyncStream.makeStream(of: Result<Int, HTTPServerError>.self)
         let app = Application(
@@ -61,6 +66,7 @@ public final class HTTPServer: Sendable {
             defer { t = nil }
             return t
         }) else { return }
+        stopping.set()
         task.cancel()
         await task.value
     }
@@ -99,4 +105,11 @@ public final class HTTPServer: Sendable {
         if let io = error as? IOError { return String(cString: strerror(io.errnoCode)) }
         return "\(error)"
     }
+}
+
+/// A flag set once, read from any thread.
+final class StopFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    var isSet: Bool { flag.load(ordering: .acquiring) }
+    func set() { flag.store(true, ordering: .releasing) }
 }
