@@ -63,9 +63,3 @@ public struct HTTPAddress: Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
-
-public struct HTTPServerError: Error, LocalizedError, Sendable, Equatable {
-    public let message: String
-    public init(_ message: String) { self.message = message }
-    public var errorDescription: String? { message }
-}

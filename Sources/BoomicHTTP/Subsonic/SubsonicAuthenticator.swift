@@ -13,32 +13,3 @@ public protocol SubsonicAuthenticator: Sendable {
     /// The accounts, for `getUser` and `getUsers`.
     func users() async -> [SubsonicUser]
 }
-
-/// What an authenticator answers.
-public enum SubsonicLogin: Sendable, Equatable {
-    case user(String)
-    case refused(SubsonicError.Code)
-}
-
-/// An account as the API shows it.
-public struct SubsonicUser: Sendable, Equatable {
-    public var name: String
-    /// May run `startScan` and list every account (`getUsers`).
-    public var isAdmin: Bool
-    public var email: String?
-
-    public init(name: String, isAdmin: Bool, email: String? = nil) {
-        self.name = name
-        self.isAdmin = isAdmin
-        self.email = email
-    }
-}
-
-/// The authenticator of a front without accounts: every login fails (40; 44 for a key).
-public struct NoAccounts: SubsonicAuthenticator {
-    public init() {}
-    public func authenticate(user: String, token: String, salt: String) async -> SubsonicLogin { .refused(.wrongCredentials) }
-    public func authenticate(user: String, password: String) async -> SubsonicLogin { .refused(.wrongCredentials) }
-    public func authenticate(apiKey: String) async -> SubsonicLogin { .refused(.invalidAPIKey) }
-    public func users() async -> [SubsonicUser] { [] }
-}
