@@ -130,8 +130,11 @@ struct SubsonicFrontTests {
         #expect(clock.now - started >= .milliseconds(50), "answered before the login delay")
         #expect(try await front.code("/rest/ping?u=anna&t=abcdef&s=salt&v=1.16.1&c=test&f=json") == 40)
         #expect(try await front.code("/rest/ping?apiKey=secret-key&v=1.16.1&c=test&f=json") == 44)
+        // A name is what a client sent: one line, cut short.
+        #expect(try await front.code("/rest/ping?u=\(String(repeating: "x", count: 5000))%0A%1B[31m&p=x&v=1.16.1&c=test&f=json") == 40)
         let log = front.warned
-        #expect(log.count == 3, "\(log)")
+        #expect(log.count == 4, "\(log)")
+        #expect(log.last == "failed login of user '\(String(repeating: "x", count: 63))…' from 127.0.0.1: Wrong username or password.")
         #expect(log.first == "failed login of user 'anna' from 127.0.0.1: Wrong username or password.", "\(log)")
         #expect(!log.joined().contains("hunter2") && !log.joined().contains("abcdef") && !log.joined().contains("secret-key"))
         await front.stop()

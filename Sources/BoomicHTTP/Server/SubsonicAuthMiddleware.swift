@@ -48,7 +48,7 @@ struct SubsonicAuthMiddleware: RouterMiddleware {
             login = await front.authenticator.authenticate(apiKey: key)
         } else {
             let user = try p.required("u")
-            who = "user '\(SubsonicError.oneLine(user))'"
+            who = "user '\(Self.loggable(user))'"
             switch (p["t"], p["s"], p["p"]) {
             case (.some, .some, .some), (.some, nil, .some), (nil, .some, .some):
                 throw SubsonicError(.conflictingMechanisms, "Multiple conflicting authentication mechanisms provided: p with t and s.")
@@ -77,6 +77,13 @@ struct SubsonicAuthMiddleware: RouterMiddleware {
             try? await Task.sleep(for: front.loginDelay)
             throw SubsonicError(code)
         }
+    }
+
+    /// A user name as the log shows it: one line, at most 64 characters (a name is whatever a
+    /// client sent, and a log line is no place for 50 kB of it).
+    static func loggable(_ name: String) -> String {
+        let line = SubsonicError.oneLine(name)
+        return line.count > 64 ? String(line.prefix(63)) + "…" : line
     }
 
     /// `enc:`'s hex (either case) as UTF-8 text; nil when it is not hex or not UTF-8.
