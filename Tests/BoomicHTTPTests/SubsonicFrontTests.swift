@@ -204,6 +204,8 @@ struct SubsonicFrontTests {
         let all = try await front.json("/rest/getUsers?\(Self.anna)&f=json")
         let names = ((all["users"] as? [String: Any])?["user"] as? [[String: Any]])?.compactMap { $0["username"] as? String }
         #expect(names == ["anna", "ben"])
+        let token = try await front.json("/rest/tokenInfo?apiKey=key-anna&v=1.16.1&c=t&f=json")
+        #expect((token["tokenInfo"] as? [String: Any])?["username"] as? String == "anna", "\(token)")
         let xml = try await front.get("/rest/getUser?\(Self.anna)&username=anna")
         #expect(xml.body.contains(#"<user username="anna" email="anna@example.org" scrobblingEnabled="true" adminRole="true""#))
         #expect(xml.body.contains(#"<folder>1</folder><folder>2</folder></user>"#), "\(xml)")

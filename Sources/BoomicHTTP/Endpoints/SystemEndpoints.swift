@@ -1,3 +1,5 @@
+import BoomicCore
+
 /// `getLicense`, `getOpenSubsonicExtensions`, `getScanStatus`, `startScan` and
 /// `getMusicFolders`: what a client asks first, before it browses.
 enum SystemEndpoints {
@@ -22,7 +24,7 @@ enum SystemEndpoints {
     /// Whether a rescan runs, and the songs the library holds (not those whose files were
     /// gone at the last scan), as MPD's `stats` counts them.
     static func scanStatus(_ call: SubsonicCall) async throws -> SubsonicReply {
-        .answer("scanStatus", status(call.front))
+        .answer("scanStatus", status(call.front, basis: call.basis))
     }
 
     /// Starts the library's rescan (Boomic's import over the music folders, one transaction
@@ -30,11 +32,11 @@ enum SystemEndpoints {
     static func startScan(_ call: SubsonicCall) async throws -> SubsonicReply {
         guard await call.account()?.isAdmin == true else { throw SubsonicError(.notAuthorized, "Only an administrator may start a scan.") }
         call.front.scans.start()
-        return .answer("scanStatus", status(call.front))
+        return .answer("scanStatus", status(call.front, basis: call.basis))
     }
 
-    static func status(_ front: HTTPContext) -> SubsonicElement {
-        let songs = front.basis.songs.values.reduce(0) { $0 + ($1.missing ? 0 : 1) }
+    static func status(_ front: HTTPContext, basis: DataBasis) -> SubsonicElement {
+        let songs = basis.songs.values.reduce(0) { $0 + ($1.missing ? 0 : 1) }
         return SubsonicElement(["scanning": .bool(front.scans.isScanning), "count": .int(songs)])
     }
 

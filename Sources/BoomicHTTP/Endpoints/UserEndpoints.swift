@@ -27,6 +27,11 @@ enum UserEndpoints {
         return .answer("users", list)
     }
 
+    /// OpenSubsonic's `tokenInfo` (part of `apiKeyAuthentication`): whose key this is.
+    static func tokenInfo(_ call: SubsonicCall) async throws -> SubsonicReply {
+        .answer("tokenInfo", SubsonicElement(["username": .string(try call.requireUser())]))
+    }
+
     /// Subsonic's user element: the roles as attributes, the music folders the user sees
     /// (every one) as `folder` children.
     static func element(_ user: SubsonicUser, folders: Int) -> SubsonicElement {

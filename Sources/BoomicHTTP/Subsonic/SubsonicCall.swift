@@ -15,6 +15,9 @@ public struct SubsonicCall: Sendable {
     /// The HTTP request's head (`Range`, `If-None-Match`, … for media endpoints).
     public let head: HTTPRequest
     public let front: HTTPContext
+    /// The library as of this call: read once when the call starts, so that every part of an
+    /// answer comes from one snapshot.
+    public let basis: DataBasis
 
     public init(endpoint: String, parameters: SubsonicParameters, user: String?, origin: ForwardedOrigin,
                 head: HTTPRequest, front: HTTPContext) {
@@ -24,12 +27,11 @@ public struct SubsonicCall: Sendable {
         self.origin = origin
         self.head = head
         self.front = front
+        basis = front.basis
     }
 
     /// The client's name (`c=`): a transaction's provenance names it ("via Symfonium").
     public var client: String? { parameters["c"] }
-    /// The library as of this call: read once, used to the end of the call.
-    public var basis: DataBasis { front.basis }
     public var station: Station? { front.station }
 
     /// The user, for an endpoint that needs one (every endpoint but the open ones).

@@ -60,5 +60,6 @@ public enum SubsonicEndpoints {
         // users
         SubsonicEndpoint("getUser", UserEndpoints.user),
         SubsonicEndpoint("getUsers", UserEndpoints.users),
+        SubsonicEndpoint("tokenInfo", UserEndpoints.tokenInfo),
     ]
 }
