@@ -123,7 +123,7 @@ let package = Package(
         .target(
             name: "BoomicHTTP",
             dependencies: [
-                "BoomicCore", "BoomicLibrary", "BoomicStation",
+                "BoomicAccounts", "BoomicCore", "BoomicLibrary", "BoomicStation",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -162,7 +162,6 @@ let package = Package(
             "BoomicHTTP", "BoomicStation", "BoomicLibrary", "BoomicCore",
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),
-        .testTarget(name: "BoomicCLITests", dependencies: ["BoomicCore", "BoomicStore", "BoomicLibrary"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17
