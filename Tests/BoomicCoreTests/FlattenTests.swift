@@ -38,19 +38,20 @@ struct FlattenTests {
         for h in Histories.all {
             let flat = Flatten.assertions(h.transactions.flatMap(\.assertions))
             var adds: [Song] = [], taglists: [ListID: Taglist] = [:], playlists: [ListID: Playlist] = [:]
-            var profiles: [ListID: EQProfile] = [:]
+            var profiles: [ListID: EQProfile] = [:], annotations: [AnnotationKey: Annotation] = [:]
             for a in flat {
                 switch a {
                 case .addSong(let s): adds.append(s)
                 case .taglist(let id, let c) where c.old == nil: taglists[id] = c.new
                 case .playlist(let id, let c) where c.old == nil: playlists[id] = c.new
                 case .eqProfile(let id, let c) where c.old == nil: profiles[id] = c.new
+                case .annotation(let key, let c) where c.old == nil: annotations[key] = c.new
                 default: break
                 }
             }
-            let additions = adds.count + taglists.count + playlists.count + profiles.count
+            let additions = adds.count + taglists.count + playlists.count + profiles.count + annotations.count
             #expect(additions == flat.count, "seed \(h.seed): \(flat.count - additions) assertions are not additions")
-            #expect(DataBasis(uniqueSongs: adds, taglists: taglists, playlists: playlists, eqProfiles: profiles) == h.head, "seed \(h.seed)")
+            #expect(DataBasis(uniqueSongs: adds, taglists: taglists, playlists: playlists, eqProfiles: profiles, annotations: annotations) == h.head, "seed \(h.seed)")
         }
     }
 

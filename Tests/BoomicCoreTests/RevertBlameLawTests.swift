@@ -25,7 +25,7 @@ struct RevertBlameLawTests {
             case .updateSong(_, let p): e.fields.formUnion(p.keys)
             case .addSong: e.added = true
             case .deleteSong: e.deleted = true
-            case .taglist, .playlist, .eqProfile: break
+            case .taglist, .playlist, .eqProfile, .annotation: break
             }
             out[id] = e
         }

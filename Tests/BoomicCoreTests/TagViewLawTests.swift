@@ -31,7 +31,8 @@ struct TagViewLawTests {
                     #expect(Set(view.songs.keys) == expected, "\(context)")
                     #expect(view == DataBasis(songs: expected.map { b[$0]! }, taglists: Dictionary(uniqueKeysWithValues: b.taglists.map { ($0.key, $0.value) }),
                                               playlists: Dictionary(uniqueKeysWithValues: b.playlists.map { ($0.key, $0.value) }),
-                                              eqProfiles: Dictionary(uniqueKeysWithValues: b.eqProfiles.map { ($0.key, $0.value) })), "\(context)")
+                                              eqProfiles: Dictionary(uniqueKeysWithValues: b.eqProfiles.map { ($0.key, $0.value) }),
+                                              annotations: Dictionary(uniqueKeysWithValues: b.annotations.map { ($0.key, $0.value) })), "\(context)")
                     #expect(Set(view.albums.keys) == Set(expected.compactMap { AlbumKey(b[$0]!) }), "\(context): albums with no song in the view are gone")
                     guard expectConsistent(view, context) else { return }
                     checked += 1

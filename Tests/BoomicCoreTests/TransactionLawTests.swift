@@ -144,7 +144,7 @@ struct TransactionLawTests {
                         if t.kind == .import && p[.path] == nil && p[.missing] == nil { rescanned += 1 }
                     case .deleteSong: deleted += 1
                     case .addSong(let s): if h.bases[i].song(atPath: s.path) == nil && i > 0 { readded += 1 }
-                    case .taglist, .playlist, .eqProfile: break
+                    case .taglist, .playlist, .eqProfile, .annotation: break
                     }
                 }
             }
@@ -155,6 +155,7 @@ struct TransactionLawTests {
         }
         // EQ profiles have two operations and a smaller share of the steps.
         #expect(kinds[.eq, default: 0] >= 50, "only \(kinds[.eq, default: 0]) transactions of kind eq")
+        #expect(kinds[.star, default: 0] >= 50, "only \(kinds[.star, default: 0]) stars and ratings")
         #expect(moved >= 20, "moved files: \(moved)")
         #expect(userFieldEdits >= 50, "edits of user fields: \(userFieldEdits)")
         #expect(userFieldsRolledBack >= 20, "user fields undone or rolled back: \(userFieldsRolledBack)")

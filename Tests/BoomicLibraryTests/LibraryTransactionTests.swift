@@ -18,7 +18,7 @@ import BoomicLibrary
                     case .addSong(let s): out[s.id] = s
                     case .deleteSong(let s): out[s.id] = nil
                     case .updateSong(let id, let patch): out[id] = out[id]?.applying(patch)
-                    case .taglist, .playlist, .eqProfile: break
+                    case .taglist, .playlist, .eqProfile, .annotation: break
                     }
                 }
                 return out

@@ -31,7 +31,7 @@ struct History: ParsableCommand, TakesTerms {
 
     /// The kinds this build makes, in the order `--help` lists them.
     static let kinds: [Transaction.Kind] = [.import, .rescan, .edit, .tag, .remove, .write, .rollback, .undo, .redo,
-                                            .revert, .taglist, .playlist, .play, .rating]
+                                            .revert, .taglist, .playlist, .play, .rating, .star]
 
     struct Row: Encodable {
         var seq: Int, id: String, time: String, kind: String, label: String

@@ -69,6 +69,7 @@ struct Revert: ParsableCommand {
         case .taglist(let id): return "taglist " + (basis.taglists[id]?.name ?? taglist ?? id.description)
         case .playlist(let id): return "playlist " + (basis.playlists[id]?.name ?? playlist ?? id.description)
         case .eqProfile(let id): return "EQ profile " + (basis.eqProfiles[id]?.name ?? profile ?? id.description)
+        case .annotation(let key): return key.description
         }
     }
 }

@@ -32,6 +32,8 @@ struct Show: ParsableCommand {
         Out.line("label:    \(Terminal.printable(t.label))")
         Out.line("time:     \(Formatting.localTime(t.timestamp))")
         if let c = t.provenance.command { Out.line("command:  \(Terminal.printable(c))") }
+        if let u = t.provenance.user { Out.line("user:     \(Terminal.printable(u))") }
+        if let c = t.provenance.client { Out.line("client:   \(Terminal.printable(c))") }
         if let m = t.provenance.message { Out.line("message:  \(Terminal.printable(m))") }
         if let v = t.provenance.version { Out.line("version:  boomic \(v)") }
         Out.line("changes:  \(t.assertions.count)")

@@ -52,9 +52,22 @@ enum ChangePrinter {
                 out += entityLines("playlist", c) { "    songs: \($0.songs.count)" }
             case .eqProfile(_, let c):
                 out += entityLines("EQ profile", c) { "    " + $0.spec.summary }
+            case .annotation(let key, let c):
+                out.append(annotationLine(key, c))
             }
         }
         return out
+    }
+
+    /// `~ album "nico" – "chelsea girl": starred ∅ → 2026-11-29 07:10, rating ∅ → 4`.
+    static func annotationLine(_ key: AnnotationKey, _ c: EntityChange<Annotation>) -> String {
+        let sign = c.old == nil ? Terminal.green("+ ") : c.new == nil ? Terminal.red("- ") : Terminal.yellow("~ ")
+        func starred(_ a: Annotation?) -> String { a?.starred.map(Formatting.localTime) ?? "∅" }
+        func rating(_ a: Annotation?) -> String { a?.rating.map(String.init) ?? "∅" }
+        var parts: [String] = []
+        if c.old?.starred != c.new?.starred { parts.append("starred: \(starred(c.old)) → \(Terminal.bold(starred(c.new)))") }
+        if c.old?.rating != c.new?.rating { parts.append("rating: \(rating(c.old)) → \(Terminal.bold(rating(c.new)))") }
+        return sign + Terminal.printable(key.description) + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", "))
     }
 
     /// A user field's change as the user wrote it (`mood: ∅ → happy`), one line per field that

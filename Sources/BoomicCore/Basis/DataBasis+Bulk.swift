@@ -14,8 +14,9 @@ extension DataBasis {
 
     /// A basis with these songs (ids unique, as above), taglists and playlists: a checkpoint.
     public init(uniqueSongs: [Song], taglists: [ListID: Taglist], playlists: [ListID: Playlist],
-                eqProfiles: [ListID: EQProfile] = [:]) {
+                eqProfiles: [ListID: EQProfile] = [:], annotations: [AnnotationKey: Annotation] = [:]) {
         self.init(uniqueSongs: uniqueSongs)
+        for (key, a) in annotations { setAnnotation(key, a) }
         for (id, t) in taglists { setTaglist(id, t) }
         for (id, p) in playlists { setPlaylist(id, p) }
         for (id, e) in eqProfiles { setEQProfile(id, e) }

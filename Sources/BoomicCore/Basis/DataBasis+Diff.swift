@@ -11,6 +11,7 @@ extension DataBasis {
         var out = Self.diff(taglists, other.taglists, Assertion.taglist)
             + Self.diff(playlists, other.playlists, Assertion.playlist)
             + Self.diff(eqProfiles, other.eqProfiles, Assertion.eqProfile)
+            + Self.diff(annotations, other.annotations, Assertion.annotation)
         if songs == other.songs { return out.sorted { $0.entity < $1.entity } }
         for (id, old) in songs {
             if let new = other.songs[id] {
@@ -25,8 +26,8 @@ extension DataBasis {
         return out.sorted { $0.entity < $1.entity }
     }
 
-    private static func diff<V>(_ a: TreeDictionary<ListID, V>, _ b: TreeDictionary<ListID, V>,
-                                _ make: (ListID, EntityChange<V>) -> Assertion) -> [Assertion] {
+    private static func diff<K, V>(_ a: TreeDictionary<K, V>, _ b: TreeDictionary<K, V>,
+                                   _ make: (K, EntityChange<V>) -> Assertion) -> [Assertion] {
         if a == b { return [] }
         var out: [Assertion] = []
         for (id, old) in a where b[id] != old { out.append(make(id, EntityChange(old: old, new: b[id]))) }

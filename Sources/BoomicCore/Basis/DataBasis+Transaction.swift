@@ -30,6 +30,8 @@ extension DataBasis {
             setPlaylist(id, change.new)
         case .eqProfile(let id, let change):
             setEQProfile(id, change.new)
+        case .annotation(let key, let change):
+            setAnnotation(key, change.new)
         }
     }
 }

@@ -18,6 +18,8 @@ public struct DataBasis: Sendable, Equatable {
     public private(set) var playlists: TreeDictionary<ListID, Playlist> = [:]
     /// Saved equalizer profiles (`boomic eq save`).
     public private(set) var eqProfiles: TreeDictionary<ListID, EQProfile> = [:]
+    /// Stars and ratings of albums and artists (`Annotation`), by a key that outlives renames.
+    public private(set) var annotations: TreeDictionary<AnnotationKey, Annotation> = [:]
     private var cache = IndexCache()
 
     /// album → its songs
@@ -43,8 +45,9 @@ public struct DataBasis: Sendable, Equatable {
 
     /// A basis with these songs, taglists and playlists (for checkpoints and tests).
     public init(songs input: some Sequence<Song>, taglists: [ListID: Taglist], playlists: [ListID: Playlist],
-                eqProfiles: [ListID: EQProfile] = [:]) {
+                eqProfiles: [ListID: EQProfile] = [:], annotations: [AnnotationKey: Annotation] = [:]) {
         self.init(songs: input)
+        self.annotations = TreeDictionary(uniqueKeysWithValues: annotations)
         self.taglists = TreeDictionary(uniqueKeysWithValues: taglists)
         self.playlists = TreeDictionary(uniqueKeysWithValues: playlists)
         self.eqProfiles = TreeDictionary(uniqueKeysWithValues: eqProfiles)
@@ -64,6 +67,7 @@ public struct DataBasis: Sendable, Equatable {
     /// Bases are equal when their entities are: the indexes are derived from them.
     public static func == (a: DataBasis, b: DataBasis) -> Bool {
         a.songs == b.songs && a.taglists == b.taglists && a.playlists == b.playlists && a.eqProfiles == b.eqProfiles
+            && a.annotations == b.annotations
     }
 
     /// Whether any index has been built (for tests of the lazy path).
@@ -98,6 +102,7 @@ public struct DataBasis: Sendable, Equatable {
 
     mutating func setPlaylist(_ id: ListID, _ value: Playlist?) { playlists[id] = value }
     mutating func setEQProfile(_ id: ListID, _ value: EQProfile?) { eqProfiles[id] = value }
+    mutating func setAnnotation(_ key: AnnotationKey, _ value: Annotation?) { annotations[key] = value }
 
     private mutating func updateIndexes(_ change: (inout Indexes) -> Void) {
         if !isKnownUniquelyReferenced(&cache) { cache = cache.copy() }

@@ -111,6 +111,10 @@ public enum RevertGeneration {
                 if let back = revert(change, now: basis.eqProfiles[id], key: .eqProfile(id), force: force, conflicts: &conflicts) {
                     out.append(.eqProfile(id, back))
                 }
+            case .annotation(let key, let change):
+                if let back = revert(change, now: basis.annotations[key], key: .annotation(key), force: force, conflicts: &conflicts) {
+                    out.append(.annotation(key, back))
+                }
             }
         }
         return (keepingNamesUnique(out, on: basis, &conflicts), conflicts)

@@ -102,7 +102,7 @@ public enum WriteGeneration {
                     if let size = patch[.size]?.new.int { stamp.size = size }
                     if let mtime = patch[.mtime]?.new.int { stamp.mtime = mtime }
                     current[id] = stamp
-                case .deleteSong, .taglist, .playlist, .eqProfile:
+                case .deleteSong, .taglist, .playlist, .eqProfile, .annotation:
                     continue
                 }
                 if let stamp = current[id] { seen[id, default: []].insert(stamp) }

@@ -13,13 +13,15 @@ public enum Assertion: Hashable, Sendable, Codable {
     case playlist(ListID, EntityChange<Playlist>)
     /// Saves, changes or removes an equalizer profile.
     case eqProfile(ListID, EntityChange<EQProfile>)
+    /// Stars, rates or clears an album or artist (`Annotation`).
+    case annotation(AnnotationKey, EntityChange<Annotation>)
 
     /// The song this assertion is about; nil for taglists and playlists.
     public var songID: SongID? {
         switch self {
         case .addSong(let s), .deleteSong(let s): return s.id
         case .updateSong(let id, _): return id
-        case .taglist, .playlist, .eqProfile: return nil
+        case .taglist, .playlist, .eqProfile, .annotation: return nil
         }
     }
 
@@ -31,6 +33,7 @@ public enum Assertion: Hashable, Sendable, Codable {
         case .taglist(let id, _): return .taglist(id)
         case .playlist(let id, _): return .playlist(id)
         case .eqProfile(let id, _): return .eqProfile(id)
+        case .annotation(let key, _): return .annotation(key)
         }
     }
 
@@ -44,15 +47,18 @@ public enum Assertion: Hashable, Sendable, Codable {
         case .taglist(let id, let c): return .taglist(id, c.inverse)
         case .playlist(let id, let c): return .playlist(id, c.inverse)
         case .eqProfile(let id, let c): return .eqProfile(id, c.inverse)
+        case .annotation(let key, let c): return .annotation(key, c.inverse)
         }
     }
 
     // Codable: {"add": {song}} / {"update": {"id": …, "fields": {"title": {"old": …, "new": …}}}} /
-    // {"delete": {song}} / {"taglist": {"id": …, "old": …, "new": …}} / {"playlist": {…}} / {"eq": {…}}:
+    // {"delete": {song}} / {"taglist": {"id": …, "old": …, "new": …}} / {"playlist": {…}} / {"eq": {…}} /
+    // {"annotation": {"key": {"kind": "album", …}, "old": …, "new": …}}:
     // readable in the log, and stable under sorted keys.
-    private enum Key: String, CodingKey { case add, update, delete, taglist, playlist, eq }
+    private enum Key: String, CodingKey { case add, update, delete, taglist, playlist, eq, annotation }
     private enum UpdateKey: String, CodingKey { case id, fields }
     private enum ListKey: String, CodingKey { case id, old, new }
+    private enum AnnotationCodingKey: String, CodingKey { case key, old, new }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Key.self)
@@ -69,6 +75,9 @@ public enum Assertion: Hashable, Sendable, Codable {
         } else if c.contains(.eq) {
             let l = try c.nestedContainer(keyedBy: ListKey.self, forKey: .eq)
             self = .eqProfile(try l.decode(ListID.self, forKey: .id), try c.decode(EntityChange<EQProfile>.self, forKey: .eq))
+        } else if c.contains(.annotation) {
+            let l = try c.nestedContainer(keyedBy: AnnotationCodingKey.self, forKey: .annotation)
+            self = .annotation(try l.decode(AnnotationKey.self, forKey: .key), try c.decode(EntityChange<Annotation>.self, forKey: .annotation))
         } else {
             let u = try c.nestedContainer(keyedBy: UpdateKey.self, forKey: .update)
             let id = try u.decode(SongID.self, forKey: .id)
@@ -101,6 +110,11 @@ public enum Assertion: Hashable, Sendable, Codable {
         case .eqProfile(let id, let change):
             var l = c.nestedContainer(keyedBy: ListKey.self, forKey: .eq)
             try l.encode(id, forKey: .id)
+            try l.encodeIfPresent(change.old, forKey: .old)
+            try l.encodeIfPresent(change.new, forKey: .new)
+        case .annotation(let key, let change):
+            var l = c.nestedContainer(keyedBy: AnnotationCodingKey.self, forKey: .annotation)
+            try l.encode(key, forKey: .key)
             try l.encodeIfPresent(change.old, forKey: .old)
             try l.encodeIfPresent(change.new, forKey: .new)
         }

@@ -67,7 +67,7 @@ public enum Blame {
                 case .deleteSong:
                     // The song was absent before this point; what it holds now was set after.
                     remaining.removeAll()
-                case .taglist, .playlist, .eqProfile:
+                case .taglist, .playlist, .eqProfile, .annotation:
                     break
                 }
                 open[id] = remaining.isEmpty ? nil : remaining

@@ -22,7 +22,7 @@ public enum Flatten {
                     entries[id] = Entry(first: a)
                     order.append(key)
                 }
-            case .taglist, .playlist, .eqProfile:
+            case .taglist, .playlist, .eqProfile, .annotation:
                 if let e = lists[key] { lists[key] = e.absorbing(a) } else {
                     lists[key] = ListEntry(first: a)
                     order.append(key)
@@ -53,6 +53,8 @@ public enum Flatten {
                 return a.old == b.new ? nil : .playlist(id, EntityChange(old: a.old, new: b.new))
             case (.eqProfile(let id, let a), .eqProfile(_, let b)):
                 return a.old == b.new ? nil : .eqProfile(id, EntityChange(old: a.old, new: b.new))
+            case (.annotation(let key, let a), .annotation(_, let b)):
+                return a.old == b.new ? nil : .annotation(key, EntityChange(old: a.old, new: b.new))
             default: return nil
             }
         }
@@ -95,7 +97,7 @@ public enum Flatten {
             case .addSong(let s): existedBefore = false; original = nil; net = .song(s)
             case .updateSong(_, let p): existedBefore = true; original = nil; net = .patch(p)
             case .deleteSong(let s): existedBefore = true; original = s; net = .gone
-            case .taglist, .playlist, .eqProfile: preconditionFailure("list assertions are flattened by ListEntry")
+            case .taglist, .playlist, .eqProfile, .annotation: preconditionFailure("list assertions are flattened by ListEntry")
             }
         }
 
@@ -111,7 +113,7 @@ public enum Flatten {
             case (.song, .addSong(let s)): net = .song(s)
             case (.gone, .addSong(let s)): net = .song(s)
             case (.gone, .updateSong), (.gone, .deleteSong): break
-            case (_, .taglist), (_, .playlist), (_, .eqProfile): break
+            case (_, .taglist), (_, .playlist), (_, .eqProfile), (_, .annotation): break
             }
         }
 

@@ -14,6 +14,8 @@ public struct LibraryChange: Sendable, Equatable {
     public var songFields: Set<SongField> = []
     public var playlists: Set<ListID> = []
     public var eqProfiles: Set<ListID> = []
+    /// Albums and artists starred, rated or cleared.
+    public var annotations: Set<AnnotationKey> = []
     public var taglists: Set<ListID> = []
     /// The kinds of the transactions (`edit`, `import`, `play`, …), so a front can tell plays from edits.
     public var kinds: Set<Transaction.Kind> = []
@@ -39,6 +41,7 @@ public struct LibraryChange: Sendable, Equatable {
                 case .taglist(let id, _): taglists.insert(id)
                 case .playlist(let id, _): playlists.insert(id)
                 case .eqProfile(let id, _): eqProfiles.insert(id)
+                case .annotation(let key, _): annotations.insert(key)
                 }
             }
         }

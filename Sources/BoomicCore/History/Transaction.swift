@@ -83,6 +83,8 @@ public struct Transaction: Identifiable, Hashable, Sendable, Codable {
         public static let remove: Kind = "remove"
         public static let play: Kind = "play"
         public static let rating: Kind = "rating"
+        /// Songs, albums or artists starred or unstarred (OpenSubsonic's `star`, `unstar`).
+        public static let star: Kind = "star"
         public static let taglist: Kind = "taglist"
         public static let playlist: Kind = "playlist"
         /// EQ profiles saved or removed (`boomic eq save`, `eq rm`).
@@ -97,16 +99,33 @@ public struct Transaction: Identifiable, Hashable, Sendable, Codable {
     }
 
     /// Where a transaction came from, kept for `show` and `blame`.
+    ///
+    /// Every field is optional and absent from the JSON when nil, so logs written before a field
+    /// existed decode unchanged and a transaction without it encodes as it always did.
     public struct Provenance: Hashable, Sendable, Codable {
         /// The command line as typed (arguments joined), if it came from one.
         public var command: String?
         public var message: String?
         public var version: String?
+        /// The account that made the change through a network API (OpenSubsonic's `u=`).
+        public var user: String?
+        /// The program it came through, as it names itself (OpenSubsonic's `c=`: `Symfonium`).
+        public var client: String?
 
-        public init(command: String? = nil, message: String? = nil, version: String? = nil) {
+        public init(command: String? = nil, message: String? = nil, version: String? = nil,
+                    user: String? = nil, client: String? = nil) {
             self.command = command
             self.message = message
             self.version = version
+            self.user = user
+            self.client = client
+        }
+
+        /// ` by anna via Symfonium`, ` by anna`, ` via Symfonium` or empty: what a label or a
+        /// line of history adds to say who made the change.
+        public var byLine: String {
+            // Names a client sent may be long or hold newlines: a label stays one short line.
+            (user.map { " by " + OneLine.excerpt($0, around: 0) } ?? "") + (client.map { " via " + OneLine.excerpt($0, around: 0) } ?? "")
         }
     }
 }

@@ -36,7 +36,7 @@ public struct EntityChange<Value: Hashable & Sendable & Codable>: Hashable, Send
     }
 }
 
-/// What an assertion is about: one song, one taglist, one playlist or one EQ profile.
+/// What an assertion is about: one song, taglist, playlist, EQ profile or album/artist annotation.
 ///
 /// Flatten merges per entity, diff and `show` list in this order (songs first, by id).
 public enum EntityKey: Hashable, Comparable, Sendable {
@@ -44,12 +44,14 @@ public enum EntityKey: Hashable, Comparable, Sendable {
     case taglist(ListID)
     case playlist(ListID)
     case eqProfile(ListID)
+    case annotation(AnnotationKey)
 
     public static func < (a: EntityKey, b: EntityKey) -> Bool {
         switch (a, b) {
         case (.song(let x), .song(let y)): return x < y
         case (.taglist(let x), .taglist(let y)), (.playlist(let x), .playlist(let y)), (.eqProfile(let x), .eqProfile(let y)):
             return x < y
+        case (.annotation(let x), .annotation(let y)): return x < y
         default: return a.rank < b.rank
         }
     }
@@ -60,6 +62,7 @@ public enum EntityKey: Hashable, Comparable, Sendable {
         case .taglist: return 1
         case .playlist: return 2
         case .eqProfile: return 3
+        case .annotation: return 4
         }
     }
 }

@@ -7,12 +7,13 @@ import Foundation
 /// than stored.
 ///
 /// Layout: the song blob's length (8 bytes, little-endian), the song blob, then a JSON object
-/// `{"taglists": [{"id", "value"}], "playlists": [...], "eqProfiles": [...]}`. Lists are few and small, so JSON costs
+/// `{"taglists": [{"id", "value"}], "playlists": [...], "eqProfiles": [...], "annotations": [{"key", "value"}]}`. Lists are few and small, so JSON costs
 /// nothing measurable and stays readable; songs are most of the bytes and all of the decode time.
 public enum BasisCodec {
     /// Bump `layout` when this wrapper changes; `SongCodec.version` covers the song blob.
     /// 3: EQ profiles (a checkpoint of layout 2 is skipped and the log replayed, once).
-    private static let layout = 3
+    /// 4: album and artist annotations (stars and ratings).
+    private static let layout = 4
 
     public static let codec = CheckpointCodec<DataBasis>(
         format: layout << 8 | Int(SongCodec.version),
@@ -29,7 +30,8 @@ public enum BasisCodec {
             out.append(contentsOf: songs)
             let lists = Lists(taglists: basis.taglists.map { .init(id: $0.key, value: $0.value) }.sorted { $0.id < $1.id },
                               playlists: basis.playlists.map { .init(id: $0.key, value: $0.value) }.sorted { $0.id < $1.id },
-                              eqProfiles: basis.eqProfiles.map { .init(id: $0.key, value: $0.value) }.sorted { $0.id < $1.id })
+                              eqProfiles: basis.eqProfiles.map { .init(id: $0.key, value: $0.value) }.sorted { $0.id < $1.id },
+                              annotations: basis.annotations.map { .init(key: $0.key, value: $0.value) }.sorted { $0.key < $1.key })
             out.append(contentsOf: try JSONEncoder().encode(lists))
             return out
         },
@@ -42,7 +44,8 @@ public enum BasisCodec {
             return DataBasis(uniqueSongs: songs,
                              taglists: Dictionary(lists.taglists.map { ($0.id, $0.value) }, uniquingKeysWith: { $1 }),
                              playlists: Dictionary(lists.playlists.map { ($0.id, $0.value) }, uniquingKeysWith: { $1 }),
-                             eqProfiles: Dictionary(lists.eqProfiles.map { ($0.id, $0.value) }, uniquingKeysWith: { $1 }))
+                             eqProfiles: Dictionary(lists.eqProfiles.map { ($0.id, $0.value) }, uniquingKeysWith: { $1 }),
+                             annotations: Dictionary(lists.annotations.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 }))
         }
     )
 
@@ -51,5 +54,7 @@ public enum BasisCodec {
         var taglists: [Entry<Taglist>]
         var playlists: [Entry<Playlist>]
         var eqProfiles: [Entry<EQProfile>]
+        var annotations: [Keyed<Annotation>]
+        struct Keyed<V: Codable>: Codable { var key: AnnotationKey; var value: V }
     }
 }

@@ -75,16 +75,18 @@ public struct RollbackFlow: Sendable {
 
     /// "3 songs", "1 taglist", "2 songs and 1 playlist": what a list of assertions changes.
     public static func count(_ assertions: [Assertion]) -> String {
-        var songs = 0, taglists = 0, playlists = 0, profiles = 0
+        var songs = 0, taglists = 0, playlists = 0, profiles = 0, annotations = 0
         for a in assertions {
             switch a {
             case .addSong, .updateSong, .deleteSong: songs += 1
             case .taglist: taglists += 1
             case .playlist: playlists += 1
             case .eqProfile: profiles += 1
+            case .annotation: annotations += 1
             }
         }
-        let parts = [(songs, "song"), (taglists, "taglist"), (playlists, "playlist"), (profiles, "EQ profile")]
+        let parts = [(songs, "song"), (taglists, "taglist"), (playlists, "playlist"), (profiles, "EQ profile"),
+                     (annotations, "album or artist annotation")]
             .filter { $0.0 > 0 }.map { "\($0.0) \($0.1)\($0.0 == 1 ? "" : "s")" }
         return parts.isEmpty ? "nothing" : parts.joined(separator: " and ")
     }

@@ -54,8 +54,9 @@ struct HistoryGenerator {
         switch Int.random(in: 0..<100, using: &rng) {
         case 0..<15: scan()
         case 15..<19: play()
-        case 19..<37: modify()
-        case 37..<47: tag()
+        case 19..<35: modify()
+        case 35..<40: annotate()
+        case 40..<47: tag()
         case 47..<55: taglist()
         case 55..<60: playlist()
         case 60..<65: eqProfile()
@@ -214,7 +215,29 @@ struct HistoryGenerator {
         let ids = chooseSongs()
         let assignments = (0..<Int.random(in: 1...3, using: &rng)).map { _ in randomAssignment() }
         let label = "modify " + assignments.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
-        history.commit(EditGeneration.modify(history.head, songs: ids, set: assignments), kind: .edit, label: label)
+        // As `EditFlow.modify` commits it: a rename carries its album's or artist's annotation.
+        history.commit(AnnotationGeneration.carried(EditGeneration.modify(history.head, songs: ids, set: assignments), on: history.head),
+                       kind: .edit, label: label)
+    }
+
+    /// Stars, unstars or rates songs, or the albums and artists of songs (by name or by
+    /// MusicBrainz id), as the API's annotation calls do.
+    private mutating func annotate() {
+        let head = history.head
+        let ids = chooseSongs()
+        let songs = ids.compactMap { head[$0] }
+        var keys = songs.compactMap(AnnotationKey.album(of:))
+        keys += songs.compactMap { s in s.artist.map { AnnotationKey.artist(musicBrainzID: rng.chance(0.2) ? "mb-\($0.count)" : nil, name: $0) } }
+        let time = 1_800_000_000 + Double(history.seq)
+        let a: [Assertion]
+        switch Int.random(in: 0..<5, using: &rng) {
+        case 0: a = AnnotationGeneration.star(songs: ids, true, on: head)
+        case 1: a = AnnotationGeneration.star(songs: ids, false, on: head)
+        case 2: a = AnnotationGeneration.star(keys, at: rng.chance(0.7) ? time : nil, on: head)
+        case 3: a = (try? AnnotationGeneration.rate(keys, Int.random(in: 0...5, using: &rng), on: head)) ?? []
+        default: a = (try? AnnotationGeneration.rate(songs: ids, Int.random(in: 0...5, using: &rng), on: head)) ?? []
+        }
+        if !a.isEmpty { history.commit(a, kind: .star, label: "annotate") }
     }
 
     /// The player: one song played, skipped or left at a bookmark, as `recordPlay` commits it.
