@@ -54,8 +54,10 @@ public struct EditFlow: Sendable {
         // (the body keeps the whole value).
         let what = assignments.map { $0.value.isNull ? "\($0.name)!" : "\($0.name)=\($0.value.brief(as: $0.field))" }
             .joined(separator: " ")
-        return try EditFlow(lib: lib, kind: .edit, query: query, label: { "modify \(what) (\(songs($0.count)))" }) { b, ids in
-            EditGeneration.modify(b, songs: ids, set: assignments)
+        // A rename carries the album's or artist's star and rating along (`AnnotationGeneration.carried`).
+        return try EditFlow(lib: lib, kind: .edit, query: query,
+                            label: { "modify \(what) (\(songs($0.count { $0.songID != nil })))" }) { b, ids in
+            AnnotationGeneration.carried(EditGeneration.modify(b, songs: ids, set: assignments), on: b)
         }
     }
 

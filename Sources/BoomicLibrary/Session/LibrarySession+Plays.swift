@@ -36,11 +36,13 @@ extension LibrarySession {
     /// other process commits the same play between the look and the commit.
     ///
     /// - Parameter message: kept as the transaction's `-m` message, if any.
+    /// - Parameter caller: who reported the play through a network API (a scrobble), for the
+    ///   provenance and the label (`play … by anna via Symfonium`).
     @discardableResult
-    public func recordPlay(_ record: PlayRecord, message: String? = nil) throws -> PlayCommit {
+    public func recordPlay(_ record: PlayRecord, message: String? = nil, caller: Caller? = nil) throws -> PlayCommit {
         var outcome = PlayCommit.unchanged
         let id = record.key?.transactionID
-        let r = try commit(kind: .play, message: message, id: id) { basis in
+        let r = try commit(kind: .play, message: message, id: id, caller: caller) { basis in
             if let id, let held = try transactor.entry(idPrefix: id.uuidString.lowercased()) {
                 outcome = .alreadyRecorded(seq: held.seq)
                 return nil
@@ -51,7 +53,7 @@ extension LibrarySession {
             }
             outcome = .unchanged
             guard !assertions.isEmpty, let song = basis[record.song] else { return nil }
-            return (assertions, PlayGeneration.label(record, song: song))
+            return (assertions, PlayGeneration.label(record, song: song) + (caller?.byLine ?? ""))
         }
         if let r { return .committed(seq: r.seq) }
         return outcome

@@ -192,9 +192,12 @@ public final class LibrarySession: Sendable {
     ///   it, `StoreError.busy` and nothing is committed.
     /// - Parameter id: the transaction's id, when the change has an identity of its own (a play's
     ///   key); a new random one otherwise.
+    /// - Parameter caller: the account and program a network API call came from, kept in the
+    ///   provenance (`user`, `client`).
     @discardableResult
     public func commit(kind: Transaction.Kind, message: String?, undoes: [UUID]? = nil, redoes: UUID? = nil,
                        verifying: Bool? = nil, command: String? = nil, lockWait: Duration? = nil, id: UUID? = nil,
+                       caller: Caller? = nil,
                        _ generate: (DataBasis) throws -> (assertions: [Assertion], label: String)?) throws
         -> (seq: Int, transaction: Transaction)? {
         // Reading a body back before committing it guards against a Codable bug; for an import of
@@ -208,7 +211,8 @@ public final class LibrarySession: Sendable {
             let parent = head == 0 ? nil : try transactor.summaries(from: head, through: head).first.flatMap { UUID(uuidString: $0.id) }
             return Transaction(
                 id: id ?? UUID(), parent: parent, timestamp: Date().timeIntervalSince1970, kind: kind, label: label,
-                provenance: .init(command: command ?? client.command, message: message, version: client.version),
+                provenance: .init(command: command ?? client.command, message: message, version: client.version,
+                                  user: caller?.user, client: caller?.client),
                 assertions: assertions, undoes: undoes, redoes: redoes)
         }
         if let r { recordOwn(first: r.seq, last: r.seq, count: 1) }
