@@ -23,21 +23,19 @@ extension AnnotationGeneration {
         guard basis.annotations.keys.contains(where: \.isByName) else { return assertions }
         var albumMoves: [AnnotationKey: Set<AnnotationKey?>] = [:]
         var artistMoves: [AnnotationKey: [Set<AnnotationKey>]] = [:]
-        var after: DataBasis?
         for a in assertions {
-            guard case .updateSong(let id, _) = a, let old = basis[id] else { continue }
-            after = after ?? basis.applying(assertions)
-            let new = after![id]
+            guard case .updateSong(let id, let patch) = a, let old = basis[id] else { continue }
+            let new = old.applying(patch)
             if let k = AnnotationKey.album(of: old), k.isByName, basis.annotations[k] != nil {
-                albumMoves[k, default: []].insert(new.flatMap(AnnotationKey.album(of:)))
+                albumMoves[k, default: []].insert(AnnotationKey.album(of: new))
             }
-            let oldArtists = AnnotationKey.artistNameKeys(of: old)
-            let newArtists = new.map(AnnotationKey.artistNameKeys(of:)) ?? []
+            let oldArtists = AnnotationKey.artistNameKeys(of: old), newArtists = AnnotationKey.artistNameKeys(of: new)
             for k in oldArtists.subtracting(newArtists) where basis.annotations[k] != nil {
                 artistMoves[k, default: []].append(newArtists.subtracting(oldArtists))
             }
         }
-        guard let after else { return assertions }
+        guard !albumMoves.isEmpty || !artistMoves.isEmpty else { return assertions }
+        let after = basis.applying(assertions)
         var out = assertions
         var taken = Set<AnnotationKey>()
         for (from, targets) in albumMoves.sorted(by: { $0.key < $1.key }) {
