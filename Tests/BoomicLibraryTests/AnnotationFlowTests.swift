@@ -52,6 +52,8 @@ import Testing
             #expect(lib.basis[songs[0].id]?.favorite == true)
             #expect(lib.basis.annotations[album]?.starred == 1_800_000_000)
             #expect(try AnnotationFlow.star(lib, songs: [songs[0].id], others: [album], by: Self.anna, at: 1) == nil, "already so: nothing")
+            let dates = try AnnotationFlow.starredDates(lib, songs: songs.map(\.id))
+            #expect(dates == [songs[0].id: r.transaction.timestamp], "a song was starred when its star was committed")
             try undo(lib)
             #expect(lib.basis == before, "undo∘star is the identity")
         }

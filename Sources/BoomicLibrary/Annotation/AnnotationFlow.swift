@@ -59,6 +59,26 @@ public enum AnnotationFlow {
         }
     }
 
+    /// When each of `songs` that is starred was starred (seconds since 1970): the time of the
+    /// transaction that last set its `favorite` (`blame`), as OpenSubsonic's `starred` attribute
+    /// gives it; songs not starred are left out. A song's star is a field, not an entity with a
+    /// date of its own, so this reads the log back to the oldest such transaction: a front
+    /// answering `getStarred2` often keeps the answer until the head moves.
+    public static func starredDates(_ lib: LibrarySession, songs: [SongID]) throws -> [SongID: Double] {
+        let basis = lib.basis
+        let starred = Set(songs.filter { basis[$0]?.favorite == true })
+        guard !starred.isEmpty else { return [:] }
+        let origins = try lib.blame(starred, fields: [.favorite]).fields
+        var times: [Int: Double] = [:]
+        var out: [SongID: Double] = [:]
+        for (id, fields) in origins {
+            guard let seq = fields[.favorite]?.seq else { continue }
+            if times[seq] == nil { times[seq] = try lib.transactor.summaries(from: seq, through: seq).first?.time }
+            out[id] = times[seq]
+        }
+        return out
+    }
+
     private static func requireSongs(_ ids: [SongID], in basis: DataBasis) throws(AnnotationError) {
         if let missing = ids.first(where: { basis[$0] == nil }) { throw .songNotFound(missing) }
     }
