@@ -1,5 +1,3 @@
-import Foundation
-
 /// The generation functions of starring and rating: intent → assertions, on the latest basis.
 ///
 /// A song's star is its `favorite` field and its rating its `rating` field (0–5 stars, nil for
@@ -61,21 +59,5 @@ public enum AnnotationGeneration {
     private static func unique<T: Hashable>(_ items: [T]) -> [T] {
         var seen = Set<T>()
         return items.filter { seen.insert($0).inserted }
-    }
-}
-
-/// Why a star or a rating cannot be set: one line saying what and what to do.
-public enum AnnotationError: Error, Hashable, Sendable, LocalizedError {
-    case badRating(Int)
-    /// OpenSubsonic's error 70: the id names no song of the library.
-    case songNotFound(SongID)
-
-    public var errorDescription: String? { message }
-
-    public var message: String {
-        switch self {
-        case .badRating(let r): return "a rating is a whole number of stars from 0 (none) to 5, not \(r)"
-        case .songNotFound(let id): return "no song with id \(id) in the library; it may have been removed"
-        }
     }
 }
