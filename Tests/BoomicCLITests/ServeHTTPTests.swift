@@ -34,6 +34,28 @@ struct ServeHTTPTests {
         #expect(!server.serverLog.contains("http:"), "no error at the stop: \(server.serverLog)")
     }
 
+    /// The accounts of `boomic user` are the front's: Subsonic's token of its documentation's
+    /// example logs in, a wrong one is 40, and an account added while the server runs logs in
+    /// at once; with an account, an address off loopback is accepted.
+    @Test func theLibrarysAccountsLogIn() throws {
+        let box = try Sandbox(samples: false)
+        try box.succeed("init")
+        try box.boomic(["user", "add", "anna"], input: "sesame\n").expectSuccess()
+        let http = try RunningServer.freePort()
+        let server = try RunningServer(box, extra: ["--http", "0.0.0.0:\(http)"])
+        try RunningServer.waitUntilListening(http, server.process) { "no HTTP on \(http): \(server.serverLog)" }
+        let base = "http://127.0.0.1:\(http)/rest/ping.view?v=1.16.1&c=curl&f=json"
+        let token = try Self.curl(base + "&u=anna&t=26719a1196d2a940705a59634eb18eab&s=c19b2d")
+        #expect(token.stdout.hasPrefix(#"{"subsonic-response":{"status":"ok""#), "\(token)")
+        let wrong = try Self.curl(base + "&u=anna&t=00000000000000000000000000000000&s=c19b2d")
+        #expect(wrong.stdout.contains(#""code":40"#), "\(wrong)")
+        try box.boomic(["user", "add", "ben"], input: "other\n").expectSuccess()
+        let ben = try Self.curl(base + "&u=ben&p=enc:" + "other".utf8.map { String(format: "%02x", $0) }.joined())
+        #expect(ben.stdout.hasPrefix(#"{"subsonic-response":{"status":"ok""#), "\(ben)")
+        let (code, _) = server.stop()
+        #expect(code == 0, "\(server.serverLog)")
+    }
+
     @Test func theNetworkIsRefusedWithoutAccounts() throws {
         let box = try Sandbox(samples: false)
         try box.succeed("init")

@@ -1,3 +1,4 @@
+import BoomicAccounts
 import BoomicHTTP
 import BoomicLibrary
 import BoomicMPD
@@ -6,10 +7,12 @@ import BoomicStation
 /// `boomic serve`'s HTTP front: where it listens (`--http`, else config.toml's `http`), under
 /// which path, against which accounts, and its start beside the MPD front.
 extension Serve {
-    /// The accounts the HTTP front authenticates against, and whether any exists (a front
-    /// reachable from the network needs one). Without accounts every login fails.
+    /// The accounts the HTTP front authenticates against (`boomic user`, beside the library),
+    /// and whether any exists (a front reachable from the network needs one).
     static func accounts(_ lib: LibrarySession) -> (authenticator: any SubsonicAuthenticator, hasAccounts: () -> Bool) {
-        (NoAccounts(), { false })
+        let accounts = Accounts(folder: lib.location)
+        let authenticator = AccountsAuthenticator(accounts: accounts, warn: { Terminal.warn("boomic serve: \($0)") })
+        return (authenticator, { (try? accounts.hasAccounts()) ?? false })
     }
 
     /// The HTTP address asked for, nil when the front is off; a bad one in config.toml is

@@ -144,7 +144,7 @@ public final class ServerLibrary: Sendable {
             let tree: MusicTree
             if let change, change.songs.isEmpty {
                 tree = before.tree
-            } else if let change, change.kinds.isSubset(of: [.play, .edit, .tag, .rating, .playlist, .taglist]),
+            } else if let change, change.kinds.isSubset(of: [.play, .edit, .tag, .rating, .star, .playlist, .taglist]),
                       let patched = before.tree.updating(change.songs.lazy.compactMap { id in
                           // A song gone from the basis leaves the tree: as a missing one, which
                           // makes the patch give up and the tree be built anew.
