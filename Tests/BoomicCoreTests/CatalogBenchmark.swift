@@ -55,7 +55,7 @@ import Testing
         let types: [(String, AlbumListType)] = [
             ("random", .random(seed: 1)), ("newest", .newest), ("frequent", .frequent), ("recent", .recent),
             ("starred", .starred), ("alphabeticalByName", .alphabeticalByName), ("alphabeticalByArtist", .alphabeticalByArtist),
-            ("byYear 1990-1999", .byYear(from: 1990, to: 1999)), ("byYear 1999-1990", .byYear(from: 1999, to: 1990)),
+            ("byYear 1950-1970", .byYear(from: 1950, to: 1970)), ("byYear 1970-1950", .byYear(from: 1970, to: 1950)),
             ("byGenre jazz", .byGenre("jazz")), ("highest", .highest),
         ]
         for (name, type) in types {

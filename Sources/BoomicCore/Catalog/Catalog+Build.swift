@@ -106,8 +106,10 @@ private struct Builder {
     var genreSpelling: [String: String] = [:]
     var genreSongs: [String: [Int]] = [:]
     var genreAlbums: [String: [Int]] = [:]
-    /// Folds of the genre texts met so far: a library names a few hundred genres 50,000 times.
-    var genreFolds: [String: String] = [:]
+    /// What each genre text met so far names (`genres(of:)`).
+    var genreParts: [String: [(folded: String, spelling: String)]] = [:]
+    /// Sort keys of the names met so far: an artist's name comes back on each of their albums.
+    var sortKeys: [String: String] = [:]
 
     mutating func add(_ key: AlbumKey, _ group: [Song]) {
         let ordered = group.sorted { Browse.discOrder($0, $1) || (!Browse.discOrder($1, $0) && $0.id < $1.id) }
@@ -132,15 +134,7 @@ private struct Builder {
             if let mb = s.mbAlbumID, !mb.isEmpty { albumMB[mb.lowercased(), default: 0] += 1 }
             if let mb = Self.artistMBID(of: s) { artistMBIDs[key.artist, default: [:]][mb.lowercased(), default: 0] += 1 }
             if let g = s.genre {
-                var seen: [String] = []
-                SongField.forEachJoinedValue(g) { spelling in
-                    let folded = genreFolds[spelling] ?? Fold.key(spelling)
-                    genreFolds[spelling] = folded
-                    guard !folded.isEmpty, !seen.contains(folded) else { return }
-                    seen.append(folded)
-                    if let old = genreSpelling[folded] { if spelling < old { genreSpelling[folded] = spelling } } else {
-                        genreSpelling[folded] = spelling
-                    }
+                for (folded, spelling) in genres(of: g) {
                     genreSongs[folded, default: []].append(start + i)
                     if let c = genreCounts[folded] {
                         genreCounts[folded] = (c.count + 1, c.first, c.spelling)
@@ -166,7 +160,31 @@ private struct Builder {
             rating: rated == 0 ? nil : Double(ratingSum) / Double(rated), favoriteSongs: favorites,
             isCompilation: compilation,
             nameSortKey: Fold.key(first.albumSort.flatMap { $0.isEmpty ? nil : $0 } ?? name),
-            artistSortKey: Fold.key(first.albumArtistSortName.flatMap { $0.isEmpty ? nil : $0 } ?? artist)))
+            artistSortKey: sortKey(first.albumArtistSortName.flatMap { $0.isEmpty ? nil : $0 } ?? artist)))
+    }
+
+    mutating func sortKey(_ name: String) -> String {
+        if let known = sortKeys[name] { return known }
+        let key = Fold.key(name)
+        sortKeys[name] = key
+        return key
+    }
+
+    /// The distinct genres a genre text names (`Jazz; Fusion` names two), folded and as spelled,
+    /// worked out once per text: a library spells a few hundred genres 50,000 times. Notes each
+    /// spelling for the genre's name (the least of them).
+    mutating func genres(of text: String) -> [(folded: String, spelling: String)] {
+        if let known = genreParts[text] { return known }
+        var parts: [(folded: String, spelling: String)] = []
+        SongField.forEachJoinedValue(text) { spelling in
+            let folded = Fold.key(spelling)
+            guard !folded.isEmpty, !parts.contains(where: { $0.folded == folded }) else { return }
+            parts.append((folded, spelling))
+            if let old = genreSpelling[folded], old <= spelling { return }
+            genreSpelling[folded] = spelling
+        }
+        genreParts[text] = parts
+        return parts
     }
 
     /// The MusicBrainz id of the artist a song's album is filed under: the album artist's when
