@@ -1,10 +1,3 @@
-/// What `Catalog.search` finds: one page of each kind.
-public struct CatalogSearchResult: Sendable, Equatable {
-    public var artists: [CatalogArtist]
-    public var albums: [CatalogAlbum]
-    public var songs: [Song]
-}
-
 extension Catalog {
     /// `search3`: artists, albums and songs matching `query`, a page of each.
     ///

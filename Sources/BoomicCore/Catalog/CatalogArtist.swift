@@ -1,0 +1,19 @@
+/// One artist of a `Catalog`: the album artist (or, when a song has none, its first artist) that
+/// albums are filed under, as Navidrome lists artists. A song's other artists and featured
+/// guests are searchable and have top songs (`Catalog.topSongs`), but are no artist of the list.
+public struct CatalogArtist: Sendable, Equatable, Identifiable {
+    /// The opaque id (`CatalogID.artist`).
+    public let id: String
+    /// The folded name (`AlbumKey.artist`).
+    public let key: String
+    /// The least of the spellings its albums use (as `ls --artists` picks one), else
+    /// `Catalog.unknownArtist`.
+    public let name: String
+    public let musicBrainzID: String?
+    /// Its albums' positions in `Catalog.albums`, by year (undated last), then name.
+    public let albumIndices: [Int]
+    public var albumCount: Int { albumIndices.count }
+    public let songCount: Int
+    /// The cover of its first album that has one.
+    public let coverArt: String?
+}
