@@ -200,6 +200,27 @@ import Testing
         #expect(Self.library.entity(forID: id) == nil)
     }
 
+    /// A client's extreme sizes and offsets page as far as the list goes, and never trap.
+    @Test func hugeAndNegativePagingParameters() {
+        let c = Self.library
+        for (size, offset) in [(Int.max, Int.max), (Int.max, 1), (Int.min, Int.min), (1, Int.max), (Int.max, -1), (0, 0)] {
+            let types: [AlbumListType] = [.random(seed: 1), .newest, .byYear(from: .min, to: .max), .byYear(from: .max, to: .min)]
+            for type in types {
+                #expect(c.albumList(type, size: size, offset: offset).count <= min(max(0, size), 4), "\(type) \(size) \(offset)")
+            }
+            let r = c.search("", artistCount: size, artistOffset: offset, albumCount: size, albumOffset: offset,
+                             songCount: size, songOffset: offset)
+            let q = c.search("blue", artistCount: size, artistOffset: offset, albumCount: size, albumOffset: offset,
+                             songCount: size, songOffset: offset)
+            #expect(r.songs.count <= 5 && q.songs.count <= 3)
+            #expect(c.songs(genre: "jazz", count: size, offset: offset).count <= 3)
+            #expect(c.randomSongs(size: size, fromYear: .min, toYear: .max, seed: 1).count == min(max(0, size), 5))
+            #expect(c.topSongs(artist: "Miles Davis", count: size).count == min(max(0, size), 2))
+        }
+        #expect(c.search("", songCount: Int.max).songs.count == 5)
+        #expect(c.search("blue", songCount: Int.max, songOffset: 1).songs.count == 2)
+    }
+
     @Test func searchMatchesWordPrefixesFoldedAndPagesEverythingWhenEmpty() {
         let c = Self.library
         #expect(c.search("bjork").artists.map(\.name) == ["Björk"])

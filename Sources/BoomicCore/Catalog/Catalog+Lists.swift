@@ -22,6 +22,7 @@ extension Catalog {
         let order: [Int]
         switch type {
         case .random(let seed):
+            guard offset < albums.count else { return [] }
             return Self.randomPick(count: albums.count, take: offset + size, seed: seed).dropFirst(offset).map { albums[$0] }
         case .newest: order = orders.newest
         case .frequent: order = orders.frequent
@@ -42,10 +43,11 @@ extension Catalog {
         return Self.page(order, size: size, offset: offset).map { albums[$0] }
     }
 
-    /// `order[offset..<offset + size]`, clipped to the list.
+    /// `order[offset..<offset + size]`, clipped to the list (with no overflow for a client's
+    /// `Int.max`).
     static func page(_ order: [Int], size: Int, offset: Int) -> ArraySlice<Int> {
-        guard offset < order.count, size > 0 else { return [] }
-        return order[offset..<min(order.count, offset + size)]
+        guard offset >= 0, offset < order.count, size > 0 else { return [] }
+        return order[offset..<(size >= order.count - offset ? order.count : offset + size)]
     }
 
     /// `value` within `0...max`.
