@@ -187,6 +187,21 @@ import Testing
         let renamed = Catalog(DataBasis(songs: [Self.song(2, "b", artist: "Björk", album: "Homogenic (Remastered)")]))
         #expect(renamed.album(id: before.albums.first { $0.name == "Homogenic" }!.id) == nil, "no MusicBrainz id: a new title is a new album")
         #expect(CatalogID.song(songID(7)) == "so-00000000-0000-4000-8000-000000000007")
+
+        // An artist with a MusicBrainz id keeps their id under a new name; one without does not.
+        func artistSong(_ name: String, mb: String?) -> Song {
+            var s = Self.song(1, "a", artist: name, album: "Purple Rain", albumartist: name)
+            s.mbAlbumArtistID = mb
+            return s
+        }
+        let prince = "070d193a-845c-479f-980e-bef15710653e"
+        let old = Catalog(DataBasis(songs: [artistSong("Prince", mb: prince)]))
+        let new = Catalog(DataBasis(songs: [artistSong("The Artist Formerly Known as Prince", mb: prince)]))
+        #expect(new.artist(id: old.artists[0].id)?.name == "The Artist Formerly Known as Prince")
+        #expect(new.albums[0].artistID == old.albums[0].artistID)
+        let untagged = Catalog(DataBasis(songs: [artistSong("Prince", mb: nil)]))
+        let renamedUntagged = Catalog(DataBasis(songs: [artistSong("The Artist Formerly Known as Prince", mb: nil)]))
+        #expect(renamedUntagged.artist(id: untagged.artists[0].id) == nil)
     }
 
     @Test(arguments: [
