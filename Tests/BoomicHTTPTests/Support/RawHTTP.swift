@@ -36,7 +36,11 @@ enum RawHTTP {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return .failure(Failure(description: "socket: \(errno)")) }
         defer { close(fd) }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        // The front under test answers on tasks of the process's cooperative pool, which is as
+        // wide as the machine's cores and which other suites' synchronous tests occupy while they
+        // run (a CLI test running processes for seconds): on 2 cores the answer may wait for one
+        // of them to end.
+        var timeout = timeval(tv_sec: 60, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
