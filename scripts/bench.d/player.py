@@ -107,6 +107,18 @@ def max_rss_mb(cmd):
         return None
 
 
+def boomic_ffmpeg():
+    """The boomic-ffmpeg the player will run for ALAC and WavPack, as it looks for one
+    ($BOOMIC_FFMPEG, beside boomic, on PATH), else one a release build of this tree left; None
+    when there is none, and the rows say so rather than fail."""
+    for candidate in (os.environ.get("BOOMIC_FFMPEG"), os.path.join(os.path.dirname(a.boomic), "boomic-ffmpeg"),
+                      shutil.which("boomic-ffmpeg"),
+                      *(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", d, "release", "boomic-ffmpeg") for d in (".build-bench", ".build"))):
+        if candidate and os.access(candidate, os.X_OK):
+            return os.path.abspath(candidate)
+    return None
+
+
 def main():
     log(f"making {a.minutes:g} minutes of music per format in {music}")
     make_music()
@@ -122,6 +134,12 @@ def main():
         if kind in ("m4a", "wv"):
             if shutil.which("ffmpeg" if kind == "m4a" else "wvunpack") is None:
                 continue
+            helper = boomic_ffmpeg()
+            if helper is None:
+                rows.append((f"decode {'ALAC' if kind == 'm4a' else 'WavPack'} to null", "not measured", peer_name,
+                             f"no boomic-ffmpeg beside {a.boomic} (scripts/install puts it there)"))
+                continue
+            os.environ["BOOMIC_FFMPEG"] = helper
             make_format(kind)
         lib = library(kind)
         files = sorted(os.path.join(dp, f) for dp, _, fs in os.walk(f"{music}/{kind}") for f in fs)
