@@ -25,6 +25,8 @@ public final class HTTPContext: Sendable {
     /// The front's one-line notes (failed logins, a scan that failed): the CLI prints them.
     public let warn: @Sendable (String) -> Void
     let scans: ScanJobs
+    /// Scrobbles, now playing, bookmarks and play queues, and the queue their commits run on.
+    public let annotations: AnnotationContext
 
     /// - rescan: the library's rescan (`startScan`), run on a thread of its own; by default
     ///   Boomic's import over the music folders as one transaction.
@@ -42,6 +44,7 @@ public final class HTTPContext: Sendable {
         self.endpoints = Dictionary(endpoints.map { ($0.name, $0) }) { _, later in later }
         self.warn = warn
         let session = library.session
+        annotations = AnnotationContext(session: session)
         scans = ScanJobs(rescan: rescan ?? {
             _ = try ImportFlow.run(session, given: [], within: [], reread: false, message: "subsonic startScan", events: SilentEvents())
         }, warn: warn)

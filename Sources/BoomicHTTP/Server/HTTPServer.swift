@@ -51,6 +51,7 @@ public final class HTTPServer: Sendable {
         switch outcome {
         case let .success(port)?:
             running.withLock { $0 = task }
+            front.annotations.startSettling(warn: warn)
             return port
         case let .failure(error)?:
             await task.value
@@ -67,6 +68,7 @@ public final class HTTPServer: Sendable {
             return t
         }) else { return }
         stopping.set()
+        await front.annotations.stopSettling()
         task.cancel()
         await task.value
     }
