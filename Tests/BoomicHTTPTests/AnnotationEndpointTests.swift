@@ -50,6 +50,9 @@ struct AnnotationEndpointTests {
         let album = try #require(Catalog(f.session.basis).albums.first { $0.name == "Blue" })
         #expect(try await f.code("setRating", "id=\(album.id)&rating=5") == nil)
         #expect(f.session.basis.annotations[.album(musicBrainzID: nil, albumArtist: "Joni Mitchell", title: "Blue")]?.rating == 5)
+        let rated = f.session.head
+        #expect(try await f.code("setRating", "id=\(f.id(2))&rating=4") == nil)
+        #expect(f.session.head == rated, "the same rating again commits nothing")
         #expect(try await f.code("setRating", "id=\(f.id(2))&rating=0") == nil)
         #expect(f.session.basis[f.songs[2]]?.rating ?? 0 == 0)
         let head = f.session.head

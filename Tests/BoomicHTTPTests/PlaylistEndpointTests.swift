@@ -49,7 +49,7 @@ struct PlaylistEndpointTests {
 
         // An index past the end changes nothing.
         head = f.session.head
-        #expect(try await f.code("updatePlaylist", "playlistId=\(id)&songIndexToRemove=5") != nil)
+        #expect(try await f.code("updatePlaylist", "playlistId=\(id)&songIndexToRemove=5") == 70)
         #expect(f.session.head == head)
 
         try f.undo()
@@ -60,6 +60,18 @@ struct PlaylistEndpointTests {
         #expect(try f.last.label == "playlist rm Long Drive by anna via Symfonium")
         try f.undo()
         #expect(f.session.basis.playlists.count == 1)
+        await f.stop()
+    }
+
+    /// Names are unique, as `boomic playlist` wants them: a taken name is error 0 and changes nothing.
+    @Test func namesAreUnique() async throws {
+        let f = try await AnnotationFixture()
+        let first = try Self.playlist(try await f.json("createPlaylist", "name=Long%20Drive"))
+        #expect(try await f.code("createPlaylist", "name=x") == nil)
+        let head = f.session.head
+        #expect(try await f.code("createPlaylist", "name=LONG%20drive") == 0)
+        #expect(try await f.code("updatePlaylist", "playlistId=\(try #require(first["id"] as? String))&name=X") == 0)
+        #expect(f.session.head == head && f.session.basis.playlists.count == 2)
         await f.stop()
     }
 

@@ -114,25 +114,16 @@ enum AnnotationEndpoints {
         case .song?: return .song(try song(id, in: call.front.annotations.session.basis))
         case .album?:
             let catalog = catalog ?? Catalog(call.front.annotations.session.basis)
-            guard let album = catalog.album(id: id), let key = key(of: album, in: catalog) else {
+            guard let album = catalog.album(id: id), let key = catalog.annotationKey(of: album) else {
                 throw SubsonicError(.notFound, "No album \(id).")
             }
             return .other(key)
         case .artist?:
             let catalog = catalog ?? Catalog(call.front.annotations.session.basis)
             guard let artist = catalog.artist(id: id) else { throw SubsonicError(.notFound, "No artist \(id).") }
-            return .other(.artist(musicBrainzID: artist.musicBrainzID, name: artist.name))
+            return .other(catalog.annotationKey(of: artist))
         case nil: throw SubsonicError(.notFound, "No song, album or artist \(String(id.prefix(80))).")
         }
-    }
-
-    /// The annotation key of a catalog album: its MusicBrainz release id, else the album artist
-    /// and title its songs give it (`AnnotationKey.album(of:)`); nil for the album of songs that
-    /// name none.
-    static func key(of album: CatalogAlbum, in catalog: Catalog) -> AnnotationKey? {
-        guard let first = catalog.songs(of: album).first, let byName = AnnotationKey.album(of: first) else { return nil }
-        guard let mb = album.musicBrainzID else { return byName }
-        return .album(musicBrainzID: mb, albumArtist: first.effectiveAlbumArtist, title: first.album ?? album.name)
     }
 
     /// `star`'s and `unstar`'s songs (`id`) and albums and artists (`albumId`, `artistId`, or an
@@ -143,6 +134,8 @@ enum AnnotationEndpoints {
         guard !(ids + albums + artists).isEmpty else { throw SubsonicError.missing("id") }
         let needsCatalog = !(albums + artists).isEmpty || ids.contains { !$0.hasPrefix("so-") }
         let catalog = needsCatalog ? Catalog(call.front.annotations.session.basis) : nil
+        for id in albums where !id.hasPrefix("al-") { throw SubsonicError(.notFound, "No album \(String(id.prefix(80))).") }
+        for id in artists where !id.hasPrefix("ar-") { throw SubsonicError(.notFound, "No artist \(String(id.prefix(80))).") }
         var songs: [SongID] = [], keys: [AnnotationKey] = []
         for id in ids + albums + artists {
             switch try entity(id, in: call, catalog: catalog) {
@@ -150,8 +143,6 @@ enum AnnotationEndpoints {
             case .other(let k): keys.append(k)
             }
         }
-        for id in albums where !id.hasPrefix("al-") { throw SubsonicError(.notFound, "No album \(String(id.prefix(80))).") }
-        for id in artists where !id.hasPrefix("ar-") { throw SubsonicError(.notFound, "No artist \(String(id.prefix(80))).") }
         return (songs, keys)
     }
 }
