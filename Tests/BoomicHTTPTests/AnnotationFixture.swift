@@ -7,14 +7,17 @@ import Foundation
 import Synchronization
 
 /// A front on a loopback port over a library of three songs (two on Nico's "Chelsea Girl", one
-/// on Joni Mitchell's "Blue") in a temporary folder, that can be stopped and started again on
-/// the same library (what a restart of `boomic serve` keeps).
+/// on Joni Mitchell's "Blue", which has a MusicBrainz release id) in a temporary folder, that can
+/// be stopped and started again on the same library (what a restart of `boomic serve` keeps).
 final class AnnotationFixture: Sendable {
     let dir = TempDir("annot")
     let session: LibrarySession
     /// Chelsea Girl's two songs, then Blue's.
     let songs: [SongID]
     private let running = Mutex<(server: HTTPServer, front: HTTPContext, port: Int)?>(nil)
+
+    /// Blue's MusicBrainz release id: its star is kept under it.
+    static let blueRelease = "2c1a4fb4-5a1b-4bd0-a2b4-6e2bd8d7a9e1"
 
     static let anna = "u=anna&p=sesame&v=1.16.1&c=Symfonium&f=json"
     static let ben = "u=ben&p=bens&v=1.16.1&c=DSub&f=json"
@@ -30,6 +33,7 @@ final class AnnotationFixture: Sendable {
             song.album = m.1
             song.artists = [m.2]
             song.duration = 200
+            if m.1 == "Blue" { song.mbAlbumID = Self.blueRelease }
             return song
         }
         self.songs = songs.map(\.id)
