@@ -27,7 +27,11 @@ struct ServeHTTPAnnotationTests {
         // A room playing: its song under the room's name.
         try server.mpc("add", "Miles Quartet").expectSuccess()
         try server.mpc("play", "1").expectSuccess()
-        let now = try ServeHTTPTests.curl(rest + "getNowPlaying.view?\(anna)")
+        var now = try ServeHTTPTests.curl(rest + "getNowPlaying.view?\(anna)")
+        try? waitUntil("the room to show as playing") {
+            now = try ServeHTTPTests.curl(rest + "getNowPlaying.view?\(anna)")
+            return now.stdout.contains(#""username":"default""#)
+        }
         #expect(now.stdout.contains(#""username":"default""#) && now.stdout.contains(#""playerName":"default""#)
             && now.stdout.contains(#""title":"So Modal""#), "\(now)")
         try server.mpc("stop").expectSuccess()
