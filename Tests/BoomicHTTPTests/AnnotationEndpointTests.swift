@@ -100,6 +100,36 @@ struct AnnotationEndpointTests {
         await f.stop()
     }
 
+    /// A client that sends a star and hangs up at once still has it committed.
+    @Test func aStarLandsWhenTheClientHangsUp() async throws {
+        let f = try await AnnotationFixture()
+        let request = "GET /rest/star.view?\(AnnotationFixture.anna)&id=\(f.id(1)) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        let port = f.port
+        let sent: Bool = await withCheckedContinuation { done in
+            Thread.detachNewThread { done.resume(returning: Self.sendAndHangUp(port, Array(request.utf8))) }
+        }
+        #expect(sent)
+        try await waitUntil("the star to be committed") { f.session.basis[f.songs[1]]?.favorite == true }
+        #expect(try f.last.provenance.user == "anna")
+        await f.stop()
+    }
+
+    /// Connects, sends `bytes` and closes without reading the answer.
+    static func sendAndHangUp(_ port: Int, _ bytes: [UInt8]) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { return false }
+        return bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
+    }
+
     @Test func idsThatNameNothingAreError70AndCommitNothing() async throws {
         let f = try await AnnotationFixture()
         let head = f.session.head
