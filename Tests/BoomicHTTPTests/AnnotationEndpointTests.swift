@@ -77,8 +77,14 @@ struct AnnotationEndpointTests {
         #expect(try await f.code("scrobble", "id=\(f.id(1))&time=\(time + 1000)&id=\(f.id(2))&time=\(time + 2000)") == nil)
         #expect(f.session.basis[f.songs[1]]?.playcount == 1 && f.session.basis[f.songs[2]]?.playcount == 1)
 
+        // A time far in the future is taken as now; one that is no number is error 10.
+        #expect(try await f.code("scrobble", "id=\(f.id(2))&time=9223372036854775807", as: AnnotationFixture.ben) == nil)
+        #expect((f.session.basis[f.songs[2]]?.lastplayed ?? .infinity) < Date().timeIntervalSince1970 + 60 && f.session.basis[f.songs[2]]?.playcount == 2)
+        #expect(try await f.code("scrobble", "id=\(f.id(2))&time=\(String(repeating: "9", count: 40))") == 10)
+        #expect(try await f.code("scrobble", "id=\(f.id(2))&time=-5") == 10)
+        #expect(try f.count(.play) == 4)
         #expect(try await f.code("scrobble", "id=\(f.id(2))&submission=false", as: AnnotationFixture.ben) == nil)
-        #expect(try f.count(.play) == 3, "now playing is no play")
+        #expect(try f.count(.play) == 4, "now playing is no play")
         let now = try await f.json("getNowPlaying", "")
         let entries = try #require((now["nowPlaying"] as? [String: Any])?["entry"] as? [[String: Any]])
         #expect(entries.count == 1 && entries[0]["id"] as? String == f.id(2) && entries[0]["username"] as? String == "ben"

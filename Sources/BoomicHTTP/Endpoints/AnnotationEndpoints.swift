@@ -41,7 +41,8 @@ enum AnnotationEndpoints {
     }
 
     /// `scrobble`: with `submission=true` (the default) one play per `id` at its `time`
-    /// (milliseconds; now when absent), each counted once; with `submission=false`, now playing.
+    /// (milliseconds; now when absent or later than now), each counted once; with
+    /// `submission=false`, now playing.
     static func scrobble(_ call: SubsonicCall) async throws -> SubsonicReply {
         let caller = try caller(of: call)
         let ids = call.parameters.all("id")
@@ -57,7 +58,8 @@ enum AnnotationEndpoints {
         let now = context.now()
         try await commit(call) {
             for (i, song) in songs.enumerated() {
-                let time = i < times.count ? times[i] : now
+                // A clock ahead of the server's is no play in the future.
+                let time = i < times.count ? min(times[i], now) : now
                 if submission {
                     _ = try context.listening.scrobble(song, by: caller, at: time)
                 } else {
