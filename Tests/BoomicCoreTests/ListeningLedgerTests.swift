@@ -8,6 +8,17 @@ import Testing
     let annaWeb = Caller(user: "anna", client: "web")
     let bob = Caller(user: "bob", client: "DSub")
 
+    /// A client's time far outside any clock (Int64.max milliseconds, a NaN) is a key, never a
+    /// trap: the key of a time is pinned to what a key holds.
+    @Test func aTimeNoClockShowsIsStillAKey() {
+        var l = ListeningLedger()
+        for time in [Double(Int64.max) / 1000, -Double(Int64.max), .infinity, .nan] {
+            _ = l.scrobbled(songID(1), by: anna, at: time)
+        }
+        #expect(PlayKey(entry: .init(1), at: .infinity).started == PlayKey(entry: .init(1), at: 1e30).started)
+        #expect(PlayKey(entry: .init(1), at: 1.5).started == 1_500_000)
+    }
+
     @Test func aScrobbleClaimsTheUsersStreamOfThatSong() {
         var l = ListeningLedger()
         l.streamed(songID(1), duration: 200, by: annaWeb, at: 1000)

@@ -21,9 +21,13 @@ public struct PlayKey: Hashable, Sendable, Codable, CustomStringConvertible {
         self.started = started
     }
 
-    /// The key of `entry` started at `time` (seconds since 1970, to the microsecond).
+    /// The key of `entry` started at `time` (seconds since 1970, to the microsecond). A time
+    /// outside what a key holds (a client's scrobble of year 300,000, a NaN) is pinned to the
+    /// nearest it does, rather than trapping in whichever caller passed it on.
     public init(entry: PlayQueue.EntryID, at time: Double) {
-        self.init(entry: entry, started: Int64((time * 1_000_000).rounded()))
+        let micros = (time * 1_000_000).rounded()
+        let limit = Double(Int64.max / 2)
+        self.init(entry: entry, started: micros.isNaN ? 0 : Int64(min(max(micros, -limit), limit)))
     }
 
     /// The id of the play's transaction: a UUID of version 8 (RFC 9562's layout of one's own)
