@@ -123,11 +123,13 @@ let package = Package(
         .target(
             name: "BoomicHTTP",
             dependencies: [
-                "BoomicAccounts", "BoomicCore", "BoomicLibrary", "BoomicStation",
+                "BoomicAccounts", "BoomicCore", "BoomicLibrary", "BoomicStation", "BoomicAudio", "BoomicMedia", "BoomicSystem",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                // NIOThreadPool: a media file's reads and a tag's reading run off the event loops.
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         // boomic-ffmpeg: FFmpeg's decoders on a pipe (Core's DecoderPipe), for the player's
@@ -159,7 +161,7 @@ let package = Package(
         ]),
         .testTarget(name: "BoomicCLITests", dependencies: ["BoomicCore", "BoomicStore", "BoomicLibrary", "BoomicAccounts"]),
         .testTarget(name: "BoomicHTTPTests", dependencies: [
-            "BoomicHTTP", "BoomicStation", "BoomicLibrary", "BoomicCore",
+            "BoomicHTTP", "BoomicStation", "BoomicLibrary", "BoomicCore", "BoomicAudio", "BoomicMedia",
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),
     ],

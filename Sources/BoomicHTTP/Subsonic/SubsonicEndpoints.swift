@@ -42,11 +42,11 @@ public enum SubsonicEndpoints {
         SubsonicEndpoint("updatePlaylist", PlaylistEndpoints.update),
         SubsonicEndpoint("deletePlaylist", PlaylistEndpoints.delete),
         // media
-        .notYet("stream"),
-        .notYet("download"),
-        .notYet("getCoverArt"),
-        .notYet("getLyrics"),
-        .notYet("getLyricsBySongId"),
+        SubsonicEndpoint("stream", MediaEndpoints.stream),
+        SubsonicEndpoint("download", MediaEndpoints.download),
+        SubsonicEndpoint("getCoverArt", CoverEndpoints.coverArt),
+        SubsonicEndpoint("getLyrics", LyricsEndpoints.byArtistAndTitle),
+        SubsonicEndpoint("getLyricsBySongId", LyricsEndpoints.bySongID),
         // annotation
         SubsonicEndpoint("star", AnnotationEndpoints.star),
         SubsonicEndpoint("unstar", AnnotationEndpoints.unstar),
