@@ -45,9 +45,10 @@ enum CoverCache {
         trim(folder)
     }
 
-    /// Removes the oldest pictures when the folder holds more than `maxFiles`.
-    static func trim(_ folder: String) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder), names.count > maxFiles else { return }
+    /// Removes the oldest pictures when the folder holds more than `limit`, down to three
+    /// quarters of it.
+    static func trim(_ folder: String, limit: Int = maxFiles) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder), names.count > limit else { return }
         var dated: [(time: Int, path: String)] = []
         for name in names where name.hasSuffix(".jpg") {
             var st = stat()
@@ -55,6 +56,6 @@ enum CoverCache {
             if stat(path, &st) == 0 { dated.append((st.st_mtim.tv_sec * 1_000_000_000 + st.st_mtim.tv_nsec, path)) }
         }
         dated.sort { $0.time < $1.time }
-        for entry in dated.prefix(max(0, dated.count - maxFiles * 3 / 4)) { unlink(entry.path) }
+        for entry in dated.prefix(max(0, dated.count - limit * 3 / 4)) { unlink(entry.path) }
     }
 }
