@@ -8,7 +8,8 @@ import Testing
 /// response writer, the socket and the pipe), not a growing buffer; a client that leaves ends
 /// it: no `boomic-ffmpeg` is left running.
 @Suite(.serialized) struct MediaSlowClientTests {
-    /// This process's `boomic-ffmpeg` children: pid and bytes written so far (`wchar`).
+    /// This process's `boomic-ffmpeg` children encoding 8 kHz (the long song's rate: no other
+    /// test transcodes one), with the bytes each wrote so far (`wchar`).
     static func encoders() -> [(pid: Int32, written: Int)] {
         let me = getpid()
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
@@ -17,7 +18,9 @@ import Testing
                   let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
                   let close = stat.lastIndex(of: ")") else { return nil }
             let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
-            guard fields.count > 2, Int32(fields[1]) == me, stat.contains("(boomic-ffmpeg)") else { return nil }
+            guard fields.count > 2, Int32(fields[1]) == me, stat.contains("(boomic-ffmpeg)"),
+                  let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"),
+                  String(decoding: command, as: UTF8.self).split(separator: "\0").contains("8000") else { return nil }
             let io = (try? String(contentsOfFile: "/proc/\(pid)/io", encoding: .utf8)) ?? ""
             let written = io.split(separator: "\n").first { $0.hasPrefix("wchar:") }
                 .flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces)) } ?? 0
