@@ -156,3 +156,14 @@ func decodedFrames(_ bytes: [UInt8], suffix: String, in dir: TempDir) throws -> 
     }
     return (frames, decoder.format.sampleRate)
 }
+
+/// Bytes compared in a test: a failure names their count and first bytes, not every byte.
+struct Bytes: Equatable, CustomStringConvertible {
+    let bytes: [UInt8]
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    init(_ bytes: ArraySlice<UInt8>) { self.bytes = Array(bytes) }
+    var description: String {
+        "\(bytes.count) bytes: " + bytes.prefix(24).map { String($0, radix: 16) }.joined(separator: " ")
+            + " \(String(decoding: bytes.prefix(80), as: UTF8.self).filter { $0.isASCII && !$0.isNewline })"
+    }
+}
