@@ -164,6 +164,6 @@ struct Bytes: Equatable, CustomStringConvertible {
     init(_ bytes: ArraySlice<UInt8>) { self.bytes = Array(bytes) }
     var description: String {
         "\(bytes.count) bytes: " + bytes.prefix(24).map { String($0, radix: 16) }.joined(separator: " ")
-            + " \(String(decoding: bytes.prefix(80), as: UTF8.self).filter { $0.isASCII && !$0.isNewline })"
+            + " \(String(decoding: bytes.prefix(80), as: UTF8.self).filter { $0.isASCII && !$0.isNewline })\n"
     }
 }

@@ -166,7 +166,6 @@ import Testing
                                 authenticator: TestAccounts(), version: "t", loginDelay: .milliseconds(10), warn: { _ in })
         let server = HTTPServer(context: front)
         let port = try await server.start(at: HTTPAddress(host: "127.0.0.1", port: 0))
-        defer { Task { await server.stop() } }
         let ids = ["../../../../etc/passwd", "/etc/passwd", f.music + "/Album/01 Tone.flac", "so-\(UUID().uuidString)",
                    "so-../../etc/passwd", CatalogID.song(outside.id), String(repeating: "a", count: 10_000), "al-0000000000000000"]
         for endpoint in ["stream", "download", "getLyricsBySongId", "getCoverArt"] {
@@ -180,6 +179,7 @@ import Testing
             let none = try await MediaHTTP.send(port, "GET", "/rest/\(endpoint).view?\(MediaFixture.auth)&f=json")
             #expect(String(decoding: none.body, as: UTF8.self).contains("\"code\":10"), "\(endpoint) without id")
         }
+        await server.stop()
     }
 
     /// 50 clients at once, each streaming one of the files (not transcodes), each get it byte
