@@ -76,7 +76,7 @@ enum CoverEndpoints {
             let slash = song.path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(song.path[..<$0]) } ?? "."
             return store.folderCover(in: slash)
         case .album?, .artist?:
-            let catalog = Catalog(basis)
+            let catalog = CoverCatalog.catalog(for: basis)
             switch catalog.entity(forID: id) {
             case .album(let album)?: return album.coverArt
             case .artist(let artist)?: return artist.coverArt
