@@ -69,7 +69,7 @@ enum MediaEndpoints {
 
     private static func file(_ call: SubsonicCall, _ song: Song, attachment: Bool) async throws -> SubsonicReply {
         let media = try await MediaSong.open(song, folders: call.front.folders)
-        let etag = "\"\(String(media.size, radix: 16))-\(String(media.modified.tv_sec, radix: 16))\(String(media.modified.tv_nsec, radix: 16))\""
+        let etag = "\"\(String(media.size, radix: 16))-\(String(media.modified.tv_sec, radix: 16))-\(String(media.modified.tv_nsec, radix: 16))\""
         var headers: HTTPFields = [
             .contentType: mimeType(suffix: media.suffix),
             .acceptRanges: "bytes",
