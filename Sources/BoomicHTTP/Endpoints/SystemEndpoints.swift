@@ -28,16 +28,18 @@ enum SystemEndpoints {
     }
 
     /// Starts the library's rescan (Boomic's import over the music folders, one transaction
-    /// that `undo` can take back); an administrator's call, as in Navidrome.
+    /// that `undo` can take back); an administrator's call, as in Navidrome. It answers
+    /// `scanning` true, for the scan it started or queued: a small library's may have ended
+    /// before the answer is written, and a client that sees false thinks none started.
     static func startScan(_ call: SubsonicCall) async throws -> SubsonicReply {
         guard await call.account()?.isAdmin == true else { throw SubsonicError(.notAuthorized, "Only an administrator may start a scan.") }
         call.front.scans.start()
-        return .answer("scanStatus", status(call.front, basis: call.basis))
+        return .answer("scanStatus", status(call.front, basis: call.basis, scanning: true))
     }
 
-    static func status(_ front: HTTPContext, basis: DataBasis) -> SubsonicElement {
+    static func status(_ front: HTTPContext, basis: DataBasis, scanning: Bool? = nil) -> SubsonicElement {
         let songs = basis.songs.values.reduce(0) { $0 + ($1.missing ? 0 : 1) }
-        return SubsonicElement(["scanning": .bool(front.scans.isScanning), "count": .int(songs)])
+        return SubsonicElement(["scanning": .bool(scanning ?? front.scans.isScanning), "count": .int(songs)])
     }
 
     /// One music folder per library root, numbered from 1 in the library's order, named by the
