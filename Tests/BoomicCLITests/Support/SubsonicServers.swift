@@ -83,9 +83,12 @@ final class Supysonic {
 
     var serverLog: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
 
+    /// SIGKILL: the test process blocks every signal and a child inherits the mask, so
+    /// supysonic (which does not unblock them, as boomic does) never sees a SIGTERM. Its
+    /// database is scratch in the sandbox.
     deinit {
         if process.isRunning {
-            kill(process.processIdentifier, SIGTERM)
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
     }
