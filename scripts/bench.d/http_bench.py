@@ -1,0 +1,348 @@
+#!/usr/bin/env python3
+"""boomic serve --http against supysonic, both on loopback, in the same run (issue 36's speed).
+
+Rows: getAlbumList2 (alphabeticalByName, 50 albums from the middle), search3 (a word of the
+library, 20 of each kind), getAlbum (one album), stream's time to the first byte of a song (the
+file as it is), and 50 concurrent streams: 50 clients, each streaming songs one after another for
+3 s; every stream must complete; the slowest client's throughput and the longest wait between two
+reads of any stream (a stall) are printed. Each time is the median of repeated requests on one
+open keep-alive connection, the servers taking turns, after one warm-up. An endpoint a server
+does not answer yet (Subsonic error 70) is printed as "not yet".
+
+supysonic scans ~40 files a second (mutagen, SQLite through peewee): its library is smaller than
+boomic's (--peer-songs, default 2,000; its database is kept in WORK between runs), and boomic is
+measured on that same folder too, so the ratios compare equal libraries; boomic's column at
+--songs (default 50,000) holds the goal's figures. supysonic runs under waitress with 50 threads
+(its default of 4 would queue 46 of the 50 streams). Never asserts a figure.
+"""
+import argparse, hashlib, http.client, json, os, shutil, signal, socket, statistics, subprocess, sys, threading, time, urllib.parse
+
+USER, PASSWORD = "bench", "bench-password"
+VENV = os.environ.get("SUBSONIC_VENV", "/opt/subsonic")
+
+
+def log(msg):
+    print(f"[http] {msg}", file=sys.stderr, flush=True)
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    p = s.getsockname()[1]
+    s.close()
+    return p
+
+
+def wait_http(port, proc, timeout):
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < timeout:
+        if proc.poll() is not None:
+            return None
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return time.perf_counter() - t0
+        except OSError:
+            time.sleep(0.01)
+    return None
+
+
+class Server:
+    """One Subsonic server: its name, port and credentials (a token for boomic, the `enc:`
+    password for supysonic, which keeps only a hash and takes no token)."""
+
+    def __init__(self, name, port, proc, token):
+        self.name, self.port, self.proc = name, port, proc
+        if token:
+            salt = "b3nch"
+            self.auth = f"u={USER}&t={hashlib.md5((PASSWORD + salt).encode()).hexdigest()}&s={salt}"
+        else:
+            self.auth = f"u={USER}&p=enc:{PASSWORD.encode().hex()}"
+        self.auth += "&v=1.12.0&c=bench&f=json"
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+
+    def path(self, endpoint, **params):
+        return f"/rest/{endpoint}.view?{self.auth}&" + urllib.parse.urlencode(params)
+
+    def get(self, endpoint, **params):
+        """The parsed answer (status ok) or None for 'not yet' (error 70); raises on others."""
+        self.conn.request("GET", self.path(endpoint, **params))
+        r = self.conn.getresponse()
+        body = r.read()
+        answer = json.loads(body)["subsonic-response"]
+        if answer["status"] != "ok":
+            if answer["error"]["code"] == 70:
+                return None
+            raise RuntimeError(f"{self.name} {endpoint}: {answer['error']}")
+        return answer
+
+    def timed(self, endpoint, runs, **params):
+        """The answer's time, or None when the server does not answer the endpoint yet."""
+        t0 = time.perf_counter()
+        if self.get(endpoint, **params) is None:
+            return None
+        return time.perf_counter() - t0
+
+
+def listed(d, key):
+    v = (d or {}).get(key, [])
+    return v if isinstance(v, list) else [v]
+
+
+def turns(servers, runs, request):
+    """Median of `request(server)` for each server, the servers taking turns, after a warm-up;
+    None for a server whose request answers None (not answered yet)."""
+    times = {s.name: [] for s in servers}
+    live = list(servers)
+    for s in list(live):
+        if request(s) is None:
+            live.remove(s)
+    for _ in range(runs):
+        for s in live:
+            times[s.name].append(request(s))
+    return {n: statistics.median(t) if t else None for n, t in times.items()}
+
+
+def first_byte(server, song):
+    """The time from sending `stream` to its first body byte, on a new connection (as a player
+    opens one per song)."""
+    t0 = time.perf_counter()
+    s = socket.create_connection(("127.0.0.1", server.port))
+    s.sendall(f"GET {server.path('stream', id=song)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+    buf = b""
+    while b"\r\n\r\n" not in buf:
+        chunk = s.recv(65536)
+        if not chunk:
+            s.close()
+            return None
+        buf += chunk
+    head, _, rest = buf.partition(b"\r\n\r\n")
+    if not head.startswith(b"HTTP/1.1 200") and not head.startswith(b"HTTP/1.0 200"):
+        s.close()
+        return None
+    if not rest:
+        rest = s.recv(65536)
+    t = time.perf_counter() - t0
+    if b"json" in head.lower() and b'"failed"' in rest + s.recv(65536):
+        t = None  # an error answer, not the file
+    s.close()
+    return t
+
+
+def concurrent_streams(server, songs, clients=50, seconds=3.0):
+    """`clients` threads, each streaming songs one after another for `seconds`: the streams that
+    completed and failed, the slowest client's bytes/s, the longest gap between two reads."""
+    stats, errors = [], []
+    lock = threading.Lock()
+
+    def client(i):
+        done = failed = total = 0
+        gap = 0.0
+        t0 = time.perf_counter()
+        k = i
+        while time.perf_counter() - t0 < seconds:
+            song = songs[k % len(songs)]
+            k += clients
+            try:
+                c = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+                c.request("GET", server.path("stream", id=song))
+                r = c.getresponse()
+                last = time.perf_counter()
+                length = int(r.getheader("Content-Length") or -1)
+                got = 0
+                while True:
+                    chunk = r.read1(65536)
+                    now = time.perf_counter()
+                    if not chunk:
+                        break
+                    gap = max(gap, now - last)
+                    last = now
+                    got += len(chunk)
+                c.close()
+                ok = r.status == 200 and (length < 0 or got == length) and "json" not in (r.getheader("Content-Type") or "")
+                done += ok
+                failed += not ok
+                total += got
+            except (OSError, http.client.HTTPException) as e:
+                failed += 1
+                with lock:
+                    errors.append(f"{type(e).__name__}: {e}")
+        with lock:
+            stats.append((done, failed, total / (time.perf_counter() - t0), gap))
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        log(f"{server.name}: {len(errors)} streams failed, the first: {errors[0]}")
+    return {"done": sum(s[0] for s in stats), "failed": sum(s[1] for s in stats),
+            "slowest": min(s[2] for s in stats), "gap": max(s[3] for s in stats)}
+
+
+def start_boomic(boomic, lib, music, work, songs):
+    env = dict(os.environ, XDG_CONFIG_HOME=os.path.join(work, "config"))
+    if not os.path.exists(os.path.join(lib, "library.sqlite")):
+        log(f"importing {songs} songs into {lib}")
+        subprocess.run([boomic, "--library", lib, "import", music], check=True, env=env, stdout=subprocess.DEVNULL)
+    else:
+        log(f"rewriting {lib}'s checkpoint with this build (verify --repair)")
+        subprocess.run([boomic, "--library", lib, "verify", "--repair"], env=env, stdout=subprocess.DEVNULL)
+    users = subprocess.run([boomic, "--library", lib, "user", "ls", "--json"], env=env, capture_output=True, text=True)
+    if USER not in users.stdout:
+        subprocess.run([boomic, "--library", lib, "user", "add", USER], input=PASSWORD + "\n", text=True, check=True,
+                       env=env, stdout=subprocess.DEVNULL)
+    port = free_port()
+    p = subprocess.Popen([boomic, "--library", lib, "serve", "--bind", f"127.0.0.1:{free_port()}", "--output", "null",
+                          "--http", str(port)], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=open(os.path.join(work, os.path.basename(lib) + "-serve.log"), "w"), env=env)
+    return p, port, wait_http(port, p, 120)
+
+
+def start_supysonic(music, work, songs, scan_timeout):
+    os.makedirs(os.path.join(work, "cache"), exist_ok=True)
+    with open(os.path.join(work, "supysonic.conf"), "w") as f:
+        f.write(f"[base]\ndatabase_uri = sqlite:///{work}/supysonic.db\n[webapp]\ncache_dir = {work}/cache\n"
+                f"log_level = WARNING\n[daemon]\nsocket = {work}/daemon.sock\nrun_watcher = false\n")
+    cli = os.path.join(VENV, "bin", "supysonic-cli")
+    env = dict(os.environ, HOME=work)
+    scan = None
+    if not os.path.exists(os.path.join(work, "scanned")):
+        for old in ("supysonic.db",):
+            if os.path.exists(os.path.join(work, old)):
+                os.remove(os.path.join(work, old))
+        subprocess.run([cli, "user", "add", USER, "-p", PASSWORD], cwd=work, env=env, check=True, stdout=subprocess.DEVNULL)
+        subprocess.run([cli, "folder", "add", "music", music], cwd=work, env=env, check=True, stdout=subprocess.DEVNULL)
+        log(f"supysonic scans {songs} songs (once; kept in {work})")
+        t0 = time.perf_counter()
+        try:
+            subprocess.run([cli, "folder", "scan", "music"], cwd=work, env=env, check=True, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, timeout=scan_timeout)
+        except subprocess.TimeoutExpired:
+            log(f"supysonic did not scan {songs} songs in {scan_timeout} s")
+            return None
+        scan = time.perf_counter() - t0
+        with open(os.path.join(work, "scanned"), "w") as f:
+            f.write(f"{scan}\n")
+    else:
+        scan = float(open(os.path.join(work, "scanned")).read())
+    port = free_port()
+    p = subprocess.Popen([os.path.join(VENV, "bin", "supysonic-server"), "-S", "waitress", "-h", "127.0.0.1",
+                          "-p", str(port), "--threads", "50"], cwd=work, env=env, stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "server.log"), "w"))
+    return p, port, wait_http(port, p, 60), scan
+
+
+def fmt_t(t):
+    if t is None:
+        return "not yet"
+    return f"{t * 1000:.2f} ms" if t < 1 else f"{t:.2f} s"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--boomic", required=True)
+    ap.add_argument("--library-root", required=True, help="boomic's music (mklib.py's layout), --songs songs")
+    ap.add_argument("--peer-root", required=True, help="the smaller folder both serve, --peer-songs songs")
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--songs", type=int, required=True)
+    ap.add_argument("--peer-songs", type=int, required=True)
+    ap.add_argument("--runs", type=int, default=50)
+    ap.add_argument("--scan-timeout", type=int, default=1800)
+    args = ap.parse_args()
+    os.makedirs(args.work, exist_ok=True)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import mklib
+    word = mklib.song_fields(1234)["title"].split()[-1]
+
+    procs = []
+    servers = {}
+    try:
+        p, port, up = start_boomic(args.boomic, os.path.join(args.work, f"boomic-{args.songs}"), args.library_root, args.work, args.songs)
+        procs.append(p)
+        if up is None:
+            log("boomic serve --http did not start; see its log in " + args.work)
+            return
+        servers["big"] = Server(f"boomic {args.songs}", port, p, True)
+        if args.peer_songs != args.songs:
+            p, port, up = start_boomic(args.boomic, os.path.join(args.work, f"boomic-{args.peer_songs}"), args.peer_root, args.work, args.peer_songs)
+            procs.append(p)
+            if up is not None:
+                servers["small"] = Server(f"boomic {args.peer_songs}", port, p, True)
+        peer = start_supysonic(args.peer_root, os.path.join(args.work, f"supysonic-{args.peer_songs}"), args.peer_songs, args.scan_timeout)
+        scan = None
+        if peer is not None:
+            p, port, up, scan = peer
+            procs.append(p)
+            if up is not None:
+                servers["peer"] = Server(f"supysonic {args.peer_songs}", port, p, False)
+        names = [k for k in ("big", "small", "peer") if k in servers]
+        order = [servers[k] for k in names]
+
+        # Each server's own ids: an album from the middle of its alphabetical list, songs of
+        # its albums (for stream).
+        ids = {}
+        for k in names:
+            s = servers[k]
+            page = s.get("getAlbumList2", type="alphabeticalByName", size=50, offset=100)
+            albums = listed((page or {}).get("albumList2"), "album")
+            songs = []
+            for a in albums[:10]:
+                got = s.get("getAlbum", id=a["id"])
+                songs += [x["id"] for x in listed((got or {}).get("album"), "song")]
+            ids[k] = (albums[0]["id"] if albums else None, songs)
+
+        rows = []
+        rows.append(("getAlbumList2 (alphabeticalByName, 50)", turns(order, args.runs, lambda s: s.timed(
+            "getAlbumList2", 0, type="alphabeticalByName", size=50, offset=100))))
+        rows.append((f"search3 \"{word}\" (20 of each)", turns(order, args.runs, lambda s: s.timed(
+            "search3", 0, query=word, artistCount=20, albumCount=20, songCount=20))))
+        key = {servers[k].name: k for k in names}
+        rows.append(("getAlbum", turns([s for s in order if ids[key[s.name]][0]], args.runs,
+                                       lambda s: s.timed("getAlbum", 0, id=ids[key[s.name]][0]))))
+        rows.append(("stream: time to the first byte", turns([s for s in order if ids[key[s.name]][1]], args.runs,
+                                                            lambda s: first_byte(s, ids[key[s.name]][1][0]))))
+        streams = {}
+        for k in names:
+            if ids[k][1]:
+                streams[servers[k].name] = concurrent_streams(servers[k], ids[k][1])
+
+        cols = [servers[k].name for k in names]
+        print(f"\n## boomic serve --http against supysonic: loopback, same run\n")
+        print("| request | " + " | ".join(cols) + f" | boomic / supysonic ({args.peer_songs} songs) |")
+        print("|---|" + "---|" * len(cols) + "---|")
+        for label, got in rows:
+            b, q = got.get(f"boomic {args.peer_songs}"), got.get(f"supysonic {args.peer_songs}")
+            ratio = (f"{q / b:.2f}× faster" if b <= q else f"{b / q:.2f}× slower") if b and q else "—"
+            print(f"| {label} | " + " | ".join(fmt_t(got.get(c)) for c in cols) + f" | {ratio} |")
+        if streams:
+            cells = []
+            for c in cols:
+                st = streams.get(c)
+                cells.append("not yet" if st is None or st["done"] == 0 else
+                             f"{st['done']} done, {st['failed']} failed; slowest client {st['slowest'] / 1e3:.0f} kB/s; longest wait {st['gap'] * 1000:.0f} ms")
+            b, q = streams.get(f"boomic {args.peer_songs}"), streams.get(f"supysonic {args.peer_songs}")
+            ratio = f"{b['slowest'] / q['slowest']:.2f}× the slowest's throughput" if b and q and b["done"] and q["done"] and q["slowest"] else "—"
+            print("| 50 concurrent streams for 3 s | " + " | ".join(cells) + f" | {ratio} |")
+        if scan is not None:
+            print(f"\nsupysonic's scan of {args.peer_songs} songs: {scan:.0f} s ({args.peer_songs / scan:.0f} songs/s; "
+                  f"{args.songs} would take ~{args.songs / (args.peer_songs / scan) / 60:.0f} min), so it serves {args.peer_songs}.")
+        elif "peer" not in servers:
+            print(f"\nsupysonic did not serve (see {args.work}); its column is left out.")
+        print(f"\nTimes: median of {args.runs} requests on one keep-alive connection after a warm-up, the servers taking turns;"
+              " stream's first byte on a new connection per request (as a player opens one a song); 50 streams: 50 threads"
+              " of one Python client, each streaming songs one after another for 3 s (every stream read to its end and"
+              " checked against Content-Length). Budget (issue 36): at 50,000 songs getAlbumList2, search3 and getAlbum"
+              " ≤ 20 ms at the median, stream's first byte ≤ 20 ms, 50 streams without a stall.")
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.send_signal(signal.SIGTERM)
+                try:
+                    p.wait(15)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+
+
+if __name__ == "__main__":
+    main()
