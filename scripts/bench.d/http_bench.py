@@ -1,21 +1,22 @@
 #!/usr/bin/env python3
 """boomic serve --http against supysonic, both on loopback, in the same run (issue 36's speed).
 
-Rows: getAlbumList2 (alphabeticalByName, 50 albums from the middle), search3 (a word of the
-library, 20 of each kind), getAlbum (one album), stream's time to the first byte of a song (the
-file as it is), and 50 concurrent streams: 50 clients, each streaming songs one after another for
-3 s; every stream must complete; the slowest client's throughput and the longest wait between two
-reads of any stream (a stall) are printed. Each time is the median of repeated requests on one
-open keep-alive connection, the servers taking turns, after one warm-up. An endpoint a server
-does not answer yet (Subsonic error 70) is printed as "not yet".
+Rows: ping (the floor of a call: authentication and the answer's header), getAlbumList2
+(alphabeticalByName, 50 albums from the middle), search3 (a word of the library, 20 of each kind),
+getAlbum (one album), stream's time to the first byte of a song (the file as it is), and 50
+concurrent streams: 50 clients, each streaming songs one after another for 3 s; every stream must
+complete; the slowest client's throughput and the longest wait between two reads of any stream (a
+stall) are printed. Each time is the median of repeated requests on one open keep-alive
+connection, the servers taking turns, after one warm-up. An endpoint a server does not answer yet
+(Subsonic error 70) is printed as "not yet".
 
-supysonic scans ~40 files a second (mutagen, SQLite through peewee): its library is smaller than
+supysonic scans 30–40 files a second (mutagen, SQLite through peewee): its library is smaller than
 boomic's (--peer-songs, default 2,000; its database is kept in WORK between runs), and boomic is
 measured on that same folder too, so the ratios compare equal libraries; boomic's column at
 --songs (default 50,000) holds the goal's figures. supysonic runs under waitress with 50 threads
 (its default of 4 would queue 46 of the 50 streams). Never asserts a figure.
 """
-import argparse, hashlib, http.client, json, os, shutil, signal, socket, statistics, subprocess, sys, threading, time, urllib.parse
+import argparse, hashlib, http.client, json, os, signal, socket, statistics, subprocess, sys, threading, time, urllib.parse
 
 USER, PASSWORD = "bench", "bench-password"
 VENV = os.environ.get("SUBSONIC_VENV", "/opt/subsonic")
@@ -75,7 +76,7 @@ class Server:
             raise RuntimeError(f"{self.name} {endpoint}: {answer['error']}")
         return answer
 
-    def timed(self, endpoint, runs, **params):
+    def timed(self, endpoint, **params):
         """The answer's time, or None when the server does not answer the endpoint yet."""
         t0 = time.perf_counter()
         if self.get(endpoint, **params) is None:
@@ -293,13 +294,14 @@ def main():
             ids[k] = (albums[0]["id"] if albums else None, songs)
 
         rows = []
+        rows.append(("ping (the answer's header alone: the floor of a call)", turns(order, args.runs, lambda s: s.timed("ping"))))
         rows.append(("getAlbumList2 (alphabeticalByName, 50)", turns(order, args.runs, lambda s: s.timed(
-            "getAlbumList2", 0, type="alphabeticalByName", size=50, offset=100))))
+            "getAlbumList2", type="alphabeticalByName", size=50, offset=100))))
         rows.append((f"search3 \"{word}\" (20 of each)", turns(order, args.runs, lambda s: s.timed(
-            "search3", 0, query=word, artistCount=20, albumCount=20, songCount=20))))
+            "search3", query=word, artistCount=20, albumCount=20, songCount=20))))
         key = {servers[k].name: k for k in names}
         rows.append(("getAlbum", turns([s for s in order if ids[key[s.name]][0]], args.runs,
-                                       lambda s: s.timed("getAlbum", 0, id=ids[key[s.name]][0]))))
+                                       lambda s: s.timed("getAlbum", id=ids[key[s.name]][0]))))
         rows.append(("stream: time to the first byte", turns([s for s in order if ids[key[s.name]][1]], args.runs,
                                                             lambda s: first_byte(s, ids[key[s.name]][1][0]))))
         streams = {}
@@ -308,7 +310,7 @@ def main():
                 streams[servers[k].name] = concurrent_streams(servers[k], ids[k][1])
 
         cols = [servers[k].name for k in names]
-        print(f"\n## boomic serve --http against supysonic: loopback, same run\n")
+        print(f"\n## boomic serve --http against supysonic: loopback, same run\n\nboomic: {args.boomic}\n")
         print("| request | " + " | ".join(cols) + f" | boomic / supysonic ({args.peer_songs} songs) |")
         print("|---|" + "---|" * len(cols) + "---|")
         for label, got in rows:
