@@ -48,6 +48,7 @@ struct SubsonicClientTests {
         run(p + "extensions", lambda: sorted(e.name for e in conn.get_open_subsonic_extensions()))
         run(p + "scanStatus", lambda: conn.get_scan_status())
         run(p + "startScan", lambda: conn.start_scan())
+        run(p + "startScanAgain", lambda: conn.start_scan())  # while the first runs: queued
         settled(lambda: conn.get_scan_status().scanning)
         conn.cleanup()
     bad = opensonic(username=user, password=password + "x")
@@ -63,6 +64,7 @@ struct SubsonicClientTests {
         run(p + "user", lambda: conn.getUser(user)["user"])
         run(p + "scanStatus", lambda: conn.getScanStatus()["scanStatus"])
         run(p + "startScan", lambda: conn.startScan()["scanStatus"])
+        run(p + "startScanAgain", lambda: conn.startScan()["scanStatus"])  # while the first runs: queued
         settled(lambda: conn.getScanStatus()["scanStatus"]["scanning"])
     run("sonic.wrong.ping", libsonic.Connection("http://127.0.0.1", user, "nope", port=port, appName="py-sonic").ping)
     def raw(query):
@@ -87,7 +89,11 @@ struct SubsonicClientTests {
             #expect(user?["username"] as? String == BoomicSubsonic.user && user?["streamRole"] as? Bool == true, "\(mode): \(out)")
             let status = out[mode + ".scanStatus"] as? [String: Any]
             #expect(status?["scanning"] as? Bool == false && status?["count"] as? Int == songs, "\(mode): \(out)")
-            #expect((out[mode + ".startScan"] as? [String: Any])?["scanning"] as? Bool == true, "\(mode): \(out)")
+            // A scan started, or queued behind the one running, is answered as scanning, however
+            // fast it ends.
+            for call in [".startScan", ".startScanAgain"] {
+                #expect((out[mode + call] as? [String: Any])?["scanning"] as? Bool == true, "\(mode)\(call): \(out)")
+            }
         }
         for mode in ["opensonic.token", "opensonic.enc", "opensonic.apikey"] {
             #expect(out[mode + ".extensions"] as? [String] == ["apiKeyAuthentication", "formPost", "songLyrics", "transcodeOffset"], "\(mode): \(out)")
