@@ -1,3 +1,5 @@
+import HashTreeCollections
+
 extension Catalog {
     /// Groups a basis into albums, artists and genres, and sorts the album lists' orders.
     public init(_ basis: DataBasis) {
@@ -15,7 +17,7 @@ extension Catalog {
         }
         let keys = groups.keys.sorted()
 
-        var builder = Builder()
+        var builder = Builder(annotations: basis.annotations)
         for key in keys { builder.add(key, groups[key]!) }
         let built = builder.finish()
         songs = built.songs
@@ -77,6 +79,9 @@ extension Catalog {
 
 /// The one pass over the grouped songs that makes the catalog's albums, artists and genres.
 private struct Builder {
+    /// The basis's stars and ratings of albums and artists.
+    let annotations: TreeDictionary<AnnotationKey, Annotation>
+
     struct Draft {
         var key: AlbumKey
         var range: Range<Int>
@@ -247,8 +252,13 @@ private struct Builder {
             var salt: UInt64 = 0
             while albumByHash[CatalogID.albumHash(key: d.key, musicBrainzID: mb, salt: salt)] != nil { salt += 1 }
             albumByHash[CatalogID.albumHash(key: d.key, musicBrainzID: mb, salt: salt)] = i
+            let first = songs[d.range.lowerBound]
+            let annotationKey = d.key.title.isEmpty ? nil
+                : AnnotationKey.album(musicBrainzID: mb, albumArtist: first.effectiveAlbumArtist, title: first.album ?? "")
+            let annotation = annotationKey.flatMap { annotations[$0] }
             albums.append(CatalogAlbum(
                 id: CatalogID.album(key: d.key, musicBrainzID: mb, salt: salt), key: d.key, name: d.name, artist: d.artist,
+                annotationKey: annotationKey, starred: annotation?.starred, userRating: annotation?.rating,
                 artistID: artistIDs[artistOfAlbum[i]], musicBrainzID: mb, songRange: d.range, duration: d.duration,
                 year: d.year, genre: d.genre, genreKeys: d.genreKeys, coverSong: d.coverSong, coverArt: d.coverArt,
                 created: d.created, playCount: d.playCount, lastPlayed: d.lastPlayed, rating: d.rating,
@@ -265,8 +275,12 @@ private struct Builder {
                 return a < b
             }
             let name = run.key.isEmpty ? Catalog.unknownArtist : run.range.map { drafts[$0].artist }.min()!
+            let mb = artistMB[i].flatMap { sharedArtistMB.contains($0) ? nil : $0 }
+            let annotationKey = AnnotationKey.artist(musicBrainzID: mb, name: run.key)
+            let annotation = annotations[annotationKey]
             artists.append(CatalogArtist(
-                id: artistIDs[i], key: run.key, name: name, musicBrainzID: artistMB[i].flatMap { sharedArtistMB.contains($0) ? nil : $0 },
+                id: artistIDs[i], key: run.key, name: name, musicBrainzID: mb,
+                annotationKey: annotationKey, starred: annotation?.starred, userRating: annotation?.rating,
                 albumIndices: own, songCount: run.range.reduce(0) { $0 + drafts[$1].range.count },
                 coverArt: own.lazy.compactMap { drafts[$0].coverArt }.first))
         }

@@ -112,9 +112,16 @@ public struct Catalog: Sendable {
     }
 
     /// A genre by name, compared folded.
-    public func genre(named name: String) -> CatalogGenre? {
-        let key = Fold.key(name)
-        return genres.first { $0.key == key }
+    public func genre(named name: String) -> CatalogGenre? { genre(folded: Fold.key(name)) }
+
+    /// A genre by its folded name (`CatalogAlbum.genreKeys`), by a binary search of `genres`.
+    public func genre(folded key: String) -> CatalogGenre? {
+        var lo = 0, hi = genres.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if genres[mid].key < key { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < genres.count && genres[lo].key == key ? genres[lo] : nil
     }
 
     /// The key of the album a song is in: its `AlbumKey`, or for a song without an album tag

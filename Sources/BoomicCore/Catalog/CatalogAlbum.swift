@@ -14,6 +14,16 @@ public struct CatalogAlbum: Sendable, Equatable, Identifiable {
     /// The album artist as its first song spells it (`Song.effectiveAlbumArtist`), else
     /// `Catalog.unknownArtist`.
     public let artist: String
+    /// Where the household's star and rating of the album are kept (`DataBasis.annotations`):
+    /// by the MusicBrainz release id the album's id is made from, else by its first song's album
+    /// artist and title, as `AnnotationKey.album(of:)` keys a song's album; nil for the songs
+    /// without an album tag, which no one can star.
+    public let annotationKey: AnnotationKey?
+    /// When the album was starred (seconds since 1970), nil when it is not.
+    public let starred: Double?
+    /// The household's rating of the album itself (1–5), nil when unrated; `rating` is its
+    /// songs' mean.
+    public let userRating: Int?
     /// The id of the artist the album is filed under.
     public let artistID: String
     /// The MusicBrainz release id the id was made from, if any.

@@ -10,6 +10,13 @@ public struct CatalogArtist: Sendable, Equatable, Identifiable {
     /// `Catalog.unknownArtist`.
     public let name: String
     public let musicBrainzID: String?
+    /// Where the household's star and rating of the artist are kept (`DataBasis.annotations`):
+    /// by the MusicBrainz artist id the artist's id is made from, else by the folded name.
+    public let annotationKey: AnnotationKey
+    /// When the artist was starred (seconds since 1970), nil when they are not.
+    public let starred: Double?
+    /// The household's rating of the artist (1–5), nil when unrated.
+    public let userRating: Int?
     /// Its albums' positions in `Catalog.albums`, by year (undated last), then name.
     public let albumIndices: [Int]
     public var albumCount: Int { albumIndices.count }
