@@ -27,6 +27,8 @@ public final class HTTPContext: Sendable {
     let scans: ScanJobs
     /// Scrobbles, now playing, bookmarks and play queues, and the queue their commits run on.
     public let annotations: AnnotationContext
+    /// The catalog of the newest basis, built once per basis (`SubsonicCall.catalog()`).
+    public let catalogs = CatalogCache()
 
     /// - rescan: the library's rescan (`startScan`), run on a thread of its own; by default
     ///   Boomic's import over the music folders as one transaction.

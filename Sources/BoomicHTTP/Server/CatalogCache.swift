@@ -1,0 +1,85 @@
+import BoomicCore
+import Foundation
+import Synchronization
+
+/// The front's catalog (`Catalog`) of the newest basis, built once per basis and shared by every
+/// request: browsing, lists, search, covers and streams all look ids up in it.
+///
+/// A request that finds the library at a basis the cache has not seen starts the build, on a
+/// thread of its own (never on an event loop or a thread of the task pool: at 50,000 songs it
+/// takes a good part of a second), and every request that asks meanwhile awaits that same
+/// build. The search index is built in the same run, so the first search costs no more than the
+/// next. A later basis (a commit, a play) replaces the entry; the catalog of an earlier one is
+/// dropped once the requests using it are answered.
+///
+/// The entry is keyed by the basis itself: two bases are equal when their entities are, and
+/// comparing a basis with itself or with its neighbour costs O(1) or O(size of the change)
+/// (`DataBasis` is a persistent tree that shares what did not change).
+public final class CatalogCache: Sendable {
+    /// A catalog and when the front first saw its basis.
+    public struct Current: Sendable {
+        public let catalog: Catalog
+        /// Seconds since 1970 when the first request met this basis: `getIndexes`'
+        /// `lastModified`, which moves whenever the library changes.
+        public let since: Double
+    }
+
+    private final class Entry: Sendable {
+        let basis: DataBasis
+        let since: Double
+        let build: Task<Catalog, Never>
+        init(basis: DataBasis, since: Double, build: Task<Catalog, Never>) {
+            self.basis = basis
+            self.since = since
+            self.build = build
+        }
+    }
+
+    private let entry = Mutex<Entry?>(nil)
+    private let builds = Atomic(0)
+
+    public init() {}
+
+    /// How many catalogs were built (for tests: concurrent requests share one build).
+    public var buildCount: Int { builds.load(ordering: .relaxed) }
+
+    /// The catalog of `basis`, built now unless it is the one the cache holds.
+    public func catalog(of basis: DataBasis) async -> Current {
+        while true {
+            let seen = entry.withLock { $0 }
+            // Compared outside the lock: two bases far apart cost a walk of their difference.
+            if let seen, seen.basis == basis { return Current(catalog: await seen.build.value, since: seen.since) }
+            let started: Entry? = entry.withLock { current in
+                guard current === seen else { return nil }
+                let fresh = Entry(basis: basis, since: Date().timeIntervalSince1970, build: Task { await Self.build(basis) })
+                current = fresh
+                return fresh
+            }
+            if let started {
+                builds.add(1, ordering: .relaxed)
+                return Current(catalog: await started.build.value, since: started.since)
+            }
+            // Another request replaced the entry meanwhile: look again.
+        }
+    }
+
+    /// Builds the catalog and its search index on a thread of its own.
+    private static func build(_ basis: DataBasis) async -> Catalog {
+        await withCheckedContinuation { done in
+            Thread.detachNewThread {
+                let catalog = Catalog(basis)
+                _ = catalog.search("a", artistCount: 0, albumCount: 0, songCount: 0)
+                done.resume(returning: catalog)
+            }
+        }
+    }
+}
+
+extension SubsonicCall {
+    /// The catalog of the library as it is now: an answer built from it reads `catalog.basis`,
+    /// so that all of it comes from one snapshot.
+    public func catalog() async -> Catalog { await currentCatalog().catalog }
+
+    /// The catalog of the library as it is now, with when the front first saw it.
+    public func currentCatalog() async -> CatalogCache.Current { await front.catalogs.catalog(of: front.basis) }
+}
