@@ -3,8 +3,8 @@ extension Catalog {
     /// and `getSongsByGenre`.
     public static let maxPageSize = 500
 
-    /// An album is starred, until albums have stars of their own, when one of its songs is a
-    /// favourite.
+    /// Whether an album holds a favourite song: the default `starred` predicate of `albumList`.
+    /// The HTTP front lists the albums starred themselves instead (`CatalogAlbum.starred`).
     public static let anyFavoriteSong: @Sendable (CatalogAlbum) -> Bool = { $0.favoriteSongs > 0 }
 
     /// One page of an album list (`getAlbumList2`).
