@@ -21,6 +21,7 @@ public enum SubsonicSong {
     public static func child(_ song: Song, catalog: Catalog) -> SubsonicElement {
         let album = catalog.album(of: song)
         let suffix = self.suffix(of: song)
+        let artistIDs = song.artists.map { catalog.artist(named: $0)?.id }
         var e = SubsonicElement()
         e["id"] = .string(CatalogID.song(song.id))
         e["parent"] = album.map { .string($0.id) }
@@ -42,7 +43,7 @@ public enum SubsonicSong {
         e["discNumber"] = song.disc.map(SubsonicValue.int)
         e["created"] = .string(SubsonicTime.iso(song.added))
         e["albumId"] = album.map { .string($0.id) }
-        e["artistId"] = song.artists.first.flatMap { catalog.artist(named: $0) }.map { .string($0.id) }
+        e["artistId"] = artistIDs.first.flatMap { $0 }.map(SubsonicValue.string)
         e["type"] = "music"
         e["mediaType"] = "song"
         e["userRating"] = song.rating.map(SubsonicValue.int)
@@ -51,9 +52,7 @@ public enum SubsonicSong {
         e["comment"] = song.comment.map(SubsonicValue.string)
         e["musicBrainzId"] = song.mbTrackID.map(SubsonicValue.string)
         e.set("genres", list: genres(of: song.genre))
-        e.set("artists", list: song.artists.map { name in
-            reference(name: name, id: catalog.artist(named: name)?.id)
-        })
+        e.set("artists", list: zip(song.artists, artistIDs).map { reference(name: $0, id: $1) })
         e["displayArtist"] = song.artist.map(SubsonicValue.string)
         e.set("albumArtists", list: album.map { [reference(name: $0.artist, id: $0.artistID)] } ?? [])
         e["displayAlbumArtist"] = album.map { .string($0.artist) }
