@@ -59,7 +59,7 @@ import Testing
         }
         let (cold, _) = try await once("getAlbumList2?\(auth)&type=newest")
         print(String(format: "  %-52@ %8.1f ms", "first request (builds the catalog and search index)" as NSString, cold))
-        let catalog = await front.catalogs.catalog(of: basis).catalog
+        let catalog = await front.catalogs.catalog(of: basis, session: session).catalog
         var rng = SplitMix64(seed: 9)
         func time(_ label: String, runs: Int = 51, _ path: () -> String) async throws {
             var times: [Double] = []

@@ -22,6 +22,8 @@ final class BrowsingFixture: Sendable {
     let server: HTTPServer
     let front: HTTPContext
     let port: Int
+    /// When the favourite song was starred: the time of the transaction that set it.
+    let favoriteStarredAt: Double
 
     static let anna = FrontFixture.anna
     /// When the album and the artist were starred.
@@ -32,7 +34,7 @@ final class BrowsingFixture: Sendable {
         try FileManager.default.copyItem(atPath: Repo.samples, toPath: music)
         session = try LibrarySession.open(at: dir.path + "/library", create: true, client: .init(command: "test", version: "0"))
         _ = try ImportFlow.run(session, given: [music], reread: false, message: "import", events: SilentEvents())
-        _ = try session.commit(kind: "star", message: nil) { basis in
+        let starring = try session.commit(kind: "star", message: nil) { basis in
             let catalog = Catalog(basis)
             guard let album = catalog.albums.first(where: { $0.name == "Blue Sketches" }), let key = album.annotationKey else {
                 throw RawHTTP.Failure(description: "Samples have no Blue Sketches")
@@ -48,14 +50,19 @@ final class BrowsingFixture: Sendable {
             }
             return (out, "star")
         }
+        favoriteStarredAt = starring?.transaction.timestamp ?? -1
         front = HTTPContext(library: LiveLibrary(session: session), station: nil, folders: [music],
                             authenticator: TestAccounts(), version: "9.9-test", loginDelay: .milliseconds(50), warn: { _ in })
         server = HTTPServer(context: front)
         port = try await server.start(at: HTTPAddress(host: "127.0.0.1", port: 0))
     }
 
-    /// The catalog the front answers from.
-    var catalog: Catalog { Catalog(session.basis) }
+    /// The catalog the front answers from, with when its favourites were starred.
+    var catalog: Catalog {
+        var catalog = Catalog(session.basis)
+        catalog.songStarred = (try? AnnotationFlow.starredDates(session, songs: catalog.songs.map(\.id))) ?? [:]
+        return catalog
+    }
 
     func stop() async {
         await server.stop()

@@ -54,7 +54,7 @@ import Testing
         check("coverArt", s.art != nil ? "so-" + s.id.description : album.coverArt != nil ? album.id : nil)
         check("created", iso(s.added))
         check("played", s.lastplayed.map(iso))
-        check("starred", s.favorite ? iso(s.added) : nil)
+        check("starred", s.favorite ? iso(catalog.songStarred[s.id] ?? -1) : nil)
         // Never the file's path: the made-up one, from the tags.
         let path = e["path"] as? String ?? ""
         #expect(!path.contains(music) && !path.hasPrefix("/") && !path.contains("../"), "path \(path)", sourceLocation: sourceLocation)
@@ -280,11 +280,13 @@ import Testing
         #expect(f.front.catalogs.buildCount == 1)
         // A commit makes a new basis: the next request builds its catalog, once.
         let song = try #require(f.catalog.songs.last)
-        _ = try f.session.commit(kind: "star", message: nil) { basis in
+        let commit = try f.session.commit(kind: "star", message: nil) { basis in
             (AnnotationGeneration.star(songs: [song.id], true, on: basis), "star")
         }
         let starred = try await f.payload("getStarred2", "", "starred2")
-        #expect(Answer.ids(Answer.list(starred, "song")).contains("so-\(song.id)"))
+        let listed = try #require(Answer.list(starred, "song").first { $0["id"] as? String == "so-\(song.id)" })
+        // Starred when the transaction that set its favourite was committed.
+        #expect(listed["starred"] as? String == Self.iso(commit?.transaction.timestamp ?? -1))
         _ = try await f.payload("getStarred2", "", "starred2")
         #expect(f.front.catalogs.buildCount == 2)
         await f.stop()

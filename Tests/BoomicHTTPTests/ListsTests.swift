@@ -125,6 +125,7 @@ import Testing
         let song = try #require(Answer.list(body, "song").first)
         BrowsingTests.expectSong(song, favorite, catalog, music: f.music)
         #expect(song["userRating"] as? Int == 4)
+        #expect(song["starred"] as? String == BrowsingTests.iso(f.favoriteStarredAt))
         #expect(Answer.list(body, "album").first?["starred"] as? String == BrowsingTests.iso(BrowsingFixture.starredAt))
         let folders = try await f.payload("getStarred", "", "starred")
         #expect(Answer.ids(Answer.list(folders, "album")) == [blue.id])

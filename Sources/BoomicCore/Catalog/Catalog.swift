@@ -33,6 +33,11 @@ public struct Catalog: Sendable {
     public let songs: [Song]
     /// Every genre the songs name, by folded name.
     public let genres: [CatalogGenre]
+    /// When each favourite song was starred (seconds since 1970), as the log tells it
+    /// (`AnnotationFlow.starredDates`): a song's star is a field without a date of its own, so
+    /// the front that builds the catalog fills this in; a favourite missing from it has no known
+    /// date.
+    public var songStarred: [SongID: Double] = [:]
 
     let albumPositions: [AlbumKey: Int]
     let albumByHash: [UInt64: Int]

@@ -1,4 +1,5 @@
 import BoomicCore
+import BoomicLibrary
 import Foundation
 import Synchronization
 
@@ -9,7 +10,8 @@ import Synchronization
 /// thread of its own (never on an event loop or a thread of the task pool: at 50,000 songs it
 /// takes a good part of a second), and every request that asks meanwhile awaits that same
 /// build. The search index is built in the same run, so the first search costs no more than the
-/// next. A later basis (a commit, a play) replaces the entry; the catalog of an earlier one is
+/// next, and so are the dates the favourite songs were starred (`Catalog.songStarred`, read back
+/// from the log). A later basis (a commit, a play) replaces the entry; the catalog of an earlier one is
 /// dropped once the requests using it are answered.
 ///
 /// The entry is keyed by the basis itself: two bases are equal when their entities are, and
@@ -44,14 +46,15 @@ public final class CatalogCache: Sendable {
     public var buildCount: Int { builds.load(ordering: .relaxed) }
 
     /// The catalog of `basis`, built now unless it is the one the cache holds.
-    public func catalog(of basis: DataBasis) async -> Current {
+    /// - session: the library the basis is of, whose log tells when favourites were starred.
+    public func catalog(of basis: DataBasis, session: LibrarySession) async -> Current {
         while true {
             let seen = entry.withLock { $0 }
             // Compared outside the lock: two bases far apart cost a walk of their difference.
             if let seen, seen.basis == basis { return Current(catalog: await seen.build.value, since: seen.since) }
             let started: Entry? = entry.withLock { current in
                 guard current === seen else { return nil }
-                let fresh = Entry(basis: basis, since: Date().timeIntervalSince1970, build: Task { await Self.build(basis) })
+                let fresh = Entry(basis: basis, since: Date().timeIntervalSince1970, build: Task { await Self.build(basis, session: session) })
                 current = fresh
                 return fresh
             }
@@ -63,12 +66,15 @@ public final class CatalogCache: Sendable {
         }
     }
 
-    /// Builds the catalog and its search index on a thread of its own.
-    private static func build(_ basis: DataBasis) async -> Catalog {
+    /// Builds the catalog, its search index and its favourites' dates on a thread of its own.
+    private static func build(_ basis: DataBasis, session: LibrarySession) async -> Catalog {
         await withCheckedContinuation { done in
             Thread.detachNewThread {
-                let catalog = Catalog(basis)
+                var catalog = Catalog(basis)
                 _ = catalog.search("a", artistCount: 0, albumCount: 0, songCount: 0)
+                let favorites = catalog.songs.compactMap { $0.favorite ? $0.id : nil }
+                // A log that cannot be read leaves the dates unknown; the answers stay right otherwise.
+                catalog.songStarred = (try? AnnotationFlow.starredDates(session, songs: favorites)) ?? [:]
                 done.resume(returning: catalog)
             }
         }
@@ -81,5 +87,7 @@ extension SubsonicCall {
     public func catalog() async -> Catalog { await currentCatalog().catalog }
 
     /// The catalog of the library as it is now, with when the front first saw it.
-    public func currentCatalog() async -> CatalogCache.Current { await front.catalogs.catalog(of: front.basis) }
+    public func currentCatalog() async -> CatalogCache.Current {
+        await front.catalogs.catalog(of: front.basis, session: front.library.session)
+    }
 }

@@ -14,8 +14,8 @@ import BoomicCore
 ///   is made up as Navidrome makes it, `Album Artist/Album/DD-TT - Title.suffix` (disc and
 ///   track only when known, a `/` in a name as `_`).
 /// - Times (`created`, `played`, `starred`) are ISO 8601 in UTC; `duration` is whole seconds.
-/// - A song's `starred` is the time it came into the library: Boomic keeps a song's favourite
-///   as a flag (`Song.favorite`) without a date.
+/// - A song's `starred` is when the transaction that set its favourite was committed
+///   (`Catalog.songStarred`), else, when the log does not tell, when it came into the library.
 public enum SubsonicSong {
     /// A song as Subsonic's `Child` (`song`, `entry`, `child` elements).
     public static func child(_ song: Song, catalog: Catalog) -> SubsonicElement {
@@ -47,7 +47,7 @@ public enum SubsonicSong {
         e["type"] = "music"
         e["mediaType"] = "song"
         e["userRating"] = song.rating.map(SubsonicValue.int)
-        e["starred"] = song.favorite ? .string(SubsonicTime.iso(song.added)) : nil
+        e["starred"] = song.favorite ? .string(SubsonicTime.iso(catalog.songStarred[song.id] ?? song.added)) : nil
         e["played"] = song.lastplayed.map { .string(SubsonicTime.iso($0)) }
         e["comment"] = song.comment.map(SubsonicValue.string)
         e["musicBrainzId"] = song.mbTrackID.map(SubsonicValue.string)
