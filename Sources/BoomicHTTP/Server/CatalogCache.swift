@@ -39,6 +39,9 @@ public final class CatalogCache: Sendable {
 
     private let entry = Mutex<Entry?>(nil)
     private let builds = Atomic(0)
+    /// The favourites' dates the last build found: the next build reads the log only for songs
+    /// starred since (a play or an edit elsewhere keeps every date).
+    private let knownStarred = Mutex<[SongID: Double]>([:])
 
     public init() {}
 
@@ -54,7 +57,7 @@ public final class CatalogCache: Sendable {
             if let seen, seen.basis == basis { return Current(catalog: await seen.build.value, since: seen.since) }
             let started: Entry? = entry.withLock { current in
                 guard current === seen else { return nil }
-                let fresh = Entry(basis: basis, since: Date().timeIntervalSince1970, build: Task { await Self.build(basis, session: session) })
+                let fresh = Entry(basis: basis, since: Date().timeIntervalSince1970, build: Task { await self.build(basis, session: session) })
                 current = fresh
                 return fresh
             }
@@ -67,14 +70,26 @@ public final class CatalogCache: Sendable {
     }
 
     /// Builds the catalog, its search index and its favourites' dates on a thread of its own.
-    private static func build(_ basis: DataBasis, session: LibrarySession) async -> Catalog {
+    ///
+    /// A favourite the last build knew keeps its date; the log is read for the others only. (A
+    /// song unstarred and starred again between two builds keeps its first date.)
+    private func build(_ basis: DataBasis, session: LibrarySession) async -> Catalog {
         await withCheckedContinuation { done in
-            Thread.detachNewThread {
+            Thread.detachNewThread { [self] in
                 var catalog = Catalog(basis)
                 _ = catalog.search("a", artistCount: 0, albumCount: 0, songCount: 0)
-                let favorites = catalog.songs.compactMap { $0.favorite ? $0.id : nil }
+                let known = self.knownStarred.withLock { $0 }
+                var dates: [SongID: Double] = [:]
+                var unknown: [SongID] = []
+                for s in catalog.songs where s.favorite {
+                    if let d = known[s.id] { dates[s.id] = d } else { unknown.append(s.id) }
+                }
                 // A log that cannot be read leaves the dates unknown; the answers stay right otherwise.
-                catalog.songStarred = (try? AnnotationFlow.starredDates(session, songs: favorites)) ?? [:]
+                if !unknown.isEmpty, let found = try? AnnotationFlow.starredDates(session, songs: unknown) {
+                    dates.merge(found) { old, _ in old }
+                }
+                catalog.songStarred = dates
+                self.knownStarred.withLock { $0 = dates }
                 done.resume(returning: catalog)
             }
         }
