@@ -287,6 +287,9 @@ import Testing
         let listed = try #require(Answer.list(starred, "song").first { $0["id"] as? String == "so-\(song.id)" })
         // Starred when the transaction that set its favourite was committed.
         #expect(listed["starred"] as? String == Self.iso(commit?.transaction.timestamp ?? -1))
+        // The favourite starred before keeps its date in the new catalog.
+        let earlier = Answer.list(starred, "song").filter { $0["id"] as? String != "so-\(song.id)" }
+        #expect(earlier.count == 1 && earlier.first?["starred"] as? String == Self.iso(f.favoriteStarredAt))
         _ = try await f.payload("getStarred2", "", "starred2")
         #expect(f.front.catalogs.buildCount == 2)
         await f.stop()
