@@ -41,10 +41,15 @@ import Testing
         })
     }
 
+    /// With `BOOMIC_BENCH_LIBRARY=PATH`, a library of its own (a copy of the bench's imported
+    /// one: the run reads its log) instead of the synthetic songs.
+    static let library = ProcessInfo.processInfo.environment["BOOMIC_BENCH_LIBRARY"]
+
     @Test(.enabled(if: isEnabled)) func fiftyThousandSongs() async throws {
         let dir = TempDir("browse-bench")
-        let session = try LibrarySession.open(at: dir.path + "/library", create: true, client: .init(command: "test", version: "0"))
-        let basis = Self.library(songs: 50_000)
+        let session = try LibrarySession.open(at: Self.library ?? dir.path + "/library", create: Self.library == nil,
+                                              client: .init(command: "test", version: "0"))
+        let basis = Self.library == nil ? Self.library(songs: 50_000) : session.basis
         let front = HTTPContext(library: FixedLibrary(session: session, basis: basis), station: nil, folders: ["/bench"],
                                 authenticator: TestAccounts(), version: "bench", warn: { _ in })
         let server = HTTPServer(context: front)
@@ -84,7 +89,7 @@ import Testing
             "getAlbumList2?\(auth)&type=alphabeticalByName&size=500&offset=\(Int.random(in: 0..<4500, using: &rng))"
         }
         try await time("getAlbum (10 songs)") { "getAlbum?\(auth)&id=\(catalog.albums[Int.random(in: 0..<catalog.albums.count, using: &rng)].id)" }
-        let words = ["song", "a0042", "album b0001", "song 123", "zzz", "artist"]
+        let words = ["song", "a0042", "album b0001", "song 123", "zzz", "artist", "title"]
         try await time("search3 text (20/20/20)") { "search3?\(auth)&query=\(words[Int.random(in: 0..<words.count, using: &rng)].replacingOccurrences(of: " ", with: "%20"))" }
         try await time("search3 \"\" (20/20/20, a random page)") {
             "search3?\(auth)&query=%22%22&songOffset=\(Int.random(in: 0..<49_000, using: &rng))&albumOffset=\(Int.random(in: 0..<4900, using: &rng))"
