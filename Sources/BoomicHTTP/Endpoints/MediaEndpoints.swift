@@ -19,10 +19,26 @@ enum MediaEndpoints {
 
     static func stream(_ call: SubsonicCall) async throws -> SubsonicReply {
         let song = try MediaSong.song(call)
-        if let transcode = try plan(call, song) {
-            return try await transcoded(call, song, transcode, attachment: false)
+        let reply = if let transcode = try plan(call, song) {
+            try await transcoded(call, song, transcode, attachment: false)
+        } else {
+            try await file(call, song, attachment: false)
         }
-        return try await file(call, song, attachment: false)
+        // A stream from the song's start may be a play no client scrobbles (a browser's):
+        // the ledger counts it once, or lets a scrobble claim it (`ListeningLedger`). Told
+        // beside the answer, so the first byte does not wait for the commit queue.
+        if isFromTheStart(call) {
+            let (id, caller, front) = (song.id, try AnnotationEndpoints.caller(of: call), call.front)
+            Task { await AnnotationHooks.streamed(song: id, caller: caller, front: front) }
+        }
+        return reply
+    }
+
+    /// Neither a `HEAD`, nor a seek (`timeOffset`, a `Range` that starts past the first byte).
+    static func isFromTheStart(_ call: SubsonicCall) -> Bool {
+        guard call.head.method != .head, (call.parameters["timeOffset"].flatMap(Double.init) ?? 0) == 0 else { return false }
+        guard let range = call.head.headerFields[.range]?.replacingOccurrences(of: " ", with: "") else { return true }
+        return range.hasPrefix("bytes=0-")
     }
 
     static func download(_ call: SubsonicCall) async throws -> SubsonicReply {
