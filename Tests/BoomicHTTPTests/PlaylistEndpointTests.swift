@@ -24,6 +24,10 @@ struct PlaylistEndpointTests {
         let id = try #require(created["id"] as? String)
         #expect(id.hasPrefix("pl-") && !id.contains("Road"), "\(id)")
         #expect(Self.entries(created) == [f.id(2), f.id(0), f.id(2)] && created["songCount"] as? Int == 3 && created["name"] as? String == "Road Trip")
+        // Entries are songs as the browsing answers give them: with their album's and artist's ids.
+        let first = try #require((created["entry"] as? [[String: Any]])?.first)
+        #expect((first["albumId"] as? String)?.hasPrefix("al-") == true && (first["artistId"] as? String)?.hasPrefix("ar-") == true
+                && first["mediaType"] as? String == "song", "\(first)")
         #expect(f.session.head == head + 1)
         let t = try f.last
         #expect(t.kind == .playlist && t.provenance.user == "anna" && t.provenance.client == "Symfonium"

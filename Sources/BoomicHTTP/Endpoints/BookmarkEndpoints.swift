@@ -25,6 +25,7 @@ enum BookmarkEndpoints {
     static func list(_ call: SubsonicCall) async throws -> SubsonicReply {
         let user = try call.requireUser()
         let basis = call.front.annotations.session.basis
+        let catalog = await call.catalog()
         var list = SubsonicElement()
         list.set("bookmark", list: try store(call).bookmarks(of: user).compactMap { b in
             guard let song = basis[b.song] else { return nil }
@@ -32,7 +33,7 @@ enum BookmarkEndpoints {
                 "position": .int(Int(b.position)), "username": .string(user), "comment": b.comment.map(SubsonicValue.string),
                 "created": .string(date(b.created)), "changed": .string(date(b.changed)),
             ])
-            e.set("entry", element: AnnotationSongStandIn.child(song))
+            e.set("entry", element: SubsonicSong.child(song, catalog: catalog))
             return e
         })
         return .answer("bookmarks", list)

@@ -26,12 +26,13 @@ enum PlayQueueEndpoints {
         let user = try call.requireUser()
         guard let queue = try BookmarkEndpoints.store(call).playQueue(of: user) else { return .empty }
         let basis = call.front.annotations.session.basis
+        let catalog = await call.catalog()
         var e = SubsonicElement([
             "current": queue.current.map { .string(CatalogID.song($0)) }, "position": .int(Int(queue.position)),
             "username": .string(user), "changed": .string(BookmarkEndpoints.date(queue.changed)),
             "changedBy": .string(queue.changedBy),
         ])
-        e.set("entry", list: queue.songs.compactMap { basis[$0].map(AnnotationSongStandIn.child) })
+        e.set("entry", list: queue.songs.compactMap { basis[$0].map { SubsonicSong.child($0, catalog: catalog) } })
         return .answer("playQueue", e)
     }
 }

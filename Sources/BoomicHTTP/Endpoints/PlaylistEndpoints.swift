@@ -17,7 +17,7 @@ enum PlaylistEndpoints {
         let user = try call.requireUser()
         let basis = call.front.annotations.session.basis
         var list = SubsonicElement()
-        list.set("playlist", list: basis.playlistsByName.map { element($0.id, $0.playlist, owner: user, basis: basis, entries: false) })
+        list.set("playlist", list: basis.playlistsByName.map { element($0.id, $0.playlist, owner: user, basis: basis, entries: nil) })
         return .answer("playlists", list)
     }
 
@@ -25,7 +25,7 @@ enum PlaylistEndpoints {
         let user = try call.requireUser()
         let basis = call.front.annotations.session.basis
         let (id, playlist) = try find(try call.parameters.required("id"), in: basis)
-        return .answer("playlist", element(id, playlist, owner: user, basis: basis, entries: true))
+        return .answer("playlist", element(id, playlist, owner: user, basis: basis, entries: await call.catalog()))
     }
 
     /// With `name`: a new playlist of the `songId`s; with `playlistId`: that playlist's songs
@@ -56,7 +56,7 @@ enum PlaylistEndpoints {
         }
         let basis = session.basis
         let (_, playlist) = try find(id, in: basis)
-        return .answer("playlist", element(id, playlist, owner: caller.user, basis: basis, entries: true))
+        return .answer("playlist", element(id, playlist, owner: caller.user, basis: basis, entries: await call.catalog()))
     }
 
     /// `name` renames it, `songIndexToRemove` (0-based positions among the entries `getPlaylist`
@@ -134,13 +134,13 @@ enum PlaylistEndpoints {
         playlist.songs.indices.filter { basis[playlist.songs[$0]].map { !$0.missing } ?? false }
     }
 
-    static func element(_ id: ListID, _ playlist: Playlist, owner: String, basis: DataBasis, entries: Bool) -> SubsonicElement {
+    static func element(_ id: ListID, _ playlist: Playlist, owner: String, basis: DataBasis, entries catalog: Catalog?) -> SubsonicElement {
         let songs = visible(playlist, in: basis).compactMap { basis[playlist.songs[$0]] }
         var e = SubsonicElement([
             "id": .string(Self.id(id)), "name": .string(playlist.name), "owner": .string(owner), "public": true,
             "songCount": .int(songs.count), "duration": .int(Int(songs.reduce(0) { $0 + ($1.duration ?? 0) }.rounded())),
         ])
-        if entries { e.set("entry", list: songs.map(AnnotationSongStandIn.child)) }
+        if let catalog { e.set("entry", list: songs.map { SubsonicSong.child($0, catalog: catalog) }) }
         return e
     }
 }
