@@ -1,4 +1,6 @@
 import BoomicAccounts
+import BoomicCore
+import BoomicLibrary
 import BoomicTestSupport
 import Foundation
 import Testing
@@ -146,8 +148,14 @@ import Testing
         #expect(try auth.authenticate(apiKey: second.key).get().name == "anna")
         #expect(try decodeJSON([KeyRow].self, box.succeed("user", "key", "ls", "anna", "--json").stdout).map(\.id) == [second.id])
 
+        // Her bookmarks and saved play queue (listeners.json) go with her; another's stay.
+        let listeners = try ListenerStateStore(libraryLocation: box.library)
+        try listeners.setBookmark(SongID(UUID()), position: 5, comment: nil, for: "anna", at: 1)
+        try listeners.setBookmark(SongID(UUID()), position: 7, comment: nil, for: "ben", at: 1)
         let removed = try box.succeed("user", "rm", "anna")
         #expect(removed.lines == ["Removed account anna and its 1 API key."])
+        let after = try ListenerStateStore(libraryLocation: box.library)
+        #expect(after.bookmarks(of: "anna").isEmpty && after.bookmarks(of: "ben").count == 1)
         #expect(try decodeJSON([UserRow].self, box.succeed("user", "ls", "--json").stdout).isEmpty)
         #expect(try box.succeed("user", "ls").lines == ["No accounts yet; 'boomic user add NAME' makes one."])
         #expect(try !Accounts(folder: box.library).authenticator().hasAccounts)

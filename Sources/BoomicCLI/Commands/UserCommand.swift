@@ -85,6 +85,13 @@ struct UserCommand: ParsableCommand {
 
         func run() throws {
             let user = try UserCommand.accounts(options).remove(name: name)
+            // Their bookmarks and saved play queue are theirs alone: a new account of that name
+            // starts without them.
+            do {
+                try ListenerStateStore(libraryLocation: options.location).forget(user.name)
+            } catch {
+                Terminal.warn("boomic: the account is removed, but its bookmarks and play queue stay: \(error.localizedDescription)")
+            }
             Out.line("Removed account \(Terminal.printable(user.name)) and its \(Formatting.count(user.keys.count, "API key")).")
         }
     }
