@@ -69,21 +69,21 @@ enum ListsEndpoints {
     /// What the household starred (`getStarred2`): artists and albums starred themselves (their
     /// annotation), songs whose favourite is set; each in the catalog's order.
     static func starred2(_ call: SubsonicCall) async throws -> SubsonicReply {
-        let catalog = await call.catalog()
-        var body = SubsonicElement()
-        body.set("artist", list: catalog.artists.filter { $0.starred != nil }.map { SubsonicSong.artist($0, catalog: catalog) })
-        body.set("album", list: catalog.albums.filter { $0.starred != nil }.map { SubsonicSong.album($0, catalog: catalog) })
-        body.set("song", list: SubsonicSong.children(catalog.songs.lazy.filter(\.favorite), catalog: catalog))
-        return .answer("starred2", body)
+        await starred(call, answer: "starred2", album: SubsonicSong.album)
     }
 
     /// The same as folders (`getStarred`).
     static func starred(_ call: SubsonicCall) async throws -> SubsonicReply {
+        await starred(call, answer: "starred", album: SubsonicSong.directory)
+    }
+
+    private static func starred(_ call: SubsonicCall, answer: String,
+                                album: (CatalogAlbum, Catalog) -> SubsonicElement) async -> SubsonicReply {
         let catalog = await call.catalog()
         var body = SubsonicElement()
         body.set("artist", list: catalog.artists.filter { $0.starred != nil }.map { SubsonicSong.artist($0, catalog: catalog) })
-        body.set("album", list: catalog.albums.filter { $0.starred != nil }.map { SubsonicSong.directory($0, catalog: catalog) })
+        body.set("album", list: catalog.albums.filter { $0.starred != nil }.map { album($0, catalog) })
         body.set("song", list: SubsonicSong.children(catalog.songs.lazy.filter(\.favorite), catalog: catalog))
-        return .answer("starred", body)
+        return .answer(answer, body)
     }
 }
