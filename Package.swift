@@ -130,7 +130,10 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 // NIOThreadPool: a media file's reads and a tag's reading run off the event loops.
                 .product(name: "NIOPosix", package: "swift-nio"),
-            ]
+            ],
+            // The web page's files: embedded by the WebAssets plugin, not compiled or copied.
+            exclude: ["Web/Assets"],
+            plugins: ["WebAssets"]
         ),
         // boomic-ffmpeg: FFmpeg's decoders on a pipe (Core's DecoderPipe), for the player's
         // FFmpegDecoder.
@@ -140,6 +143,8 @@ let package = Package(
         ),
         // `boomic --version` names the commit it was built from.
         .plugin(name: "BuildInfo", capability: .buildTool()),
+        // The web page's HTML, CSS and JavaScript inside the binary (Documentation/http.md).
+        .plugin(name: "WebAssets", capability: .buildTool()),
 
         .testTarget(name: "BoomicSystemTests", dependencies: ["BoomicSystem"]),
         .testTarget(name: "BoomicCoreTests", dependencies: ["BoomicCore"]),

@@ -29,12 +29,17 @@ public final class HTTPContext: Sendable {
     public let annotations: AnnotationContext
     /// The catalog of the newest basis, built once per basis (`SubsonicCall.catalog()`).
     public let catalogs = CatalogCache()
+    /// The web page's logged-in sessions (in memory: a restart logs out).
+    public let sessions: WebSessions
+    /// The routes of the web page's API (`BASE/api/…`).
+    public let webRoutes: [WebRoute]
 
     /// - rescan: the library's rescan (`startScan`), run on a thread of its own; by default
     ///   Boomic's import over the music folders as one transaction.
     public init(library: any StationLibrary, station: Station?, folders: [String], authenticator: any SubsonicAuthenticator,
                 version: String, basePath: String = "", loginDelay: Duration = .seconds(1),
                 endpoints: [SubsonicEndpoint] = SubsonicEndpoints.all,
+                webRoutes: [WebRoute] = WebAPI.all, sessions: WebSessions = WebSessions(),
                 rescan: (@Sendable () throws -> Void)? = nil, warn: @escaping @Sendable (String) -> Void) {
         self.library = library
         self.station = station
@@ -44,6 +49,8 @@ public final class HTTPContext: Sendable {
         self.basePath = Self.normalized(basePath: basePath)
         self.loginDelay = loginDelay
         self.endpoints = Dictionary(endpoints.map { ($0.name, $0) }) { _, later in later }
+        self.webRoutes = webRoutes
+        self.sessions = sessions
         self.warn = warn
         let session = library.session
         annotations = AnnotationContext(session: session)

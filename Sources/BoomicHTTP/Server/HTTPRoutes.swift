@@ -3,7 +3,7 @@ import HTTPTypes
 
 /// The front's routes under its base path: `/rest/{method}` (OpenSubsonic; GET, POST, HEAD,
 /// and OPTIONS for CORS preflights) through CORS, the call's reading and authentication, then
-/// the endpoint table; and `/`, a page saying where the API is.
+/// the endpoint table; and the web page (`WebRoutes`): `/`, `/login`, `/assets/…`, `/api/…`.
 enum HTTPRoutes {
     static func router(_ front: HTTPContext) -> Router<HTTPRequestContext> {
         let router = Router(context: HTTPRequestContext.self)
@@ -18,12 +18,7 @@ enum HTTPRoutes {
         for method in [HTTPRequest.Method.get, .post, .head, .options] {
             rest.on("{method}", method: method, use: dispatch)
         }
-        base.get { request, context in
-            let origin = ForwardedOrigin(headers: request.headers, authority: request.head.authority, peer: context.peer)
-            let api = origin.url(front.basePath + "/rest")
-            return Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"],
-                            body: .init(byteBuffer: ByteBuffer(string: "Boomic \(front.version): OpenSubsonic API at \(api)\n")))
-        }
+        WebRoutes.add(to: base, front: front)
         return router
     }
 

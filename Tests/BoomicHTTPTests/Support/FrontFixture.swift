@@ -48,7 +48,7 @@ final class FrontFixture: Sendable {
     /// Credentials of anna by password, for the calls that only need a user.
     static let anna = "u=anna&p=sesame&v=1.16.1&c=test"
 
-    init(basePath: String = "", endpoints: [SubsonicEndpoint] = SubsonicEndpoints.all) async throws {
+    init(basePath: String = "", endpoints: [SubsonicEndpoint] = SubsonicEndpoints.all, webRoutes: [WebRoute] = WebAPI.all) async throws {
         let root = dir.path
         session = try LibrarySession.open(at: root + "/library", create: true, client: .init(command: "test", version: "0"))
         let songs = (0..<2).map { i -> Song in
@@ -60,7 +60,7 @@ final class FrontFixture: Sendable {
         let gate = scanGate
         front = HTTPContext(library: FixedLibrary(session: session, basis: session.basis), station: nil,
                             folders: [root + "/music", root + "/More Music"], authenticator: TestAccounts(),
-                            version: "9.9-test", basePath: basePath, loginDelay: .milliseconds(50), endpoints: endpoints,
+                            version: "9.9-test", basePath: basePath, loginDelay: .milliseconds(50), endpoints: endpoints, webRoutes: webRoutes,
                             rescan: { [notes] in
                                 gate.wait()
                                 notes.scans.withLock { $0 += 1 }
