@@ -4,5 +4,6 @@
 public enum WebAPI {
     public static let all: [WebRoute] = [
         SessionAPI.routes,
+        LibraryAPI.routes,
     ].flatMap { $0 }
 }

@@ -7,9 +7,13 @@ import { session, logout } from './api.js';
 import { h, show, failure } from './dom.js';
 
 // The pages: one line each. `path` is matched against the hash after '#/'; `nav` puts the page in
-// the header. The first page with `nav` is the home page.
+// the header; `under` names the header's page it belongs to. The first page with `nav` is the
+// home page.
 const pages = [
   { path: 'library', nav: 'Library', load: () => import('./library.js') },
+  { path: 'album/:id', under: 'library', load: () => import('./album.js') },
+  { path: 'artist/:id', under: 'library', load: () => import('./artist.js') },
+  { path: 'song/:id', under: 'library', load: () => import('./song.js') },
   { path: 'history', nav: 'History', load: () => import('./soon.js') },
   { path: 'taglists', nav: 'Taglists', load: () => import('./soon.js') },
   { path: 'rooms', nav: 'Rooms', load: () => import('./soon.js') },
@@ -46,10 +50,11 @@ async function route() {
   // A new view per visit: a page still loading for the last address writes into a view that
   // is no longer shown.
   const view = h('div', { class: 'view' });
+  document.title = 'Boomic';
   show(main, view);
   const found = match(location.hash);
   for (const a of document.querySelectorAll('#nav a')) {
-    a.classList.toggle('current', found?.page.path.split('/')[0] === a.dataset.page);
+    a.classList.toggle('current', (found?.page.under ?? found?.page.path.split('/')[0]) === a.dataset.page);
   }
   if (!found) {
     show(view, h('h1', {}, 'Not found'), h('p', {}, 'No page at this address. ', h('a', { href: '#/' }, 'Home')));
