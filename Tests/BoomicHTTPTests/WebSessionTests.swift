@@ -1,4 +1,5 @@
 @testable import BoomicHTTP
+import BoomicCore
 import BoomicTestSupport
 import Foundation
 import Testing
@@ -185,6 +186,32 @@ struct WebSessionTests {
         #expect(oops.status == 500 && (error(oops)) != nil, "\(oops)")
         let unknown = try await front.get("/api/nothing/here", headers: ["Cookie": cookie])
         #expect(unknown.status == 404 && (error(unknown)) == "No API call GET /api/nothing/here.", "\(unknown)")
+        await front.stop()
+    }
+
+    /// A change made through `WebCall.commit` is one transaction naming the user and the client
+    /// "web", as `boomic history` shows it.
+    @Test func aChangeNamesTheUserViaWeb() async throws {
+        let routes = WebAPI.all + [
+            WebRoute(.post, "retitle") { call in
+                let title = try call.json(Named.self).name
+                let made = try await call.commit(kind: .edit) { basis in
+                    guard let song = basis.songs.values.first(where: { $0.title == "Song 0" }) else { return nil }
+                    return ([.updateSong(song.id, [.title: FieldChange(old: .string("Song 0"), new: .string(title))])], "modify title=\(title)")
+                }
+                return .json(["seq": made?.seq ?? 0])
+            },
+        ]
+        let front = try await FrontFixture(webRoutes: routes)
+        let (cookie, _) = try await Self.login(front)
+        let csrf = try #require(try Self.object(try await front.get("/api/session", headers: ["Cookie": cookie]))["csrf"] as? String)
+        let answer = try await RawHTTP.send(front.port, "POST", "/api/retitle", headers: ["Cookie": cookie, "X-CSRF-Token": csrf],
+                                            body: #"{"name":"Song Zero"}"#)
+        let seq = try #require(try Self.object(answer)["seq"] as? Int, "\(answer)")
+        let t = try front.session.entry(seq: seq).transaction
+        #expect(t.provenance.user == "anna" && t.provenance.client == "web" && t.kind == .edit, "\(t.provenance)")
+        #expect(t.provenance.byLine == " by anna via web")
+        #expect(front.session.basis.songs.values.contains { $0.title == "Song Zero" })
         await front.stop()
     }
 

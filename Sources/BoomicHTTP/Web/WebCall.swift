@@ -72,6 +72,18 @@ public struct WebCall: Sendable {
         try await front.annotations.run(body)
     }
 
+    /// Generates on the latest basis and commits, on the commit queue, one transaction whose
+    /// provenance names the user and the client "web" (`caller`); nil when nothing changes. A
+    /// library error is the caller's to turn into a `WebError`.
+    public func commit(kind: Transaction.Kind, message: String? = nil, undoes: [UUID]? = nil,
+                       _ generate: @escaping @Sendable (DataBasis) throws -> (assertions: [Assertion], label: String)?) async throws
+        -> (seq: Int, transaction: Transaction)? {
+        let (library, caller) = (library, caller)
+        return try await commit {
+            try library.commit(kind: kind, message: message, undoes: undoes, caller: caller, generate)
+        }
+    }
+
     /// A decoding error in a few words: the key or the value that did not fit.
     static func reason(_ error: any Error) -> String {
         switch error {
