@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The library pages in chromium over the samples: albums with their covers, search as the user
-/// types finds a song, the artists, an album page shows its songs and cover, a song page shows
+/// types finds a song (a title that is markup shows as text), the artists, an album page shows its songs and cover, a song page shows
 /// a field's blame (a `boomic modify` made while the server runs, and the import behind the
 /// rest), and the song plays in the page's `<audio>` (its metadata loads: a duration).
 @Suite(.serialized, .enabled(if: WebBrowser.available, "scripts/setup installs chromium, chromium-driver and python3-selenium"))
@@ -12,6 +12,8 @@ struct WebLibraryTests {
         let box = try Sandbox()
         let browser = try WebBrowser(box)
         try box.succeed("modify", "title:Flamenco", "genre=Flamenco Jazz", "-y")
+        // A title that is markup stays text on every page (dom.js never parses data as HTML).
+        try box.succeed("modify", "title:So Modal", "title=So <b id=injected>Modal</b><img src=x onerror=alert(1)>", "-y")
         let out = try browser.run("library", #"""
         def loaded(css):
             return driver.execute_script(
@@ -31,6 +33,10 @@ struct WebLibraryTests {
         out["found"] = [a.text for a in driver.find_elements(By.CSS_SELECTOR, ".results table.songs td:nth-child(1) a")]
         out["searchURL"] = driver.current_url
         shot("search")
+        search.clear()
+        search.send_keys("modal")
+        out["markup"] = wait_text(".results", "<b id=injected>").find_element(By.CSS_SELECTOR, "table.songs td a").text
+        out["injected"] = driver.execute_script("return document.getElementById('injected') !== null || document.querySelector('.results img:not(.cover)') !== null")
         search.clear()
         search.send_keys("zzzz")
         out["nothing"] = wait_text(".results", "Nothing matches").text
@@ -71,6 +77,7 @@ struct WebLibraryTests {
         #expect((out["albums"] as? Int ?? 0) >= 6 && (out["covers"] as? Int ?? 0) >= 1, "\(out)")
         #expect(out["found"] as? [String] == ["Flamenco Dusk"], "\(out)")
         #expect((out["searchURL"] as? String)?.hasSuffix("#/library?q=flamen") == true, "\(out)")
+        #expect(out["markup"] as? String == "So <b id=injected>Modal</b><img src=x onerror=alert(1)>" && out["injected"] as? Bool == false, "\(out)")
         #expect(out["nothing"] as? String == "Nothing matches “zzzz”.", "\(out)")
         #expect((out["artists"] as? [String])?.contains("Miles Quartet") == true, "\(out)")
         #expect(out["albumSongs"] as? [String] == ["Метель", "Тройка"], "\(out)")
