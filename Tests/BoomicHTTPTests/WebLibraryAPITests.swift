@@ -75,4 +75,28 @@ struct WebLibraryAPITests {
         #expect(try await refused("/api/cover/\(CatalogID.song(song.id))") == (404, "Cover art not found."))
         await front.stop()
     }
+
+    /// The page's `<audio>` and covers go through `stream`'s and `getCoverArt`'s code with the
+    /// session's cookie: a `Range` is `206` and byte-exact, a cover is scaled; without a session
+    /// neither is sent.
+    @Test func streamAndCoverUseTheSession() async throws {
+        let f = try await MediaFixture.shared.value
+        let session = f.front.sessions.start(user: "anna")
+        let cookie = ["Cookie": "boomic_session=\(session.id)"]
+        let id = try f.id("01 Tone.flac")
+        let file = try f.bytes(of: try f.song("01 Tone.flac").path)
+        let part = try await MediaHTTP.send(f.port, "GET", "/api/stream/\(id)", headers: cookie.merging(["Range": "bytes=100-1099"]) { $1 })
+        #expect(part.status == 206 && part.headers["content-range"] == "bytes 100-1099/\(file.count)", "\(part)")
+        #expect(Bytes(part.body) == Bytes(file[100..<1100]))
+        let whole = try await MediaHTTP.send(f.port, "GET", "/api/stream/\(id)", headers: cookie)
+        #expect(whole.status == 200 && Bytes(whole.body) == Bytes(file) && whole.headers["content-type"] == "audio/flac", "\(whole)")
+        let opus = try await MediaHTTP.send(f.port, "GET", "/api/stream/\(id)?format=opus", headers: cookie)
+        #expect(opus.status == 200 && opus.headers["content-type"] == "audio/ogg" && opus.body.starts(with: Array("OggS".utf8)), "\(opus)")
+        let cover = try await MediaHTTP.send(f.port, "GET", "/api/cover/\(f.catalog.albums.first { $0.coverArt != nil }?.id ?? "")?size=50",
+                                             headers: cookie)
+        #expect(cover.status == 200 && cover.headers["content-type"] == "image/jpeg", "\(cover)")
+        #expect(try await MediaHTTP.send(f.port, "GET", "/api/stream/\(id)").status == 401)
+        #expect(try await MediaHTTP.send(f.port, "GET", "/api/cover/\(id)").status == 401)
+        f.front.sessions.end(session.id)
+    }
 }
