@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The library pages in chromium over the samples: albums with their covers, search as the user
-/// types finds a song (a title that is markup shows as text), the artists, an album page shows its songs and cover, a song page shows
+/// types finds a song (a title that is markup shows as text), the artists and an artist's albums, an album page shows its songs and cover, a song page shows
 /// a field's blame (a `boomic modify` made while the server runs, and the import behind the
 /// rest), and the song plays in the page's `<audio>` (its metadata loads: a duration).
 @Suite(.serialized, .enabled(if: WebBrowser.available, "scripts/setup installs chromium, chromium-driver and python3-selenium"))
@@ -45,6 +45,10 @@ struct WebLibraryTests {
         wait(".list.artists li")
         out["artists"] = [a.text for a in driver.find_elements(By.CSS_SELECTOR, ".list.artists li a")]
         shot("artists")
+        driver.find_element(By.LINK_TEXT, "Miles Quartet").click()
+        wait_text("h1", "Miles Quartet")
+        out["artistAlbums"] = [e.text for e in driver.find_elements(By.CSS_SELECTOR, ".grid .tile .name")]
+        shot("artist")
 
         album = api("search?q=" + "Зимняя")["albums"][0]
         go("album/" + album["id"])
@@ -80,6 +84,7 @@ struct WebLibraryTests {
         #expect(out["markup"] as? String == "So <b id=injected>Modal</b><img src=x onerror=alert(1)>" && out["injected"] as? Bool == false, "\(out)")
         #expect(out["nothing"] as? String == "Nothing matches “zzzz”.", "\(out)")
         #expect((out["artists"] as? [String])?.contains("Miles Quartet") == true, "\(out)")
+        #expect(out["artistAlbums"] as? [String] == ["Blue Sketches"], "\(out)")
         #expect(out["albumSongs"] as? [String] == ["Метель", "Тройка"], "\(out)")
         #expect(out["genre"] as? String == "Flamenco Jazz", "\(out)")
         #expect((out["genreBlame"] as? String)?.contains("genre=Flamenco Jazz") == true, "\(out)")

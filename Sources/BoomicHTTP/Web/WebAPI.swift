@@ -1,6 +1,6 @@
 /// The page's API: every route of `BASE/api/`, one line per feature. A feature's routes are a
 /// static list in a file of their own (`LibraryAPI.routes`); adding a feature is one line here.
-/// Two routes of one method and path: the first wins.
+/// A method and path appear once.
 public enum WebAPI {
     public static let all: [WebRoute] = [
         SessionAPI.routes,
