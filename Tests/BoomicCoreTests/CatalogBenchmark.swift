@@ -85,4 +85,45 @@ import Testing
             }
         }
     }
+
+    /// The catalog of the basis after one star, one play, one album star and one title edit, as
+    /// the server makes it (with the search index ready): grouped afresh, and followed from the
+    /// catalog before (`Catalog.updated(to:by:)`).
+    @Test(.enabled(if: isEnabled)) func oneChangeAtFiftyThousandSongs() throws {
+        let basis = Self.library(songs: 50_000)
+        let catalog = Catalog(basis)
+        _ = catalog.search("a")
+        let song = catalog.songs[25_000]
+        var played = song
+        played.playcount += 1
+        played.lastplayed = 2_000_000_000
+        var retitled = song
+        retitled.title = "A New Title"
+        let changes: [(String, [Assertion])] = [
+            ("star a song", AnnotationGeneration.star(songs: [song.id], !song.favorite, on: basis)),
+            ("play a song", [.updateSong(song.id, song.patch(to: played))]),
+            ("star an album", AnnotationGeneration.star([try #require(catalog.album(of: song)?.annotationKey)], at: 1, on: basis)),
+            ("retitle a song", [.updateSong(song.id, song.patch(to: retitled))]),
+        ]
+        print("catalog after one change: \(basis.songs.count) songs")
+        for (label, assertions) in changes {
+            let next = basis.applying(assertions)
+            var change = CatalogChange()
+            change.add(assertions)
+            func time(_ body: () -> Catalog) -> Double {
+                var times: [Double] = []
+                for _ in 0..<5 {
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    let c = body()
+                    _ = c.search("a", artistCount: 0, albumCount: 0, songCount: 0)
+                    times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+                }
+                return times.sorted()[2]
+            }
+            let afresh = time { Catalog(next) }
+            let followed = time { catalog.updated(to: next, by: change) }
+            print(String(format: "  %-16@ afresh %9.3f ms, followed %8.3f ms (median of 5, search index ready)",
+                         label as NSString, afresh, followed))
+        }
+    }
 }

@@ -35,37 +35,16 @@ extension Catalog {
     }
 
     /// Sorts the album lists' orders; ties fall back to the canonical order.
-    private static func orders(of albums: [CatalogAlbum]) -> AlbumOrders {
+    static func orders(of albums: [CatalogAlbum]) -> AlbumOrders {
         let all = Array(albums.indices)
         var o = AlbumOrders()
-        o.byName = all.sorted { a, b in
-            let x = albums[a], y = albums[b]
-            if x.nameSortKey != y.nameSortKey { return x.nameSortKey < y.nameSortKey }
-            if x.artistSortKey != y.artistSortKey { return x.artistSortKey < y.artistSortKey }
-            return a < b
-        }
-        o.byArtist = all.sorted { a, b in
-            let x = albums[a], y = albums[b]
-            if x.artistSortKey != y.artistSortKey { return x.artistSortKey < y.artistSortKey }
-            if x.nameSortKey != y.nameSortKey { return x.nameSortKey < y.nameSortKey }
-            return a < b
-        }
-        o.newest = all.sorted { a, b in
-            albums[a].created != albums[b].created ? albums[a].created > albums[b].created : a < b
-        }
-        o.frequent = all.filter { albums[$0].playCount > 0 }.sorted { a, b in
-            albums[a].playCount != albums[b].playCount ? albums[a].playCount > albums[b].playCount : a < b
-        }
-        o.recent = all.filter { albums[$0].lastPlayed != nil }.sorted { a, b in
-            albums[a].lastPlayed! != albums[b].lastPlayed! ? albums[a].lastPlayed! > albums[b].lastPlayed! : a < b
-        }
-        o.highest = all.filter { albums[$0].rating != nil }.sorted { a, b in
-            albums[a].rating! != albums[b].rating! ? albums[a].rating! > albums[b].rating! : a < b
-        }
-        let byNameRank = rank(o.byName)
-        o.byYear = all.filter { albums[$0].year != nil }.sorted { a, b in
-            albums[a].year! != albums[b].year! ? albums[a].year! < albums[b].year! : byNameRank[a] < byNameRank[b]
-        }
+        o.byName = all.sorted(by: AlbumOrders.byName(albums))
+        o.byArtist = all.sorted(by: AlbumOrders.byArtist(albums))
+        o.newest = all.sorted(by: AlbumOrders.newest(albums))
+        o.frequent = all.filter { albums[$0].playCount > 0 }.sorted(by: AlbumOrders.frequent(albums))
+        o.recent = all.filter { albums[$0].lastPlayed != nil }.sorted(by: AlbumOrders.recent(albums))
+        o.highest = all.filter { albums[$0].rating != nil }.sorted(by: AlbumOrders.highest(albums))
+        o.byYear = all.filter { albums[$0].year != nil }.sorted(by: AlbumOrders.byYear(albums, byNameRank: rank(o.byName)))
         return o
     }
 
@@ -78,7 +57,7 @@ extension Catalog {
 }
 
 /// The one pass over the grouped songs that makes the catalog's albums, artists and genres.
-private struct Builder {
+struct Builder {
     /// The basis's stars and ratings of albums and artists.
     let annotations: TreeDictionary<AnnotationKey, Annotation>
 
@@ -144,7 +123,9 @@ private struct Builder {
                     if let c = genreCounts[folded] {
                         genreCounts[folded] = (c.count + 1, c.first, c.spelling)
                     } else {
-                        genreCounts[folded] = (1, i, spelling)
+                        // Met in disc order, a song's genres in the order it names them: two
+                        // genres of one song (`Jazz; Fusion`) tie to the one named first.
+                        genreCounts[folded] = (1, genreCounts.count, spelling)
                     }
                 }
             }
@@ -252,37 +233,15 @@ private struct Builder {
             var salt: UInt64 = 0
             while albumByHash[CatalogID.albumHash(key: d.key, musicBrainzID: mb, salt: salt)] != nil { salt += 1 }
             albumByHash[CatalogID.albumHash(key: d.key, musicBrainzID: mb, salt: salt)] = i
-            let first = songs[d.range.lowerBound]
-            let annotationKey = d.key.title.isEmpty ? nil
-                : AnnotationKey.album(musicBrainzID: mb, albumArtist: first.effectiveAlbumArtist, title: first.album ?? "")
-            let annotation = annotationKey.flatMap { annotations[$0] }
-            albums.append(CatalogAlbum(
-                id: CatalogID.album(key: d.key, musicBrainzID: mb, salt: salt), key: d.key, name: d.name, artist: d.artist,
-                annotationKey: annotationKey, starred: annotation?.starred, userRating: annotation?.rating,
-                artistID: artistIDs[artistOfAlbum[i]], musicBrainzID: mb, songRange: d.range, duration: d.duration,
-                year: d.year, genre: d.genre, genreKeys: d.genreKeys, coverSong: d.coverSong, coverArt: d.coverArt,
-                created: d.created, playCount: d.playCount, lastPlayed: d.lastPlayed, rating: d.rating,
-                favoriteSongs: d.favoriteSongs, isCompilation: d.isCompilation,
-                nameSortKey: d.nameSortKey, artistSortKey: d.artistSortKey))
+            albums.append(album(d, id: CatalogID.album(key: d.key, musicBrainzID: mb, salt: salt),
+                                artistID: artistIDs[artistOfAlbum[i]], musicBrainzID: mb, first: songs[d.range.lowerBound]))
         }
 
         var artists: [CatalogArtist] = []
         for (i, run) in runs.enumerated() {
-            let own = run.range.sorted { a, b in
-                let x = drafts[a], y = drafts[b]
-                if x.year != y.year { return (x.year ?? .max) < (y.year ?? .max) }
-                if x.nameSortKey != y.nameSortKey { return x.nameSortKey < y.nameSortKey }
-                return a < b
-            }
-            let name = run.key.isEmpty ? Catalog.unknownArtist : run.range.map { drafts[$0].artist }.min()!
             let mb = artistMB[i].flatMap { sharedArtistMB.contains($0) ? nil : $0 }
-            let annotationKey = AnnotationKey.artist(musicBrainzID: mb, name: run.key)
-            let annotation = annotations[annotationKey]
-            artists.append(CatalogArtist(
-                id: artistIDs[i], key: run.key, name: name, musicBrainzID: mb,
-                annotationKey: annotationKey, starred: annotation?.starred, userRating: annotation?.rating,
-                albumIndices: own, songCount: run.range.reduce(0) { $0 + drafts[$1].range.count },
-                coverArt: own.lazy.compactMap { drafts[$0].coverArt }.first))
+            artists.append(Self.artist(id: artistIDs[i], key: run.key, musicBrainzID: mb, albums: run.range, of: albums,
+                                       annotations: annotations))
         }
 
         let genres = genreSpelling.keys.sorted().map { k in
@@ -290,6 +249,42 @@ private struct Builder {
         }
         return Built(songs: songs, albums: albums, artists: artists, genres: genres, genreSongs: genreSongs,
                      genreAlbums: genreAlbums, albumByHash: albumByHash, artistByHash: artistByHash)
+    }
+
+    /// The album of a draft, with its id, its artist's and its annotation.
+    /// - first: its first song (disc order), whose album artist and title key its annotation.
+    func album(_ d: Draft, id: String, artistID: String, musicBrainzID mb: String?, first: Song) -> CatalogAlbum {
+        let annotationKey = d.key.title.isEmpty ? nil
+            : AnnotationKey.album(musicBrainzID: mb, albumArtist: first.effectiveAlbumArtist, title: first.album ?? "")
+        let annotation = annotationKey.flatMap { annotations[$0] }
+        return CatalogAlbum(
+            id: id, key: d.key, name: d.name, artist: d.artist,
+            annotationKey: annotationKey, starred: annotation?.starred, userRating: annotation?.rating,
+            artistID: artistID, musicBrainzID: mb, songRange: d.range, duration: d.duration,
+            year: d.year, genre: d.genre, genreKeys: d.genreKeys, coverSong: d.coverSong, coverArt: d.coverArt,
+            created: d.created, playCount: d.playCount, lastPlayed: d.lastPlayed, rating: d.rating,
+            favoriteSongs: d.favoriteSongs, isCompilation: d.isCompilation,
+            nameSortKey: d.nameSortKey, artistSortKey: d.artistSortKey)
+    }
+
+    /// The artist whose albums are `albums[range]` (one run of the catalog's order): named by the
+    /// least of their albums' spellings, their albums by year (undated last), then name.
+    static func artist(id: String, key: String, musicBrainzID mb: String?, albums range: Range<Int>, of albums: [CatalogAlbum],
+                       annotations: TreeDictionary<AnnotationKey, Annotation>) -> CatalogArtist {
+        let own = range.sorted { a, b in
+            let x = albums[a], y = albums[b]
+            if x.year != y.year { return (x.year ?? .max) < (y.year ?? .max) }
+            if x.nameSortKey != y.nameSortKey { return x.nameSortKey < y.nameSortKey }
+            return a < b
+        }
+        let name = key.isEmpty ? Catalog.unknownArtist : range.map { albums[$0].artist }.min()!
+        let annotationKey = AnnotationKey.artist(musicBrainzID: mb, name: key)
+        let annotation = annotations[annotationKey]
+        return CatalogArtist(
+            id: id, key: key, name: name, musicBrainzID: mb,
+            annotationKey: annotationKey, starred: annotation?.starred, userRating: annotation?.rating,
+            albumIndices: own, songCount: range.reduce(0) { $0 + albums[$1].songCount },
+            coverArt: own.lazy.compactMap { albums[$0].coverArt }.first)
     }
 
     /// The ids named by more than one entity: those cannot stand for one, so its key does.

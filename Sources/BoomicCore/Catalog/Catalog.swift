@@ -22,15 +22,15 @@ public struct Catalog: Sendable {
     public static let unknownArtist = "[Unknown Artist]"
 
     /// The basis the catalog was built from.
-    public let basis: DataBasis
+    public internal(set) var basis: DataBasis
     /// Every album, in `AlbumKey` order (folded album artist, then folded title): the catalog's
     /// canonical order, which paging through everything follows.
-    public let albums: [CatalogAlbum]
+    public internal(set) var albums: [CatalogAlbum]
     /// Every artist, by folded name.
-    public let artists: [CatalogArtist]
+    public internal(set) var artists: [CatalogArtist]
     /// Every present song, album after album in `albums` order, each album's in disc order
     /// (`CatalogAlbum.songRange` is its part).
-    public let songs: [Song]
+    public internal(set) var songs: [Song]
     /// Every genre the songs name, by folded name.
     public let genres: [CatalogGenre]
     /// When each favourite song was starred (seconds since 1970), as the log tells it
@@ -46,11 +46,11 @@ public struct Catalog: Sendable {
     /// Folded genre → positions in `songs` / `albums`, ascending.
     let genreSongs: [String: [Int]]
     let genreAlbums: [String: [Int]]
-    let orders: AlbumOrders
-    let searchIndex: CatalogSearchIndex.Cache
+    var orders: AlbumOrders
+    var searchIndex: CatalogSearchIndex.Cache
 
     /// The albums in the orders the album lists use, as positions in `albums`.
-    struct AlbumOrders: Sendable {
+    struct AlbumOrders: Sendable, Equatable {
         var byName: [Int] = []
         var byArtist: [Int] = []
         var newest: [Int] = []

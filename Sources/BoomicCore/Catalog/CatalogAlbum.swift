@@ -20,10 +20,10 @@ public struct CatalogAlbum: Sendable, Equatable, Identifiable {
     /// without an album tag, which no one can star.
     public let annotationKey: AnnotationKey?
     /// When the album was starred (seconds since 1970), nil when it is not.
-    public let starred: Double?
+    public internal(set) var starred: Double?
     /// The household's rating of the album itself (1–5), nil when unrated; `rating` is its
     /// songs' mean.
-    public let userRating: Int?
+    public internal(set) var userRating: Int?
     /// The id of the artist the album is filed under.
     public let artistID: String
     /// The MusicBrainz release id the id was made from, if any.

@@ -14,9 +14,9 @@ public struct CatalogArtist: Sendable, Equatable, Identifiable {
     /// by the MusicBrainz artist id the artist's id is made from, else by the folded name.
     public let annotationKey: AnnotationKey
     /// When the artist was starred (seconds since 1970), nil when they are not.
-    public let starred: Double?
+    public internal(set) var starred: Double?
     /// The household's rating of the artist (1–5), nil when unrated.
-    public let userRating: Int?
+    public internal(set) var userRating: Int?
     /// Its albums' positions in `Catalog.albums`, by year (undated last), then name.
     public let albumIndices: [Int]
     public var albumCount: Int { albumIndices.count }
