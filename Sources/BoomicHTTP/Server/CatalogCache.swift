@@ -14,6 +14,12 @@ import Synchronization
 /// from the log). A later basis (a commit, a play) replaces the entry; the catalog of an earlier one is
 /// dropped once the requests using it are answered.
 ///
+/// A catalog follows the previous one when the log says what lies between their bases: a
+/// star, a rating, a scrobble or a play from any room is a transaction of a few songs, and
+/// `Catalog.updated(to:by:)` regroups only their albums and keeps the search index. Many
+/// transactions at once (more than `maxFollowed`), an import, or a basis the log cannot place
+/// (an older one) build afresh.
+///
 /// The entry is keyed by the basis itself: two bases are equal when their entities are, and
 /// comparing a basis with itself or with its neighbour costs O(1) or O(size of the change)
 /// (`DataBasis` is a persistent tree that shares what did not change).
@@ -39,6 +45,12 @@ public final class CatalogCache: Sendable {
 
     private let entry = Mutex<Entry?>(nil)
     private let builds = Atomic(0)
+    private let updates = Atomic(0)
+    /// The newest catalog built and the log's seq its basis is at: what the next build follows.
+    private let previous = Mutex<(seq: Int, catalog: Catalog)?>(nil)
+
+    /// The most transactions a catalog follows one by one; more build afresh.
+    public static let maxFollowed = 64
     /// The favourites' dates the last build found: the next build reads the log only for songs
     /// starred since (a play or an edit elsewhere keeps every date).
     private let knownStarred = Mutex<[SongID: Double]>([:])
@@ -47,6 +59,10 @@ public final class CatalogCache: Sendable {
 
     /// How many catalogs were built (for tests: concurrent requests share one build).
     public var buildCount: Int { builds.load(ordering: .relaxed) }
+
+    /// How many of those followed the catalog before them (`Catalog.updated(to:by:)`) instead of
+    /// grouping the whole library afresh.
+    public var updateCount: Int { updates.load(ordering: .relaxed) }
 
     /// The catalog of `basis`, built now unless it is the one the cache holds.
     /// - session: the library the basis is of, whose log tells when favourites were starred.
@@ -76,7 +92,7 @@ public final class CatalogCache: Sendable {
     private func build(_ basis: DataBasis, session: LibrarySession) async -> Catalog {
         await withCheckedContinuation { done in
             Thread.detachNewThread { [self] in
-                var catalog = Catalog(basis)
+                var catalog = self.catalog(following: basis, session: session)
                 _ = catalog.search("a", artistCount: 0, albumCount: 0, songCount: 0)
                 let known = self.knownStarred.withLock { $0 }
                 var dates: [SongID: Double] = [:]
@@ -93,6 +109,35 @@ public final class CatalogCache: Sendable {
                 done.resume(returning: catalog)
             }
         }
+    }
+
+    /// The catalog of `basis`: the previous one followed through the transactions between them
+    /// when the log places both, else built afresh. Remembered for the next build when the log
+    /// places `basis` (it is the session's newest).
+    private func catalog(following basis: DataBasis, session: LibrarySession) -> Catalog {
+        let state = session.transactor.state
+        let seq: Int? = state.basis == basis ? state.head : nil
+        var catalog: Catalog?
+        if let seq, let last = previous.withLock({ $0 }), last.seq <= seq, seq - last.seq <= Self.maxFollowed,
+           let change = Self.change(session, from: last.seq, through: seq) {
+            catalog = last.catalog.updated(to: basis, by: change)
+            updates.add(1, ordering: .relaxed)
+        }
+        let built = catalog ?? Catalog(basis)
+        if let seq { previous.withLock { $0 = (seq, built) } }
+        return built
+    }
+
+    /// What the transactions after `from` through `through` change; nil when one is an import
+    /// (a whole library's songs: building afresh costs less than reading them) or the log cannot
+    /// be read.
+    private static func change(_ session: LibrarySession, from: Int, through: Int) -> CatalogChange? {
+        guard from < through else { return CatalogChange() }
+        guard let summaries = try? session.transactor.summaries(from: from + 1, through: through),
+              !summaries.contains(where: { $0.kind == Transaction.Kind.import.rawValue }),
+              let entries = try? session.transactor.entries(from: from + 1, through: through),
+              entries.count == through - from else { return nil }
+        return CatalogChange(entries.map(\.transaction))
     }
 }
 
