@@ -10,6 +10,12 @@ struct EncodeOptions {
         var muxer: String { self == .opus ? "ogg" : "mp3" }
         /// The bit rates (kbit/s) the encoder accepts; asked-for rates are clamped into them.
         var bitRates: ClosedRange<Int> { self == .opus ? 6...510 : 8...320 }
+
+        /// The bit rates the encoder takes for `channels` encoded channels: libopus 6 to 256
+        /// kbit/s a channel, within `bitRates`.
+        func bitRates(channels: Int) -> ClosedRange<Int> {
+            self == .opus ? max(6, 6 * channels)...min(510, 256 * channels) : bitRates
+        }
     }
 
     var format: Format
@@ -25,8 +31,8 @@ struct EncodeOptions {
         encoded, for an HTTP response: nothing is sought back to (the MP3 has no Xing header, the
         Ogg's last page alone says where the music ends). Opus is encoded at 48 kHz, MP3 at HZ when
         MP3 has that rate (else 44.1 or 48 kHz); more than two channels are mixed down to stereo.
-        KBPS is clamped to the codec's range (Opus 6–510, constrained VBR; MP3 8–320, constant). The reader going away ends the
-        program quietly (exit 0).
+        KBPS is clamped to the codec's range (Opus 6–256 a channel, 510 at most, constrained VBR;
+        MP3 8–320, constant). The reader going away ends the program quietly (exit 0).
         """
 
     init(arguments: ArraySlice<String>) throws(InputError) {
@@ -55,9 +61,10 @@ struct EncodeOptions {
             throw InputError(reason: "encode needs --format, --bitrate, --rate and --channels", usage: true)
         }
         self.format = format
-        self.kbps = min(max(kbps, format.bitRates.lowerBound), format.bitRates.upperBound)
         self.rate = rate
         self.channels = channels
+        let allowed = format.bitRates(channels: min(channels, 2))
+        self.kbps = min(max(kbps, allowed.lowerBound), allowed.upperBound)
     }
 
     /// The rate the encoder runs at: Opus's own 48 kHz; MP3's nearest of its rates.

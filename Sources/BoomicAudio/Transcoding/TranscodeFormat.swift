@@ -15,4 +15,13 @@ public enum TranscodeFormat: String, Sendable, CaseIterable {
 
     /// The bit rates `boomic-ffmpeg` accepts; others are clamped into them.
     public var kbpsRange: ClosedRange<Int> { self == .opus ? 6...510 : 8...320 }
+
+    /// The bit rates the codec takes for a source of `channels` channels: libopus takes 6 to
+    /// 256 kbit/s a channel (within `kbpsRange`), of at most two channels, as `encode` mixes
+    /// more down to stereo; MP3 takes `kbpsRange` whatever the channels.
+    public func kbpsRange(channels: Int) -> ClosedRange<Int> {
+        guard self == .opus else { return kbpsRange }
+        let encoded = min(max(channels, 1), 2)
+        return max(kbpsRange.lowerBound, 6 * encoded)...min(kbpsRange.upperBound, 256 * encoded)
+    }
 }

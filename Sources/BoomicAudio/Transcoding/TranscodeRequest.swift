@@ -9,16 +9,30 @@ public struct TranscodeRequest: Sendable, Equatable {
     /// `timeOffset` (its `transcodeOffset` extension).
     public var offset: Double
     public var format: TranscodeFormat
-    /// kbit/s; clamped to the codec's range.
+    /// kbit/s, clamped to what the codec takes for the song's channels (`kbps(channels:)`), or
+    /// to the codec's whole range when they are not known.
     public var kbps: Int
 
-    public init(path: String, range: PlayRange? = nil, offset: Double = 0, format: TranscodeFormat, kbps: Int? = nil) {
+    /// - kbps: the client's rate (nil: the format's default).
+    /// - channels: the song's channels as the library knows them, if it does; the transcoder
+    ///   clamps again to the channels the file decodes to.
+    public init(path: String, range: PlayRange? = nil, offset: Double = 0, format: TranscodeFormat, kbps: Int? = nil,
+                channels: Int? = nil) {
         self.path = path
         self.range = range
         self.offset = offset.isFinite ? max(0, offset) : 0
         self.format = format
         let asked = kbps ?? format.defaultKbps
         self.kbps = min(max(asked, format.kbpsRange.lowerBound), format.kbpsRange.upperBound)
+        if let channels { self.kbps = self.kbps(channels: channels) }
+    }
+
+    /// The rate the encoder is given for a source of `channels` channels: `kbps` clamped to
+    /// `TranscodeFormat.kbpsRange(channels:)` (a mono Opus stream asked at 510 kbit/s is made
+    /// at 256, libopus's most for one channel).
+    public func kbps(channels: Int) -> Int {
+        let allowed = format.kbpsRange(channels: channels)
+        return min(max(kbps, allowed.lowerBound), allowed.upperBound)
     }
 
     /// The first and the end frame (exclusive; nil: the file's end) to decode at `rate`.

@@ -63,7 +63,7 @@ public enum Transcoder {
             position = first
             self.first = first
             process = try FilterProcess(program: program, arguments: [
-                "encode", "--format", request.format.rawValue, "--bitrate", String(request.kbps),
+                "encode", "--format", request.format.rawValue, "--bitrate", String(request.kbps(channels: format.channels)),
                 "--rate", String(format.sampleRate), "--channels", String(format.channels),
             ])
             self.request = request

@@ -130,10 +130,8 @@ enum MediaEndpoints {
         // The file is checked as a file sent as it is would be: inside the music folders.
         _ = try await MediaSong.open(song, folders: call.front.folders)
         let offset = call.parameters["timeOffset"].flatMap(Double.init) ?? 0
-        var kbps = plan.kbps
-        // libopus takes at most 256 kbit/s a channel: a mono file asked for more gets that.
-        if plan.format == .opus, let channels = song.channels, channels > 0 { kbps = min(kbps, 256 * channels) }
-        let request = TranscodeRequest(path: song.path, range: song.playRange, offset: offset, format: plan.format, kbps: kbps)
+        let request = TranscodeRequest(path: song.path, range: song.playRange, offset: offset, format: plan.format, kbps: plan.kbps,
+                                       channels: song.channels)
         var headers: HTTPFields = [.contentType: plan.format.mimeType, .acceptRanges: "none"]
         if attachment {
             let name = (song.title ?? "song").replacingOccurrences(of: "/", with: "-")
