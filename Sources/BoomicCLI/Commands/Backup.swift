@@ -15,8 +15,9 @@ struct Backup: ParsableCommand {
             still in library.sqlite-wal, and a commit during the copy tears it). Cover pictures \
             (art/) and folders.json are not copied: boomic import rebuilds them. The accounts \
             (users.json and its key users.key, which are not in the log) are copied to \
-            FILE.users.json and FILE.users.key, mode 0600, when there are any. Refuses to replace \
-            an existing FILE (or those two) unless --force.
+            FILE.users.json and FILE.users.key, mode 0600, when there are any, and the API users' \
+            bookmarks and saved play queues (listeners.json) to FILE.listeners.json, mode 0600, \
+            when there is one. Refuses to replace an existing FILE (or those copies) unless --force.
             """
     )
 
@@ -36,7 +37,8 @@ struct Backup: ParsableCommand {
             if !force { throw CLIError("\(target) already exists; pass --force to replace it, or name another file") }
         }
         let accountCopies = (users: target + ".users.json", key: target + ".users.key")
-        for copy in [accountCopies.users, accountCopies.key] where !force && fm.fileExists(atPath: copy) {
+        let listenersCopy = target + "." + ListenerStateStore.fileName
+        for copy in [accountCopies.users, accountCopies.key, listenersCopy] where !force && fm.fileExists(atPath: copy) {
             throw CLIError("\(copy) already exists; pass --force to replace it, or name another file")
         }
         let folder = (target as NSString).deletingLastPathComponent
@@ -73,6 +75,24 @@ struct Backup: ParsableCommand {
         try? SystemCall.syncDirectory(folder)
         Out.line("Backed up \(Formatting.count(head, "transaction")) to \(target)")
         try backUpAccounts(to: accountCopies, target: target)
+        try backUpListeners(to: listenersCopy, target: target)
+    }
+
+    /// The API users' bookmarks and saved play queues are not in the log either: copied beside
+    /// FILE, or, when there are none, a stale copy that --force replaces is removed. The server
+    /// replaces `listeners.json` by a rename, so the copy is one whole version of it.
+    private func backUpListeners(to copy: String, target: String) throws {
+        let source = options.location + "/" + ListenerStateStore.fileName
+        guard let bytes = FileManager.default.contents(atPath: source) else {
+            if force { try? SystemCall.unlink(copy) }
+            return
+        }
+        do {
+            try AtomicFile.write(bytes, to: copy, mode: 0o600)
+        } catch {
+            throw CLIError("the log is backed up to \(target), but not the bookmarks and play queues: cannot write \(copy) (\(error.reason))")
+        }
+        Out.line("Copied the bookmarks and saved play queues to \(copy)")
     }
 
     /// The accounts are not in the log: copied beside FILE as a pair (the users file is useless
