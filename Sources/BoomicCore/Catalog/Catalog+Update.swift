@@ -13,16 +13,19 @@ extension Catalog {
     ///   the album lists take the changed albums out and put them back by binary search, and the
     ///   search index is kept unless a searched name changed.
     /// - A star or rating of an album or an artist changes only those entities.
-    /// - A song that comes, goes or changes album, genre or MusicBrainz id moves other albums'
-    ///   songs, genres or ids: the catalog is then built afresh from `next`, as it is when the
-    ///   change holds more songs than `updateLimit`.
+    /// - A genre changed moves the changed songs between the genres' lists, in time
+    ///   proportional to the songs of those genres.
+    /// - A song that comes, goes or changes album or MusicBrainz id moves other albums' songs or
+    ///   ids: the catalog is then built afresh from `next`, as it is when the change holds more
+    ///   songs than `updateLimit`.
     ///
     /// `songStarred` (the front's) carries over as it is.
     ///
     /// - Parameter change: what the transactions from `basis` to `next` change
     ///   (`CatalogChange(transactions)`): a song or annotation that differs between the two
     ///   bases and is not named in it keeps what this catalog shows of it.
-    /// - Complexity: O(m log m) in the songs of the changed albums, O(a) integer moves in the
+    /// - Complexity: O(m log m) in the songs of the changed albums (and O(g) in the songs of a
+    ///   changed genre), O(a) integer moves in the
     ///   albums for the lists' orders, and one copy of the song list (references) when a song
     ///   changed.
     public func updated(to next: DataBasis, by change: CatalogChange) -> Catalog {
@@ -55,6 +58,7 @@ extension Catalog {
         c.basis = next
         var keepsSearch = true
         var touchedArtists: Set<Int> = []
+        var regenred: [(album: Int, before: ArraySlice<Song>)] = []
         for p in touched.sorted() {
             let old = albums[p]
             let before = songs[old.songRange]
@@ -68,11 +72,11 @@ extension Catalog {
             builder.add(old.key, group)
             let after = builder.songs
             var draft = builder.drafts[0]
-            // Other albums' song positions by genre, their artist's id and this album's id stay
-            // only when the genres (song by song), the artists' and the album's MusicBrainz ids do.
-            guard before.map(\.genre) == after.map(\.genre),
-                  Self.artistMBIDs(before) == Self.artistMBIDs(after),
+            // Their artist's id and this album's id stay only when the artists' and the album's
+            // MusicBrainz ids do.
+            guard Self.artistMBIDs(before) == Self.artistMBIDs(after),
                   Builder.mostCommon(Self.albumMBIDCounts(before)) == draft.musicBrainzID else { return nil }
+            if before.map(\.genre) != after.map(\.genre) { regenred.append((p, before)) }
             draft.range = old.songRange
             c.songs.replaceSubrange(old.songRange, with: after)
             let album = builder.album(draft, id: old.id, artistID: old.artistID, musicBrainzID: old.musicBrainzID, first: after[0])
@@ -103,9 +107,67 @@ extension Catalog {
                 c.artists[i].userRating = next.annotations[key]?.rating
             }
         }
+        if !regenred.isEmpty { c.refileGenres(regenred) }
         c.orders = orders.reordered(c.albums, changed: touched)
         if !keepsSearch { c.searchIndex = CatalogSearchIndex.Cache() }
         return c
+    }
+
+    /// Files the songs of albums whose genres changed (their songs already in `songs`) under their
+    /// new genres: each genre they named before or name now has its positions in the album's
+    /// range replaced, the album added or removed, and its name (the least spelling) and counts
+    /// worked out again from its songs. O(songs of those genres).
+    private mutating func refileGenres(_ changed: [(album: Int, before: ArraySlice<Song>)]) {
+        var parts = Builder(annotations: [:])
+        var refiled: Set<String> = []
+        func lowerBound(_ xs: [Int], _ x: Int) -> Int {
+            var lo = 0, hi = xs.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if xs[mid] < x { lo = mid + 1 } else { hi = mid }
+            }
+            return lo
+        }
+        for (p, before) in changed {
+            let range = albums[p].songRange
+            var named: Set<String> = []
+            var now: [String: [Int]] = [:]
+            for s in before { if let g = s.genre { for part in parts.genres(of: g) { named.insert(part.folded) } } }
+            for i in range { if let g = songs[i].genre { for part in parts.genres(of: g) { now[part.folded, default: []].append(i) } } }
+            for g in named.union(now.keys) {
+                refiled.insert(g)
+                var positions = genreSongs[g] ?? []
+                positions.replaceSubrange(lowerBound(positions, range.lowerBound)..<lowerBound(positions, range.upperBound),
+                                          with: now[g] ?? [])
+                genreSongs[g] = positions.isEmpty ? nil : positions
+                var holders = genreAlbums[g] ?? []
+                let at = lowerBound(holders, p)
+                let holds = at < holders.count && holders[at] == p
+                if now[g] != nil, !holds { holders.insert(p, at: at) }
+                if now[g] == nil, holds { holders.remove(at: at) }
+                genreAlbums[g] = holders.isEmpty ? nil : holders
+            }
+        }
+        for g in refiled {
+            var lo = 0, hi = genres.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if genres[mid].key < g { lo = mid + 1 } else { hi = mid }
+            }
+            let exists = lo < genres.count && genres[lo].key == g
+            guard let positions = genreSongs[g], let holders = genreAlbums[g] else {
+                if exists { genres.remove(at: lo) }
+                continue
+            }
+            var name: String?
+            for i in positions {
+                for part in parts.genres(of: songs[i].genre ?? "") where part.folded == g && name.map({ part.spelling < $0 }) ?? true {
+                    name = part.spelling
+                }
+            }
+            let genre = CatalogGenre(name: name ?? g, key: g, songCount: positions.count, albumCount: holders.count)
+            if exists { genres[lo] = genre } else { genres.insert(genre, at: lo) }
+        }
     }
 
     /// The MusicBrainz ids songs file their artist under, sorted (a multiset).

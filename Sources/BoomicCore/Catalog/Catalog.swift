@@ -32,7 +32,7 @@ public struct Catalog: Sendable {
     /// (`CatalogAlbum.songRange` is its part).
     public internal(set) var songs: [Song]
     /// Every genre the songs name, by folded name.
-    public let genres: [CatalogGenre]
+    public internal(set) var genres: [CatalogGenre]
     /// When each favourite song was starred (seconds since 1970), as the log tells it
     /// (`AnnotationFlow.starredDates`): a song's star is a field without a date of its own, so
     /// the front that builds the catalog fills this in; a favourite missing from it has no known
@@ -44,8 +44,8 @@ public struct Catalog: Sendable {
     let artistByHash: [UInt64: Int]
     let artistPositions: [String: Int]
     /// Folded genre → positions in `songs` / `albums`, ascending.
-    let genreSongs: [String: [Int]]
-    let genreAlbums: [String: [Int]]
+    var genreSongs: [String: [Int]]
+    var genreAlbums: [String: [Int]]
     var orders: AlbumOrders
     var searchIndex: CatalogSearchIndex.Cache
 
