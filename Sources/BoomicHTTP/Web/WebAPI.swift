@@ -5,5 +5,7 @@ public enum WebAPI {
     public static let all: [WebRoute] = [
         SessionAPI.routes,
         LibraryAPI.routes,
+        HistoryAPI.routes,
+        TaglistsAPI.routes,
     ].flatMap { $0 }
 }

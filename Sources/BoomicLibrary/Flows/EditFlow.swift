@@ -29,10 +29,12 @@ public struct EditFlow: Sendable {
     }
 
     /// Commits the change as generated on the latest basis; nil when that changes nothing.
-    public func commit(message: String?) throws -> (seq: Int, transaction: Transaction)? {
-        try lib.commit(kind: kind, message: message) { basis in
+    /// - Parameter caller: who asked through a network front (the web page): kept in the
+    ///   provenance and said at the end of the label.
+    public func commit(message: String?, caller: Caller? = nil) throws -> (seq: Int, transaction: Transaction)? {
+        try lib.commit(kind: kind, message: message, caller: caller) { basis in
             let a = try generate(basis)
-            return a.isEmpty ? nil : (a, label(a))
+            return a.isEmpty ? nil : (a, label(a) + (caller?.byLine ?? ""))
         }
     }
 

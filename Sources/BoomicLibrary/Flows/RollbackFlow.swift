@@ -51,19 +51,21 @@ public struct RollbackFlow: Sendable {
 
     /// Commits the change, computed again on the latest basis; nil when that changes nothing.
     /// Throws when, for undo and redo, another process changed what the steps are.
-    public func commit(message: String?) throws -> (seq: Int, transaction: Transaction)? {
+    /// - Parameter caller: who asked through a network front (the web page): kept in the
+    ///   provenance and said at the end of the label.
+    public func commit(message: String?, caller: Caller? = nil) throws -> (seq: Int, transaction: Transaction)? {
         let shown = undoes ?? redoes.map { [$0] } ?? []
         // A rollback is a diff: above a few thousand assertions, reading the body back (a JSON
         // decode of every update) is a sixth of the command; the round-trip law covers diffs.
         return try lib.commit(kind: kind, message: message, undoes: undoes, redoes: redoes,
-                              verifying: preview.count <= 2_000 ? nil : false) { basis in
+                              verifying: preview.count <= 2_000 ? nil : false, caller: caller) { basis in
             if let replan {
                 guard let now = try replan(lib), now.steps == shown, now.targetSeq == targetSeq else {
                     throw LibraryError("the library changed while this \(kind) was waiting (another boomic committed); nothing was changed, run it again")
                 }
             }
             let a = Self.change(from: basis, to: target, plays: plays)
-            return a.isEmpty && !isStackStep ? nil : (a, "\(label) (\(Self.count(a)))")
+            return a.isEmpty && !isStackStep ? nil : (a, "\(label) (\(Self.count(a)))" + (caller?.byLine ?? ""))
         }
     }
 
