@@ -12,6 +12,8 @@ export default async function render(view, params) {
   const list = h('ol', { class: 'timeline', id: 'timeline' });
   const more = h('p', { class: 'quiet', id: 'more' }, 'Loading…');
   const top = h('div', { id: 'top' });
+  // What the last way back did: above the list, which reloads after it.
+  const said = h('p', { id: 'said', role: 'status' });
   const plays = h('input', { type: 'checkbox', id: 'plays', checked: params.plays === '1' });
   let next = null;
   let loading = false;
@@ -99,6 +101,7 @@ export default async function render(view, params) {
   // The preview of a way back in `place`, with Confirm and Cancel; Confirm commits what the
   // preview showed (its head goes along: a library that moved meanwhile is refused).
   async function ask(place, path) {
+    show(said);
     show(place, h('p', { class: 'quiet' }, 'Working out the change…'));
     let preview;
     try {
@@ -124,7 +127,8 @@ export default async function render(view, params) {
       show(status, 'Committing…');
       try {
         const done = await post(path, { head: preview.head });
-        show(place, h('p', { class: 'done', role: 'status' }, `Done: ${done.label} (transaction ${done.committed}). Undo takes it back.`));
+        show(place);
+        show(said, h('span', { class: 'done' }, `Done: ${done.label} (transaction ${done.committed}). Undo takes it back.`));
         refresh();
       } catch (error) {
         show(status, failure(error));
@@ -144,7 +148,7 @@ export default async function render(view, params) {
   show(view, h('h1', {}, 'History'),
     h('div', { class: 'toolbar' }, undo, h('label', {}, plays, ' Show plays'),
       h('button', { type: 'button', class: 'link', id: 'reload', onclick: refresh }, 'Reload')),
-    top, list, more);
+    said, top, list, more);
 
   const observer = new IntersectionObserver((entries) => {
     if (entries.some((e) => e.isIntersecting) && next) load(false);
