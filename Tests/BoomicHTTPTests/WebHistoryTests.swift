@@ -139,6 +139,23 @@ struct WebHistoryTests {
         await front.stop()
     }
 
+    /// Every way back and every taglist change is refused without the session's CSRF token,
+    /// before anything is read or changed.
+    @Test func everyChangeNeedsTheCSRFToken() async throws {
+        let front = try await FrontFixture()
+        try Self.retitle(front, 0, "Zero")
+        let web = try await WebClient(front)
+        let created = try #require(try await web.call("POST", "taglists", json: #"{"name":"t","clauses":[]}"#).body as? [String: Any])
+        let id = try #require(created["id"] as? String)
+        for (method, path) in [("POST", "history/2/revert"), ("POST", "history/1/rollback"), ("POST", "undo"),
+                               ("POST", "taglists"), ("PUT", "taglists/\(id)"), ("DELETE", "taglists/\(id)")] {
+            let refused = try await web.call(method, path, json: #"{"name":"u","clauses":["+#x"]}"#, token: false)
+            #expect(refused.status == 403, "\(method) \(path): \(refused)")
+        }
+        #expect(front.session.head == 3 && Self.titles(front) == ["Song 1", "Zero"])
+        await front.stop()
+    }
+
     @Test func nothingToUndoIsOneLine() async throws {
         let front = try await FrontFixture()
         let web = try await WebClient(front)

@@ -147,9 +147,11 @@ enum HistoryAPI {
         let what = steps.map(String.init).joined(separator: ", ")
         // A step that changed play fields is taken back whole or not at all (`boomic undo`
         // asks for --plays): the page never takes back play counts.
-        for step in steps where EditGeneration.keepingPlays(try lib.entry(seq: step).transaction.assertions)
-            != (try lib.entry(seq: step).transaction.assertions) {
-            throw WebError(.conflict, "Undo \(step) would leave the play counts it changed: run 'boomic undo --plays'.")
+        for step in steps {
+            let assertions = try lib.entry(seq: step).transaction.assertions
+            if EditGeneration.keepingPlays(assertions) != assertions {
+                throw WebError(.conflict, "Undo \(step) would leave the play counts it changed: run 'boomic undo --plays'.")
+            }
         }
         let flow = try RollbackFlow(lib: lib, targetSeq: plan.targetSeq, kind: .undo, label: "undo \(what)",
                                     undoes: plan.steps.map(\.id),
