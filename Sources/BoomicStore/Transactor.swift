@@ -33,6 +33,8 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
     let flatten: (@Sendable ([T]) -> T)?
     let codec: CheckpointCodec<Basis>?
     let policy: CheckpointPolicy<T>
+    /// The index of keys → transactions each commit keeps (`touches(of:)`), when there is one.
+    let touchIndexing: TouchIndexing<T>?
     let verifiesWrites: Bool
     /// Set when the log could only be opened read-only (a full disk): why writing is impossible.
     let readOnlyBecause: StoreError?
@@ -61,12 +63,15 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
     ///   - verifiesWrites: read every body back before committing it and apply what was read, so
     ///     the log never holds a row this build cannot replay and the live basis is exactly what a
     ///     replay gives. Costs one JSON decode per commit.
+    ///   - touchIndexing: what each transaction touched, for `touches(of:)`; recorded by every
+    ///     commit once the index exists (a new log starts it with its first commit).
     public init(path: String, create: Bool = true, initial: Basis,
                 apply: @escaping @Sendable (T, Basis) -> Basis,
                 flatten: (@Sendable ([T]) -> T)? = nil,
                 codec: CheckpointCodec<Basis>? = nil,
                 policy: CheckpointPolicy<T> = CheckpointPolicy(),
-                verifiesWrites: Bool = true) throws {
+                verifiesWrites: Bool = true,
+                touchIndexing: TouchIndexing<T>? = nil) throws {
         self.path = path
         self.initial = initial
         self.apply = apply
@@ -74,6 +79,7 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
         self.codec = codec
         self.policy = policy
         self.verifiesWrites = verifiesWrites
+        self.touchIndexing = touchIndexing
 
         var readOnly: StoreError? = create ? nil : Self.writeDenied(path)
         if readOnly != nil { _ = try Self.readsImmutably(path) }
@@ -230,6 +236,7 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
                     let stored = verifies ? try Self.decode(body, seq: nil, w.decoder) : t
                     try w.log.append(LogRow(seq: seq, id: stored.id.uuidString.lowercased(), time: stored.timestamp,
                                             kind: stored.kindName, label: stored.label, body: body))
+                    try recordTouchesInCommit(w, seq: seq, stored)
                     committed = (seq, stored)
                 }
                 try connection.commit()
@@ -277,6 +284,7 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
                     let body = try encode(t, w.encoder)
                     try w.log.append(LogRow(seq: first + i, id: t.id.uuidString.lowercased(), time: t.timestamp,
                                             kind: t.kindName, label: t.label, body: body))
+                    try recordTouchesInCommit(w, seq: first + i, t)
                 }
                 try connection.commit()
             } catch {

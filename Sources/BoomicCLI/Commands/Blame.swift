@@ -55,8 +55,11 @@ struct BlameCommand: ParsableCommand, TakesTerms {
         var meta: [Int: LogEntryMeta] = [:]
         func info(_ seq: Int) throws -> LogEntryMeta {
             if let m = meta[seq] { return m }
-            let t = try lib.entry(seq: seq).transaction
-            let m = LogEntryMeta(time: t.timestamp, kind: t.kind.rawValue, label: t.label)
+            // The log row's columns: an import's body is tens of megabytes, never needed here.
+            guard let t = try lib.transactor.summaries(from: seq, through: seq).first else {
+                throw StoreError.noSuchSeq(seq, head: lib.head)
+            }
+            let m = LogEntryMeta(time: t.time, kind: t.kind, label: t.label)
             meta[seq] = m
             return m
         }

@@ -37,6 +37,65 @@ public enum Blame {
         }
     }
 
+    /// A song's history as the song → transactions index gives it: newest first, each entry what
+    /// the transaction at `seq` did to the song (`SongTouch`, its assertions in order).
+    public typealias Touches = [(seq: Int, touches: [SongTouch])]
+
+    /// The same walk over each song's own history (the index), instead of the whole log: the
+    /// answer is the seq that set each field. Equal to the walk over the log for every history.
+    public static func origins(of songs: Set<SongID>, fields: [SongField],
+                               history: [SongID: Touches]) -> [SongID: [SongField: Int]] {
+        let keys = fields.isEmpty ? SongField.allCases : fields
+        return origins(of: songs, keys: keys, history: history) { _, _, _, fields, asked in
+            asked.filter(fields.contains)
+        }
+    }
+
+    /// The user fields, by name, over each song's own history. `set(seq, song, n, names)` says
+    /// which of `names` the song's `n`th assertion in the transaction at `seq` (an update of
+    /// `user_fields`) set: only those transactions' values decide (`userFieldsSet`), so only they
+    /// are decoded.
+    public static func origins(of songs: Set<SongID>, userFields names: [String], history: [SongID: Touches],
+                               set: (Int, SongID, Int, Set<String>) throws -> [String]) rethrows -> [SongID: [String: Int]] {
+        try origins(of: songs, keys: names, history: history) { seq, id, n, fields, asked in
+            fields.contains(.userFields) ? try set(seq, id, n, asked) : []
+        }
+    }
+
+    /// The names among `asked` whose value an update of `user_fields` changed.
+    public static func userFieldsSet(by patch: SongPatch, among asked: Set<String>) -> [String] {
+        guard let c = patch[.userFields] else { return [] }
+        return asked.filter { userField($0, in: c.old) != userField($0, in: c.new) }
+    }
+
+    /// The walk over songs' own histories; `set(seq, song, n, fields, open)` says which open keys
+    /// the song's `n`th assertion in that transaction, an update of `fields`, set.
+    private static func origins<Key: Hashable>(of songs: Set<SongID>, keys wanted: [Key], history: [SongID: Touches],
+                                               set: (Int, SongID, Int, Set<SongField>, Set<Key>) throws -> [Key]) rethrows
+        -> [SongID: [Key: Int]] {
+        var result: [SongID: [Key: Int]] = [:]
+        for id in songs {
+            var open = Set(wanted)
+            walk: for (seq, touches) in history[id] ?? [] {
+                for (n, touch) in touches.enumerated() {
+                    switch touch {
+                    case .update(let fields):
+                        for k in try set(seq, id, n, fields, open) where open.remove(k) != nil {
+                            result[id, default: [:]][k] = seq
+                        }
+                    case .add:
+                        for k in open { result[id, default: [:]][k] = seq }
+                        open.removeAll()
+                    case .delete:
+                        open.removeAll()
+                    }
+                    if open.isEmpty { break walk }
+                }
+            }
+        }
+        return result
+    }
+
     /// One user field's value in a `user_fields` value (entries `name=value`).
     static func userField(_ name: String, in v: FieldValue) -> String? {
         guard case .strings(let entries) = v else { return nil }

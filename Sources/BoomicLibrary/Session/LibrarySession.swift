@@ -92,9 +92,16 @@ public final class LibrarySession: Sendable {
             apply: { t, b in b.applying(t) },
             flatten: { ts in Flatten.transactions(ts)! },
             codec: BasisCodec.codec,
-            policy: CheckpointPolicy(every: 100, maxWeight: 5_000, retained: 10, weight: { $0.replayWeight })
+            policy: CheckpointPolicy(every: 100, maxWeight: 5_000, retained: 10, weight: { $0.replayWeight }),
+            touchIndexing: songTouches
         )
         return LibrarySession(location: location, transactor: t, client: client)
+    }
+
+    /// The song → transactions index (`blame`): per song, what each transaction's assertions on
+    /// it did (`SongTouch`), keyed by the song id as `SongID.description` spells it.
+    static let songTouches = TouchIndexing<Transaction>(format: 1) { t in
+        t.songTouches.map { (key: $0.song.description, info: SongTouch.stored($0.touches)) }
     }
 
     /// Closes the log's connections (folding the `-wal` file back into `library.sqlite`); the
@@ -258,28 +265,44 @@ public final class LibrarySession: Sendable {
                                  excludingKind: includePlays ? nil : Transaction.Kind.play.rawValue)
     }
 
-    /// Which transaction set each field's current value (`blame`), reading the log backwards
-    /// in pages and stopping as soon as every field is explained: song fields (all of them when
-    /// neither `fields` nor `userFields` names any) and user fields by name, in one reading.
+    /// Which transaction set each field's current value (`blame`): song fields (all of them when
+    /// neither `fields` nor `userFields` names any) and user fields by name.
+    ///
+    /// Walks each song's own history in the song → transactions index (`Transactor.touches`), so
+    /// the cost follows the songs' histories, not the log: no body is decoded except the updates
+    /// of `user_fields` when user fields are asked (their values decide).
     public func blame(_ songs: Set<SongID>, fields: [SongField], userFields names: [String] = []) throws
         -> (fields: [SongID: [SongField: Blame.Origin]], userFields: [SongID: [String: Blame.Origin]]) {
         let asked = fields.isEmpty && names.isEmpty ? SongField.allCases : fields
-        var through = head
-        var byField: [SongID: [SongField: Blame.Origin]] = [:], byName: [SongID: [String: Blame.Origin]] = [:]
-        var open = songs
-        while through > 0, !open.isEmpty {
-            let page = try transactor.entries(from: max(1, through - 63), through: through, newestFirst: true)
-            let log = page.map { (seq: $0.seq, transaction: $0.transaction) }
-            if !asked.isEmpty {
-                for (id, o) in Blame.origins(of: open, fields: asked, newestFirst: log) { byField[id, default: [:]].merge(o) { a, _ in a } }
+        let index = try transactor.touches(of: songs.map(\.description))
+        var history: [SongID: Blame.Touches] = [:]
+        for id in songs {
+            history[id] = try (index[id.description] ?? []).map { t in
+                guard let touches = SongTouch.touches(stored: t.info) else {
+                    throw LibraryError("the index of what each transaction touched is damaged at transaction \(t.seq) "
+                        + "(\(t.info)); run 'boomic verify --repair'")
+                }
+                return (t.seq, touches)
             }
-            if !names.isEmpty {
-                for (id, o) in Blame.origins(of: open, userFields: names, newestFirst: log) { byName[id, default: [:]].merge(o) { a, _ in a } }
-            }
-            // Fields still open were not set in this page; a song added in it is fully explained.
-            open = open.filter { id in asked.contains { byField[id]?[$0] == nil } || names.contains { byName[id]?[$0] == nil } }
-            through -= 64
         }
-        return (byField, byName)
+        let fieldSeqs = asked.isEmpty ? [:] : Blame.origins(of: songs, fields: asked, history: history)
+        var decoded: [Int: Transaction] = [:]
+        let nameSeqs = names.isEmpty ? [:] : try Blame.origins(of: songs, userFields: names, history: history) { seq, id, n, open in
+            let t = try decoded[seq] ?? entry(seq: seq).transaction
+            decoded[seq] = t
+            let mine = t.assertions.filter { $0.songID == id }
+            guard n < mine.count, case .updateSong(_, let patch) = mine[n] else { return [] }
+            return Blame.userFieldsSet(by: patch, among: open)
+        }
+        var ids: [Int: UUID] = [:]
+        func origin(_ seq: Int) throws -> Blame.Origin {
+            if let id = ids[seq] { return Blame.Origin(seq: seq, transaction: id) }
+            guard let s = try transactor.summaries(from: seq, through: seq).first, let id = UUID(uuidString: s.id) else {
+                throw StoreError.noSuchSeq(seq, head: head)
+            }
+            ids[seq] = id
+            return Blame.Origin(seq: seq, transaction: id)
+        }
+        return (try fieldSeqs.mapValues { try $0.mapValues(origin) }, try nameSeqs.mapValues { try $0.mapValues(origin) })
     }
 }

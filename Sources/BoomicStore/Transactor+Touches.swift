@@ -1,0 +1,85 @@
+/// The index of keys → transactions (`TouchIndexing`): kept by every commit once it exists,
+/// caught up from the log when it is behind, and read without decoding any body.
+extension Transactor {
+    /// The index's entries for each of `keys`, newest first: every transaction up to the head
+    /// that touched it.
+    ///
+    /// Brings the stored index up to the head first (reading only the rows after the last one it
+    /// holds: nothing when every commit since recorded itself); a library that cannot be written
+    /// reads those rows in memory for this answer instead, every time.
+    public func touches(of keys: some Sequence<String>) throws -> [String: [Touch]] {
+        guard let touchIndexing else { throw StoreError.badEncoding("this log keeps no index of what each transaction touched") }
+        if readOnlyBecause == nil {
+            try writer.withLock { w in try catchUpTouches(w, touchIndexing) }
+        }
+        let wanted = Set(keys)
+        return try reader.withLock { r in
+            try r.log.connection.transaction(immediate: false) {
+                let head = try r.log.head()
+                let through = min(head, try r.log.touchesThrough(format: touchIndexing.format) ?? 0)
+                var out: [String: [Touch]] = [:]
+                // Rows the index does not hold yet, newest first, ahead of those it does.
+                try r.log.forEachRow(where: "seq > ? AND seq <= ?", [.int(through), .int(head)], newestFirst: true) { row in
+                    let t = try Self.decode(row.body, seq: row.seq, r.decoder)
+                    for (key, info) in touchIndexing.touches(t) where wanted.contains(key) {
+                        out[key, default: []].append(Touch(seq: row.seq, info: info))
+                    }
+                }
+                guard through > 0 else { return out }
+                for key in wanted { out[key, default: []].append(contentsOf: try r.log.touches(of: key, through: through)) }
+                return out.filter { !$0.value.isEmpty }
+            }
+        }
+    }
+
+    /// Through which seq the stored index is complete; nil when there is none of this format.
+    public func touchesIndexedThrough() throws -> Int? {
+        guard let touchIndexing else { return nil }
+        return try reader.withLock { r in try r.log.touchesThrough(format: touchIndexing.format) }
+    }
+
+    /// Reads the rows after the index's last one and records them, a page of rows per SQLite
+    /// transaction so other writers never wait long; creates (or, of another format, rebuilds)
+    /// the index first.
+    func catchUpTouches(_ w: WriteSide, _ indexing: TouchIndexing<T>) throws {
+        let connection = w.log.connection
+        var through = try connection.transaction(immediate: true) { () -> Int in
+            if let through = try w.log.touchesThrough(format: indexing.format) { return through }
+            try w.log.resetTouches(format: indexing.format)
+            return 0
+        }
+        while true {
+            let done = try connection.transaction(immediate: true) { () -> Bool in
+                // Another process may have moved it meanwhile.
+                guard let now = try w.log.touchesThrough(format: indexing.format) else { return true }
+                through = now
+                var last = through
+                try w.log.forEachRow(where: "seq > ?", [.int(through)], limit: Self.touchPage) { row in
+                    let t = try Self.decode(row.body, seq: row.seq, w.decoder)
+                    try w.log.recordTouches(seq: row.seq, indexing.touches(t))
+                    last = row.seq
+                }
+                through = last
+                return last == now
+            }
+            if done { return }
+        }
+    }
+
+    /// Rows indexed per SQLite transaction while catching up.
+    static var touchPage: Int { 256 }
+
+    /// Records a transaction being committed in the index, inside the commit's own SQLite
+    /// transaction, when the index exists and holds everything before it; otherwise leaves it
+    /// to the next catch-up. An empty log starts its index with its first commit.
+    func recordTouchesInCommit(_ w: WriteSide, seq: Int, _ t: T) throws {
+        guard let touchIndexing, readOnlyBecause == nil else { return }
+        var through = try w.log.touchesThrough(format: touchIndexing.format)
+        if through == nil, seq == 1, !(try w.log.hasTouchTables()) {
+            try w.log.resetTouches(format: touchIndexing.format)
+            through = 0
+        }
+        guard through == seq - 1 else { return }
+        try w.log.recordTouches(seq: seq, touchIndexing.touches(t))
+    }
+}
