@@ -1,0 +1,34 @@
+/// The fixed parts of a snapshot image's layout (storage.md, "The image"), shared by the writer
+/// and the reader.
+///
+/// ```
+/// header, 72 bytes: magic "BOOMIMG\0"; container version (u32); block count (u32); codec format
+///                   (u64); seq (u64); total length (u64); directory offset (u64); directory length
+///                   (u64); xxh64 of the directory's extent (u64); xxh64 of the 64 bytes before it
+/// blocks, each starting 8-aligned, zero-padded to the next multiple of 8
+/// directory: per block its kind (u32), name length (u32), offset (u64), length (u64), xxh64 of
+///            its padded extent (u64), then the name's UTF-8, zero-padded to a multiple of 8
+/// ```
+/// Every byte lies under one checksum (the header's, the directory's or a block's), so any
+/// flipped byte is found: at open for the header and directory, at a block's first touch for
+/// the rest. All numbers are little-endian.
+enum ImageLayout {
+    static let magic: [UInt8] = Array("BOOMIMG\0".utf8)
+    static let version: UInt32 = 1
+    static let headerSize = 72
+    static let entryFixedSize = 32
+
+    static func padded(_ n: Int) -> Int { (n + 7) & ~7 }
+}
+
+/// What a block holds, so a reader knows how to check and read it.
+public enum ImageBlockKind: UInt32, Sendable, CaseIterable {
+    /// Bytes only the codec understands (the lists' JSON).
+    case raw = 0
+    /// Distinct strings in byte order: a value's code is its rank (`ImageStrings`).
+    case strings = 1
+    /// One fixed-width value per row (`ImageColumn`).
+    case column = 2
+    /// Sorted keys, each with a sorted run of row numbers (`ImagePostings`).
+    case postings = 3
+}
