@@ -69,4 +69,25 @@ import Testing
         let backup = try Self.asNobody(box, ["backup", mine + "/library.sqlite"])
         #expect(backup.succeeded && backup.stderr.isEmpty, "\(backup)")
     }
+
+    /// `blame` on a library whose song index is missing (made by a build without it) and that
+    /// this user may not write: the rows the index lacks are read in memory, the answer is the
+    /// one the owner gets, and nothing is written.
+    @Test(.enabled(if: canDropPrivileges, "running as another user needs root and setpriv"))
+    func blameOfALibraryYouMayNotWriteReadsTheLogInstead() throws {
+        let box = try Sandbox()
+        try box.importSamples()
+        let modified = try box.boomic("modify", "-y", "album:Blue Sketches", "genre=Modal Jazz")
+        try #require(modified.succeeded, "\(modified)")
+        let owners = try box.boomic("blame", "--json", "album:Blue Sketches")
+        try #require(owners.succeeded && owners.stdout.contains("Modal Jazz"), "\(owners)")
+        let drop = try ChildProcess.run("/usr/bin/sqlite3", [box.library + "/library.sqlite", "DROP TABLE touches; DROP TABLE derived"])
+        try #require(drop.succeeded, "\(drop)")
+        try Self.openToAll(box)
+        let theirs = try Self.asNobody(box, ["blame", "--json", "album:Blue Sketches"])
+        #expect(theirs.succeeded && theirs.stderr.isEmpty, "\(theirs)")
+        #expect(theirs.stdout == owners.stdout)
+        let tables = try ChildProcess.run("/usr/bin/sqlite3", [box.library + "/library.sqlite", "SELECT count(*) FROM sqlite_master WHERE name = 'touches'"])
+        #expect(tables.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "a read-only blame wrote its index")
+    }
 }
