@@ -57,10 +57,10 @@ struct History: ParsableCommand, TakesTerms {
         var rows = try lib.summaries(newestFirst: true, limit: nil, includePlays: all || kind.contains("play"))
             .filter { $0.seq > after && (kind.isEmpty || kind.contains($0.kind)) }
         if let parsed {
-            let ids = Set(try lib.basis.songs(matching: parsed).map(\.id.description))
-            rows = try rows.filter { row in
-                try lib.transactor.body(seq: row.seq, as: TouchedSongs.self).songs.contains(where: ids.contains)
-            }
+            // The song → transactions index: no body is read (an import's is tens of megabytes).
+            let ids = try lib.basis.songs(matching: parsed).map(\.id.description)
+            let touched = Set(try lib.transactor.touches(of: ids).values.joined().map(\.seq))
+            rows = rows.filter { touched.contains($0.seq) }
         }
         if let n { rows = Array(rows.prefix(n)) }
         if output.json {
