@@ -4,13 +4,24 @@ extension Transactor {
     /// The index's entries for each of `keys`, newest first: every transaction up to the head
     /// that touched it.
     ///
-    /// Brings the stored index up to the head first (reading only the rows after the last one it
-    /// holds: nothing when every commit since recorded itself); a library that cannot be written
-    /// reads those rows in memory for this answer instead, every time.
+    /// When the stored index lacks rows (an older build committed them), records them first,
+    /// unless another process holds the write lock: a question never waits for a writer. Rows
+    /// still missing (that, or a library that cannot be written) are read in memory for this
+    /// answer instead.
     public func touches(of keys: some Sequence<String>) throws -> [String: [Touch]] {
         guard let touchIndexing else { throw StoreError.badEncoding("this log keeps no index of what each transaction touched") }
-        if readOnlyBecause == nil {
-            try writer.withLock { w in try catchUpTouches(w, touchIndexing) }
+        let behind = try reader.withLock { r in
+            try r.log.connection.transaction(immediate: false) {
+                try r.log.touchesThrough(format: touchIndexing.format) != r.log.head()
+            }
+        }
+        if behind, readOnlyBecause == nil {
+            // Best effort, as a checkpoint: what it does not record is read below.
+            try? writer.withLock { w in
+                w.log.connection.setBusyTimeout(milliseconds: 0)
+                defer { w.log.connection.setBusyTimeout(milliseconds: SQLiteConnection.defaultBusyTimeout) }
+                try catchUpTouches(w, touchIndexing)
+            }
         }
         let wanted = Set(keys)
         return try reader.withLock { r in

@@ -88,6 +88,27 @@ import Testing
         }
     }
 
+    /// Another process holding the write lock: the question reads the missing rows in memory
+    /// instead of waiting for it (the busy timeout is 30 s), and records nothing.
+    @Test func aQuestionNeverWaitsForAWriter() throws {
+        try withTemporaryDirectory { dir in
+            let path = dir + "/t.sqlite"
+            let ops = Self.ops(50, seed: 6)
+            let old = try Self.open(path, nil)
+            for op in ops { try old.commit(op) }
+            let new = try Self.open(path)
+            let other = try SQLiteConnection(path: path)
+            try other.begin(immediate: true)
+            let started = ContinuousClock.now
+            #expect(try new.touches(of: Self.keys) == Self.expected(ops))
+            #expect(ContinuousClock.now - started < .seconds(10), "it waited for the write lock")
+            #expect(try new.touchesIndexedThrough() == nil, "nothing recorded while another held the lock")
+            other.rollback()
+            #expect(try new.touches(of: Self.keys) == Self.expected(ops))
+            #expect(try new.touchesIndexedThrough() == 50)
+        }
+    }
+
     @Test func anIndexOfAnotherFormatIsRebuilt() throws {
         try withTemporaryDirectory { dir in
             let path = dir + "/t.sqlite"
