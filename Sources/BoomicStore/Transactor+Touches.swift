@@ -15,6 +15,7 @@ extension Transactor {
                 try r.log.touchesThrough(format: touchIndexing.format) != r.log.head()
             }
         }
+        // An index past the head describes transactions deleted by hand: none of it is used.
         if behind, readOnlyBecause == nil {
             // Best effort, as a checkpoint: what it does not record is read below.
             try? writer.withLock { w in
@@ -27,7 +28,8 @@ extension Transactor {
         return try reader.withLock { r in
             try r.log.connection.transaction(immediate: false) {
                 let head = try r.log.head()
-                let through = min(head, try r.log.touchesThrough(format: touchIndexing.format) ?? 0)
+                let stored = try r.log.touchesThrough(format: touchIndexing.format) ?? 0
+                let through = stored > head ? 0 : stored
                 var out: [String: [Touch]] = [:]
                 // Rows the index does not hold yet, newest first, ahead of those it does.
                 try r.log.forEachRow(where: "seq > ? AND seq <= ?", [.int(through), .int(head)], newestFirst: true) { row in
@@ -55,7 +57,7 @@ extension Transactor {
     func catchUpTouches(_ w: WriteSide, _ indexing: TouchIndexing<T>) throws {
         let connection = w.log.connection
         var through = try connection.transaction(immediate: true) { () -> Int in
-            if let through = try w.log.touchesThrough(format: indexing.format) { return through }
+            if let through = try w.log.touchesThrough(format: indexing.format), through <= (try w.log.head()) { return through }
             try w.log.resetTouches(format: indexing.format)
             return 0
         }
@@ -87,6 +89,11 @@ extension Transactor {
         guard let touchIndexing, readOnlyBecause == nil else { return }
         var through = try w.log.touchesThrough(format: touchIndexing.format)
         if through == nil, seq == 1, !(try w.log.hasTouchTables()) {
+            try w.log.resetTouches(format: touchIndexing.format)
+            through = 0
+        }
+        if let stored = through, stored >= seq {
+            // Past the log: transactions deleted by hand. Start again; the next question catches up.
             try w.log.resetTouches(format: touchIndexing.format)
             through = 0
         }

@@ -109,6 +109,25 @@ import Testing
         }
     }
 
+    /// The last transactions deleted by hand (`storage.md`: a log that is whole, only shorter):
+    /// the index's rows for them describe nothing and are never used; the next commits reuse
+    /// their seqs and the index answers for them.
+    @Test func anIndexPastTheLogIsNotUsed() throws {
+        try withTemporaryDirectory { dir in
+            let path = dir + "/t.sqlite"
+            let ops = Self.ops(50, seed: 7)
+            let first = try Self.open(path)
+            for op in ops { try first.commit(op) }
+            try tamper(path, "DELETE FROM log WHERE seq > 30; DELETE FROM checkpoints WHERE seq > 30")
+            let reader = try Self.open(path)
+            #expect(try reader.touches(of: Self.keys) == Self.expected(Array(ops[..<30])))
+            let later = Self.ops(12, seed: 8)
+            for op in later { try reader.commit(op) }
+            #expect(try reader.touches(of: Self.keys) == Self.expected(Array(ops[..<30]) + later))
+            #expect(try reader.touchesIndexedThrough() == 42)
+        }
+    }
+
     @Test func anIndexOfAnotherFormatIsRebuilt() throws {
         try withTemporaryDirectory { dir in
             let path = dir + "/t.sqlite"
