@@ -27,6 +27,8 @@ let package = Package(
         // System libraries (pkg-config names checked in shared/PLATFORM.md).
         .systemLibrary(name: "CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CXattr"),
+        // epoll and eventfd for the MPD front's own event loops (Swift's Glibc does not show them).
+        .systemLibrary(name: "CEpoll"),
         .systemLibrary(name: "CFLAC", pkgConfig: "flac", providers: [.apt(["libflac-dev"])]),
         .systemLibrary(name: "CMPG123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
         .systemLibrary(name: "CVorbisFile", pkgConfig: "vorbisfile", providers: [.apt(["libvorbis-dev"])]),
@@ -109,13 +111,14 @@ let package = Package(
             ],
             plugins: ["BuildInfo"]
         ),
-        // `boomic serve`'s MPD front: the MPD protocol on SwiftNIO over the station.
+        // `boomic serve`'s MPD front: the MPD protocol over the station, on event loops of its own
+        // (epoll) that own the sockets; NIOCore for its byte buffers.
         .target(
             name: "BoomicMPD",
             dependencies: [
                 "BoomicCore", "BoomicLibrary", "BoomicPlayback", "BoomicStation", "BoomicAudio", "BoomicMedia", "BoomicSystem",
+                "CEpoll",
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         // `boomic serve --http`'s front: OpenSubsonic (and the web page) on Hummingbird over the

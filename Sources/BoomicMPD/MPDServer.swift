@@ -1,12 +1,12 @@
 import Foundation
 import NIOCore
-import NIOPosix
 import Synchronization
 
 /// `boomic serve`'s listener: accepts MPD clients on a TCP address or a local socket and gives
-/// each its own conversation. One event loop per core: commands read immutable snapshots and
-/// hand work to the player (shared state is behind locks), so clients on different loops never
-/// wait for each other, and none holds its loop for long.
+/// each its own conversation. One event loop per core (`SocketLoop`, epoll over the sockets it
+/// owns): commands read immutable snapshots and hand work to the player (shared state is behind
+/// locks), so clients on different loops never wait for each other, and none holds its loop for
+/// long.
 public final class MPDServer: Sendable {
     /// Where clients connect.
     public enum Address: Equatable, Sendable, CustomStringConvertible {
@@ -49,8 +49,8 @@ public final class MPDServer: Sendable {
     public static let maxConnections = ConnectionSlots.Limits.standard.total
 
     private let context: ServerContext
-    /// The connections' loops.
-    private let group: MultiThreadedEventLoopGroup
+    /// The connections' loops, while the server runs.
+    private let loops = Mutex<[SocketLoop]>([])
     private let listener = Mutex<Listener?>(nil)
     private let numbers = ClientNumbers()
     /// The connections held, by whom: a connection past a cap is refused at its set-up.
@@ -68,39 +68,44 @@ public final class MPDServer: Sendable {
         self.context = context
         slots = HeldSlots(ConnectionSlots(limits: limits))
         self.judge = judge
-        group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
     }
 
     /// Starts listening; returns once clients can connect.
     public func start(at address: Address) throws(MPDServerError) {
-        let listener = try Listener(address, backlog: 256)
-        let (context, group, numbers, slots, judge) = (context, group, numbers, slots, judge)
+        var loops: [SocketLoop] = []
+        let listener: Listener
+        do throws(MPDServerError) {
+            for i in 0..<max(1, ProcessInfo.processInfo.activeProcessorCount) {
+                loops.append(try SocketLoop(name: "boomic-mpd-\(i)"))
+            }
+            listener = try Listener(address, backlog: 256)
+        } catch {
+            for loop in loops { loop.start() }
+            for loop in loops { loop.stop() }
+            throw error
+        }
+        for loop in loops { loop.start() }
+        self.loops.withLock { $0 = loops }
+        let (context, numbers, slots, judge, started) = (context, numbers, slots, judge, loops)
         let local: Bool
         if case .unix = address { local = true } else { local = false }
+        let turns = ClientNumbers()
         listener.run { socket in
-            ClientBootstrap(group: group)
-                .channelOption(ChannelOptions.socketOption(.so_keepalive), value: 1)
-                // A client that shuts down its side still gets the answers to what it sent
-                // (`MPDConnectionHandler`'s `inputEnded`).
-                .channelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
-                .channelOption(ChannelOptions.writeBufferWaterMark, value: .init(low: 64 * 1024, high: 256 * 1024))
-                .channelInitializer { channel in
-                    let peer = local ? .local : judge(channel.remoteAddress)
-                    guard slots.held.withLock({ $0.admit(peer) }) else {
-                        // Failed, not closed here: NIO closes a channel whose set-up failed, and
-                        // registers one whose set-up succeeded (a closed one stopped its check).
-                        return channel.eventLoop.makeFailedFuture(ChannelError.ioOnClosedChannel)
-                    }
-                    channel.closeFuture.whenComplete { _ in slots.held.withLock { $0.release(peer) } }
-                    let client = ClientState(id: numbers.next(), address: channel.remoteAddress?.description ?? "local",
-                                             isLocal: local, idle: context.hub.makeSlot(), needsPassword: context.password != nil)
-                    return channel.eventLoop.makeCompletedFuture {
-                        let handler = MPDConnectionHandler(server: context, client: client)
-                        try channel.pipeline.syncOperations.addHandler(handler)
-                    }
-                }
-                .withConnectedSocket(socket)
-                .whenFailure { _ in }  // closed by NIO: the client sees its connection end
+            let remote = local ? nil : Self.remoteAddress(of: socket)
+            let peer = local ? .local : judge(remote)
+            guard slots.held.withLock({ $0.admit(peer) }) else {
+                close(socket)  // the client sees its connection end
+                return
+            }
+            var one: CInt = 1
+            setsockopt(socket, SOL_SOCKET, SO_KEEPALIVE, &one, socklen_t(MemoryLayout<CInt>.size))
+            let address = remote?.description ?? "local"
+            // The loops take connections in turn.
+            started[turns.next() % started.count].adopt(socket, closed: { slots.held.withLock { $0.release(peer) } }) { io in
+                let client = ClientState(id: numbers.next(), address: address, isLocal: local, idle: context.hub.makeSlot(),
+                                         needsPassword: context.password != nil)
+                return MPDConnection(server: context, client: client, io: io)
+            }
         }
         self.listener.withLock { $0 = listener }
         // Looks for hung outputs once a second while a room plays (`Station.dropHungOutputs`),
@@ -120,7 +125,25 @@ public final class MPDServer: Sendable {
         listener.withLock { $0 }?.stop()
         context.rooms.stopWatchingOutputs()
         context.finishBlockingWork()
-        try? group.syncShutdownGracefully()
+        for loop in loops.withLock({ loops in defer { loops = [] }; return loops }) { loop.stop() }
+    }
+
+    /// The address at the other end of a TCP connection (nil when the kernel does not say).
+    private static func remoteAddress(of socket: CInt) -> SocketAddress? {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let got = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(socket, $0, &length) }
+        }
+        guard got == 0 else { return nil }
+        switch CInt(storage.ss_family) {
+        case AF_INET:
+            return withUnsafeBytes(of: storage) { SocketAddress($0.load(as: sockaddr_in.self)) }
+        case AF_INET6:
+            return withUnsafeBytes(of: storage) { SocketAddress($0.load(as: sockaddr_in6.self)) }
+        default:
+            return nil
+        }
     }
 }
 

@@ -70,7 +70,7 @@ import Testing
             work.runAll(channel)
             after = try Self.read(channel)
         }, songs: Self.songs)
-        #expect(before == MPDConnectionHandler.greeting + "OK\nOK\n", "nothing after the move before its work is done")
+        #expect(before == MPDSession.greeting + "OK\nOK\n", "nothing after the move before its work is done")
         let lines = after.split(separator: "\n").map(String.init)
         #expect(Array(lines.prefix(2)) == ["OK", "OK"], "the move's OK, then ping's: \(after)")
         #expect(lines.contains("partition: Kitchen") && lines.suffix(2) == ["OK", "OK"], "status, then the ping read meanwhile: \(after)")
@@ -92,7 +92,7 @@ import Testing
             after = try Self.read(channel)
             openAfter = channel.isActive
         }, songs: Self.songs)
-        #expect(before == MPDConnectionHandler.greeting + "OK\nOK\n" && openMeanwhile, "\(before)")
+        #expect(before == MPDSession.greeting + "OK\nOK\n" && openMeanwhile, "\(before)")
         #expect(after == "OK\nOK\n" && !openAfter, "the move's OK and ping's, then the close: \(after)")
     }
 
@@ -123,7 +123,7 @@ import Testing
             channel.pipeline.fireChannelReadComplete()
             let second = EmbeddedChannel()
             let client = ClientState(id: 2, address: "test", isLocal: false, idle: server.hub.makeSlot(), needsPassword: false)
-            try second.pipeline.syncOperations.addHandler(MPDConnectionHandler(server: server, client: client))
+            try second.pipeline.syncOperations.addHandler(ChannelConnection(server: server, client: client))
             try second.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 6600)).wait()
             try second.writeInbound(ByteBuffer(string: "newpartition K\n"))
             #expect(work.count == 2, "the new room waits behind the deletion")
@@ -135,8 +135,8 @@ import Testing
             rooms = try Self.read(second)
             _ = try? second.finish()
         }, songs: Self.songs)
-        #expect(answers == MPDConnectionHandler.greeting + "OK\nOK\n", "\(answers)")
-        #expect(other == MPDConnectionHandler.greeting + "OK\n", "\(other)")
+        #expect(answers == MPDSession.greeting + "OK\nOK\n", "\(answers)")
+        #expect(other == MPDSession.greeting + "OK\n", "\(other)")
         #expect(rooms == "partition: default\npartition: K\nOK\n", "\(rooms)")
     }
 
@@ -156,18 +156,18 @@ import Testing
             work.runAll(channel)
             after = try Self.read(channel)
         }, songs: Self.songs)
-        #expect(before == MPDConnectionHandler.greeting + "OK\nOK\n" + each)
+        #expect(before == MPDSession.greeting + "OK\nOK\n" + each)
         #expect(after == each + each + "OK\nOK\n")
     }
 
     @Test func aFailureEndsTheListWithItsIndex() throws {
         let text = try Self.answers("command_list_ok_begin\nping\nmoveoutput nosuch\nping\ncommand_list_end\nping\n")
-        #expect(text == MPDConnectionHandler.greeting + "list_OK\nACK [50@1] {moveoutput} No such output\nOK\n")
+        #expect(text == MPDSession.greeting + "list_OK\nACK [50@1] {moveoutput} No such output\nOK\n")
     }
 
     @Test func aDeletedRoomIsGoneWhenItIsAnswered() throws {
         let text = try Self.answers("newpartition Attic\ndelpartition Attic\nlistpartitions\ndelpartition default\n")
-        #expect(text == MPDConnectionHandler.greeting + "OK\nOK\npartition: default\nOK\nACK [5@0] {delpartition} cannot delete the default partition\n")
+        #expect(text == MPDSession.greeting + "OK\nOK\npartition: default\nOK\nACK [5@0] {delpartition} cannot delete the default partition\n")
     }
 
     @Test func aClientGoneMeanwhileIsAnsweredNothing() throws {

@@ -60,7 +60,7 @@ import Testing
         guard bound == 0, connected == 0 else { throw POSIXError(.ECONNREFUSED) }
         var buffer = [UInt8](repeating: 0, count: 64)
         let n = recv(fd, &buffer, buffer.count, 0)
-        return (fd, n > 0 && String(decoding: buffer[..<n], as: UTF8.self) == MPDConnectionHandler.greeting)
+        return (fd, n > 0 && String(decoding: buffer[..<n], as: UTF8.self) == MPDSession.greeting)
     }
 
     @Test func oneRemoteAddressCannotLockOthersOut() throws {

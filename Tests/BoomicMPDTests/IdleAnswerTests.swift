@@ -65,7 +65,7 @@ import Testing
     @Test func noidleOutsideAnIdleDoesNothing() throws {
         let text = try ServerConversation.run("command_list_ok_begin\nping\nnoidle\nping\ncommand_list_end\nnoidle\nping\n",
                                               songs: Self.songs)
-        #expect(text == MPDConnectionHandler.greeting + "list_OK\nlist_OK\nOK\nOK\n")
+        #expect(text == MPDSession.greeting + "list_OK\nlist_OK\nOK\nOK\n")
     }
 
     /// A move to another room (`partition`) tells the next `idle` what is the room's own, and

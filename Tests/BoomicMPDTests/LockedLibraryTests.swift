@@ -57,12 +57,12 @@ import Testing
             let head = server.library.snapshot.basis, seq = server.library.session.head
             let path = String(songs[0].path.dropFirst(library.count + 1))
             try channel.writeInbound(ByteBuffer(string: request.replacingOccurrences(of: "PATH", with: path) + "\n"))
-            #expect(try BlockingCommandTests.read(channel) == MPDConnectionHandler.greeting, "no answer yet")
+            #expect(try BlockingCommandTests.read(channel) == MPDSession.greeting, "no answer yet")
 
             // Another client on the same loop is answered while the lock is held.
             let other = EmbeddedChannel()
             let client = ClientState(id: 2, address: "test", isLocal: false, idle: server.hub.makeSlot(), needsPassword: false)
-            try other.pipeline.syncOperations.addHandler(MPDConnectionHandler(server: server, client: client))
+            try other.pipeline.syncOperations.addHandler(ChannelConnection(server: server, client: client))
             try other.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 6600)).wait()
             try other.writeInbound(ByteBuffer(string: "status\n"))
             let status = try BlockingCommandTests.read(other)
@@ -124,8 +124,8 @@ import Testing
                 close(writer)
                 close(poller)
             }
-            #expect(Self.answers(writer, 1) == MPDConnectionHandler.greeting)
-            #expect(Self.answers(poller, 1) == MPDConnectionHandler.greeting)
+            #expect(Self.answers(writer, 1) == MPDSession.greeting)
+            #expect(Self.answers(poller, 1) == MPDSession.greeting)
 
             let holder = try LockHolder(database: dir + "/library.sqlite")
             defer { if holder.isHolding { holder.release() } }
@@ -152,7 +152,7 @@ import Testing
             let holder = try LockHolder(database: dir + "/library.sqlite")
             defer { if holder.isHolding { holder.release() } }
             let client = try #require(ListenerTests.connect(.tcp(host: "127.0.0.1", port: port)))
-            #expect(Self.answers(client, 1) == MPDConnectionHandler.greeting)
+            #expect(Self.answers(client, 1) == MPDSession.greeting)
             Self.send(client, "sticker set song \"\(songs[0].path.dropFirst(dir.count + 1))\" rating 8\n")
             close(client)
             holder.release()

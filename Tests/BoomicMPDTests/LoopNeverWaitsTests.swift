@@ -45,7 +45,7 @@ import Testing
             func connect(_ id: Int) throws -> EmbeddedChannel {
                 let channel = EmbeddedChannel()
                 let client = ClientState(id: id, address: "test", isLocal: false, idle: hub.makeSlot(), needsPassword: false)
-                try channel.pipeline.syncOperations.addHandler(MPDConnectionHandler(server: server, client: client))
+                try channel.pipeline.syncOperations.addHandler(ChannelConnection(server: server, client: client))
                 try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 6600)).wait()
                 _ = try Self.read(channel)
                 channels.append(channel)

@@ -138,7 +138,9 @@ def main():
         out = subprocess.run(["callgrind_annotate", "--inclusive=yes", path + ".1"], capture_output=True, text=True).stdout
         line = next((l for l in out.splitlines() if re.search(pattern, l)), "0")
         return int(line.split()[0].replace(",", "")) // 22000
-    loop = instructions(outs["boomic"], r"SelectableEventLoopC3runyyKF \[")
+    # Its MPD front's loop (`SocketLoop.run`), or NIO's (`SelectableEventLoop.run`) in builds
+    # before the front owned its sockets.
+    loop = instructions(outs["boomic"], r"(SocketLoopC3run|SelectableEventLoopC3run)yyK?F \[")
     whole = instructions(outs["mpd"], r"PROGRAM TOTALS")
     print("instructions a poll (callgrind, 22,000 polls):")
     print(f"  boomic  {loop:,} on its event loop")

@@ -137,8 +137,8 @@ final class KeptStatus {
     /// The player it was made from: the client's room's while `key.rooms` holds.
     let player: ServerPlayer
     let response: MPDResponse
-    /// The answer as sent, its `OK` included: what the connection hands NIO as it is when the
-    /// same poll comes alone in a read.
+    /// The answer as sent, its `OK` included: what the connection hands its socket as it is
+    /// when the same poll comes alone in a read.
     let answer: ByteBuffer
 
     init(key: StatusKey, player: ServerPlayer, response: MPDResponse) {

@@ -13,9 +13,8 @@ enum RequestLine {
 /// Splits the byte stream into lines (`\n`, a `\r` before it dropped) of at most `limit`
 /// bytes, so a client cannot make the server hold an unbounded line.
 ///
-/// A value the connection's handler keeps and feeds each read to, rather than a NIO decoder
-/// handler of its own: a request is then one handler call, and the read's buffer is let go
-/// at once (so NIO reuses it for the next read) unless it ends inside a line.
+/// A value the connection keeps and feeds each read to: the read's buffer is let go at once (so
+/// the socket reuses it for the next read) unless it ends inside a line.
 struct LineFramer {
     let limit: Int
     /// The start of a line that has not ended yet.

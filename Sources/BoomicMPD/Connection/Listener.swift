@@ -3,9 +3,8 @@ import Foundation
 /// The listening socket, and a thread of its own that accepts on it.
 ///
 /// Accepting takes no event loop's time (a burst of connections, or a descriptor limit reached,
-/// is this thread's to wait out). Each accepted socket is handed to NIO with
-/// `ClientBootstrap.withConnectedSocket`, its public way in for a socket made elsewhere, and is
-/// NIO's alone from then on: NIO reads, writes and closes it.
+/// is this thread's to wait out). Each accepted socket is handed to one of the server's loops
+/// (`SocketLoop`), whose `SocketConnection` alone reads, writes and closes it from then on.
 final class Listener: Sendable {
     /// The listening socket (non-blocking: the thread waits in `poll`).
     private let fd: CInt
@@ -104,7 +103,7 @@ final class Listener: Sendable {
             throw MPDServerError("cannot listen on \(address): \(String(cString: gai_strerror(status)))")
         }
         defer { freeaddrinfo(found) }
-        // The first address, as NIO's `bind(host:port:)` takes.
+        // The first address, as `getaddrinfo` orders them.
         let fd = socket(first.pointee.ai_family, CInt(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw failure(address, errno) }
         var one: CInt = 1

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// The bytes of long answers (`listallinfo`, a `find` of everything: 16 MB at 50,000 songs)
-/// handed to NIO and not yet sent, across every connection, held under a limit.
+/// handed to the sockets and not yet sent, across every connection, held under a limit.
 ///
 /// A connection stops being read once 256 KiB of answers wait for it, but the answer that
 /// crossed that mark is held whole: 60 clients that each asked for `listallinfo` and never

@@ -42,7 +42,7 @@ enum ServerConversation {
                                        runWaiting: runWaiting)
             let channel = EmbeddedChannel()
             let client = ClientState(id: 1, address: "test", isLocal: false, idle: hub.makeSlot(), needsPassword: false)
-            try channel.pipeline.syncOperations.addHandlers(outbound(channel) + [MPDConnectionHandler(server: server, client: client)])
+            try channel.pipeline.syncOperations.addHandlers(outbound(channel) + [ChannelConnection(server: server, client: client)])
             try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 6600)).wait()
             if playerSettled, let engine = rooms.player("default")?.engine {
                 _ = engine.statusCaughtUp(within: .seconds(10))

@@ -1,36 +1,33 @@
 import Foundation
 import NIOCore
 
-/// The NIO glue of one client's connection: frames what it reads into requests, hands them to
-/// its session (`MPDSession`) one at a time while the client takes its answers, and carries
-/// out what the session asks (`SessionPort`): answers through the writer (`AnswerWriter`),
-/// work off the loop, idle waits, the close. Everything goes through NIO's own read and write
-/// paths. Runs on the connection's event loop, which never waits: what would (disk, SQLite,
-/// a player's thread) is background work.
-final class MPDConnectionHandler: ChannelInboundHandler {
-    typealias InboundIn = ByteBuffer
-    typealias OutboundOut = ByteBuffer
-
-    static var greeting: String { MPDSession.greeting }
-
+/// The glue of one client's connection: frames what its socket reads into requests, hands them
+/// to its session (`MPDSession`) one at a time while the client takes its answers, and carries
+/// out what the session asks (`SessionPort`): answers through the writer (`AnswerWriter`), work
+/// off the loop, idle waits, the close. Its socket (`ConnectionIO`) calls it on the
+/// connection's loop, which never waits: what would (disk, SQLite, a player's thread) is
+/// background work.
+final class MPDConnection {
     private let server: ServerContext
     private let client: ClientState
     private let session: MPDSession
     private let writer: AnswerWriter
     private var framer = LineFramer(limit: MPDServer.lineLimit)
-    /// The context this handler was added with: the session's actions are carried out on it.
-    private var context: ChannelHandlerContext!
+    private let io: any ConnectionIO
     /// The connection is ending (`close`, `kill`, a line MPD hangs up on): nothing more is read
-    /// or answered, and it closes once NIO has written what it holds (as MPD tries to send what
-    /// it has before it closes), or when the client goes.
+    /// or answered, and it closes once its socket has sent what it holds (as MPD tries to send
+    /// what it has before it closes), or when the client goes.
     private var ending = false
     /// The client has sent all it will (it shut down its side, as `printf … | nc` does): the
     /// requests it sent are carried out and answered, then the connection closes, as MPD
     /// answers what it read before the end.
     private var inputEnded = false
-    /// Requests read but not yet carried out: the socket's bytes arrive in reads of up to a
-    /// megabyte, so a client that never reads its answers may have sent hundreds of requests at
-    /// once. They wait here until the client has taken what it was sent.
+    /// The client is gone: nothing more is carried out (work off the loop that ends later
+    /// answers nobody).
+    private var gone = false
+    /// Requests read but not yet carried out: a client that never reads its answers may have
+    /// sent hundreds of requests in one read. They wait here until the client has taken what it
+    /// was sent.
     private var waiting: [RequestLine] = []
     private var waitingStart = 0
     /// Nothing of this connection's is under way: no request waiting or half read, no command
@@ -38,25 +35,25 @@ final class MPDConnectionHandler: ChannelInboundHandler {
     /// that the `status` poll's shortcut reads one flag.
     private var settled = true
 
-    init(server: ServerContext, client: ClientState) {
+    init(server: ServerContext, client: ClientState, io: any ConnectionIO) {
         self.server = server
         self.client = client
+        self.io = io
         session = MPDSession(server: server, client: client)
-        writer = AnswerWriter(unsent: server.unsent)
+        writer = AnswerWriter(unsent: server.unsent, io: io)
     }
 
-    func handlerAdded(context: ChannelHandlerContext) {
-        self.context = context
-    }
-
-    func channelActive(context: ChannelHandlerContext) {
+    /// The client is connected: it is greeted.
+    func started() {
         writer.write(MPDSession.greeting)
-        writer.flush(context)
+        writer.flush()
         settled = isSettled
-        context.fireChannelActive()
     }
 
-    func channelInactive(context: ChannelHandlerContext) {
+    /// The client is gone (or the server stops): its idle wait, its room and its message
+    /// subscriptions are let go.
+    func ended() {
+        gone = true
         _ = client.idle.endWait()
         server.hub.remove(client.idle)
         if client.room != "default" {
@@ -70,21 +67,20 @@ final class MPDConnectionHandler: ChannelInboundHandler {
         server.channels.withLock { channels in
             for name in names { channels[name]?.removeValue(forKey: id) }
         }
-        context.fireChannelInactive()
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let read = unwrapInboundIn(data)
+    /// Bytes read from the client.
+    func read(_ bytes: ByteBuffer) {
         // The poll every client keeps sending, alone in its read, with nothing before it to
         // answer first: its last answer as it is, while nothing it is made of changed. No
         // framing, parsing or copying.
-        if settled, !client.mayBeIdle, client.authenticated, Self.isStatusAlone(read),
+        if settled, !client.mayBeIdle, client.authenticated, Self.isStatusAlone(bytes),
            let answer = StatusCommands.keptAnswer(for: client, server: server) {
-            writer.send(answer, context)
+            writer.send(answer)
             return
         }
         guard !ending else { return }  // what a closing connection sends is not read
-        framer.take(read, into: &waiting)
+        framer.take(bytes, into: &waiting)
         drain()
         settled = isSettled
     }
@@ -105,38 +101,33 @@ final class MPDConnectionHandler: ChannelInboundHandler {
     }
 
     /// One flush for all the answers to one read's requests: a client that pipelines gets them
-    /// in one write, and one that waits for each answer still gets it at once. Not passed on:
-    /// this handler is the pipeline's last.
-    func channelReadComplete(context: ChannelHandlerContext) {
+    /// in one write, and one that waits for each answer still gets it at once.
+    func readComplete() {
         guard !settled else { return }  // nothing gathered, nothing unflushed
-        writer.flush(context)
+        writer.flush()
         settled = isSettled
     }
 
     /// A slow reader stops being read, and its waiting requests stop being carried out, until
     /// it has taken what it was sent; so it costs one read of requests and 256 KiB of answers.
-    func channelWritabilityChanged(context: ChannelHandlerContext) {
-        let writable = context.channel.isWritable
-        context.channel.setOption(ChannelOptions.autoRead, value: writable && !session.isBlocked).whenComplete { _ in }
+    func writabilityChanged() {
+        let writable = io.isWritable
+        io.setReading(writable && !session.isBlocked)
         if writable, !writer.pumping, !session.isBlocked {
-            if writer.pump(context) {
+            if writer.pump() {
                 session.writable(self)
                 drain()
             }
-            writer.flush(context)
+            writer.flush()
         }
         settled = isSettled
-        context.fireChannelWritabilityChanged()
     }
 
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        guard case .inputClosed? = event as? ChannelEvent else {
-            context.fireUserInboundEventTriggered(event)
-            return
-        }
+    /// The client shut down its side: what it sent is answered, then the connection closes.
+    func inputClosed() {
         inputEnded = true
         drain()
-        writer.flush(context)
+        writer.flush()
         settled = isSettled
     }
 
@@ -144,12 +135,12 @@ final class MPDConnectionHandler: ChannelInboundHandler {
     /// the client takes its answers.
     private func drain() {
         while waitingStart < waiting.count, session.isReady, !writer.isStreaming, !ending,
-              context.channel.isWritable, context.channel.isActive {
+              io.isWritable, io.isActive {
             let request = waiting[waitingStart]
             waitingStart += 1
             // One that stands waits where it is, until its work off the loop says (`resume`).
             if !session.take(request, self) { waitingStart -= 1 }
-            writer.handOverIfLong(context)
+            writer.handOverIfLong()
         }
         if inputEnded, !ending, waitingStart == waiting.count, session.isReady, !writer.isStreaming {
             close()  // everything it sent is answered (a line it did not end is not a request)
@@ -163,9 +154,9 @@ final class MPDConnectionHandler: ChannelInboundHandler {
     /// Runs work off the loop, reading nothing more from the client meanwhile; its outcome goes
     /// back to the session on the loop. What was answered before it goes out now.
     private func runInBackground(_ work: Background) {
-        context.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
-        writer.flush(context)
-        let connection = NIOLoopBound(self, eventLoop: context.eventLoop)
+        io.setReading(false)
+        writer.flush()
+        let connection = LoopBound(self, loop: io.loop)
         let server = server
         let run = work.lane == .serial ? server.runBlocking : server.runWaiting
         run {
@@ -180,53 +171,49 @@ final class MPDConnectionHandler: ChannelInboundHandler {
             }
             // The loops are going: nobody is answered.
             guard !server.isStopping else { return }
-            connection.eventLoop.execute { connection.value.finished(outcome) }
+            connection.execute { $0.finished(outcome) }
         }
     }
 
     /// Work off the loop is done: the session answers it, and the client is read again.
     private func finished(_ outcome: Outcome) {
-        context.channel.setOption(ChannelOptions.autoRead, value: context.channel.isWritable).whenComplete { _ in }
+        guard !gone else { return }
+        io.setReading(io.isWritable)
         guard !ending else { return }
         if session.resume(outcome, self) { waitingStart += 1 }
         drain()
-        writer.flush(context)
+        writer.flush()
         settled = isSettled
     }
 
     /// Starts the client's `idle`: answered at once when something changed already, else when
     /// a change wakes it, on this loop.
     private func startIdle(_ mask: Set<Subsystem>) {
-        let connection = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let connection = LoopBound(self, loop: io.loop)
         let changedAlready = client.idle.wait(for: mask) {
-            connection.eventLoop.execute { connection.value.idleEnded() }
+            connection.execute { $0.idleEnded() }
         }
         if changedAlready { session.idleEnded(self) }
     }
 
     private func idleEnded() {
-        guard !ending else { return }
+        guard !ending, !gone else { return }
         session.idleEnded(self)
-        writer.flush(context)
+        writer.flush()
         settled = isSettled
     }
 
-    /// Ends the connection (`ending`): what was answered goes out first, then it closes (NIO's
-    /// close drops the writes it still holds). Writes complete in order, so an empty write
-    /// after the answers completes once they are on the socket, or failed when the client went.
+    /// Ends the connection (`ending`): what was answered goes out first, then it closes.
     private func close() {
-        writer.flush(context)
+        writer.flush()
         ending = true
         waiting.removeAll()
         waitingStart = 0
-        let written = context.eventLoop.makePromise(of: Void.self)
-        let context = NIOLoopBound(context!, eventLoop: context.eventLoop)
-        written.futureResult.whenComplete { _ in context.value.close(promise: nil) }
-        context.value.writeAndFlush(NIOAny(ByteBuffer()), promise: written)
+        io.closeWhenSent()
     }
 }
 
-extension MPDConnectionHandler: SessionPort {
+extension MPDConnection: SessionPort {
     @discardableResult
     func perform(_ action: SessionAction) -> Bool {
         switch action {
@@ -235,11 +222,11 @@ extension MPDConnectionHandler: SessionPort {
         case let .bytes(bytes):
             writer.write(bytes)
         case let .response(response, ending, command, index):
-            guard writer.write(response, ending: ending, context) else {
+            guard writer.write(response, ending: ending) else {
                 writer.write(writer.noRoom(command, index: index))
                 return false
             }
-            writer.handOverIfLong(context)
+            writer.handOverIfLong()
         case let .background(work):
             runInBackground(work)
         case let .idle(mask):
@@ -250,6 +237,6 @@ extension MPDConnectionHandler: SessionPort {
         return true
     }
 
-    var isWritable: Bool { context.channel.isWritable }
+    var isWritable: Bool { io.isWritable }
     var isStreaming: Bool { writer.isStreaming }
 }
