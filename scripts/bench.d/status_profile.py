@@ -140,7 +140,7 @@ def main():
         return int(line.split()[0].replace(",", "")) // 22000
     # Its MPD front's loop (`SocketLoop.run`), or NIO's (`SelectableEventLoop.run`) in builds
     # before the front owned its sockets.
-    loop = instructions(outs["boomic"], r"(SocketLoopC3run|SelectableEventLoopC3run)yyK?F \[")
+    loop = instructions(outs["boomic"], r"(SocketLoopC3run(33_[0-9A-F]+LL)?|SelectableEventLoopC3run)yyK?F \[")
     whole = instructions(outs["mpd"], r"PROGRAM TOTALS")
     print("instructions a poll (callgrind, 22,000 polls):")
     print(f"  boomic  {loop:,} on its event loop")
