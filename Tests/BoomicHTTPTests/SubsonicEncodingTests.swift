@@ -130,6 +130,30 @@ struct SubsonicEncodingTests {
         #expect(try SubsonicFormat(SubsonicParameters(encoded: "f=JSON")) == .json)
     }
 
+    /// Names are written whole when nothing in them needs escaping and a character at a time
+    /// otherwise: both ways give the same text, whatever the bytes next to an escape are
+    /// (non-ASCII letters; U+2028 and U+FFFE share their first byte with plain characters).
+    @Test func plainAndEscapedTextMixWithinOneString() throws {
+        let cases: [(String, json: String, xml: String)] = [
+            ("Björk – Jóga ✓", #""Björk – Jóga ✓""#, "Björk – Jóga ✓"),
+            ("a\u{2028}b\u{2029}c", #""a\u2028b\u2029c""#, "a\u{2028}b\u{2029}c"),
+            ("x\u{FFFE}y\u{FFFD}\u{FFFF}", "\"x\u{FFFE}y\u{FFFD}\u{FFFF}\"", "x\u{FFFD}y\u{FFFD}\u{FFFD}"),
+            ("AC/DC \"Live\" & <more>", #""AC/DC \"Live\" & <more>""#, "AC/DC &quot;Live&quot; &amp; &lt;more&gt;"),
+            ("tab\tend\\", #""tab\tend\\""#, "tab&#9;end\\"),
+            ("", #""""#, ""),
+        ]
+        for (text, json, xml) in cases {
+            var j = ""
+            SubsonicJSON.string(text, into: &j)
+            #expect(j == json, "\(text.debugDescription)")
+            var x = ""
+            SubsonicXML.escape(text, attribute: true, into: &x)
+            #expect(x == xml, "\(text.debugDescription)")
+            let parsed = try #require(JSONSerialization.jsonObject(with: Data("[\(j)]".utf8)) as? [String])
+            #expect(parsed == [text])
+        }
+    }
+
     @Test func messagesAreOneLine() {
         #expect(SubsonicError(.generic, "disk\nfull \r\n  now").message == "disk full now")
         #expect(SubsonicError.Code.allCases.map(\.rawValue) == [0, 10, 20, 30, 40, 41, 42, 43, 44, 50, 70])

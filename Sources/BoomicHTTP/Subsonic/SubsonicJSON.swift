@@ -56,8 +56,17 @@ public enum SubsonicJSON {
 
     /// A JSON string; U+2028 and U+2029 escaped too, so the same text is safe inside JSONP's
     /// JavaScript.
+    ///
+    /// A string with nothing to escape, as nearly every name is, is appended whole: looking at
+    /// its UTF-8 bytes is several times cheaper than appending it a scalar at a time, which a
+    /// page of 500 songs (~20,000 strings) would otherwise spend most of its answer on.
     static func string(_ s: String, into out: inout String) {
         out += "\""
+        if s.utf8.allSatisfy(isPlain) {
+            out += s
+            out += "\""
+            return
+        }
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
@@ -78,4 +87,9 @@ public enum SubsonicJSON {
         }
         out += "\""
     }
+
+    /// A UTF-8 byte that is written as it is whatever follows: not a quote, a backslash or a
+    /// control character, and not 0xE2, the first byte of U+2028 and U+2029 (and of other
+    /// characters, which then go the careful way).
+    static func isPlain(_ byte: UInt8) -> Bool { byte >= 0x20 && byte != 0x22 && byte != 0x5C && byte != 0xE2 }
 }

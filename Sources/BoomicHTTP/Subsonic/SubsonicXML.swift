@@ -53,7 +53,13 @@ public enum SubsonicXML {
     /// Markup characters as entities; in an attribute, tab and line breaks as character
     /// references too (a parser would fold them to spaces); characters XML 1.0 cannot carry
     /// (the C0 controls but those three, U+FFFE, U+FFFF) as U+FFFD.
+    ///
+    /// A string with nothing to escape is appended whole (see `SubsonicJSON.string`).
     static func escape(_ s: String, attribute: Bool, into out: inout String) {
+        if s.utf8.allSatisfy(isPlain) {
+            out += s
+            return
+        }
         for scalar in s.unicodeScalars {
             switch scalar {
             case "&": out += "&amp;"
@@ -73,5 +79,12 @@ public enum SubsonicXML {
                 }
             }
         }
+    }
+
+    /// A UTF-8 byte that is written as it is wherever it stands: not markup (`&`, `<`, `>`, the
+    /// quotes), not a control character, and not 0xEF, the first byte of U+FFFE and U+FFFF (and
+    /// of other characters, which then go the careful way).
+    static func isPlain(_ byte: UInt8) -> Bool {
+        byte >= 0x20 && byte != 0x26 && byte != 0x3C && byte != 0x3E && byte != 0x22 && byte != 0x27 && byte != 0xEF
     }
 }
