@@ -154,6 +154,18 @@ struct SubsonicEncodingTests {
         }
     }
 
+    /// The made-up path's components: a `/` in a name is `_`, and `.` and `..` are `_`, whether
+    /// or not the name has a `/` to replace.
+    @Test func madeUpPathComponentsHoldNoSlashAndNoDots() {
+        #expect(SubsonicSong.component("AC/DC") == "AC_DC")
+        #expect(SubsonicSong.component("/./") == "_._")
+        #expect(SubsonicSong.component(".") == "_")
+        #expect(SubsonicSong.component("..") == "_")
+        #expect(SubsonicSong.component("...") == "...")
+        #expect(SubsonicSong.component("Björk") == "Björk")
+        #expect(SubsonicSong.component("") == "")
+    }
+
     @Test func messagesAreOneLine() {
         #expect(SubsonicError(.generic, "disk\nfull \r\n  now").message == "disk full now")
         #expect(SubsonicError.Code.allCases.map(\.rawValue) == [0, 10, 20, 30, 40, 41, 42, 43, 44, 50, 70])

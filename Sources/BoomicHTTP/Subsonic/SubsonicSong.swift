@@ -112,10 +112,12 @@ public enum SubsonicSong {
         return artist + "/" + title + "/" + name + (suffix.isEmpty ? "" : "." + suffix)
     }
 
-    /// A name as one component of the made-up path: no `/`, and never `.` or `..`.
+    /// A name as one component of the made-up path: no `/`, and never `.` or `..`. A name
+    /// without a `/` (nearly every one) is its own component: Foundation's replacing, which
+    /// goes through `NSString`, is left to the others (it was a fifth of a 500-song answer).
     static func component(_ name: String) -> String {
-        let s = name.replacingOccurrences(of: "/", with: "_")
-        return s == "." || s == ".." ? "_" : s
+        guard name.utf8.contains(UInt8(ascii: "/")) else { return name == "." || name == ".." ? "_" : name }
+        return name.replacingOccurrences(of: "/", with: "_")
     }
 
     static func twoDigits(_ n: Int) -> String { n >= 0 && n < 10 ? "0\(n)" : String(n) }
