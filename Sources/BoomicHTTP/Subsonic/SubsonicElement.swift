@@ -44,6 +44,18 @@ public struct SubsonicElement: Sendable, Equatable {
         }
     }
 
+    /// An element with room for `capacity` members, for a builder that knows how many it adds.
+    init(capacity: Int) { members.reserveCapacity(capacity) }
+
+    /// Adds a member that is not set yet, without looking for it as `set` and the subscript do:
+    /// for a builder that sets each name once (`SubsonicSong.child`, the longest element, is
+    /// written for every song of a page). Nil adds nothing.
+    mutating func add(_ name: String, _ value: SubsonicValue?) {
+        if let value { members.append((name, .value(value))) }
+    }
+
+    mutating func add(_ name: String, _ member: Member) { members.append((name, member)) }
+
     public mutating func set(_ name: String, element: SubsonicElement) { set(name, .element(element)) }
     public mutating func set(_ name: String, list: [SubsonicElement]) { set(name, .elements(list)) }
     public mutating func set(_ name: String, values: [SubsonicValue]) { set(name, .values(values)) }

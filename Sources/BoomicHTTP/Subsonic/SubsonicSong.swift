@@ -17,49 +17,50 @@ import BoomicCore
 /// - A song's `starred` is when the transaction that set its favourite was committed
 ///   (`Catalog.songStarred`), else, when the log does not tell, when it came into the library.
 public enum SubsonicSong {
-    /// A song as Subsonic's `Child` (`song`, `entry`, `child` elements).
+    /// A song as Subsonic's `Child` (`song`, `entry`, `child` elements). Each member is added
+    /// once, in this order (`SubsonicElement.add`).
     public static func child(_ song: Song, catalog: Catalog) -> SubsonicElement {
         let album = catalog.album(of: song)
         let suffix = self.suffix(of: song)
         let artistIDs = song.artists.map { catalog.artist(named: $0)?.id }
-        var e = SubsonicElement()
-        e["id"] = .string(CatalogID.song(song.id))
-        e["parent"] = album.map { .string($0.id) }
-        e["isDir"] = false
-        e["title"] = .string(song.title ?? fileName(song.path))
-        e["album"] = album.map { .string($0.name) } ?? song.album.map(SubsonicValue.string)
-        e["artist"] = song.artist.map(SubsonicValue.string)
-        e["track"] = song.track.map(SubsonicValue.int)
-        e["year"] = song.year.map(SubsonicValue.int)
-        e["genre"] = song.genre.map(SubsonicValue.string)
-        e["coverArt"] = coverArt(of: song, album: album).map(SubsonicValue.string)
-        e["size"] = .int(song.size)
-        e["contentType"] = .string(contentType(ofSuffix: suffix))
-        e["suffix"] = .string(suffix)
-        e["duration"] = song.duration.map { .int(seconds($0)) }
-        e["bitRate"] = song.bitrate.map(SubsonicValue.int)
-        e["path"] = .string(path(of: song, album: album, suffix: suffix))
-        e["playCount"] = .int(song.playcount)
-        e["discNumber"] = song.disc.map(SubsonicValue.int)
-        e["created"] = .string(SubsonicTime.iso(song.added))
-        e["albumId"] = album.map { .string($0.id) }
-        e["artistId"] = artistIDs.first.flatMap { $0 }.map(SubsonicValue.string)
-        e["type"] = "music"
-        e["mediaType"] = "song"
-        e["userRating"] = song.rating.map(SubsonicValue.int)
-        e["starred"] = song.favorite ? .string(SubsonicTime.iso(catalog.songStarred[song.id] ?? song.added)) : nil
-        e["played"] = song.lastplayed.map { .string(SubsonicTime.iso($0)) }
-        e["comment"] = song.comment.map(SubsonicValue.string)
-        e["musicBrainzId"] = song.mbTrackID.map(SubsonicValue.string)
-        e.set("genres", list: genres(of: song.genre))
-        e.set("artists", list: zip(song.artists, artistIDs).map { reference(name: $0, id: $1) })
-        e["displayArtist"] = song.artist.map(SubsonicValue.string)
-        e.set("albumArtists", list: album.map { [reference(name: $0.artist, id: $0.artistID)] } ?? [])
-        e["displayAlbumArtist"] = album.map { .string($0.artist) }
-        e.set("replayGain", element: replayGain(of: song))
-        e["channelCount"] = song.channels.map(SubsonicValue.int)
-        e["samplingRate"] = song.samplerate.map(SubsonicValue.int)
-        e["bitDepth"] = song.bitdepth.map(SubsonicValue.int)
+        var e = SubsonicElement(capacity: 40)
+        e.add("id", .string(CatalogID.song(song.id)))
+        e.add("parent", album.map { .string($0.id) })
+        e.add("isDir", false)
+        e.add("title", .string(song.title ?? fileName(song.path)))
+        e.add("album", album.map { .string($0.name) } ?? song.album.map(SubsonicValue.string))
+        e.add("artist", song.artist.map(SubsonicValue.string))
+        e.add("track", song.track.map(SubsonicValue.int))
+        e.add("year", song.year.map(SubsonicValue.int))
+        e.add("genre", song.genre.map(SubsonicValue.string))
+        e.add("coverArt", coverArt(of: song, album: album).map(SubsonicValue.string))
+        e.add("size", .int(song.size))
+        e.add("contentType", .string(contentType(ofSuffix: suffix)))
+        e.add("suffix", .string(suffix))
+        e.add("duration", song.duration.map { .int(seconds($0)) })
+        e.add("bitRate", song.bitrate.map(SubsonicValue.int))
+        e.add("path", .string(path(of: song, album: album, suffix: suffix)))
+        e.add("playCount", .int(song.playcount))
+        e.add("discNumber", song.disc.map(SubsonicValue.int))
+        e.add("created", .string(SubsonicTime.iso(song.added)))
+        e.add("albumId", album.map { .string($0.id) })
+        e.add("artistId", artistIDs.first.flatMap { $0 }.map(SubsonicValue.string))
+        e.add("type", "music")
+        e.add("mediaType", "song")
+        e.add("userRating", song.rating.map(SubsonicValue.int))
+        e.add("starred", song.favorite ? .string(SubsonicTime.iso(catalog.songStarred[song.id] ?? song.added)) : nil)
+        e.add("played", song.lastplayed.map { .string(SubsonicTime.iso($0)) })
+        e.add("comment", song.comment.map(SubsonicValue.string))
+        e.add("musicBrainzId", song.mbTrackID.map(SubsonicValue.string))
+        e.add("genres", .elements(genres(of: song.genre)))
+        e.add("artists", .elements(zip(song.artists, artistIDs).map { reference(name: $0, id: $1) }))
+        e.add("displayArtist", song.artist.map(SubsonicValue.string))
+        e.add("albumArtists", .elements(album.map { [reference(name: $0.artist, id: $0.artistID)] } ?? []))
+        e.add("displayAlbumArtist", album.map { .string($0.artist) })
+        e.add("replayGain", .element(replayGain(of: song)))
+        e.add("channelCount", song.channels.map(SubsonicValue.int))
+        e.add("samplingRate", song.samplerate.map(SubsonicValue.int))
+        e.add("bitDepth", song.bitdepth.map(SubsonicValue.int))
         return e
     }
 
