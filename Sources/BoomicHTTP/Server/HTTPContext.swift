@@ -33,6 +33,8 @@ public final class HTTPContext: Sendable {
     public let sessions: WebSessions
     /// The routes of the web page's API (`BASE/api/…`).
     public let webRoutes: [WebRoute]
+    /// The rooms' change feed as the page's event streams read it (`RoomEvents`).
+    public let roomFeed = RoomFeed()
 
     /// - rescan: the library's rescan (`startScan`), run on a thread of its own; by default
     ///   Boomic's import over the music folders as one transaction.

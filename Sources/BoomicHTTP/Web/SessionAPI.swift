@@ -27,6 +27,7 @@ enum SessionAPI {
     /// `POST api/logout`: ends the session and clears the cookie.
     static func logout(_ call: WebCall) async throws -> WebReply {
         call.front.sessions.end(call.session.id)
+        call.front.roomFeed.end(session: call.session.id)
         var response = Response(status: .noContent, headers: [.cacheControl: "no-store"])
         response.headers[values: .setCookie].append(WebCookie.end(front: call.front, origin: call.origin))
         return .http(response)

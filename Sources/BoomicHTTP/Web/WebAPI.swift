@@ -7,5 +7,6 @@ public enum WebAPI {
         LibraryAPI.routes,
         HistoryAPI.routes,
         TaglistsAPI.routes,
+        RoomsAPI.routes,
     ].flatMap { $0 }
 }

@@ -13,6 +13,7 @@ enum WebRoutes {
                 try await dispatch(route, request, context, front)
             }
         }
+        RoomEvents.add(to: api, front: front)
         for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete] {
             api.on("**", method: method) { request, _ in
                 WebSessionMiddleware.render(.notFound("No API call \(request.method) \(request.uri.path)."))
