@@ -42,7 +42,8 @@ export default async function render(view) {
 
   function card(room) {
     const parts = {
-      cover: h('img', { class: 'cover', alt: '', width: 96, height: 96 }),
+      // A song without a picture: the empty square of the style, not a broken image.
+      cover: h('img', { class: 'cover', alt: '', width: 96, height: 96, onerror: (e) => e.target.removeAttribute('src') }),
       title: h('div', { class: 'title' }),
       sub: h('div', { class: 'sub quiet' }),
       state: h('span', { class: 'state' }),
@@ -50,8 +51,8 @@ export default async function render(view) {
       total: h('span', { class: 'time total' }),
       seek: h('input', { type: 'range', class: 'seek', min: 0, max: 1, step: 'any', value: 0, 'aria-label': 'Position' }),
       toggle: h('button', { type: 'button', 'data-action': 'toggle', class: 'toggle' }),
-      previous: h('button', { type: 'button', 'data-action': 'previous', class: 'secondary', title: 'Previous', 'aria-label': 'Previous' }, '⏮'),
-      next: h('button', { type: 'button', 'data-action': 'next', class: 'secondary', title: 'Next', 'aria-label': 'Next' }, '⏭'),
+      previous: h('button', { type: 'button', 'data-action': 'previous', class: 'secondary', title: 'Previous song' }, 'Previous'),
+      next: h('button', { type: 'button', 'data-action': 'next', class: 'secondary', title: 'Next song' }, 'Next'),
       volume: h('input', { type: 'range', class: 'volume', min: 0, max: 100, step: 1, 'aria-label': 'Volume' }),
       volumeText: h('span', { class: 'quiet volume-text' }),
       message: h('p', { class: 'error message' }),
@@ -89,7 +90,7 @@ export default async function render(view) {
         h('div', { class: 'facts' }, parts.title, parts.sub,
           h('div', { class: 'progress' }, parts.elapsed, parts.seek, parts.total),
           h('div', { class: 'controls' }, parts.previous, parts.toggle, parts.next,
-            h('label', { class: 'volume-label' }, '🔈', parts.volume, parts.volumeText)))),
+            h('label', { class: 'volume-label' }, 'Volume', parts.volume, parts.volumeText)))),
       parts.message,
       h('details', { class: 'queue-box', open: true }, h('summary', {}, 'Queue'), parts.queueNote, parts.queue));
     cards.set(name, entry);
@@ -119,8 +120,7 @@ export default async function render(view) {
       p.cover.removeAttribute('src');
       delete p.cover.dataset.song;
     }
-    p.toggle.textContent = room.state === 'play' ? '⏸ Pause' : '▶ Play';
-    p.toggle.setAttribute('aria-label', room.state === 'play' ? 'Pause' : 'Play');
+    p.toggle.textContent = room.state === 'play' ? 'Pause' : 'Play';
     p.previous.disabled = p.next.disabled = room.state === 'stop';
     p.seek.disabled = room.state === 'stop' || !room.duration;
     p.seek.max = room.duration || 1;
