@@ -22,6 +22,8 @@ let package = Package(
         // Logger).
         .package(url: "https://github.com/apple/swift-http-types", exact: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        // Hummingbird's own: the HTTP front stops by a graceful shutdown of its service group.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
     ],
     targets: [
         // System libraries (pkg-config names checked in shared/PLATFORM.md).
@@ -130,6 +132,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 // NIOThreadPool: a media file's reads and a tag's reading run off the event loops.
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -109,7 +109,7 @@ struct WebRoomsTests {
         // SIGTERM with a rooms stream open (held by this process: a second child ending at once
         // would race the server's end in Foundation's wait): the server stops promptly.
         let stream = try RoomsStream(port: browser.site.http)
-        try waitUntil("the stream's first event") { stream.received.contains("event: state") }
+        try waitUntil("the stream's first event") { stream.text.contains("event: state") }
         let stop = server.stop()
         #expect(stop.status == 0 && stop.took < .seconds(5), "\(stop) \(server.serverLog)")
         try waitUntil("the stream to end") { stream.ended }
@@ -119,7 +119,12 @@ struct WebRoomsTests {
 /// The rooms' event stream read by this process: a login through the form, then
 /// `GET api/rooms/events` with the session's cookie on a socket read by a thread of its own.
 final class RoomsStream: Sendable {
-    private let state = Mutex<(text: String, ended: Bool)>(("", false))
+    /// What the reading thread received, and whether the server ended the stream.
+    private final class Received: Sendable {
+        let state = Mutex<(text: String, ended: Bool)>(("", false))
+    }
+
+    private let received = Received()
 
     init(port: Int) throws {
         let form = "user=\(BoomicSubsonic.user)&password=\(BoomicSubsonic.password)"
@@ -130,22 +135,22 @@ final class RoomsStream: Sendable {
         }
         let cookie = line.dropFirst("set-cookie:".count).trimmingCharacters(in: .whitespaces).prefix { $0 != ";" }
         let fd = try Self.exchange(port, "GET /api/rooms/events HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: \(cookie)\r\n\r\n", readAll: false).fd
-        let state = state
+        let received = received
         Thread.detachNewThread {
             var buffer = [UInt8](repeating: 0, count: 65536)
             while true {
                 let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
                 if n <= 0 { break }
                 let text = String(decoding: buffer[..<n], as: UTF8.self)
-                state.withLock { $0.text += text }
+                received.state.withLock { $0.text += text }
             }
             close(fd)
-            state.withLock { $0.ended = true }
+            received.state.withLock { $0.ended = true }
         }
     }
 
-    var received: String { state.withLock { $0.text } }
-    var ended: Bool { state.withLock { $0.ended } }
+    var text: String { received.state.withLock { $0.text } }
+    var ended: Bool { received.state.withLock { $0.ended } }
 
     /// Sends `request` on a new connection; with `readAll`, reads the answer to its end and
     /// closes, else leaves the socket open for the caller.

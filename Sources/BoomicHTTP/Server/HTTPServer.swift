@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 import Synchronization
 
 /// `boomic serve --http`'s server: Hummingbird's HTTP/1.1 on its event loops, run by a task of
@@ -10,7 +11,7 @@ import Synchronization
 /// with the reason it cannot); `stop` returns once every connection is closed.
 public final class HTTPServer: Sendable {
     private let front: HTTPContext
-    private let running = Mutex<Task<Void, Never>?>(nil)
+    private let running = Mutex<(task: Task<Void, Never>, group: ServiceGroup)?>(nil)
     /// Set by `stop`: what Hummingbird logs as its task is cancelled is that stop, no error.
     private let stopping = StopFlag()
 
@@ -35,9 +36,10 @@ public final class HTTPServer: Sendable {
             onServerRunning: { channel in tell.yield(.success(channel.localAddress?.port ?? address.port)) },
             logger: logger
         )
+        let group = ServiceGroup(services: [app], logger: logger)
         let task = Task.detached {
             do {
-                try await app.run()
+                try await group.run()
             } catch {
                 tell.yield(.failure(HTTPServerError("cannot serve HTTP on \(address): \(Self.reason(error))")))
             }
@@ -50,7 +52,7 @@ public final class HTTPServer: Sendable {
         }
         switch outcome {
         case let .success(port)?:
-            running.withLock { $0 = task }
+            running.withLock { $0 = (task, group) }
             front.annotations.startSettling(warn: warn)
             return port
         case let .failure(error)?:
@@ -62,16 +64,31 @@ public final class HTTPServer: Sendable {
     }
 
     /// Stops listening and closes the connections; returns when the server has stopped.
+    ///
+    /// A graceful shutdown first: the listener closes, idle connections close, the rooms' event
+    /// streams end; then, after `shutdownPatience`, the task is cancelled, which ends what still
+    /// runs (a long download). Cancelling while the listener is open would leave a connection
+    /// the listener had accepted but not yet handed over, and NIO traps on it (a browser keeps
+    /// such spare connections open).
     public func stop() async {
-        guard let task = running.withLock({ t -> Task<Void, Never>? in
-            defer { t = nil }
-            return t
+        guard let (task, group) = running.withLock({ r -> (task: Task<Void, Never>, group: ServiceGroup)? in
+            defer { r = nil }
+            return r
         }) else { return }
         stopping.set()
+        front.roomFeed.endAll()
         await front.annotations.stopSettling()
-        task.cancel()
+        await group.triggerGracefulShutdown()
+        let patience = Task {
+            try? await Task.sleep(for: Self.shutdownPatience)
+            task.cancel()
+        }
         await task.value
+        patience.cancel()
     }
+
+    /// How long a graceful shutdown waits for answers under way before they are cut.
+    static let shutdownPatience: Duration = .seconds(1)
 
     /// `start` for a caller outside Swift concurrency (the CLI's main thread): waits on a
     /// semaphore, which no task of the pool ever does.
