@@ -14,8 +14,8 @@ const pages = [
   { path: 'album/:id', under: 'library', load: () => import('./album.js') },
   { path: 'artist/:id', under: 'library', load: () => import('./artist.js') },
   { path: 'song/:id', under: 'library', load: () => import('./song.js') },
-  { path: 'history', nav: 'History', load: () => import('./soon.js') },
-  { path: 'taglists', nav: 'Taglists', load: () => import('./soon.js') },
+  { path: 'history', nav: 'History', load: () => import('./history.js') },
+  { path: 'taglists', nav: 'Taglists', load: () => import('./taglists.js') },
   { path: 'rooms', nav: 'Rooms', load: () => import('./rooms.js') },
 ];
 
