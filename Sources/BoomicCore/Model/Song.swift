@@ -11,9 +11,9 @@ public struct Song: Identifiable, Hashable, Sendable, Codable {
     public var id: SongID
     private var storage: Storage
 
-    /// Every stored field but the id, as plain values. Codable by hand, under the fields'
-    /// `SongField` names (Song+LogCoding.swift): a new property needs a line there too.
-    struct Fields: Hashable, Sendable, Codable {
+    /// Every stored field but the id, as plain values. The log reads and writes them through
+    /// the field table (Song+LogCoding.swift).
+    struct Fields: Hashable, Sendable {
         var path: String
         // The optional numbers are stored as plain values with a bit each in `present`
         // (Song+CompactFields.swift): an `Int?` or a `Double?` takes 16 bytes in a struct, its
@@ -522,11 +522,12 @@ public struct Song: Identifiable, Hashable, Sendable, Codable {
     // The JSON form is flat ({"id": …, "path": …, "title": …}), as if the fields were stored inline.
     public init(from decoder: any Decoder) throws {
         id = try decoder.container(keyedBy: IDKey.self).decode(SongID.self, forKey: .id)
-        storage = Storage(try Fields(from: decoder))
+        storage = Storage(Fields(path: ""))
+        try decodeFields(from: decoder)
     }
 
     public func encode(to encoder: any Encoder) throws {
-        try storage.fields.encode(to: encoder)
+        try encodeFields(to: encoder)
         var c = encoder.container(keyedBy: IDKey.self)
         try c.encode(id, forKey: .id)
     }

@@ -68,7 +68,7 @@ public enum QueryParser {
               name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "_") })
         else { return nil }
         let ascending = last == "+"
-        if let f = FieldName.resolve(name), f != .userFields { return SortKey(field: f, ascending: ascending) }
+        if let f = FieldName.resolve(name), f.spec.isSortable { return SortKey(field: f, ascending: ascending) }
         if context.userFields.contains(name.lowercased()) { return SortKey(userField: name.lowercased(), ascending: ascending) }
         throw QueryError(term: word, reason: "no field '\(name)' to sort by (a word ending in + or - is a sort key; to search for it, write title:\(word)); \(hint(for: name, context))")
     }

@@ -146,86 +146,33 @@ extension SongCodec {
         let id = try r.uuid()
         let at = r.offset
         let bits = try r.varint()
-        guard bits & ~Bit.all == 0 else {
+        guard bits & ~known.first == 0 else {
             throw StoreError.badEncoding("a song at byte \(at) has fields this boomic does not know")
         }
         let more = try r.varint()
-        guard more & ~MoreBit.all == 0 else {
+        guard more & ~known.second == 0 else {
             throw StoreError.badEncoding("a song at byte \(at) has fields this boomic does not know")
         }
         var s = Song(id: SongID(id), path: try r.string())
-        @inline(__always) func has(_ bit: Bit) -> Bool { bits & bit.mask != 0 }
-        @inline(__always) func shared() throws -> String { try Self.shared(&r, table) }
-        @inline(__always) func sharedList() throws -> [String] { try Self.shared(&r, lists) }
-
-        if has(.size) { s.size = try r.int() }
-        if has(.mtime) { s.mtime = try r.int() }
-        if has(.fingerprint) { s.fingerprint = try r.string() }
-        s.missing = has(.missing)
-        if has(.added) { s.added = try r.double() }
-        if has(.title) { s.title = try r.string() }
-        if has(.artists) { s.artists = try sharedList() }
-        if has(.artistCredit) { s.artistCredit = try shared() }
-        if has(.album) { s.album = try shared() }
-        if has(.albumartist) { s.albumartist = try shared() }
-        if has(.track) { s.track = try r.int() }
-        if has(.tracktotal) { s.tracktotal = try r.int() }
-        if has(.disc) { s.disc = try r.int() }
-        if has(.disctotal) { s.disctotal = try r.int() }
-        if has(.year) { s.year = try r.int() }
-        if has(.date) { s.date = try shared() }
-        if has(.genre) { s.genre = try shared() }
-        if has(.composer) { s.composer = try shared() }
-        s.compilation = has(.compilation)
-        if has(.comment) { s.comment = try r.string() }
-        if has(.replaygainTrackGain) { s.replaygainTrackGain = try r.double() }
-        if has(.replaygainTrackPeak) { s.replaygainTrackPeak = try r.double() }
-        if has(.replaygainAlbumGain) { s.replaygainAlbumGain = try r.double() }
-        if has(.replaygainAlbumPeak) { s.replaygainAlbumPeak = try r.double() }
-        if has(.mbTrackID) { s.mbTrackID = try r.string() }
-        if has(.mbAlbumID) { s.mbAlbumID = try shared() }
-        if has(.mbArtistID) { s.mbArtistID = try shared() }
-        if has(.mbAlbumArtistID) { s.mbAlbumArtistID = try shared() }
-        if has(.mbReleaseGroupID) { s.mbReleaseGroupID = try shared() }
-        if has(.duration) { s.duration = try r.double() }
-        if has(.samplerate) { s.samplerate = try r.int() }
-        if has(.bitdepth) { s.bitdepth = try r.int() }
-        if has(.channels) { s.channels = try r.int() }
-        if has(.bitrate) { s.bitrate = try r.int() }
-        if has(.format) { s.format = try shared() }
-        if has(.tags) { s.tags = try sharedList() }
-        if has(.rating) { s.rating = try r.int() }
-        if has(.playcount) { s.playcount = try r.int() }
-        s.favorite = has(.favorite)
-        if has(.art) { s.art = try shared() }
-        if has(.fileValues) { s.fileValues = try (0..<r.count(atMost: r.remaining)).map { _ in try r.string() } }
-        if has(.userFields) { s.userFields = try sharedList() }
-        if has(.skipcount) { s.skipcount = try r.int() }
-        if has(.lastplayed) { s.lastplayed = try r.double() }
-        if has(.bookmark) { s.bookmark = try r.double() }
-        if has(.bookmarkSpeed) { s.bookmarkSpeed = try r.double() }
-        if has(.artistSort) { s.artistSort = try shared() }
-        if has(.albumartistSort) { s.albumartistSort = try shared() }
-        if has(.albumSort) { s.albumSort = try shared() }
-        if has(.performer) { s.performer = try shared() }
-        if has(.conductor) { s.conductor = try shared() }
-        if has(.label) { s.label = try shared() }
-        if has(.originalDate) { s.originalDate = try shared() }
-        if has(.composerSort) { s.composerSort = try shared() }
-        if has(.work) { s.work = try shared() }
-        if has(.movement) { s.movement = try shared() }
-        if has(.movementNumber) { s.movementNumber = try r.int() }
-        if has(.movementTotal) { s.movementTotal = try r.int() }
-        if has(.grouping) { s.grouping = try shared() }
-        if has(.mbReleaseTrackID) { s.mbReleaseTrackID = try r.string() }
-        if has(.mbWorkID) { s.mbWorkID = try shared() }
-        if has(.stickers) { s.stickers = try (0..<r.count(atMost: r.remaining)).map { _ in try r.string() } }
-        if has(.ensemble) { s.ensemble = try shared() }
-        if has(.location) { s.location = try shared() }
-        if more & MoreBit.guessed.mask != 0 { s.guessed = try sharedList() }
-        if more & MoreBit.start.mask != 0 { s.start = try r.int() }
-        if more & MoreBit.end.mask != 0 { s.end = try r.int() }
-        if more & MoreBit.sheet.mask != 0 { s.sheet = try shared() }
+        // Only the set bits, lowest first: the order `encode` wrote their values in.
+        func read(_ map: UInt64, from offset: Int) throws {
+            var left = map
+            while left != 0 {
+                let slot = slotsByBit[offset + left.trailingZeroBitCount]!
+                left &= left - 1
+                switch slot.access {
+                case .text(_, let set): set(&s, slot.form == .sharedText ? try shared(&r, table) : try r.string())
+                case .number(_, let set, _): set(&s, try r.int())
+                case .decimal(_, let set, _): set(&s, try r.double())
+                case .flag(_, let set): set(&s, true)
+                case .list(_, let set):
+                    set(&s, slot.form == .sharedList
+                        ? try shared(&r, lists) : try (0..<r.count(atMost: r.remaining)).map { _ in try r.string() })
+                }
+            }
+        }
+        try read(bits, from: 0)
+        try read(more, from: 64)
         return s
     }
 }

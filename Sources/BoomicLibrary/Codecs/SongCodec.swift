@@ -17,8 +17,8 @@ import Synchronization
 /// the chunks, one after the other; each is self-contained:
 ///   string table: count, then each string           ← shared values (album, artist, genre, …)
 ///   list table: count, then each list as a count and string-table indexes   ← artists, tags
-///   per song: 16-byte id, presence bitmap (varint), second bitmap (varint, `MoreBit`), path (string),
-///   then each present field in `Bit` order, then in `MoreBit` order
+///   per song: 16-byte id, presence bitmap (varint), second bitmap (varint), path (string),
+///   then each present field's value in bit order (the first bitmap's, then the second's)
 /// ```
 /// The songs are split into up to `maxChunks` chunks of at least `songsPerChunk` so that opening
 /// decodes them on all cores: a chunk's place in the output and in the bytes is known before any
@@ -37,8 +37,9 @@ import Synchronization
 /// songs open. Values unique to a song (path, title, fingerprint, track id, comment) are written
 /// in place.
 ///
-/// Every stored property of `Song` round-trips exactly (doubles bit for bit); a test pins the
-/// number of properties, so adding one to `Song` without adding it here fails. Damaged input
+/// Each field's bit and how its value is written are its `checkpoint` column in the field table
+/// (`SongField.table`): the codec is a loop over it. Every stored property of `Song` round-trips
+/// exactly (doubles bit for bit); a test walks the table, so a field without a bit fails. Damaged input
 /// throws `StoreError.badEncoding`, never traps.
 public enum SongCodec {
     /// Bump when the layout changes, and bump the checkpoint codec's `format` with it.
@@ -50,34 +51,34 @@ public enum SongCodec {
     /// At most this many chunks, each with its own copy of the shared strings it uses.
     static let maxChunks = 8
 
-    /// The presence bitmap's bit for each field, in the order fields are written.
-    enum Bit: Int, CaseIterable {
-        case size, mtime, fingerprint, missing, added
-        case title, artists, artistCredit, album, albumartist, track, tracktotal, disc, disctotal, year, date
-        case genre, composer, compilation, comment
-        case replaygainTrackGain, replaygainTrackPeak, replaygainAlbumGain, replaygainAlbumPeak
-        case mbTrackID, mbAlbumID, mbArtistID, mbAlbumArtistID, mbReleaseGroupID
-        case duration, samplerate, bitdepth, channels, bitrate, format
-        case tags, rating, playcount, favorite, art
-        case fileValues
-        case userFields
-        case skipcount, lastplayed, bookmark, bookmarkSpeed
-        case artistSort, albumartistSort, albumSort
-        case performer, conductor, label, originalDate
-        // The bitmap's 64 bits are all taken: the next field needs a second bitmap.
-        case composerSort, work, movement, movementNumber, movementTotal, grouping, mbReleaseTrackID, mbWorkID
-        case stickers, ensemble, location
-
-        var mask: UInt64 { 1 << UInt64(rawValue) }
-        static let all: UInt64 = allCases.count == 64 ? .max : (1 << UInt64(allCases.count)) - 1
+    /// One field's place in the layout: its bit (its `SongFieldSpec.checkpoint`), how its value
+    /// is written, and its accessors.
+    struct Slot: Sendable {
+        let bit: Int
+        let form: SongFieldSpec.CheckpointForm
+        let access: SongFieldSpec.Access
+        var mask: UInt64 { 1 << UInt64(bit & 63) }
     }
 
-    /// The second bitmap's bit for each field past the first 64, written after them in this order.
-    enum MoreBit: Int, CaseIterable {
-        case guessed, start, end, sheet
+    /// The table's fields that have a bit, in bit order: the order their values are written.
+    static let slots: [Slot] = SongField.table.compactMap { spec -> Slot? in
+        guard case .bit(let bit, let form) = spec.checkpoint else { return nil }
+        return Slot(bit: bit, form: form, access: spec.access)
+    }.sorted { $0.bit < $1.bit }
 
-        var mask: UInt64 { 1 << UInt64(rawValue) }
-        static let all: UInt64 = allCases.count == 64 ? .max : (1 << UInt64(allCases.count)) - 1
+    /// Each bit's slot, by bit: what a song's set bits are looked up in.
+    static let slotsByBit: [Slot?] = {
+        var byBit = [Slot?](repeating: nil, count: 128)
+        for slot in slots {
+            precondition(byBit[slot.bit] == nil, "two fields share checkpoint bit \(slot.bit)")
+            byBit[slot.bit] = slot
+        }
+        return byBit
+    }()
+
+    /// The bits of each bitmap that name a field; any other bit is a field this build does not know.
+    static let known: (first: UInt64, second: UInt64) = slots.reduce((UInt64(0), UInt64(0))) { k, slot in
+        slot.bit < 64 ? (k.0 | slot.mask, k.1) : (k.0, k.1 | slot.mask)
     }
 
     // MARK: Encoding
@@ -166,155 +167,51 @@ public enum SongCodec {
     }
 
     private static func encode(_ s: Song, into w: inout ByteWriter, table: inout StringTable) {
-        var bits: UInt64 = 0
-        func mark(_ bit: Bit, _ present: Bool) { if present { bits |= bit.mask } }
-        mark(.size, s.size != 0)
-        mark(.mtime, s.mtime != 0)
-        mark(.fingerprint, s.fingerprint != nil)
-        mark(.missing, s.missing)
-        mark(.added, s.added.bitPattern != 0) // -0.0 is not 0.0 bit for bit, so it is written
-        mark(.title, s.title != nil)
-        mark(.artists, !s.artists.isEmpty)
-        mark(.artistCredit, s.artistCredit != nil)
-        mark(.album, s.album != nil)
-        mark(.albumartist, s.albumartist != nil)
-        mark(.track, s.track != nil)
-        mark(.tracktotal, s.tracktotal != nil)
-        mark(.disc, s.disc != nil)
-        mark(.disctotal, s.disctotal != nil)
-        mark(.year, s.year != nil)
-        mark(.date, s.date != nil)
-        mark(.genre, s.genre != nil)
-        mark(.composer, s.composer != nil)
-        mark(.compilation, s.compilation)
-        mark(.comment, s.comment != nil)
-        mark(.replaygainTrackGain, s.replaygainTrackGain != nil)
-        mark(.replaygainTrackPeak, s.replaygainTrackPeak != nil)
-        mark(.replaygainAlbumGain, s.replaygainAlbumGain != nil)
-        mark(.replaygainAlbumPeak, s.replaygainAlbumPeak != nil)
-        mark(.mbTrackID, s.mbTrackID != nil)
-        mark(.mbAlbumID, s.mbAlbumID != nil)
-        mark(.mbArtistID, s.mbArtistID != nil)
-        mark(.mbAlbumArtistID, s.mbAlbumArtistID != nil)
-        mark(.mbReleaseGroupID, s.mbReleaseGroupID != nil)
-        mark(.duration, s.duration != nil)
-        mark(.samplerate, s.samplerate != nil)
-        mark(.bitdepth, s.bitdepth != nil)
-        mark(.channels, s.channels != nil)
-        mark(.bitrate, s.bitrate != nil)
-        mark(.format, s.format != nil)
-        mark(.tags, !s.tags.isEmpty)
-        mark(.rating, s.rating != nil)
-        mark(.playcount, s.playcount != 0)
-        mark(.favorite, s.favorite)
-        mark(.art, s.art != nil)
-        mark(.fileValues, !s.fileValues.isEmpty)
-        mark(.userFields, !s.userFields.isEmpty)
-        mark(.skipcount, s.skipcount != 0)
-        mark(.lastplayed, s.lastplayed != nil)
-        mark(.bookmark, s.bookmark != nil)
-        mark(.bookmarkSpeed, s.bookmarkSpeed != nil)
-        mark(.artistSort, s.artistSort != nil)
-        mark(.albumartistSort, s.albumartistSort != nil)
-        mark(.albumSort, s.albumSort != nil)
-        mark(.performer, s.performer != nil)
-        mark(.conductor, s.conductor != nil)
-        mark(.label, s.label != nil)
-        mark(.originalDate, s.originalDate != nil)
-        mark(.composerSort, s.composerSort != nil)
-        mark(.work, s.work != nil)
-        mark(.movement, s.movement != nil)
-        mark(.movementNumber, s.movementNumber != nil)
-        mark(.movementTotal, s.movementTotal != nil)
-        mark(.grouping, s.grouping != nil)
-        mark(.mbReleaseTrackID, s.mbReleaseTrackID != nil)
-        mark(.mbWorkID, s.mbWorkID != nil)
-        mark(.stickers, !s.stickers.isEmpty)
-        mark(.ensemble, s.ensemble != nil)
-        mark(.location, s.location != nil)
-        var more: UInt64 = 0
-        if !s.guessed.isEmpty { more |= MoreBit.guessed.mask }
-        if s.start != nil { more |= MoreBit.start.mask }
-        if s.end != nil { more |= MoreBit.end.mask }
-        if s.sheet != nil { more |= MoreBit.sheet.mask }
-
+        var bits: UInt64 = 0, more: UInt64 = 0
+        for slot in slots {
+            guard isSet(slot, in: s) else { continue }
+            if slot.bit < 64 { bits |= slot.mask } else { more |= slot.mask }
+        }
         w.uuid(s.id.uuid)
         w.varint(bits)
         w.varint(more)
         w.string(s.path)
-        func shared(_ v: String?) { if let v { w.count(table.ref(v)) } }
-        func sharedList(_ vs: [String]) { if !vs.isEmpty { w.count(table.ref(vs)) } }
-        func own(_ v: String?) { if let v { w.string(v) } }
-        func int(_ v: Int?) { if let v { w.int(v) } }
-        func double(_ v: Double?) { if let v { w.double(v) } }
+        for slot in slots {
+            switch slot.access {
+            case .text(let get, _):
+                guard let v = get(s) else { continue }
+                if slot.form == .sharedText { w.count(table.ref(v)) } else { w.string(v) }
+            case .number(let get, _, let optional):
+                guard let v = get(s), optional || v != 0 else { continue }
+                w.int(v)
+            case .decimal(let get, _, let optional):
+                guard let v = get(s), optional || v.bitPattern != 0 else { continue }
+                w.double(v)
+            case .flag:
+                continue // the bit is the value
+            case .list(let get, _):
+                let vs = get(s)
+                guard !vs.isEmpty else { continue }
+                if slot.form == .sharedList {
+                    w.count(table.ref(vs))
+                } else {
+                    w.count(vs.count)
+                    for v in vs { w.string(v) }
+                }
+            }
+        }
+    }
 
-        if s.size != 0 { w.int(s.size) }
-        if s.mtime != 0 { w.int(s.mtime) }
-        own(s.fingerprint)
-        if s.added.bitPattern != 0 { w.double(s.added) }
-        own(s.title)
-        sharedList(s.artists)
-        shared(s.artistCredit) // one credit ("A & B") is often on many songs
-        shared(s.album)
-        shared(s.albumartist)
-        int(s.track)
-        int(s.tracktotal)
-        int(s.disc)
-        int(s.disctotal)
-        int(s.year)
-        shared(s.date)
-        shared(s.genre)
-        shared(s.composer)
-        own(s.comment)
-        double(s.replaygainTrackGain)
-        double(s.replaygainTrackPeak)
-        double(s.replaygainAlbumGain)
-        double(s.replaygainAlbumPeak)
-        own(s.mbTrackID)
-        shared(s.mbAlbumID)
-        shared(s.mbArtistID)
-        shared(s.mbAlbumArtistID)
-        shared(s.mbReleaseGroupID)
-        double(s.duration)
-        int(s.samplerate)
-        int(s.bitdepth)
-        int(s.channels)
-        int(s.bitrate)
-        shared(s.format)
-        sharedList(s.tags)
-        int(s.rating)
-        if s.playcount != 0 { w.int(s.playcount) }
-        shared(s.art)
-        if !s.fileValues.isEmpty { w.count(s.fileValues.count); for v in s.fileValues { w.string(v) } }
-        // A user field's entries (`mood=happy`) repeat across songs, so they go in the table.
-        sharedList(s.userFields)
-        if s.skipcount != 0 { w.int(s.skipcount) }
-        double(s.lastplayed)
-        double(s.bookmark)
-        double(s.bookmarkSpeed)
-        shared(s.artistSort)
-        shared(s.albumartistSort)
-        shared(s.albumSort)
-        shared(s.performer)
-        shared(s.conductor)
-        shared(s.label)
-        shared(s.originalDate)
-        shared(s.composerSort)
-        shared(s.work)
-        shared(s.movement)
-        int(s.movementNumber)
-        int(s.movementTotal)
-        shared(s.grouping)
-        own(s.mbReleaseTrackID)
-        shared(s.mbWorkID)
-        // A client's stickers are mostly the song's own (a play count, a last play).
-        if !s.stickers.isEmpty { w.count(s.stickers.count); for v in s.stickers { w.string(v) } }
-        shared(s.ensemble)
-        shared(s.location)
-        // Guesses come in folders: the same few names (title, track; disc, album).
-        sharedList(s.guessed)
-        int(s.start)
-        int(s.end)
-        shared(s.sheet) // a sheet names every track of its image
+    /// Whether a song's value is written: it differs from the field's default (nil, 0, false,
+    /// empty; -0.0 is not 0.0 bit for bit, so it is written).
+    @inline(__always)
+    static func isSet(_ slot: Slot, in s: Song) -> Bool {
+        switch slot.access {
+        case .text(let get, _): get(s) != nil
+        case .number(let get, _, let optional): get(s).map { optional || $0 != 0 } ?? false
+        case .decimal(let get, _, let optional): get(s).map { optional || $0.bitPattern != 0 } ?? false
+        case .flag(let get, _): get(s)
+        case .list(let get, _): !get(s).isEmpty
+        }
     }
 }

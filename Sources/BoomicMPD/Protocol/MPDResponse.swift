@@ -198,6 +198,15 @@ public struct MPDResponse: Sendable {
                      artistID: joined(artistID), albumArtistID: joined(albumArtistID))
         if credit != nil { room += 16 }
         if range != nil { room += 8 + 2 * (ByteCursor.maxDecimal + 4) }
+        // Tags the lines below do not name (a field given an MPD tag in the field table): each
+        // value a line, after them. None today, so no array is made.
+        var other: [(tag: MPDTag, value: String)] = []
+        for tag in Self.otherTags where tags.contains(tag) {
+            Self.forEachValue(of: tag, in: song) { value in
+                other.append((tag, value))
+                room += tag.rawValue.utf8.count + 3 + value.utf8.count
+            }
+        }
         write(reserving: room) { w in
             Self.putFile(&w, root: root, rest: rest)
             if let range {
@@ -268,6 +277,12 @@ public struct MPDResponse: Sendable {
             line("MUSICBRAINZ_RELEASEGROUPID: ", releaseGroupID)
             line("MUSICBRAINZ_RELEASETRACKID: ", releaseTrackID)
             lines("MUSICBRAINZ_WORKID: ", workID, joins.workID)
+            for (tag, value) in other {
+                w.putValue(tag.rawValue)
+                w.put(": ")
+                w.putValue(value)
+                w.put(UInt8(ascii: "\n"))
+            }
             if let duration {
                 line("Time: ", Int(max(0, min(duration, 1e15)).rounded()))
                 w.put("duration: ")
@@ -276,6 +291,18 @@ public struct MPDResponse: Sendable {
             }
         }
     }
+
+    /// The tags `write(song:…)` prints by name, each with what MPD does with it (the credit,
+    /// Date's year, the rare fields' one check): every tag the field table gives a name that
+    /// is not among them is printed after them, from its field.
+    static let linesByHand: [MPDTag] = [
+        .artist, .artistSort, .album, .albumSort, .albumArtist, .albumArtistSort, .title, .track, .genre, .date,
+        .originalDate, .composer, .composerSort, .performer, .conductor, .work, .movement, .movementNumber,
+        .ensemble, .location, .grouping, .comment, .disc, .label, .musicBrainzArtistID, .musicBrainzAlbumID,
+        .musicBrainzAlbumArtistID, .musicBrainzTrackID, .musicBrainzReleaseGroupID, .musicBrainzReleaseTrackID,
+        .musicBrainzWorkID,
+    ]
+    static let otherTags = MPDTag.allCases.filter { !linesByHand.contains($0) }
 
     /// `values(of:in:)` one at a time, without making an array: what a pass over every song
     /// (`list … group`, `count group`) calls 50,000 times. `body` gets "" once when there is
@@ -320,6 +347,7 @@ public struct MPDResponse: Sendable {
             switch field.value(in: song) {
             case .string(let s): if field.joinsValues { joined(s) } else { one(s) }
             case .int(let n): one(String(n))
+            case .strings(let xs) where !xs.isEmpty: for x in xs { body(x) }
             default: one(nil)
             }
         }
