@@ -3,7 +3,7 @@ extension SongField {
     /// (`FileFacts.apply(tags:)`: ALBUMARTIST, GENRE, COMPOSER, PERFORMER, CONDUCTOR, the sort
     /// names of artists and composers, ensembles, MusicBrainz artist, album artist and work ids, and ARTIST when it is the credit
     /// next to ARTISTS), as `Song.artist` joins artists.
-    public var joinsValues: Bool { spec.joinsValues }
+    public var joinsValues: Bool { Self.joining[ordinal] }
 
     /// The value as a match sees it: `queryValue`, except that a joined field holding several
     /// values offers each of them as well as the whole text, as the artists do. A file tagged

@@ -89,22 +89,3 @@ extension SongField {
         MemoryLayout<SongField>.size == 1 ? Int(unsafeBitCast(self, to: UInt8.self)) : Self.allCases.firstIndex(of: self)!
     }
 }
-
-extension SongFieldSpec {
-    init(_ field: SongField, _ access: Access, _ origin: Origin, log: LogPresence = .whenSet, old: String? = nil,
-         checkpoint: CheckpointSlot, json: JSONForm = .value, mpd: String? = nil, joins: Bool = false,
-         rare: Bool = false, indexed: Bool = false, list: ListForm? = nil) {
-        self.field = field
-        self.access = access
-        self.origin = origin
-        self.log = log
-        self.oldLogKey = old
-        self.checkpoint = checkpoint
-        self.json = json
-        self.mpdTag = mpd
-        self.joinsValues = joins
-        self.isRare = rare
-        self.isIndexed = indexed
-        self.listForm = list
-    }
-}

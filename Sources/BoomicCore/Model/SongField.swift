@@ -65,7 +65,13 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
 
     public var name: String { rawValue }
 
-    public var kind: Kind { spec.kind }
+    public var kind: Kind { Self.accessors[ordinal].kind }
+
+    /// The table's accessors and the one flag every query's value asks, by `ordinal`: what a
+    /// pass over every song reads, without a look at the rest of the entry.
+    static let accessors = table.map(\.access)
+    static let inBitsPerSecond = table.map { $0.json == .bitsPerSecond }
+    static let joining = table.map(\.joinsValues)
 
     /// Fields that come from the file itself (a rescan refreshes them; `modify` may not set them).
     public var isFileFact: Bool { spec.isFileFact }
@@ -88,7 +94,7 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
     public var isTag: Bool { !isFileFact && !isLibraryOnly }
 
     public func value(in song: Song) -> FieldValue {
-        switch Self.table[ordinal].access {
+        switch Self.accessors[ordinal] {
         case .text(let get, _): return get(song).map(FieldValue.string) ?? .null
         case .number(let get, _, _): return get(song).map(FieldValue.int) ?? .null
         case .decimal(let get, _, _): return get(song).map(FieldValue.double) ?? .null
@@ -140,7 +146,7 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
     /// but for `bitrate`, which the log keeps in TagLib's kbit/s and users see in bit/s, as
     /// beets stores it (`bitrate:320000..`, or `bitrate:320k..`).
     public func queryValue(in song: Song) -> FieldValue {
-        if spec.json == .bitsPerSecond, case .int(let n) = value(in: song) { return .int(n * 1000) }
+        if Self.inBitsPerSecond[ordinal], case .int(let n) = value(in: song) { return .int(n * 1000) }
         return value(in: song)
     }
 }

@@ -6,7 +6,10 @@
 /// queries, formats, `modify`, diff and history), `--json` and MPD's tag names are all loops
 /// over the table, so a new field is one entry there (plus, for a field files carry, its tag
 /// names in the TagLib shim's map and `FileFacts`). A column store iterates the same table.
-public struct SongFieldSpec: Sendable {
+///
+/// A class, so that a look-up in the table on a hot path (a query's pass over every song) takes
+/// a reference, not a copy of every column.
+public final class SongFieldSpec: Sendable {
     public let field: SongField
     /// The accessors on `Song`: read the value, set it as given (no normalising: `SongField.set`
     /// normalises first).
@@ -33,6 +36,24 @@ public struct SongFieldSpec: Sendable {
     public let listForm: ListForm?
 
     public var name: String { field.rawValue }
+
+    /// An entry of the table; what a field does not say takes the common case.
+    init(_ field: SongField, _ access: Access, _ origin: Origin, log: LogPresence = .whenSet, old: String? = nil,
+         checkpoint: CheckpointSlot, json: JSONForm = .value, mpd: String? = nil, joins: Bool = false,
+         rare: Bool = false, indexed: Bool = false, list: ListForm? = nil) {
+        self.field = field
+        self.access = access
+        self.origin = origin
+        self.log = log
+        self.oldLogKey = old
+        self.checkpoint = checkpoint
+        self.json = json
+        self.mpdTag = mpd
+        self.joinsValues = joins
+        self.isRare = rare
+        self.isIndexed = indexed
+        self.listForm = list
+    }
 
     /// How a value is typed, and the accessors that read and set it.
     public enum Access: Sendable {

@@ -31,13 +31,15 @@ public struct MPDTag: Hashable, Sendable, Comparable, CustomStringConvertible {
     }()
 
     public static let allCases: [MPDTag] = entries.indices.map(MPDTag.init(index:))
+    private static let names = entries.map(\.name)
+    private static let fields = entries.map(\.field)
 
     /// MPD's name (`AlbumArtist`), as answers print it.
-    public var rawValue: String { Self.entries[index].name }
+    public var rawValue: String { Self.names[index] }
     public var description: String { rawValue }
 
     /// The field a filter on this tag compares.
-    public var field: SongField { Self.entries[index].field }
+    public var field: SongField { Self.fields[index] }
 
     /// The tag of exactly this name.
     public init?(rawValue: String) {
