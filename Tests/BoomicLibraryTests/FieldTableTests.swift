@@ -49,6 +49,18 @@ import Testing
         #expect(Set(names).count == names.count, "two fields claim one MPD tag")
     }
 
+    /// The bits the decoder reads by hand are the table's bits of the fields they name.
+    @Test func handReadBitsAreTheTables() {
+        for bit in SongCodec.HandBit.allCases {
+            let spec = SongField.table.first { String(describing: $0.field) == String(describing: bit) }
+            guard case .bit(let b, _)? = spec?.checkpoint else {
+                Issue.record("\(bit) names no field with a checkpoint bit")
+                continue
+            }
+            #expect(b == bit.rawValue, "\(bit): the table says bit \(b)")
+        }
+    }
+
     /// Every field is a stored property of `Song` and every stored property a field.
     @Test func tableCoversEveryStoredProperty() {
         let properties = Set(Song.storedPropertyNames).subtracting(["id"])
