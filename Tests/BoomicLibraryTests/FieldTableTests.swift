@@ -61,6 +61,21 @@ import Testing
         }
     }
 
+    /// Where each field comes from, as rescans, `modify` and undo read it: the table's origins
+    /// give the sets the field switches gave before it (a cover is the file's, not the library's
+    /// own: a rescan refreshes it).
+    @Test func originsAreTheSetsRescansUse() {
+        #expect(SongField.allCases.filter(\.isFileFact).map(\.name).sorted() == [
+            "added", "bitdepth", "bitrate", "channels", "duration", "end", "file_values", "fingerprint", "format",
+            "missing", "mtime", "path", "samplerate", "sheet", "size", "start"])
+        #expect(SongField.allCases.filter(\.isLibraryOnly).map(\.name).sorted() == [
+            "bookmark", "bookmark_speed", "favorite", "guessed", "lastplayed", "playcount", "rating", "skipcount",
+            "stickers", "tags", "user_fields"])
+        #expect(SongField.playFields.map(\.name) == ["playcount", "skipcount", "lastplayed", "bookmark", "bookmark_speed"])
+        #expect(SongField.allCases.filter(\.isDate) == [.added, .lastplayed])
+        #expect(SongField.art.isTag)
+    }
+
     /// Every field is a stored property of `Song` and every stored property a field.
     @Test func tableCoversEveryStoredProperty() {
         let properties = Set(Song.storedPropertyNames).subtracting(["id"])

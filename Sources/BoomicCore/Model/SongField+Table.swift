@@ -66,7 +66,7 @@ extension SongField {
         SongFieldSpec(.rating, .number({ $0.rating }, { $0.rating = $1 }, optional: true), .library, checkpoint: .bit(36, .number)),
         SongFieldSpec(.playcount, .number({ $0.playcount }, { $0.playcount = $1 ?? 0 }, optional: false), .play, log: .always, checkpoint: .bit(37, .number)),
         SongFieldSpec(.favorite, .flag({ $0.favorite }, { $0.favorite = $1 }), .library, log: .always, checkpoint: .bit(38, .flag)),
-        SongFieldSpec(.art, .text({ $0.art }, { $0.art = $1 }), .library, checkpoint: .bit(39, .sharedText)),
+        SongFieldSpec(.art, .text({ $0.art }, { $0.art = $1 }), .tag, checkpoint: .bit(39, .sharedText)),
         SongFieldSpec(.fileValues, .list({ $0.fileValues }, { $0.fileValues = $1 }), .file, log: .always, old: "fileValues", checkpoint: .bit(40, .ownList), json: .hidden, list: .sorted),
         SongFieldSpec(.userFields, .list({ $0.userFields }, { $0.userFields = $1 }), .library, old: "userFields", checkpoint: .bit(41, .sharedList), json: .topLevelKeys, list: .userFields),
         SongFieldSpec(.stickers, .list({ $0.stickers }, { $0.stickers = $1 }), .library, checkpoint: .bit(61, .ownList), json: .nameValueMap, rare: true, list: .stickers),
