@@ -12,7 +12,8 @@ import Synchronization
 /// never ask, and building them is half the cost of opening a library.
 /// `invariantViolations()` rebuilds them from scratch and compares.
 public struct DataBasis: Sendable, Equatable {
-    public private(set) var songs: TreeDictionary<SongID, Song> = [:]
+    /// The songs: an image's rows overlaid by what changed since, or every song in memory.
+    public private(set) var songs = SongTable()
     /// The user's taglists (DESIGN §5), stored entities so their definitions have history.
     public private(set) var taglists: TreeDictionary<ListID, Taglist> = [:]
     public private(set) var playlists: TreeDictionary<ListID, Playlist> = [:]
@@ -40,13 +41,23 @@ public struct DataBasis: Sendable, Equatable {
     public init(songs input: some Sequence<Song>) {
         var all: [SongID: Song] = [:]
         for s in input { all[s.id] = s }
-        songs = TreeDictionary(uniqueKeysWithValues: all)
+        songs = SongTable(TreeDictionary(uniqueKeysWithValues: all))
     }
 
     /// A basis with these songs, taglists and playlists (for checkpoints and tests).
     public init(songs input: some Sequence<Song>, taglists: [ListID: Taglist], playlists: [ListID: Playlist],
                 eqProfiles: [ListID: EQProfile] = [:], annotations: [AnnotationKey: Annotation] = [:]) {
         self.init(songs: input)
+        self.annotations = TreeDictionary(uniqueKeysWithValues: annotations)
+        self.taglists = TreeDictionary(uniqueKeysWithValues: taglists)
+        self.playlists = TreeDictionary(uniqueKeysWithValues: playlists)
+        self.eqProfiles = TreeDictionary(uniqueKeysWithValues: eqProfiles)
+    }
+
+    /// A basis whose songs are an image's rows, read where they lie (a checkpoint).
+    public init(image: any SongImage, taglists: [ListID: Taglist], playlists: [ListID: Playlist],
+                eqProfiles: [ListID: EQProfile] = [:], annotations: [AnnotationKey: Annotation] = [:]) {
+        songs = SongTable(image: image)
         self.annotations = TreeDictionary(uniqueKeysWithValues: annotations)
         self.taglists = TreeDictionary(uniqueKeysWithValues: taglists)
         self.playlists = TreeDictionary(uniqueKeysWithValues: playlists)
@@ -77,7 +88,7 @@ public struct DataBasis: Sendable, Equatable {
 
     /// Adds or replaces a song, and relinks it in the indexes if they are built.
     mutating func insert(_ song: Song) {
-        let old = songs.updateValue(song, forKey: song.id)
+        let old = songs.insert(song)
         updateIndexes { ix in
             if let old { ix.unlink(old) }
             ix.link(song)
@@ -85,7 +96,7 @@ public struct DataBasis: Sendable, Equatable {
     }
 
     mutating func remove(_ id: SongID) {
-        guard let old = songs.removeValue(forKey: id) else { return }
+        guard let old = songs.remove(id) else { return }
         updateIndexes { $0.unlink(old) }
     }
 
@@ -130,7 +141,7 @@ extension DataBasis {
         init() {}
 
         /// Every index, built from scratch (for `invariantViolations`).
-        init(songs: TreeDictionary<SongID, Song>) {
+        init(songs: SongTable) {
             albums = Self.albums(of: songs)
             artists = Self.artists(of: songs)
             tags = Self.tags(of: songs)
@@ -142,23 +153,23 @@ extension DataBasis {
 
         // One pass over the songs per index, gathered in plain dictionaries first and converted
         // once: much cheaper than inserting into the persistent trees one song at a time.
-        static func albums(of songs: TreeDictionary<SongID, Song>) -> TreeDictionary<AlbumKey, SongIDSet> {
+        static func albums(of songs: SongTable) -> TreeDictionary<AlbumKey, SongIDSet> {
             grouped(songs) { s, add in if let k = AlbumKey(s) { add(k) } }
         }
-        static func artists(of songs: TreeDictionary<SongID, Song>) -> TreeDictionary<String, SongIDSet> {
+        static func artists(of songs: SongTable) -> TreeDictionary<String, SongIDSet> {
             grouped(songs) { s, add in for a in DataBasis.artistKeys(s) { add(a) } }
         }
-        static func tags(of songs: TreeDictionary<SongID, Song>) -> TreeDictionary<String, SongIDSet> {
+        static func tags(of songs: SongTable) -> TreeDictionary<String, SongIDSet> {
             grouped(songs) { s, add in for t in s.tags { add(t) } }
         }
-        static func paths(of songs: TreeDictionary<SongID, Song>) -> TreeDictionary<PathKey, SongIDSet> {
+        static func paths(of songs: SongTable) -> TreeDictionary<PathKey, SongIDSet> {
             grouped(songs) { s, add in add(PathKey(s.path)) }
         }
-        static func fingerprints(of songs: TreeDictionary<SongID, Song>) -> TreeDictionary<String, SongIDSet> {
+        static func fingerprints(of songs: SongTable) -> TreeDictionary<String, SongIDSet> {
             grouped(songs) { s, add in if let f = s.fingerprint { add(f) } }
         }
 
-        private static func grouped<K: Hashable>(_ songs: TreeDictionary<SongID, Song>,
+        private static func grouped<K: Hashable>(_ songs: SongTable,
                                                  _ keys: (Song, (K) -> Void) -> Void) -> TreeDictionary<K, SongIDSet> {
             // At most one key a song for the indexes built this way (a path, a fingerprint):
             // room for them all at once, where growing rehashed every path key ~16 times.
@@ -208,8 +219,8 @@ extension DataBasis {
 
         /// The index at `which`, built from `songs` by `build` if it is not yet.
         func index<K: Hashable & Sendable>(_ which: WritableKeyPath<Indexes, TreeDictionary<K, SongIDSet>?>,
-                                of songs: TreeDictionary<SongID, Song>,
-                                _ build: (TreeDictionary<SongID, Song>) -> TreeDictionary<K, SongIDSet>) -> TreeDictionary<K, SongIDSet> {
+                                of songs: SongTable,
+                                _ build: (SongTable) -> TreeDictionary<K, SongIDSet>) -> TreeDictionary<K, SongIDSet> {
             state.withLock { ix in
                 if let built = ix[keyPath: which] { return built }
                 let built = build(songs)

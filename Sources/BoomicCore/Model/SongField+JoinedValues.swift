@@ -10,7 +10,13 @@ extension SongField {
     /// GENRE=Jazz and GENRE=Fusion is then found by `genre:=Jazz`, and by MPD's `find genre
     /// Jazz`, which would otherwise only match `Jazz; Fusion` itself.
     public func matchValue(in song: Song) -> FieldValue {
-        let v = queryValue(in: song)
+        matchValue(of: value(in: song))
+    }
+
+    /// `matchValue(in:)` of a song whose `value(in:)` is `stored`: what a query over an image's
+    /// column tests once per distinct value.
+    public func matchValue(of stored: FieldValue) -> FieldValue {
+        let v = queryValue(of: stored)
         guard joinsValues, case .string(let s) = v, Self.mayJoin(s) else { return v }
         var parts: [String] = []
         Self.forEachJoinedValue(s) { parts.append($0) }

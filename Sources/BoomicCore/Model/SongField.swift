@@ -146,8 +146,13 @@ public enum SongField: String, CaseIterable, Codable, Sendable, Comparable, Codi
     /// but for `bitrate`, which the log keeps in TagLib's kbit/s and users see in bit/s, as
     /// beets stores it (`bitrate:320000..`, or `bitrate:320k..`).
     public func queryValue(in song: Song) -> FieldValue {
-        if Self.inBitsPerSecond[ordinal], case .int(let n) = value(in: song) { return .int(n * 1000) }
-        return value(in: song)
+        queryValue(of: value(in: song))
+    }
+
+    /// `queryValue(in:)` of a song whose `value(in:)` is `stored`.
+    public func queryValue(of stored: FieldValue) -> FieldValue {
+        if Self.inBitsPerSecond[ordinal], case .int(let n) = stored { return .int(n * 1000) }
+        return stored
     }
 }
 

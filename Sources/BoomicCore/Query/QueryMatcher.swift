@@ -7,9 +7,16 @@ import Synchronization
 /// gives the same songs (TagViews and time travel rely on it).
 public struct QueryMatcher: Sendable {
     private let test: @Sendable (Song) -> Bool
-    private let budget = RegexBudget()
+    private var budget = RegexBudget()
 
     public init(_ query: Query) {
+        test = Self.compile(query, budget)
+    }
+
+    /// A matcher whose regexes share `budget` with another evaluation of the same query (the
+    /// image's columns and the delta's songs are one answer).
+    init(_ query: Query, budget: RegexBudget) {
+        self.budget = budget
         test = Self.compile(query, budget)
     }
 
@@ -62,7 +69,7 @@ public struct QueryMatcher: Sendable {
         }
     }
 
-    private static func compile(_ m: Query.Match, _ budget: RegexBudget) -> @Sendable (FieldValue) -> Bool {
+    static func compile(_ m: Query.Match, _ budget: RegexBudget) -> @Sendable (FieldValue) -> Bool {
         switch m {
         case .substring(let needle):
             let n = FoldedNeedle(folded: needle)
@@ -165,15 +172,25 @@ extension DataBasis {
     /// The songs matching a query, in the query's sort order (default: album artist, album,
     /// disc, track, path — the order people browse in).
     ///
-    /// Complexity: O(n) to match plus O(k log k) to sort the k matches; sort keys are computed
-    /// once per song, not per comparison.
+    /// Complexity: over an image, O(distinct values + rows) of the fields the query names, read
+    /// in place, plus O(k) songs materialised; else O(n) to match. Then O(k log k) to sort the k
+    /// matches; sort keys are computed once per song, not per comparison.
     ///
     /// - Throws: a `QueryError` naming a regular expression that ran too long and was stopped
     ///   (`RegexBudget`): the songs it would have matched are unknown.
     public func songs(matching parsed: ParsedQuery) throws(QueryError) -> [Song] {
-        let m = QueryMatcher(parsed.query)
-        let found = songs.values.filter(m.matches)
-        if let pattern = m.stoppedRegex { throw QueryError.regexTooSlow(pattern) }
+        let budget = RegexBudget()
+        let m = QueryMatcher(parsed.query, budget: budget)
+        let found: [Song]
+        if let image = songs.image, let rows = ImageQuery(image: image, budget: budget).rows(parsed.query) {
+            // The image's rows the query picks that the delta does not shadow, then the delta's
+            // own songs tested one by one: only the matches are materialised.
+            found = image.songs(atRows: rows.indices.lazy.filter { songs.isLive(imageID: image.id(atRow: $0)) })
+                + songs.changed.values.filter(m.matches)
+        } else {
+            found = songs.values.filter(m.matches)
+        }
+        if let pattern = budget.stopped { throw QueryError.regexTooSlow(pattern) }
         return SongOrder(parsed.sort).sorted(found)
     }
 }

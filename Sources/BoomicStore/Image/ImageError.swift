@@ -1,4 +1,4 @@
 /// How a snapshot image is refused: one line, naming the block when one is at fault.
 extension StoreError {
-    static func image(_ reason: String) -> StoreError { .badEncoding("the snapshot image \(reason)") }
+    public static func image(_ reason: String) -> StoreError { .badEncoding("the snapshot image \(reason)") }
 }

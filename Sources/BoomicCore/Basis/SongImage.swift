@@ -1,0 +1,41 @@
+/// The songs of a checkpoint image as `BoomicCore` sees them (storage.md, "The layers stay"):
+/// rows read where they lie, in path order, each materialised into a `Song` only when asked for.
+///
+/// The Library's image codec implements it over a mapped file; Core never touches the file.
+/// A class-bound protocol so that two bases can tell whether they share one image (`===`),
+/// which makes comparing and diffing neighbouring states O(change).
+public protocol SongImage: AnyObject, Sendable {
+    /// The songs held, one a row, in path order.
+    var rowCount: Int { get }
+    func id(atRow row: Int) -> SongID
+    /// The row holding a song: a binary search of the ids, no song read.
+    func row(of id: SongID) -> Int?
+    /// The songs of these rows, in the order given: one pass resolving the columns, then one
+    /// value a field for each row.
+    func songs(atRows rows: some Sequence<Int>) -> [Song]
+    /// A field as a column of codes into its distinct values, so that a query tests each distinct
+    /// value once rather than each song; nil when the image cannot answer for the field (the
+    /// caller then reads songs).
+    func column(_ field: SongField) -> SongImageColumn?
+}
+
+extension SongImage {
+    public func song(atRow row: Int) -> Song { songs(atRows: CollectionOfOne(row))[0] }
+}
+
+/// One field of an image: `valueCount` distinct values, each row's code into them. A row whose
+/// code is `valueCount` holds the field's default (nil, 0, false, empty), whose value is
+/// `defaultValue`.
+public struct SongImageColumn: Sendable {
+    public let valueCount: Int
+    /// The value with this code, as `SongField.value(in:)` gives it.
+    public let value: @Sendable (Int) -> FieldValue
+    /// Every row's code, in row order.
+    public let codes: @Sendable () -> [UInt32]
+
+    public init(valueCount: Int, value: @escaping @Sendable (Int) -> FieldValue, codes: @escaping @Sendable () -> [UInt32]) {
+        self.valueCount = valueCount
+        self.value = value
+        self.codes = codes
+    }
+}

@@ -1,0 +1,51 @@
+/// A set of an image's rows as a bitmap: the answer of a query planned on columns, combined by
+/// AND, OR and NOT one machine word at a time.
+struct RowSet: Equatable, Sendable {
+    private(set) var words: [UInt64]
+    let count: Int
+
+    init(count: Int, all: Bool = false) {
+        self.count = count
+        words = [UInt64](repeating: all ? ~0 : 0, count: (count + 63) / 64)
+        if all { clearTail() }
+    }
+
+    mutating func insert(_ row: Int) { words[row >> 6] |= 1 << UInt64(row & 63) }
+
+    func contains(_ row: Int) -> Bool { words[row >> 6] & (1 << UInt64(row & 63)) != 0 }
+
+    mutating func formIntersection(_ other: RowSet) {
+        for i in words.indices { words[i] &= other.words[i] }
+    }
+
+    mutating func formUnion(_ other: RowSet) {
+        for i in words.indices { words[i] |= other.words[i] }
+    }
+
+    func complement() -> RowSet {
+        var out = self
+        for i in out.words.indices { out.words[i] = ~out.words[i] }
+        out.clearTail()
+        return out
+    }
+
+    var isFull: Bool { self == RowSet(count: count, all: true) }
+
+    /// The rows in the set, in order.
+    var indices: [Int] {
+        var out: [Int] = []
+        for (w, word) in words.enumerated() where word != 0 {
+            var bits = word
+            while bits != 0 {
+                out.append(w << 6 | bits.trailingZeroBitCount)
+                bits &= bits - 1
+            }
+        }
+        return out
+    }
+
+    private mutating func clearTail() {
+        let extra = words.count * 64 - count
+        if extra > 0 { words[words.count - 1] &= ~0 >> UInt64(extra) }
+    }
+}

@@ -1,0 +1,139 @@
+import BoomicCore
+import BoomicStore
+import Foundation
+
+/// The songs of a snapshot image, read where they lie (`SongImage`): a row's song is made from
+/// one value a field when asked for, and a query reads a field's codes and distinct values
+/// without making any.
+///
+/// `@unchecked Sendable`: every stored property is immutable after `init` but `resolved`, which
+/// is read and written only under `lock`; the buffers point into `image.bytes`, which this
+/// object keeps alive and which nothing writes.
+final class ImageSongs: SongImage, @unchecked Sendable {
+    /// The blocks' names.
+    enum Names {
+        static let ids = "songs.ids"
+        static let idOrder = "songs.ids.order"
+        static let paths = "songs.paths"
+        static let lists = "lists"
+        static func values(_ spec: SongFieldSpec) -> String { "field.\(spec.name).values" }
+        static func codes(_ spec: SongFieldSpec) -> String { "field.\(spec.name)" }
+    }
+
+    /// The fields a row stores, in table order: every field of the table but the path.
+    static let stored: [SongFieldSpec] = SongField.table.filter { if case .bit = $0.checkpoint { true } else { false } }
+
+    /// Each stored field's position in `stored`, by the field's ordinal.
+    private static let storedIndex: [SongField: Int] = Dictionary(uniqueKeysWithValues: stored.enumerated().map { ($1.field, $0) })
+
+    /// Each stored field's default value, as `SongField.value(in:)` gives it for a song that
+    /// does not set it.
+    private static let defaults: [FieldValue] = {
+        let blank = Song(id: SongID(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))), path: "")
+        return stored.map { $0.field.value(in: blank) }
+    }()
+
+    private struct Column {
+        /// Nil when the image has no blocks for the field: every row holds the default.
+        var codes: ImageColumn?
+        var values: ValueTable?
+        func code(_ row: Int) -> Int { codes.map { Int($0[row]) } ?? 0 }
+        var valueCount: Int { values?.count ?? 0 }
+    }
+
+    let image: SnapshotImage
+    let rowCount: Int
+    private let ids: UnsafeRawBufferPointer
+    private let order: ImageColumn
+    private let paths: ValueTable
+    private let lock = NSLock()
+    private var resolved: [Column?]
+
+    /// Checks every block (each once per process), so damage is found here, at the open, with
+    /// one line, rather than halfway through a command.
+    init(_ image: SnapshotImage) throws {
+        if let bad = image.damagedBlocks().first { throw StoreError.image("block \(bad.name): \(bad.reason)") }
+        self.image = image
+        ids = try image.block(Names.ids)
+        guard ids.count % 16 == 0 else { throw StoreError.image("block \(Names.ids) is not a whole number of ids") }
+        rowCount = ids.count / 16
+        order = try image.column(Names.idOrder)
+        guard order.count == rowCount else { throw StoreError.image("block \(Names.idOrder) has \(order.count) rows of \(rowCount)") }
+        paths = try ValueTable(image.block(Names.paths), name: Names.paths)
+        guard paths.count == rowCount else { throw StoreError.image("block \(Names.paths) has \(paths.count) rows of \(rowCount)") }
+        resolved = [Column?](repeating: nil, count: Self.stored.count)
+        for i in Self.stored.indices { _ = try column(at: i) }
+    }
+
+    func id(atRow row: Int) -> SongID {
+        SongID(UUID(uuid: ids.loadUnaligned(fromByteOffset: 16 * row, as: uuid_t.self)))
+    }
+
+    func row(of id: SongID) -> Int? {
+        var low = 0, high = rowCount
+        while low < high {
+            let mid = (low + high) / 2
+            let row = Int(order[mid])
+            let x = self.id(atRow: row)
+            if x == id { return row }
+            if x < id { low = mid + 1 } else { high = mid }
+        }
+        return nil
+    }
+
+    func songs(atRows rows: some Sequence<Int>) -> [Song] {
+        let columns = (try? Self.stored.indices.map { try column(at: $0) }) ?? []
+        var out: [Song] = []
+        out.reserveCapacity(rows.underestimatedCount)
+        for row in rows {
+            var s = Song(id: id(atRow: row), path: String(decoding: paths[row], as: UTF8.self))
+            for (i, c) in columns.enumerated() {
+                let code = c.code(row)
+                guard code < c.valueCount, let values = c.values else { continue }
+                ValueTable.set(Self.stored[i].access, values[code], on: &s)
+            }
+            out.append(s)
+        }
+        return out
+    }
+
+    func column(_ field: SongField) -> SongImageColumn? {
+        if field == .path {
+            return SongImageColumn(valueCount: rowCount, value: { [self] in
+                $0 < rowCount ? .string(String(decoding: paths[$0], as: UTF8.self)) : .null
+            }, codes: { [rowCount] in (0..<rowCount).map(UInt32.init) })
+        }
+        guard let i = Self.storedIndex[field], let c = try? column(at: i) else { return nil }
+        let access = Self.stored[i].access, fallback = Self.defaults[i], count = c.valueCount
+        return SongImageColumn(valueCount: count, value: { [self] code in
+            guard code < count, let v = resolvedValues(i) else { return fallback }
+            return ValueTable.value(access, v[code])
+        }, codes: { [self] in
+            let c = resolvedColumn(i)
+            return (0..<rowCount).map { UInt32(c.code($0)) }
+        })
+    }
+
+    private func resolvedValues(_ i: Int) -> ValueTable? { resolvedColumn(i).values }
+
+    private func resolvedColumn(_ i: Int) -> Column { (try? column(at: i)) ?? Column() }
+
+    private func column(at i: Int) throws -> Column {
+        lock.lock()
+        defer { lock.unlock() }
+        if let c = resolved[i] { return c }
+        let spec = Self.stored[i]
+        var c = Column()
+        if image.entries.contains(where: { $0.name == Names.codes(spec) }) {
+            let codes = try image.column(Names.codes(spec))
+            let values = try ValueTable(image.block(Names.values(spec)), name: Names.values(spec))
+            guard codes.count == rowCount else { throw StoreError.image("block \(Names.codes(spec)) has \(codes.count) rows of \(rowCount)") }
+            for r in 0..<rowCount where Int(codes[r]) > values.count {
+                throw StoreError.image("block \(Names.codes(spec)): row \(r) has no value")
+            }
+            c = Column(codes: codes, values: values)
+        }
+        resolved[i] = c
+        return c
+    }
+}

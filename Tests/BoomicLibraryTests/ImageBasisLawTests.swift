@@ -1,0 +1,137 @@
+import BoomicStore
+import BoomicTestSupport
+import Foundation
+import Testing
+@testable import BoomicCore
+@testable import BoomicLibrary
+
+/// The laws of a basis held as a checkpoint image plus a delta (storage.md, "The basis: image +
+/// delta"), on every random history and at several split points: the image of the state after
+/// transaction k, with the transactions after k applied on top, is the replayed head — its
+/// songs, its queries, its diffs — whichever path a reader takes.
+@Suite("Image + delta laws on random histories")
+struct ImageBasisLawTests {
+    /// The state after `seq` as a checkpoint image, decoded as a command opens it.
+    static func imaged(_ b: DataBasis) throws -> DataBasis {
+        try BasisCodec.decode(ImageBytes(copying: BasisCodec.encode(b)))
+    }
+
+    static func splits(_ h: History, _ rng: inout SplitMix64) -> [Int] {
+        Array(Set([0, h.seq / 2, h.seq, Int.random(in: 0...h.seq, using: &rng)])).sorted()
+    }
+
+    @Test("image + delta equals the replayed basis at every split point")
+    func imagePlusDeltaIsReplay() throws {
+        var checked = 0
+        for h in Histories.all {
+            var rng = SplitMix64(seed: h.seed ^ 0x1A6E)
+            for k in Self.splits(h, &rng) {
+                let image = try Self.imaged(h.bases[k])
+                #expect(image.songs.image != nil && !image.songs.hasDelta, "seed \(h.seed)")
+                #expect(image == h.bases[k], "seed \(h.seed): the image of state \(k) is not that state")
+                var b = image
+                for t in h.transactions[k...] { b = b.applying(t) }
+                #expect(b == h.head, "seed \(h.seed): image of \(k) + \(h.seq - k) transactions differs from the replay")
+                #expect(b.songs.count == h.head.songs.count, "seed \(h.seed) split \(k)")
+                // Each song read by id, and the whole iteration, agree.
+                for (id, s) in h.head.songs { #expect(b[id] == s, "seed \(h.seed) split \(k): song \(id)") }
+                let listed = Dictionary(b.songs.map { ($0.key, $0.value) }, uniquingKeysWith: { x, _ in x })
+                #expect(listed.count == b.songs.count, "seed \(h.seed) split \(k): iteration repeats a song")
+                #expect(listed == Dictionary(uniqueKeysWithValues: h.head.songs.map { ($0.key, $0.value) }), "seed \(h.seed) split \(k)")
+                // A song the delta removed is gone however it is asked for.
+                for id in Set(h.bases[k].songs.keys).subtracting(h.head.songs.keys) {
+                    #expect(b[id] == nil && !b.songs.contains(id), "seed \(h.seed) split \(k): removed song \(id) still read")
+                }
+                checked += 1
+            }
+        }
+        #expect(checked >= Seeds.atLeast(100))
+    }
+
+    @Test("the indexes of image + delta are those of the replayed basis")
+    func indexesAgree() throws {
+        for h in Histories.all where h.seq > 0 {
+            let k = h.seq / 2
+            var b = try Self.imaged(h.bases[k])
+            for t in h.transactions[k...] { b = b.applying(t) }
+            #expect(b.albums == h.head.albums, "seed \(h.seed)")
+            #expect(b.artists == h.head.artists, "seed \(h.seed)")
+            #expect(b.tags == h.head.tags, "seed \(h.seed)")
+            #expect(b.paths == h.head.paths, "seed \(h.seed)")
+            #expect(b.fingerprints == h.head.fingerprints, "seed \(h.seed)")
+        }
+    }
+
+    @Test("diffs between states over one image equal the diffs of the replayed states, both ways")
+    func diffsOverOneImage() throws {
+        for h in Histories.all where h.seq > 1 {
+            var rng = SplitMix64(seed: h.seed ^ 0xD1FF)
+            let k = Int.random(in: 0..<h.seq, using: &rng)
+            let image = try Self.imaged(h.bases[k])
+            var states = [image]
+            for t in h.transactions[k...] { states.append(states[states.count - 1].applying(t)) }
+            for _ in 0..<3 {
+                let a = Int.random(in: 0..<states.count, using: &rng), c = Int.random(in: 0..<states.count, using: &rng)
+                let d = states[a].diff(to: states[c])
+                #expect(d == h.bases[k + a].diff(to: h.bases[k + c]), "seed \(h.seed): diff \(k + a)→\(k + c)")
+                #expect(states[a].applying(d) == states[c], "seed \(h.seed): \(k + a) + diff is not \(k + c)")
+                #expect((states[a] == states[c]) == (h.bases[k + a] == h.bases[k + c]), "seed \(h.seed): == \(k + a), \(k + c)")
+            }
+        }
+    }
+
+    @Test("queries planned on the image's columns find what a scan of every song finds")
+    func queriesOnColumnsAgreeWithTheScan() throws {
+        var checked = 0, matchedSome = 0
+        for h in Histories.all where !h.head.isEmpty {
+            var rng = SplitMix64(seed: h.seed ^ 0x9E77)
+            let k = Int.random(in: 0...h.seq, using: &rng)
+            var b = try Self.imaged(h.bases[k])
+            for t in h.transactions[k...] { b = b.applying(t) }
+            let songs = Array(h.head.songs.values)
+            for _ in 0..<6 {
+                let args = Self.randomQuery(from: songs, &rng)
+                guard let parsed = try? QueryParser.parse(args) else { continue }
+                let planned = try b.songs(matching: parsed).map(\.id)
+                let scanned = try h.head.songs(matching: parsed).map(\.id)
+                #expect(planned == scanned, "seed \(h.seed) split \(k): \(args) as \(parsed.query)")
+                checked += 1
+                if !scanned.isEmpty { matchedSome += 1 }
+            }
+        }
+        #expect(checked >= Seeds.atLeast(200))
+        #expect(matchedSome >= checked / 4, "queries too strict: \(matchedSome) of \(checked) match")
+    }
+
+    /// Terms built from the songs' own values (so most match something), every kind the
+    /// planner treats: substrings, exact values, ranges, tags, paths, bare words, user fields,
+    /// negation and OR, with a sort key now and then.
+    static func randomQuery(from songs: [Song], _ rng: inout SplitMix64) -> [String] {
+        func term() -> String {
+            let s = songs[Int.random(in: 0..<songs.count, using: &rng)]
+            func word(_ t: String?) -> String {
+                let parts = (t ?? "zz").split(separator: " ")
+                return String(parts.isEmpty ? "zz" : parts[Int.random(in: 0..<parts.count, using: &rng)])
+            }
+            let t: String
+            switch Int.random(in: 0..<11, using: &rng) {
+            case 0: t = "artist:\(word(s.artists.first))"
+            case 1: t = "title:=\(s.title ?? "")"
+            case 2: t = "year:\((s.year ?? 1990) - 3)..\((s.year ?? 1990) + 3)"
+            case 3: t = "#\(s.tags.first ?? "jazz")"
+            case 4: t = "path:\((s.path as NSString).deletingLastPathComponent)"
+            case 5: t = word(s.album)
+            case 6: t = "album:=~\(s.album ?? "x")"
+            case 7: t = "genre:\(word(s.genre))"
+            case 8: t = "rating:\(Int.random(in: 0...5, using: &rng))"
+            case 9: t = "mood:\(rng.pick(["happy", "sad", "calm"]))"
+            default: t = "title::^\(word(s.title).prefix(1))"
+            }
+            return Int.random(in: 0..<5, using: &rng) == 0 ? "^" + t : t
+        }
+        var args = (0..<Int.random(in: 1...3, using: &rng)).map { _ in term() }
+        if Int.random(in: 0..<4, using: &rng) == 0 { args += [","] + [term()] }
+        if Int.random(in: 0..<4, using: &rng) == 0 { args.append(rng.pick(["year+", "title-", "artist+"])) }
+        return args
+    }
+}

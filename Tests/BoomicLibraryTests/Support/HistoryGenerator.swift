@@ -1,0 +1,1 @@
+../../BoomicCoreTests/Support/HistoryGenerator.swift
