@@ -29,7 +29,7 @@ struct Boomic: ParsableCommand {
             Rollback.self, Undo.self, Redo.self, Revert.self,
             Play.self, EQCommand.self, Serve.self, Status.self, Next.self, Prev.self, Pause.self, Toggle.self, Stop.self,
             QueueCommand.self, RoomsCommand.self, Config.self,
-            Verify.self, Export.self, ImportJSON.self, Backup.self, MigrateCommand.self, UserCommand.self,
+            Verify.self, Export.self, ImportJSON.self, Backup.self, MigrateCommand.self, UserCommand.self, Merge.self,
         ]
     )
 

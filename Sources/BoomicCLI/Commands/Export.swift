@@ -67,7 +67,7 @@ struct ImportJSON: ParsableCommand {
         }
         // Read whole before the library is made: a file refused leaves no library behind.
         let transactions = try ExportFormat.read(data, name: file)
-        let lib = try Library.open(at: options.location, create: true)
+        let lib = try Library.open(at: options.location, create: true, mergesAfter: false)
         guard lib.head == 0 else {
             throw CLIError("the library at \(lib.location) already has \(lib.head) transactions; import-json needs a new library (--library NEWDIR)")
         }

@@ -5,10 +5,15 @@ import Synchronization
 /// How the CLI opens a library: one command per process, named by its command line.
 enum Library {
     /// Opens the library at `location`; with `create`, makes the folder and the log first.
-    static func open(at location: String, create: Bool) throws -> LibrarySession {
+    ///
+    /// Its commits write no checkpoint: when they make one due, a detached `boomic merge`
+    /// writes it after the command (`closeAll`). `mergesAfter: false` keeps the checkpoints in
+    /// the commit, for `import-json`, whose one append leaves them spread through the history
+    /// it loads, where time travel needs them.
+    static func open(at location: String, create: Bool, mergesAfter: Bool = true) throws -> LibrarySession {
         let session = try LibrarySession.open(
             at: location, create: create,
-            client: .init(command: Boomic.commandLine, version: Boomic.version))
+            client: .init(command: Boomic.commandLine, version: Boomic.version), mergesAfter: mergesAfter)
         // One command per process: freeing tens of thousands of songs' trees on the way out
         // takes an eighth of `ls`'s time, and the process is about to end anyway.
         _ = Unmanaged.passRetained(session)
@@ -37,6 +42,9 @@ enum Library {
     /// Closes every library this process opened (their bases stay in memory), and says so when
     /// a disk without room kept the newest transactions in the `-wal` file alone.
     static func closeAll() {
+        for s in opened.withLock({ $0 }) where s.committedHere != nil && s.isMergeDue {
+            Merge.startDetached(library: s.location)
+        }
         for s in opened.withLock({ $0 }) {
             guard let shortfall = s.close() else { continue }
             Terminal.warn(Self.unfoldedWALWarning(database: s.transactor.path, shortfall: shortfall))

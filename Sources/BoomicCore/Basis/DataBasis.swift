@@ -154,28 +154,29 @@ extension DataBasis {
         // One pass over the songs per index, gathered in plain dictionaries first and converted
         // once: much cheaper than inserting into the persistent trees one song at a time.
         static func albums(of songs: SongTable) -> TreeDictionary<AlbumKey, SongIDSet> {
-            grouped(songs) { s, add in if let k = AlbumKey(s) { add(k) } }
+            grouped(songs, [.album, .albumartist, .compilation, .artists]) { s, add in if let k = AlbumKey(s) { add(k) } }
         }
         static func artists(of songs: SongTable) -> TreeDictionary<String, SongIDSet> {
-            grouped(songs) { s, add in for a in DataBasis.artistKeys(s) { add(a) } }
+            grouped(songs, [.album, .albumartist, .compilation, .artists]) { s, add in for a in DataBasis.artistKeys(s) { add(a) } }
         }
         static func tags(of songs: SongTable) -> TreeDictionary<String, SongIDSet> {
-            grouped(songs) { s, add in for t in s.tags { add(t) } }
+            grouped(songs, [.tags]) { s, add in for t in s.tags { add(t) } }
         }
         static func paths(of songs: SongTable) -> TreeDictionary<PathKey, SongIDSet> {
-            grouped(songs) { s, add in add(PathKey(s.path)) }
+            grouped(songs, []) { s, add in add(PathKey(s.path)) }
         }
         static func fingerprints(of songs: SongTable) -> TreeDictionary<String, SongIDSet> {
-            grouped(songs) { s, add in if let f = s.fingerprint { add(f) } }
+            grouped(songs, [.fingerprint]) { s, add in if let f = s.fingerprint { add(f) } }
         }
 
-        private static func grouped<K: Hashable>(_ songs: SongTable,
+        /// `fields` are those `keys` reads: an image's rows are read for them alone.
+        private static func grouped<K: Hashable>(_ songs: SongTable, _ fields: [SongField],
                                                  _ keys: (Song, (K) -> Void) -> Void) -> TreeDictionary<K, SongIDSet> {
             // At most one key a song for the indexes built this way (a path, a fingerprint):
             // room for them all at once, where growing rehashed every path key ~16 times.
             var groups: [K: [SongID]] = [:]
             groups.reserveCapacity(songs.count)
-            for (id, s) in songs { keys(s) { groups[$0, default: []].append(id) } }
+            songs.forEach(reading: fields) { s in keys(s) { groups[$0, default: []].append(s.id) } }
             return TreeDictionary(uniqueKeysWithValues: groups.lazy.map { ($0.key, SongIDSet($0.value)) })
         }
 

@@ -11,8 +11,9 @@ public protocol SongImage: AnyObject, Sendable {
     /// The row holding a song: a binary search of the ids, no song read.
     func row(of id: SongID) -> Int?
     /// The songs of these rows, in the order given: one pass resolving the columns, then one
-    /// value a field for each row.
-    func songs(atRows rows: some Sequence<Int>) -> [Song]
+    /// value a field for each row. With `fields`, only those are read (and the id and path): an
+    /// index over every song needs two or three fields, not sixty.
+    func songs(atRows rows: some Sequence<Int>, reading fields: [SongField]?) -> [Song]
     /// A field as a column of codes into its distinct values, so that a query tests each distinct
     /// value once rather than each song; nil when the image cannot answer for the field (the
     /// caller then reads songs).
@@ -20,6 +21,7 @@ public protocol SongImage: AnyObject, Sendable {
 }
 
 extension SongImage {
+    public func songs(atRows rows: some Sequence<Int>) -> [Song] { songs(atRows: rows, reading: nil) }
     public func song(atRow row: Int) -> Song { songs(atRows: CollectionOfOne(row))[0] }
 }
 

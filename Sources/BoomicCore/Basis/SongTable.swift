@@ -125,6 +125,21 @@ public struct SongTable: Sendable, Sequence {
 
     public func makeIterator() -> Iterator { Iterator(self) }
 
+    /// Every song, with only `fields` (and the id and path) read from the image's rows; the
+    /// delta's songs whole. What an index over every song reads.
+    public func forEach(reading fields: [SongField], _ body: (Song) -> Void) {
+        if let image {
+            let rows = liveRows()
+            var start = 0
+            while start < rows.count {
+                let end = min(rows.count, start + 4_096)
+                for s in image.songs(atRows: rows[start..<end], reading: fields) { body(s) }
+                start = end
+            }
+        }
+        for (_, s) in changed { body(s) }
+    }
+
     public struct Iterator: IteratorProtocol {
         private let table: SongTable
         private var nextRow = 0

@@ -61,6 +61,12 @@ final class ImageSongs: SongImage, @unchecked Sendable {
         guard order.count == rowCount else { throw StoreError.image("block \(Names.idOrder) has \(order.count) rows of \(rowCount)") }
         paths = try ValueTable(image.block(Names.paths), name: Names.paths)
         guard paths.count == rowCount else { throw StoreError.image("block \(Names.paths) has \(paths.count) rows of \(rowCount)") }
+        // A field this build does not know (a newer build's) would be dropped from every song
+        // read here, and from any checkpoint written from them: refused, so the log is replayed.
+        let known = Set(Self.stored.flatMap { [Names.codes($0), Names.values($0)] })
+        if let foreign = image.entries.first(where: { $0.name.hasPrefix("field.") && !known.contains($0.name) }) {
+            throw StoreError.image("holds a field this build does not know (\(foreign.name))")
+        }
         resolved = [Column?](repeating: nil, count: Self.stored.count)
         for i in Self.stored.indices { _ = try column(at: i) }
     }
@@ -81,16 +87,17 @@ final class ImageSongs: SongImage, @unchecked Sendable {
         return nil
     }
 
-    func songs(atRows rows: some Sequence<Int>) -> [Song] {
-        let columns = (try? Self.stored.indices.map { try column(at: $0) }) ?? []
+    func songs(atRows rows: some Sequence<Int>, reading fields: [SongField]?) -> [Song] {
+        let wanted = fields.map { $0.compactMap { Self.storedIndex[$0] } } ?? Array(Self.stored.indices)
+        let columns = wanted.map { (access: Self.stored[$0].access, column: resolvedColumn($0)) }
         var out: [Song] = []
         out.reserveCapacity(rows.underestimatedCount)
         for row in rows {
             var s = Song(id: id(atRow: row), path: String(decoding: paths[row], as: UTF8.self))
-            for (i, c) in columns.enumerated() {
+            for (access, c) in columns {
                 let code = c.code(row)
                 guard code < c.valueCount, let values = c.values else { continue }
-                ValueTable.set(Self.stored[i].access, values[code], on: &s)
+                ValueTable.set(access, values[code], on: &s)
             }
             out.append(s)
         }

@@ -73,8 +73,30 @@ public final class LibrarySession: Sendable {
         feed.withLock { $0.told = head }
     }
 
+    /// When a checkpoint (a merge of the delta into a new image) is due: after 100 transactions
+    /// or 5,000 assertions' worth of replay since the last one.
+    public static let checkpointPolicy = CheckpointPolicy<Transaction>(every: 100, maxWeight: 5_000, retained: 10,
+                                                                       weight: { $0.replayWeight })
+
+    /// A policy under which no commit writes a checkpoint: for processes that leave the merge
+    /// to one after them (`mergesAfter`).
+    private static let neverDue = CheckpointPolicy<Transaction>(every: .max, maxWeight: .max, retained: 10,
+                                                                weight: { $0.replayWeight })
+
+    /// Whether a checkpoint is due now (what `boomic merge` would write).
+    public var isMergeDue: Bool { transactor.isCheckpointDue(under: Self.checkpointPolicy) }
+
+    /// Writes the checkpoint that is due, if one is: O(library), so never inside a command's budget.
+    @discardableResult
+    public func mergeIfDue() throws -> Bool { try transactor.checkpointIfDue(under: Self.checkpointPolicy) }
+
     /// Opens the library at `location`; with `create`, makes the folder and the log first.
-    public static func open(at location: String, create: Bool, client: Client) throws -> LibrarySession {
+    ///
+    /// - Parameter mergesAfter: commits never write a checkpoint themselves; the caller asks
+    ///   `isMergeDue` once its work is done and has `mergeIfDue` run outside it (the CLI: a
+    ///   detached `boomic merge` after the command's output). Otherwise a commit that makes one
+    ///   due writes it before returning (`serve`, on the thread that commits; the tests).
+    public static func open(at location: String, create: Bool, client: Client, mergesAfter: Bool = false) throws -> LibrarySession {
         let fm = FileManager.default
         let log = location + "/" + logName
         if !fm.fileExists(atPath: log) {
@@ -92,7 +114,7 @@ public final class LibrarySession: Sendable {
             apply: { t, b in b.applying(t) },
             flatten: { ts in Flatten.transactions(ts)! },
             codec: BasisCodec.codec,
-            policy: CheckpointPolicy(every: 100, maxWeight: 5_000, retained: 10, weight: { $0.replayWeight }),
+            policy: mergesAfter ? neverDue : checkpointPolicy,
             touchIndexing: songTouches
         )
         return LibrarySession(location: location, transactor: t, client: client)
