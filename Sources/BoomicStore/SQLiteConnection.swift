@@ -162,6 +162,24 @@ final class SQLiteConnection {
         return stmt.int(0)
     }
 
+    /// The first `count` bytes of the blob in `column` of the row `rowid` of `table`, read
+    /// through incremental blob I/O: only the pages they lie on, where selecting the column (even
+    /// through `substr`) reads the whole blob and walks its overflow chain. Nil when the row is
+    /// absent, the value is not a blob, or it is shorter.
+    func blobPrefix(table: String, column: String, rowid: Int, count: Int) -> [UInt8]? {
+        guard !isClosed else { return nil }
+        var blob: OpaquePointer?
+        guard sqlite3_blob_open(handle, "main", table, column, sqlite3_int64(rowid), 0, &blob) == SQLITE_OK, let blob else {
+            sqlite3_blob_close(blob)
+            return nil
+        }
+        defer { sqlite3_blob_close(blob) }
+        guard Int(sqlite3_blob_bytes(blob)) >= count else { return nil }
+        var out = [UInt8](repeating: 0, count: count)
+        let rc = out.withUnsafeMutableBytes { sqlite3_blob_read(blob, $0.baseAddress, Int32(count), 0) }
+        return rc == SQLITE_OK ? out : nil
+    }
+
     /// Runs `body` inside a transaction: COMMIT if it returns, ROLLBACK if it throws.
     ///
     /// `immediate` takes the write lock at BEGIN rather than at the first write, so two processes

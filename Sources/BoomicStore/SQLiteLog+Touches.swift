@@ -58,3 +58,15 @@ extension SQLiteLog {
         return out
     }
 }
+
+extension SQLiteLog {
+    /// Every row of the index at or before `through`.
+    func allTouches(through: Int) throws -> Set<IndexedTouch> {
+        let stmt = try connection.statement("SELECT key, seq, info FROM touches WHERE seq <= ?")
+        try stmt.bind([.int(through)])
+        defer { stmt.reset() }
+        var out = Set<IndexedTouch>()
+        while try stmt.step() { out.insert(IndexedTouch(key: stmt.text(0), seq: stmt.int(1), info: stmt.text(2))) }
+        return out
+    }
+}

@@ -9,6 +9,8 @@ struct StoredCheckpoint: Equatable, Sendable {
     var seq: Int
     /// The summed `CheckpointPolicy.weight` of the transactions since the previous checkpoint.
     var weight: Int
+    /// The length of its data in bytes (retention keeps checkpoints by size).
+    var size: Int = 1
 }
 
 struct LogRow {
@@ -230,11 +232,28 @@ final class SQLiteLog {
 
     /// All stored checkpoints (of any format), ascending, without their data.
     func checkpoints() throws -> [StoredCheckpoint] {
-        let stmt = try connection.statement("SELECT seq, weight FROM checkpoints ORDER BY seq")
+        // length() of a blob reads its size from the record header, not its overflow pages.
+        let stmt = try connection.statement("SELECT seq, weight, length(data) FROM checkpoints ORDER BY seq")
         defer { stmt.reset() }
         var out: [StoredCheckpoint] = []
-        while try stmt.step() { out.append(StoredCheckpoint(seq: stmt.int(0), weight: stmt.int(1))) }
+        while try stmt.step() { out.append(StoredCheckpoint(seq: stmt.int(0), weight: stmt.int(1), size: stmt.int(2))) }
         return out
+    }
+
+    /// The seqs of the checkpoints of `format` at or before `seq`, newest first.
+    func checkpointSeqs(atOrBefore seq: Int, format: Int) throws -> [Int] {
+        let stmt = try connection.statement("SELECT seq FROM checkpoints WHERE seq <= ? AND format = ? ORDER BY seq DESC")
+        try stmt.bind([.int(seq), .int(format)])
+        defer { stmt.reset() }
+        var out: [Int] = []
+        while try stmt.step() { out.append(stmt.int(0)) }
+        return out
+    }
+
+    /// The first `count` bytes of the checkpoint at `seq` (an image's header), without reading
+    /// the rest; nil when there is none or it is shorter. Not checked against the checksum.
+    func checkpointPrefix(seq: Int, count: Int) -> [UInt8]? {
+        connection.blobPrefix(table: "checkpoints", column: "data", rowid: seq, count: count)
     }
 
     /// Calls `body` with each checkpoint at or before `seq` in `format`, newest first, until it

@@ -27,3 +27,17 @@ public struct Touch: Sendable, Equatable {
         self.info = info
     }
 }
+
+/// One row of the index: the transaction at `seq` touched `key`, as `info` says (`verify`
+/// compares the stored rows with those the log gives).
+public struct IndexedTouch: Hashable, Sendable {
+    public var key: String
+    public var seq: Int
+    public var info: String
+
+    public init(key: String, seq: Int, info: String) {
+        self.key = key
+        self.seq = seq
+        self.info = info
+    }
+}

@@ -31,8 +31,9 @@ extension Transactor {
             let seq = first + i
             weight &+= policy.weight(t)
             guard policy.isDue(count: seq - last, weight: weight) else { continue }
-            all.append(StoredCheckpoint(seq: seq, weight: max(1, weight)))
-            all = CheckpointPolicy<T>.thinned(all, retained: policy.retained)
+            // Its size is not known before it is encoded: taken as the newest stored one's.
+            all.append(StoredCheckpoint(seq: seq, weight: max(1, weight), size: all.last?.size ?? 1))
+            all = policy.thinned(all)
             due.insert(seq)
             last = seq
             weight = 0
@@ -40,22 +41,29 @@ extension Transactor {
         return due.intersection(all.map(\.seq))
     }
 
-    /// Encodes `s.basis` and stores it at `s.head`, dropping old checkpoints beyond `policy.retained`,
-    /// in a small transaction of its own (never inside a commit, so it cannot undo one).
-    func writeCheckpoint(_ w: WriteSide, _ s: Snapshot, busyTimeout: Int32) throws {
+    /// Encodes `s.basis` and stores it at `s.head`, thinning old checkpoints as `policy` says, in
+    /// a small transaction of its own (never inside a commit, so it cannot undo one). With a codec
+    /// of images and `writesImage`, the bytes also replace the image file beside the log when
+    /// they are the newest checkpoint (best effort: the file is a cache of the row).
+    func writeCheckpoint(_ w: WriteSide, _ s: Snapshot, busyTimeout: Int32, writesImage: Bool = true) throws {
         guard let codec, s.head > 0 else { return }
-        let data = try codec.encode(s.basis)
+        var data = try codec.encode(s.basis)
+        if codec.decodeImage != nil { ImageLayout.stamp(&data, format: UInt64(codec.format), seq: UInt64(s.head)) }
         let connection = w.log.connection
         connection.setBusyTimeout(milliseconds: busyTimeout)
         defer { connection.setBusyTimeout(milliseconds: SQLiteConnection.defaultBusyTimeout) }
         let weight = w.tail.reduce(0) { $1.seq <= s.head ? $0 &+ $1.weight : $0 }
-        try connection.transaction(immediate: true) {
+        let newest = try connection.transaction(immediate: true) { () -> Bool in
             try w.log.insertCheckpoint(seq: s.head, format: codec.format, weight: max(1, weight), data: data)
             let all = try w.log.checkpoints()
-            try w.log.retain(CheckpointPolicy<T>.thinned(all, retained: policy.retained), of: all)
+            try w.log.retain(policy.thinned(all), of: all)
+            return try w.log.latestCheckpointSeq(atOrBefore: .max, format: codec.format) == s.head
         }
         w.lastCheckpoint = max(w.lastCheckpoint, s.head)
         w.tail.removeAll { $0.seq <= s.head }
+        if writesImage, newest, let imageFile {
+            _ = data.withUnsafeBytes { imageFile.write($0, logPath: path) }
+        }
     }
 
     /// Writes a checkpoint of the latest basis now, whatever the policy, waiting for the write lock.
@@ -125,12 +133,14 @@ extension Transactor {
                 if policy.isDue(count: w.tail.count, weight: w.tail.reduce(0) { $0 &+ $1.weight }) {
                     // Empties w.tail.
                     try writeCheckpoint(w, Snapshot(head: entry.seq, basis: basis),
-                                        busyTimeout: SQLiteConnection.defaultBusyTimeout)
+                                        busyTimeout: SQLiteConnection.defaultBusyTimeout, writesImage: false)
                 }
             }
             // catchUp adds the weights of rows past our published head when it reaches them.
             let head = published.withLock { $0.head }
             w.tail.removeAll { $0.seq > head }
+            // The file too, whatever it held: `verify --repair` rebuilds through here.
+            if let codec { _ = try? writeImageFile(w, format: codec.format) }
             w.log.connection.checkpointWAL()
             return try w.log.checkpoints().map(\.seq)
         }

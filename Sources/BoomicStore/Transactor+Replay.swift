@@ -11,6 +11,8 @@ extension Transactor {
         /// The checkpoint the replay started from, 0 when it started from the initial basis.
         var checkpoint: Int
         var tail: [TailItem]
+        /// Where the checkpoint's bytes came from.
+        var source: CheckpointSource = .none
     }
 
     /// Tails at least this long are JSON-decoded on another thread while the checkpoint decodes:
@@ -30,10 +32,13 @@ extension Transactor {
     ///   - codec: when nil, or when no checkpoint decodes, the replay starts from `initial`.
     ///   - known: a state already in memory; used instead of a checkpoint when it is as close, in
     ///     which case no checkpoint is decoded at all.
+    ///   - image: the image file beside the log, mapped when it holds the checkpoint used (codecs
+    ///     with `decodeImage`); `writesImage` replaces it from the checkpoint when it does not.
     static func replay(_ r: ReadSide, to target: Int?, initial: Basis,
                        apply: @Sendable (T, Basis) -> Basis, flatten: (@Sendable ([T]) -> T)?,
                        codec: CheckpointCodec<Basis>?, policy: CheckpointPolicy<T>,
-                       known: Snapshot? = nil) throws -> Replayed {
+                       known: Snapshot? = nil, image: CheckpointImageFile? = nil,
+                       writesImage: Bool = false) throws -> Replayed {
         try r.log.connection.transaction(immediate: false) {
             let head = try r.log.head()
             let target = target ?? head
@@ -48,15 +53,25 @@ extension Transactor {
 
             var start = Snapshot(head: 0, basis: initial)
             var checkpoint = 0
+            var source = CheckpointSource.none
             if let usableKnown, usableKnown.head >= newest {
                 start = usableKnown
             } else if let codec, newest > 0 {
                 // Reading and decoding it allocate several times its size: ready the heap first.
                 HeapPreparation.prepare(forAbout: try r.log.checkpointSize(seq: newest) * 6)
-                // A checkpoint is a cache: one that does not decode is skipped, and an older one tried.
-                let found = try r.log.newestCheckpoint(atOrBefore: newest, format: codec.format, {
-                    _, bytes in try? codec.decode(bytes)
-                })
+                let found: (seq: Int, value: Basis)?
+                if let decodeImage = codec.decodeImage {
+                    let loaded = try loadImage(r, atOrBefore: newest, format: codec.format, decodeImage,
+                                               image: image, writesImage: writesImage)
+                    found = loaded.map { ($0.seq, $0.value) }
+                    source = loaded?.source ?? .none
+                } else {
+                    // A checkpoint is a cache: one that does not decode is skipped, and an older one tried.
+                    found = try r.log.newestCheckpoint(atOrBefore: newest, format: codec.format, {
+                        _, bytes in try? codec.decode(bytes)
+                    })
+                    if found != nil { source = .decoded }
+                }
                 HeapPreparation.finish()
                 if let found {
                     start = Snapshot(head: found.seq, basis: found.value)
@@ -74,8 +89,32 @@ extension Transactor {
             } else {
                 for t in transactions { basis = apply(t, basis) }
             }
-            return Replayed(head: target, basis: basis, checkpoint: checkpoint, tail: tail)
+            return Replayed(head: target, basis: basis, checkpoint: checkpoint, tail: tail, source: source)
         }
+    }
+
+    /// The newest image checkpoint at or before `seq` that decodes, from the image file when
+    /// that holds it, else from its row: written out as the image file and mapped when
+    /// `writesImage` (and the folder takes it), read into memory otherwise. A file that does not
+    /// decode is replaced from the row; a row that does not decode (or fails its checksum) is
+    /// skipped for the one before it, as any checkpoint is.
+    static func loadImage(_ r: ReadSide, atOrBefore seq: Int, format: Int,
+                          _ decodeImage: @Sendable (ImageBytes) throws -> Basis,
+                          image: CheckpointImageFile?, writesImage: Bool) throws -> (seq: Int, value: Basis, source: CheckpointSource)? {
+        for at in try r.log.checkpointSeqs(atOrBefore: seq, format: format) {
+            if let image, let header = r.log.checkpointPrefix(seq: at, count: CheckpointImageFile.headerSize),
+               let bytes = image.mapped(matching: header), let value = try? decodeImage(bytes) {
+                return (at, value, .mappedImage)
+            }
+            let decoded = try r.log.checkpoint(at: at, format: format) { raw -> (Basis, CheckpointSource) in
+                if writesImage, let image, let bytes = image.replace(with: raw, logPath: r.log.path) {
+                    return (try decodeImage(bytes), .wroteImage)
+                }
+                return (try decodeImage(ImageBytes(copying: raw)), .copiedBlob)
+            }
+            if case let .success((value, source)) = decoded { return (at, value, source) }
+        }
+        return nil
     }
 
     /// The basis after transaction `seq`: 0 is the initial basis, `head` the latest.
@@ -90,7 +129,7 @@ extension Transactor {
         return try reader.withLock { r in
             try Self.replay(r, to: seq, initial: initial, apply: apply, flatten: flatten,
                             codec: usingCheckpoints ? codec : nil, policy: policy,
-                            known: usingCheckpoints ? live : nil).basis
+                            known: usingCheckpoints ? live : nil, image: imageFile).basis
         }
     }
 

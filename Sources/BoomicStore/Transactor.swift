@@ -38,6 +38,10 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
     let verifiesWrites: Bool
     /// Set when the log could only be opened read-only (a full disk): why writing is impossible.
     let readOnlyBecause: StoreError?
+    /// The newest checkpoint as a file beside the log, when the codec writes images.
+    let imageFile: CheckpointImageFile?
+    /// Where opening found its checkpoint.
+    let openedFrom: CheckpointSource
 
     /// The latest basis and the seq it is the state after; replaced, never mutated in place.
     let published: Mutex<Snapshot>
@@ -65,13 +69,22 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
     ///     replay gives. Costs one JSON decode per commit.
     ///   - touchIndexing: what each transaction touched, for `touches(of:)`; recorded by every
     ///     commit once the index exists (a new log starts it with its first commit).
-    public init(path: String, create: Bool = true, initial: Basis,
-                apply: @escaping @Sendable (T, Basis) -> Basis,
-                flatten: (@Sendable ([T]) -> T)? = nil,
-                codec: CheckpointCodec<Basis>? = nil,
-                policy: CheckpointPolicy<T> = CheckpointPolicy(),
-                verifiesWrites: Bool = true,
-                touchIndexing: TouchIndexing<T>? = nil) throws {
+    public convenience init(path: String, create: Bool = true, initial: Basis,
+                            apply: @escaping @Sendable (T, Basis) -> Basis,
+                            flatten: (@Sendable ([T]) -> T)? = nil,
+                            codec: CheckpointCodec<Basis>? = nil,
+                            policy: CheckpointPolicy<T> = CheckpointPolicy(),
+                            verifiesWrites: Bool = true,
+                            touchIndexing: TouchIndexing<T>? = nil) throws {
+        try self.init(path: path, create: create, initial: initial, apply: apply, flatten: flatten, codec: codec,
+                      policy: policy, verifiesWrites: verifiesWrites, touchIndexing: touchIndexing, denied: nil)
+    }
+
+    /// The public `init`, and `denied` to open as a library this user may not write even where
+    /// `access(2)` says otherwise (tests run as root, whom permissions do not stop).
+    init(path: String, create: Bool, initial: Basis, apply: @escaping @Sendable (T, Basis) -> Basis,
+         flatten: (@Sendable ([T]) -> T)?, codec: CheckpointCodec<Basis>?, policy: CheckpointPolicy<T>,
+         verifiesWrites: Bool, touchIndexing: TouchIndexing<T>?, denied: StoreError?) throws {
         self.path = path
         self.initial = initial
         self.apply = apply
@@ -80,9 +93,10 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
         self.policy = policy
         self.verifiesWrites = verifiesWrites
         self.touchIndexing = touchIndexing
+        imageFile = codec?.decodeImage == nil ? nil : CheckpointImageFile(besideLog: path)
 
-        var readOnly: StoreError? = create ? nil : Self.writeDenied(path)
-        if readOnly != nil { _ = try Self.readsImmutably(path) }
+        var readOnly: StoreError? = create ? nil : denied ?? Self.writeDenied(path)
+        if readOnly != nil { _ = try Self.readsImmutably(path, denied: denied) }
         let writeLog: SQLiteLog
         do {
             writeLog = try SQLiteLog(path: path, create: create, immutable: readOnly != nil)
@@ -99,7 +113,8 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
         readOnlyBecause = readOnly
         let readSide = ReadSide(log: readLog)
         let loaded = try Self.replay(readSide, to: nil, initial: initial, apply: apply, flatten: nil,
-                                     codec: codec, policy: policy)
+                                     codec: codec, policy: policy, image: imageFile, writesImage: readOnly == nil)
+        openedFrom = loaded.source
         published = Mutex(Snapshot(head: loaded.head, basis: loaded.basis))
         writer = Mutex(WriteSide(log: writeLog, lastCheckpoint: loaded.checkpoint, tail: loaded.tail))
         reader = Mutex(readSide)
@@ -138,8 +153,8 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
     /// it, unless it reads it as immutable, which is right when the WAL holds nothing and no
     /// process writes meanwhile: only the owner can, and then a command of another user may fail
     /// and is run again.
-    static func readsImmutably(_ path: String) throws -> Bool {
-        guard let denied = writeDenied(path) else { return false }
+    static func readsImmutably(_ path: String, denied: StoreError? = nil) throws -> Bool {
+        guard let denied = denied ?? writeDenied(path) else { return false }
         guard walIsEmpty(path) else {
             guard case let .readOnlyLibrary(folder, reason) = denied else { throw denied }
             throw StoreError.unreadableWithoutWriting(path: folder, reason: reason)
@@ -302,7 +317,10 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
             for (i, t) in ts.enumerated() {
                 snapshot = Snapshot(head: first + i, basis: apply(t, snapshot.basis))
                 publish(w, snapshot, [TailItem(seq: first + i, weight: policy.weight(t))])
-                if kept.contains(first + i) { _ = try? writeCheckpoint(w, snapshot, busyTimeout: 0) }
+                if kept.contains(first + i) {
+                    // Only the last one becomes the image file: the others are older at once.
+                    _ = try? writeCheckpoint(w, snapshot, busyTimeout: 0, writesImage: first + i == kept.max())
+                }
             }
             w.log.connection.checkpointWAL()
             return snapshot.head

@@ -19,6 +19,8 @@ public struct SystemError: Error, Hashable, Sendable {
         case close
         /// `fchmod`.
         case chmod
+        /// `mmap` (`MappedFile`).
+        case map
     }
 
     /// Why Boomic itself refused a file that the system would have let it read
@@ -29,6 +31,8 @@ public struct SystemError: Error, Hashable, Sendable {
         case notRegularFile
         /// The file resolves (through a link) outside the folders it must lie in (errno EXDEV).
         case outsideFolders
+        /// An empty file where one with content was to be mapped (errno EINVAL).
+        case empty
     }
 
     public var operation: Operation
@@ -56,6 +60,7 @@ public struct SystemError: Error, Hashable, Sendable {
         switch refusal {
         case .notRegularFile: "it is not a regular file (a FIFO, a device, a socket or a folder)"
         case .outsideFolders: "it lies outside the folders it may be read from"
+        case .empty: "it is empty"
         case nil: String(cString: strerror(errno))
         }
     }
@@ -96,6 +101,7 @@ extension SystemError: CustomStringConvertible {
         case .lock: what = "lock \(path)"
         case .close: what = "close \(path)"
         case .chmod: what = "change the permissions of \(path)"
+        case .map: what = "map \(path) into memory"
         }
         return "cannot \(what): \(reason)"
     }

@@ -12,15 +12,17 @@ struct Verify: ParsableCommand {
         discussion: """
             Checks the file itself (SQLite's integrity check, no transaction missing or damaged), \
             reads every transaction (checking its checksum), rebuilds every checkpointed state from \
-            the log alone and compares, checks that every cover is in art/, and lists songs whose \
-            file is gone. Exit code 1 when something is wrong. --repair rebuilds the checkpoints \
-            and damaged indexes; a log with damaged or missing transactions is saved with \
+            the log alone and compares, checks every block of the snapshot images (checkpoints and \
+            library.image) and the index of what each transaction touched, checks that every cover \
+            is in art/, and lists songs whose file is gone. Exit code 1 when something is wrong. \
+            --repair rebuilds the checkpoints, library.image, that index and damaged SQLite \
+            indexes; a log with damaged or missing transactions is saved with \
             'boomic export --salvage' (see Documentation/storage.md).
             """
     )
 
     @OptionGroup var options: LibraryOptions
-    @Flag(help: "Rebuild the checkpoints and the log's indexes from the log (they are caches; nothing else changes).")
+    @Flag(help: "Rebuild the checkpoints, library.image and the log's indexes from the log (they are caches; nothing else changes).")
     var repair = false
 
     func run() throws {
@@ -42,7 +44,7 @@ struct Verify: ParsableCommand {
         for p in r.problems { Terminal.warn("problem: \(p)") }
         let problems = r.problems + (repair ? [] : r.checkpointProblems)
         if !problems.isEmpty {
-            let hint = !repair && !r.checkpointProblems.isEmpty ? "; 'boomic verify --repair' rebuilds the checkpoints" : ""
+            let hint = !repair && !r.checkpointProblems.isEmpty ? "; 'boomic verify --repair' rebuilds the checkpoints, the image and the index" : ""
             throw CLIError("verify found \(Formatting.count(problems.count, "problem"))" + hint)
         }
         Out.line("OK")

@@ -5,13 +5,17 @@ import Foundation
 
 /// `verify`: checks that the library is what its log says, and that what it points to exists.
 ///
-/// The log is replayed from the start and compared with each checkpoint (caches that `repair`
-/// rebuilds) and with the opened library; covers are looked up in `art/`; song files on disk.
+/// The log is replayed from the start and compared with each checkpoint, every block of the
+/// snapshot images (the checkpoints that are images, and the image file beside the log) is
+/// checked, and the index of what each transaction touched is compared with the one the log
+/// gives (caches all, which `repair` rebuilds); then with the opened library; covers are looked
+/// up in `art/`; song files on disk.
 public enum VerifyFlow {
     public struct Report: Sendable {
         public var transactions = 0
         public var checkpoints = 0
-        /// Checkpoints that differ from the replayed log or cannot be read: fixed by `repair`.
+        /// Caches that differ from the replayed log or cannot be read (checkpoints, damaged
+        /// blocks of images, the image file, the touches index): fixed by `repair`.
         public var checkpointProblems: [String] = []
         /// Everything else found wrong (each says what to do).
         public var problems: [String] = []
@@ -34,8 +38,10 @@ public enum VerifyFlow {
         let (head, opened) = lib.transactor.state
         let checkpoints = Set(try lib.transactor.checkpointSeqs().filter { $0 <= head })
         var replayed = DataBasis()
+        var touches = Set<IndexedTouch>()
         try lib.transactor.forEachEntry(through: head) { e in
             replayed = replayed.applying(e.transaction)
+            touches.formUnion(lib.transactor.indexedTouches(of: e.transaction, seq: e.seq))
             r.transactions += 1
             if checkpoints.contains(e.seq) {
                 do {
@@ -56,6 +62,9 @@ public enum VerifyFlow {
             }
         }
         if replayed != opened { r.problems.append("the opened library differs from the log replayed from the start") }
+        r.checkpointProblems += try lib.transactor.imageDamage()
+        let touchDifference = try lib.transactor.touchIndexDifference(expected: touches, through: head)
+        if let touchDifference { r.checkpointProblems.append(touchDifference) }
 
         let fm = FileManager.default
         var seenArt = Set<String>()
@@ -73,7 +82,11 @@ public enum VerifyFlow {
         if gone > 0 {
             r.problems.append("\(gone) song file\(gone == 1 ? " is" : "s are") gone; run 'boomic import' to mark \(gone == 1 ? "it" : "them") missing")
         }
-        if repair { r.rebuilt = try lib.transactor.rebuildCheckpoints() }
+        if repair {
+            // Rewrites the image file too.
+            r.rebuilt = try lib.transactor.rebuildCheckpoints()
+            if touchDifference != nil { try lib.transactor.rebuildTouchIndex() }
+        }
         return r
     }
 }

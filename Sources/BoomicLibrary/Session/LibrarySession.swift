@@ -75,12 +75,12 @@ public final class LibrarySession: Sendable {
 
     /// When a checkpoint (a merge of the delta into a new image) is due: after 100 transactions
     /// or 5,000 assertions' worth of replay since the last one.
-    public static let checkpointPolicy = CheckpointPolicy<Transaction>(every: 100, maxWeight: 5_000, retained: 10,
+    public static let checkpointPolicy = CheckpointPolicy<Transaction>(every: 100, maxWeight: 5_000,
                                                                        weight: { $0.replayWeight })
 
     /// A policy under which no commit writes a checkpoint: for processes that leave the merge
     /// to one after them (`mergesAfter`).
-    private static let neverDue = CheckpointPolicy<Transaction>(every: .max, maxWeight: .max, retained: 10,
+    private static let neverDue = CheckpointPolicy<Transaction>(every: .max, maxWeight: .max,
                                                                 weight: { $0.replayWeight })
 
     /// Whether a checkpoint is due now (what `boomic merge` would write).

@@ -1,11 +1,17 @@
+import BoomicSystem
+
 /// The bytes of a snapshot image and whoever owns them: an array copied in (a read-only library,
-/// the tests) or, later, a mapped file. Immutable once made; the image reads them in place.
+/// the tests) or a mapped file (`library.image`). Immutable once made; the image reads them in
+/// place, and a basis that keeps this value keeps the mapping alive.
 ///
-/// `@unchecked Sendable`: the buffer is written only in `init`, before the value is shared, and
-/// freed only in `deinit`, when nothing references it; every other access reads.
+/// `@unchecked Sendable`: the buffer is written only in `init`, before the value is shared (a
+/// mapping is never written at all), and freed only in `deinit`, when nothing references it;
+/// every other access reads.
 public final class ImageBytes: @unchecked Sendable {
     public let buffer: UnsafeRawBufferPointer
     private let release: () -> Void
+    /// The file mapped, when the bytes are one; nil for a copy.
+    public let mapping: MappedFile?
 
     /// A private copy of `bytes`, 8-byte aligned so fixed-width values load in place.
     public init(copying bytes: some Collection<UInt8>) {
@@ -13,6 +19,15 @@ public final class ImageBytes: @unchecked Sendable {
         _ = raw.initializeMemory(as: UInt8.self, from: bytes)
         buffer = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(raw)[0..<bytes.count])
         release = { raw.deallocate() }
+        mapping = nil
+    }
+
+    /// The bytes of a mapped file, read in place (a mapping starts on a page, so it is 8-byte
+    /// aligned) and kept mapped for as long as this value lives.
+    public init(mapping: MappedFile) {
+        buffer = mapping.bytes
+        release = {}
+        self.mapping = mapping
     }
 
     deinit { release() }

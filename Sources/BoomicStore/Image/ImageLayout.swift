@@ -1,3 +1,5 @@
+import BoomicCore
+
 /// The fixed parts of a snapshot image's layout (storage.md, "The image"), shared by the writer
 /// and the reader.
 ///
@@ -19,6 +21,25 @@ enum ImageLayout {
     static let entryFixedSize = 32
 
     static func padded(_ n: Int) -> Int { (n + 7) & ~7 }
+
+    /// Sets the header's codec format and seq, and its checksum again, when `bytes` are an image
+    /// (begin with the magic); leaves anything else alone. The `Transactor` stamps each image
+    /// checkpoint with the seq it is stored at, which its codec does not know.
+    static func stamp(_ bytes: inout [UInt8], format: UInt64, seq: UInt64) {
+        guard bytes.count >= headerSize, bytes.prefix(8).elementsEqual(magic) else { return }
+        bytes.withUnsafeMutableBytes { b in
+            b.storeBytes(of: format.littleEndian, toByteOffset: 16, as: UInt64.self)
+            b.storeBytes(of: seq.littleEndian, toByteOffset: 24, as: UInt64.self)
+            let checksum = XXH64.hash(UnsafeRawBufferPointer(rebasing: b[0..<64]))
+            b.storeBytes(of: checksum.littleEndian, toByteOffset: 64, as: UInt64.self)
+        }
+    }
+
+    /// The total length a header says its image has; nil for fewer bytes than a header.
+    static func totalLength(_ header: some Collection<UInt8>) -> UInt64? {
+        guard header.count >= headerSize else { return nil }
+        return header.dropFirst(32).prefix(8).reversed().reduce(0) { $0 << 8 | UInt64($1) }
+    }
 }
 
 /// What a block holds, so a reader knows how to check and read it.

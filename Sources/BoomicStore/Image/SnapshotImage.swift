@@ -104,8 +104,14 @@ public final class SnapshotImage: Sendable {
     /// Every block checked, as `verify` does: the names of those that fail, with why.
     public func damagedBlocks() -> [(name: String, reason: String)] {
         entries.compactMap { e in
-            do { try check(e); return nil } catch { return (e.name, "\(error)") }
+            do { try check(e); return nil } catch { return (e.name, Self.reason(error)) }
         }
+    }
+
+    /// What is wrong, in the words of the refusal (without `StoreError`'s advice around them).
+    static func reason(_ error: any Error) -> String {
+        if case let .badEncoding(reason)? = error as? StoreError { return reason }
+        return "\(error)"
     }
 
     private func check(_ e: Entry) throws {
