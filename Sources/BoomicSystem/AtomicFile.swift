@@ -28,6 +28,8 @@ public enum AtomicFile {
 
     /// Deletes the temporary files of `writeUnique` to `path` whose process is gone (killed while
     /// writing); those of live processes are theirs to rename. Best effort: returns how many went.
+    /// A writer in another PID namespace may look gone; its rename then fails and its write with
+    /// it, which for a cache only costs the next writer the same work.
     @discardableResult
     public static func removeLeftovers(of path: String) -> Int {
         let folder = directory(of: path)
