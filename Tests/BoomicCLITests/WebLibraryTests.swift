@@ -30,7 +30,14 @@ struct WebLibraryTests {
         for key in "flamen":
             search.send_keys(key)
         wait_text(".results", "Flamenco Dusk")
-        out["found"] = [a.text for a in driver.find_elements(By.CSS_SELECTOR, ".results table.songs td:nth-child(1) a")]
+        # Each key re-renders the results: read them once the last key's answer is on screen.
+        from selenium.common.exceptions import StaleElementReferenceException
+        def found():
+            try:
+                return [a.text for a in driver.find_elements(By.CSS_SELECTOR, ".results table.songs td:nth-child(1) a")]
+            except StaleElementReferenceException:
+                return None
+        out["found"] = until(lambda: driver.current_url.endswith("q=flamen") and found(), what="the results for the whole word")
         out["searchURL"] = driver.current_url
         shot("search")
         search.clear()

@@ -132,7 +132,7 @@ public struct SongTable: Sendable, Sequence {
             let rows = liveRows()
             var start = 0
             while start < rows.count {
-                let end = min(rows.count, start + 4_096)
+                let end = Swift.min(rows.count, start + 4_096)
                 for s in image.songs(atRows: rows[start..<end], reading: fields) { body(s) }
                 start = end
             }

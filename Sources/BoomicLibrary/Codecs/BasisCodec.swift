@@ -17,10 +17,12 @@ public enum BasisCodec {
 
     public static let format = layout << 8 | 1
 
+    /// The Transactor maps the newest checkpoint's image from `library.image` and hands the
+    /// mapping to `decode`; the basis keeps it, so songs are read from the page cache.
     public static let codec = CheckpointCodec<DataBasis>(
         format: format,
         encode: { basis in try encode(basis) },
-        decode: { (bytes: UnsafeRawBufferPointer) in try decode(ImageBytes(copying: bytes)) }
+        decodeImage: { bytes in try decode(bytes) }
     )
 
     /// The image of a basis.

@@ -16,10 +16,19 @@ public final class ImageBytes: @unchecked Sendable {
     /// A private copy of `bytes`, 8-byte aligned so fixed-width values load in place.
     public init(copying bytes: some Collection<UInt8>) {
         let raw = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 8)
-        _ = raw.initializeMemory(as: UInt8.self, from: bytes)
+        // One memcpy when the bytes are contiguous (an array, a SQLite blob): the generic copy
+        // goes a byte at a time through the collection's witnesses, 0.2 s for a 10 MB image.
+        if bytes.withContiguousStorageIfAvailable({ raw.copyMemory(from: UnsafeRawBufferPointer($0)) }) == nil {
+            _ = raw.initializeMemory(as: UInt8.self, from: bytes)
+        }
         buffer = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(raw)[0..<bytes.count])
         release = { raw.deallocate() }
         mapping = nil
+    }
+
+    /// A private copy of raw bytes (a checkpoint read out of SQLite): one memcpy.
+    public convenience init(copying bytes: UnsafeRawBufferPointer) {
+        self.init(copying: UnsafeBufferPointer(start: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), count: bytes.count))
     }
 
     /// The bytes of a mapped file, read in place (a mapping starts on a page, so it is 8-byte
