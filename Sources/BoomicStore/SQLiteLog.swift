@@ -223,6 +223,13 @@ final class SQLiteLog {
         return out
     }
 
+    /// The bytes of the bodies of the rows `after < seq <= through`, newest first, counted
+    /// until past `limit`, without reading the bodies; 0 for an empty range.
+    func bodyBytes(after: Int, through: Int, limit: Int = .max) throws -> Int {
+        guard through > after else { return 0 }
+        return try connection.summedSizes(table: "log", column: "body", rowids: (after + 1)...through, limit: limit)
+    }
+
     /// The last seq whose time is at or before `time`; 0 when none is.
     func seq(atOrBefore time: Double) throws -> Int {
         try connection.scalarInt("SELECT max(seq) FROM log WHERE time <= ?", .double(time)) ?? 0

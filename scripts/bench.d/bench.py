@@ -629,6 +629,8 @@ def bench_boomic(root, n, q100, q1000, res):
     def as_of():
         fig("asof100", hist, "ls", q100, "--as-of", "100", runs=5, warmup=1)
         fig("asofdate", hist, "ls", q100, "--as-of", S["date_ref"], runs=5, warmup=1)
+        # A state near the head: read by taking the transactions after it back from the head.
+        fig("asof1000", hist, "ls", q100, "--as-of", f"HEAD~{diff_back(res['hist_seq'])}", runs=5, warmup=1)
 
     def rollback():
         # on a copy, so the cached history library stays as it was made
@@ -1048,6 +1050,7 @@ def report(res, tl, n, ncpu, q100, q1000, load_start, loads):
     S = res.get("hist_summary") or {}
     budget_row(f"ls ~100 --as-of 100", "asof100", 0.1, "≤ 100 ms", "none has it")
     budget_row(f"ls ~100 --as-of {S.get('date_ref', 'DATE')}", "asofdate", 0.1, "≤ 100 ms", "none has it")
+    budget_row(f"ls ~100 --as-of HEAD~{diff_back(hs or 0)}", "asof1000", 0.1, "≤ 100 ms", "none has it")
     budget_row(f"diff HEAD~{diff_back(hs or 0)}", "diff1000", 0.1, "≤ 100 ms")
     info_row("history -n 50", "history50", "(an open: ≤ 10 ms + O(tail))", 0.01)
     info_row(f"history (all {hs or '?'}) > /dev/null", "history_all", "none")
@@ -1124,8 +1127,9 @@ def report(res, tl, n, ncpu, q100, q1000, load_start, loads):
         print(f"- rollback: `rollback HEAD~{rollback_back(hs)} -y` then `undo -y`, 3 times, on a copy of the long-history library, "
               f"python perf_counter around each process; runs {rnd_list(res, 'rollback')} / {rnd_list(res, 'undo')}. "
               f"Last two transactions: {'; '.join(res.get('rollback_labels') or ['?'])}.")
-        print(f"- --as-of: `ls {q100} --as-of 100` and `--as-of {S['date_ref']}` (the end of that day names transaction "
-              f"{S['date_ref_seq']:,} by the generator's clock).")
+        print(f"- --as-of: `ls {q100} --as-of 100`, `--as-of {S['date_ref']}` (the end of that day names transaction "
+              f"{S['date_ref_seq']:,} by the generator's clock) and `--as-of HEAD~{diff_back(hs)}` (a state read from the "
+              f"head by taking back the transactions after it, where the first two are read from their checkpoints).")
         print(f"- explaining: `history -n 50` ({L('history50')} lines), `history` ({L('history_all')} lines), "
               f"`show HEAD~10` ({L('show10')} lines), `diff HEAD~{diff_back(hs)}` ({L('diff1000')} lines), "
               f"`blame {res.get('blame_query')}` ({L('blame')} lines; the album edited most, "

@@ -37,4 +37,12 @@ public enum EditGeneration {
     public static func rollback(from current: DataBasis, to target: DataBasis) -> [Assertion] {
         current.diff(to: target)
     }
+
+    /// The same assertions read from the log: the transactions after the target up to the
+    /// current state (`span`, in log order), flattened and taken back. O(the span), where the
+    /// diff of the two states is O(the library). Law (`RollbackFromLogLawTests`): equal to
+    /// `rollback(from:to:)` of the two states the span joins.
+    public static func rollback(takingBack span: [Transaction]) -> [Assertion] {
+        LogDiff.assertions(span, from: span.count, to: 0)
+    }
 }

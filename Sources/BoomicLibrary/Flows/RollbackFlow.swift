@@ -3,8 +3,12 @@ import Foundation
 
 /// The shared body of rollback, undo and redo, in two steps so that a front can show the change
 /// and ask before making it: `init` works out the change from the latest basis to the target
-/// state (the preview), `commit` computes it again on the basis current under the write lock
-/// and commits it. Never asks anything itself.
+/// state (the preview), `commit` commits it under the write lock, worked out again when another
+/// process committed in between. Never asks anything itself.
+///
+/// The change is read from the log when that is less to read (`LibrarySession.takesBack`): the
+/// transactions after the target, flattened and taken back, O(them), with no state built; else
+/// it is the diff of the head and the target state read from its checkpoint and tail.
 public struct RollbackFlow: Sendable {
     public let lib: LibrarySession
     public let targetSeq: Int
@@ -20,14 +24,26 @@ public struct RollbackFlow: Sendable {
     /// Whether the play fields go back too (`--plays`). Without it they stay as they are:
     /// plays are facts, so undoing an edit made before some plays keeps those plays.
     public let plays: Bool
-    /// The state to return to.
-    public let target: DataBasis
-    /// What would change, computed on the basis the session holds now.
+    /// The head the preview was computed on.
+    public let head: Int
+    /// What would change, computed on the basis after `head`.
     public let preview: [Assertion]
+    /// Where the change comes from; kept to work it out again when others committed meanwhile.
+    private let source: Source
 
+    /// The transactions after the target up to `head`, taken back (O(them)); or the target
+    /// state itself, diffed with the head, when its checkpoint and tail are less to read.
+    private enum Source: Sendable {
+        case log([Transaction])
+        case state(DataBasis)
+    }
+
+    /// - Parameter reading: how the change is read (`LibrarySession.StateReading`): the cheaper
+    ///   way unless a test forces one.
     public init(lib: LibrarySession, targetSeq: Int, kind: Transaction.Kind, label: String,
                 undoes: [UUID]? = nil, redoes: UUID? = nil, plays: Bool = false,
-                replan: (@Sendable (LibrarySession) throws -> (steps: [UUID], targetSeq: Int)?)? = nil) throws {
+                replan: (@Sendable (LibrarySession) throws -> (steps: [UUID], targetSeq: Int)?)? = nil,
+                reading: LibrarySession.StateReading = .cheaper) throws {
         try lib.requireWritable()
         self.lib = lib
         self.targetSeq = targetSeq
@@ -37,9 +53,17 @@ public struct RollbackFlow: Sendable {
         self.redoes = redoes
         self.replan = replan
         self.plays = plays
-        let target = try lib.basis(at: targetSeq)
-        self.target = target
-        preview = Self.change(from: lib.basis, to: target, plays: plays)
+        let (head, latest) = lib.transactor.state
+        self.head = head
+        if targetSeq < head, try lib.takesBack(to: targetSeq, from: head, reading) {
+            let span = try lib.transactions(after: targetSeq, through: head)
+            source = .log(span)
+            preview = Self.change(takingBack: span, plays: plays)
+        } else {
+            let target = try lib.basis(at: targetSeq, reading: .fromCheckpoint)
+            source = .state(target)
+            preview = Self.change(from: latest, to: target, plays: plays)
+        }
     }
 
     /// An undo or redo that changes nothing is still recorded: the undo stack is rebuilt from
@@ -58,20 +82,40 @@ public struct RollbackFlow: Sendable {
         // A rollback is a diff: above a few thousand assertions, reading the body back (a JSON
         // decode of every update) is a sixth of the command; the round-trip law covers diffs.
         return try lib.commit(kind: kind, message: message, undoes: undoes, redoes: redoes,
-                              verifying: preview.count <= 2_000 ? nil : false, caller: caller) { basis in
+                              verifying: preview.count <= 2_000 ? nil : false, caller: caller) { basis, now in
             if let replan {
                 guard let now = try replan(lib), now.steps == shown, now.targetSeq == targetSeq else {
                     throw LibraryError("the library changed while this \(kind) was waiting (another boomic committed); nothing was changed, run it again")
                 }
             }
-            let a = Self.change(from: basis, to: target, plays: plays)
+            let a = try change(on: basis, at: now)
             return a.isEmpty && !isStackStep ? nil : (a, "\(label) (\(Self.count(a)))" + (caller?.byLine ?? ""))
+        }
+    }
+
+    /// The change from `basis`, the state after `now` (the latest, under the write lock), to
+    /// the target: the preview when nobody committed since it was made (the same state), else
+    /// worked out again, from the log reading only what was committed after `head`.
+    private func change(on basis: DataBasis, at now: Int) throws -> [Assertion] {
+        if now == head { return preview }
+        switch source {
+        case .log(let span):
+            return Self.change(takingBack: span + (try lib.transactions(after: head, through: now)), plays: plays)
+        case .state(let target):
+            return Self.change(from: basis, to: target, plays: plays)
         }
     }
 
     /// The diff from `current` to `target`, without the play fields unless `plays`.
     static func change(from current: DataBasis, to target: DataBasis, plays: Bool) -> [Assertion] {
         let all = EditGeneration.rollback(from: current, to: target)
+        return plays ? all : EditGeneration.keepingPlays(all)
+    }
+
+    /// The same change read from the log: `span`, the transactions after the target up to the
+    /// current state, taken back.
+    static func change(takingBack span: [Transaction], plays: Bool) -> [Assertion] {
+        let all = EditGeneration.rollback(takingBack: span)
         return plays ? all : EditGeneration.keepingPlays(all)
     }
 

@@ -229,6 +229,19 @@ public final class LibrarySession: Sendable {
                        caller: Caller? = nil,
                        _ generate: (DataBasis) throws -> (assertions: [Assertion], label: String)?) throws
         -> (seq: Int, transaction: Transaction)? {
+        try commit(kind: kind, message: message, undoes: undoes, redoes: redoes, verifying: verifying, command: command,
+                   lockWait: lockWait, id: id, caller: caller) { basis, _ in try generate(basis) }
+    }
+
+    /// `commit`, with the seq of the state `generate` is given: a generation that read the log
+    /// up to some head (a rollback taking back the transactions after its target) reads only
+    /// what others committed after it.
+    @discardableResult
+    public func commit(kind: Transaction.Kind, message: String?, undoes: [UUID]? = nil, redoes: UUID? = nil,
+                       verifying: Bool? = nil, command: String? = nil, lockWait: Duration? = nil, id: UUID? = nil,
+                       caller: Caller? = nil,
+                       _ generate: (_ basis: DataBasis, _ head: Int) throws -> (assertions: [Assertion], label: String)?) throws
+        -> (seq: Int, transaction: Transaction)? {
         // Reading a body back before committing it guards against a Codable bug; for an import of
         // tens of thousands of songs it is a third of the commit. Imports come from one
         // well-tested path (the JSON round-trip law runs on thousands of random transactions);
@@ -236,7 +249,7 @@ public final class LibrarySession: Sendable {
         let verify = verifying ?? (kind != .import && kind != .rescan)
         let client = self.client
         let r = try transactor.generate(verifying: verify, lockWait: lockWait) { basis, head in
-            guard let (assertions, label) = try generate(basis) else { return nil }
+            guard let (assertions, label) = try generate(basis, head) else { return nil }
             let parent = head == 0 ? nil : try transactor.summaries(from: head, through: head).first.flatMap { UUID(uuidString: $0.id) }
             return Transaction(
                 id: id ?? UUID(), parent: parent, timestamp: Date().timeIntervalSince1970, kind: kind, label: label,
@@ -274,10 +287,6 @@ public final class LibrarySession: Sendable {
         if let (_, t) = b.taglist(named: view) { return b.view(through: t, timeZone: .current) }
         let (_, t) = try TaglistGeneration.find(view, in: basis)
         return b.view(through: t, timeZone: .current)
-    }
-
-    public func basis(at seq: Int) throws -> DataBasis {
-        seq == head ? basis : try transactor.basis(at: seq)
     }
 
     public func entry(seq: Int) throws -> LogEntry<Transaction> { try transactor.entry(seq: seq) }
