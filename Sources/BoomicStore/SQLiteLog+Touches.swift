@@ -48,6 +48,19 @@ extension SQLiteLog {
         try connection.statement("UPDATE derived SET through = ? WHERE name = ?").run(.int(seq), .text(Self.touchesName))
     }
 
+    /// The keys the index names for the transactions `after < seq <= through`.
+    ///
+    /// A scan of the index's rows (about 58 bytes each: no body, no checkpoint): the table is
+    /// keyed by key first, and an index by seq would cost every commit a second insert per touch.
+    func touchedKeys(after: Int, through: Int) throws -> Set<String> {
+        let stmt = try connection.statement("SELECT DISTINCT key FROM touches WHERE seq > ? AND seq <= ?")
+        try stmt.bind([.int(after), .int(through)])
+        defer { stmt.reset() }
+        var out: Set<String> = []
+        while try stmt.step() { out.insert(stmt.text(0)) }
+        return out
+    }
+
     /// The index's entries for `key` at or before `through`, newest first.
     func touches(of key: String, through: Int) throws -> [Touch] {
         let stmt = try connection.statement("SELECT seq, info FROM touches WHERE key = ? AND seq <= ? ORDER BY seq DESC")

@@ -45,6 +45,21 @@ extension Transactor {
         }
     }
 
+    /// The keys the transactions `after < seq <= through` touched, from the stored index; nil
+    /// when the index does not hold all of them (behind, absent, of another format, or past the
+    /// log), and the caller must find them another way. Never catches the index up: a question
+    /// that can do without it does not write.
+    public func touchedKeys(after: Int, through: Int) throws -> Set<String>? {
+        guard let touchIndexing else { return nil }
+        return try reader.withLock { r in
+            try r.log.connection.transaction(immediate: false) {
+                guard let stored = try r.log.touchesThrough(format: touchIndexing.format),
+                      stored >= through, stored <= (try r.log.head()) else { return nil }
+                return try r.log.touchedKeys(after: after, through: through)
+            }
+        }
+    }
+
     /// Through which seq the stored index is complete; nil when there is none of this format.
     public func touchesIndexedThrough() throws -> Int? {
         guard let touchIndexing else { return nil }

@@ -7,10 +7,11 @@ import Testing
 /// taken back) equal those of the old way, the diff of the head and the target state, on every
 /// random history; and so do those of the undo that takes the rollback back, read from the log
 /// in turn (the rollback is the one transaction after its target). With and without the play
-/// fields. A failure names the seed; `BOOMIC_SEED=<seed>` replays it.
+/// fields; and the diff over the songs the transactions between name equals the whole diff. A
+/// failure names the seed; `BOOMIC_SEED=<seed>` replays it.
 @Suite("Rollback and its undo from the log equal the diff of the states, on random histories")
 struct RollbackFromLogLawTests {
-    @Test("rollback(takingBack:) equals rollback(from:to:), and so does the undo of it")
+    @Test("rollback(takingBack:) and rollback(from:to:songs:) equal rollback(from:to:), and so does the undo of it")
     func rollbackFromTheLogEqualsTheStatesDiff() {
         var checked = 0, nonEmpty = 0
         for h in Histories.all {
@@ -25,6 +26,10 @@ struct RollbackFromLogLawTests {
                 #expect(back == expected, "seed \(h.seed): rollback \(head) → \(target)")
                 #expect(EditGeneration.keepingPlays(back) == EditGeneration.keepingPlays(expected),
                         "seed \(h.seed): rollback \(head) → \(target) without plays")
+                // The diff over the songs the span names (the index's answer) is the whole diff.
+                let touched = span.flatMap { $0.assertions.compactMap(\.songID) }
+                #expect(EditGeneration.rollback(from: h.bases[head], to: h.bases[target], songs: touched) == expected,
+                        "seed \(h.seed): rollback \(head) → \(target) over the songs touched")
 
                 // The rollback committed on the head, then undone: its undo read from the log
                 // (the rollback alone taken back) is the diff back to the head.

@@ -8,7 +8,9 @@ import Foundation
 ///
 /// The change is read from the log when that is less to read (`LibrarySession.takesBack`): the
 /// transactions after the target, flattened and taken back, O(them), with no state built; else
-/// it is the diff of the head and the target state read from its checkpoint and tail.
+/// it is the diff of the head and the target state read from its checkpoint and tail, over the
+/// songs the song → transactions index names for the transactions between (every song when the
+/// index lacks some of them).
 public struct RollbackFlow: Sendable {
     public let lib: LibrarySession
     public let targetSeq: Int
@@ -32,7 +34,8 @@ public struct RollbackFlow: Sendable {
     private let source: Source
 
     /// The transactions after the target up to `head`, taken back (O(them)); or the target
-    /// state itself, diffed with the head, when its checkpoint and tail are less to read.
+    /// state itself, diffed with the head over the songs touched between, when its checkpoint
+    /// and tail are less to read.
     private enum Source: Sendable {
         case log([Transaction])
         case state(DataBasis)
@@ -62,7 +65,8 @@ public struct RollbackFlow: Sendable {
         } else {
             let target = try lib.basis(at: targetSeq, reading: .fromCheckpoint)
             source = .state(target)
-            preview = Self.change(from: latest, to: target, plays: plays)
+            preview = Self.change(from: latest, to: target, songs: try lib.songsTouched(after: targetSeq, through: head),
+                                  plays: plays)
         }
     }
 
@@ -102,13 +106,15 @@ public struct RollbackFlow: Sendable {
         case .log(let span):
             return Self.change(takingBack: span + (try lib.transactions(after: head, through: now)), plays: plays)
         case .state(let target):
-            return Self.change(from: basis, to: target, plays: plays)
+            return Self.change(from: basis, to: target, songs: try lib.songsTouched(after: targetSeq, through: now), plays: plays)
         }
     }
 
-    /// The diff from `current` to `target`, without the play fields unless `plays`.
-    static func change(from current: DataBasis, to target: DataBasis, plays: Bool) -> [Assertion] {
-        let all = EditGeneration.rollback(from: current, to: target)
+    /// The diff from `current` to `target`, without the play fields unless `plays`: over `songs`
+    /// alone when they are known (those the transactions between touched), else over every song.
+    static func change(from current: DataBasis, to target: DataBasis, songs: [SongID]?, plays: Bool) -> [Assertion] {
+        let all = songs.map { EditGeneration.rollback(from: current, to: target, songs: $0) }
+            ?? EditGeneration.rollback(from: current, to: target)
         return plays ? all : EditGeneration.keepingPlays(all)
     }
 

@@ -1,5 +1,6 @@
 import BoomicCore
 import BoomicStore
+import Foundation
 
 /// Earlier states (`--as-of`, `show`, the target of a rollback or undo), read whichever way is
 /// less to read: the head with the transactions after the state taken back (`LogDiff.basis`,
@@ -42,6 +43,20 @@ extension LibrarySession {
             return try transactor.stateCost(at: seq, from: head, checkpointBytesPerLogByte: Self.checkpointBytesPerLogByte)
                 .isCheaperFromLater
         }
+    }
+
+    /// The songs the transactions `after < seq <= through` added, changed or removed, from the
+    /// song → transactions index; nil when the index lacks some of them.
+    func songsTouched(after: Int, through: Int) throws -> [SongID]? {
+        guard let keys = try transactor.touchedKeys(after: after, through: through) else { return nil }
+        var out: [SongID] = []
+        out.reserveCapacity(keys.count)
+        for key in keys {
+            // A key that is no song id is damage: the set would be incomplete, so none of it is used.
+            guard let uuid = UUID(uuidString: key) else { return nil }
+            out.append(SongID(uuid))
+        }
+        return out
     }
 
     /// The transactions `after < seq <= through`, in log order.
