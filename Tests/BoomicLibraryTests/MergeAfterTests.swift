@@ -18,22 +18,23 @@ import Testing
             try lib.commit(kind: .import, message: nil) { _ in (songs.map(Assertion.addSong), "add") }
             #expect(try lib.transactor.checkpointSeqs().isEmpty, "the commit wrote a checkpoint itself")
             #expect(lib.isMergeDue)
-            // The same commit in a session that checkpoints in its commits writes one at once.
+            // A session that checkpoints as it goes writes the one due (here, at its open).
             let inline = try LibrarySession.open(at: dir, create: false, client: Self.client)
             try inline.commit(kind: .edit, message: nil) { b in
                 (EditGeneration.modify(b, songs: [songs[0].id], set: [try FieldAssignment.parse("year=1969")]), "modify")
             }
-            #expect(try inline.transactor.checkpointSeqs() == [2])
+            let written = try inline.transactor.checkpointSeqs()
+            #expect(written.count == 1, "\(written)")
             inline.close()
             try lib.refresh()
             #expect(!lib.isMergeDue, "a checkpoint another process wrote is not due again")
             try lib.commit(kind: .edit, message: nil) { b in
                 (EditGeneration.modify(b, songs: Array(songs.prefix(5_000).map(\.id)), set: [try FieldAssignment.parse("genre=Merged")]), "modify")
             }
-            #expect(try lib.transactor.checkpointSeqs() == [2])
+            #expect(try lib.transactor.checkpointSeqs() == written, "the commit wrote a checkpoint itself")
             #expect(lib.isMergeDue)
             #expect(try lib.mergeIfDue())
-            #expect(try lib.transactor.checkpointSeqs() == [2, 3])
+            #expect(try lib.transactor.checkpointSeqs() == written + [3])
             #expect(!lib.isMergeDue)
             #expect(try !lib.mergeIfDue(), "a merge with nothing due writes nothing")
             let head = lib.basis
