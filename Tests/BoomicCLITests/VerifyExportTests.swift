@@ -41,6 +41,10 @@ import Testing
     @Test func verifyFindsDamagedCheckpointsAndRepairRebuildsThem() throws {
         let (box, c) = try Self.checkpointed()
         let head = try box.historyCount()
+        // The checkpoint lands from a detached merge a few commits after it fell due, so the
+        // transactions after it are the tag and any edit committed before the merge landed.
+        let after = try box.history().filter { $0.seq > c }.map(\.kind)
+        #expect(after.first == "tag" && after.count == head - c, "\(after)")
         let healthy = try box.boomic("verify")
         Self.expectHealthy(healthy)
         #expect(healthy.lines.first == "log: \(head) transactions read, checksums good; 1 checkpoint compared", "\(healthy)")
@@ -121,7 +125,7 @@ import Testing
         try FileManager.default.copyItem(atPath: box.library + "/art", toPath: rebuilt.library + "/art")
         #expect(try Fault.canonical(rebuilt.listing(), dropping: []) == Fault.canonical(listed, dropping: []),
                 "the salvage is not the library")
-        #expect(try rebuilt.history().map(\.kind) == ["tag", "salvage"], "one transaction for the checkpoint, then the one after it")
+        #expect(try rebuilt.history().map(\.kind) == after + ["salvage"], "one transaction for the checkpoint, then the ones after it")
         Self.expectHealthy(try rebuilt.boomic("verify"))
     }
 

@@ -33,6 +33,7 @@ struct ImageBasisLawTests {
                 for t in h.transactions[k...] { b = b.applying(t) }
                 #expect(b == h.head, "seed \(h.seed): image of \(k) + \(h.seq - k) transactions differs from the replay")
                 #expect(b.songs.count == h.head.songs.count, "seed \(h.seed) split \(k)")
+                #expect(b.userFieldNames == h.head.userFieldNames, "seed \(h.seed) split \(k): user field names")
                 // Each song read by id, and the whole iteration, agree.
                 for (id, s) in h.head.songs { #expect(b[id] == s, "seed \(h.seed) split \(k): song \(id)") }
                 let listed = Dictionary(b.songs.map { ($0.key, $0.value) }, uniquingKeysWith: { x, _ in x })

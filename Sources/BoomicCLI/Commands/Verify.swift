@@ -27,7 +27,8 @@ struct Verify: ParsableCommand {
 
     func run() throws {
         try Self.examineLog(at: options.location, repair: repair)
-        let lib = try Library.open(at: options.location, create: false)
+        // --repair rebuilds the checkpoints where the policy puts them, so the session keeps it.
+        let lib = try Library.open(at: options.location, create: false, mergesAfter: false)
         let r = try VerifyFlow.run(lib, repair: repair)
         Out.line("log: \(r.transactions) transactions read, checksums good; \(Formatting.count(r.checkpoints, "checkpoint")) compared")
         Out.line("art: \(r.pictures) pictures referenced, \(r.pictures - r.picturesMissing) present")

@@ -42,7 +42,9 @@ enum Library {
     /// Closes every library this process opened (their bases stay in memory), and says so when
     /// a disk without room kept the newest transactions in the `-wal` file alone.
     static func closeAll() {
-        for s in opened.withLock({ $0 }) where s.committedHere != nil && s.isMergeDue {
+        // Due after this command's commits, or after an open that replayed a long tail (an older
+        // library's first open, a merge that has not landed): either way the next open gains.
+        for s in opened.withLock({ $0 }) where s.isMergeDue {
             Merge.startDetached(library: s.location)
         }
         for s in opened.withLock({ $0 }) {

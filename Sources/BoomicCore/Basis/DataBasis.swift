@@ -88,7 +88,10 @@ public struct DataBasis: Sendable, Equatable {
 
     /// Adds or replaces a song, and relinks it in the indexes if they are built.
     mutating func insert(_ song: Song) {
-        let old = songs.insert(song)
+        // The song replaced is read only when an index needs unlinking from it: from an image
+        // that is a row materialised, which a transaction of thousands would pay for each.
+        let old = cache.isBuilt ? songs[song.id] : nil
+        songs.insert(song)
         updateIndexes { ix in
             if let old { ix.unlink(old) }
             ix.link(song)
@@ -96,8 +99,9 @@ public struct DataBasis: Sendable, Equatable {
     }
 
     mutating func remove(_ id: SongID) {
-        guard let old = songs.remove(id) else { return }
-        updateIndexes { $0.unlink(old) }
+        let old = cache.isBuilt ? songs[id] : nil
+        guard songs.remove(id) else { return }
+        if let old { updateIndexes { $0.unlink(old) } }
     }
 
     /// This basis with only the songs that pass `keep`: taglists and playlists stay, the indexes

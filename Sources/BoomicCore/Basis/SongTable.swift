@@ -70,23 +70,32 @@ public struct SongTable: Sendable, Sequence {
         changed.isEmpty && removed.isEmpty || (changed[id] == nil && !removed.contains(id))
     }
 
-    /// Adds or replaces a song; returns the one it replaced.
+    /// Adds or replaces a song; says whether it replaced one. Reads no image row: a
+    /// transaction's cost stays its own size.
     @discardableResult
-    public mutating func insert(_ song: Song) -> Song? {
-        let old = self[song.id]
-        changed[song.id] = song
-        if removed.remove(song.id) != nil || old == nil { count += 1 }
-        return old
+    public mutating func insert(_ song: Song) -> Bool {
+        let id = song.id
+        let existed: Bool
+        if changed[id] != nil {
+            existed = true
+        } else if removed.remove(id) != nil {
+            existed = false
+        } else {
+            existed = image?.row(of: id) != nil
+        }
+        changed[id] = song
+        if !existed { count += 1 }
+        return existed
     }
 
-    /// Removes a song; returns it.
+    /// Removes a song; says whether there was one.
     @discardableResult
-    public mutating func remove(_ id: SongID) -> Song? {
-        guard let old = self[id] else { return nil }
-        changed[id] = nil
-        if let image, image.row(of: id) != nil { removed.insert(id) }
+    public mutating func remove(_ id: SongID) -> Bool {
+        let inImage = !removed.contains(id) && image?.row(of: id) != nil
+        guard changed.removeValue(forKey: id) != nil || inImage else { return false }
+        if inImage { removed.insert(id) }
         count -= 1
-        return old
+        return true
     }
 
     /// The songs that pass `keep`, as a table without an image (TagViews).

@@ -29,12 +29,26 @@ extension DataBasis {
     /// The names of the user fields some song carries, for resolving names in queries and
     /// `modify` (a user field exists while a song has it, as a beets flexible attribute does).
     ///
-    /// Complexity: O(n) in the number of songs; a song without user fields costs one check.
+    /// Complexity: over an image, O(distinct sets of user fields) plus a pass over the rows' codes
+    /// when the delta shadows some, and the delta's songs; else O(n) in the number of songs, a
+    /// song without user fields costing one check.
     public var userFieldNames: Set<String> {
         var names = Set<String>()
-        for s in songs.values {
-            for e in s.userFields { if let eq = e.firstIndex(of: "=") { names.insert(String(e[..<eq])) } }
+        func add(_ entries: [String]) {
+            for e in entries { if let eq = e.firstIndex(of: "=") { names.insert(String(e[..<eq])) } }
         }
+        if let image = songs.image, let column = image.column(.userFields) {
+            var used = [Bool](repeating: !songs.hasDelta, count: column.valueCount + 1)
+            if songs.hasDelta {
+                for (row, code) in column.codes().enumerated() where !used[Int(code)] && songs.isLive(imageID: image.id(atRow: row)) {
+                    used[Int(code)] = true
+                }
+            }
+            for code in 0..<column.valueCount where used[code] { add(column.value(code).strings ?? []) }
+            for s in songs.changed.values { add(s.userFields) }
+            return names
+        }
+        for s in songs.values { add(s.userFields) }
         return names
     }
 }

@@ -70,8 +70,12 @@ final class ImageSongs: SongImage, @unchecked Sendable {
         resolved = [Column?](repeating: nil, count: Self.stored.count)
         // Each column's structure is checked here too (O(distinct values), not O(rows)), so a
         // later read never meets a block it cannot parse.
-        for i in Self.stored.indices { _ = try column(at: i) }
+        everyColumn = try Self.stored.indices.map { (access: Self.stored[$0].access, column: try column(at: $0)) }
     }
+
+    /// Every stored field's accessors and column, resolved at the open: what materialising a
+    /// whole song reads, with no lock taken per song.
+    private var everyColumn: [(access: SongFieldSpec.Access, column: Column)] = []
 
     func id(atRow row: Int) -> SongID {
         SongID(UUID(uuid: ids.loadUnaligned(fromByteOffset: 16 * row, as: uuid_t.self)))
@@ -90,8 +94,8 @@ final class ImageSongs: SongImage, @unchecked Sendable {
     }
 
     func songs(atRows rows: some Sequence<Int>, reading fields: [SongField]?) -> [Song] {
-        let wanted = fields.map { $0.compactMap { Self.storedIndex[$0] } } ?? Array(Self.stored.indices)
-        let columns = wanted.map { (access: Self.stored[$0].access, column: resolvedColumn($0)) }
+        let columns = fields.map { $0.compactMap { Self.storedIndex[$0] }.map { (access: Self.stored[$0].access, column: resolvedColumn($0)) } }
+            ?? everyColumn
         var out: [Song] = []
         out.reserveCapacity(rows.underestimatedCount)
         for row in rows {
