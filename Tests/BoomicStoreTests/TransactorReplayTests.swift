@@ -7,41 +7,41 @@ import Testing
 /// from any checkpoint or none, and gives the fold of the transactions up to it.
 @Suite struct TransactorReplayTests {
     /// 200 random histories: `basis(at: k)` is the fold of the first k transactions, with frequent
-    /// checkpoints, after reopening, and with every checkpoint deleted.
-    @Test func basisAtEveryStateIsTheFold() throws {
-        for seed in Seeds.list(200, from: 1) {
-            try withTemporaryDirectory { dir in
-                var rng = SplitMix64(seed: seed)
-                let path = dir + "/library.sqlite"
-                let every = Int.random(in: 1...6, using: &rng)
-                let retained = Int.random(in: 1...4, using: &rng)
-                let store = try openToy(path, checkpointEvery: every, retained: retained)
-                let count = Int.random(in: 0...24, using: &rng)
-                var folds = [Counters()]
-                for i in 0..<count {
-                    let op = rng.op(at: Double(i))
-                    let seq = try store.commit(op)
-                    #expect(seq == i + 1, "seed \(seed)")
-                    folds.append(applyOp(op, folds.last!))
-                }
-                #expect(store.head == count, "seed \(seed)")
-                #expect(store.basis == folds.last!, "seed \(seed)")
-                if count >= every { #expect(try !store.checkpointSeqs().isEmpty, "seed \(seed)") }
-                #expect(try store.checkpointSeqs().count <= retained, "seed \(seed)")
-
-                let reopened = try openToy(path, checkpointEvery: every, flatten: seed % 2 == 0)
-                #expect(reopened.basis == folds.last!, "seed \(seed)")
-                for k in 0...count {
-                    #expect(try store.basis(at: k) == folds[k], "seed \(seed), k \(k)")
-                    #expect(try reopened.basis(at: k) == folds[k], "seed \(seed), k \(k), reopened")
-                    #expect(try store.basis(at: k, usingCheckpoints: false) == folds[k], "seed \(seed), k \(k), no checkpoints")
-                }
-                try reopened.dropCheckpoints()
-                #expect(try reopened.checkpointSeqs().isEmpty)
-                let bare = try openToy(path, checkpointEvery: nil)
-                #expect(bare.basis == folds.last!, "seed \(seed), no checkpoints")
-                for k in 0...count { #expect(try bare.basis(at: k) == folds[k], "seed \(seed), k \(k), dropped") }
+    /// checkpoints, after reopening, and with every checkpoint deleted. A case per seed, so that
+    /// the histories (a minute in a debug build) run in parallel rather than as one long test.
+    @Test(arguments: Seeds.list(200, from: 1))
+    func basisAtEveryStateIsTheFold(seed: UInt64) throws {
+        try withTemporaryDirectory { dir in
+            var rng = SplitMix64(seed: seed)
+            let path = dir + "/library.sqlite"
+            let every = Int.random(in: 1...6, using: &rng)
+            let retained = Int.random(in: 1...4, using: &rng)
+            let store = try openToy(path, checkpointEvery: every, retained: retained)
+            let count = Int.random(in: 0...24, using: &rng)
+            var folds = [Counters()]
+            for i in 0..<count {
+                let op = rng.op(at: Double(i))
+                let seq = try store.commit(op)
+                #expect(seq == i + 1, "seed \(seed)")
+                folds.append(applyOp(op, folds.last!))
             }
+            #expect(store.head == count, "seed \(seed)")
+            #expect(store.basis == folds.last!, "seed \(seed)")
+            if count >= every { #expect(try !store.checkpointSeqs().isEmpty, "seed \(seed)") }
+            #expect(try store.checkpointSeqs().count <= retained, "seed \(seed)")
+
+            let reopened = try openToy(path, checkpointEvery: every, flatten: seed % 2 == 0)
+            #expect(reopened.basis == folds.last!, "seed \(seed)")
+            for k in 0...count {
+                #expect(try store.basis(at: k) == folds[k], "seed \(seed), k \(k)")
+                #expect(try reopened.basis(at: k) == folds[k], "seed \(seed), k \(k), reopened")
+                #expect(try store.basis(at: k, usingCheckpoints: false) == folds[k], "seed \(seed), k \(k), no checkpoints")
+            }
+            try reopened.dropCheckpoints()
+            #expect(try reopened.checkpointSeqs().isEmpty)
+            let bare = try openToy(path, checkpointEvery: nil)
+            #expect(bare.basis == folds.last!, "seed \(seed), no checkpoints")
+            for k in 0...count { #expect(try bare.basis(at: k) == folds[k], "seed \(seed), k \(k), dropped") }
         }
     }
 
