@@ -67,7 +67,7 @@ public struct SongTable: Sendable, Sequence {
     /// Whether the image's row with this id is still the song's (neither changed nor removed).
     @inline(__always)
     public func isLive(imageID id: SongID) -> Bool {
-        changed.isEmpty && removed.isEmpty || (changed[id] == nil && !removed.contains(id))
+        (changed.isEmpty && removed.isEmpty) || (changed[id] == nil && !removed.contains(id))
     }
 
     /// Adds or replaces a song; says whether it replaced one. Reads no image row: a

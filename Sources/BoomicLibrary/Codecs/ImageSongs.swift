@@ -6,9 +6,8 @@ import Foundation
 /// one value a field when asked for, and a query reads a field's codes and distinct values
 /// without making any.
 ///
-/// `@unchecked Sendable`: every stored property is immutable after `init` but `resolved`, which
-/// is read and written only under `lock`; the buffers point into `image.bytes`, which this
-/// object keeps alive and which nothing writes.
+/// `@unchecked Sendable`: every stored property is immutable after `init`, and the buffers point
+/// into `image.bytes`, which this object keeps alive and which nothing writes.
 final class ImageSongs: SongImage, @unchecked Sendable {
     /// The blocks' names.
     enum Names {
@@ -46,8 +45,9 @@ final class ImageSongs: SongImage, @unchecked Sendable {
     private let ids: UnsafeRawBufferPointer
     private let order: ImageColumn
     private let paths: ValueTable
-    private let lock = NSLock()
-    private var resolved: [Column?]
+    /// Every stored field's accessors and column, in `stored`'s order, resolved at the open:
+    /// what materialising a song reads, with nothing to resolve or lock per song.
+    private let columns: [(access: SongFieldSpec.Access, column: Column)]
 
     /// Checks every block (each once per process), so damage is found here, at the open, with
     /// one line, rather than halfway through a command.
@@ -67,15 +67,11 @@ final class ImageSongs: SongImage, @unchecked Sendable {
         if let foreign = image.entries.first(where: { $0.name.hasPrefix("field.") && !known.contains($0.name) }) {
             throw StoreError.image("holds a field this build does not know (\(foreign.name))")
         }
-        resolved = [Column?](repeating: nil, count: Self.stored.count)
         // Each column's structure is checked here too (O(distinct values), not O(rows)), so a
         // later read never meets a block it cannot parse.
-        everyColumn = try Self.stored.indices.map { (access: Self.stored[$0].access, column: try column(at: $0)) }
+        let rows = rowCount
+        columns = try Self.stored.map { spec in (spec.access, try Self.column(spec, of: image, rows: rows)) }
     }
-
-    /// Every stored field's accessors and column, resolved at the open: what materialising a
-    /// whole song reads, with no lock taken per song.
-    private var everyColumn: [(access: SongFieldSpec.Access, column: Column)] = []
 
     func id(atRow row: Int) -> SongID {
         SongID(UUID(uuid: ids.loadUnaligned(fromByteOffset: 16 * row, as: uuid_t.self)))
@@ -94,8 +90,7 @@ final class ImageSongs: SongImage, @unchecked Sendable {
     }
 
     func songs(atRows rows: some Sequence<Int>, reading fields: [SongField]?) -> [Song] {
-        let columns = fields.map { $0.compactMap { Self.storedIndex[$0] }.map { (access: Self.stored[$0].access, column: resolvedColumn($0)) } }
-            ?? everyColumn
+        let columns = fields.map { $0.compactMap { Self.storedIndex[$0] }.map { self.columns[$0] } } ?? self.columns
         var out: [Song] = []
         out.reserveCapacity(rows.underestimatedCount)
         for row in rows {
@@ -116,36 +111,26 @@ final class ImageSongs: SongImage, @unchecked Sendable {
                 $0 < rowCount ? .string(String(decoding: paths[$0], as: UTF8.self)) : .null
             }, codes: { [rowCount] in (0..<rowCount).map(UInt32.init) })
         }
-        guard let i = Self.storedIndex[field], let c = try? column(at: i) else { return nil }
-        let access = Self.stored[i].access, fallback = Self.defaults[i], count = c.valueCount
+        guard let i = Self.storedIndex[field] else { return nil }
+        let access = Self.stored[i].access, fallback = Self.defaults[i], count = columns[i].column.valueCount
         return SongImageColumn(valueCount: count, value: { [self] code in
-            guard code < count, let v = resolvedValues(i) else { return fallback }
+            guard code < count, let v = columns[i].column.values else { return fallback }
             return ValueTable.value(access, v[code])
         }, codes: { [self] in
-            let c = resolvedColumn(i)
+            let c = columns[i].column
             return (0..<rowCount).map { UInt32(c.code($0)) }
         })
     }
 
-    private func resolvedValues(_ i: Int) -> ValueTable? { resolvedColumn(i).values }
-
-    private func resolvedColumn(_ i: Int) -> Column { (try? column(at: i)) ?? Column() }
-
-    private func column(at i: Int) throws -> Column {
-        lock.lock()
-        defer { lock.unlock() }
-        if let c = resolved[i] { return c }
-        let spec = Self.stored[i]
-        var c = Column()
-        if image.entries.contains(where: { $0.name == Names.codes(spec) }) {
-            let codes = try image.column(Names.codes(spec))
-            let values = try ValueTable(image.block(Names.values(spec)), name: Names.values(spec))
-            // A code past the values reads as the default (`Column.code`'s callers check): the
-            // checksums vouch for the bytes, so no pass over every row is spent on it.
-            guard codes.count == rowCount else { throw StoreError.image("block \(Names.codes(spec)) has \(codes.count) rows of \(rowCount)") }
-            c = Column(codes: codes, values: values)
-        }
-        resolved[i] = c
-        return c
+    /// A field's column, or an empty one (every row the default) when the image has no blocks
+    /// for it.
+    private static func column(_ spec: SongFieldSpec, of image: SnapshotImage, rows: Int) throws -> Column {
+        guard image.entries.contains(where: { $0.name == Names.codes(spec) }) else { return Column() }
+        let codes = try image.column(Names.codes(spec))
+        let values = try ValueTable(image.block(Names.values(spec)), name: Names.values(spec))
+        // A code past the values reads as the default (`Column.code`'s callers check): the
+        // checksums vouch for the bytes, so no pass over every row is spent on it.
+        guard codes.count == rows else { throw StoreError.image("block \(Names.codes(spec)) has \(codes.count) rows of \(rows)") }
+        return Column(codes: codes, values: values)
     }
 }
