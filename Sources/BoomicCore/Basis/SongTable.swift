@@ -43,7 +43,8 @@ public struct SongTable: Sendable, Sequence {
 
     public var isEmpty: Bool { count == 0 }
 
-    /// Whether any song differs from the image's (always, without an image).
+    /// Whether the delta holds anything: a song changed, added or removed since the image (without
+    /// an image, any song at all).
     public var hasDelta: Bool { !changed.isEmpty || !removed.isEmpty }
 
     public subscript(id: SongID) -> Song? {
@@ -56,12 +57,6 @@ public struct SongTable: Sendable, Sequence {
         if changed[id] != nil { return true }
         guard let image, !removed.contains(id) else { return false }
         return image.row(of: id) != nil
-    }
-
-    /// The image's row of a song the delta does not shadow: where its columns hold it.
-    public func imageRow(of id: SongID) -> Int? {
-        guard let image, changed[id] == nil, !removed.contains(id) else { return nil }
-        return image.row(of: id)
     }
 
     /// Whether the image's row with this id is still the song's (neither changed nor removed).
