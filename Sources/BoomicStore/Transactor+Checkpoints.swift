@@ -3,15 +3,7 @@ extension Transactor {
     /// Writes a checkpoint when the policy says one is due. Best effort: a checkpoint is a cache,
     /// so failing to write one never fails the commit that triggered it.
     func maybeCheckpoint(_ w: WriteSide, _ s: Snapshot) {
-        guard let codec, readOnlyBecause == nil else { return }
-        // Another process may have written one since; then the tail to count is shorter.
-        if let latest = try? w.log.latestCheckpointSeq(atOrBefore: s.head, format: codec.format),
-           latest > w.lastCheckpoint {
-            w.lastCheckpoint = latest
-            w.tail.removeAll { $0.seq <= latest }
-        }
-        let weight = w.tail.reduce(0) { $0 + $1.weight }
-        guard policy.isDue(count: s.head - w.lastCheckpoint, weight: weight) else { return }
+        guard codec != nil, readOnlyBecause == nil, due(w, s, policy) else { return }
         // Never queue behind another process for a cache: if the lock is taken, a later commit tries again.
         _ = try? writeCheckpoint(w, s, busyTimeout: 0)
     }

@@ -25,7 +25,8 @@ extension Transactor {
         }
     }
 
-    private func due(_ w: WriteSide, _ s: Snapshot, _ policy: CheckpointPolicy<T>) -> Bool {
+    /// Whether `policy` has a checkpoint due at `s`, counting from the newest one any process wrote.
+    func due(_ w: WriteSide, _ s: Snapshot, _ policy: CheckpointPolicy<T>) -> Bool {
         guard let codec else { return false }
         // Another process may have written one since; then the tail to count is shorter.
         if let latest = try? w.log.latestCheckpointSeq(atOrBefore: s.head, format: codec.format), latest > w.lastCheckpoint {

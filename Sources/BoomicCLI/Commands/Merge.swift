@@ -1,9 +1,6 @@
 import ArgumentParser
 import BoomicLibrary
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `boomic merge`: writes the checkpoint that is due, a new snapshot image of the library
 /// (storage.md, "The basis: image + delta"). Every command that commits starts one, detached,
@@ -21,8 +18,8 @@ struct Merge: ParsableCommand {
     func run() throws {
         // One merge at a time per library: a command run in a loop would otherwise start one
         // per run while the first still writes. The lock goes with the process.
-        let lockFD = open(options.location + "/merge.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard lockFD >= 0, flock(lockFD, LOCK_EX | LOCK_NB) == 0 else { return }
+        guard let lock = try WriteLock(path: options.location + "/merge.lock", waiting: false) else { return }
+        defer { withExtendedLifetime(lock) {} }
         let lib = try LibrarySession.open(at: options.location, create: false,
                                           client: .init(command: Boomic.commandLine, version: Boomic.version), mergesAfter: true)
         defer { _ = lib.close() }
