@@ -27,6 +27,12 @@ struct Verify: ParsableCommand {
 
     func run() throws {
         try Self.examineLog(at: options.location, repair: repair)
+        // A repair drops and rewrites every checkpoint: a detached merge writing one meanwhile
+        // would leave a checkpoint the repair never compared. Wait for it, and hold the lock so
+        // none starts until the repair is done.
+        let mergeLock = repair && FileManager.default.fileExists(atPath: options.location + "/" + LibrarySession.logName)
+            ? try WriteLock(path: options.location + "/merge.lock", waiting: true) : nil
+        defer { withExtendedLifetime(mergeLock) {} }
         // --repair rebuilds the checkpoints where the policy puts them, so the session keeps it.
         let lib = try Library.open(at: options.location, create: false, mergesAfter: false)
         let r = try VerifyFlow.run(lib, repair: repair)
