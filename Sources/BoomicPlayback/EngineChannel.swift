@@ -44,7 +44,7 @@ import Synchronization
     /// Counts changes of `shared.status`.
     @usableFromInline let version = Atomic<Int>(0)
     /// Set when the decode thread has published its first status: before it, the status is the
-    /// queue the engine was given, with no place in a song and the default sound.
+    /// queue and the sound the engine was given, with no place in a song.
     let tookFirstTurn = Atomic<Bool>(false)
     /// Signalled when the decode thread has finished.
     let done = DispatchSemaphore(value: 0)

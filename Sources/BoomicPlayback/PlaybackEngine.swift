@@ -34,7 +34,11 @@ public final class PlaybackEngine: Sendable {
         let ring = SampleRing(slotCount: 24, slotCapacity: EngineLoop.framesPerSlot * 8,
                               wakeBatch: sink.isPaced || realtime ? 1 : 20)
         self.ring = ring
-        let channel = EngineChannel(status: PlaybackStatus(queue: queue), threads: threads)
+        // Until the decode thread's first turn a front reads this status: the sound is the one
+        // given (a restart's saved volume), not the default.
+        var initial = PlaybackStatus(queue: queue)
+        initial.sound = sound
+        let channel = EngineChannel(status: initial, threads: threads)
         self.channel = channel
         let (stream, continuation) = AsyncStream.makeStream(of: PlaybackEvent.self, bufferingPolicy: .unbounded)
         events = stream
@@ -102,7 +106,7 @@ public final class PlaybackEngine: Sendable {
     }
 
     /// Whether the decode thread has published its first status (a state file written before it
-    /// would know less than the one it replaces: no place in the song, the default volume).
+    /// would know less than the one it replaces: no place in the song).
     public var hasTakenFirstTurn: Bool { channel.tookFirstTurn.load(ordering: .acquiring) }
 
     /// The engine as last published: by the decode thread at each turn, and by each command.

@@ -100,6 +100,23 @@ final class StuckOpen: Sendable {
                 "\(played.count / 2) frames played, \(expected.count / 2) expected")
     }
 
+    /// Before the decode thread's first turn (held in its first open, as on a loaded machine),
+    /// the status a front reads already has the sound the engine was given: a restart answers
+    /// `status` with the volume it saved, not the default.
+    @Test func theStatusBeforeTheFirstTurnHasTheSoundGiven() async throws {
+        let album = try ToneAlbum()
+        let tape = RecordingSink.Tape()
+        let stuck = StuckOpen()
+        var sound = SoundSettings()
+        sound.volume = 40
+        let engine = PlaybackEngine(queue: album.queue([0, 1]), sink: RecordingSink(tape: tape), sound: sound, songs: stuck.resolver(album.resolver()))
+        try await waitUntil("the decoder's first open to be held") { stuck.held.load(ordering: .acquiring) == 1 }
+        #expect(!engine.hasTakenFirstTurn, "the setup: the first turn is held")
+        #expect(engine.status.sound.volume == 40)
+        stuck.release()
+        engine.quit()
+    }
+
     /// A pause is heard at once while the decode thread is held opening the next song: the
     /// output stops between slots instead of playing out what the ring holds.
     @Test func aPauseIsHeardWhileTheDecodeThreadIsStuck() async throws {
