@@ -42,6 +42,7 @@ struct Boomic: ParsableCommand {
         let raw = Array(CommandLine.arguments.dropFirst())
         let prepared = ArgumentRewriting.rewrite(raw, root: CommandShape(Boomic.self))
         if let lib = prepared.library { setenv("BOOMIC_LIBRARY", lib, 1) }
+        ImageDamage.checkOnTouch(unlessRunning: prepared.command)
         signal(SIGPIPE, SIG_IGN)
         signal(SIGXFSZ, SIG_IGN) // past `ulimit -f` a write fails with EFBIG and is reported, not a crash
         atexit { Out.closeAtExit() }

@@ -1,6 +1,7 @@
 import BoomicCore
 import BoomicTestSupport
 import Foundation
+import Synchronization
 import Testing
 @testable import BoomicStore
 
@@ -118,6 +119,43 @@ import Testing
         #expect(atOpen > 20 && atTouch > 20, "open \(atOpen), touch \(atTouch)")
     }
 
+    /// Checked on touch (a mapped image in the CLI): a read checks only the 16 KiB segments it
+    /// lies in, so reading rows away from the damage reads right and reports nothing, and the
+    /// damage is reported once, by the first read of its segment, in the block it lies in.
+    @Test func onTouchOnlyTheSegmentsReadAreCheckedAndTheDamagedOneIsReportedOnce() throws {
+        let rows = 10_000 // 80,016 bytes: five segments
+        let values = (0..<rows).map { UInt64($0) &* 0x9E37_79B9_7F4A_7C15 }
+        var w = ImageWriter()
+        try w.column("clean", width: 2, (0..<UInt64(rows)).map { $0 & 0xFFFF })
+        try w.column("c", width: 8, values)
+        var bytes = w.bytes(format: 1, seq: 1)
+        let c = try #require(try SnapshotImage(ImageBytes(copying: bytes)).entries.first { $0.name == "c" })
+        #expect(ImageLayout.segments(c.length) == 5)
+        let damagedRow = (40_000 - 16) / 8 // byte 40,000 of the block: its third segment
+        bytes[c.offset + 40_000] ^= 0x10
+
+        let reports = Mutex<[String]>([])
+        let image = try SnapshotImage(ImageBytes(copying: bytes), onDamage: { reason, file in
+            reports.withLock { $0.append(reason) }
+            #expect(file == nil)
+        })
+        #expect(image.checksOnTouch)
+        let column = try image.lazyColumn("c")
+        for row in [0, 2000, 4093, 6142, 9999] { #expect(column[row] == values[row]) }
+        #expect(try image.lazyColumn("clean").map { $0 } == (0..<UInt64(rows)).map { $0 & 0xFFFF })
+        #expect(reports.withLock { $0 }.isEmpty, "rows outside the damaged segment report nothing")
+        _ = column[damagedRow]
+        _ = column[4094]
+        let said = reports.withLock { $0 }
+        #expect(said.count == 1 && said[0].contains("block c does not match its checksum (bytes 32768–49151)"), "\(said)")
+        #expect(image.damagedBlocks().map(\.name) == ["c"])
+
+        // Checked at the open (no handler): reading is the same, with nothing left to check.
+        let whole = try SnapshotImage(ImageBytes(copying: w.bytes(format: 1, seq: 1)))
+        #expect(!whole.checksOnTouch && whole.damagedBlocks().isEmpty)
+        #expect(try whole.column("c").map { $0 } == values)
+    }
+
     @Test func aTruncatedImageIsRefusedInOneLine() throws {
         var rng = SplitMix64(seed: 0x7C07)
         for _ in 0..<100 {
@@ -180,12 +218,17 @@ import Testing
         var out = bytes
         let image = try? SnapshotImage(ImageBytes(copying: bytes))
         let dirOffset = Int(SnapshotImage.u64(ImageBytes(copying: bytes).buffer, 40))
-        // Block checksums live in the directory: rewrite them, then the directory's, then the header's.
+        // Segment checksums live in the directory, after each block's name: rewrite them, then
+        // the directory's, then the header's.
         var at = dirOffset
         for e in image?.entries ?? [] {
-            let sum = out[e.offset..<(e.offset + (e.length + 7) / 8 * 8)].withUnsafeBytes { XXH64.hash($0) }
-            withUnsafeBytes(of: sum.littleEndian) { out.replaceSubrange((at + 24)..<(at + 32), with: $0) }
-            at += 32 + (e.name.utf8.count + 7) / 8 * 8
+            at += ImageLayout.entryFixedSize + ImageLayout.padded(e.name.utf8.count)
+            let end = e.offset + ImageLayout.padded(e.length)
+            for start in stride(from: e.offset, to: end, by: ImageLayout.segmentSize) {
+                let sum = out[start..<min(start + ImageLayout.segmentSize, end)].withUnsafeBytes { XXH64.hash($0) }
+                withUnsafeBytes(of: sum.littleEndian) { out.replaceSubrange(at..<(at + 8), with: $0) }
+                at += 8
+            }
         }
         let dirSum = out[dirOffset...].withUnsafeBytes { XXH64.hash($0) }
         withUnsafeBytes(of: dirSum.littleEndian) { out.replaceSubrange(56..<64, with: $0) }

@@ -13,7 +13,8 @@ public enum BasisCodec {
     /// 3: EQ profiles (a checkpoint of layout 2 is skipped and the log replayed, once).
     /// 4: album and artist annotations (stars and ratings).
     /// 5: the snapshot image (layout 4's `SongCodec` blob is skipped and the log replayed, once).
-    private static let layout = 5
+    /// 6: the image's checksums by 16 KiB segment (container version 2).
+    private static let layout = 6
 
     public static let format = layout << 8 | 1
 

@@ -7,7 +7,8 @@ import Foundation
 /// without making any.
 ///
 /// `@unchecked Sendable`: every stored property is immutable after `init`, and the buffers point
-/// into `image.bytes`, which this object keeps alive and which nothing writes.
+/// into `image.bytes`, which this object keeps alive and which nothing writes; the marks of the
+/// segments checked are atomic (`SnapshotImage`).
 final class ImageSongs: SongImage, @unchecked Sendable {
     /// The blocks' names.
     enum Names {
@@ -42,24 +43,24 @@ final class ImageSongs: SongImage, @unchecked Sendable {
 
     let image: SnapshotImage
     let rowCount: Int
-    private let ids: UnsafeRawBufferPointer
+    private let ids: ImageBlock
     private let order: ImageColumn
     private let paths: ValueTable
     /// Every stored field's accessors and column, in `stored`'s order, resolved at the open:
     /// what materialising a song reads, with nothing to resolve or lock per song.
     private let columns: [(access: SongFieldSpec.Access, column: Column)]
 
-    /// Checks every block (each once per process), so damage is found here, at the open, with
-    /// one line, rather than halfway through a command.
+    /// Checks every block here, at the open, unless the image checks segments as they are read
+    /// (`ImageChecks`): then a command checks only what it reads.
     init(_ image: SnapshotImage) throws {
-        if let bad = image.damagedBlocks().first { throw StoreError.image("block \(bad.name): \(bad.reason)") }
+        if !image.checksOnTouch, let bad = image.damagedBlocks().first { throw StoreError.image("block \(bad.name): \(bad.reason)") }
         self.image = image
-        ids = try image.block(Names.ids)
+        ids = try image.lazyBlock(Names.ids)
         guard ids.count % 16 == 0 else { throw StoreError.image("block \(Names.ids) is not a whole number of ids") }
         rowCount = ids.count / 16
-        order = try image.column(Names.idOrder)
+        order = try image.lazyColumn(Names.idOrder)
         guard order.count == rowCount else { throw StoreError.image("block \(Names.idOrder) has \(order.count) rows of \(rowCount)") }
-        paths = try ValueTable(image.block(Names.paths), name: Names.paths)
+        paths = try ValueTable(image.lazyBlock(Names.paths), name: Names.paths)
         guard paths.count == rowCount else { throw StoreError.image("block \(Names.paths) has \(paths.count) rows of \(rowCount)") }
         // A field this build does not know (a newer build's) would be dropped from every song
         // read here, and from any checkpoint written from them: refused, so the log is replayed.
@@ -67,14 +68,15 @@ final class ImageSongs: SongImage, @unchecked Sendable {
         if let foreign = image.entries.first(where: { $0.name.hasPrefix("field.") && !known.contains($0.name) }) {
             throw StoreError.image("holds a field this build does not know (\(foreign.name))")
         }
-        // Each column's structure is checked here too (O(distinct values), not O(rows)), so a
-        // later read never meets a block it cannot parse.
+        // Each column's header is checked here, so a later read never meets a block it cannot
+        // parse; a value is checked when it is read.
         let rows = rowCount
         columns = try Self.stored.map { spec in (spec.access, try Self.column(spec, of: image, rows: rows)) }
     }
 
     func id(atRow row: Int) -> SongID {
-        SongID(UUID(uuid: ids.loadUnaligned(fromByteOffset: 16 * row, as: uuid_t.self)))
+        ids.check(16 * row, 16)
+        return SongID(UUID(uuid: ids.bytes.loadUnaligned(fromByteOffset: 16 * row, as: uuid_t.self)))
     }
 
     func row(of id: SongID) -> Int? {
@@ -82,6 +84,7 @@ final class ImageSongs: SongImage, @unchecked Sendable {
         while low < high {
             let mid = (low + high) / 2
             let row = Int(order[mid])
+            guard row < rowCount else { return nil } // bytes made to pass the checksums
             let x = self.id(atRow: row)
             if x == id { return row }
             if x < id { low = mid + 1 } else { high = mid }
@@ -117,8 +120,7 @@ final class ImageSongs: SongImage, @unchecked Sendable {
             guard code < count, let v = columns[i].column.values else { return fallback }
             return ValueTable.value(access, v[code])
         }, codes: { [self] in
-            let c = columns[i].column
-            return (0..<rowCount).map { UInt32(c.code($0)) }
+            columns[i].column.codes?.map { UInt32(truncatingIfNeeded: $0) } ?? [UInt32](repeating: 0, count: rowCount)
         })
     }
 
@@ -126,8 +128,8 @@ final class ImageSongs: SongImage, @unchecked Sendable {
     /// for it.
     private static func column(_ spec: SongFieldSpec, of image: SnapshotImage, rows: Int) throws -> Column {
         guard image.entries.contains(where: { $0.name == Names.codes(spec) }) else { return Column() }
-        let codes = try image.column(Names.codes(spec))
-        let values = try ValueTable(image.block(Names.values(spec)), name: Names.values(spec))
+        let codes = try image.lazyColumn(Names.codes(spec))
+        let values = try ValueTable(image.lazyBlock(Names.values(spec)), name: Names.values(spec))
         // A code past the values reads as the default (`Column.code`'s callers check): the
         // checksums vouch for the bytes, so no pass over every row is spent on it.
         guard codes.count == rows else { throw StoreError.image("block \(Names.codes(spec)) has \(codes.count) rows of \(rows)") }

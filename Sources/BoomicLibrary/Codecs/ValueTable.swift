@@ -3,34 +3,36 @@ import BoomicStore
 
 /// A raw block of byte strings read in place: a count, n + 1 offsets (u32), then the bytes.
 /// The image's paths and each field's distinct values; a value's bytes depend on its field's
-/// kind (`encode`), and the reader decodes them the same way.
+/// kind (`encode`), and the reader decodes them the same way. Each value's offsets and bytes are
+/// checked against their segments' checksums when read (`ImageBlock`).
 struct ValueTable {
-    private let offsets: UnsafeRawBufferPointer
-    private let data: UnsafeRawBufferPointer
+    private let block: ImageBlock
+    /// Where the values' bytes start in the block.
+    private let dataStart: Int
     let count: Int
 
-    /// Checks the structure once: offsets increasing and within the block.
-    init(_ b: UnsafeRawBufferPointer, name: String) throws {
+    init(_ block: ImageBlock, name: String) throws {
+        let b = block.bytes
         guard b.count >= 12 else { throw StoreError.image("block \(name) is shorter than its header") }
+        block.check(0, 8)
         let n = Int(UInt32(littleEndian: b.loadUnaligned(fromByteOffset: 0, as: UInt32.self)))
         guard n <= (b.count - 12) / 4 else { throw StoreError.image("block \(name): \(n) values cannot fit") }
         count = n
-        offsets = UnsafeRawBufferPointer(rebasing: b[8..<(8 + 4 * (n + 1))])
-        data = UnsafeRawBufferPointer(rebasing: b[(8 + 4 * (n + 1))...])
-        var previous = 0
-        for i in 0...n {
-            let o = bound(i)
-            guard o >= previous, o <= data.count else { throw StoreError.image("block \(name): value \(i) lies outside it") }
-            previous = o
-        }
-        guard bound(0) == 0, bound(n) == data.count else { throw StoreError.image("block \(name): bytes not accounted for") }
+        dataStart = 8 + 4 * (n + 1)
+        self.block = block
     }
 
+    /// The bytes of value `i`. Offsets out of order or past the block (which only bytes made to
+    /// pass the checksums can hold) read as an empty value, never past the block.
     @inline(__always)
-    private func bound(_ i: Int) -> Int { Int(UInt32(littleEndian: offsets.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self))) }
-
-    @inline(__always)
-    subscript(i: Int) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: data[bound(i)..<bound(i + 1)]) }
+    subscript(i: Int) -> UnsafeRawBufferPointer {
+        block.check(8 + 4 * i, 8)
+        let start = dataStart + Int(UInt32(littleEndian: block.bytes.loadUnaligned(fromByteOffset: 8 + 4 * i, as: UInt32.self)))
+        let end = dataStart + Int(UInt32(littleEndian: block.bytes.loadUnaligned(fromByteOffset: 12 + 4 * i, as: UInt32.self)))
+        guard start <= end, end <= block.count else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        block.check(start, end - start)
+        return UnsafeRawBufferPointer(rebasing: block.bytes[start..<end])
+    }
 
     static func bytes(_ values: [[UInt8]]) -> [UInt8] {
         let total = values.reduce(0) { $0 + $1.count }

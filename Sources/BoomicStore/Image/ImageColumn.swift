@@ -1,35 +1,54 @@
 /// A column of fixed-width unsigned values (1, 2, 4 or 8 bytes, little-endian), one per row,
-/// read in place: numbers, dates, flags and string-table codes.
+/// read in place: numbers, dates, flags and string-table codes. A value's segment is checked
+/// when it is read; `map` checks the whole block once and reads every value.
 ///
 /// Borrows the image's bytes: valid while the `SnapshotImage` it came from is.
 public struct ImageColumn {
-    private let values: UnsafeRawBufferPointer
+    private let block: ImageBlock
     public let width: Int
     public let count: Int
 
-    init(checking b: UnsafeRawBufferPointer, name: String) throws {
-        self = try Self(b, name: name)
+    /// Checks the header against the block's length.
+    static func validate(_ b: UnsafeRawBufferPointer, name: String) throws {
+        _ = try shape(b, name: name)
     }
 
-    init(_ b: UnsafeRawBufferPointer, name: String) throws {
+    init(_ block: ImageBlock) throws {
+        block.check(0, 16)
+        (width, count) = try Self.shape(block.bytes, name: block.name)
+        self.block = block
+    }
+
+    private static func shape(_ b: UnsafeRawBufferPointer, name: String) throws -> (width: Int, count: Int) {
         guard b.count >= 16 else { throw StoreError.image("block \(name) is shorter than its header") }
         let w = Int(SnapshotImage.u32(b, 0))
         let n = SnapshotImage.u64(b, 8)
         guard [1, 2, 4, 8].contains(w), n <= UInt64(b.count - 16), Int(n) * w == b.count - 16 else {
             throw StoreError.image("block \(name): its length is not its count of values")
         }
-        width = w
-        count = Int(n)
-        values = UnsafeRawBufferPointer(rebasing: b[16...])
+        return (w, Int(n))
     }
 
     public subscript(row: Int) -> UInt64 {
         precondition(row >= 0 && row < count, "row \(row) of \(count)")
+        block.check(16 + width * row, width)
+        return load(row)
+    }
+
+    /// Every value, in row order, through `transform`: one check of the whole block.
+    public func map<T>(_ transform: (UInt64) -> T) -> [T] {
+        block.checkAll()
+        return (0..<count).map { transform(load($0)) }
+    }
+
+    @inline(__always)
+    private func load(_ row: Int) -> UInt64 {
+        let at = 16 + width * row
         switch width {
-        case 1: return UInt64(values[row])
-        case 2: return UInt64(UInt16(littleEndian: values.loadUnaligned(fromByteOffset: 2 * row, as: UInt16.self)))
-        case 4: return UInt64(UInt32(littleEndian: values.loadUnaligned(fromByteOffset: 4 * row, as: UInt32.self)))
-        default: return UInt64(littleEndian: values.loadUnaligned(fromByteOffset: 8 * row, as: UInt64.self))
+        case 1: return UInt64(block.bytes[at])
+        case 2: return UInt64(UInt16(littleEndian: block.bytes.loadUnaligned(fromByteOffset: at, as: UInt16.self)))
+        case 4: return UInt64(UInt32(littleEndian: block.bytes.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
+        default: return UInt64(littleEndian: block.bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self))
         }
     }
 }

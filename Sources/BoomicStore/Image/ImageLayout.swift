@@ -8,17 +8,26 @@ import BoomicCore
 ///                   (u64); seq (u64); total length (u64); directory offset (u64); directory length
 ///                   (u64); xxh64 of the directory's extent (u64); xxh64 of the 64 bytes before it
 /// blocks, each starting 8-aligned, zero-padded to the next multiple of 8
-/// directory: per block its kind (u32), name length (u32), offset (u64), length (u64), xxh64 of
-///            its padded extent (u64), then the name's UTF-8, zero-padded to a multiple of 8
+/// directory: per block its kind (u32), name length (u32), offset (u64), length (u64), the name's
+///            UTF-8 zero-padded to a multiple of 8, then the xxh64 of each 16 KiB segment of its
+///            padded extent (the last one shorter)
 /// ```
-/// Every byte lies under one checksum (the header's, the directory's or a block's), so any
-/// flipped byte is found: at open for the header and directory, at a block's first touch for
-/// the rest. All numbers are little-endian.
+/// Every byte lies under one checksum (the header's, the directory's or a segment's), so any
+/// flipped byte is found: at open for the header and directory, at a segment's first touch for
+/// the rest. A segment rather than a whole block is the unit so that reading 100 songs of a
+/// million checks what those songs lie in, not every column they have a value in. All numbers
+/// are little-endian.
 enum ImageLayout {
     static let magic: [UInt8] = Array("BOOMIMG\0".utf8)
-    static let version: UInt32 = 1
+    static let version: UInt32 = 2
     static let headerSize = 72
-    static let entryFixedSize = 32
+    static let entryFixedSize = 24
+    /// Bytes a segment checksum covers: a power of two, so a byte's segment is a shift.
+    static let segmentShift = 14
+    static let segmentSize = 1 << segmentShift
+
+    /// How many segments a block of `length` bytes has (its padded extent's).
+    static func segments(_ length: Int) -> Int { (padded(length) + segmentSize - 1) >> segmentShift }
 
     static func padded(_ n: Int) -> Int { (n + 7) & ~7 }
 

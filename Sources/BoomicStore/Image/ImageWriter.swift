@@ -87,15 +87,19 @@ public struct ImageWriter {
             let offset = ImageLayout.headerSize + body.count
             body += b.bytes
             body += [UInt8](repeating: 0, count: ImageLayout.padded(b.bytes.count) - b.bytes.count)
-            let extent = body[(offset - ImageLayout.headerSize)...]
-            let checksum = extent.withUnsafeBytes { XXH64.hash($0) }
             let name = Array(b.name.utf8)
             Self.put(b.kind.rawValue, &directory)
             Self.put(UInt32(name.count), &directory)
             Self.put(UInt64(offset), &directory)
             Self.put(UInt64(b.bytes.count), &directory)
-            Self.put(checksum, &directory)
             directory += name + [UInt8](repeating: 0, count: ImageLayout.padded(name.count) - name.count)
+            body.withUnsafeBytes { all in
+                let extent = UnsafeRawBufferPointer(rebasing: all[(offset - ImageLayout.headerSize)...])
+                for start in stride(from: 0, to: extent.count, by: ImageLayout.segmentSize) {
+                    let end = min(start + ImageLayout.segmentSize, extent.count)
+                    Self.put(XXH64.hash(UnsafeRawBufferPointer(rebasing: extent[start..<end])), &directory)
+                }
+            }
         }
         let directoryOffset = ImageLayout.headerSize + body.count
         var header: [UInt8] = ImageLayout.magic

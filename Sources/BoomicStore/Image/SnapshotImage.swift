@@ -2,9 +2,11 @@ import BoomicCore
 import Synchronization
 
 /// A snapshot image read where it lies (storage.md, "The image"): opening checks the header and
-/// the directory, each block is checked against its checksum the first time it is touched, and
-/// `damagedBlocks()` checks them all (`verify`). Damaged, truncated or foreign bytes are refused
-/// with one line (`StoreError.badEncoding`), never read past their end, never a trap.
+/// the directory; each segment of a block is checked against its checksum the first time it is
+/// read (`ImageBlock`) or, unless this process checks on touch (`ImageChecks`), every block at
+/// once at the open (`damagedBlocks`, which `verify` runs too). Damaged, truncated or foreign
+/// bytes are refused with one line (`StoreError.badEncoding`), never read past their end, never a
+/// trap.
 public final class SnapshotImage: Sendable {
     public struct Entry: Sendable, Equatable {
         public var name: String
@@ -12,7 +14,8 @@ public final class SnapshotImage: Sendable {
         /// Where the block's bytes start in the image, and how many there are (without padding).
         public var offset: Int
         public var length: Int
-        var checksum: UInt64
+        /// Its first segment's index in `checksums`; it has `ImageLayout.segments(length)`.
+        var firstSegment: Int
     }
 
     public let bytes: ImageBytes
@@ -21,10 +24,30 @@ public final class SnapshotImage: Sendable {
     public let seq: UInt64
     public let entries: [Entry]
     private let byName: [String: Int]
-    /// Which blocks have been checked; each is checked once per process.
-    private let checked: Mutex<[Bool]>
+    /// Every segment's checksum, block after block.
+    private let checksums: [UInt64]
+    /// Which segments have been found good, and which damaged ones were reported (to a handler
+    /// that returned): those are not reported again, and still fail `block` and `damagedBlocks`.
+    let marks: SegmentMarks
+    private let reported: SegmentMarks
+    /// What a damaged segment met after the open does; nil when every block is to be checked at
+    /// the open (`checksOnTouch` is false).
+    private let onDamage: ImageChecks.DamageHandler?
 
-    public init(_ bytes: ImageBytes) throws {
+    /// Whether reads check segments as they go, so the open need not check every block: only a
+    /// mapped file in a process that said what to do with late damage. Bytes read into memory
+    /// were just copied whole, and a damaged copy is better skipped at the open, where the
+    /// checkpoint before it is tried.
+    public var checksOnTouch: Bool { onDamage != nil }
+
+    /// The image in `bytes`, checked on touch when they are a mapped file and this process said
+    /// what to do with damage found late (`ImageChecks`).
+    public convenience init(_ bytes: ImageBytes) throws {
+        try self.init(bytes, onDamage: bytes.mapping == nil ? nil : ImageChecks.onDamage)
+    }
+
+    /// The image in `bytes`, checked on touch when `onDamage` is given.
+    public init(_ bytes: ImageBytes, onDamage: ImageChecks.DamageHandler?) throws {
         self.bytes = bytes
         let b = bytes.buffer
         let h = ImageLayout.headerSize
@@ -48,11 +71,12 @@ public final class SnapshotImage: Sendable {
         let dir = UnsafeRawBufferPointer(rebasing: b[Int(dirOffset)...])
         guard Self.u64(b, 56) == XXH64.hash(dir) else { throw StoreError.image("directory does not match its checksum") }
         var entries: [Entry] = []
+        var checksums: [UInt64] = []
         var at = 0, next = h
         for _ in 0..<count {
             guard at + ImageLayout.entryFixedSize <= dir.count else { throw StoreError.image("directory is cut short") }
             let rawKind = Self.u32(dir, at), nameLength = Int(Self.u32(dir, at + 4))
-            let offset = Self.u64(dir, at + 8), length = Self.u64(dir, at + 16), checksum = Self.u64(dir, at + 24)
+            let offset = Self.u64(dir, at + 8), length = Self.u64(dir, at + 16)
             at += ImageLayout.entryFixedSize
             guard nameLength <= dir.count - at, let kind = ImageBlockKind(rawValue: rawKind),
                   let name = String(validating: dir[at..<(at + nameLength)], as: UTF8.self) else {
@@ -64,8 +88,12 @@ public final class SnapshotImage: Sendable {
                   UInt64(ImageLayout.padded(Int(length))) <= dirOffset - offset else {
                 throw StoreError.image("block \(name) lies outside it")
             }
+            let segments = ImageLayout.segments(Int(length))
+            guard segments <= (dir.count - at) / 8 else { throw StoreError.image("directory is cut short at block \(name)") }
+            entries.append(Entry(name: name, kind: kind, offset: Int(offset), length: Int(length), firstSegment: checksums.count))
+            for k in 0..<segments { checksums.append(Self.u64(dir, at + 8 * k)) }
+            at += 8 * segments
             next = Int(offset) + ImageLayout.padded(Int(length))
-            entries.append(Entry(name: name, kind: kind, offset: Int(offset), length: Int(length), checksum: checksum))
         }
         guard next == Int(dirOffset), at == dir.count else { throw StoreError.image("directory does not account for every byte") }
         var byName: [String: Int] = [:]
@@ -74,23 +102,59 @@ public final class SnapshotImage: Sendable {
         }
         self.entries = entries
         self.byName = byName
-        checked = Mutex([Bool](repeating: false, count: entries.count))
+        self.checksums = checksums
+        marks = SegmentMarks(count: checksums.count)
+        reported = SegmentMarks(count: checksums.count)
+        self.onDamage = onDamage
     }
 
-    /// The block's bytes, checked against its checksum (and, by kind, its own structure) on the
-    /// first touch.
+    /// The block's bytes, read unchecked: its reader checks each range before reading it
+    /// (`ImageBlock.check`).
+    public func lazyBlock(_ name: String) throws -> ImageBlock {
+        guard let i = byName[name] else { throw StoreError.image("has no block \(name)") }
+        let e = entries[i]
+        return ImageBlock(bytes: UnsafeRawBufferPointer(rebasing: bytes.buffer[e.offset..<(e.offset + e.length)]),
+                          name: name, image: self, offset: e.offset, firstSegment: e.firstSegment)
+    }
+
+    /// A column read lazily: each value's segment is checked when the value is read.
+    public func lazyColumn(_ name: String) throws -> ImageColumn {
+        guard let i = byName[name], entries[i].kind == .column else { throw StoreError.image("has no block \(name) of kind column") }
+        return try ImageColumn(lazyBlock(name))
+    }
+
+    /// Checks one segment; marks it good, or calls the damage handler.
+    func checkSegment(_ s: Int, of block: ImageBlock) {
+        let start = (s - block.firstSegment) << ImageLayout.segmentShift
+        let from = block.offset + start
+        let to = min(from + ImageLayout.segmentSize, block.offset + ImageLayout.padded(block.bytes.count))
+        let extent = UnsafeRawBufferPointer(rebasing: bytes.buffer[from..<to])
+        if reported.isSet(s) { return }
+        if XXH64.hash(extent) == checksums[s] { marks.set(s); return }
+        let reason = "block \(block.name) does not match its checksum (bytes \(start)–\(start + extent.count - 1))"
+        guard let onDamage else {
+            // Without a handler every block was checked at the open, and bytes never change under
+            // a reader: a segment found damaged here was read without being checked first.
+            preconditionFailure("snapshot image: \(reason), in a block not checked at the open")
+        }
+        reported.set(s)
+        onDamage("library image " + reason, bytes.mapping?.path)
+    }
+
+    /// The block's bytes, every segment checked against its checksum (and the block, by kind,
+    /// against its own structure) at the first call.
     public func block(_ name: String) throws -> UnsafeRawBufferPointer {
         guard let i = byName[name] else { throw StoreError.image("has no block \(name)") }
         let e = entries[i]
-        if !checked.withLock({ $0[i] }) {
-            try check(e)
-            checked.withLock { $0[i] = true }
-        }
+        try check(e)
         return UnsafeRawBufferPointer(rebasing: bytes.buffer[e.offset..<(e.offset + e.length)])
     }
 
     public func strings(_ name: String) throws -> ImageStrings { try ImageStrings(block(name, .strings), name: name) }
-    public func column(_ name: String) throws -> ImageColumn { try ImageColumn(block(name, .column), name: name) }
+    public func column(_ name: String) throws -> ImageColumn {
+        _ = try block(name, .column)
+        return try ImageColumn(lazyBlock(name))
+    }
     public func postings(_ name: String) throws -> ImagePostings { try ImagePostings(block(name, .postings), name: name) }
 
     /// The block, which must be of `kind`: its structure was checked as that kind.
@@ -114,16 +178,27 @@ public final class SnapshotImage: Sendable {
         return "\(error)"
     }
 
+    /// Checks every segment of the block not yet found good, then its structure, throwing at
+    /// the first damage.
     private func check(_ e: Entry) throws {
+        let count = ImageLayout.segments(e.length)
+        guard (0..<count).contains(where: { !marks.isSet(e.firstSegment + $0) }) else { return }
         let extent = UnsafeRawBufferPointer(rebasing: bytes.buffer[e.offset..<(e.offset + ImageLayout.padded(e.length))])
-        guard XXH64.hash(extent) == e.checksum else { throw StoreError.image("block \(e.name) does not match its checksum") }
+        for k in 0..<count where !marks.isSet(e.firstSegment + k) {
+            let start = k << ImageLayout.segmentShift
+            let segment = UnsafeRawBufferPointer(rebasing: extent[start..<min(start + ImageLayout.segmentSize, extent.count)])
+            guard XXH64.hash(segment) == checksums[e.firstSegment + k] else {
+                throw StoreError.image("block \(e.name) does not match its checksum")
+            }
+        }
         let data = UnsafeRawBufferPointer(rebasing: bytes.buffer[e.offset..<(e.offset + e.length)])
         switch e.kind {
         case .raw: break
         case .strings: _ = try ImageStrings(checking: data, name: e.name)
-        case .column: _ = try ImageColumn(checking: data, name: e.name)
+        case .column: try ImageColumn.validate(data, name: e.name)
         case .postings: _ = try ImagePostings(checking: data, name: e.name)
         }
+        for k in 0..<count { marks.set(e.firstSegment + k) }
     }
 
     static func u32(_ b: UnsafeRawBufferPointer, _ at: Int) -> UInt32 {
