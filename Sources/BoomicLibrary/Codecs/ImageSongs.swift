@@ -92,18 +92,19 @@ final class ImageSongs: SongImage, @unchecked Sendable {
         return nil
     }
 
+    /// Column by column, not row by row: each column's accessors and blocks are taken once for
+    /// all the rows (a row-by-row loop copies them, with their references, once per value).
     func songs(atRows rows: some Sequence<Int>, reading fields: [SongField]?) -> [Song] {
         let columns = fields.map { $0.compactMap { Self.storedIndex[$0] }.map { self.columns[$0] } } ?? self.columns
-        var out: [Song] = []
-        out.reserveCapacity(rows.underestimatedCount)
-        for row in rows {
-            var s = Song(id: id(atRow: row), path: String(decoding: paths[row], as: UTF8.self))
-            for (access, c) in columns {
-                let code = c.code(row)
-                guard code < c.valueCount, let values = c.values else { continue }
-                ValueTable.set(access, values[code], on: &s)
+        let rows = Array(rows)
+        var out = rows.map { Song(id: id(atRow: $0), path: String(decoding: paths[$0], as: UTF8.self)) }
+        for (access, c) in columns {
+            guard let codes = c.codes, let values = c.values else { continue }
+            let count = values.count
+            for (i, row) in rows.enumerated() {
+                let code = Int(codes[row])
+                if code < count { ValueTable.set(access, values[code], on: &out[i]) }
             }
-            out.append(s)
         }
         return out
     }
@@ -120,7 +121,7 @@ final class ImageSongs: SongImage, @unchecked Sendable {
             guard code < count, let v = columns[i].column.values else { return fallback }
             return ValueTable.value(access, v[code])
         }, codes: { [self] in
-            columns[i].column.codes?.map { UInt32(truncatingIfNeeded: $0) } ?? [UInt32](repeating: 0, count: rowCount)
+            columns[i].column.codes?.codes() ?? [UInt32](repeating: 0, count: rowCount)
         })
     }
 

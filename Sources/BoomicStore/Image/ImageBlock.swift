@@ -1,33 +1,68 @@
+import Synchronization
+
 /// A block's bytes as a reader sees them: each range is checked against its segments' checksums
 /// before it is read (`check`), so a reader touching a few rows checks only the segments those
-/// rows lie in.
+/// rows lie in. Once every segment of the block is found good, a check is one atomic load: a
+/// scan of every song reads several values a field and pays next to nothing for them.
 ///
 /// Borrows the image's bytes: valid while the `SnapshotImage` it came from is.
 public struct ImageBlock {
     /// The block's bytes, unchecked until `check` says otherwise.
     public let bytes: UnsafeRawBufferPointer
-    public let name: String
-    let image: SnapshotImage
     /// Where the block starts in the image.
     let offset: Int
     let firstSegment: Int
+    /// The one reference a copy of this value retains: readers copy blocks often.
+    @usableFromInline let whole: WholeBlockMark
+
+    public var name: String { whole.name }
+    var image: SnapshotImage { whole.image }
 
     /// Checks the segments holding `count` bytes from `offset` (clamped to the block); returns
     /// only when they match their checksums (see `ImageChecks` for when they do not).
-    @inline(__always)
+    @inlinable
     public func check(_ offset: Int, _ count: Int) {
+        if whole.isSet { return }
+        checkSegments(offset, count)
+    }
+
+    @usableFromInline
+    func checkSegments(_ offset: Int, _ count: Int) {
         guard count > 0, offset >= 0, offset < bytes.count else { return }
         let end = min(offset + count, bytes.count) - 1
         var s = firstSegment + offset >> ImageLayout.segmentShift
         let last = firstSegment + end >> ImageLayout.segmentShift
+        var checked = false
         while s <= last {
-            if !image.marks.isSet(s) { image.checkSegment(s, of: self) }
+            if !image.marks.isSet(s) {
+                image.checkSegment(s, of: self)
+                checked = true
+            }
             s += 1
         }
+        if checked, (0..<ImageLayout.segments(bytes.count)).allSatisfy({ image.marks.isSet(firstSegment + $0) }) { whole.set() }
     }
 
     /// Checks every segment of the block.
     public func checkAll() { check(0, bytes.count) }
 
     public var count: Int { bytes.count }
+}
+
+/// A block's name and image, and a flag set once every segment of the block is found good.
+@usableFromInline
+final class WholeBlockMark: Sendable {
+    @usableFromInline let flag = Atomic<Bool>(false)
+    let name: String
+    /// Unowned: the image holds this mark, and a reader's block is valid only while the image is.
+    unowned let image: SnapshotImage
+
+    init(name: String, image: SnapshotImage) {
+        self.name = name
+        self.image = image
+    }
+
+    @inlinable var isSet: Bool { flag.load(ordering: .acquiring) }
+
+    func set() { flag.store(true, ordering: .releasing) }
 }

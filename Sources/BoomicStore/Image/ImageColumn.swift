@@ -35,10 +35,22 @@ public struct ImageColumn {
         return load(row)
     }
 
-    /// Every value, in row order, through `transform`: one check of the whole block.
-    public func map<T>(_ transform: (UInt64) -> T) -> [T] {
+    /// Every value as a 32-bit code (truncated: a value past `UInt32.max` is no code a value
+    /// table can hold), in row order: one check of the whole block, one tight pass. What a
+    /// query reads of a field.
+    public func codes() -> [UInt32] {
         block.checkAll()
-        return (0..<count).map { transform(load($0)) }
+        guard count > 0, let base = block.bytes.baseAddress else { return [] }
+        let values = base + 16, n = count
+        return [UInt32](unsafeUninitializedCapacity: n) { out, made in
+            switch width {
+            case 1: for i in 0..<n { out[i] = UInt32(values.load(fromByteOffset: i, as: UInt8.self)) }
+            case 2: for i in 0..<n { out[i] = UInt32(UInt16(littleEndian: values.loadUnaligned(fromByteOffset: 2 * i, as: UInt16.self))) }
+            case 4: for i in 0..<n { out[i] = UInt32(littleEndian: values.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)) }
+            default: for i in 0..<n { out[i] = UInt32(truncatingIfNeeded: UInt64(littleEndian: values.loadUnaligned(fromByteOffset: 8 * i, as: UInt64.self))) }
+            }
+            made = n
+        }
     }
 
     @inline(__always)

@@ -30,6 +30,9 @@ public final class SnapshotImage: Sendable {
     /// that returned): those are not reported again, and still fail `block` and `damagedBlocks`.
     let marks: SegmentMarks
     private let reported: SegmentMarks
+    /// Per block, set once all its segments are good. Made on first use: the marks point back at
+    /// this image.
+    private let wholeMarks: Mutex<[WholeBlockMark?]>
     /// What a damaged segment met after the open does; nil when every block is to be checked at
     /// the open (`checksOnTouch` is false).
     private let onDamage: ImageChecks.DamageHandler?
@@ -105,6 +108,7 @@ public final class SnapshotImage: Sendable {
         self.checksums = checksums
         marks = SegmentMarks(count: checksums.count)
         reported = SegmentMarks(count: checksums.count)
+        wholeMarks = Mutex([WholeBlockMark?](repeating: nil, count: entries.count))
         self.onDamage = onDamage
     }
 
@@ -114,7 +118,7 @@ public final class SnapshotImage: Sendable {
         guard let i = byName[name] else { throw StoreError.image("has no block \(name)") }
         let e = entries[i]
         return ImageBlock(bytes: UnsafeRawBufferPointer(rebasing: bytes.buffer[e.offset..<(e.offset + e.length)]),
-                          name: name, image: self, offset: e.offset, firstSegment: e.firstSegment)
+                          offset: e.offset, firstSegment: e.firstSegment, whole: wholeMark(i))
     }
 
     /// A column read lazily: each value's segment is checked when the value is read.
@@ -182,7 +186,6 @@ public final class SnapshotImage: Sendable {
     /// the first damage.
     private func check(_ e: Entry) throws {
         let count = ImageLayout.segments(e.length)
-        guard (0..<count).contains(where: { !marks.isSet(e.firstSegment + $0) }) else { return }
         let extent = UnsafeRawBufferPointer(rebasing: bytes.buffer[e.offset..<(e.offset + ImageLayout.padded(e.length))])
         for k in 0..<count where !marks.isSet(e.firstSegment + k) {
             let start = k << ImageLayout.segmentShift
@@ -199,6 +202,16 @@ public final class SnapshotImage: Sendable {
         case .postings: _ = try ImagePostings(checking: data, name: e.name)
         }
         for k in 0..<count { marks.set(e.firstSegment + k) }
+        if let i = byName[e.name] { wholeMark(i).set() }
+    }
+
+    private func wholeMark(_ i: Int) -> WholeBlockMark {
+        wholeMarks.withLock { marks in
+            if let m = marks[i] { return m }
+            let m = WholeBlockMark(name: entries[i].name, image: self)
+            marks[i] = m
+            return m
+        }
     }
 
     static func u32(_ b: UnsafeRawBufferPointer, _ at: Int) -> UInt32 {
