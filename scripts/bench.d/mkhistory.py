@@ -79,44 +79,11 @@ def set_field(song, field, new, is_tag_field):
     return out
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("export")
-    ap.add_argument("out")
-    ap.add_argument("total", type=int)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--days", type=float, default=365)
-    ap.add_argument("--summary")
-    ap.add_argument("--state", help="write the final title/genre/rating/tags of every song here (JSON)")
-    ap.add_argument("--library-arg", default="/tmp/boomic-bench/hist", help="the --library shown in provenance")
-    a = ap.parse_args()
-    t0 = time.perf_counter()
-
-    with open(a.export, encoding="utf-8") as f:
-        first = f.readline()
-        rest = f.readline()
-        if rest.strip() and "transaction" not in json.loads(rest):  # boomic export's end line
-            rest = f.readline()
-    if rest.strip():
-        sys.exit("mkhistory: the export must hold only the import (seq 1); export a freshly imported library")
-    line = json.loads(first)
-    if line.get("seq") != 1 or line["transaction"].get("kind") != "import":
-        sys.exit("mkhistory: the first line is not the import (seq 1)")
-    imp = line["transaction"]
-    now = time.time()
-    start = now - a.days * 86400
-    shift = start - imp["timestamp"]
-    imp["timestamp"] = start
-    songs = []
-    for asr in imp["assertions"]:
-        s = asr.get("add")
-        if s is None:
-            continue
-        if isinstance(s.get("added"), (int, float)):
-            s["added"] += shift
-        songs.append(Song(s))
-    if not songs:
-        sys.exit("mkhistory: the import adds no songs")
+def write_edits(w, songs, parent, seq, total, start, end, rnd, library_arg):
+    """Appends edit transactions after seq (whose transaction is `parent`) until there are total,
+    their times spread evenly from start to end, through w(seq, transaction). songs are Song
+    values holding the library's current state; they are updated as the edits go. Returns
+    (last seq, every transaction's time from start on, song edits per album, update count)."""
     # neighbours: songs of one album in track order, for multi-song edits
     by_album = {}
     for s in songs:
@@ -124,24 +91,16 @@ def main():
     for v in by_album.values():
         v.sort(key=lambda s: (s.track or 0, s.id))
     album_of = {s.id: by_album[s.album] for s in songs}
-
-    rnd = random.Random(a.seed)
-    out = open(a.out, "w", encoding="utf-8")
-    w = lambda seq, t: out.write(json.dumps({"seq": seq, "transaction": t}, ensure_ascii=False,
-                                            separators=(",", ":")) + "\n")
-    w(1, imp)
-    parent = imp["id"]
-    n_edits = max(0, a.total - 1)
-    end = now - 3600
+    n_edits = max(0, total - seq)
     step = (end - start) / (n_edits + 1)
-    lib = shlex.quote(a.library_arg)
+    lib = shlex.quote(library_arg)
     album_edits = {}
     assertions_total = 0
     stamps = [start]
-    seq = 1
-    while seq < a.total:
+    first = seq
+    while seq < total:
         seq += 1
-        ts = start + (seq - 1) * step + rnd.uniform(0, step * 0.5)
+        ts = start + (seq - first) * step + rnd.uniform(0, step * 0.5)
         s0 = rnd.choice(songs)
         if rnd.random() < 0.6:
             group = [s0]
@@ -206,6 +165,55 @@ def main():
                 "provenance": {"command": command, "version": "0.1.0"}, "timestamp": ts})
         parent = tid
         stamps.append(ts)
+    return seq, stamps, album_edits, assertions_total
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("export")
+    ap.add_argument("out")
+    ap.add_argument("total", type=int)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--days", type=float, default=365)
+    ap.add_argument("--summary")
+    ap.add_argument("--state", help="write the final title/genre/rating/tags of every song here (JSON)")
+    ap.add_argument("--library-arg", default="/tmp/boomic-bench/hist", help="the --library shown in provenance")
+    a = ap.parse_args()
+    t0 = time.perf_counter()
+
+    with open(a.export, encoding="utf-8") as f:
+        first = f.readline()
+        rest = f.readline()
+        if rest.strip() and "transaction" not in json.loads(rest):  # boomic export's end line
+            rest = f.readline()
+    if rest.strip():
+        sys.exit("mkhistory: the export must hold only the import (seq 1); export a freshly imported library")
+    line = json.loads(first)
+    if line.get("seq") != 1 or line["transaction"].get("kind") != "import":
+        sys.exit("mkhistory: the first line is not the import (seq 1)")
+    imp = line["transaction"]
+    now = time.time()
+    start = now - a.days * 86400
+    shift = start - imp["timestamp"]
+    imp["timestamp"] = start
+    songs = []
+    for asr in imp["assertions"]:
+        s = asr.get("add")
+        if s is None:
+            continue
+        if isinstance(s.get("added"), (int, float)):
+            s["added"] += shift
+        songs.append(Song(s))
+    if not songs:
+        sys.exit("mkhistory: the import adds no songs")
+
+    rnd = random.Random(a.seed)
+    out = open(a.out, "w", encoding="utf-8")
+    w = lambda seq, t: out.write(json.dumps({"seq": seq, "transaction": t}, ensure_ascii=False,
+                                            separators=(",", ":")) + "\n")
+    w(1, imp)
+    seq, stamps, album_edits, assertions_total = write_edits(
+        w, songs, imp["id"], 1, a.total, start, now - 3600, rnd, a.library_arg)
     out.write(json.dumps({"end": {"transactions": seq}}, separators=(",", ":")) + "\n")  # boomic export's end line
     out.close()
 
