@@ -11,8 +11,9 @@ to T transactions), cached in DIR/big-N-T-B-HASH per binary and generator. On it
 processes with stdout to /dev/null: `--version`, the open (`history -n 1`), `ls artist:A0042`
 (100 songs), `ls -a artist:A0042`, the peak anonymous memory of that `ls`, `modify artist:A000
 genre=… -y` (1,000 songs, on a copy), `rollback HEAD~5000 -y` and its `undo -y` (on a copy), and
-`verify` (up to --verify-max songs). With two sizes it prints each row's ratio, the larger size's
-figure over the smaller's, against issue 37's ≤ 1.5×.
+`verify` (up to --verify-max songs). With two sizes, the sizes take turns run by run (a change of
+the shared machine's load hits both alike), and each row's ratio, the larger size's figure over
+the smaller's, is printed against issue 37's ≤ 1.5×.
 """
 import argparse
 import ctypes
@@ -187,32 +188,30 @@ def peak_anon(cmd):
 
 # ------------------------------------------------------------------ figures
 
-def timed(cmd, runs, warmup=2, slow=1.0):
-    """A read command: a probe (also a warm-up; it shows how long it takes), warmup-1 more, then
-    runs runs; a command slower than `slow` s: the probe and 2 more. Merges a run starts are
-    waited for before the next. Returns {t, min, cpu, runs}."""
-    dt, cpu = run_wait4(cmd)
-    wait_merges()
-    if dt > slow:
-        ts, cs = [dt], [cpu]
-        for _ in range(2):
-            a, b = run_wait4(cmd)
+def timed(cmds, runs, warmup=2, slow=1.0):
+    """A read command on each size, {n: argv}: a probe of each (also a warm-up; it shows how long
+    it takes) and warmup-1 more, then runs rounds in which the sizes take turns, so that a change
+    of the machine's load hits every size alike; runs over `slow` s: 3 rounds. Merges a run starts
+    are waited for before the next. Returns {n: {t, min, cpu, runs, how}}."""
+    ts = {n: [] for n in cmds}
+    cs = {n: [] for n in cmds}
+    slowest = 0.0
+    for n, cmd in cmds.items():
+        for k in range(max(1, warmup)):
+            dt, _ = run_wait4(cmd)
             wait_merges()
-            ts.append(a)
-            cs.append(b)
-        how = "probe + 2 runs"
-    else:
-        for _ in range(max(0, warmup - 1)):
-            run_wait4(cmd)
+            slowest = max(slowest, dt)
+    rounds = 3 if slowest > slow else runs
+    for r in range(rounds):
+        order = list(cmds) if r % 2 == 0 else list(reversed(cmds))
+        for n in order:
+            dt, cpu = run_wait4(cmds[n])
             wait_merges()
-        ts, cs = [], []
-        for _ in range(runs):
-            a, b = run_wait4(cmd)
-            wait_merges()
-            ts.append(a)
-            cs.append(b)
-        how = f"{warmup} warm-up + {runs} runs"
-    return {"t": statistics.median(ts), "min": min(ts), "cpu": statistics.median(cs), "runs": len(ts), "how": how}
+            ts[n].append(dt)
+            cs[n].append(cpu)
+    how = f"{max(1, warmup)} warm-up + {rounds} runs" + (", the sizes taking turns" if len(cmds) > 1 else "")
+    return {n: {"t": statistics.median(ts[n]), "min": min(ts[n]), "cpu": statistics.median(cs[n]),
+                "runs": rounds, "how": how} for n in cmds}
 
 
 def copy_lib(src, dst):
@@ -290,103 +289,136 @@ def build_library(boomic, n, a, work):
     return lib, info
 
 
-def measure(boomic, n, a):
-    work = os.path.join(a.bench_dir, f"scale-run-{n}")
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
-    res = {"load_start": loadavg()}
-    try:
-        lib, info = build_library(boomic, n, a, work)
-    except (Failed, subprocess.CalledProcessError) as e:
-        res["failed"] = f"making the library: {e}"
-        log(res["failed"])
-        return res
-    res["info"] = info
-    B = lambda L, *x: [boomic, "--library", L] + list(x)
-    runs = a.runs
+def measure(boomic, sizes, a):
+    """Every row on every size; the sizes take turns run by run. Returns {n: results}."""
+    R = {n: {"load_start": loadavg()} for n in sizes}
+    libs, works = {}, {}
+    for n in sizes:
+        works[n] = os.path.join(a.bench_dir, f"scale-run-{n}")
+        shutil.rmtree(works[n], ignore_errors=True)
+        os.makedirs(works[n])
+        try:
+            libs[n], R[n]["info"] = build_library(boomic, n, a, works[n])
+        except (Failed, subprocess.CalledProcessError) as e:
+            R[n]["failed"] = f"making the library: {e}"
+            log(R[n]["failed"])
+    S = [n for n in sizes if n in libs]
+    if not S:
+        return R
+    B = lambda n, L, *x: [boomic, "--library", L] + list(x)
+    write_runs = a.write_runs if a.write_runs is not None else (3 if max(S) <= 200000 else 1)
+    a.write_runs_used = write_runs
 
     def step(key, fn):
         try:
-            res[key] = fn()
-            f = res[key]
-            if isinstance(f, dict) and "cpu" in f:
-                log(f"{n:,} {key}: wall {fmt_time(f['t'])}, CPU {fmt_time(f['cpu'])} ({f['how']})")
-            else:
-                log(f"{n:,} {key}: {f}")
+            got = fn()
+            for n in S:
+                R[n][key] = got[n]
+                f = got[n]
+                if isinstance(f, dict) and "cpu" in f:
+                    log(f"{n:,} {key}: wall {fmt_time(f['t'])}, CPU {fmt_time(f['cpu'])} ({f['how']})")
+                else:
+                    log(f"{n:,} {key}: {f}")
         except Failed as e:
-            res.setdefault("errors", []).append(f"{key}: {e}")
-            log(f"{n:,} {key} FAILED: {e}")
+            for n in S:
+                R[n].setdefault("errors", []).append(f"{key}: {e}")
+            log(f"{key} FAILED: {e}")
 
-    step("version", lambda: timed([boomic, "--version"], runs))
-    step("open", lambda: timed(B(lib, "history", "-n", "1"), runs))
-    step("ls100", lambda: timed(B(lib, "ls", Q100), runs))
-    step("lsa", lambda: timed(B(lib, "ls", "-a", Q100), runs))
-    res["ls100_lines"] = run1(B(lib, "ls", Q100), capture=True)[2].count(b"\n")
-    res["lsa_lines"] = run1(B(lib, "ls", "-a", Q100), capture=True)[2].count(b"\n")
+    step("version", lambda: timed({n: [boomic, "--version"] for n in S}, a.runs))
+    step("open", lambda: timed({n: B(n, libs[n], "history", "-n", "1") for n in S}, a.runs))
+    step("ls100", lambda: timed({n: B(n, libs[n], "ls", Q100) for n in S}, a.runs))
+    step("lsa", lambda: timed({n: B(n, libs[n], "ls", "-a", Q100) for n in S}, a.runs))
+    for n in S:
+        R[n]["ls100_lines"] = run1(B(n, libs[n], "ls", Q100), capture=True)[2].count(b"\n")
+        R[n]["lsa_lines"] = run1(B(n, libs[n], "ls", "-a", Q100), capture=True)[2].count(b"\n")
 
     def anon():
-        peaks = [peak_anon(B(lib, "ls", Q100)) for _ in range(3)]
-        wait_merges()
-        return {"peak_kb": max(p[0] for p in peaks), "exit_kb": max(p[1] or 0 for p in peaks),
-                "maxrss_kb": max(p[2] for p in peaks)}
+        peaks = {n: [] for n in S}
+        for _ in range(3):
+            for n in S:
+                peaks[n].append(peak_anon(B(n, libs[n], "ls", Q100)))
+                wait_merges()
+        return {n: {"peak_kb": max(p[0] for p in peaks[n]), "exit_kb": max(p[1] or 0 for p in peaks[n]),
+                    "maxrss_kb": max(p[2] for p in peaks[n])} for n in S}
     step("anon", anon)
 
+    def writes(name, commands):
+        """commands(n, L, k) -> [argv…] run in order on a copy of each size's library, rounds
+        taking turns; returns {n: [[(wall, cpu)…] per command], merges}."""
+        copies = {}
+        for n in S:
+            copies[n] = os.path.join(works[n], name)
+            copy_lib(libs[n], copies[n])
+        got = {n: {"runs": [], "merges": []} for n in S}
+        for k in range(write_runs):
+            for n in (S if k % 2 == 0 else list(reversed(S))):
+                one = []
+                for cmd in commands(n, copies[n], k):
+                    one.append(run_wait4(cmd))
+                    got[n]["merges"] += wait_merges()
+                got[n]["runs"].append(one)
+        for n in S:
+            got[n]["copy"] = copies[n]
+        return got
+
+    def figure(pairs, how):
+        ts, cs = [p[0] for p in pairs], [p[1] for p in pairs]
+        return {"t": statistics.median(ts), "min": min(ts), "cpu": statistics.median(cs), "runs": len(ts), "how": how}
+
+    turns = ", the sizes taking turns" if len(S) > 1 else ""
+
     def modify():
-        w = os.path.join(work, "modify")
-        copy_lib(lib, w)
-        ts, cs, merges = [], [], []
-        for k in range(a.write_runs):
-            dt, cpu = run_wait4(B(w, "modify", Q1000, f"genre=ScaleBench{k}", "-y"))
-            merges += wait_merges()
-            ts.append(dt)
-            cs.append(cpu)
-        shutil.rmtree(w, ignore_errors=True)
-        return {"t": statistics.median(ts), "min": min(ts), "cpu": statistics.median(cs), "runs": len(ts),
-                "how": f"median of {len(ts)}, a new value each run, on a copy", "merges": merges}
+        got = writes("modify", lambda n, L, k: [B(n, L, "modify", Q1000, f"genre=ScaleBench{k}", "-y")])
+        out = {}
+        for n in S:
+            f = figure([r[0] for r in got[n]["runs"]], f"median of {write_runs}, a new value each run, on a copy{turns}")
+            f["merges"] = got[n]["merges"]
+            out[n] = f
+            shutil.rmtree(got[n]["copy"], ignore_errors=True)
+        return out
     step("modify", modify)
 
+    backs = {n: min(5000, R[n]["info"]["seq"] // 2) for n in S}
+
     def rollback():
-        w = os.path.join(work, "rollback")
-        copy_lib(lib, w)
-        back = min(5000, info["seq"] // 2)
-        rb, rbc, un, unc, merges = [], [], [], [], []
-        for _ in range(a.write_runs):
-            dt, cpu = run_wait4(B(w, "rollback", f"HEAD~{back}", "-y"))
-            merges += wait_merges()
-            rb.append(dt)
-            rbc.append(cpu)
-            dt, cpu = run_wait4(B(w, "undo", "-y"))
-            merges += wait_merges()
-            un.append(dt)
-            unc.append(cpu)
-        _, _, last = run1(B(w, "history", "-n", "2", "--json"), capture=True)
-        shutil.rmtree(w, ignore_errors=True)
-        how = f"median of {len(rb)}, on a copy"
-        return {"back": back, "labels": [f"{t['seq']} {t['kind']}: {t['label']}" for t in json.loads(last.decode())],
-                "rollback": {"t": statistics.median(rb), "min": min(rb), "cpu": statistics.median(rbc), "how": how},
-                "undo": {"t": statistics.median(un), "min": min(un), "cpu": statistics.median(unc), "how": how},
-                "merges": merges}
+        got = writes("rollback", lambda n, L, k: [B(n, L, "rollback", f"HEAD~{backs[n]}", "-y"), B(n, L, "undo", "-y")])
+        out = {}
+        for n in S:
+            _, _, last = run1(B(n, got[n]["copy"], "history", "-n", "2", "--json"), capture=True)
+            how = f"median of {write_runs}, on a copy{turns}"
+            out[n] = {"back": backs[n], "merges": got[n]["merges"],
+                      "labels": [f"{t['seq']} {t['kind']}: {t['label']}" for t in json.loads(last.decode())],
+                      "rollback": figure([r[0] for r in got[n]["runs"]], how),
+                      "undo": figure([r[1] for r in got[n]["runs"]], how)}
+            shutil.rmtree(got[n]["copy"], ignore_errors=True)
+        return out
     step("rollback", rollback)
 
-    if n <= a.verify_max:
-        def verify():
+    def verify():
+        out = {}
+        for n in S:
+            if n > a.verify_max:
+                continue
             t0 = time.perf_counter()
             try:
-                p = subprocess.run(B(lib, "verify"), env=env(), capture_output=True, timeout=a.verify_seconds)
+                p = subprocess.run(B(n, libs[n], "verify"), env=env(), capture_output=True, timeout=a.verify_seconds)
             except subprocess.TimeoutExpired:
-                return {"t": None, "ok": None, "line": f"stopped after {a.verify_seconds:.0f} s"}
+                out[n] = {"t": None, "ok": None, "line": f"stopped after {a.verify_seconds:.0f} s"}
+                continue
             dt = time.perf_counter() - t0
-            out = (p.stdout + p.stderr).decode(errors="replace").strip().splitlines()
+            lines = (p.stdout + p.stderr).decode(errors="replace").strip().splitlines()
             # No song's file exists by design: that problem is expected, every other one is not.
-            problems = [x for x in out if x.startswith("problem:")]
+            problems = [x for x in lines if x.startswith("problem:")]
             other = [x for x in problems if "song files are gone" not in x]
-            lines = [x for x in out if not x.startswith("missing file:")]
-            return {"t": dt, "ok": (p.returncode == 0 and "OK" in out) or (bool(problems) and not other),
-                    "files_only": bool(problems) and not other, "line": " / ".join(lines[-4:])[:400]}
-        step("verify", verify)
-    res["load_end"] = loadavg()
-    shutil.rmtree(work, ignore_errors=True)
-    return res
+            shown = [x for x in lines if not x.startswith("missing file:")]
+            out[n] = {"t": dt, "ok": (p.returncode == 0 and "OK" in lines) or (bool(problems) and not other),
+                      "files_only": bool(problems) and not other, "line": " / ".join(shown[-4:])[:400]}
+        return {n: out.get(n) for n in S}
+    step("verify", verify)
+    for n in S:
+        R[n]["load_end"] = loadavg()
+        shutil.rmtree(works[n], ignore_errors=True)
+    return R
 
 
 # ------------------------------------------------------------------ report
@@ -480,9 +512,9 @@ def report(sizes, results, a):
           f"{a.history:,} transactions in all; `boomic --library L import-json FILE` builds L, cached in "
           f"{a.bench_dir}/big-N-T-B-HASH per binary and generator. No file exists, so no rescan row.")
     print(f"- every row is a whole `boomic --library L …` process, stdout to /dev/null, wall from Python's "
-          f"perf_counter and CPU = user + sys of all its threads from wait4(2); reads: a probe, then 2 warm-ups "
-          f"and {a.runs} runs (a command over 1 s: the probe and 2 more), median; writes on a copy of L, "
-          f"{a.write_runs} run(s), median. The `boomic merge` a command starts after its output is waited for "
+          f"perf_counter and CPU = user + sys of all its threads from wait4(2); reads: 2 warm-ups "
+          f"and {a.runs} runs (a command over 1 s: 3 runs), median; writes on a copy of L, "
+          f"{a.write_runs} run(s), median; with two sizes, the sizes take turns run by run. The `boomic merge` a command starts after its output is waited for "
           f"before the next run (the bench is the merges' subreaper) and is not in the command's figures.")
     print(f"- open over `--version`: the open's figure minus `boomic --version`'s, column by column.")
     print(f"- peak RssAnon: /proc/PID/status read in a tight loop while `ls {Q100}` runs and once more at its "
@@ -493,7 +525,7 @@ def report(sizes, results, a):
         i = r.get("info") or {}
         S = i.get("summary") or {}
         if i:
-            print(f"- {n:,} songs: {i['seq']:,} transactions ({S.get('imports')} imports, {S.get('edit_assertions', 0):,} "
+            print(f"- {n:,} songs: {i['seq']:,} transactions ({S.get('imports')} import{'' if S.get('imports') == 1 else 's'}, {S.get('edit_assertions', 0):,} "
                   f"song updates), log {S.get('bytes', 0) / 1e6:.0f} MB generated in {i['gen_seconds']:.0f} s; "
                   f"`import-json` {i['import_json']:.1f} s wall, {i['import_json_cpu']:.1f} s CPU, max RSS "
                   f"{i['import_json_maxrss_kb'] / 1024:.0f} MB, load {i['import_json_load']}"
@@ -522,7 +554,9 @@ def report(sizes, results, a):
             print(f"  FAILED: {e}")
         if r.get("failed"):
             print(f"  FAILED: {r['failed']}")
-        print(f"  load average: {r.get('load_start')} at the start, {r.get('load_end', '?')} at the end.")
+    r = results[sizes[0]]
+    print(f"- load average: {r.get('load_start')} at the start, {r.get('load_end', '?')} at the end "
+          f"(the machine is shared: CPU time is the figure to read).")
     print(f"\nBench took {time.perf_counter() - T_START:.0f} s.")
 
 
@@ -535,7 +569,7 @@ def main():
     ap.add_argument("--history", type=int, default=10000)
     ap.add_argument("--batch", type=int, default=20000)
     ap.add_argument("--runs", type=int, default=10)
-    ap.add_argument("--write-runs", type=int, default=None, help="default 3, 1 above 200,000 songs")
+    ap.add_argument("--write-runs", type=int, default=None, help="default 3, 1 when a size is above 200,000 songs")
     ap.add_argument("--check-max", type=int, default=200000, help="check the built state by `ls --json` up to this N")
     ap.add_argument("--verify-max", type=int, default=200000)
     ap.add_argument("--verify-seconds", type=float, default=300)
@@ -550,16 +584,8 @@ def main():
           f"{os.cpu_count()} cores, {platform.platform()}; load average at start {loadavg()}")
     if a.boomic_note:
         print(f"boomic: {a.boomic_note}")
-    results = {}
-    for n in sizes:
-        a.write_runs_n = a.write_runs
-        if a.write_runs is None:
-            a.write_runs_n = 3 if n <= 200000 else 1
-        saved, a.write_runs = a.write_runs, a.write_runs_n
-        results[n] = measure(a.boomic, n, a)
-        a.write_runs = saved
-    if a.write_runs is None:
-        a.write_runs = "3 (1 above 200,000 songs)"
+    results = measure(a.boomic, sizes, a)
+    a.write_runs = getattr(a, "write_runs_used", a.write_runs)
     report(sizes, results, a)
 
 
