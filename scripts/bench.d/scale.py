@@ -41,6 +41,7 @@ PR_SET_CHILD_SUBREAPER = 36
 Q100, Q1000 = "artist:A0042", "artist:A000"
 GOAL_GROWTH = 1.5
 ERR_DIR = "/tmp"
+CALLGRIND = None  # the stripped binary callgrind runs, when it can
 
 
 def log(msg):
@@ -186,6 +187,43 @@ def peak_anon(cmd):
     return max(peak[0], at_exit or 0), at_exit, ru.ru_maxrss
 
 
+def instructions(cmd):
+    """Instructions the process executes (all its threads), counted by callgrind: a figure no
+    load on the machine moves, where CPU time does (this VM has no hardware counters for
+    `perf stat`). None when valgrind is missing or fails."""
+    if not CALLGRIND:
+        return None
+    out = os.path.join(ERR_DIR, "callgrind.out")
+    p = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", CALLGRIND] + cmd[1:],
+                       env=env(), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    wait_merges()
+    if os.path.exists(out):
+        os.remove(out)
+    for line in p.stderr.decode(errors="replace").splitlines():
+        if "Collected :" in line and p.returncode == 0:
+            return int(line.rsplit(":", 1)[1].strip())
+    return None
+
+
+def callgrind_binary(boomic, bench_dir):
+    """A stripped copy of boomic for callgrind (its reader gives up on the static build's debug
+    information); the same code. None when valgrind or strip is missing."""
+    if not shutil.which("valgrind") or not shutil.which("strip"):
+        return None
+    h = hashlib.sha256()
+    with open(boomic, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    path = os.path.join(bench_dir, f"scale-stripped-{h.hexdigest()[:12]}")
+    if not os.path.exists(path):
+        for old in os.listdir(bench_dir):
+            if old.startswith("scale-stripped-"):
+                os.remove(os.path.join(bench_dir, old))
+        if subprocess.run(["strip", "-o", path, boomic]).returncode != 0:
+            return None
+    return path
+
+
 # ------------------------------------------------------------------ figures
 
 def timed(cmds, runs, warmup=2, slow=1.0):
@@ -328,6 +366,13 @@ def measure(boomic, sizes, a):
     step("open", lambda: timed({n: B(n, libs[n], "history", "-n", "1") for n in S}, a.runs))
     step("ls100", lambda: timed({n: B(n, libs[n], "ls", Q100) for n in S}, a.runs))
     step("lsa", lambda: timed({n: B(n, libs[n], "ls", "-a", Q100) for n in S}, a.runs))
+    if CALLGRIND:
+        for key, argv in (("version", ["--version"]), ("open", ["history", "-n", "1"]),
+                          ("ls100", ["ls", Q100]), ("lsa", ["ls", "-a", Q100])):
+            for n in S:
+                if isinstance(R[n].get(key), dict):
+                    R[n][key]["ir"] = instructions(B(n, libs[n], *argv) if key != "version" else [boomic] + argv)
+            log(f"{key}: instructions {[R[n].get(key, {}).get('ir') for n in S]}")
     for n in S:
         R[n]["ls100_lines"] = run1(B(n, libs[n], "ls", Q100), capture=True)[2].count(b"\n")
         R[n]["lsa_lines"] = run1(B(n, libs[n], "ls", "-a", Q100), capture=True)[2].count(b"\n")
@@ -373,6 +418,7 @@ def measure(boomic, sizes, a):
         for n in S:
             f = figure([r[0] for r in got[n]["runs"]], f"median of {write_runs}, a new value each run, on a copy{turns}")
             f["merges"] = got[n]["merges"]
+            f["ir"] = instructions(B(n, got[n]["copy"], "modify", Q1000, "genre=ScaleBenchIr", "-y"))
             out[n] = f
             shutil.rmtree(got[n]["copy"], ignore_errors=True)
         return out
@@ -452,43 +498,53 @@ def table(head, rows):
 
 
 def cells(res):
-    """Per row: (wall, min, cpu) seconds or None, in ROWS' order, plus the open over --version."""
+    """Per row: (wall, min, cpu seconds, instructions) or None, in ROWS' order, plus the open over
+    --version."""
     out = {}
     for label, key, sub, _ in ROWS:
         f = fig(res, key, sub)
-        out[(key, sub)] = (f["t"], f["min"], f["cpu"]) if f else None
+        out[(key, sub)] = (f["t"], f["min"], f["cpu"], f.get("ir")) if f else None
     v, o = out.get(("version", None)), out.get(("open", None))
-    out[("open_over", None)] = (o[0] - v[0], o[1] - v[1], o[2] - v[2]) if v and o else None
+    out[("open_over", None)] = (o[0] - v[0], o[1] - v[1], o[2] - v[2],
+                                o[3] - v[3] if o[3] and v[3] else None) if v and o else None
     return out
+
+
+def fmt_ir(x):
+    return "—" if not x else f"{x / 1e6:,.0f} M"
 
 
 def report(sizes, results, a):
     labels = ROWS[:2] + [("open over `--version`", "open_over", None, 0.010)] + ROWS[2:]
     C = {n: cells(results[n]) for n in sizes}
     ft = lambda c, i: fmt_time(c[i]) if c else "n/a"
+    fi = lambda c: fmt_ir(c[3]) if c else "n/a"
     print()
     if len(sizes) == 2:
         s0, s1 = sizes
-        head = ("row", f"{s0 // 1000}k wall", f"{s0 // 1000}k CPU", f"{s1 // 1000}k wall", f"{s1 // 1000}k CPU",
-                "ratio CPU", "ratio wall", f"goal (issue 37)", "within?")
+        k0, k1 = f"{s0 // 1000}k", f"{s1 // 1000}k"
+        head = ("row", f"{k0} wall", f"{k0} CPU", f"{k0} instr.", f"{k1} wall", f"{k1} CPU", f"{k1} instr.",
+                "ratio CPU", "ratio instr.", "ratio wall", "goal (issue 37)", "within? CPU / instr.")
         rows = []
         for label, key, sub, _ in labels:
             c0, c1 = C[s0][(key, sub)], C[s1][(key, sub)]
-            rc = c1[2] / c0[2] if c0 and c1 and c0[2] > 0 else None
-            rw = c1[0] / c0[0] if c0 and c1 and c0[0] > 0 else None
+            ratio = lambda i: c1[i] / c0[i] if c0 and c1 and c0[i] and c1[i] else None
+            rc, ri, rw = ratio(2), ratio(3), ratio(0)
             goal = f"≤ {GOAL_GROWTH}×" if key in GROWTH_KEYS else "—"
-            ok = "" if key not in GROWTH_KEYS or rc is None else ("yes" if rc <= GOAL_GROWTH else "NO")
-            rows.append((label, ft(c0, 0), ft(c0, 2), ft(c1, 0), ft(c1, 2),
-                         f"{rc:.2f}×" if rc else "n/a", f"{rw:.2f}×" if rw else "n/a", goal, ok))
+            yn = lambda r: "n/a" if r is None else ("yes" if r <= GOAL_GROWTH else "NO")
+            ok = f"{yn(rc)} / {yn(ri)}" if key in GROWTH_KEYS else ""
+            rows.append((label, ft(c0, 0), ft(c0, 2), fi(c0), ft(c1, 0), ft(c1, 2), fi(c1),
+                         f"{rc:.2f}×" if rc else "n/a", f"{ri:.2f}×" if ri else "n/a", f"{rw:.2f}×" if rw else "n/a",
+                         goal, ok))
         an = [results[n].get("anon") for n in sizes]
         ra = an[1]["peak_kb"] / an[0]["peak_kb"] if all(an) else None
-        rows.append((f"peak RssAnon, `ls {Q100}`", *(f"{x['peak_kb'] / 1024:.1f} MB" if x else "n/a" for x in an[:1]), "",
-                     *(f"{x['peak_kb'] / 1024:.1f} MB" if x else "n/a" for x in an[1:]), "",
-                     f"{ra:.2f}×" if ra else "n/a", "", "proportional to what it touches", ""))
+        mb = lambda x: f"{x['peak_kb'] / 1024:.1f} MB" if x else "n/a"
+        rows.append((f"peak RssAnon, `ls {Q100}`", mb(an[0]), "", "", mb(an[1]), "", "",
+                     f"{ra:.2f}×" if ra else "n/a", "", "", "proportional to what it touches", ""))
         table(head, rows)
     else:
         for n in sizes:
-            head = ("row", f"{n:,} songs: wall", "min", "CPU", "budget (issue 37)", "within?")
+            head = ("row", f"{n:,} songs: wall", "min", "CPU", "instructions", "budget (issue 37)", "within?")
             rows = []
             for label, key, sub, budget in labels:
                 c = C[n][(key, sub)]
@@ -499,9 +555,9 @@ def report(sizes, results, a):
                 else:
                     goal = f"≤ {fmt_time(budget)}" + (" + O(tail)" if key == "open_over" else "")
                     ok = "" if c is None else ("yes" if c[2] <= budget else "NO") + " (CPU)"
-                rows.append((label, ft(c, 0), ft(c, 1), ft(c, 2), goal, ok))
+                rows.append((label, ft(c, 0), ft(c, 1), ft(c, 2), fi(c), goal, ok))
             an = results[n].get("anon")
-            rows.append((f"peak RssAnon, `ls {Q100}`", f"{an['peak_kb'] / 1024:.1f} MB" if an else "n/a", "", "",
+            rows.append((f"peak RssAnon, `ls {Q100}`", f"{an['peak_kb'] / 1024:.1f} MB" if an else "n/a", "", "", "",
                          "≤ 50 MB at 1M", ("yes" if an["peak_kb"] <= 50 * 1024 else "NO") if an else ""))
             table(head, rows)
 
@@ -517,6 +573,10 @@ def report(sizes, results, a):
           f"{a.write_runs} run(s), median; with two sizes, the sizes take turns run by run. The `boomic merge` a command starts after its output is waited for "
           f"before the next run (the bench is the merges' subreaper) and is not in the command's figures.")
     print(f"- open over `--version`: the open's figure minus `boomic --version`'s, column by column.")
+    print(f"- instructions: one more run of the command under `valgrind --tool=callgrind` (a stripped copy of "
+          f"the binary, whose debug information callgrind cannot read; the same code), all threads: a count no "
+          f"load on the machine moves, where CPU time moves with it. `modify`'s is one more modify on its copy. "
+          + ("" if CALLGRIND else "Not counted in this run (no valgrind, or --no-callgrind)."))
     print(f"- peak RssAnon: /proc/PID/status read in a tight loop while `ls {Q100}` runs and once more at its "
           f"exit, where ptrace (PTRACE_O_TRACEEXIT) holds it before its memory goes; the larger, of 3 runs. "
           f"The mapped image is page cache (RssFile), not counted.")
@@ -573,12 +633,14 @@ def main():
     ap.add_argument("--check-max", type=int, default=200000, help="check the built state by `ls --json` up to this N")
     ap.add_argument("--verify-max", type=int, default=200000)
     ap.add_argument("--verify-seconds", type=float, default=300)
+    ap.add_argument("--no-callgrind", action="store_true", help="no instruction counts")
     a = ap.parse_args()
     sizes = [int(x) for x in a.sizes.split(",")]
     LIBC.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     os.makedirs(a.bench_dir, exist_ok=True)
-    global ERR_DIR
+    global ERR_DIR, CALLGRIND
     ERR_DIR = a.bench_dir
+    CALLGRIND = None if a.no_callgrind else callgrind_binary(a.boomic, a.bench_dir)
     print(f"Boomic size bench — {datetime.datetime.now().isoformat(timespec='seconds')}")
     print(f"sizes {', '.join(f'{n:,}' for n in sizes)} songs, {a.history:,} transactions each; "
           f"{os.cpu_count()} cores, {platform.platform()}; load average at start {loadavg()}")
