@@ -50,3 +50,30 @@ import Testing
         #expect(added.stdout.hasPrefix("Added \(try box.songs().count - 3) songs"), "\(added)")
     }
 }
+
+/// The shapes argument rewriting reads from `CommandShapes.swift` (generated, so a command runs
+/// without dumping its definitions) are those of the definitions: the debug build the tests run
+/// checks each command it runs and stops when they differ, so every command is run here.
+@Suite struct CommandShapeTableTests {
+    @Test func everyCommandsShapeIsTheOneItsDefinitionsGive() throws {
+        let box = try Sandbox(samples: false)
+        let dump = try box.succeed("--experimental-dump-help")
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any])
+        var leaves: [[String]] = []
+        func walk(_ command: [String: Any], _ path: [String]) {
+            let subs = command["subcommands"] as? [[String: Any]] ?? []
+            if subs.isEmpty { return leaves.append(path) }
+            for sub in subs {
+                let name = sub["commandName"] as? String ?? ""
+                if path.isEmpty && name == "help" { continue }
+                walk(sub, path + [name])
+            }
+        }
+        walk(try #require(root["command"] as? [String: Any]), [])
+        #expect(leaves.count > 50 && leaves.contains(["playlist", "add"]), "\(leaves)")
+        for path in leaves {
+            let run = try box.boomic(path + ["--help"])
+            #expect(run.succeeded && !run.signaled, "\(path.joined(separator: " ")): \(run)")
+        }
+    }
+}

@@ -5,6 +5,11 @@ import Foundation
 /// swift-argument-parser definitions (the ToolInfo JSON of `_dumpHelp()`, which
 /// `--experimental-dump-help` prints) instead of a list kept by hand beside them: such a list
 /// drifted (it lacked `-o` and named a `--repeat` no command has).
+///
+/// Dumping a command's definitions costs about 4 ms, a tenth of a small command's whole run, so
+/// the shapes are dumped once, by `scripts/make-command-shapes`, into `known`; a debug build (every
+/// test run) dumps the command it runs as well and stops if the two differ, and a command missing
+/// from `known` is dumped.
 struct CommandShape {
     /// The command's name, as `help` and usage messages spell it.
     var name: String
@@ -16,10 +21,13 @@ struct CommandShape {
     var leadingPositionals: Int
     /// Whether main takes the trailing terms out before parsing (`TakesTerms`).
     var takesTerms: Bool
+    /// The command's names from the root (`["playlist", "add"]`), as `known` files it.
+    private var path: [String]
     private var subcommands: [String: ParsableCommand.Type]
 
-    init(_ command: ParsableCommand.Type) {
+    init(_ command: ParsableCommand.Type, path: [String] = []) {
         name = command._commandName
+        self.path = path
         takesTerms = command is any TakesTerms.Type
         subcommands = [:]
         for sub in command.configuration.subcommands {
@@ -32,32 +40,52 @@ struct CommandShape {
         // A command with subcommands takes no positionals here, and dumping it would describe
         // its whole tree: only the commands actually run are read.
         guard subcommands.isEmpty else { return }
+        let key = path.joined(separator: " ")
+        let known = Self.known[key]
+        #if DEBUG
+        let dumped = Self.dumped(command)
+        if let known, known.valued != dumped.valued || known.leadingPositionals != dumped.leadingPositionals {
+            preconditionFailure("CommandShapes.swift is stale for `\(key)`: run scripts/make-command-shapes")
+        } else if known == nil, !key.isEmpty {
+            preconditionFailure("CommandShapes.swift lacks `\(key)`: run scripts/make-command-shapes")
+        }
+        #endif
+        let shape = known ?? Self.dumped(command)
+        for (spelling, longest) in shape.valued {
+            valued.insert(spelling)
+            long[spelling] = longest
+        }
+        leadingPositionals = shape.leadingPositionals
+    }
+
+    /// The command's shape as its definitions give it.
+    private static func dumped(_ command: ParsableCommand.Type) -> (valued: [String: String?], leadingPositionals: Int) {
         let info: ToolInfo
         do {
             info = try JSONDecoder().decode(ToolInfo.self, from: Data(command._dumpHelp().utf8))
         } catch {
-            preconditionFailure("swift-argument-parser's help dump of \(name) does not decode: \(error)")
+            preconditionFailure("swift-argument-parser's help dump of \(command._commandName) does not decode: \(error)")
         }
+        var valued: [String: String?] = [:]
+        var leading = 0
         for argument in info.command.arguments ?? [] {
             switch argument.kind {
             case "option":
                 let spellings = (argument.names ?? []).map { ($0.kind == "long" ? "--" : "-") + $0.name }
                 let longest = spellings.first { $0.hasPrefix("--") }
-                for spelling in spellings {
-                    valued.insert(spelling)
-                    long[spelling] = longest
-                }
+                for spelling in spellings { valued[spelling] = longest }
             case "positional":
-                if !argument.isRepeating { leadingPositionals += 1 }
+                if !argument.isRepeating { leading += 1 }
             default:
                 break
             }
         }
+        return (valued, leading)
     }
 
     /// The subcommand the argument names, if this command has one of that name.
     func subcommand(_ name: String) -> CommandShape? {
-        subcommands[name].map(CommandShape.init)
+        subcommands[name].map { CommandShape($0, path: path + [$0._commandName]) }
     }
 
     /// The part of ArgumentParserToolInfo's `ToolInfoV0` that the shape needs.
