@@ -10,6 +10,7 @@ struct FieldValueTests {
         ("null", FieldValue.null), ("true", .bool(true)), ("false", .bool(false)), ("0", .int(0)), ("1", .int(1)),
         ("-7", .int(-7)), ("2.5", .double(2.5)), ("\"1\"", .string("1")), ("\"true\"", .string("true")),
         ("\"Björk\"", .string("Björk")), ("[]", .strings([])), ("[\"A\",\"B\"]", .strings(["A", "B"])),
+        ("1e300", .double(1e300)), ("-0.5", .double(-0.5)), ("[\"1\"]", .strings(["1"])), ("\"\"", .string("")),
     ])
     func json(text: String, value: FieldValue) throws {
         #expect(try JSONDecoder().decode(FieldValue.self, from: Data(text.utf8)) == value)

@@ -27,14 +27,19 @@ public enum FieldValue: Hashable, Sendable, Codable, CustomStringConvertible {
     // JSON form: the plain JSON value (null, "text", 3, 2.5, true, ["a","b"]), so the log reads well.
     // Integers and doubles are told apart by the field's type when applied, so a whole double
     // written as `3` decodes as .int and is converted back by SongField.
+    //
+    // The kinds are tried most common first: a kind that does not match throws, and a thrown
+    // DecodingError (its path and message built) costs more than the decode itself, so a text
+    // value, most of the log, throws none. JSON's kinds never convert into one another here
+    // (a number is no text, `true` no number), so the order changes no result.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
         if c.decodeNil() { self = .null; return }
-        if let b = try? c.decode(Bool.self) { self = .bool(b); return }
-        if let i = try? c.decode(Int.self) { self = .int(i); return }
-        if let d = try? c.decode(Double.self) { self = .double(d); return }
         if let s = try? c.decode(String.self) { self = .string(s); return }
-        self = .strings(try c.decode([String].self))
+        if let i = try? c.decode(Int.self) { self = .int(i); return }
+        if let xs = try? c.decode([String].self) { self = .strings(xs); return }
+        if let d = try? c.decode(Double.self) { self = .double(d); return }
+        self = .bool(try c.decode(Bool.self))
     }
 
     public func encode(to encoder: any Encoder) throws {
