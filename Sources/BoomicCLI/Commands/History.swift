@@ -54,7 +54,10 @@ struct History: ParsableCommand, TakesTerms {
                 throw CLIError("there is no transaction kind '\(OneLine.excerpt(unknown, around: 0))'; the kinds are \(known.joined(separator: ", "))")
             }
         }
-        var rows = try lib.summaries(newestFirst: true, limit: nil, includePlays: all || kind.contains("play"))
+        // Newest first, so without a kind or a query to filter by, `-n` rows are all it reads:
+        // `history -n 1` reads one row of the log, not all of them.
+        let limit = parsed == nil && kind.isEmpty ? n : nil
+        var rows = try lib.summaries(newestFirst: true, limit: limit, includePlays: all || kind.contains("play"))
             .filter { $0.seq > after && (kind.isEmpty || kind.contains($0.kind)) }
         if let parsed {
             // The song → transactions index: no body is read (an import's is tens of megabytes).
