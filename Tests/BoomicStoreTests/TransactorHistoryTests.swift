@@ -32,6 +32,30 @@ import Testing
         }
     }
 
+    /// A long span is decoded in chunks on every core: the entries are the ones read one by one,
+    /// in order, and of two undecodable rows the first in the span is the one named.
+    @Test func aLongSpanDecodesInOrderAndNamesItsFirstBadRow() throws {
+        try withTemporaryDirectory { dir in
+            let path = dir + "/library.sqlite"
+            let store = try openToy(path)
+            for i in 1...300 { try store.commit(Op(id: UUID(), timestamp: Double(i), label: "op \(i)", changes: [.add("n", i)])) }
+            let all = try store.entries()
+            #expect(all.map(\.seq) == Array(1...300))
+            #expect(all.map(\.transaction.label) == (1...300).map { "op \($0)" })
+            #expect(try store.entries(from: 40, through: 260, newestFirst: true).map(\.transaction.label) == (40...260).reversed().map { "op \($0)" })
+            let body = #"{"future":true}"#
+            for seq in [250, 150] {
+                try tamper(path, "UPDATE log SET body = '\(body)', checksum = '\(Checksum.string(of: body))' WHERE seq = \(seq)")
+            }
+            #expect {
+                _ = try store.entries()
+            } throws: { error in
+                if case StoreError.undecodable(seq: 150, _) = error { return true } else { return false }
+            }
+            #expect(try store.entries(from: 151, through: 249).count == 99)
+        }
+    }
+
     @Test func idPrefixes() throws {
         try withHistory(10) { (store: ToyStore) throws in
             #expect(try store.entry(idPrefix: "00000001-0000-4000-8000-00000000000A")?.seq == 10)
