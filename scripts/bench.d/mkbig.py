@@ -135,9 +135,7 @@ def main():
         with open(a.summary, "w") as f:
             json.dump(summary, f)
     if a.state:
-        with open(a.state, "w") as f:
-            json.dump({s.id: {"title": s.title, "genre": s.genre, "rating": s.rating, "tags": sorted(s.tags)}
-                       for s in songs}, f)
+        mkhistory.write_state(a.state, songs)
     print(f"mkbig: {len(songs):,} songs in {imports} imports, then {seq - imports:,} edits "
           f"({assertions_total:,} song updates): {summary['bytes'] / 1e6:.0f} MB in {summary['seconds']:.1f} s",
           file=sys.stderr)

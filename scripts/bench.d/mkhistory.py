@@ -79,6 +79,14 @@ def set_field(song, field, new, is_tag_field):
     return out
 
 
+def write_state(path, songs):
+    """--state: every song's final title, genre, rating and tags, which the bench compares with
+    `boomic ls --json` of the library built."""
+    with open(path, "w") as f:
+        json.dump({s.id: {"title": s.title, "genre": s.genre, "rating": s.rating, "tags": sorted(s.tags)}
+                   for s in songs}, f)
+
+
 def write_edits(w, songs, parent, seq, total, start, end, rnd, library_arg):
     """Appends edit transactions after seq (whose transaction is `parent`) until there are total,
     their times spread evenly from start to end, through w(seq, transaction). songs are Song
@@ -231,9 +239,7 @@ def main():
         with open(a.summary, "w") as f:
             json.dump(summary, f)
     if a.state:
-        with open(a.state, "w") as f:
-            json.dump({s.id: {"title": s.title, "genre": s.genre, "rating": s.rating, "tags": sorted(s.tags)}
-                       for s in songs}, f)
+        write_state(a.state, songs)
     print(f"mkhistory: {seq:,} transactions ({assertions_total:,} edit assertions) for {len(songs):,} songs "
           f"in {summary['seconds']:.1f} s", file=sys.stderr)
 

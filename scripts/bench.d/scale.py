@@ -29,6 +29,8 @@ import sys
 import threading
 import time
 
+from bench import Failed, fmt_time, loadavg  # the library bench's own: one definition of each
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 T_START = time.perf_counter()
 LIBC = ctypes.CDLL(None, use_errno=True)
@@ -46,25 +48,6 @@ CALLGRIND = None  # the stripped binary callgrind runs, when it can
 
 def log(msg):
     print(f"[scale {time.perf_counter() - T_START:6.0f}s] {msg}", file=sys.stderr, flush=True)
-
-
-def loadavg():
-    try:
-        return " ".join(open("/proc/loadavg").read().split()[:3])
-    except OSError:
-        return "?"
-
-
-def fmt_time(s):
-    if s is None:
-        return "n/a"
-    if s < 1:
-        return f"{s * 1000:.1f} ms" if s < 0.1 else f"{s * 1000:.0f} ms"
-    return f"{s:.2f} s"
-
-
-class Failed(Exception):
-    pass
 
 
 # ------------------------------------------------------------------ processes

@@ -37,7 +37,6 @@ final class ImageSongs: SongImage, @unchecked Sendable {
         /// Nil when the image has no blocks for the field: every row holds the default.
         var codes: ImageColumn?
         var values: ValueTable?
-        func code(_ row: Int) -> Int { codes.map { Int($0[row]) } ?? 0 }
         var valueCount: Int { values?.count ?? 0 }
     }
 
@@ -131,7 +130,7 @@ final class ImageSongs: SongImage, @unchecked Sendable {
         guard image.entries.contains(where: { $0.name == Names.codes(spec) }) else { return Column() }
         let codes = try image.lazyColumn(Names.codes(spec))
         let values = try ValueTable(image.lazyBlock(Names.values(spec)), name: Names.values(spec))
-        // A code past the values reads as the default (`Column.code`'s callers check): the
+        // A code past the values reads as the default (every reader checks it against the count): the
         // checksums vouch for the bytes, so no pass over every row is spent on it.
         guard codes.count == rows else { throw StoreError.image("block \(Names.codes(spec)) has \(codes.count) rows of \(rows)") }
         return Column(codes: codes, values: values)

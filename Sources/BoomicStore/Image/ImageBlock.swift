@@ -32,15 +32,10 @@ public struct ImageBlock {
         let end = min(offset + count, bytes.count) - 1
         var s = firstSegment + offset >> ImageLayout.segmentShift
         let last = firstSegment + end >> ImageLayout.segmentShift
-        var checked = false
         while s <= last {
-            if !image.marks.isSet(s) {
-                image.checkSegment(s, of: self)
-                checked = true
-            }
+            if !image.marks.isSet(s) { image.checkSegment(s, of: self) }
             s += 1
         }
-        if checked, (0..<ImageLayout.segments(bytes.count)).allSatisfy({ image.marks.isSet(firstSegment + $0) }) { whole.set() }
     }
 
     /// Checks every segment of the block.
@@ -56,13 +51,22 @@ final class WholeBlockMark: Sendable {
     let name: String
     /// Unowned: the image holds this mark, and a reader's block is valid only while the image is.
     unowned let image: SnapshotImage
+    /// Segments of the block found good so far, and how many it has.
+    private let good = Atomic<Int>(0)
+    private let segments: Int
 
-    init(name: String, image: SnapshotImage) {
+    init(name: String, image: SnapshotImage, segments: Int) {
         self.name = name
         self.image = image
+        self.segments = segments
     }
 
     @inlinable var isSet: Bool { flag.load(ordering: .acquiring) }
+
+    /// Counts a segment newly found good; sets the flag with the last one.
+    func segmentGood() {
+        if good.add(1, ordering: .acquiringAndReleasing).newValue == segments { set() }
+    }
 
     func set() { flag.store(true, ordering: .releasing) }
 }

@@ -19,7 +19,10 @@ final class SegmentMarks: Sendable {
         words[segment >> 6].bits.load(ordering: .acquiring) & (1 << UInt64(segment & 63)) != 0
     }
 
-    func set(_ segment: Int) {
-        words[segment >> 6].bits.bitwiseOr(1 << UInt64(segment & 63), ordering: .releasing)
+    /// Marks the segment; whether this call is the one that marked it.
+    @discardableResult
+    func set(_ segment: Int) -> Bool {
+        let bit: UInt64 = 1 << UInt64(segment & 63)
+        return words[segment >> 6].bits.bitwiseOr(bit, ordering: .acquiringAndReleasing).oldValue & bit == 0
     }
 }

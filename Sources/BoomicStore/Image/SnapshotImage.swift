@@ -134,7 +134,10 @@ public final class SnapshotImage: Sendable {
         let to = min(from + ImageLayout.segmentSize, block.offset + ImageLayout.padded(block.bytes.count))
         let extent = UnsafeRawBufferPointer(rebasing: bytes.buffer[from..<to])
         if reported.isSet(s) { return }
-        if XXH64.hash(extent) == checksums[s] { marks.set(s); return }
+        if XXH64.hash(extent) == checksums[s] {
+            if marks.set(s) { block.whole.segmentGood() }
+            return
+        }
         let reason = "block \(block.name) does not match its checksum (bytes \(start)–\(start + extent.count - 1))"
         guard let onDamage else {
             // Without a handler every block was checked at the open, and bytes never change under
@@ -150,7 +153,7 @@ public final class SnapshotImage: Sendable {
     public func block(_ name: String) throws -> UnsafeRawBufferPointer {
         guard let i = byName[name] else { throw StoreError.image("has no block \(name)") }
         let e = entries[i]
-        try check(e)
+        try check(i)
         return UnsafeRawBufferPointer(rebasing: bytes.buffer[e.offset..<(e.offset + e.length)])
     }
 
@@ -171,8 +174,8 @@ public final class SnapshotImage: Sendable {
 
     /// Every block checked, as `verify` does: the names of those that fail, with why.
     public func damagedBlocks() -> [(name: String, reason: String)] {
-        entries.compactMap { e in
-            do { try check(e); return nil } catch { return (e.name, Self.reason(error)) }
+        entries.indices.compactMap { i in
+            do { try check(i); return nil } catch { return (entries[i].name, Self.reason(error)) }
         }
     }
 
@@ -184,7 +187,8 @@ public final class SnapshotImage: Sendable {
 
     /// Checks every segment of the block not yet found good, then its structure, throwing at
     /// the first damage.
-    private func check(_ e: Entry) throws {
+    private func check(_ i: Int) throws {
+        let e = entries[i]
         let count = ImageLayout.segments(e.length)
         let extent = UnsafeRawBufferPointer(rebasing: bytes.buffer[e.offset..<(e.offset + ImageLayout.padded(e.length))])
         for k in 0..<count where !marks.isSet(e.firstSegment + k) {
@@ -202,13 +206,13 @@ public final class SnapshotImage: Sendable {
         case .postings: _ = try ImagePostings(checking: data, name: e.name)
         }
         for k in 0..<count { marks.set(e.firstSegment + k) }
-        if let i = byName[e.name] { wholeMark(i).set() }
+        wholeMark(i).set()
     }
 
     private func wholeMark(_ i: Int) -> WholeBlockMark {
         wholeMarks.withLock { marks in
             if let m = marks[i] { return m }
-            let m = WholeBlockMark(name: entries[i].name, image: self)
+            let m = WholeBlockMark(name: entries[i].name, image: self, segments: ImageLayout.segments(entries[i].length))
             marks[i] = m
             return m
         }
