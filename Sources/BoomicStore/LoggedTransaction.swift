@@ -14,6 +14,15 @@ public protocol LoggedTransaction: Codable, Sendable {
     var kindName: String { get }
     /// Human text such as `modify genre=Jazz (12 songs)`.
     var label: String { get }
+
+    /// The transaction in a body this type wrote, read without Codable's cost; nil when the
+    /// body is not one it reads exactly as `JSONDecoder` does, which then decodes it (and names
+    /// what is wrong with it). The default reads nothing.
+    static func quickly(from body: UnsafeRawBufferPointer) -> Self?
+}
+
+extension LoggedTransaction {
+    public static func quickly(from body: UnsafeRawBufferPointer) -> Self? { nil }
 }
 
 /// A transaction together with its place in the log.

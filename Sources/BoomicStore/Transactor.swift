@@ -397,6 +397,7 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
 
     /// Decodes a body; `seq` nil means it was just encoded and not yet stored.
     static func decode(_ body: Data, seq: Int?, _ decoder: JSONDecoder) throws -> T {
+        if let t = body.withUnsafeBytes({ T.quickly(from: $0) }) { return t }
         do {
             return try decoder.decode(T.self, from: body)
         } catch {
