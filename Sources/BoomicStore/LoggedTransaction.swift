@@ -19,10 +19,16 @@ public protocol LoggedTransaction: Codable, Sendable {
     /// body is not one it reads exactly as `JSONDecoder` does, which then decodes it (and names
     /// what is wrong with it). The default reads nothing.
     static func quickly(from body: UnsafeRawBufferPointer) -> Self?
+
+    /// The body the log's `JSONEncoder` (sorted keys, unescaped slashes) writes, byte for byte,
+    /// written without Codable's cost; nil hands the transaction to that encoder, which then
+    /// says what it refuses. The default writes nothing.
+    func encodedQuickly() -> Data?
 }
 
 extension LoggedTransaction {
     public static func quickly(from body: UnsafeRawBufferPointer) -> Self? { nil }
+    public func encodedQuickly() -> Data? { nil }
 }
 
 /// A transaction together with its place in the log.

@@ -388,6 +388,7 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
     }
 
     func encode(_ t: T, _ encoder: JSONEncoder) throws -> Data {
+        if let body = t.encodedQuickly() { return body }
         do {
             return try encoder.encode(t)
         } catch {
