@@ -23,7 +23,28 @@ struct Merge: ParsableCommand {
         let lib = try LibrarySession.open(at: options.location, create: false,
                                           client: .init(command: Boomic.commandLine, version: Boomic.version), mergesAfter: true)
         defer { _ = lib.close() }
+        guard Self.heldForTest() else { return }
         try lib.mergeIfDue()
+    }
+
+    /// The test hook of debug builds: with `BOOMIC_TEST_MERGE_HOLD=PATH`, a merge holding
+    /// `merge.lock` and its open library writes its pid to `PATH.held`, then waits for `PATH` to
+    /// exist before it writes anything, so a test sees the command that started it ended while it
+    /// has not landed (`MergeAfterCommandTests`). False, and the merge leaves without writing,
+    /// when `PATH` does not appear within a minute. Release builds ignore the variable.
+    private static func heldForTest() -> Bool {
+        #if DEBUG
+        guard let hold = ProcessInfo.processInfo.environment["BOOMIC_TEST_MERGE_HOLD"], !hold.isEmpty else { return true }
+        let fm = FileManager.default
+        // Written whole or not at all: the test reads the pid once the file exists.
+        try? Data("\(getpid())\n".utf8).write(to: URL(fileURLWithPath: hold + ".held"), options: .atomic)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !fm.fileExists(atPath: hold) {
+            guard ContinuousClock.now < deadline else { return false }
+            usleep(10_000)
+        }
+        #endif
+        return true
     }
 
     /// Starts `boomic --library LOCATION merge` in the background, reading and writing nothing
