@@ -14,48 +14,12 @@ import Testing
 /// has the library open, then waits for `PATH` to exist before it writes.
 @Suite struct MergeAfterCommandTests {
     /// A library of 99 transactions and no checkpoint, so that the next commit makes one due
-    /// (the CLI's policy: 100 transactions since the last), loaded with `import-json`: a
-    /// hundred commands would take seconds.
+    /// (the CLI's policy: 100 transactions since the last).
     static func oneCommitBeforeAMerge() throws -> Sandbox {
         let box = try Sandbox()
-        try box.importSamples()
-        try box.succeed("modify", "-y", "album:Blue Sketches", "comment=c0")
-        var lines = try box.exportLines()
-        let template = try #require(try JSONSerialization.jsonObject(with: Data(lines.last!.utf8)) as? [String: Any])
-        var previous = template
-        while lines.count < 99 {
-            lines.append(try Self.nextEdit(after: &previous, seq: lines.count + 1))
-        }
-        try FileManager.default.removeItem(atPath: box.library)
-        try box.succeed(["import-json", try box.exportFile("history.jsonl", lines)])
+        try box.loadEdits(transactions: 99)
         try #require(try box.checkpointSeqs().isEmpty, "import-json wrote a checkpoint; the test would prove nothing")
         return box
-    }
-
-    /// The export line of an edit like `previous` (a `modify comment=…`), committed after it:
-    /// each song's comment goes from the previous value to `c<seq>`.
-    static func nextEdit(after previous: inout [String: Any], seq: Int) throws -> String {
-        var line = previous
-        var t = try #require(line["transaction"] as? [String: Any])
-        let parent = try #require(t["id"] as? String)
-        t["parent"] = parent
-        t["id"] = UUID().uuidString.lowercased()
-        t["label"] = "modify comment=c\(seq)"
-        let assertions = try #require(t["assertions"] as? [[String: Any]])
-        t["assertions"] = try assertions.map { a in
-            var update = try #require(a["update"] as? [String: Any])
-            var fields = try #require(update["fields"] as? [String: Any])
-            var comment = try #require(fields["comment"] as? [String: Any])
-            comment["old"] = comment["new"]
-            comment["new"] = "c\(seq)"
-            fields["comment"] = comment
-            update["fields"] = fields
-            return ["update": update]
-        }
-        line["transaction"] = t
-        line["seq"] = seq
-        previous = line
-        return String(decoding: try JSONSerialization.data(withJSONObject: line, options: [.sortedKeys]), as: UTF8.self)
     }
 
     /// Whether some process holds `merge.lock` (a `flock` this process cannot take at once).

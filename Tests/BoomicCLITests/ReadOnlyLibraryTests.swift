@@ -90,4 +90,97 @@ import Testing
         let tables = try ChildProcess.run("/usr/bin/sqlite3", [box.library + "/library.sqlite", "SELECT count(*) FROM sqlite_master WHERE name = 'touches'"])
         #expect(tables.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "a read-only blame wrote its index")
     }
+
+    /// How `library.image` stands when another user reads the library, and whether that user
+    /// may write the folder (not the file): where it may, an image written or replaced by a
+    /// read-only open would show.
+    enum ImageCase: String, CaseIterable, CustomTestStringConvertible, Sendable {
+        /// The newest checkpoint's bytes: mapped.
+        case matching
+        /// No file: the checkpoint row is read into memory.
+        case missing
+        /// No file, in a folder this user may write: none is written.
+        case missingInAWritableFolder
+        /// An older checkpoint's bytes, in a folder this user may write: not mapped, not replaced.
+        case staleInAWritableFolder
+
+        var testDescription: String { rawValue }
+        var folderIsWritable: Bool { self == .missingInAWritableFolder || self == .staleInAWritableFolder }
+    }
+
+    /// What a file in the library folder is: any write (in place, or a new file renamed over
+    /// it) changes its size, its mtime or its inode.
+    struct FileState: Equatable, CustomStringConvertible {
+        var size: Int64, mtime: timespec, inode: UInt
+        static func == (a: Self, b: Self) -> Bool {
+            a.size == b.size && a.mtime.tv_sec == b.mtime.tv_sec && a.mtime.tv_nsec == b.mtime.tv_nsec && a.inode == b.inode
+        }
+        var description: String { "\(size) bytes, mtime \(mtime.tv_sec).\(mtime.tv_nsec), inode \(inode)" }
+    }
+
+    /// Every file and folder under `folder`, by its path inside it.
+    static func files(under folder: String) throws -> [String: FileState] {
+        var all: [String: FileState] = [:]
+        let names = try #require(FileManager.default.subpaths(atPath: folder))
+        for name in names + ["."] {
+            var st = stat()
+            try #require(lstat(folder + "/" + name, &st) == 0, "\(name): \(String(cString: strerror(errno)))")
+            all[name] = FileState(size: Int64(st.st_size), mtime: st.st_mtim, inode: UInt(st.st_ino))
+        }
+        return all
+    }
+
+    /// A library with checkpoints (at 100 and 200) and 20 transactions after the newest, read by
+    /// `nobody` as its owner reads it: every read prints what it prints for the owner, a change is
+    /// refused in one line, and not a file of the library folder changes (no `library.image`
+    /// written or replaced, no `-wal` or `-shm` left behind). storage.md, "Where it lives": a
+    /// read-only library maps a `library.image` that matches, and otherwise reads the newest
+    /// checkpoint row into memory.
+    @Test(.enabled(if: canDropPrivileges, "running as another user needs root and setpriv"), arguments: ImageCase.allCases)
+    func anotherUserReadsTheSnapshotAsTheOwnerAndWritesNothing(_ image: ImageCase) throws {
+        let box = try Sandbox()
+        try box.loadEdits(transactions: 220)
+        try #require(try box.checkpointSeqs() == [100, 200], "the setup: checkpoints at 100 and 200")
+        let imageFile = box.library + "/library.image"
+        let newest = try box.checkpointData(200)
+        try #require(FileManager.default.contents(atPath: imageFile).map([UInt8].init) == newest, "the setup: library.image is the newest checkpoint")
+
+        // What the owner sees; read before the image is taken away, which the owner's next
+        // command would write again.
+        let reads: [[String]] = [
+            ["ls", "--json"], ["ls", "album:Blue Sketches"], ["ls", "--albums"], ["ls", "--json", "comment:c220"],
+            ["history"], ["history", "--json", "-n", "30"],
+            ["ls", "--json", "--as-of", "150"], ["ls", "--json", "--as-of", "50"], ["ls", "--as-of", "HEAD~5", "album:Blue Sketches"],
+            ["diff", "HEAD~5"], ["diff", "--json", "150", "210"], ["diff", "50"],
+        ]
+        var owners: [[String]: String] = [:]
+        for read in reads {
+            let run = try box.succeed(read)
+            owners[read] = run.stdout
+        }
+        #expect(owners[["ls", "--json", "comment:c220"]]?.contains("c220") == true && owners[["diff", "50"]]?.contains("c220") == true)
+
+        switch image {
+        case .matching: break
+        case .missing, .missingInAWritableFolder: try FileManager.default.removeItem(atPath: imageFile)
+        case .staleInAWritableFolder: try Data(box.checkpointData(100)).write(to: URL(fileURLWithPath: imageFile))
+        }
+        try Self.openToAll(box)
+        if image.folderIsWritable { chmod(box.library, 0o777) }
+        let before = try Self.files(under: box.library)
+        #expect(before.keys.allSatisfy { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }, "the owner left \(before.keys.sorted())")
+
+        for read in reads {
+            let run = try Self.asNobody(box, read)
+            #expect(run.succeeded && run.stderr.isEmpty, "\(run)")
+            #expect(run.stdout == owners[read], "\(read): nobody reads otherwise than the owner\n\(run)\n--- the owner's:\n\(owners[read] ?? "")")
+        }
+        let refused = try Self.asNobody(box, ["modify", "-y", "album:Blue Sketches", "comment=mine"])
+        #expect(refused.status == 1 && refused.errorLines.count == 1 && refused.stdout.isEmpty
+                && refused.stderr.hasPrefix("Error: You may not write to \(box.library)") && refused.stderr.contains("(Permission denied)"), "\(refused)")
+
+        let after = try Self.files(under: box.library)
+        #expect(after == before, "nobody changed the library folder: before \(before), after \(after)")
+        #expect(try box.listing() == owners[["ls", "--json"]], "the owner reads what it read")
+    }
 }

@@ -32,6 +32,24 @@ extension Sandbox {
         return path
     }
 
+    /// Replaces the library with one of `transactions` transactions, loaded with `import-json`
+    /// (a hundred commands would take seconds): the samples' import, then edits of the three
+    /// songs of `album:Blue Sketches`, each setting their comment to `c<seq>`. `import-json`
+    /// writes the checkpoints that fall due as it loads (every 100 transactions) and the newest
+    /// as `library.image`.
+    func loadEdits(transactions: Int, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try importSamples(sourceLocation: sourceLocation)
+        try succeed(["modify", "-y", "album:Blue Sketches", "comment=c0"], sourceLocation: sourceLocation)
+        var lines = try exportLines(sourceLocation: sourceLocation)
+        var previous = try #require(try JSONSerialization.jsonObject(with: Data(lines.last!.utf8)) as? [String: Any],
+                                    sourceLocation: sourceLocation)
+        while lines.count < transactions {
+            lines.append(try ExportLines.nextEdit(after: &previous, seq: lines.count + 1))
+        }
+        try FileManager.default.removeItem(atPath: library)
+        try succeed(["import-json", try exportFile("edits.jsonl", lines)], sourceLocation: sourceLocation)
+    }
+
     /// Runs a Python script on `library.sqlite` with `db` open (`sys.argv[1]` is its path, the
     /// `arguments` follow); the script must commit what it changes.
     func sqlite(_ script: String, _ arguments: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
@@ -90,6 +108,31 @@ enum ExportLines {
         guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
               let t = object["transaction"] as? [String: Any] else { return nil }
         return t["id"] as? String
+    }
+
+    /// The line of an edit like `previous` (a `modify comment=…`) committed after it as `seq`:
+    /// each song's comment goes from the previous value to `c<seq>`.
+    static func nextEdit(after previous: inout [String: Any], seq: Int) throws -> String {
+        var line = previous
+        var t = try #require(line["transaction"] as? [String: Any])
+        t["parent"] = try #require(t["id"] as? String)
+        t["id"] = UUID().uuidString.lowercased()
+        t["label"] = "modify comment=c\(seq)"
+        let assertions = try #require(t["assertions"] as? [[String: Any]])
+        t["assertions"] = try assertions.map { a in
+            var update = try #require(a["update"] as? [String: Any])
+            var fields = try #require(update["fields"] as? [String: Any])
+            var comment = try #require(fields["comment"] as? [String: Any])
+            comment["old"] = comment["new"]
+            comment["new"] = "c\(seq)"
+            fields["comment"] = comment
+            update["fields"] = fields
+            return ["update": update]
+        }
+        line["transaction"] = t
+        line["seq"] = seq
+        previous = line
+        return String(decoding: try JSONSerialization.data(withJSONObject: line, options: [.sortedKeys]), as: UTF8.self)
     }
 
     /// The line with its `"seq":N` replaced.
