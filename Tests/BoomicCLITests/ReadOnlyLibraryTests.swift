@@ -1,3 +1,4 @@
+import BoomicStore
 import Foundation
 import Testing
 
@@ -182,5 +183,36 @@ import Testing
         let after = try Self.files(under: box.library)
         #expect(after == before, "nobody changed the library folder: before \(before), after \(after)")
         #expect(try box.listing() == owners[["ls", "--json"]], "the owner reads what it read")
+    }
+
+    /// A damaged segment of a matching `library.image`, met by a user who may not remove the
+    /// file: one line that names the block and says the file stays (not that it is removed),
+    /// nothing changed; the owner's commands remove it and write it again, and then the other
+    /// user reads what the owner reads.
+    @Test(.enabled(if: canDropPrivileges, "running as another user needs root and setpriv"))
+    func aDamagedImageAnotherUserMayNotRemoveIsNamedAndKept() throws {
+        let box = try Sandbox()
+        try box.loadEdits(transactions: 120)
+        let imageFile = box.library + "/library.image"
+        let good = try #require(FileManager.default.contents(atPath: imageFile), "the setup: import-json writes library.image")
+        let listed = try box.listing()
+        let ids = try #require(try SnapshotImage(ImageBytes(copying: good)).entries.first { $0.name == "songs.ids" })
+        var damaged = good
+        damaged[ids.offset + ids.length / 2] ^= 0x40
+        try damaged.write(to: URL(fileURLWithPath: imageFile))
+        try Self.openToAll(box)
+        let before = try Self.files(under: box.library)
+
+        let stopped = try Self.asNobody(box, ["ls", "--json"])
+        expectOneLineError(stopped, "library image block songs.ids does not match its checksum")
+        #expect(stopped.stderr.contains("; you may not remove \(imageFile) (Permission denied): the next command of a user who may write the library rebuilds it; nothing was changed")
+                && !stopped.stderr.contains("it is removed"), "\(stopped)")
+        #expect(try Self.files(under: box.library) == before, "nobody changed the library folder")
+
+        expectOneLineError(try box.boomic("ls", "--json"), "it is removed, and the next command rebuilds it")
+        #expect(try box.listing() == listed)
+        #expect(FileManager.default.contents(atPath: imageFile) == good, "the owner's command wrote it again")
+        let read = try Self.asNobody(box, ["ls", "--json"])
+        #expect(read.succeeded && read.stderr.isEmpty && read.stdout == listed, "\(read)")
     }
 }

@@ -13,8 +13,7 @@ enum ImageDamage {
     static func checkOnTouch(unlessRunning command: [String]) {
         guard !["serve", "verify"].contains(command.first ?? "") else { return }
         ImageChecks.checkOnFirstTouch { reason, file in
-            if let file { unlink(file) }
-            let rebuilt = file == nil ? "" : "; it is removed, and the next command rebuilds it from the log"
+            let rebuilt = file.map(removal) ?? ""
             if let own = Library.committedHere() {
                 Terminal.warn("Error: \(reason)\(rebuilt); the change is committed as transaction \(own.last)")
                 exit(Out.committedButUnreported)
@@ -22,5 +21,13 @@ enum ImageDamage {
             Terminal.warn("Error: \(reason)\(rebuilt); nothing was changed")
             exit(1)
         }
+    }
+
+    /// Removes the damaged image and says so; where this user may not (another user's library,
+    /// a read-only mount), says that instead: the file stays until a user who may write the
+    /// library runs a command.
+    static func removal(of file: String) -> String {
+        if unlink(file) == 0 || errno == ENOENT { return "; it is removed, and the next command rebuilds it from the log" }
+        return "; you may not remove \(file) (\(String(cString: strerror(errno)))): the next command of a user who may write the library rebuilds it"
     }
 }
