@@ -32,6 +32,10 @@ import Testing
         }
         let run = try ChildProcess.run("/bin/chmod", ["-R", "a+rX", box.root])
         try #require(run.succeeded, "\(run)")
+        // The executable stays where it was built: a clone in a private folder fails here,
+        // naming the cause, rather than in the first command with a bare "Permission denied".
+        let version = try ChildProcess.run(setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups", box.executable, "--version"])
+        try #require(version.succeeded, "nobody may not run \(box.executable): every folder above it must be searchable by others\n\(version)")
     }
 
     @Test(.enabled(if: canDropPrivileges, "running as another user needs root and setpriv"))
