@@ -8,22 +8,39 @@ extension DataBasis {
         applying(t.assertions)
     }
 
-    public func applying(_ assertions: some Sequence<Assertion>) -> DataBasis {
+    public func applying(_ assertions: some Collection<Assertion>) -> DataBasis {
         var b = self
-        for a in assertions { b.apply(a) }
+        // Many updates of songs in the image: their rows are read in one pass first.
+        var before: [SongID: Song] = [:]
+        if songs.image != nil, assertions.count >= Self.readsSongsTogether {
+            before = songs.songs(assertions.lazy.compactMap { if case .updateSong(let id, _) = $0 { id } else { nil } })
+        }
+        for a in assertions { b.apply(a, before: &before) }
         return b
     }
 
+    /// From how many assertions a transaction's updated songs are read together.
+    static let readsSongsTogether = 4
+
     public mutating func apply(_ a: Assertion) {
+        var none: [SongID: Song] = [:]
+        apply(a, before: &none)
+    }
+
+    /// `before`: songs as they were before the transaction, read ahead; an entry is good until
+    /// the first assertion about its song, which takes it out.
+    private mutating func apply(_ a: Assertion, before: inout [SongID: Song]) {
         switch a {
         case .addSong(let s):
+            before[s.id] = nil
             insert(s)
         case .deleteSong(let s):
+            before[s.id] = nil
             remove(s.id)
         case .updateSong(let id, let patch):
-            guard let old = songs[id] else { return }
+            guard let old = before.removeValue(forKey: id) ?? songs[id] else { return }
             let new = old.applying(patch)
-            if new != old { insert(new) }
+            if new != old { insert(new, replacing: old) }
         case .taglist(let id, let change):
             setTaglist(id, change.new)
         case .playlist(let id, let change):

@@ -90,7 +90,12 @@ public struct DataBasis: Sendable, Equatable {
     mutating func insert(_ song: Song) {
         // The song replaced is read only when an index needs unlinking from it: from an image
         // that is a row materialised, which a transaction of thousands would pay for each.
-        let old = cache.isBuilt ? songs[song.id] : nil
+        insert(song, replacing: cache.isBuilt ? songs[song.id] : nil)
+    }
+
+    /// `insert`, the song it replaces already read (nil: none, or the indexes are not built).
+    mutating func insert(_ song: Song, replacing old: Song?) {
+        let old = cache.isBuilt ? old : nil
         songs.insert(song)
         updateIndexes { ix in
             if let old { ix.unlink(old) }

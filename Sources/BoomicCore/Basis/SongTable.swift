@@ -53,6 +53,28 @@ public struct SongTable: Sendable, Sequence {
         return image.song(atRow: row)
     }
 
+    /// The songs these ids name, as `self[id]` gives them (an id it lacks is left out), the
+    /// image's rows read in one pass in row order: a transaction of thousands of updates reads
+    /// its songs this way at a fraction of the cost of reading them one by one.
+    public func songs(_ ids: some Sequence<SongID>) -> [SongID: Song] {
+        var out: [SongID: Song] = [:]
+        var rows: [Int] = []
+        for id in ids {
+            if let s = changed[id] {
+                out[id] = s
+            } else if let image, !removed.contains(id), let row = image.row(of: id) {
+                rows.append(row)
+            }
+        }
+        guard let image, !rows.isEmpty else { return out }
+        rows.sort()
+        var unique = rows
+        unique.removeAll(keepingCapacity: true)
+        for r in rows where unique.last != r { unique.append(r) }
+        for s in image.songs(atRows: unique) { out[s.id] = s }
+        return out
+    }
+
     public func contains(_ id: SongID) -> Bool {
         if changed[id] != nil { return true }
         guard let image, !removed.contains(id) else { return false }
