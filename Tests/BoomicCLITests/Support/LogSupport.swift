@@ -50,6 +50,18 @@ extension Sandbox {
         try succeed(["import-json", try exportFile("edits.jsonl", lines)], sourceLocation: sourceLocation)
     }
 
+    /// Replaces the library's log (and its checkpoints and image) with the transactions of
+    /// `lines`, loaded by `import-json`; the rest of the folder (covers, remembered folders) stays.
+    func replaceLog(_ lines: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let fm = FileManager.default
+        let file = try exportFile("replaced-log.jsonl", lines)
+        defer { try? fm.removeItem(atPath: file) }
+        for name in try fm.contentsOfDirectory(atPath: library) where name.hasPrefix("library.") {
+            try fm.removeItem(atPath: library + "/" + name)
+        }
+        try succeed(["import-json", file], sourceLocation: sourceLocation)
+    }
+
     /// Runs a Python script on `library.sqlite` with `db` open (`sys.argv[1]` is its path, the
     /// `arguments` follow); the script must commit what it changes.
     func sqlite(_ script: String, _ arguments: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
@@ -138,6 +150,28 @@ enum ExportLines {
     /// The line with its `"seq":N` replaced.
     static func renumbered(_ line: String, _ seq: Int) -> String {
         line.replacing(/^\{"seq":[0-9]+/, with: "{\"seq\":\(seq)")
+    }
+
+    /// The transactions of `modify comment='pass K'` for K from 3 through `last`, made from
+    /// `second`, the exported line of `pass 2` (which replaces `pass 1`), as the CLI would have
+    /// committed them one after another: each with its own id, the one before it as parent, the
+    /// next seq and a millisecond later.
+    static func commentPasses(after second: String, through last: Int) throws -> [String] {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(second.utf8)) as? [String: Any])
+        let t = try #require(object["transaction"] as? [String: Any])
+        let seq = try #require(object["seq"] as? Int), time = try #require(t["timestamp"] as? Double)
+        let id = try #require(t["id"] as? String), parent = try #require(t["parent"] as? String)
+        try #require(second.contains("\"new\":\"pass 2\",\"old\":\"pass 1\""), "not the line of pass 2: \(second)")
+        var out: [String] = [], previous = id
+        for k in stride(from: 3, through: last, by: 1) {
+            let next = UUID().uuidString.lowercased()
+            let line = second.replacing(/pass ([12])\b/) { "pass \(k - 2 + Int($0.1)!)" }
+                .replacing(id, with: next).replacing(parent, with: previous)
+                .replacing(/"timestamp":[-0-9.eE+]+/, with: "\"timestamp\":\(time + Double(k - 2) / 1_000)")
+            out.append(renumbered(line, seq + k - 2))
+            previous = next
+        }
+        return out
     }
 }
 
