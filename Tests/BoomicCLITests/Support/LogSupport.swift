@@ -152,10 +152,10 @@ enum ExportLines {
         line.replacing(/^\{"seq":[0-9]+/, with: "{\"seq\":\(seq)")
     }
 
-    /// The transactions of `modify comment='pass K'` for K from 3 through `last`, made from
-    /// `second`, the exported line of `pass 2` (which replaces `pass 1`), as the CLI would have
-    /// committed them one after another: each with its own id, the one before it as parent, the
-    /// next seq and a millisecond later.
+    /// The transactions of a `modify` that sets fields to `pass K`, for K from 3 through `last`,
+    /// made from `second`, the exported line of the one that set them to `pass 2` where they were
+    /// `pass 1`, as the CLI would have committed them one after another: each with its own id,
+    /// the one before it as parent, the next seq and a millisecond later.
     static func commentPasses(after second: String, through last: Int) throws -> [String] {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(second.utf8)) as? [String: Any])
         let t = try #require(object["transaction"] as? [String: Any])
