@@ -253,19 +253,17 @@ extension Fault {
             try fm.removeItem(atPath: source + "/Broken")
             try removeGuessedFolders(source)
             try fm.removeItem(atPath: source + "/" + Repo.cueImageFolder)
-        }
-        // Every file in an album folder: the audio and the cover files beside it.
-        let files = (fm.subpaths(atPath: source) ?? []).filter { p in
-            var isDir: ObjCBool = false
-            return p.contains("/") && fm.fileExists(atPath: source + "/" + p, isDirectory: &isDir) && !isDir.boolValue
-        }
-        for i in copies {
-            for f in files {
-                let target = "\(root)/copy \(i)/\(f)"
-                try fm.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-                try fm.copyItem(atPath: source + "/" + f, toPath: target)
+            // Every file in an album folder (the audio and the cover files beside it), none beside them.
+            for name in try fm.contentsOfDirectory(atPath: source) {
+                var isDir: ObjCBool = false
+                if fm.fileExists(atPath: source + "/" + name, isDirectory: &isDir), !isDir.boolValue {
+                    try fm.removeItem(atPath: source + "/" + name)
+                }
             }
         }
+        try fm.createDirectory(atPath: root, withIntermediateDirectories: true)
+        // The folder whole: copying it file by file (a directory made for each) took 2 s for 40 copies.
+        for i in copies { try fm.copyItem(atPath: source, toPath: "\(root)/copy \(i)") }
         return audioFiles(under: source).count * copies.count
     }
 }
