@@ -79,4 +79,29 @@ import Testing
         #expect(try box.listing(asOf: "2") == states[2], "--as-of 2 without checkpoints")
         #expect(try box.songs().count == ManifestEntry.good.count)
     }
+
+    /// The CLI's own commits write no checkpoint: the command whose commit makes one due starts
+    /// a detached `boomic merge` after its output, which writes it and the image beside the log.
+    /// The 99 transactions before it come from `import-json` (too few for a checkpoint), so one
+    /// `modify` makes the 100th.
+    @Test func theCommitThatMakesACheckpointDueStartsAMergeThatWritesIt() throws {
+        let box = try Sandbox()
+        try box.importSamples()
+        try box.succeed("modify", "comment=pass 1", "-y")
+        try box.succeed("modify", "comment=pass 2", "-y")
+        let lines = try box.exportLines()
+        try #require(lines.count == 3, "\(lines.count) lines")
+        try box.replaceLog(lines + ExportLines.commentPasses(after: lines[2], through: 98))
+        try #require(try Self.checkpoints(box).isEmpty && box.historyCount() == 99, "a checkpoint before the commit under test")
+        let image = box.library + "/library.image"
+        #expect(!FileManager.default.fileExists(atPath: image))
+
+        try box.succeed("modify", "comment=pass 99", "-y")
+        try waitUntil("the detached merge's checkpoint at 100", timeout: .seconds(60), every: .milliseconds(50)) {
+            try Self.checkpoints(box) == [100]
+        }
+        try waitUntil("library.image beside the log") { FileManager.default.fileExists(atPath: image) }
+        #expect(try box.songs().allSatisfy { $0.comment == "pass 99" })
+        VerifyExportTests.expectHealthy(try box.boomic("verify"))
+    }
 }
