@@ -8,12 +8,12 @@ import Foundation
 /// what is plainly valid and meant the same way by `JSONDecoder`; anything else (an escape it
 /// does not know, invalid UTF-8, a number `JSONDecoder` might read another way) is a `Miss`, on
 /// which the caller hands the whole text to `JSONDecoder`, whose result or error is the reference.
-public struct JSONCursor {
+struct JSONCursor {
     /// The text is not one the quick path reads the way `JSONDecoder` does: decode it with that.
-    public struct Miss: Error {}
+    struct Miss: Error {}
 
     /// A number as written: an integer that fits `Int`, or a value with a fraction or exponent.
-    public enum Number {
+    enum Number {
         case int(Int)
         case double(Double)
     }
@@ -21,7 +21,7 @@ public struct JSONCursor {
     let bytes: UnsafeRawBufferPointer
     var at: Int
 
-    public init(_ bytes: UnsafeRawBufferPointer) {
+    init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
         at = 0
     }
@@ -42,12 +42,12 @@ public struct JSONCursor {
     }
 
     /// Nothing but whitespace is left.
-    public mutating func end() throws(Miss) {
+    mutating func end() throws(Miss) {
         guard next() == nil else { throw Miss() }
     }
 
     /// Consumes `null` when it is next.
-    public mutating func null() -> Bool {
+    mutating func null() -> Bool {
         guard next() == UInt8(ascii: "n"), literal("null") else { return false }
         return true
     }
@@ -63,7 +63,7 @@ public struct JSONCursor {
     /// Calls `body` once per member of the object that is next, with the member's key and the
     /// cursor at its value; `body` consumes the value. Keys are UTF-8 bytes without escapes (a
     /// key with an escape is a miss: the log's keys never need one).
-    public mutating func object(_ body: (inout JSONCursor, UnsafeRawBufferPointer) throws(Miss) -> Void) throws(Miss) {
+    mutating func object(_ body: (inout JSONCursor, UnsafeRawBufferPointer) throws(Miss) -> Void) throws(Miss) {
         try expect(UInt8(ascii: "{"))
         if next() == UInt8(ascii: "}") { at += 1; return }
         while true {
@@ -91,7 +91,7 @@ public struct JSONCursor {
     }
 
     /// Calls `body` once per element of the array that is next, the cursor at the element.
-    public mutating func array(_ body: (inout JSONCursor) throws(Miss) -> Void) throws(Miss) {
+    mutating func array(_ body: (inout JSONCursor) throws(Miss) -> Void) throws(Miss) {
         try expect(UInt8(ascii: "["))
         if next() == UInt8(ascii: "]") { at += 1; return }
         while true {
@@ -104,13 +104,13 @@ public struct JSONCursor {
         }
     }
 
-    public mutating func strings() throws(Miss) -> [String] {
+    mutating func strings() throws(Miss) -> [String] {
         var out: [String] = []
         try array { (c: inout JSONCursor) throws(Miss) in out.append(try c.string()) }
         return out
     }
 
-    public mutating func bool() throws(Miss) -> Bool {
+    mutating func bool() throws(Miss) -> Bool {
         switch next() {
         case UInt8(ascii: "t"): if literal("true") { return true }
         case UInt8(ascii: "f"): if literal("false") { return false }
@@ -121,7 +121,7 @@ public struct JSONCursor {
 
     /// The string that is next. Escapes are decoded; a `\u` escape that is not a whole scalar
     /// (a lone surrogate), a raw control byte or invalid UTF-8 is a miss.
-    public mutating func string() throws(Miss) -> String {
+    mutating func string() throws(Miss) -> String {
         try expect(UInt8(ascii: "\""))
         let start = at
         while at < bytes.count {
@@ -198,7 +198,7 @@ public struct JSONCursor {
     /// The number that is next, in JSON's grammar. An integer outside `Int`, `-0`, and a whole
     /// value written with a fraction or exponent (`3.0`, `1e3`) are misses: whether
     /// `JSONDecoder` reads those as integers is its own business.
-    public mutating func number() throws(Miss) -> Number {
+    mutating func number() throws(Miss) -> Number {
         let (text, fractional) = try numberText()
         if !fractional {
             guard let i = Int(text), !(i == 0 && text.utf8.first == UInt8(ascii: "-")) else { throw Miss() }
@@ -209,12 +209,12 @@ public struct JSONCursor {
     }
 
     /// A number read as a `Double`, as `JSONDecoder` reads a `Double` from any JSON number.
-    public mutating func double() throws(Miss) -> Double {
+    mutating func double() throws(Miss) -> Double {
         guard let d = Double(try numberText().text), d.isFinite else { throw Miss() }
         return d
     }
 
-    public mutating func int() throws(Miss) -> Int {
+    mutating func int() throws(Miss) -> Int {
         guard case .int(let i) = try number() else { throw Miss() }
         return i
     }
@@ -249,7 +249,7 @@ public struct JSONCursor {
 
     /// Skips the value that is next, checking its grammar; returns where it started.
     @discardableResult
-    public mutating func skip() throws(Miss) -> Int {
+    mutating func skip() throws(Miss) -> Int {
         let start: Int
         switch next() {
         case UInt8(ascii: "{"):
@@ -276,12 +276,12 @@ public struct JSONCursor {
     }
 
     /// The bytes from `start` to the cursor: a value just skipped, to hand to `JSONDecoder`.
-    public func bytes(from start: Int) -> UnsafeRawBufferPointer {
+    func bytes(from start: Int) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(rebasing: bytes[start..<at])
     }
 
     /// A UUID string in the 8-4-4-4-12 form, hex digits in either case.
-    public mutating func uuid() throws(Miss) -> UUID {
+    mutating func uuid() throws(Miss) -> UUID {
         try expect(UInt8(ascii: "\""))
         guard at + 37 <= bytes.count, bytes[at + 36] == UInt8(ascii: "\"") else { throw Miss() }
         var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)

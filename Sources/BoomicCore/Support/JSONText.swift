@@ -6,26 +6,26 @@
 /// `\u00xx`, everything else as UTF-8), integers in decimal, and doubles as their `description`
 /// without a trailing `.0` (`3`, `0.5`, `1e+20`). `JSONEncoder` refuses a non-finite double; so
 /// does `double(_:)`, and the caller hands the value to `JSONEncoder` to say why.
-public struct JSONText {
-    public private(set) var bytes: [UInt8] = []
+struct JSONText {
+    private(set) var bytes: [UInt8] = []
 
-    public init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
+    init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
 
-    public mutating func raw(_ text: StaticString) {
+    mutating func raw(_ text: StaticString) {
         bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    public mutating func raw(_ other: some Sequence<UInt8>) { bytes.append(contentsOf: other) }
+    mutating func raw(_ other: some Sequence<UInt8>) { bytes.append(contentsOf: other) }
 
     /// `"name":`, for a key that needs no escape.
-    public mutating func key(_ name: StaticString) {
+    mutating func key(_ name: StaticString) {
         bytes.append(UInt8(ascii: "\""))
         raw(name)
         bytes.append(UInt8(ascii: "\""))
         bytes.append(UInt8(ascii: ":"))
     }
 
-    public mutating func string(_ s: String) {
+    mutating func string(_ s: String) {
         var s = s
         s.withUTF8 { utf8 in
             bytes.append(UInt8(ascii: "\""))
@@ -54,7 +54,7 @@ public struct JSONText {
 
     private static let hex = Array("0123456789abcdef".utf8)
 
-    public mutating func strings(_ xs: [String]) {
+    mutating func strings(_ xs: [String]) {
         bytes.append(UInt8(ascii: "["))
         for (k, x) in xs.enumerated() {
             if k > 0 { bytes.append(UInt8(ascii: ",")) }
@@ -63,7 +63,7 @@ public struct JSONText {
         bytes.append(UInt8(ascii: "]"))
     }
 
-    public mutating func int(_ i: Int) {
+    mutating func int(_ i: Int) {
         var i = i
         if i < 0 {
             bytes.append(UInt8(ascii: "-"))
@@ -86,12 +86,12 @@ public struct JSONText {
     }
 
     /// False, writing nothing, for a value `JSONEncoder` refuses (not finite).
-    public mutating func double(_ d: Double) -> Bool {
+    mutating func double(_ d: Double) -> Bool {
         guard d.isFinite else { return false }
         let text = d.description
         if text.hasSuffix(".0") { raw(text.utf8.dropLast(2)) } else { raw(text.utf8) }
         return true
     }
 
-    public mutating func bool(_ b: Bool) { if b { raw("true") } else { raw("false") } }
+    mutating func bool(_ b: Bool) { if b { raw("true") } else { raw("false") } }
 }
