@@ -104,6 +104,62 @@ struct ImageBasisLawTests {
         #expect(matchedSome >= checked / 4, "queries too strict: \(matchedSome) of \(checked) match")
     }
 
+    @Test("a TagView and a taglist's count over image + delta are those of the replayed basis")
+    func tagViewsOnTheImageAgreeWithTheReplay() throws {
+        var checked = 0, keptSome = 0
+        for h in Histories.all where !h.head.isEmpty {
+            var rng = SplitMix64(seed: h.seed ^ 0x7A6)
+            let k = Int.random(in: 0...h.seq, using: &rng)
+            var b = try Self.imaged(h.bases[k])
+            for t in h.transactions[k...] { b = b.applying(t) }
+            let songs = Array(h.head.songs.values)
+            for _ in 0..<4 {
+                guard let taglist = Self.randomTaglist(from: songs, &rng) else { continue }
+                let read = b.view(through: taglist), replayed = h.head.view(through: taglist)
+                let shown = "seed \(h.seed) split \(k): \(taglist.arguments)"
+                #expect(Dictionary(uniqueKeysWithValues: read.songs.map { ($0.key, $0.value) })
+                        == Dictionary(uniqueKeysWithValues: replayed.songs.map { ($0.key, $0.value) }), "\(shown)")
+                #expect(read.albums == replayed.albums, "\(shown): albums")
+                #expect(b.songCount(in: taglist) == replayed.songs.count, "\(shown): count")
+                #expect(b.songs(in: taglist) == h.head.songs(in: taglist), "\(shown): songs in order")
+                checked += 1
+                if !replayed.isEmpty { keptSome += 1 }
+            }
+        }
+        #expect(checked >= Seeds.atLeast(200))
+        #expect(keptSome >= checked / 4, "taglists too strict: \(keptSome) of \(checked) keep songs")
+    }
+
+    /// Rules built from the songs' own values, of every kind a taglist reads: tags, tag
+    /// prefixes and counts, numbers, texts (the artists with the credit), dates, user fields;
+    /// positive and negative clauses of one or two rules.
+    static func randomTaglist(from songs: [Song], _ rng: inout SplitMix64) -> Taglist? {
+        func rule() -> String {
+            let s = songs[Int.random(in: 0..<songs.count, using: &rng)]
+            func word(_ t: String?) -> String {
+                let parts = (t ?? "zz").split(whereSeparator: { !$0.isLetter && !$0.isNumber })
+                return String(parts.isEmpty ? "zz" : parts[Int.random(in: 0..<parts.count, using: &rng)])
+            }
+            switch Int.random(in: 0..<10, using: &rng) {
+            case 0: return "@artist:\(word(s.artistCredit ?? s.artists.first))"
+            case 1: return "@title:\(word(s.title))"
+            case 2: return "@year:\((s.year ?? 1990) - 3)..\((s.year ?? 1990) + 3)"
+            case 3: return "#\(s.tags.first ?? "jazz")"
+            case 4: return "@genre:\(word(s.genre))"
+            case 5: return "@rating:>=\(Int.random(in: 0...5, using: &rng))"
+            case 6: return "@mood:\(rng.pick(["happy", "sad", "calm"]))"
+            case 7: return "count(#\(word(s.tags.first)):) <= \(Int.random(in: 0...1, using: &rng))"
+            case 8: return "@album:=\(word(s.album))"
+            default: return "@added:>=2020"
+            }
+        }
+        let clauses = (0..<Int.random(in: 1...3, using: &rng)).map { k in
+            (k > 0 && Int.random(in: 0..<3, using: &rng) == 0 ? "-" : "+")
+                + (0..<Int.random(in: 1...2, using: &rng)).map { _ in rule() }.joined(separator: ",")
+        }
+        return try? Taglist.parse(name: "law", clauses: clauses, userFields: ["mood"])
+    }
+
     /// Terms built from the songs' own values (so most match something), every kind the
     /// planner treats: substrings, exact values, ranges, tags, paths, bare words, user fields,
     /// negation and OR, with a sort key now and then.

@@ -118,6 +118,14 @@ public struct DataBasis: Sendable, Equatable {
         return b
     }
 
+    /// `keepingSongs(where:)` when the songs to keep are known: only they are read.
+    func keepingSongs(_ ids: [SongID]) -> DataBasis {
+        var b = self
+        b.songs = SongTable(TreeDictionary(uniqueKeysWithValues: songs.songs(ids)))
+        b.cache = IndexCache()
+        return b
+    }
+
     mutating func setTaglist(_ id: ListID, _ value: Taglist?) { taglists[id] = value }
 
     mutating func setPlaylist(_ id: ListID, _ value: Playlist?) { playlists[id] = value }

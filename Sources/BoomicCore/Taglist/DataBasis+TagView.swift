@@ -9,13 +9,19 @@ import Foundation
 extension DataBasis {
     public func view(through taglist: Taglist, timeZone: TimeZone = .gmt) -> DataBasis {
         let matcher = TaglistMatcher(taglist, timeZone: timeZone)
-        return keepingSongs(where: matcher.matches)
+        guard songs.image != nil else { return keepingSongs(where: matcher.matches) }
+        // Over an image: the taglist's fields alone decide, then only the songs kept are read whole.
+        var kept: [SongID] = []
+        songs.forEach(reading: matcher.fieldsRead) { if matcher.matches($0) { kept.append($0.id) } }
+        return keepingSongs(kept)
     }
 
     /// How many songs the taglist holds, without building a view (`taglist ls`, search hits).
     public func songCount(in taglist: Taglist, timeZone: TimeZone = .gmt) -> Int {
         let matcher = TaglistMatcher(taglist, timeZone: timeZone)
-        return songs.values.lazy.filter(matcher.matches).count
+        var n = 0
+        songs.forEach(reading: matcher.fieldsRead) { if matcher.matches($0) { n += 1 } }
+        return n
     }
 
     /// How a change moves songs in and out of each taglist (`--dry-run`'s what-if).

@@ -15,6 +15,10 @@ import Synchronization
 public struct TaglistMatcher: Sendable {
     private let positive: [[Test]]
     private let negative: [[Test]]
+    /// The fields `matches` reads, so that a pass over an image's rows materialises only those
+    /// (`SongTable.forEach(reading:)`): a TagView or a count over 50,000 songs reads a column
+    /// or two instead of every field of every song.
+    public let fieldsRead: [SongField]
 
     /// - Parameter timeZone: the zone dates in `@added` rules are read in (the user's, passed in
     ///   so that matching stays pure; UTC unless given).
@@ -22,6 +26,9 @@ public struct TaglistMatcher: Sendable {
         let folds = FoldMemo()
         positive = taglist.clauses.filter { $0.sign == .positive }.map { $0.rules.map { Test($0, folds, timeZone) } }
         negative = taglist.clauses.filter { $0.sign == .negative }.map { $0.rules.map { Test($0, folds, timeZone) } }
+        var fields = Set<SongField>()
+        for test in (positive + negative).joined() { fields.formUnion(test.fields) }
+        fieldsRead = fields.sorted()
     }
 
     public func matches(_ song: Song) -> Bool {
@@ -69,6 +76,19 @@ public struct TaglistMatcher: Sendable {
                 case .compare(_, .number), .compare(_, .bool), .range, .compare(_, .date), .dateRange:
                     self = Interval(c, zone).map { .userNumber(name, $0) } ?? .never
                 }
+            }
+        }
+
+        /// What `holds` reads of a song.
+        var fields: [SongField] {
+            switch self {
+            case .tag, .anyChild, .count: return [.tags]
+            case .number(let f, _): return [f]
+            // As `holds` reads it: the list and the file's credit.
+            case .text(.artists, _): return [.artists, .artistCredit]
+            case .text(let f, _): return [f]
+            case .userNumber, .userText: return [.userFields]
+            case .never: return []
             }
         }
 
@@ -230,9 +250,9 @@ final class FoldMemo: Sendable {
 extension DataBasis {
     /// The songs in a taglist, in browsing order (album artist, album, disc, track, path).
     ///
-    /// Complexity: O(n) rule tests over the basis's songs plus O(k log k) to sort the k found.
+    /// Complexity: O(n) rule tests over the basis's songs, reading only the taglist's fields of
+    /// an image's rows, plus O(k log k) to sort the k found.
     public func songs(in taglist: Taglist, timeZone: TimeZone = .gmt) -> [Song] {
-        let matcher = TaglistMatcher(taglist, timeZone: timeZone)
-        return SongOrder([]).sorted(songs.values.filter(matcher.matches))
+        SongOrder([]).sorted(view(through: taglist, timeZone: timeZone).songs.map(\.value))
     }
 }
