@@ -16,6 +16,13 @@ struct ImageBasisLawTests {
         try BasisCodec.decode(ImageBytes(copying: BasisCodec.encode(b)))
     }
 
+    /// The image of state `k` with the transactions after it applied: what a command holds.
+    static func imagePlusDelta(_ h: History, split k: Int) throws -> DataBasis {
+        var b = try imaged(h.bases[k])
+        for t in h.transactions[k...] { b = b.applying(t) }
+        return b
+    }
+
     static func splits(_ h: History, _ rng: inout SplitMix64) -> [Int] {
         Array(Set([0, h.seq / 2, h.seq, Int.random(in: 0...h.seq, using: &rng)])).sorted()
     }
@@ -53,8 +60,7 @@ struct ImageBasisLawTests {
     func indexesAgree() throws {
         for h in Histories.all where h.seq > 0 {
             let k = h.seq / 2
-            var b = try Self.imaged(h.bases[k])
-            for t in h.transactions[k...] { b = b.applying(t) }
+            let b = try Self.imagePlusDelta(h, split: k)
             #expect(b.albums == h.head.albums, "seed \(h.seed)")
             #expect(b.artists == h.head.artists, "seed \(h.seed)")
             #expect(b.tags == h.head.tags, "seed \(h.seed)")
@@ -87,8 +93,7 @@ struct ImageBasisLawTests {
         for h in Histories.all where !h.head.isEmpty {
             var rng = SplitMix64(seed: h.seed ^ 0x9E77)
             let k = Int.random(in: 0...h.seq, using: &rng)
-            var b = try Self.imaged(h.bases[k])
-            for t in h.transactions[k...] { b = b.applying(t) }
+            let b = try Self.imagePlusDelta(h, split: k)
             let songs = Array(h.head.songs.values)
             for _ in 0..<6 {
                 let args = Self.randomQuery(from: songs, &rng)
@@ -110,8 +115,7 @@ struct ImageBasisLawTests {
         for h in Histories.all where !h.head.isEmpty {
             var rng = SplitMix64(seed: h.seed ^ 0x7A6)
             let k = Int.random(in: 0...h.seq, using: &rng)
-            var b = try Self.imaged(h.bases[k])
-            for t in h.transactions[k...] { b = b.applying(t) }
+            let b = try Self.imagePlusDelta(h, split: k)
             let songs = Array(h.head.songs.values)
             for _ in 0..<4 {
                 guard let taglist = Self.randomTaglist(from: songs, &rng) else { continue }

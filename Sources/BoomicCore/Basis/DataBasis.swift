@@ -109,16 +109,8 @@ public struct DataBasis: Sendable, Equatable {
         if let old { updateIndexes { $0.unlink(old) } }
     }
 
-    /// This basis with only the songs that pass `keep`: taglists and playlists stay, the indexes
-    /// are rebuilt from the kept songs when first asked for (TagViews).
-    func keepingSongs(where keep: (Song) -> Bool) -> DataBasis {
-        var b = self
-        b.songs = songs.filter { keep($0.value) }
-        b.cache = IndexCache()
-        return b
-    }
-
-    /// `keepingSongs(where:)` when the songs to keep are known: only they are read.
+    /// This basis with only the songs `ids` name: taglists and playlists stay, the indexes are
+    /// rebuilt from the kept songs when first asked for (TagViews). Only the kept songs are read.
     func keepingSongs(_ ids: [SongID]) -> DataBasis {
         var b = self
         b.songs = SongTable(TreeDictionary(uniqueKeysWithValues: songs.songs(ids)))

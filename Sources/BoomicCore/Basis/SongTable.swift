@@ -68,8 +68,8 @@ public struct SongTable: Sendable, Sequence {
         }
         guard let image, !rows.isEmpty else { return out }
         rows.sort()
-        var unique = rows
-        unique.removeAll(keepingCapacity: true)
+        var unique: [Int] = []
+        unique.reserveCapacity(rows.count)
         for r in rows where unique.last != r { unique.append(r) }
         for s in image.songs(atRows: unique) { out[s.id] = s }
         return out
@@ -113,13 +113,6 @@ public struct SongTable: Sendable, Sequence {
         if inImage { removed.insert(id) }
         count -= 1
         return true
-    }
-
-    /// The songs that pass `keep`, as a table without an image (TagViews).
-    public func filter(_ keep: (Element) throws -> Bool) rethrows -> SongTable {
-        var kept: [SongID: Song] = [:]
-        for e in self where try keep(e) { kept[e.key] = e.value }
-        return SongTable(TreeDictionary(uniqueKeysWithValues: kept))
     }
 
     /// The songs, in the table's order (an eager sequence: `filter` and `map` give arrays).

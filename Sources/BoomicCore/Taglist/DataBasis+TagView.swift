@@ -9,8 +9,8 @@ import Foundation
 extension DataBasis {
     public func view(through taglist: Taglist, timeZone: TimeZone = .gmt) -> DataBasis {
         let matcher = TaglistMatcher(taglist, timeZone: timeZone)
-        guard songs.image != nil else { return keepingSongs(where: matcher.matches) }
-        // Over an image: the taglist's fields alone decide, then only the songs kept are read whole.
+        // The taglist's fields alone decide (over an image, only their columns are read), then
+        // only the songs kept are read whole.
         var kept: [SongID] = []
         songs.forEach(reading: matcher.fieldsRead) { if matcher.matches($0) { kept.append($0.id) } }
         return keepingSongs(kept)
