@@ -203,6 +203,26 @@ final class SQLiteConnection {
         return rc == SQLITE_OK ? out : nil
     }
 
+    /// The whole blob in `column` of the row `rowid` of `table`, read through incremental blob
+    /// I/O into the buffer `make` returns for its size: one copy, from the pages straight into
+    /// that buffer, where selecting the column first assembles the blob in a buffer of SQLite's
+    /// own. Nil when the row is absent, the value is not a blob, or the read fails.
+    func readBlob<B>(table: String, column: String, rowid: Int,
+                     into make: (Int) -> (value: B, buffer: UnsafeMutableRawBufferPointer)) -> B? {
+        guard !isClosed else { return nil }
+        var blob: OpaquePointer?
+        guard sqlite3_blob_open(handle, "main", table, column, sqlite3_int64(rowid), 0, &blob) == SQLITE_OK, let blob else {
+            sqlite3_blob_close(blob)
+            return nil
+        }
+        defer { sqlite3_blob_close(blob) }
+        let count = Int(sqlite3_blob_bytes(blob))
+        let (value, buffer) = make(count)
+        guard buffer.count >= count else { return nil }
+        guard count > 0 else { return value }
+        return sqlite3_blob_read(blob, buffer.baseAddress, Int32(count), 0) == SQLITE_OK ? value : nil
+    }
+
     /// Runs `body` inside a transaction: COMMIT if it returns, ROLLBACK if it throws.
     ///
     /// `immediate` takes the write lock at BEGIN rather than at the first write, so two processes

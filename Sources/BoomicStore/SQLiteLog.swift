@@ -284,6 +284,24 @@ final class SQLiteLog {
         }
     }
 
+    /// The checkpoint stored at exactly `seq` in `format` as image bytes of its own, read with
+    /// one copy and checksum verified: nil when there is none or its blob cannot be read;
+    /// `.failure` when it does not match its checksum.
+    func checkpointImage(at seq: Int, format: Int) throws -> Result<ImageBytes, StoreError>? {
+        let stmt = try connection.statement("SELECT checksum FROM checkpoints WHERE seq = ? AND format = ?")
+        try stmt.bind([.int(seq), .int(format)])
+        defer { stmt.reset() }
+        guard try stmt.step() else { return nil }
+        let stored = stmt.text(0)
+        guard let bytes = connection.readBlob(table: "checkpoints", column: "data", rowid: seq, into: ImageBytes.filled) else {
+            return nil
+        }
+        guard Checksum.string(of: bytes.buffer) == stored else {
+            return .failure(.badEncoding("checkpoint \(seq) does not match its checksum"))
+        }
+        return .success(bytes)
+    }
+
     func newestCheckpoint<R>(atOrBefore seq: Int, format: Int,
                              _ body: (Int, UnsafeRawBufferPointer) -> R?) throws -> (seq: Int, value: R)? {
         let stmt = try connection.statement(

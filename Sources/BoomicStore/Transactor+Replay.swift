@@ -106,8 +106,16 @@ extension Transactor {
                let bytes = image.mapped(matching: header), let value = try? decodeImage(bytes) {
                 return (at, value, .mappedImage)
             }
+            if !writesImage || image == nil {
+                // An older state's checkpoint, or a library that keeps no image file.
+                if case let .success(bytes) = try r.log.checkpointImage(at: at, format: format),
+                   let value = try? decodeImage(bytes) {
+                    return (at, value, .copiedBlob)
+                }
+                continue
+            }
             let decoded = try r.log.checkpoint(at: at, format: format) { raw -> (Basis, CheckpointSource) in
-                if writesImage, let image, let bytes = image.replace(with: raw, logPath: r.log.path) {
+                if let image, let bytes = image.replace(with: raw, logPath: r.log.path) {
                     return (try decodeImage(bytes), .wroteImage)
                 }
                 return (try decodeImage(ImageBytes(copying: raw)), .copiedBlob)

@@ -40,7 +40,7 @@ extension DataBasis {
         case .updateSong(let id, let patch):
             guard let old = before.removeValue(forKey: id) ?? songs[id] else { return }
             let new = old.applying(patch)
-            if new != old { insert(new, replacing: old) }
+            if new != old { update(old, to: new) }
         case .taglist(let id, let change):
             setTaglist(id, change.new)
         case .playlist(let id, let change):

@@ -95,8 +95,19 @@ public struct DataBasis: Sendable, Equatable {
 
     /// `insert`, the song it replaces already read (nil: none, or the indexes are not built).
     mutating func insert(_ song: Song, replacing old: Song?) {
-        let old = cache.isBuilt ? old : nil
         songs.insert(song)
+        relink(song, replacing: old)
+    }
+
+    /// Replaces `old`, a song just read from this basis, by `song` (an update): the table
+    /// knows it holds the song, so it does not look for its row in the image again.
+    mutating func update(_ old: Song, to song: Song) {
+        songs.replace(song)
+        relink(song, replacing: old)
+    }
+
+    private mutating func relink(_ song: Song, replacing old: Song?) {
+        let old = cache.isBuilt ? old : nil
         updateIndexes { ix in
             if let old { ix.unlink(old) }
             ix.link(song)

@@ -105,6 +105,12 @@ public struct SongTable: Sendable, Sequence {
         return existed
     }
 
+    /// `insert` of a song the table holds (one just read from it, and changed): its count stays,
+    /// and its row in the image is not looked up again.
+    public mutating func replace(_ song: Song) {
+        changed[song.id] = song
+    }
+
     /// Removes a song; says whether there was one.
     @discardableResult
     public mutating func remove(_ id: SongID) -> Bool {

@@ -4,9 +4,9 @@ import BoomicSystem
 /// the tests) or a mapped file (`library.image`). Immutable once made; the image reads them in
 /// place, and a basis that keeps this value keeps the mapping alive.
 ///
-/// `@unchecked Sendable`: the buffer is written only in `init`, before the value is shared (a
-/// mapping is never written at all), and freed only in `deinit`, when nothing references it;
-/// every other access reads.
+/// `@unchecked Sendable`: the buffer is written only in `init`, or through the buffer `filled`
+/// hands out before the value is shared (a mapping is never written at all), and freed only in
+/// `deinit`, when nothing references it; every other access reads.
 public final class ImageBytes: @unchecked Sendable {
     public let buffer: UnsafeRawBufferPointer
     private let release: () -> Void
@@ -23,6 +23,20 @@ public final class ImageBytes: @unchecked Sendable {
         }
         buffer = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(raw)[0..<bytes.count])
         release = { raw.deallocate() }
+        mapping = nil
+    }
+
+    /// `count` bytes of private, 8-byte aligned memory, with the buffer to fill them through
+    /// before the value is shared (a checkpoint read out of SQLite by incremental blob I/O).
+    public static func filled(count: Int) -> (value: ImageBytes, buffer: UnsafeMutableRawBufferPointer) {
+        let raw = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, count), alignment: 8)
+        let buffer = UnsafeMutableRawBufferPointer(rebasing: raw[0..<count])
+        return (ImageBytes(buffer: UnsafeRawBufferPointer(buffer), release: { raw.deallocate() }), buffer)
+    }
+
+    private init(buffer: UnsafeRawBufferPointer, release: @escaping () -> Void) {
+        self.buffer = buffer
+        self.release = release
         mapping = nil
     }
 
