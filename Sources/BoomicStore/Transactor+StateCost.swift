@@ -25,9 +25,13 @@ extension Transactor {
     /// after `later` (> `seq`), in bytes of the log, from the sizes SQLite keeps in each row's
     /// header (no body is read).
     ///
-    /// - Parameter checkpointBytesPerLogByte: how many bytes of a checkpoint cost as much to
-    ///   read as one byte of the log (a checkpoint is a compact binary decode, a row a JSON one).
-    public func stateCost(at seq: Int, from later: Int, checkpointBytesPerLogByte ratio: Int) throws -> StateCost {
+    /// - Parameters:
+    ///   - checkpointBytesPerLogByte: how many bytes of a checkpoint cost as much to read as one
+    ///     byte of the log (a checkpoint is read in place, a row decoded from JSON).
+    ///   - checkpointSideExtra: log bytes' worth of work the caller does on the checkpoint side
+    ///     only (a rollback compares the touched songs of both states, which taking back does not).
+    public func stateCost(at seq: Int, from later: Int, checkpointBytesPerLogByte ratio: Int,
+                          checkpointSideExtra: Int = 0) throws -> StateCost {
         try reader.withLock { r in
             try r.log.connection.transaction(immediate: false) {
                 let head = try r.log.head()
@@ -35,6 +39,7 @@ extension Transactor {
                 let checkpoint = try codec.map { try r.log.latestCheckpointSeq(atOrBefore: seq, format: $0.format) } ?? 0
                 let stored = checkpoint > 0 ? try r.log.checkpointSize(seq: checkpoint) : 0
                 let fromCheckpoint = stored / max(1, ratio) + (try r.log.bodyBytes(after: checkpoint, through: seq))
+                    &+ max(0, checkpointSideExtra)
                 let fromLater = try r.log.bodyBytes(after: seq, through: later, limit: fromCheckpoint)
                 return StateCost(checkpoint: checkpoint, fromCheckpoint: fromCheckpoint, fromLater: fromLater)
             }

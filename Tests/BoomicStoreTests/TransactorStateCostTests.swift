@@ -33,6 +33,13 @@ import Testing
             let all = try store.stateCost(at: 20, from: 26, checkpointBytesPerLogByte: 1_000_000)
             #expect(all.fromLater == sizes[26]!, "the big row alone passes a free checkpoint")
 
+            // Work the caller does on the checkpoint side alone tips the scale back.
+            let span = (21...26).map { sizes[$0]! }.reduce(0, +)
+            let compared = try store.stateCost(at: 20, from: 26, checkpointBytesPerLogByte: 4, checkpointSideExtra: span)
+            #expect(compared.fromCheckpoint == checkpoint20 / 4 + span)
+            #expect(compared.fromLater == span)
+            #expect(compared.isCheaperFromLater)
+
             let none = try store.stateCost(at: 5, from: 26, checkpointBytesPerLogByte: 4)
             #expect(none.checkpoint == 0 && none.fromCheckpoint == (1...5).map { sizes[$0]! }.reduce(0, +))
             #expect(try store.stateCost(at: 26, from: 26, checkpointBytesPerLogByte: 4).fromLater == 0)

@@ -14,8 +14,12 @@ extension EditGeneration {
             + changes(current.playlists, target.playlists, Assertion.playlist)
             + changes(current.eqProfiles, target.eqProfiles, Assertion.eqProfile)
             + changes(current.annotations, target.annotations, Assertion.annotation)
-        for id in Set(songs) {
-            switch (current[id], target[id]) {
+        let ids = Set(songs)
+        // Read together, each state's image rows in one pass: a rollback of thousands of songs
+        // would otherwise materialise each song of both states alone.
+        let before = current.songs.songs(ids), after = target.songs.songs(ids)
+        for id in ids {
+            switch (before[id], after[id]) {
             case let (old?, new?): if old != new { out.append(.updateSong(id, old.patch(to: new))) }
             case let (old?, nil): out.append(.deleteSong(old))
             case let (nil, new?): out.append(.addSong(new))

@@ -58,7 +58,7 @@ public struct RollbackFlow: Sendable {
         self.plays = plays
         let (head, latest) = lib.transactor.state
         self.head = head
-        if targetSeq < head, try lib.takesBack(to: targetSeq, from: head, reading) {
+        if targetSeq < head, try lib.takesBack(to: targetSeq, from: head, reading, comparing: true) {
             let span = try lib.transactions(after: targetSeq, through: head)
             source = .log(span)
             preview = Self.change(takingBack: span, plays: plays)
@@ -68,6 +68,12 @@ public struct RollbackFlow: Sendable {
             preview = Self.change(from: latest, to: target, songs: try lib.songsTouched(after: targetSeq, through: head),
                                   plays: plays)
         }
+    }
+
+    /// Whether the change is the span after the target taken back (not a diff of two states).
+    var takesBackTheLog: Bool {
+        if case .log = source { return true }
+        return false
     }
 
     /// An undo or redo that changes nothing is still recorded: the undo stack is rebuilt from
