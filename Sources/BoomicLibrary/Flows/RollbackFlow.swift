@@ -58,15 +58,15 @@ public struct RollbackFlow: Sendable {
         self.plays = plays
         let (head, latest) = lib.transactor.state
         self.head = head
-        if targetSeq < head, try lib.takesBack(to: targetSeq, from: head, reading, comparing: true) {
+        switch try lib.rollbackReading(to: targetSeq, from: head, reading) {
+        case .takingBack:
             let span = try lib.transactions(after: targetSeq, through: head)
             source = .log(span)
             preview = Self.change(takingBack: span, plays: plays)
-        } else {
+        case .comparing(let touched):
             let target = try lib.basis(at: targetSeq, reading: .fromCheckpoint)
             source = .state(target)
-            preview = Self.change(from: latest, to: target, songs: try lib.songsTouched(after: targetSeq, through: head),
-                                  plays: plays)
+            preview = Self.change(from: latest, to: target, songs: touched, plays: plays)
         }
     }
 

@@ -42,22 +42,43 @@ extension LibrarySession {
 
     /// Whether the state after `seq` is read by taking back the transactions after it through
     /// `head`, rather than from its checkpoint.
-    ///
-    /// - Parameter comparing: the caller compares the songs the span touched in both states
-    ///   when it reads the checkpoint side (a rollback): that work is weighed on that side.
-    func takesBack(to seq: Int, from head: Int, _ reading: StateReading, comparing: Bool = false) throws -> Bool {
+    func takesBack(to seq: Int, from head: Int, _ reading: StateReading) throws -> Bool {
         switch reading {
         case .fromLog: return true
         case .fromCheckpoint: return false
-        case .cheaper:
-            let ratio = Self.checkpointBytesPerLogByte
-            let cost = try transactor.stateCost(at: seq, from: head, checkpointBytesPerLogByte: ratio)
-            guard comparing, !cost.isCheaperFromLater else { return cost.isCheaperFromLater }
-            // Without the song → transactions index the checkpoint side compares every song.
-            guard let touched = try transactor.touchedKeys(after: seq, through: head)?.count else { return true }
-            return try transactor.stateCost(at: seq, from: head, checkpointBytesPerLogByte: ratio,
-                                            checkpointSideExtra: touched &* Self.logBytesPerComparedSong).isCheaperFromLater
+        case .cheaper: return try cost(to: seq, from: head).isCheaperFromLater
         }
+    }
+
+    /// How a rollback or undo to the state after `seq` reads its change.
+    enum RollbackReading {
+        /// The transactions after the state taken back.
+        case takingBack
+        /// The state read from its checkpoint and compared with the head over `touched` (all
+        /// songs when nil: the song → transactions index lacks some).
+        case comparing(touched: [SongID]?)
+    }
+
+    /// `takesBack`, for a caller that compares the songs the span touched in both states when
+    /// it reads the checkpoint side: that comparison is weighed on that side, and the songs
+    /// counted for it are handed on.
+    func rollbackReading(to seq: Int, from head: Int, _ reading: StateReading) throws -> RollbackReading {
+        guard seq < head else { return .comparing(touched: try songsTouched(after: seq, through: head)) }
+        switch reading {
+        case .fromLog: return .takingBack
+        case .fromCheckpoint: return .comparing(touched: try songsTouched(after: seq, through: head))
+        case .cheaper:
+            guard !(try cost(to: seq, from: head).isCheaperFromLater) else { return .takingBack }
+            // Without the index the checkpoint side compares every song.
+            guard let touched = try songsTouched(after: seq, through: head) else { return .takingBack }
+            let weighed = try cost(to: seq, from: head, comparing: touched.count)
+            return weighed.isCheaperFromLater ? .takingBack : .comparing(touched: touched)
+        }
+    }
+
+    private func cost(to seq: Int, from head: Int, comparing songs: Int = 0) throws -> StateCost {
+        try transactor.stateCost(at: seq, from: head, checkpointBytesPerLogByte: Self.checkpointBytesPerLogByte,
+                                 checkpointSideExtra: songs &* Self.logBytesPerComparedSong)
     }
 
     /// The songs the transactions `after < seq <= through` added, changed or removed, from the
