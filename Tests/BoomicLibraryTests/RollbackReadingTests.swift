@@ -43,4 +43,29 @@ import Testing
             #expect(undo.preview.count == 400)
         }
     }
+
+    /// `undo` reads the step it takes back, then the span after its target: the span splices
+    /// in the entry already decoded, in log order, wherever it lies in the span.
+    @Test func aSpanReusesTheEntryLastReadInItsPlace() throws {
+        try withTemporaryDirectory("boomic-rollback-reading") { root in
+            let lib = try LibrarySession.open(at: root + "/library", create: true, client: Self.client)
+            defer { lib.close() }
+            var rng = SplitMix64(seed: 0x5EA1)
+            var made = 0
+            for _ in 0..<6 {
+                let song = StatesFromLogLawTests.song(&rng, &made)
+                try lib.commit(kind: .import, message: nil) { _ in ([.addSong(song)], "add") }
+            }
+            let all = try lib.transactor.entries(from: 1, through: 6).map(\.transaction)
+            for kept in 1...6 {
+                _ = try lib.entry(seq: kept)
+                for after in 0..<6 {
+                    for through in after...6 {
+                        #expect(try lib.transactions(after: after, through: through) == Array(all[after..<through]),
+                                "entry \(kept) kept, span (\(after), \(through)]")
+                    }
+                }
+            }
+        }
+    }
 }
