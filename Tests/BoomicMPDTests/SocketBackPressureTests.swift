@@ -67,11 +67,12 @@ import Testing
         "playlistinfo", "status", "searchadd title \"a song\"", "playlistinfo", "status", "ping",
     ]).map { $0 + "\n" }.joined()
 
-    static func songs(_ dir: String) -> [Song] {
-        ServerConversation.titledSongs(2_000, artists: 10, albums: 40, seed: 11, in: dir)
+    /// 2,000 songs, made once; each conversation opens a copy of its own.
+    static let library = Result {
+        try PreparedLibrary("socket-back-pressure") { ServerConversation.titledSongs(2_000, artists: 10, albums: 40, seed: 11, in: $0) }
     }
 
-    static let whole = Result { try ServerConversation.run(script, playerSettled: true, songs: songs) }
+    static let whole = Result { try ServerConversation.run(script, playerSettled: true, library: library.get()) }
 
     @Test(arguments: 0..<10)
     func theClientGetsWhatNIOAloneWouldSend(seed: UInt64) throws {
@@ -92,7 +93,7 @@ import Testing
             }
             socket.release(channel)
             channel.embeddedEventLoop.run()
-        }, songs: Self.songs)
+        }, library: Self.library.get())
         #expect(text.isEmpty, "everything reached the socket: \(text.prefix(80))")
         #expect(socket.held.isEmpty, "NIO was left holding \(socket.held.count) writes")
         let got = String(decoding: socket.bytes, as: UTF8.self)
@@ -106,18 +107,18 @@ import Testing
     /// answer went to the socket past NIO, which NIO's API does not provide for.)
     @Test func aPollsKeptAnswerGoesDownThePipeline() throws {
         let reads = ["status\n", "status\n", "status\n", "ping\n"]
-        let whole = try ServerConversation.run(reads.joined(), playerSettled: true, songs: Self.songs)
+        let whole = try ServerConversation.run(reads.joined(), playerSettled: true, library: Self.library.get())
         let socket = Socket()
         _ = try ServerConversation.run(reads[0], outbound: { _ in [socket] }, playerSettled: true, then: { channel in
             for read in reads.dropFirst() { try channel.send(read) }
-        }, songs: Self.songs)
+        }, library: Self.library.get())
         #expect(String(decoding: socket.bytes, as: UTF8.self) == whole)
     }
 
     /// `close` behind answers NIO still holds (the socket is full): they go out first, and the
     /// connection closes once they have; what came after the `close` is not answered.
     @Test func aCloseWaitsForTheAnswersNIOHolds() throws {
-        let whole = try ServerConversation.run("status\nplaylistinfo\nping\n", songs: Self.songs)
+        let whole = try ServerConversation.run("status\nplaylistinfo\nping\n", library: Self.library.get())
         let socket = Socket(full: true)
         var openWhileHeld = false, openAfter = true
         _ = try ServerConversation.run("status\nplaylistinfo\nping\nclose\nping\n", outbound: { _ in [socket] }, then: { channel in
@@ -125,7 +126,7 @@ import Testing
             try channel.writeInbound(ByteBuffer(string: "status\n"))  // after the close: not read
             socket.release(channel)
             openAfter = channel.isActive
-        }, songs: Self.songs)
+        }, library: Self.library.get())
         #expect(openWhileHeld, "the connection waits for what NIO holds")
         #expect(!openAfter, "and closes once it is written")
         #expect(String(decoding: socket.bytes, as: UTF8.self) == whole)

@@ -41,9 +41,10 @@ import Testing
         }
     }
 
-    /// 6,000 songs in 60 folders: `listallinfo` is about 800 kB.
-    static func songs(_ dir: String) -> [Song] {
-        ServerConversation.titledSongs(6_000, artists: 20, albums: 60, seed: 23, in: dir)
+    /// 6,000 songs in 60 folders: `listallinfo` is about 800 kB. Made once; each conversation
+    /// opens a copy of its own.
+    static let library = Result {
+        try PreparedLibrary("streamed-answers") { ServerConversation.titledSongs(6_000, artists: 20, albums: 60, seed: 23, in: $0) }
     }
 
     @Test(arguments: [
@@ -54,14 +55,14 @@ import Testing
         "searchaddpl big title \"a song\"\nlistplaylistinfo big\nping\n",
     ])
     func aClientThatDoesNotReadHoldsASliceAndGetsTheWholeAnswerOnceItReads(_ input: String) throws {
-        let whole = try ServerConversation.run(input, songs: Self.songs)
+        let whole = try ServerConversation.run(input, library: Self.library.get())
         #expect(whole.utf8.count > 700_000, "the answer is long: \(whole.utf8.count) bytes")
         let stalled = Stalling()
         var mostHeld = 0
         let text = try ServerConversation.run(input, outbound: { _ in [stalled] }, then: { channel in
             mostHeld = stalled.heldBytes
             stalled.release(channel)
-        }, songs: Self.songs)
+        }, library: Self.library.get())
         // The water mark, one slice past it (64 KiB), one song's lines and the greeting.
         #expect(mostHeld >= 256 * 1024 && mostHeld < 256 * 1024 + 64 * 1024 + 4096, "held \(mostHeld) bytes of \(whole.utf8.count)")
         #expect(text == whole, "first difference at byte \(zip(text.utf8, whole.utf8).prefix { $0 == $1 }.count)")
@@ -77,12 +78,12 @@ import Testing
         ["searchadd title \"a song\"\nstatus\ncommand_list_begin\nplaylist\nping\ncommand_list_end\n", "status\n"],
     ])
     func aPollWaitsItsTurn(_ reads: [String]) throws {
-        let whole = try ServerConversation.run(reads.joined(), playerSettled: true, songs: Self.songs)
+        let whole = try ServerConversation.run(reads.joined(), playerSettled: true, library: Self.library.get())
         let stalled = Stalling()
         let text = try ServerConversation.run(reads[0], outbound: { _ in [stalled] }, playerSettled: true, then: { channel in
             for read in reads.dropFirst() { try channel.send(read) }
             stalled.release(channel)
-        }, songs: Self.songs)
+        }, library: Self.library.get())
         #expect(text == whole,
                 "first difference at byte \(zip(text.utf8, whole.utf8).prefix { $0 == $1 }.count) of \(whole.utf8.count)")
     }

@@ -27,14 +27,38 @@ enum ServerConversation {
                     then: (EmbeddedChannel) throws -> Void = { _ in },
                     during: (EmbeddedChannel, ServerContext) throws -> Void = { _, _ in },
                     closed: (ServerContext) -> Void = { _ in }, songs: (String) -> [Song]) throws -> String {
+        try converse(input, outbound: outbound, unsentLimit: unsentLimit, playerSettled: playerSettled, runBlocking: runBlocking,
+                     runWaiting: runWaiting, then: then, during: during, closed: closed, prepared: nil, songs: songs)
+    }
+
+    /// The same conversation over a copy of `library` (made once), opened in the test's own
+    /// folder, with the library's music folder.
+    static func run(_ input: String, outbound: (EmbeddedChannel) -> [any ChannelHandler] = { _ in [] },
+                    unsentLimit: Int = UnsentAnswers.defaultLimit, playerSettled: Bool = false,
+                    runBlocking: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = { $0() },
+                    runWaiting: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = { $0() },
+                    then: (EmbeddedChannel) throws -> Void = { _ in },
+                    during: (EmbeddedChannel, ServerContext) throws -> Void = { _, _ in },
+                    closed: (ServerContext) -> Void = { _ in }, library: PreparedLibrary) throws -> String {
+        try converse(input, outbound: outbound, unsentLimit: unsentLimit, playerSettled: playerSettled, runBlocking: runBlocking,
+                     runWaiting: runWaiting, then: then, during: during, closed: closed, prepared: library, songs: { _ in [] })
+    }
+
+    private static func converse(_ input: String, outbound: (EmbeddedChannel) -> [any ChannelHandler], unsentLimit: Int, playerSettled: Bool,
+                                 runBlocking: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
+                                 runWaiting: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
+                                 then: (EmbeddedChannel) throws -> Void, during: (EmbeddedChannel, ServerContext) throws -> Void,
+                                 closed: (ServerContext) -> Void, prepared: PreparedLibrary?, songs: (String) -> [Song]) throws -> String {
         try withTemporaryDirectory { dir in
-            let session = try LibrarySession.open(at: dir, create: true, client: .init(command: "test", version: "0"))
+            let location = prepared == nil ? dir : dir + "/library"
+            if let prepared { try FileManager.default.copyItem(atPath: prepared.library, toPath: location) }
+            let session = try LibrarySession.open(at: location, create: prepared == nil, client: .init(command: "test", version: "0"))
             defer { session.close() }
             let added = songs(dir)
             if !added.isEmpty { _ = try session.commit(kind: .import, message: nil) { _ in (added.map(Assertion.addSong), "add") } }
-            let library = ServerLibrary(session: session, folders: [dir])
+            let library = ServerLibrary(session: session, folders: [prepared?.music ?? dir])
             let hub = IdleHub()
-            let rooms = Rooms(library: library, store: try PlayerStateStore(libraryLocation: dir), outputs: [.null],
+            let rooms = Rooms(library: library, store: try PlayerStateStore(libraryLocation: location), outputs: [.null],
                               sound: SoundSettings(), hub: hub, record: false, warn: { _ in })
             defer { rooms.quitAll() }
             let server = ServerContext(library: library, rooms: rooms, hub: hub, password: nil, version: "test",
