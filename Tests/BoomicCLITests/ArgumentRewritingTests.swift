@@ -52,8 +52,9 @@ import Testing
 }
 
 /// The shapes argument rewriting reads from `CommandShapes.swift` (generated, so a command runs
-/// without dumping its definitions) are those of the definitions: the debug build the tests run
-/// checks each command it runs and stops when they differ, so every command is run here.
+/// without dumping its definitions) are those of the definitions: the debug build the tests run,
+/// given `BOOMIC_TEST_COMMAND_SHAPES`, checks the command it runs and stops when they differ, so
+/// every command is run here with it.
 @Suite struct CommandShapeTableTests {
     @Test func everyCommandsShapeIsTheOneItsDefinitionsGive() throws {
         let box = try Sandbox(samples: false)
@@ -72,7 +73,7 @@ import Testing
         walk(try #require(root["command"] as? [String: Any]), [])
         #expect(leaves.count > 50 && leaves.contains(["playlist", "add"]), "\(leaves)")
         for path in leaves {
-            let run = try box.boomic(path + ["--help"])
+            let run = try box.boomic(path + ["--help"], environment: ["BOOMIC_TEST_COMMAND_SHAPES": "1"])
             #expect(run.succeeded && !run.signaled, "\(path.joined(separator: " ")): \(run)")
         }
     }
