@@ -7,11 +7,18 @@ import Testing
 /// could be saved. Issue 9, 2.2: a truncated file listed as "No history yet" (exit 0), `verify`
 /// said OK with a row deleted or an index damaged, and its advice (`export`) failed the same way.
 @Suite struct DamagedLibraryTests {
-    /// A library with an import and `edits` modifies, closed cleanly, and `ls --json --as-of N`
-    /// for every N (index N), taken before any damage.
-    static func library(edits: Int = 6) throws -> (box: Sandbox, listings: [String]) {
-        let box = try Sandbox()
+    /// A library with an import and six modifies, closed cleanly, and `ls --json --as-of N` for
+    /// every N (index N), taken before any damage: each test damages its own copy of it.
+    static func library(_ label: String = #function) throws -> (box: Sandbox, listings: [String]) {
+        let (template, listings) = try Self.template.get()
+        return (try Sandbox(copying: template, label), listings)
+    }
+
+    /// The library `library()` copies, built once per test process.
+    static let template = Result { () throws -> (box: Sandbox, listings: [String]) in
+        let box = try Sandbox.forProcess("damagedLibrary")
         try box.importSamples()
+        let edits = 6
         for i in 0..<edits {
             try box.succeed("modify", "-y", "album:\(DurabilityTests.albums[i % DurabilityTests.albums.count])", "comment=edit \(i)")
         }

@@ -44,11 +44,18 @@ import Testing
         Case(arguments: ["import", "/nonexistent/music"], mentions: ["/nonexistent/music"]),
     ]
 
-    @Test(arguments: badInput)
-    func badInputIsOneLineAndChangesNothing(_ c: Case) throws {
-        let box = try Sandbox()
+    /// The samples imported and one song rated: built once per test process, each case runs on
+    /// its own copy.
+    static let rated = Result { () throws -> Sandbox in
+        let box = try Sandbox.forProcess("badInput")
         try box.importSamples()
         try box.succeed("modify", "title:So Modal", "rating=3", "-y")
+        return box
+    }
+
+    @Test(arguments: badInput)
+    func badInputIsOneLineAndChangesNothing(_ c: Case) throws {
+        let box = try Sandbox(copying: Self.rated.get())
         let listed = try box.listing()
         let history = try box.history()
 

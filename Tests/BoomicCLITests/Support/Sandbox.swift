@@ -20,11 +20,13 @@ final class Sandbox: Sendable {
     ///     transaction to the import's.
     ///   - cueImage: keep `Samples/CUE Image/` (one file, three songs: not in the per-file
     ///     manifest, which most tests count the library by).
-    init(samples: Bool = true, brokenFiles: Bool = false, untidy: Bool = false, cueImage: Bool = false, _ label: String = #function) throws {
+    ///   - parent: the folder to make the sandbox in (ending in `/`); the system's temporary one by default.
+    init(samples: Bool = true, brokenFiles: Bool = false, untidy: Bool = false, cueImage: Bool = false,
+         in parent: String = NSTemporaryDirectory(), _ label: String = #function) throws {
         executable = try BoomicExecutable.require()
         hasBrokenFiles = samples && brokenFiles
         let name = label.filter { $0.isLetter || $0.isNumber }
-        root = NSTemporaryDirectory() + "boomic-cli-\(name)-\(UUID().uuidString.prefix(8))"
+        root = parent + "boomic-cli-\(name)-\(UUID().uuidString.prefix(8))"
         library = root + "/library"
         music = root + "/music"
         let fm = FileManager.default
@@ -35,6 +37,26 @@ final class Sandbox: Sendable {
             if !untidy { try fm.removeItem(atPath: music + "/" + ManifestEntry.untidyFolder) }
             if !cueImage { try fm.removeItem(atPath: music + "/" + Repo.cueImageFolder) }
         }
+    }
+
+    /// A sandbox over a copy (`cp -a`) of `template`'s library, whose music folder is
+    /// `template`'s own: for tests that each start from one library, built once per process
+    /// (`forProcess`), and change only their copy of it, never the music files the copies share.
+    init(copying template: Sandbox, _ label: String = #function) throws {
+        executable = template.executable
+        hasBrokenFiles = template.hasBrokenFiles
+        let name = label.filter { $0.isLetter || $0.isNumber }
+        root = NSTemporaryDirectory() + "boomic-cli-\(name)-\(UUID().uuidString.prefix(8))"
+        library = root + "/library"
+        music = template.music
+        try FileManager.default.createDirectory(atPath: root + "/xdg", withIntermediateDirectories: true)
+        try Fault.copy(template.library, to: library)
+    }
+
+    /// A sandbox for the test process's whole life (a `static let`'s, never deinitialized),
+    /// removed when the process exits: the template of `init(copying:)`.
+    static func forProcess(samples: Bool = true, _ label: String = #function) throws -> Sandbox {
+        try Sandbox(samples: samples, in: TempDir.forProcess("boomic-cli-templates").path + "/", label)
     }
 
     deinit {
