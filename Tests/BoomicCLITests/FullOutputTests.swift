@@ -5,12 +5,23 @@ import Testing
 /// on a full disk (`/dev/full`) and files on one fail with one line and exit 1, leaving no
 /// half-written file, while a reader that goes away (`boomic ls | head`) ends quietly.
 @Suite struct FullOutputTests {
-    /// A sandbox with the samples imported and a playlist to export.
-    static func library() throws -> Sandbox {
-        let box = try Sandbox()
+    /// A sandbox with the samples imported and a playlist to export, of its own.
+    static func library(_ label: String = #function) throws -> Sandbox {
+        try withPlaylist(Sandbox(label))
+    }
+
+    /// `library()` built once per test process.
+    static let template = Result { try withPlaylist(Sandbox.forProcess("fullOutput")) }
+
+    private static func withPlaylist(_ box: Sandbox) throws -> Sandbox {
         try box.importSamples()
         try box.succeed("playlist", "new", "mix", "artist:Miles")
         return box
+    }
+
+    /// A copy of `template`'s library, for the tests that change neither it nor the music.
+    static func copiedLibrary(_ label: String = #function) throws -> Sandbox {
+        try Sandbox(copying: template.get(), label)
     }
 
     /// Runs `boomic --library … ARGS` with stdout on `stdout` (a path) and stderr captured.
@@ -29,7 +40,7 @@ import Testing
     @Test(arguments: [["ls"], ["ls", "--json"], ["ls", "-a"], ["history"], ["info", "artist:Miles"],
                       ["export"], ["playlist", "export", "mix"], ["--help"], ["ls", "--help"]])
     func stdoutOnAFullDiskIsAnError(_ arguments: [String]) throws {
-        let box = try Self.library()
+        let box = try Self.copiedLibrary()
         let run = try Self.run(box, arguments, stdout: "/dev/full")
         FaultTestsFullDisk.expectOneLineNamingSpace(run, "stdout on /dev/full")
     }
@@ -108,7 +119,7 @@ import Testing
     /// write fails with EPIPE.
     @Test(arguments: [["ls"], ["export"], ["--help"]])
     func aReaderThatGoesAwayIsNotAnError(_ arguments: [String]) throws {
-        let box = try Self.library()
+        let box = try Self.copiedLibrary()
         let pipe = Pipe()
         try pipe.fileHandleForReading.close()
         let err = box.root + "/stderr"
