@@ -6,9 +6,14 @@ import Testing
     struct TaglistRow: Decodable, Equatable { var name: String; var clauses: [String]; var songs: Int }
 
     /// The samples tagged for DESIGN §5's worked example: English 1977, French 2001 and 1980,
-    /// Japanese 2011; and the taglist `mix` over them.
-    static func worked() throws -> Sandbox {
-        let box = try Sandbox()
+    /// Japanese 2011; and the taglist `mix` over them. Each test gets its own copy of the
+    /// library, built once per test process (the tests change only the library, never the music).
+    static func worked(_ label: String = #function) throws -> Sandbox {
+        try Sandbox(copying: template.get(), label)
+    }
+
+    static let template = Result { () throws -> Sandbox in
+        let box = try Sandbox.forProcess("worked")
         try box.importSamples()
         try box.succeed("tag", "album:Double Live", "+#english", "-y")      // 1977, 4 songs
         try box.succeed("tag", "album:Night Drive", "+#french", "-y")       // 2001, 4 songs
