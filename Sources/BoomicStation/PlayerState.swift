@@ -64,6 +64,12 @@ public struct PlayerState: Codable, Sendable, Equatable {
         volume = try c.decodeIfPresent(Int.self, forKey: .volume)
     }
 
+    /// The queue played to its end: no song is current, some were played, and it is stopped
+    /// (a queue that repeats never gets here). A resume has nothing to go on with.
+    public var playedToItsEnd: Bool {
+        entry == nil && !queue.history.isEmpty && queue.state == .stopped
+    }
+
     /// Where to resume in `basis`: the saved frame, or the song's start when the song is gone
     /// from the library or its file changed since (a frame of another recording means nothing).
     public func resumePoint(in basis: DataBasis) -> ResumePoint? {

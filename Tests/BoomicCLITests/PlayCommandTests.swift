@@ -49,6 +49,20 @@ import Testing
         #expect(noList.status == 1 && noList.errorLines.count == 1, "\(noList)")
     }
 
+    /// A queue that played to its end leaves nothing to resume: `--resume` says so and plays
+    /// nothing again (a run killed as it finished would otherwise count every song twice).
+    @Test func aQueuePlayedToItsEndResumesNothing() throws {
+        let box = try Sandbox(samples: false)
+        _ = try Self.toneAlbum(box)
+        try box.succeed("play", "--output", "null")
+        let plays = { try decodeJSON([HistoryRecord].self, try box.succeed("history", "--kind", "play", "--json").stdout).count }
+        let heard = try plays()
+        #expect(heard == ToneTracks.cuts.count)
+        let again = try box.boomic("play", "--resume", "--output", "null")
+        #expect(again.status == 0 && again.stdout.isEmpty && again.stderr.contains("played to its end"), "\(again)")
+        #expect(try plays() == heard, "the resume played the queue again")
+    }
+
     /// One player owns the library's player state; SIGTERM saves the queue and the place and
     /// exits 0 at once; `--resume` then plays on from the very sample where it stopped.
     @Test func sigtermSavesAndResumeGoesOnAtTheSameSample() throws {

@@ -102,8 +102,17 @@ struct Play: ParsableCommand, TakesTerms {
         let store = try PlayerStateStore(libraryLocation: lib.location)
         let start: RoomStart
         if resume {
-            guard try store.load() != nil else {
+            guard let saved = try store.load() else {
                 throw CLIError("nothing to resume: no queue was saved in \(store.statePath)")
+            }
+            if saved.playedToItsEnd {
+                // Nothing is left to go on with (a run killed as it finished saved this); plays it
+                // saved as pending are still recorded, each once by its key.
+                if !noRecord {
+                    PlayRecorder(session: lib, pending: saved.pending, warn: { Terminal.warn("boomic play: \($0)") }).flushPending()
+                }
+                Terminal.warn("boomic play: the saved queue played to its end; nothing to resume ('boomic play' starts a new one)")
+                return
             }
             start = .resumed
         } else {
