@@ -58,7 +58,7 @@ import Testing
             }
             let all = try lib.transactor.entries(from: 1, through: 6).map(\.transaction)
             for kept in 1...6 {
-                _ = try lib.entry(seq: kept)
+                _ = try lib.entry(seq: kept, keeping: true)
                 for after in 0..<6 {
                     for through in after...6 {
                         #expect(try lib.transactions(after: after, through: through) == Array(all[after..<through]),

@@ -42,7 +42,7 @@ extension Undo {
     /// would silently keep what they meant to undo.
     static func refuseLeavingPlays(_ lib: LibrarySession, steps: [Int], verb: String) throws {
         for seq in steps {
-            let assertions = try lib.entry(seq: seq).transaction.assertions
+            let assertions = try lib.entry(seq: seq, keeping: true).transaction.assertions
             if EditGeneration.keepingPlays(assertions) != assertions {
                 throw CLIError("\(verb) would leave the play counts, last plays or bookmarks that \(seq) changed; add --plays to take them back too")
             }

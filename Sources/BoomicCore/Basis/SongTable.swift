@@ -107,7 +107,7 @@ public struct SongTable: Sendable, Sequence {
 
     /// `insert` of a song the table holds (one just read from it, and changed): its count stays,
     /// and its row in the image is not looked up again.
-    public mutating func replace(_ song: Song) {
+    mutating func replace(_ song: Song) {
         changed[song.id] = song
     }
 

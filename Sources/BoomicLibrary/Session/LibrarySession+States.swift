@@ -95,11 +95,11 @@ extension LibrarySession {
         return out
     }
 
-    /// The transactions `after < seq <= through`, in log order; the one `entry(seq:)` last
-    /// decoded is not decoded again.
+    /// The transactions `after < seq <= through`, in log order; the entry kept by
+    /// `entry(seq:keeping:)` is not decoded again.
     func transactions(after: Int, through: Int) throws -> [Transaction] {
         guard through > after else { return [] }
-        guard let kept = lastEntry.withLock({ $0 }), kept.seq > after, kept.seq <= through else {
+        guard let kept = keptEntry.withLock({ $0 }), kept.seq > after, kept.seq <= through else {
             return try transactor.entries(from: after + 1, through: through).map(\.transaction)
         }
         return try transactions(after: after, through: kept.seq - 1) + [kept.transaction]

@@ -34,10 +34,11 @@ public final class LibrarySession: Sendable {
 
     private let feed = Mutex(Feed())
     private let own = Mutex<OwnCommits?>(nil)
-    /// The last entry `entry(seq:)` decoded: `undo` reads the step it takes back to check it,
-    /// then the span to take back, which begins with that step (a 9,000-song rollback is a
-    /// 1.4 MB row). A row never changes once written, so the copy stays good.
-    let lastEntry = Mutex<LogEntry<Transaction>?>(nil)
+    /// The entry `entry(seq:keeping:)` was last asked to keep: `undo` reads the step it takes
+    /// back to check it, then the span to take back, which begins with that step (a 9,000-song
+    /// rollback is a 1.4 MB row). A row never changes once written, so the copy stays good; only
+    /// a caller that reads the span next asks, so a server does not hold an import's songs.
+    let keptEntry = Mutex<LogEntry<Transaction>?>(nil)
 
     /// What this session committed: the first and last seq and how many (others' commits may
     /// lie between them). Kept as three numbers, so a server recording plays for months holds
@@ -293,10 +294,12 @@ public final class LibrarySession: Sendable {
         return b.view(through: t, timeZone: .current)
     }
 
-    public func entry(seq: Int) throws -> LogEntry<Transaction> {
-        if let kept = lastEntry.withLock({ $0 }), kept.seq == seq { return kept }
+    /// The entry at `seq`; with `keeping`, kept for the span a rollback or undo reads next
+    /// (`transactions(after:through:)`), which then does not decode it again.
+    public func entry(seq: Int, keeping: Bool = false) throws -> LogEntry<Transaction> {
+        if let kept = keptEntry.withLock({ $0 }), kept.seq == seq { return kept }
         let e = try transactor.entry(seq: seq)
-        lastEntry.withLock { $0 = e }
+        if keeping { keptEntry.withLock { $0 = e } }
         return e
     }
 
