@@ -190,17 +190,12 @@ final class SQLiteConnection {
     /// through `substr`) reads the whole blob and walks its overflow chain. Nil when the row is
     /// absent, the value is not a blob, or it is shorter.
     func blobPrefix(table: String, column: String, rowid: Int, count: Int) -> [UInt8]? {
-        guard !isClosed else { return nil }
-        var blob: OpaquePointer?
-        guard sqlite3_blob_open(handle, "main", table, column, sqlite3_int64(rowid), 0, &blob) == SQLITE_OK, let blob else {
-            sqlite3_blob_close(blob)
-            return nil
+        withBlob(table: table, column: column, rowid: rowid) { blob, size in
+            guard size >= count else { return nil }
+            var out = [UInt8](repeating: 0, count: count)
+            let rc = out.withUnsafeMutableBytes { sqlite3_blob_read(blob, $0.baseAddress, Int32(count), 0) }
+            return rc == SQLITE_OK ? out : nil
         }
-        defer { sqlite3_blob_close(blob) }
-        guard Int(sqlite3_blob_bytes(blob)) >= count else { return nil }
-        var out = [UInt8](repeating: 0, count: count)
-        let rc = out.withUnsafeMutableBytes { sqlite3_blob_read(blob, $0.baseAddress, Int32(count), 0) }
-        return rc == SQLITE_OK ? out : nil
     }
 
     /// The whole blob in `column` of the row `rowid` of `table`, read through incremental blob
@@ -209,6 +204,17 @@ final class SQLiteConnection {
     /// own. Nil when the row is absent, the value is not a blob, or the read fails.
     func readBlob<B>(table: String, column: String, rowid: Int,
                      into make: (Int) -> (value: B, buffer: UnsafeMutableRawBufferPointer)) -> B? {
+        withBlob(table: table, column: column, rowid: rowid) { blob, size in
+            let (value, buffer) = make(size)
+            guard buffer.count >= size else { return nil }
+            guard size > 0 else { return value }
+            return sqlite3_blob_read(blob, buffer.baseAddress, Int32(size), 0) == SQLITE_OK ? value : nil
+        }
+    }
+
+    /// Calls `body` with the blob handle (read-only) of that row's column and the blob's size,
+    /// closing it after; nil when the connection is closed or the blob does not open.
+    private func withBlob<R>(table: String, column: String, rowid: Int, _ body: (OpaquePointer, Int) -> R?) -> R? {
         guard !isClosed else { return nil }
         var blob: OpaquePointer?
         guard sqlite3_blob_open(handle, "main", table, column, sqlite3_int64(rowid), 0, &blob) == SQLITE_OK, let blob else {
@@ -216,11 +222,7 @@ final class SQLiteConnection {
             return nil
         }
         defer { sqlite3_blob_close(blob) }
-        let count = Int(sqlite3_blob_bytes(blob))
-        let (value, buffer) = make(count)
-        guard buffer.count >= count else { return nil }
-        guard count > 0 else { return value }
-        return sqlite3_blob_read(blob, buffer.baseAddress, Int32(count), 0) == SQLITE_OK ? value : nil
+        return body(blob, Int(sqlite3_blob_bytes(blob)))
     }
 
     /// Runs `body` inside a transaction: COMMIT if it returns, ROLLBACK if it throws.
