@@ -119,11 +119,13 @@ public struct QueryMatcher: Sendable {
         let re: NSRegularExpression?
         let pattern: String
         let budget: RegexBudget
+        let literals: RegexLiterals
 
         init(_ pattern: String, budget: RegexBudget) {
             re = try? NSRegularExpression(pattern: pattern)
             self.pattern = pattern
             self.budget = budget
+            literals = RegexLiterals(pattern: pattern)
         }
 
         /// Whether `s` has a match; false without trying once the budget stopped a regex.
@@ -131,6 +133,8 @@ public struct QueryMatcher: Sendable {
         /// runs past `RegexBudget.perValue` is stopped there.
         func matches(_ s: String) -> Bool {
             guard let re, budget.stopped == nil else { return false }
+            guard literals.admits(s) else { return false }
+            if literals.whole != nil { return true }
             var found = false
             let deadline = ContinuousClock.now + RegexBudget.perValue
             re.enumerateMatches(in: s, options: [.reportProgress], range: NSRange(s.startIndex..., in: s)) { match, _, stop in
