@@ -20,15 +20,15 @@ extension Transaction {
             guard Self.write(a, to: &out) else { return nil }
         }
         out.raw("],")
-        out.key("id"); out.string(id.uuidString.lowercased())
+        out.key("id"); out.string(id.lowercaseText)
         out.raw(","); out.key("kind"); out.string(kind.rawValue)
         out.raw(","); out.key("label"); out.string(label)
-        if let parent { out.raw(","); out.key("parent"); out.string(parent.uuidString.lowercased()) }
+        if let parent { out.raw(","); out.key("parent"); out.string(parent.lowercaseText) }
         out.raw(","); out.key("provenance"); Self.write(provenance, to: &out)
-        if let redoes { out.raw(","); out.key("redoes"); out.string(redoes.uuidString.lowercased()) }
+        if let redoes { out.raw(","); out.key("redoes"); out.string(redoes.lowercaseText) }
         out.raw(","); out.key("timestamp")
         guard out.double(timestamp) else { return nil }
-        if let undoes { out.raw(","); out.key("undoes"); out.strings(undoes.map { $0.uuidString.lowercased() }) }
+        if let undoes { out.raw(","); out.key("undoes"); out.strings(undoes.map { $0.lowercaseText }) }
         out.raw("}")
         return Data(out.bytes)
     }

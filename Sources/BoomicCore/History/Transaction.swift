@@ -53,15 +53,15 @@ public struct Transaction: Identifiable, Hashable, Sendable, Codable {
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id.uuidString.lowercased(), forKey: .id)
-        try c.encodeIfPresent(parent?.uuidString.lowercased(), forKey: .parent)
+        try c.encode(id.lowercaseText, forKey: .id)
+        try c.encodeIfPresent(parent?.lowercaseText, forKey: .parent)
         try c.encode(timestamp, forKey: .timestamp)
         try c.encode(kind, forKey: .kind)
         try c.encode(label, forKey: .label)
         try c.encode(provenance, forKey: .provenance)
         try c.encode(assertions, forKey: .assertions)
-        try c.encodeIfPresent(undoes?.map { $0.uuidString.lowercased() }, forKey: .undoes)
-        try c.encodeIfPresent(redoes?.uuidString.lowercased(), forKey: .redoes)
+        try c.encodeIfPresent(undoes?.map { $0.lowercaseText }, forKey: .undoes)
+        try c.encodeIfPresent(redoes?.lowercaseText, forKey: .redoes)
     }
 
     /// What made the change. An open set on disk (older logs may hold kinds this build lacks).

@@ -17,7 +17,7 @@ public struct SongID: Hashable, Comparable, Codable, Sendable, CustomStringConve
         }
     }
 
-    public var description: String { uuid.uuidString.lowercased() }
+    public var description: String { uuid.lowercaseText }
 
     public init(from decoder: any Decoder) throws {
         uuid = try decoder.singleValueContainer().decode(UUID.self) // any case

@@ -283,34 +283,10 @@ struct JSONCursor {
     /// A UUID string in the 8-4-4-4-12 form, hex digits in either case.
     mutating func uuid() throws(Miss) -> UUID {
         try expect(UInt8(ascii: "\""))
-        guard at + 37 <= bytes.count, bytes[at + 36] == UInt8(ascii: "\"") else { throw Miss() }
-        var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        let ok = withUnsafeMutableBytes(of: &raw) { out -> Bool in
-            var i = at
-            for k in 0..<16 {
-                if i == at + 8 || i == at + 13 || i == at + 18 || i == at + 23 {
-                    guard bytes[i] == UInt8(ascii: "-") else { return false }
-                    i += 1
-                }
-                guard let hi = hexDigit(bytes[i]), let lo = hexDigit(bytes[i + 1]) else { return false }
-                out[k] = hi << 4 | lo
-                i += 2
-            }
-            return true
-        }
-        guard ok else { throw Miss() }
+        guard at + 37 <= bytes.count, bytes[at + 36] == UInt8(ascii: "\""), let uuid = UUID.parse(bytes, at: at) else { throw Miss() }
         at += 37
-        return UUID(uuid: raw)
+        return uuid
     }
 
     private func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
-
-    private func hexDigit(_ b: UInt8) -> UInt8? {
-        switch b {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return b - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return b - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return b - UInt8(ascii: "A") + 10
-        default: return nil
-        }
-    }
 }

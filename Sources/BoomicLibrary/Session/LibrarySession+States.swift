@@ -89,7 +89,7 @@ extension LibrarySession {
         out.reserveCapacity(keys.count)
         for key in keys {
             // A key that is no song id is damage: the set would be incomplete, so none of it is used.
-            guard let uuid = UUID(uuidString: key) else { return nil }
+            guard let uuid = UUID(text: key) else { return nil }
             out.append(SongID(uuid))
         }
         return out

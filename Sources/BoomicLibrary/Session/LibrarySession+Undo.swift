@@ -12,11 +12,11 @@ extension LibrarySession {
                 // Only what it took back: an undo of a big rollback holds thousands of updates,
                 // and decoding them all for every undo in the log would make each undo slower than the last.
                 let links = try transactor.body(seq: s.seq, as: UndoLinks.self)
-                t = Transaction(id: UUID(uuidString: s.id) ?? UUID(), parent: nil, timestamp: s.time,
+                t = Transaction(id: UUID(text: s.id) ?? UUID(), parent: nil, timestamp: s.time,
                                 kind: Transaction.Kind(rawValue: s.kind), label: s.label, assertions: [],
                                 undoes: links.undoes, redoes: links.redoes)
             } else {
-                t = Transaction(id: UUID(uuidString: s.id) ?? UUID(), parent: nil, timestamp: s.time,
+                t = Transaction(id: UUID(text: s.id) ?? UUID(), parent: nil, timestamp: s.time,
                                 kind: Transaction.Kind(rawValue: s.kind), label: s.label, assertions: [])
             }
             stack.record(seq: s.seq, transaction: t)
