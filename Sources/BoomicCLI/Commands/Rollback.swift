@@ -38,9 +38,10 @@ struct RollbackRun {
 
     init(lib: LibrarySession, targetSeq: Int, kind: Transaction.Kind, label: String, message: String?,
          confirm: ConfirmOptions, undoes: [UUID]? = nil, redoes: UUID? = nil, plays: Bool = false,
-         replan: (@Sendable (LibrarySession) throws -> (steps: [UUID], targetSeq: Int)?)? = nil) throws {
+         replan: (@Sendable (LibrarySession) throws -> (steps: [UUID], targetSeq: Int)?)? = nil,
+         plannedThrough: Int? = nil) throws {
         flow = try RollbackFlow(lib: lib, targetSeq: targetSeq, kind: kind, label: label,
-                                undoes: undoes, redoes: redoes, plays: plays, replan: replan)
+                                undoes: undoes, redoes: redoes, plays: plays, replan: replan, plannedThrough: plannedThrough)
         self.message = message
         self.confirm = confirm
     }

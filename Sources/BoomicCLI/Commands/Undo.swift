@@ -31,7 +31,8 @@ struct Undo: ParsableCommand {
         let n = count
         try RollbackRun(lib: lib, targetSeq: plan.targetSeq, kind: .undo, label: "undo \(what)",
                         message: change.message, confirm: confirm, undoes: plan.steps.map(\.id), plays: plays,
-                        replan: { lib in try lib.undoStack().undoPlan(count: n).map { ($0.steps.map(\.id), $0.targetSeq) } }).run()
+                        replan: { lib in try lib.undoStack().undoPlan(count: n).map { ($0.steps.map(\.id), $0.targetSeq) } },
+                        plannedThrough: stack.readThrough).run()
     }
 }
 
@@ -61,10 +62,12 @@ struct Redo: ParsableCommand {
 
     func run() throws {
         let lib = try Library.open(at: options.location, create: false)
-        guard let plan = try lib.undoStack().redoPlan() else { throw CLIError("nothing to redo") }
+        let stack = try lib.undoStack()
+        guard let plan = stack.redoPlan() else { throw CLIError("nothing to redo") }
         if !plays { try Undo.refuseLeavingPlays(lib, steps: [plan.step.seq], verb: "redo \(plan.step.seq)") }
         try RollbackRun(lib: lib, targetSeq: plan.targetSeq, kind: .redo, label: "redo \(plan.step.seq)",
                         message: change.message, confirm: confirm, redoes: plan.step.id, plays: plays,
-                        replan: { lib in try lib.undoStack().redoPlan().map { ([$0.step.id], $0.targetSeq) } }).run()
+                        replan: { lib in try lib.undoStack().redoPlan().map { ([$0.step.id], $0.targetSeq) } },
+                        plannedThrough: stack.readThrough).run()
     }
 }

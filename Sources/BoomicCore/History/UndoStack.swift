@@ -19,11 +19,14 @@ public struct UndoStack: Equatable, Sendable {
     public private(set) var done: [Step] = []
     /// Oldest first; the last is what `redo` brings back next.
     public private(set) var undone: [Step] = []
+    /// The last seq fed: a plan made from this stack stands while the log ends there.
+    public private(set) var readThrough = 0
 
     public init() {}
 
     /// Feeds one transaction of the log, in order.
     public mutating func record(seq: Int, transaction t: Transaction) {
+        readThrough = max(readThrough, seq)
         switch t.kind {
         case .undo:
             let ids = Set(t.undoes ?? [])

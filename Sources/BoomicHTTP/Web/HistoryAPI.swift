@@ -142,7 +142,8 @@ enum HistoryAPI {
         let lib = call.library
         try lib.refresh()
         try checkHead(call, lib, commit: commit)
-        guard let plan = try lib.undoStack().undoPlan(count: 1) else { throw WebError(.conflict, "Nothing to undo.") }
+        let stack = try lib.undoStack()
+        guard let plan = stack.undoPlan(count: 1) else { throw WebError(.conflict, "Nothing to undo.") }
         let steps = plan.steps.map(\.seq)
         let what = steps.map(String.init).joined(separator: ", ")
         // A step that changed play fields is taken back whole or not at all (`boomic undo`
@@ -155,7 +156,8 @@ enum HistoryAPI {
         }
         let flow = try RollbackFlow(lib: lib, targetSeq: plan.targetSeq, kind: .undo, label: "undo \(what)",
                                     undoes: plan.steps.map(\.id),
-                                    replan: { lib in try lib.undoStack().undoPlan(count: 1).map { ($0.steps.map(\.id), $0.targetSeq) } })
+                                    replan: { lib in try lib.undoStack().undoPlan(count: 1).map { ($0.steps.map(\.id), $0.targetSeq) } },
+                                    plannedThrough: stack.readThrough)
         let label = "undo \(what): " + (try lib.transactor.summaries(from: steps[0], through: steps[0]).first?.label ?? "")
         var preview = self.preview("undo", steps[0], lib, label: label, flow.preview, conflicts: [], nothing: nil)
         guard commit else { return .json(preview) }

@@ -23,6 +23,10 @@ public struct RollbackFlow: Sendable {
     /// what this session last read; if another process committed since, the steps differ and
     /// going ahead would take back (or bring back) something the user was not shown.
     public let replan: (@Sendable (LibrarySession) throws -> (steps: [UUID], targetSeq: Int)?)?
+    /// The last seq of the log the plan was read from (`UndoStack.readThrough`): while the log
+    /// still ends there, the plan stands and `replan` is not asked (it reads every transaction's
+    /// summary again).
+    public let plannedThrough: Int?
     /// Whether the play fields go back too (`--plays`). Without it they stay as they are:
     /// plays are facts, so undoing an edit made before some plays keeps those plays.
     public let plays: Bool
@@ -46,6 +50,7 @@ public struct RollbackFlow: Sendable {
     public init(lib: LibrarySession, targetSeq: Int, kind: Transaction.Kind, label: String,
                 undoes: [UUID]? = nil, redoes: UUID? = nil, plays: Bool = false,
                 replan: (@Sendable (LibrarySession) throws -> (steps: [UUID], targetSeq: Int)?)? = nil,
+                plannedThrough: Int? = nil,
                 reading: LibrarySession.StateReading = .cheaper) throws {
         try lib.requireWritable()
         self.lib = lib
@@ -55,6 +60,7 @@ public struct RollbackFlow: Sendable {
         self.undoes = undoes
         self.redoes = redoes
         self.replan = replan
+        self.plannedThrough = plannedThrough
         self.plays = plays
         let (head, latest) = lib.transactor.state
         self.head = head
@@ -93,7 +99,7 @@ public struct RollbackFlow: Sendable {
         // decode of every update) is a sixth of the command; the round-trip law covers diffs.
         return try lib.commit(kind: kind, message: message, undoes: undoes, redoes: redoes,
                               verifying: preview.count <= 2_000 ? nil : false, caller: caller) { basis, now in
-            if let replan {
+            if let replan, now != plannedThrough {
                 guard let now = try replan(lib), now.steps == shown, now.targetSeq == targetSeq else {
                     throw LibraryError("the library changed while this \(kind) was waiting (another boomic committed); nothing was changed, run it again")
                 }
