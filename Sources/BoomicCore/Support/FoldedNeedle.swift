@@ -29,21 +29,27 @@ struct FoldedNeedle: Sendable {
         return text.withUTF8 { hay -> Bool? in
             for b in hay where b >= 0x80 || b == 0x0D { return nil }
             // A folded needle that is not ASCII is in no ASCII text.
-            guard let needle = ascii else { return false }
-            if whole { return hay.count == needle.count && Self.equal(hay, from: 0, needle) }
-            if needle.isEmpty { return true }
-            guard hay.count >= needle.count else { return false }
-            for start in 0...(hay.count - needle.count) where Self.equal(hay, from: start, needle) { return true }
-            return false
+            guard let ascii else { return false }
+            return ascii.withUnsafeBufferPointer { needle in
+                if whole { return hay.count == needle.count && Self.equal(hay, from: 0, needle) }
+                guard let first = needle.first else { return true }
+                guard hay.count >= needle.count else { return false }
+                // Only where the first byte matches is the rest compared: the loop a query runs
+                // over every distinct title and path, so no call and no array in it.
+                for start in 0...(hay.count - needle.count) where Self.lower(hay[start]) == first {
+                    if Self.equal(hay, from: start, needle) { return true }
+                }
+                return false
+            }
         }
     }
 
-    private static func equal(_ hay: UnsafeBufferPointer<UInt8>, from start: Int, _ needle: [UInt8]) -> Bool {
-        for j in needle.indices {
-            var b = hay[start + j]
-            if b >= 0x41 && b <= 0x5A { b += 0x20 }
-            if b != needle[j] { return false }
-        }
+    @inline(__always)
+    private static func lower(_ b: UInt8) -> UInt8 { b >= 0x41 && b <= 0x5A ? b + 0x20 : b }
+
+    @inline(__always)
+    private static func equal(_ hay: UnsafeBufferPointer<UInt8>, from start: Int, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
+        for j in needle.indices where lower(hay[start + j]) != needle[j] { return false }
         return true
     }
 }
