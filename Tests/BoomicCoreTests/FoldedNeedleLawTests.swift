@@ -30,7 +30,7 @@ struct FoldedNeedleLawTests {
             // Needles as queries fold them (lower case); some with a capital, which no text matches.
             let raw = (0..<Int.random(in: 0...3, using: &rng)).map { _ in rng.pick(Self.alphabet) }.joined()
             let needle = FoldedNeedle(folded: Bool.random(using: &rng) ? Fold.key(raw) : raw)
-            let text = (0..<Int.random(in: 0...10, using: &rng)).map { _ in rng.pick(Self.alphabet) }.joined()
+            let text = (0..<Int.random(in: 0...30, using: &rng)).map { _ in rng.pick(Self.alphabet) }.joined()
             for whole in [false, true] {
                 let got = needle.asciiMatch(text, whole: whole)
                 if got == true { found += 1 }
@@ -38,6 +38,6 @@ struct FoldedNeedleLawTests {
                         "\(Seeds.replay(seed)): \(needle.text.debugDescription) in \(text.debugDescription), whole \(whole)")
             }
         }
-        #expect(found >= Seeds.atLeast(300), "\(Seeds.replay(seed)): only \(found) matches")
+        #expect(found >= Seeds.atLeast(200), "\(Seeds.replay(seed)): only \(found) matches")
     }
 }

@@ -27,21 +27,73 @@ struct FoldedNeedle: Sendable {
     func asciiMatch(_ text: String, whole: Bool) -> Bool? {
         var text = text
         return text.withUTF8 { hay -> Bool? in
-            for b in hay where b >= 0x80 || b == 0x0D { return nil }
+            guard Self.isPlainASCII(hay) else { return nil }
             // A folded needle that is not ASCII is in no ASCII text.
             guard let ascii else { return false }
             return ascii.withUnsafeBufferPointer { needle in
                 if whole { return hay.count == needle.count && Self.equal(hay, from: 0, needle) }
                 guard let first = needle.first else { return true }
                 guard hay.count >= needle.count else { return false }
-                // Only where the first byte matches is the rest compared: the loop a query runs
-                // over every distinct title and path, so no call and no array in it.
-                for start in 0...(hay.count - needle.count) where Self.lower(hay[start]) == first {
-                    if Self.equal(hay, from: start, needle) { return true }
-                }
-                return false
+                return Self.firstMatch(of: first, in: hay, through: hay.count - needle.count) { Self.equal(hay, from: $0, needle) }
             }
         }
+    }
+
+    // A query runs these over every distinct title and path (megabytes at 50,000 songs), so
+    // they read eight bytes at a time: the classic SWAR tests of "Bit Twiddling Hacks".
+
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let highs: UInt64 = 0x8080_8080_8080_8080
+
+    /// The zero bytes of `w`, as their high bits. Every zero byte is reported; a byte just above
+    /// a zero one may be too (the borrow), so a caller uses it as a yes/no or checks each hit.
+    @inline(__always)
+    private static func zeroBytes(_ w: UInt64) -> UInt64 { (w &- ones) & ~w & highs }
+
+    /// Whether every byte is ASCII and none is a CR.
+    @inline(__always)
+    private static func isPlainASCII(_ hay: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = hay.baseAddress else { return true }
+        var i = 0
+        while i + 8 <= hay.count {
+            let w = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+            // Without high bits, `zeroBytes` finds exactly the CRs; with one, the text is not ASCII anyway.
+            if (w | zeroBytes(w ^ 0x0D * ones)) & highs != 0 { return false }
+            i += 8
+        }
+        while i < hay.count {
+            if hay[i] >= 0x80 || hay[i] == 0x0D { return false }
+            i += 1
+        }
+        return true
+    }
+
+    /// Whether `matches` holds at some position up to `last` whose byte, lower-cased, is
+    /// `first`; the text is plain ASCII.
+    @inline(__always)
+    private static func firstMatch(of first: UInt8, in hay: UnsafeBufferPointer<UInt8>, through last: Int,
+                                   _ matches: (Int) -> Bool) -> Bool {
+        let base = hay.baseAddress!
+        let wanted = UInt64(first) &* ones
+        var i = 0
+        while i + 8 <= last + 1 {
+            // Little-endian: the byte at `i + k` is bits 8k..8k+7.
+            let w = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+            // Each byte is below 0x80, so the sums stay in their bytes: a high bit where the
+            // byte is at least "A", cleared where it is past "Z"; that bit shifted is 0x20.
+            let upper = (w &+ (0x80 - 0x41) &* ones) & ~(w &+ (0x80 - 0x5B) &* ones) & highs
+            var hits = zeroBytes((w | upper >> 2) ^ wanted)
+            while hits != 0 {
+                if matches(i + hits.trailingZeroBitCount / 8) { return true }
+                hits &= hits &- 1
+            }
+            i += 8
+        }
+        while i <= last {
+            if lower(hay[i]) == first, matches(i) { return true }
+            i += 1
+        }
+        return false
     }
 
     @inline(__always)
