@@ -11,7 +11,7 @@
 /// anywhere yields nothing, so what it finds is always implied by a match. ICU compares code
 /// points (no canonical equivalence without `CANON_EQ`, which a pattern cannot ask for), so
 /// comparing UTF-8 bytes agrees with it exactly.
-struct RegexLiterals: Sendable, Equatable {
+struct RegexLiterals: Sendable {
     /// The pattern is these characters and nothing else: it matches exactly the texts that
     /// contain them.
     var whole: [UInt8]?
