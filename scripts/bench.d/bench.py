@@ -1064,7 +1064,10 @@ def report(res, tl, n, ncpu, q100, q1000, load_start, loads):
             shown = shown[:33] + "…"
         what = "lines" if key.startswith("c_") else "songs"
         prefix = "" if key.startswith("c_") else "query "
-        info_row(f"{prefix}{kind}: {shown} ({c if c is not None else '?'} {what})", key, "(≤ 30 ms, as ls ~100)", 0.03)
+        # Issue 37 sets the query rows ≤ 50 ms at 50k; the taglist, TagView and search rows are
+        # O(library) by nature (performance.md), read against `ls` ~100's budget for information.
+        budget, limit = ("(≤ 30 ms, as ls ~100)", 0.03) if key.startswith("c_") else ("(≤ 50 ms, issue 37's query rows)", 0.05)
+        info_row(f"{prefix}{kind}: {shown} ({c if c is not None else '?'} {what})", key, budget, limit)
     # The tail after the last checkpoint is at most 100 transactions (the CLI's policy); the
     # verdict reads the open against its constant part alone.
     budget_row(f"open: history -n 1, {Sh}", "open_short", 0.01, "≤ 10 ms + O(tail)")
