@@ -5,7 +5,8 @@ extension Transactor {
     func maybeCheckpoint(_ w: WriteSide, _ s: Snapshot) {
         guard codec != nil, readOnlyBecause == nil, due(w, s, policy) else { return }
         // Never queue behind another process for a cache: if the lock is taken, a later commit tries again.
-        _ = try? writeCheckpoint(w, s, busyTimeout: 0)
+        guard (try? writeCheckpoint(w, s, busyTimeout: 0)) != nil else { return }
+        try? moveCheckpoint(w, policy)
     }
 
     /// The seqs among `ts` (appended from `first` on) where one-at-a-time commits would have
@@ -13,24 +14,73 @@ extension Transactor {
     /// was written, against the checkpoints already stored. A thinned checkpoint's weight goes
     /// to the next one, so writing only these, each weighing what came since the last one
     /// written, leaves the same checkpoints with the same weights.
+    ///
+    /// Each due one is followed by the move a commit's checkpoint makes (`moveCheckpoint`), when
+    /// the rows of the gap it cuts are in the batch or the tail before it; a move further back
+    /// is left to the merges after.
     func checkpointsKept(_ w: WriteSide, first: Int, _ ts: [T]) -> Set<Int> {
         guard codec != nil, readOnlyBecause == nil else { return [] }
         var all = (try? w.log.checkpoints()) ?? []
         var last = w.lastCheckpoint
         var weight = w.tail.reduce(0) { $0 &+ $1.weight }
+        // The rows whose weights are known without reading the log, consecutive.
+        let batch = ts.enumerated().map { TailItem(seq: first + $0.offset, weight: policy.weight($0.element)) }
+        let tailIsWhole = w.tail.last?.seq == first - 1 && w.tail.first.map { $0.seq + w.tail.count == first } == true
+        let rows = tailIsWhole ? w.tail + batch : batch
         var due: Set<Int> = []
-        for (i, t) in ts.enumerated() {
-            let seq = first + i
-            weight &+= policy.weight(t)
+        for item in batch {
+            let seq = item.seq
+            weight &+= item.weight
             guard policy.isDue(count: seq - last, weight: weight) else { continue }
             // Its size is not known before it is encoded: taken as the newest stored one's.
-            all.append(StoredCheckpoint(seq: seq, weight: max(1, weight), size: all.last?.size ?? 1))
+            let size = all.last?.size ?? 1
+            all.append(StoredCheckpoint(seq: seq, weight: max(1, weight), size: size))
             all = policy.thinned(all)
             due.insert(seq)
             last = seq
             weight = 0
+            if let move = CheckpointPolicy<T>.bestMove(all), let start = rows.first?.seq, move.after + 1 >= start,
+               let cut = CheckpointPolicy<T>.cut(Array(rows[(move.after + 1 - start)...(move.through - start)])),
+               let moved = policy.moving(all, move, to: cut, size: size) {
+                all = moved
+                due.insert(cut.seq)
+            }
         }
         return due.intersection(all.map(\.seq))
+    }
+
+    /// After a checkpoint written by policy: moves one stored checkpoint (never the newest) to
+    /// where it saves the most replay, when that leaves lighter gaps (`CheckpointBalance.swift`),
+    /// building the new one from the checkpoint before its gap and the gap's rows up to the cut.
+    /// Best effort, as any checkpoint; nothing is written when another process changed the
+    /// checkpoints meanwhile.
+    func moveCheckpoint(_ w: WriteSide, _ policy: CheckpointPolicy<T>) throws {
+        guard let codec, readOnlyBecause == nil else { return }
+        let r = ReadSide(log: w.log)
+        let stored = try w.log.checkpoints()
+        guard let move = CheckpointPolicy<T>.bestMove(stored) else { return }
+        let size = stored.first { $0.seq == move.dropping }?.size ?? 1
+        let rows = try TailDecoding(r, after: move.after, through: move.through, policy: policy, inBackground: false).result()
+        guard let cut = CheckpointPolicy<T>.cut(rows.tail), policy.moving(stored, move, to: cut, size: size) != nil else { return }
+        var basis = move.after == 0 ? initial
+            : try Self.replay(r, to: move.after, initial: initial, apply: apply, flatten: flatten, codec: codec, policy: policy).basis
+        let upToCut = Array(rows.transactions.prefix(cut.seq - move.after))
+        if let flatten, upToCut.count > 1 {
+            basis = apply(flatten(upToCut), basis)
+        } else {
+            for t in upToCut { basis = apply(t, basis) }
+        }
+        var data = try codec.encode(basis)
+        if codec.decodeImage != nil { ImageLayout.stamp(&data, format: UInt64(codec.format), seq: UInt64(cut.seq)) }
+        let connection = w.log.connection
+        connection.setBusyTimeout(milliseconds: 0)
+        defer { connection.setBusyTimeout(milliseconds: SQLiteConnection.defaultBusyTimeout) }
+        try connection.transaction(immediate: true) {
+            let now = try w.log.checkpoints()
+            guard now == stored, let kept = policy.moving(now, move, to: cut, size: data.count) else { return }
+            try w.log.insertCheckpoint(seq: cut.seq, format: codec.format, weight: max(1, cut.weight), data: data)
+            try w.log.retain(kept, of: try w.log.checkpoints())
+        }
     }
 
     /// Encodes `s.basis` and stores it at `s.head`, thinning old checkpoints as `policy` says, in

@@ -21,6 +21,7 @@ extension Transactor {
             let s = published.withLock { $0 }
             guard due(w, s, policy) else { return false }
             try writeCheckpoint(w, s, busyTimeout: 0)
+            try? moveCheckpoint(w, policy)
             return true
         }
     }
