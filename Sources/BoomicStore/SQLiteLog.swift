@@ -355,6 +355,12 @@ final class SQLiteLog {
                                  .int(seq), .int(format)) ?? 0
     }
 
+    /// The oldest checkpoint of `format` after `seq`, 0 when there is none.
+    func earliestCheckpointSeq(after seq: Int, format: Int) throws -> Int {
+        try connection.scalarInt("SELECT min(seq) FROM checkpoints WHERE seq > ? AND format = ?",
+                                 .int(seq), .int(format)) ?? 0
+    }
+
     func dropCheckpoints() throws {
         try connection.execute("DELETE FROM checkpoints")
     }

@@ -7,7 +7,8 @@ import Testing
 /// Earlier states and rollbacks read from the log equal those read the old way, on real
 /// libraries with random histories (edits, tags, plays, removals, additions, rollbacks and undos,
 /// checkpoints here and there): `basis(at:)` taking back the transactions after a state equals
-/// the state replayed from the empty library; a rollback's or undo's change taken back from the
+/// the state replayed from the empty library, and so does taking them back from the checkpoint
+/// after the state; a rollback's or undo's change taken back from the
 /// log equals the diff of the head and the target state read from its checkpoint, with and
 /// without the play fields; and a rollback prepared before another commit commits the change
 /// the old way computes on the newer head. A failure names the seed; `BOOMIC_SEED=<seed>`
@@ -65,6 +66,8 @@ import Testing
             for seq in 0...lib.head {
                 let replayed = try lib.transactor.basis(at: seq, usingCheckpoints: false)
                 #expect(try lib.basis(at: seq, reading: .fromLog) == replayed, "\(Seeds.replay(seed)): state \(seq) from the log")
+                #expect(try lib.basis(at: seq, reading: .fromNextCheckpoint) == replayed,
+                        "\(Seeds.replay(seed)): state \(seq) from the checkpoint after it")
                 #expect(try lib.basis(at: seq) == replayed, "\(Seeds.replay(seed)): state \(seq) read the cheaper way")
             }
         }

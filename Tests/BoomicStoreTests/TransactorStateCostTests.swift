@@ -40,6 +40,20 @@ import Testing
             #expect(compared.fromLater == span)
             #expect(compared.isCheaperFromLater)
 
+            // Just before a checkpoint, far from the one before it and from the head: the one
+            // after it, with the row between taken back, is least to read.
+            #expect(try store.stateCost(at: 19, from: 26, checkpointBytesPerLogByte: 4).nextCheckpoint == 0, "weighed when asked")
+            let before = try store.stateCost(at: 19, from: 26, checkpointBytesPerLogByte: 4, weighingNextCheckpoint: true)
+            #expect(before.nextCheckpoint == 20)
+            #expect(before.fromNextCheckpoint == checkpoint20 / 4 + sizes[20]!)
+            #expect(before.cheapest == .nextCheckpoint(20))
+            // Just after one: that one and a row.
+            let after = try store.stateCost(at: 11, from: 26, checkpointBytesPerLogByte: 4, weighingNextCheckpoint: true)
+            #expect(after.cheapest == .checkpoint, "\(after)")
+            // None between the state and the later one.
+            #expect(try store.stateCost(at: 22, from: 26, checkpointBytesPerLogByte: 4, weighingNextCheckpoint: true)
+                .fromNextCheckpoint == .max)
+
             let none = try store.stateCost(at: 5, from: 26, checkpointBytesPerLogByte: 4)
             #expect(none.checkpoint == 0 && none.fromCheckpoint == (1...5).map { sizes[$0]! }.reduce(0, +))
             #expect(try store.stateCost(at: 26, from: 26, checkpointBytesPerLogByte: 4).fromLater == 0)

@@ -6,7 +6,7 @@ import Foundation
 /// state (the preview), `commit` commits it under the write lock, worked out again when another
 /// process committed in between. Never asks anything itself.
 ///
-/// The change is read from the log when that is less to read (`LibrarySession.takesBack`): the
+/// The change is read from the log when that is less to read (`LibrarySession.rollbackReading`): the
 /// transactions after the target, flattened and taken back, O(them), with no state built; else
 /// it is the diff of the head and the target state read from its checkpoint and tail, over the
 /// songs the song → transactions index names for the transactions between (every song when the

@@ -4,9 +4,10 @@ import Foundation
 
 /// Earlier states (`--as-of`, `show`, the target of a rollback or undo), read whichever way is
 /// less to read: the head with the transactions after the state taken back (`LogDiff.basis`,
-/// O(those transactions), sharing every other song with the head), or the newest checkpoint at
-/// or before the state and its tail (O(library)). `Transactor.stateCost` weighs the two from the
-/// sizes the file keeps, without reading a body.
+/// O(those transactions), sharing every other song with the head), the newest checkpoint at or
+/// before the state and its tail (O(library)), or, for a state read whole, the oldest
+/// checkpoint after it with the transactions between taken back. `Transactor.stateCost` weighs
+/// them from the sizes the file keeps, without reading a body.
 extension LibrarySession {
     /// How an earlier state is read: the cheaper way, or one way by force (the laws compare
     /// both ways on the same library).
@@ -16,6 +17,9 @@ extension LibrarySession {
         case fromLog
         /// The checkpoint at or before the state and the transactions after it.
         case fromCheckpoint
+        /// The oldest checkpoint after the state with the transactions between taken back (the
+        /// head's, as `fromLog`, when no checkpoint lies between).
+        case fromNextCheckpoint
     }
 
     /// How many bytes of a checkpoint cost as much to read as one byte of the log: a checkpoint
@@ -36,17 +40,28 @@ extension LibrarySession {
     public func basis(at seq: Int, reading: StateReading = .cheaper) throws -> DataBasis {
         let (head, latest) = transactor.state
         if seq == head { return latest }
-        guard seq < head, try takesBack(to: seq, from: head, reading) else { return try transactor.basis(at: seq) }
-        return LogDiff.basis(latest, takingBack: try transactions(after: seq, through: head))
+        guard seq < head else { return try transactor.basis(at: seq) }
+        switch try side(to: seq, from: head, reading) {
+        case .checkpoint:
+            return try transactor.basis(at: seq)
+        case .later:
+            return LogDiff.basis(latest, takingBack: try transactions(after: seq, through: head))
+        case .nextCheckpoint(let next):
+            return LogDiff.basis(try transactor.basis(at: next), takingBack: try transactions(after: seq, through: next))
+        }
     }
 
-    /// Whether the state after `seq` is read by taking back the transactions after it through
-    /// `head`, rather than from its checkpoint.
-    func takesBack(to seq: Int, from head: Int, _ reading: StateReading) throws -> Bool {
+    /// Where the state after `seq` (< `head`) is read from.
+    func side(to seq: Int, from head: Int, _ reading: StateReading) throws -> StateCost.Side {
         switch reading {
-        case .fromLog: return true
-        case .fromCheckpoint: return false
-        case .cheaper: return try cost(to: seq, from: head).isCheaperFromLater
+        case .fromLog: return .later
+        case .fromCheckpoint: return .checkpoint
+        case .fromNextCheckpoint:
+            let next = try transactor.checkpointSeqs().first { $0 > seq } ?? head
+            return next < head ? .nextCheckpoint(next) : .later
+        case .cheaper:
+            return try transactor.stateCost(at: seq, from: head, checkpointBytesPerLogByte: Self.checkpointBytesPerLogByte,
+                                            weighingNextCheckpoint: true).cheapest
         }
     }
 
@@ -59,13 +74,15 @@ extension LibrarySession {
         case comparing(touched: [SongID]?)
     }
 
-    /// `takesBack`, for a caller that compares the songs the span touched in both states when
-    /// it reads the checkpoint side: that comparison is weighed on that side, and the songs
-    /// counted for it are handed on.
+    /// How a rollback reads its change: taking back the log from the head, or comparing the
+    /// songs the span touched in the head and in the target read from the checkpoint before it.
+    /// That comparison is weighed on the checkpoint side, and the songs counted for it are handed
+    /// on. (A checkpoint after the target is not weighed: its state would be compared with the
+    /// head over more songs still.)
     func rollbackReading(to seq: Int, from head: Int, _ reading: StateReading) throws -> RollbackReading {
         guard seq < head else { return .comparing(touched: try songsTouched(after: seq, through: head)) }
         switch reading {
-        case .fromLog: return .takingBack
+        case .fromLog, .fromNextCheckpoint: return .takingBack
         case .fromCheckpoint: return .comparing(touched: try songsTouched(after: seq, through: head))
         case .cheaper:
             guard !(try cost(to: seq, from: head).isCheaperFromLater) else { return .takingBack }
