@@ -62,14 +62,9 @@ extension Transactor {
         let size = stored.first { $0.seq == move.dropping }?.size ?? 1
         let rows = try TailDecoding(r, after: move.after, through: move.through, policy: policy, inBackground: false).result()
         guard let cut = CheckpointPolicy<T>.cut(rows.tail), policy.moving(stored, move, to: cut, size: size) != nil else { return }
-        var basis = move.after == 0 ? initial
+        let start = move.after == 0 ? initial
             : try Self.replay(r, to: move.after, initial: initial, apply: apply, flatten: flatten, codec: codec, policy: policy).basis
-        let upToCut = Array(rows.transactions.prefix(cut.seq - move.after))
-        if let flatten, upToCut.count > 1 {
-            basis = apply(flatten(upToCut), basis)
-        } else {
-            for t in upToCut { basis = apply(t, basis) }
-        }
+        let basis = Self.fold(Array(rows.transactions.prefix(cut.seq - move.after)), onto: start, apply: apply, flatten: flatten)
         var data = try codec.encode(basis)
         if codec.decodeImage != nil { ImageLayout.stamp(&data, format: UInt64(codec.format), seq: UInt64(cut.seq)) }
         let connection = w.log.connection

@@ -83,14 +83,17 @@ extension Transactor {
             // Only when the newest checkpoint was damaged: the rows it would have saved.
             let earlier = try TailDecoding(r, after: start.head, through: expected, policy: policy, inBackground: false)
             let (transactions, tail) = try earlier.result().appending(later.result())
-            var basis = start.basis
-            if let flatten, transactions.count > 1 {
-                basis = apply(flatten(transactions), basis)
-            } else {
-                for t in transactions { basis = apply(t, basis) }
-            }
+            let basis = fold(transactions, onto: start.basis, apply: apply, flatten: flatten)
             return Replayed(head: target, basis: basis, checkpoint: checkpoint, tail: tail, source: source)
         }
+    }
+
+    /// `basis` with `ts` applied in order: flattened and applied once when there is a flatten
+    /// function and more than one.
+    static func fold(_ ts: [T], onto basis: Basis, apply: @Sendable (T, Basis) -> Basis,
+                     flatten: (@Sendable ([T]) -> T)?) -> Basis {
+        if let flatten, ts.count > 1 { return apply(flatten(ts), basis) }
+        return ts.reduce(basis) { apply($1, $0) }
     }
 
     /// The newest image checkpoint at or before `seq` that decodes, from the image file when
@@ -138,6 +141,21 @@ extension Transactor {
             try Self.replay(r, to: seq, initial: initial, apply: apply, flatten: flatten,
                             codec: usingCheckpoints ? codec : nil, policy: policy,
                             known: usingCheckpoints ? live : nil, image: imageFile).basis
+        }
+    }
+
+    /// The basis after transaction `seq` and the transactions `after < t <= seq`, decoded on
+    /// another thread while the state loads: what taking an earlier state back from a later
+    /// checkpoint reads (the Transactor knows no inverse; the caller takes them back).
+    public func basis(at seq: Int, withTransactionsAfter after: Int) throws -> (Basis, [T]) {
+        try reader.withLock { r in
+            let head = try r.log.head()
+            guard after >= 0, after <= seq, seq <= head else { throw StoreError.noSuchSeq(max(after, seq), head: head) }
+            let between = try TailDecoding(r, after: after, through: seq, policy: policy,
+                                           inBackground: seq - after >= Self.backgroundTailRows)
+            let basis = try Self.replay(r, to: seq, initial: initial, apply: apply, flatten: flatten, codec: codec,
+                                        policy: policy, known: published.withLock { $0 }, image: imageFile).basis
+            return (basis, try between.result().transactions)
         }
     }
 

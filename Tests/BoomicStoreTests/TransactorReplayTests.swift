@@ -36,6 +36,12 @@ import Testing
                 #expect(try store.basis(at: k) == folds[k], "seed \(seed), k \(k)")
                 #expect(try reopened.basis(at: k) == folds[k], "seed \(seed), k \(k), reopened")
                 #expect(try store.basis(at: k, usingCheckpoints: false) == folds[k], "seed \(seed), k \(k), no checkpoints")
+                // What taking back from a later state reads: that state, and the transactions since an earlier one.
+                let after = Int.random(in: 0...k, using: &rng)
+                let (later, between) = try store.basis(at: k, withTransactionsAfter: after)
+                let entries = try store.entries(from: after + 1, through: k).map(\.transaction)
+                #expect(later == folds[k] && between == entries,
+                        "seed \(seed), k \(k) with the transactions after \(after)")
             }
             try reopened.dropCheckpoints()
             #expect(try reopened.checkpointSeqs().isEmpty)

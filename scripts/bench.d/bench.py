@@ -646,8 +646,17 @@ def bench_boomic(root, n, q100, q1000, res):
         fig("blame", hist, "blame", res["blame_query"], runs=5, warmup=1)
 
     def as_of():
+        import sqlite3
+        db = sqlite3.connect(f"file:{os.path.join(hist, 'library.sqlite')}?mode=ro", uri=True)
+        res["hist_checkpoints"] = [r[0] for r in db.execute("SELECT seq FROM checkpoints ORDER BY seq")]
+        db.close()
+        log(f"history: checkpoints at {res['hist_checkpoints']}")
         fig("asof100", hist, "ls", q100, "--as-of", "100", runs=5, warmup=1)
         fig("asofdate", hist, "ls", q100, "--as-of", S["date_ref"], runs=5, warmup=1)
+        # The middle of the history and three quarters of the way: far from the head and, unless
+        # checkpoints spread over history, from the checkpoint before them.
+        fig("asofmid", hist, "ls", q100, "--as-of", str(res["hist_seq"] // 2), runs=5, warmup=1)
+        fig("asof3q", hist, "ls", q100, "--as-of", str(res["hist_seq"] * 3 // 4), runs=5, warmup=1)
         # A state near the head: read by taking the transactions after it back from the head.
         fig("asof1000", hist, "ls", q100, "--as-of", f"HEAD~{diff_back(res['hist_seq'])}", runs=5, warmup=1)
 
@@ -1082,6 +1091,8 @@ def report(res, tl, n, ncpu, q100, q1000, load_start, loads):
     S = res.get("hist_summary") or {}
     budget_row(f"ls ~100 --as-of 100", "asof100", 0.1, "≤ 100 ms", "none has it")
     budget_row(f"ls ~100 --as-of {S.get('date_ref', 'DATE')}", "asofdate", 0.1, "≤ 100 ms", "none has it")
+    budget_row(f"ls ~100 --as-of {(hs or 0) // 2}", "asofmid", 0.1, "≤ 100 ms", "none has it")
+    budget_row(f"ls ~100 --as-of {(hs or 0) * 3 // 4}", "asof3q", 0.1, "≤ 100 ms", "none has it")
     budget_row(f"ls ~100 --as-of HEAD~{diff_back(hs or 0)}", "asof1000", 0.1, "≤ 100 ms", "none has it")
     budget_row(f"diff HEAD~{diff_back(hs or 0)}", "diff1000", 0.1, "≤ 100 ms")
     info_row("history -n 50", "history50", "(an open: ≤ 10 ms + O(tail))", 0.01)
