@@ -79,7 +79,7 @@ public final class LibrarySession: Sendable {
     }
 
     /// When a checkpoint (a merge of the delta into a new image) is due: after 100 transactions
-    /// or 5,000 assertions' worth of replay since the last one.
+    /// or 5,000 of `Transaction.replayWeight` since the last one.
     public static let checkpointPolicy = CheckpointPolicy<Transaction>(every: 100, maxWeight: 5_000,
                                                                        weight: { $0.replayWeight })
 
