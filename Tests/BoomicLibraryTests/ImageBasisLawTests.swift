@@ -56,6 +56,36 @@ struct ImageBasisLawTests {
         #expect(checked >= Seeds.atLeast(100))
     }
 
+    /// A rescan compares every file with four columns of the songs filed at its path, not whole
+    /// songs: what it decides to read, and which paths hold tracks, are what whole songs say.
+    @Test("a rescan's files to read, from the columns, are those whole songs give")
+    func filesToReadFromColumns() throws {
+        var compared = 0
+        for h in Histories.all where h.seq > 0 {
+            var rng = SplitMix64(seed: h.seed ^ 0xF11E)
+            let b = try Self.imagePlusDelta(h, split: h.seq / 2)
+            var listed: [ListedFile] = h.head.songs.map { _, s in
+                // Unchanged, or a size or mtime that moved.
+                switch Int.random(in: 0..<4, using: &rng) {
+                case 0: ListedFile(path: s.path, size: s.size + 1, mtime: s.mtime)
+                case 1: ListedFile(path: s.path, size: s.size, mtime: s.mtime - 1)
+                default: ListedFile(path: s.path, size: s.size, mtime: s.mtime)
+                }
+            }
+            listed.append(ListedFile(path: "/new/\(h.seed).flac", size: 1, mtime: 1))
+            let whole = listed.filter { f in
+                guard let s = ImportGeneration.songs(at: f.path, in: h.head, fingerprint: nil).first else { return true }
+                return s.missing || s.size != f.size || s.mtime != f.mtime
+            }
+            #expect(ImportGeneration.filesToRead(in: b, listed: listed) == whole, "seed \(h.seed)")
+            #expect(ImportGeneration.filesToRead(in: h.head, listed: listed) == whole, "seed \(h.seed), in memory")
+            let tracks = Set(h.head.songs.values.filter { $0.start != nil || $0.sheet != nil }.map { PathKey($0.path) })
+            #expect(ImportGeneration.pathsOfTracks(in: b) == tracks, "seed \(h.seed)")
+            compared += listed.count
+        }
+        #expect(compared >= Seeds.atLeast(1_000), "only \(compared) files compared")
+    }
+
     @Test("the indexes of image + delta are those of the replayed basis")
     func indexesAgree() throws {
         for h in Histories.all where h.seq > 0 {

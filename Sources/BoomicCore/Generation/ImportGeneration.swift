@@ -24,12 +24,31 @@ public enum ImportGeneration {
 
     /// The listed files whose tags must be read; with `reread`, all of them (`import --reread`:
     /// files swapped with equal size and mtime look unchanged, and only reading tells).
+    ///
+    /// A file is unchanged when the song `songs(at:)` puts first at its path is present with its
+    /// size and mtime. Those four columns are read of every song, not whole songs: a rescan
+    /// that finds nothing changed compares every file, and materialising 50,000 songs from the
+    /// image made it twice MPD's `update` (1.9 s against 0.89 s).
     public static func filesToRead(in basis: DataBasis, listed: [ListedFile], reread: Bool = false) -> [ListedFile] {
         if reread { return listed }
+        var first: [PathKey: Song] = [:]
+        first.reserveCapacity(basis.songs.count)
+        basis.songs.forEach(reading: [.missing, .size, .mtime, .start]) { s in
+            let key = PathKey(s.path)
+            if let held = first[key], !comesFirst(s, before: held) { return }
+            first[key] = s
+        }
         return listed.filter { f in
-            guard let s = songs(at: f.path, in: basis, fingerprint: nil).first else { return true }
+            guard let s = first[PathKey(f.path)] else { return true }
             return s.missing || s.size != f.size || s.mtime != f.mtime
         }
+    }
+
+    /// The order of `songs(at:)` without a fingerprint or a start asked: present songs first,
+    /// then the whole file before its tracks and tracks by where they start, then by id.
+    static func comesFirst(_ a: Song, before b: Song) -> Bool {
+        let ka = (a.missing ? 1 : 0, a.start ?? -1), kb = (b.missing ? 1 : 0, b.start ?? -1)
+        return ka != kb ? ka < kb : a.id < b.id
     }
 
     /// - Parameters:
@@ -168,7 +187,9 @@ public enum ImportGeneration {
     /// read at every rescan, for its sheet may have changed or gone.
     public static func pathsOfTracks(in basis: DataBasis) -> Set<PathKey> {
         var out = Set<PathKey>()
-        for (_, s) in basis.songs where s.hasRareFields && (s.start != nil || s.sheet != nil) { out.insert(PathKey(s.path)) }
+        basis.songs.forEach(reading: [.start, .sheet]) { s in
+            if s.start != nil || s.sheet != nil { out.insert(PathKey(s.path)) }
+        }
         return out
     }
 
