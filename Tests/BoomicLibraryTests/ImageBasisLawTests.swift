@@ -81,6 +81,10 @@ struct ImageBasisLawTests {
             #expect(ImportGeneration.filesToRead(in: h.head, listed: listed) == whole, "seed \(h.seed), in memory")
             let tracks = Set(h.head.songs.values.filter { $0.start != nil || $0.sheet != nil }.map { PathKey($0.path) })
             #expect(ImportGeneration.pathsOfTracks(in: b) == tracks, "seed \(h.seed)")
+            let covers = Dictionary(uniqueKeysWithValues: h.head.paths.keys.compactMap { key in
+                h.head.song(atPath: key.path)?.art.map { (key, $0) }
+            })
+            #expect(ImportGeneration.artByPath(in: b) == covers, "seed \(h.seed)")
             compared += listed.count
         }
         #expect(compared >= Seeds.atLeast(1_000), "only \(compared) files compared")

@@ -44,6 +44,20 @@ public enum ImportGeneration {
         }
     }
 
+    /// The cover hash of the song `DataBasis.song(atPath:)` gives at each path, for the paths
+    /// whose song has one: a rescan asks it of every unchanged file (is its cover still in
+    /// `art/`?), so it is read from one column of every song, not from whole songs.
+    public static func artByPath(in basis: DataBasis) -> [PathKey: String] {
+        var first: [PathKey: Song] = [:]
+        first.reserveCapacity(basis.songs.count)
+        basis.songs.forEach(reading: [.art]) { s in
+            let key = PathKey(s.path)
+            if let held = first[key], held.id < s.id { return }
+            first[key] = s
+        }
+        return first.compactMapValues(\.art)
+    }
+
     /// The order of `songs(at:)` without a fingerprint or a start asked: present songs first,
     /// then the whole file before its tracks and tracks by where they start, then by id.
     static func comesFirst(_ a: Song, before b: Song) -> Bool {

@@ -45,7 +45,7 @@ public enum ImportFlow {
         // walk waits on the file system: a ninth of an unchanged rescan at 50,000 songs. Whoever
         // asks for it first after the walk waits for it under the index cache's lock.
         DispatchQueue.global(qos: .userInitiated).async { _ = basis.paths }
-        let walk = MediaScanner.walk(roots, homes: remembered) { basis.song(atPath: $0) != nil }
+        let walk = MediaScanner.walk(roots, homes: remembered) { basis.paths[PathKey($0)]?.isEmpty == false }
         for failure in walk.failures { events.warn("skipped folder \(failure.localizedDescription)") }
         for name in walk.badNames {
             events.warn("skipped \(name): its name is not UTF-8, and Boomic keeps paths as text; rename it to UTF-8 (convmv -f latin1 -t utf-8 -r --notest FOLDER)")
@@ -76,13 +76,15 @@ public enum ImportFlow {
             marks == nil || marks?[folder] == mark ? nil : PathKey(folder)
         })
         var present: [String: Bool] = [:]   // one stat per picture, not per song
+        let covers = ImportGeneration.artByPath(in: basis)
         toRead += listed.filter { f in
-            guard !chosen.contains(PathKey(f.path)), let song = basis.song(atPath: f.path) else { return false }
+            let key = PathKey(f.path)
+            guard !chosen.contains(key), basis.paths[key]?.isEmpty == false else { return false }
             if !changedFolders.isEmpty,
                ArtStore.coverFolders(forSongsIn: Self.folder(of: f.path)).contains(where: { changedFolders.contains(PathKey($0)) }) {
                 return true
             }
-            guard let hash = song.art else { return false }
+            guard let hash = covers[key] else { return false }
             if present[hash] == nil { present[hash] = art.path(forHash: hash) != nil }
             return present[hash] == false
         }
