@@ -57,10 +57,11 @@ struct ImageBasisLawTests {
     }
 
     /// A rescan compares every file with four columns of the songs filed at its path, not whole
-    /// songs: what it decides to read, and which paths hold tracks, are what whole songs say.
+    /// songs: what it decides to read, which paths hold tracks, each path's cover and the songs
+    /// it marks missing are what whole songs say.
     @Test("a rescan's files to read, from the columns, are those whole songs give")
     func filesToReadFromColumns() throws {
-        var compared = 0
+        var compared = 0, markedMissing = 0
         for h in Histories.all where h.seq > 0 {
             var rng = SplitMix64(seed: h.seed ^ 0xF11E)
             let b = try Self.imagePlusDelta(h, split: h.seq / 2)
@@ -85,9 +86,20 @@ struct ImageBasisLawTests {
                 h.head.song(atPath: key.path)?.art.map { (key, $0) }
             })
             #expect(ImportGeneration.artByPath(in: b) == covers, "seed \(h.seed)")
+            // With some files gone, the songs the plan marks missing (it asks every song).
+            let kept = listed.filter { _ in Int.random(in: 0..<5, using: &rng) > 0 }
+            var ids = CountingIDSource(seed: h.seed), sameIDs = CountingIDSource(seed: h.seed)
+            let planned = ImportGeneration.plan(basis: b, roots: ["/music"], listed: kept, read: [], now: 0, ids: &ids)
+            let expected = ImportGeneration.plan(basis: h.head, roots: ["/music"], listed: kept, read: [], now: 0, ids: &sameIDs)
+            // In the order each basis lists its songs (the image's rows by path, then the delta).
+            #expect(planned.assertions.count == expected.assertions.count
+                    && planned.assertions.allSatisfy(expected.assertions.contains) && planned.summary == expected.summary,
+                    "seed \(h.seed): the gone songs")
+            markedMissing += planned.summary.missing
             compared += listed.count
         }
         #expect(compared >= Seeds.atLeast(1_000), "only \(compared) files compared")
+        #expect(markedMissing >= Seeds.atLeast(100), "only \(markedMissing) songs marked missing")
     }
 
     @Test("the indexes of image + delta are those of the replayed basis")
