@@ -115,7 +115,11 @@ import Testing
         let server = try Server()
         defer { server.close() }
         let jazz = ListID(UUID()), song = server.songs[0]
-        try server.commit(.taglist) { _ in [.taglist(jazz, EntityChange(old: nil, new: try! Taglist.parse(name: "jazz", clauses: ["+#jazz"])))] }
+        // The new taglist's own news is awaited, or it could end the next wait in its place.
+        let made = try await server.idle(for: [.storedPlaylist]) {
+            try server.commit(.taglist) { _ in [.taglist(jazz, EntityChange(old: nil, new: try! Taglist.parse(name: "jazz", clauses: ["+#jazz"])))] }
+        }
+        #expect(made == [.storedPlaylist])
         let joined = try await server.idle(for: [.database, .storedPlaylist, .sticker]) {
             try server.commit(.tag) { _ in [Self.set(song, .tags, .strings(["jazz"]))] }
         }

@@ -55,6 +55,11 @@ public final class ServerLibrary: Sendable {
         max(started, listChanges.withLock { $0[id] } ?? started)
     }
 
+    /// Never backwards: a step told late carries an earlier time than a later step's own commit.
+    private func stampLists(_ ids: Set<ListID>, at time: Date) {
+        listChanges.withLock { for id in ids { $0[id] = max($0[id] ?? time, time) } }
+    }
+
     /// The library's art store (`albumart`, `readpicture`); nil when its folder cannot be made.
     public let art: ArtStore?
     /// Folders' cover files, for `albumart`.
@@ -113,12 +118,14 @@ public final class ServerLibrary: Sendable {
     /// each starts from the snapshot it read, so two at once could drop one's songs.
     private let advancing = Mutex(())
 
-    /// One move of the snapshot: the bases on both sides and the change between them (nil when
-    /// the log could not be read for it).
+    /// One move of the snapshot: the bases on both sides, the change between them (nil when
+    /// the log could not be read for it) and when the snapshot took it in, which is the time
+    /// the changed lists' `Last-Modified` moves to.
     private struct Step: Sendable {
         var before: DataBasis
         var after: DataBasis
         var change: LibraryChange?
+        var at: Date
     }
 
     /// The moves not yet told, in the order they were made, while `follow` tells them (nil
@@ -154,7 +161,15 @@ public final class ServerLibrary: Sendable {
             } else {
                 tree = MusicTree(folders: folders, songs: basis.songs.values, playlists: playlistFiles.withLock { $0 })
             }
-            untold.withLock { $0?.append(Step(before: before.basis, after: basis, change: change)) }
+            let now = Date()
+            untold.withLock { $0?.append(Step(before: before.basis, after: basis, change: change, at: now)) }
+            // A client's `listplaylists` right after its own `save` reads the new snapshot, so
+            // the stamps of the playlists it changed move before it is published; taglists,
+            // whose songs take a pass over the library to compare, move when the step is told.
+            if let change {
+                let edited = change.playlists.filter { before.basis.playlists[$0] != basis.playlists[$0] }
+                if !edited.isEmpty { stampLists(edited, at: now) }
+            }
             // Plays and ratings alone change nothing the indexes hold.
             let carried = change.map { !$0.songsAddedOrRemoved && $0.songFields.isSubset(of: Self.unindexedFields) } == true
             let next = Snapshot(basis: basis, tree: tree, head: head, carrying: carried ? before.indexes : nil)
@@ -251,8 +266,7 @@ public final class ServerLibrary: Sendable {
         let idle = LibraryIdle(from: step.before, to: step.after, change: change)
         // An import (another process's `boomic import`) may have come with playlists.
         if change.songsAddedOrRemoved { findPlaylists(after: change.to, telling: hub) }
-        let now = Date()
-        listChanges.withLock { for id in idle.lists { $0[id] = now } }
+        stampLists(idle.lists, at: step.at)
         gone(idle.gone)
         hub.post(idle.subsystems)
         shown(idle.shown)
