@@ -40,6 +40,9 @@ final class SQLiteLog {
     let connection: SQLiteConnection
     var path: String { connection.path }
 
+    /// How much of the file SQLite maps for reading (`PRAGMA mmap_size`).
+    static let mappedBytes = 1 << 40
+
     /// Opens the log at `path`, creating the file and its tables when `create` allows it.
     ///
     /// `salvaging` reads a damaged file as far as it goes, for `Transactor.examine` and
@@ -59,6 +62,14 @@ final class SQLiteLog {
                 // disk has room first; SQLite's own, at a commit past 1,000 pages, would not.
                 try connection.execute("PRAGMA wal_autocheckpoint=0")
             }
+            // Pages are read from a mapping of the file rather than a `pread` each: an older
+            // state's checkpoint is megabytes of overflow pages (10.5 MB at 50,000 songs: 19–60 ms
+            // of `pread`s here, 4 ms mapped), and `--as-of`, `diff` and rollbacks read thousands of
+            // rows. A mapped file must not shrink under its readers, and a library's never does:
+            // no `VACUUM` in place, no auto-vacuum, and writes still go through `write`. SQLite
+            // clamps the size to its build's limit (2 GB on Debian).
+            // Not for a damaged file, where a read past its end would be a signal, not an error.
+            if !salvaging { try connection.execute("PRAGMA mmap_size=\(Self.mappedBytes)") }
             try prepareSchema(create: create)
         } catch StoreError.sqlite(_, let code, _) where code.is(.notADatabase) {
             throw StoreError.notADatabase(path: path)
