@@ -33,6 +33,28 @@ import Testing
         #expect(CheckpointPolicy<Int>(retained: 2).thinned(sized([1, 1, 1])).count == 2)
     }
 
+    /// A size floor keeps more while checkpoints are small (the library's 64 MiB: six of 10.5 MB
+    /// besides the newest at 50,000 songs), and twice the newest rules once that is more.
+    @Test func aSizeFloorKeepsMoreWhileCheckpointsAreSmall() {
+        let floor = CheckpointPolicy<Int>(sizeFloor: 3_000)
+        #expect(floor.thinned(sized(Array(repeating: 1_000, count: 10))).count == 4, "the newest and three of 1,000")
+        #expect(floor.thinned(sized(Array(repeating: 2_000, count: 10))).count == 3, "twice the newest: 4,000")
+        #expect(CheckpointPolicy<Int>().thinned(sized(Array(repeating: 1_000, count: 10))).count == 3)
+    }
+
+    /// A minimum gap drops checkpoints that split light replays, whatever room the size rules
+    /// leave: a small library keeps what its history needs, not all it has room for.
+    @Test func aMinimumGapDropsCheckpointsBetweenLightReplays() {
+        let policy = CheckpointPolicy<Int>(sizeRatio: nil, minimumGap: 25)
+        let kept = policy.thinned(sized(Array(repeating: 1, count: 10)))
+        #expect(kept.map(\.seq) == [20, 40, 60, 80, 100])
+        #expect(kept.map(\.weight) == [20, 20, 20, 20, 20], "a dropped one's weight goes to the next")
+        #expect(zip(kept, kept.dropFirst()).allSatisfy { $0.weight + $1.weight > 25 }, "no two gaps left that weigh 25 together")
+        // The checkpoint after a heavy transaction splits no light replay: it stays.
+        let heavy = [StoredCheckpoint(seq: 1, weight: 1_000, size: 1)] + (1...4).map { StoredCheckpoint(seq: 1 + $0, weight: 1, size: 1) }
+        #expect(policy.thinned(heavy).map(\.seq) == [1, 5])
+    }
+
     /// The lightest replay goes first: the checkpoint after a heavy transaction outlives those
     /// between small edits, whatever the sizes.
     @Test func theCheckpointAfterAHeavyTransactionIsKept() {

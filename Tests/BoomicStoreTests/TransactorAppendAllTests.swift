@@ -42,6 +42,55 @@ import Testing
         }
     }
 
+    /// The library's rules: a size floor and a minimum gap. With the floor out of reach (it
+    /// keeps all by size) the minimum gap decides, and the batch leaves exactly what commits one
+    /// by one leave.
+    @Test(arguments: [(3, 120, 12), (5, 300, 30), (4, 61, 8)])
+    func aBatchKeepsWhatCommitsOneByOneKeepUnderAMinimumGap(every: Int, count: Int, minimumGap: Int) throws {
+        try withTemporaryDirectory { dir in
+            var rng = SplitMix64(seed: UInt64(every * 7_000 + count))
+            let ops = (1...count).map { rng.op(at: Double($0)) }
+            func open(_ name: String) throws -> ToyStore {
+                try openToy(dir + name, checkpointEvery: every, retained: nil, sizeRatio: 2, sizeFloor: 1 << 30, minimumGap: minimumGap)
+            }
+            let batch = try open("/a.sqlite")
+            try batch.appendAll(ops, expectedHead: 0)
+            let single = try open("/b.sqlite")
+            for op in ops { try single.commit(op) }
+            let seqs = try single.checkpointSeqs()
+            #expect(seqs.count > 3, "more than the newest and two: \(seqs)")
+            let (bs, bw, sw) = (try batch.checkpointSeqs(), try batch.checkpointWeights(), try single.checkpointWeights())
+            #expect(bs == seqs && bw == sw, "every \(every), gap \(minimumGap): \(bs) against \(seqs), weights \(bw) against \(sw)")
+            for k in [0, count / 3, count / 2, count] { #expect(try batch.basis(at: k) == single.basis(at: k), "state \(k)") }
+        }
+    }
+
+    /// With a floor that binds, a batch into an empty store plans by the size of its first
+    /// checkpoint (none is stored to take it from): it keeps what the rule allows, not every
+    /// one due. Sizes differ by a few bytes between checkpoints, so where they stand may differ
+    /// from commits one by one; the rule and the states may not.
+    @Test func aBatchIntoAnEmptyStoreKeepsWhatTheFloorAllows() throws {
+        try withTemporaryDirectory { dir in
+            var rng = SplitMix64(seed: 91)
+            let ops = (1...200).map { rng.op(at: Double($0)) }
+            let batch = try openToy(dir + "/a.sqlite", checkpointEvery: 2, retained: nil, sizeRatio: 2, sizeFloor: 300)
+            let planned = batch.checkpointsPlanned(for: ops)
+            #expect(planned.count < 20, "100 are due; taken for a byte each, all would be written: \(planned.count)")
+            try batch.appendAll(ops, expectedHead: 0)
+            let c = try SQLiteConnection(path: dir + "/a.sqlite")
+            let stmt = try c.statement("SELECT length(data) FROM checkpoints ORDER BY seq")
+            var sizes: [Int] = []
+            while try stmt.step() { sizes.append(stmt.int(0)) }
+            stmt.reset()
+            let older = sizes.dropLast().reduce(0, +)
+            #expect(sizes.count > 3 && sizes.count < 40, "\(sizes)")
+            #expect(older <= max(2 * sizes.last!, 300), "\(sizes)")
+            let single = try openToy(dir + "/b.sqlite", checkpointEvery: 2, retained: nil, sizeRatio: 2, sizeFloor: 300)
+            for op in ops { try single.commit(op) }
+            for k in [0, 50, 123, 200] { #expect(try batch.basis(at: k) == single.basis(at: k), "state \(k)") }
+        }
+    }
+
     @Test func aBadTransactionInTheBatchCommitsNone() throws {
         try withTemporaryDirectory { dir in
             let store = try openToy(dir + "/library.sqlite")

@@ -50,6 +50,18 @@ extension Sandbox {
         try succeed(["import-json", try exportFile("edits.jsonl", lines)], sourceLocation: sourceLocation)
     }
 
+    /// Loads the library's log again with more of `loadEdits`' edits after it, up to
+    /// `transactions`: the same songs, the same first transactions.
+    func extendEdits(to transactions: Int, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        var lines = try exportLines(sourceLocation: sourceLocation)
+        var previous = try #require(try JSONSerialization.jsonObject(with: Data(lines.last!.utf8)) as? [String: Any],
+                                    sourceLocation: sourceLocation)
+        while lines.count < transactions {
+            lines.append(try ExportLines.nextEdit(after: &previous, seq: lines.count + 1))
+        }
+        try replaceLog(lines, sourceLocation: sourceLocation)
+    }
+
     /// Replaces the library's log (and its checkpoints and image) with the transactions of
     /// `lines`, loaded by `import-json`; the rest of the folder (covers, remembered folders) stays.
     func replaceLog(_ lines: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
