@@ -313,7 +313,7 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
             // only those its thinning keeps, written once. Writing each due one and thinning
             // after would encode and store a whole basis for nothing 90 times in 100: 20 s of
             // 28 for an `import-json` of 10,000 transactions at 50,000 songs.
-            let kept = checkpointsKept(w, first: first, ts, sizeGuess: firstCheckpointSize(w, snapshot.basis, first: first, ts))
+            let kept = checkpointsKept(w, first: first, ts, sizeGuess: plannedCheckpointSize(w, snapshot.basis, ts))
             for (i, t) in ts.enumerated() {
                 snapshot = Snapshot(head: first + i, basis: apply(t, snapshot.basis))
                 publish(w, snapshot, [TailItem(seq: first + i, weight: policy.weight(t))])

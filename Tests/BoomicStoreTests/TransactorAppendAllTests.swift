@@ -65,9 +65,9 @@ import Testing
         }
     }
 
-    /// With a floor that binds, a batch into an empty store plans by the size of its first
-    /// checkpoint (none is stored to take it from): it keeps what the rule allows, not every
-    /// one due. Sizes differ by a few bytes between checkpoints, so where they stand may differ
+    /// With a floor that binds, a batch into an empty store plans by the size of its last state
+    /// (no checkpoint is stored to take it from): it keeps what the rule allows, not every one
+    /// due. Sizes differ by a few bytes between checkpoints, so where they stand may differ
     /// from commits one by one; the rule and the states may not.
     @Test func aBatchIntoAnEmptyStoreKeepsWhatTheFloorAllows() throws {
         try withTemporaryDirectory { dir in

@@ -155,12 +155,32 @@ import Testing
                 try store.commit(op)
                 folds.append(applyOp(op, folds.last!))
             }
+            let committed = (try store.checkpointSeqs(), try store.checkpointWeights())
             try tamper(path, "UPDATE checkpoints SET data = x'00'")
             let seqs = try store.rebuildCheckpoints()
             #expect(seqs.count == 3)
             #expect(seqs.last == 28)
+            // Where commits one at a time left them, moves included, each weighing as much.
+            let weights = try store.checkpointWeights()
+            #expect(seqs == committed.0 && weights == committed.1, "\(seqs) against \(committed)")
             for k in 0...30 { #expect(try store.basis(at: k) == folds[k]) }
             #expect(try openToy(path, checkpointEvery: 4).basis == folds[30])
+        }
+    }
+
+    /// Under a minimum gap (the size floor out of reach), the rebuild writes only the ones the
+    /// plan keeps, and they are the ones commits one at a time keep.
+    @Test func rebuildCheckpointsPutsThemWhereCommitsDid() throws {
+        try withTemporaryDirectory { dir in
+            let path = dir + "/library.sqlite"
+            let store = try openToy(path, checkpointEvery: 3, retained: nil, sizeRatio: 2, sizeFloor: 1 << 30, minimumGap: 10)
+            var rng = SplitMix64(seed: 8)
+            for i in 0..<150 { try store.commit(rng.op(at: Double(i))) }
+            let committed = (try store.checkpointSeqs(), try store.checkpointWeights())
+            try #require(committed.0.count > 3, "\(committed)")
+            let seqs = try store.rebuildCheckpoints()
+            let weights = try store.checkpointWeights()
+            #expect(seqs == committed.0 && weights == committed.1, "\(seqs) against \(committed)")
         }
     }
 
