@@ -203,7 +203,7 @@ extension Transactor {
             // committed by others meanwhile wait for the next merge.
             var rows: [TailItem] = []
             try forEachEntry { rows.append(TailItem(seq: $0.seq, weight: policy.weight($0.transaction))) }
-            let size = policy.sizeFloor > 0 ? try? codec.encode(published.withLock { $0.basis }).count : nil
+            let size = policy.sizeFloor > 0 ? try? codec.encode(published.withLock { $0 }.basis).count : nil
             let kept = Self.plan(policy, stored: [], last: 0, weight: 0, before: [], batch: rows, sizeGuess: size)
             let through = rows.last?.seq ?? 0
             var basis = initial

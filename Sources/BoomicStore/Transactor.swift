@@ -43,15 +43,12 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
     /// Where opening found its checkpoint.
     let openedFrom: CheckpointSource
 
-    /// The latest basis and the seq it is the state after; replaced, never mutated in place.
+    /// The latest state (`Snapshot`).
     let published: Mutex<Snapshot>
     let writer: Mutex<WriteSide>
     let reader: Mutex<ReadSide>
-
-    struct Snapshot: Sendable {
-        var head: Int
-        var basis: Basis
-    }
+    /// Whether a commit leaves its basis to be applied when first read (`Snapshot`).
+    let appliesCommitsWhenRead: Bool
 
     /// Opens the log at `path` (creating it when `create` allows), loads the newest usable
     /// checkpoint and replays the transactions after it.
@@ -69,23 +66,31 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
     ///     replay gives. Costs one JSON decode per commit.
     ///   - touchIndexing: what each transaction touched, for `touches(of:)`; recorded by every
     ///     commit once the index exists (a new log starts it with its first commit).
+    ///   - appliesCommitsWhenRead: a commit leaves the basis after it to be applied by its first
+    ///     reader, for a command that commits and exits: most never read it. A server keeps it
+    ///     false, so that its commit thread applies what it commits and a reader on an event
+    ///     loop never does.
     public convenience init(path: String, create: Bool = true, initial: Basis,
                             apply: @escaping @Sendable (T, Basis) -> Basis,
                             flatten: (@Sendable ([T]) -> T)? = nil,
                             codec: CheckpointCodec<Basis>? = nil,
                             policy: CheckpointPolicy<T> = CheckpointPolicy(),
                             verifiesWrites: Bool = true,
-                            touchIndexing: TouchIndexing<T>? = nil) throws {
+                            touchIndexing: TouchIndexing<T>? = nil,
+                            appliesCommitsWhenRead: Bool = false) throws {
         try self.init(path: path, create: create, initial: initial, apply: apply, flatten: flatten, codec: codec,
-                      policy: policy, verifiesWrites: verifiesWrites, touchIndexing: touchIndexing, denied: nil)
+                      policy: policy, verifiesWrites: verifiesWrites, touchIndexing: touchIndexing,
+                      appliesCommitsWhenRead: appliesCommitsWhenRead, denied: nil)
     }
 
     /// The public `init`, and `denied` to open as a library this user may not write even where
     /// `access(2)` says otherwise (tests run as root, whom permissions do not stop).
     init(path: String, create: Bool, initial: Basis, apply: @escaping @Sendable (T, Basis) -> Basis,
          flatten: (@Sendable ([T]) -> T)?, codec: CheckpointCodec<Basis>?, policy: CheckpointPolicy<T>,
-         verifiesWrites: Bool, touchIndexing: TouchIndexing<T>?, denied: StoreError?) throws {
+         verifiesWrites: Bool, touchIndexing: TouchIndexing<T>?, appliesCommitsWhenRead: Bool = false,
+         denied: StoreError?) throws {
         self.path = path
+        self.appliesCommitsWhenRead = appliesCommitsWhenRead
         self.initial = initial
         self.apply = apply
         self.flatten = flatten
@@ -168,14 +173,16 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
     }
 
     /// The latest basis this instance knows: after its own commits and the last `refresh()`.
-    public var basis: Basis { published.withLock { $0.basis } }
+    /// An owed basis is applied outside the lock, so other readers of the head never wait for it.
+    public var basis: Basis { published.withLock { $0 }.basis }
 
     /// The seq of the latest transaction `basis` includes; 0 for an empty log.
     public var head: Int { published.withLock { $0.head } }
 
     /// Both at once, consistent with each other.
     public var state: (head: Int, basis: Basis) {
-        published.withLock { ($0.head, $0.basis) }
+        let s = published.withLock { $0 }
+        return (s.head, s.basis)
     }
 
     // MARK: Writing
@@ -207,10 +214,11 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
     /// (a server answering a client that gives up after 5 s); past it, `StoreError.busy` and
     /// nothing is written. Nil: SQLite's busy timeout alone (30 s).
     ///
-    /// - Returns: the new seq, the transaction as stored and the basis after it; nil when `g` was.
+    /// - Returns: the new seq and the transaction as stored (`basis` is the state after it);
+    ///   nil when `g` was.
     @discardableResult
     public func generate(verifying: Bool? = nil, lockWait: Duration? = nil,
-                         _ g: (Basis, Int) throws -> T?) throws -> (seq: Int, transaction: T, basis: Basis)? {
+                         _ g: (Basis, Int) throws -> T?) throws -> (seq: Int, transaction: T)? {
         let verifies = verifying ?? verifiesWrites
         if let readOnlyBecause { throw readOnlyBecause }
         guard let lockWait else { return try writer.withLock { w in try generate(&w, verifies: verifies, until: nil, g) } }
@@ -228,7 +236,7 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
 
     /// `generate`'s work under the writer's lock; SQLite's lock is waited for until `deadline`.
     private func generate(_ w: inout sending WriteSide, verifies: Bool, until deadline: ContinuousClock.Instant?,
-                          _ g: (Basis, Int) throws -> T?) throws -> (seq: Int, transaction: T, basis: Basis)? {
+                          _ g: (Basis, Int) throws -> T?) throws -> (seq: Int, transaction: T)? {
         if let deadline {
             let left = (deadline - .now).components
             let milliseconds = left.seconds * 1000 + left.attoseconds / 1_000_000_000_000_000
@@ -266,12 +274,14 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
                 return nil
             }
             // Applied after COMMIT: apply cannot fail, and other processes need not wait for it.
-            snapshot = Snapshot(head: committed.seq, basis: apply(committed.transaction, snapshot.basis))
+            snapshot = appliesCommitsWhenRead
+                ? Snapshot(head: committed.seq, owing: committed.transaction, after: snapshot, apply: apply)
+                : Snapshot(head: committed.seq, basis: apply(committed.transaction, snapshot.basis))
             tail.append(TailItem(seq: committed.seq, weight: policy.weight(committed.transaction)))
             publish(w, snapshot, tail)
             maybeCheckpoint(w, snapshot)
             w.log.connection.checkpointWAL()
-            return (committed.seq, committed.transaction, snapshot.basis)
+            return (committed.seq, committed.transaction)
         }
     }
 

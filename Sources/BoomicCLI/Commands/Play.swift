@@ -96,7 +96,7 @@ struct Play: ParsableCommand, TakesTerms {
         config.eq.override(eq)
         config.volume.override(volume)
         config.speed.override(speed)
-        let lib = try Library.open(at: options.location, create: false)
+        let lib = try Library.open(at: options.location, create: false, resident: true)
         let sound = try Self.sound(config, profiles: lib.basis)
         let basis = try lib.basis(asOf: read.asOf, view: read.view)
         let store = try PlayerStateStore(libraryLocation: lib.location)

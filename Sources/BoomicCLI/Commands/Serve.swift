@@ -68,7 +68,7 @@ struct Serve: ParsableCommand {
             }
             return String(line)
         }
-        let lib = try Library.open(at: options.location, create: false)
+        let lib = try Library.open(at: options.location, create: false, resident: true)
         let accounts = Self.accounts(lib)
         if let httpAddress {
             do { try httpAddress.check(hasAccounts: accounts.hasAccounts()) } catch { throw CLIError(error.message) }

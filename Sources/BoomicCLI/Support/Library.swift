@@ -10,10 +10,16 @@ enum Library {
     /// writes it after the command (`closeAll`). `mergesAfter: false` keeps the checkpoints in
     /// the commit, for `import-json`, whose one append leaves them spread through the history
     /// it loads, where time travel needs them.
-    static func open(at location: String, create: Bool, mergesAfter: Bool = true) throws -> LibrarySession {
+    ///
+    /// A command commits and exits, so its commits leave the basis after them to whoever reads
+    /// it first, if anyone does (`appliesCommitsWhenRead`). `resident` is for the commands that
+    /// stay (`serve`, `play`): what they commit is applied on the thread that commits it, never
+    /// on an event loop that reads the library next.
+    static func open(at location: String, create: Bool, mergesAfter: Bool = true, resident: Bool = false) throws -> LibrarySession {
         let session = try LibrarySession.open(
             at: location, create: create,
-            client: .init(command: Boomic.commandLine, version: Boomic.version), mergesAfter: mergesAfter)
+            client: .init(command: Boomic.commandLine, version: Boomic.version), mergesAfter: mergesAfter,
+            appliesCommitsWhenRead: !resident)
         // One command per process: freeing tens of thousands of songs' trees on the way out
         // takes an eighth of `ls`'s time, and the process is about to end anyway.
         _ = Unmanaged.passRetained(session)

@@ -111,7 +111,11 @@ public final class LibrarySession: Sendable {
     ///   `isMergeDue` once its work is done and has `mergeIfDue` run outside it (the CLI: a
     ///   detached `boomic merge` after the command's output). Otherwise a commit that makes one
     ///   due writes it before returning (`serve`, on the thread that commits; the tests).
-    public static func open(at location: String, create: Bool, client: Client, mergesAfter: Bool = false) throws -> LibrarySession {
+    /// - Parameter appliesCommitsWhenRead: its commits leave the basis after them to be applied
+    ///   by its first reader (`Transactor`'s), for a command that commits and exits: most never
+    ///   read it. Not for a server, whose readers may be event loops that must not do that work.
+    public static func open(at location: String, create: Bool, client: Client, mergesAfter: Bool = false,
+                            appliesCommitsWhenRead: Bool = false) throws -> LibrarySession {
         let fm = FileManager.default
         let log = location + "/" + logName
         if !fm.fileExists(atPath: log) {
@@ -130,7 +134,8 @@ public final class LibrarySession: Sendable {
             flatten: { ts in Flatten.transactions(ts)! },
             codec: BasisCodec.codec,
             policy: mergesAfter ? neverDue : checkpointPolicy,
-            touchIndexing: songTouches
+            touchIndexing: songTouches,
+            appliesCommitsWhenRead: appliesCommitsWhenRead
         )
         return LibrarySession(location: location, transactor: t, client: client)
     }

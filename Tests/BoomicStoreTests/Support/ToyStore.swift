@@ -73,12 +73,14 @@ typealias ToyStore = Transactor<Op, Counters>
 /// Checkpoints are thinned by count alone (`retained`) unless `sizeRatio` is given: the toy's
 /// checkpoints differ in size by a few bytes, which the tests of thinning by count must not see.
 func openToy(_ path: String, checkpointEvery: Int? = nil, flatten: Bool = true, retained: Int? = 10,
-             sizeRatio: Int? = nil, sizeFloor: Int = 0, minimumGap: Int = 0, verifiesWrites: Bool = true) throws -> ToyStore {
-    try ToyStore(path: path, initial: Counters(), apply: applyOp, flatten: flatten ? flattenOps : nil,
+             sizeRatio: Int? = nil, sizeFloor: Int = 0, minimumGap: Int = 0, verifiesWrites: Bool = true,
+             appliesCommitsWhenRead: Bool = false,
+             apply: @escaping @Sendable (Op, Counters) -> Counters = applyOp) throws -> ToyStore {
+    try ToyStore(path: path, initial: Counters(), apply: apply, flatten: flatten ? flattenOps : nil,
                  codec: checkpointEvery == nil ? nil : countersCodec,
                  policy: CheckpointPolicy(every: checkpointEvery ?? 500, sizeRatio: sizeRatio, sizeFloor: sizeFloor,
                                           minimumGap: minimumGap, retained: retained),
-                 verifiesWrites: verifiesWrites)
+                 verifiesWrites: verifiesWrites, appliesCommitsWhenRead: appliesCommitsWhenRead)
 }
 
 extension SplitMix64 {
