@@ -77,7 +77,7 @@ struct Serve: ParsableCommand {
         let store = try PlayerStateStore(libraryLocation: lib.location)
         let specs = try (output.isEmpty ? [config.output.value] : output).map { try SinkSpec(parsing: $0) }
         let hub = IdleHub()
-        let library = ServerLibrary(session: lib, folders: (try? lib.folders()) ?? [])
+        let library = ServerLibrary(session: lib, folders: Self.musicFolders(lib))
         // Every room plays in real time, on null and wav: outputs too: its clients hear (or
         // watch) the position move as on a sound card.
         let rooms = Station(library: library, store: store, outputs: specs, sound: sound, hub: hub, record: !noRecord,

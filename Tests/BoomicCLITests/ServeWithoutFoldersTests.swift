@@ -1,0 +1,30 @@
+import BoomicTestSupport
+import Foundation
+import Testing
+
+/// A library that remembers no music folder (restored from `library.sqlite` alone, or rebuilt
+/// by `import-json` from an export: `folders.json` is neither) is served from the folder its
+/// songs imply, with the same paths, not as an empty tree beside a `stats` that counts them.
+@Suite(.enabled(if: RunningServer.mpcAvailable, "mpc is installed by scripts/setup"))
+struct ServeWithoutFoldersTests {
+    @Test func aLibraryRebuiltFromItsExportServesItsSongs() throws {
+        let box = try Sandbox()
+        try box.succeed("import", box.music)
+        let served = try RunningServer(box)
+        let expected = try served.mpc("listall").lines
+        _ = served.stop()
+        #expect(expected.count > 10, "\(expected)")
+
+        let export = box.root + "/export.jsonl"
+        try box.succeed("export").stdout.write(toFile: export, atomically: true, encoding: .utf8)
+        try FileManager.default.removeItem(atPath: box.library)
+        try box.succeed("import-json", export)
+        #expect(!FileManager.default.fileExists(atPath: box.library + "/folders.json"))
+
+        let server = try RunningServer(box)
+        #expect(try server.mpc("listall").lines == expected)
+        #expect(try server.mpc("search", "title", "modal").lines == ["Miles Quartet/Blue Sketches/01 So Modal.flac"])
+        _ = server.stop()
+        #expect(server.serverLog.contains("remembers no music folder") && server.serverLog.contains(box.music), "\(server.serverLog)")
+    }
+}
