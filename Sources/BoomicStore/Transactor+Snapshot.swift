@@ -5,7 +5,7 @@ extension Transactor {
     ///
     /// Its basis may be owed: a command that commits and exits (`appliesCommitsWhenRead`) never
     /// reads the state after its own commit, and applying a rollback of 9,000 songs to the basis
-    /// is a seventh of that command. An owed basis is applied by its first reader, once.
+    /// was a quarter of that command's time. An owed basis is applied by its first reader, once.
     struct Snapshot: Sendable {
         var head: Int
         private var held: Held
