@@ -26,5 +26,9 @@ struct ServeWithoutFoldersTests {
         #expect(try server.mpc("search", "title", "modal").lines == ["Miles Quartet/Blue Sketches/01 So Modal.flac"])
         _ = server.stop()
         #expect(server.serverLog.contains("remembers no music folder") && server.serverLog.contains(box.music), "\(server.serverLog)")
+        // A rescan never walks a folder it was not given, but names the one the songs lie in.
+        let rescan = try box.boomic("import")
+        #expect(rescan.status != 0 && rescan.stderr.contains("no music folders to scan") && rescan.stderr.contains("lie under \(box.music)"),
+                "\(rescan)")
     }
 }

@@ -37,7 +37,10 @@ public enum ImportFlow {
         let remembered = try lib.folders()
         let roots = !given.isEmpty ? given : !within.isEmpty ? within : remembered
         guard !roots.isEmpty else {
-            throw LibraryError("no music folders to scan; run 'boomic import DIR' with your music folder")
+            // A library rebuilt by `import-json` holds songs but no remembered folder: name the
+            // one they lie in, never walk it unasked (it may be `/`).
+            let hint = lib.basis.songs.isEmpty ? "" : lib.basis.inferredMusicFolder.map { " (its songs lie under \($0))" } ?? ""
+            throw LibraryError("no music folders to scan; run 'boomic import DIR' with your music folder\(hint)")
         }
         try Paths.requireExisting(roots)
         let basis = lib.basis
