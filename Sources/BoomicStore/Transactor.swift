@@ -173,7 +173,8 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
     }
 
     /// The latest basis this instance knows: after its own commits and the last `refresh()`.
-    /// An owed basis is applied outside the lock, so other readers of the head never wait for it.
+    /// An owed basis is applied outside the published lock: `head` and a commit publishing its
+    /// state never wait for it (readers of that same basis do, for the one application).
     public var basis: Basis { published.withLock { $0 }.basis }
 
     /// The seq of the latest transaction `basis` includes; 0 for an empty log.

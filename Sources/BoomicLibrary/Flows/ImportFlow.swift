@@ -39,7 +39,7 @@ public enum ImportFlow {
         guard !roots.isEmpty else {
             // A library rebuilt by `import-json` holds songs but no remembered folder: name the
             // one they lie in, never walk it unasked (it may be `/`).
-            let hint = lib.basis.songs.isEmpty ? "" : lib.basis.inferredMusicFolder.map { " (its songs lie under \($0))" } ?? ""
+            let hint = lib.basis.inferredMusicFolder.map { " (its songs lie under \($0))" } ?? ""
             throw LibraryError("no music folders to scan; run 'boomic import DIR' with your music folder\(hint)")
         }
         try Paths.requireExisting(roots)
