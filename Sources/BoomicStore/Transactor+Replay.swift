@@ -29,6 +29,7 @@ extension Transactor {
     ///
     /// - Parameters:
     ///   - flatten: when given and the tail is longer than one, the tail is flattened and applied once.
+    ///   - applyAll: otherwise, when given, the tail is folded by it rather than one `apply` at a time.
     ///   - codec: when nil, or when no checkpoint decodes, the replay starts from `initial`.
     ///   - known: a state already in memory; used instead of a checkpoint when it is as close, in
     ///     which case no checkpoint is decoded at all.
@@ -36,6 +37,7 @@ extension Transactor {
     ///     with `decodeImage`); `writesImage` replaces it from the checkpoint when it does not.
     static func replay(_ r: ReadSide, to target: Int?, initial: Basis,
                        apply: @Sendable (T, Basis) -> Basis, flatten: (@Sendable ([T]) -> T)?,
+                       applyAll: (@Sendable ([T], Basis) -> Basis)? = nil,
                        codec: CheckpointCodec<Basis>?, policy: CheckpointPolicy<T>,
                        known: Snapshot? = nil, image: CheckpointImageFile? = nil,
                        writesImage: Bool = false) throws -> Replayed {
@@ -83,16 +85,17 @@ extension Transactor {
             // Only when the newest checkpoint was damaged: the rows it would have saved.
             let earlier = try TailDecoding(r, after: start.head, through: expected, policy: policy, inBackground: false)
             let (transactions, tail) = try earlier.result().appending(later.result())
-            let basis = fold(transactions, onto: start.basis, apply: apply, flatten: flatten)
+            let basis = fold(transactions, onto: start.basis, apply: apply, flatten: flatten, applyAll: applyAll)
             return Replayed(head: target, basis: basis, checkpoint: checkpoint, tail: tail, source: source)
         }
     }
 
     /// `basis` with `ts` applied in order: flattened and applied once when there is a flatten
-    /// function and more than one.
+    /// function and more than one, else folded by `applyAll` when there is one.
     static func fold(_ ts: [T], onto basis: Basis, apply: @Sendable (T, Basis) -> Basis,
-                     flatten: (@Sendable ([T]) -> T)?) -> Basis {
+                     flatten: (@Sendable ([T]) -> T)?, applyAll: (@Sendable ([T], Basis) -> Basis)? = nil) -> Basis {
         if let flatten, ts.count > 1 { return apply(flatten(ts), basis) }
+        if let applyAll, ts.count > 1 { return applyAll(ts, basis) }
         return ts.reduce(basis) { apply($1, $0) }
     }
 

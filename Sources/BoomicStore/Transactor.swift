@@ -31,6 +31,7 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
     let initial: Basis
     let apply: @Sendable (T, Basis) -> Basis
     let flatten: (@Sendable ([T]) -> T)?
+    let applyAll: (@Sendable ([T], Basis) -> Basis)?
     let codec: CheckpointCodec<Basis>?
     let policy: CheckpointPolicy<T>
     /// The index of keys → transactions each commit keeps (`touches(of:)`), when there is one.
@@ -59,6 +60,10 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
     ///     every state from it.
     ///   - flatten: combines transactions into one with the same effect; `basis(at:)` applies one
     ///     flattened transaction instead of folding a long tail.
+    ///   - applyAll: `apply` folded over several transactions in order, and equal to that fold;
+    ///     opening folds the tail after the checkpoint with it, so a basis can read ahead what the
+    ///     whole tail touches rather than one transaction at a time. The head is never flattened:
+    ///     it is exactly the fold of the log.
     ///   - codec: enables checkpoints; without it every open replays the whole log.
     ///   - policy: when checkpoints are written and how many are kept.
     ///   - verifiesWrites: read every body back before committing it and apply what was read, so
@@ -73,12 +78,13 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
     public convenience init(path: String, create: Bool = true, initial: Basis,
                             apply: @escaping @Sendable (T, Basis) -> Basis,
                             flatten: (@Sendable ([T]) -> T)? = nil,
+                            applyAll: (@Sendable ([T], Basis) -> Basis)? = nil,
                             codec: CheckpointCodec<Basis>? = nil,
                             policy: CheckpointPolicy<T> = CheckpointPolicy(),
                             verifiesWrites: Bool = true,
                             touchIndexing: TouchIndexing<T>? = nil,
                             appliesCommitsWhenRead: Bool = false) throws {
-        try self.init(path: path, create: create, initial: initial, apply: apply, flatten: flatten, codec: codec,
+        try self.init(path: path, create: create, initial: initial, apply: apply, flatten: flatten, applyAll: applyAll, codec: codec,
                       policy: policy, verifiesWrites: verifiesWrites, touchIndexing: touchIndexing,
                       appliesCommitsWhenRead: appliesCommitsWhenRead, denied: nil)
     }
@@ -86,14 +92,15 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
     /// The public `init`, and `denied` to open as a library this user may not write even where
     /// `access(2)` says otherwise (tests run as root, whom permissions do not stop).
     init(path: String, create: Bool, initial: Basis, apply: @escaping @Sendable (T, Basis) -> Basis,
-         flatten: (@Sendable ([T]) -> T)?, codec: CheckpointCodec<Basis>?, policy: CheckpointPolicy<T>,
-         verifiesWrites: Bool, touchIndexing: TouchIndexing<T>?, appliesCommitsWhenRead: Bool = false,
+         flatten: (@Sendable ([T]) -> T)?, applyAll: (@Sendable ([T], Basis) -> Basis)? = nil,
+         codec: CheckpointCodec<Basis>?, policy: CheckpointPolicy<T>, verifiesWrites: Bool, touchIndexing: TouchIndexing<T>?, appliesCommitsWhenRead: Bool = false,
          denied: StoreError?) throws {
         self.path = path
         self.appliesCommitsWhenRead = appliesCommitsWhenRead
         self.initial = initial
         self.apply = apply
         self.flatten = flatten
+        self.applyAll = applyAll
         self.codec = codec
         self.policy = policy
         self.verifiesWrites = verifiesWrites
@@ -117,7 +124,7 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
         try readLog.checkIntact()
         readOnlyBecause = readOnly
         let readSide = ReadSide(log: readLog)
-        let loaded = try Self.replay(readSide, to: nil, initial: initial, apply: apply, flatten: nil,
+        let loaded = try Self.replay(readSide, to: nil, initial: initial, apply: apply, flatten: nil, applyAll: applyAll,
                                      codec: codec, policy: policy, image: imageFile, writesImage: readOnly == nil)
         openedFrom = loaded.source
         published = Mutex(Snapshot(head: loaded.head, basis: loaded.basis))

@@ -56,6 +56,49 @@ struct ImageBasisLawTests {
         #expect(checked >= Seeds.atLeast(100))
     }
 
+    /// How opening folds the tail after its checkpoint: every updated song read ahead in one
+    /// pass, then the transactions applied in turn, never flattened.
+    @Test("the tail folded with its songs read ahead equals the tail applied one by one")
+    func tailReadAheadIsTheFold() throws {
+        var checked = 0
+        for h in Histories.all where h.seq > 1 {
+            var rng = SplitMix64(seed: h.seed ^ 0x7A11)
+            for k in Self.splits(h, &rng) where k < h.seq {
+                let image = try Self.imaged(h.bases[k])
+                let end = Int.random(in: (k + 1)...h.seq, using: &rng)
+                let ts = Array(h.transactions[k..<end])
+                let folded = ts.reduce(image) { $0.applying($1) }
+                let readAhead = image.applying(transactions: ts)
+                #expect(readAhead == folded && readAhead == h.bases[end], "seed \(h.seed): image of \(k) + \(k + 1)...\(end)")
+                #expect(readAhead.songs.image === image.songs.image, "seed \(h.seed): the image is kept")
+                for (id, s) in h.bases[end].songs { #expect(readAhead[id] == s, "seed \(h.seed) \(k)...\(end): song \(id)") }
+                #expect(readAhead.userFieldNames == h.bases[end].userFieldNames, "seed \(h.seed) \(k)...\(end): user field names")
+                // Without an image (a replay from the first transaction) it is the fold too.
+                #expect(h.bases[k].applying(transactions: ts) == h.bases[end], "seed \(h.seed): in memory \(k)...\(end)")
+                checked += 1
+            }
+        }
+        #expect(checked >= Seeds.atLeast(100))
+    }
+
+    /// An image's lists are decoded when first read, by whichever copy of the basis reads them,
+    /// and once: a copy made before the read sees them decoded.
+    @Test("an image's lists are decoded at their first read, and are the replayed lists")
+    func listsDecodedWhenRead() throws {
+        var withLists = 0
+        for h in Histories.all where !h.head.lists.taglists.isEmpty || !h.head.lists.playlists.isEmpty {
+            let image = try Self.imaged(h.head)
+            let copy = image
+            #expect(!image.hasDecodedLists, "seed \(h.seed): the lists were decoded at the open")
+            #expect(image.lists == h.head.lists, "seed \(h.seed)")
+            #expect(copy.hasDecodedLists && image.hasDecodedLists, "seed \(h.seed): a copy decodes them again")
+            #expect(copy.taglists == h.head.taglists && copy.playlists == h.head.playlists
+                    && copy.eqProfiles == h.head.eqProfiles && copy.annotations == h.head.annotations, "seed \(h.seed)")
+            withLists += 1
+        }
+        #expect(withLists >= Seeds.atLeast(20))
+    }
+
     /// A rescan compares every file with four columns of the songs filed at its path, not whole
     /// songs: what it decides to read, which paths hold tracks, each path's cover and the songs
     /// it marks missing are what whole songs say.

@@ -19,6 +19,24 @@ extension DataBasis {
         return b
     }
 
+    /// `ts` applied in order: exactly `ts.reduce(self) { $0.applying($1) }`, but the image's rows
+    /// of every song the transactions update are read in one pass first. Opening a library folds
+    /// the tail after its checkpoint this way: a hundred small edits read alone would resolve
+    /// every column of the image once per song.
+    public func applying(transactions ts: [Transaction]) -> DataBasis {
+        var b = self
+        // An entry stays good until the first assertion about its song, in whichever
+        // transaction: from then on the delta holds the song.
+        var before: [SongID: Song] = [:]
+        if songs.image != nil {
+            before = songs.songs(ts.lazy.flatMap(\.assertions).compactMap { if case .updateSong(let id, _) = $0 { id } else { nil } })
+        }
+        for t in ts {
+            for a in t.assertions { b.apply(a, before: &before) }
+        }
+        return b
+    }
+
     /// From how many assertions a transaction's updated songs are read together.
     static let readsSongsTogether = 4
 

@@ -14,13 +14,16 @@ import Synchronization
 public struct DataBasis: Sendable, Equatable {
     /// The songs: an image's rows overlaid by what changed since, or every song in memory.
     public private(set) var songs = SongTable()
+    /// Taglists, playlists, EQ profiles and annotations: an image's are decoded when first read.
+    private var heldLists = HeldLists.ready(BasisLists())
+    public var lists: BasisLists { heldLists.value }
     /// The user's taglists (DESIGN §5), stored entities so their definitions have history.
-    public private(set) var taglists: TreeDictionary<ListID, Taglist> = [:]
-    public private(set) var playlists: TreeDictionary<ListID, Playlist> = [:]
+    public var taglists: TreeDictionary<ListID, Taglist> { lists.taglists }
+    public var playlists: TreeDictionary<ListID, Playlist> { lists.playlists }
     /// Saved equalizer profiles (`boomic eq save`).
-    public private(set) var eqProfiles: TreeDictionary<ListID, EQProfile> = [:]
+    public var eqProfiles: TreeDictionary<ListID, EQProfile> { lists.eqProfiles }
     /// Stars and ratings of albums and artists (`Annotation`), by a key that outlives renames.
-    public private(set) var annotations: TreeDictionary<AnnotationKey, Annotation> = [:]
+    public var annotations: TreeDictionary<AnnotationKey, Annotation> { lists.annotations }
     private var cache = IndexCache()
 
     /// album → its songs
@@ -48,20 +51,21 @@ public struct DataBasis: Sendable, Equatable {
     public init(songs input: some Sequence<Song>, taglists: [ListID: Taglist], playlists: [ListID: Playlist],
                 eqProfiles: [ListID: EQProfile] = [:], annotations: [AnnotationKey: Annotation] = [:]) {
         self.init(songs: input)
-        self.annotations = TreeDictionary(uniqueKeysWithValues: annotations)
-        self.taglists = TreeDictionary(uniqueKeysWithValues: taglists)
-        self.playlists = TreeDictionary(uniqueKeysWithValues: playlists)
-        self.eqProfiles = TreeDictionary(uniqueKeysWithValues: eqProfiles)
+        heldLists = .ready(BasisLists(taglists: taglists, playlists: playlists, eqProfiles: eqProfiles, annotations: annotations))
     }
 
     /// A basis whose songs are an image's rows, read where they lie (a checkpoint).
     public init(image: any SongImage, taglists: [ListID: Taglist], playlists: [ListID: Playlist],
                 eqProfiles: [ListID: EQProfile] = [:], annotations: [AnnotationKey: Annotation] = [:]) {
         songs = SongTable(image: image)
-        self.annotations = TreeDictionary(uniqueKeysWithValues: annotations)
-        self.taglists = TreeDictionary(uniqueKeysWithValues: taglists)
-        self.playlists = TreeDictionary(uniqueKeysWithValues: playlists)
-        self.eqProfiles = TreeDictionary(uniqueKeysWithValues: eqProfiles)
+        heldLists = .ready(BasisLists(taglists: taglists, playlists: playlists, eqProfiles: eqProfiles, annotations: annotations))
+    }
+
+    /// A basis whose songs are an image's rows and whose lists are decoded by `lists` when first
+    /// read (`HeldLists`); `lists` must not fail.
+    public init(image: any SongImage, lists: @escaping @Sendable () -> BasisLists) {
+        songs = SongTable(image: image)
+        heldLists = .owed(OwedLists(lists))
     }
 
     public static let empty = DataBasis()
@@ -77,12 +81,17 @@ public struct DataBasis: Sendable, Equatable {
 
     /// Bases are equal when their entities are: the indexes are derived from them.
     public static func == (a: DataBasis, b: DataBasis) -> Bool {
-        a.songs == b.songs && a.taglists == b.taglists && a.playlists == b.playlists && a.eqProfiles == b.eqProfiles
-            && a.annotations == b.annotations
+        a.songs == b.songs && a.lists == b.lists
     }
 
     /// Whether any index has been built (for tests of the lazy path).
     var hasIndexes: Bool { cache.isBuilt }
+
+    /// Whether the lists are in memory: held as they are, or owed and decoded since (for tests).
+    var hasDecodedLists: Bool {
+        if case .owed(let owed) = heldLists { return owed.isDecoded }
+        return true
+    }
 
     // MARK: Mutation (internal: only the transaction function changes a basis)
 
@@ -129,11 +138,17 @@ public struct DataBasis: Sendable, Equatable {
         return b
     }
 
-    mutating func setTaglist(_ id: ListID, _ value: Taglist?) { taglists[id] = value }
+    mutating func setTaglist(_ id: ListID, _ value: Taglist?) { changeLists { $0.taglists[id] = value } }
+    mutating func setPlaylist(_ id: ListID, _ value: Playlist?) { changeLists { $0.playlists[id] = value } }
+    mutating func setEQProfile(_ id: ListID, _ value: EQProfile?) { changeLists { $0.eqProfiles[id] = value } }
+    mutating func setAnnotation(_ key: AnnotationKey, _ value: Annotation?) { changeLists { $0.annotations[key] = value } }
 
-    mutating func setPlaylist(_ id: ListID, _ value: Playlist?) { playlists[id] = value }
-    mutating func setEQProfile(_ id: ListID, _ value: EQProfile?) { eqProfiles[id] = value }
-    mutating func setAnnotation(_ key: AnnotationKey, _ value: Annotation?) { annotations[key] = value }
+    private mutating func changeLists(_ change: (inout BasisLists) -> Void) {
+        var lists = heldLists.value
+        heldLists = .ready(BasisLists())  // the old value's only reference is `lists`: changed in place
+        change(&lists)
+        heldLists = .ready(lists)
+    }
 
     private mutating func updateIndexes(_ change: (inout Indexes) -> Void) {
         if !isKnownUniquelyReferenced(&cache) { cache = cache.copy() }

@@ -7,7 +7,7 @@ import Foundation
 /// annotations as JSON. The decoded basis reads its songs where they lie, so opening costs the
 /// image's header and checksums, not a song each; the indexes are derived and built when asked.
 ///
-/// Lists are few and small, so JSON costs nothing measurable and stays readable.
+/// Lists are few and small, so JSON stays readable; a basis decodes them when first read.
 public enum BasisCodec {
     /// Bump `layout` when the image's blocks change.
     /// 3: EQ profiles (a checkpoint of layout 2 is skipped and the log replayed, once).
@@ -43,12 +43,25 @@ public enum BasisCodec {
         let image = try SnapshotImage(bytes)
         guard image.format == UInt64(format) else { throw StoreError.badEncoding("checkpoint image of format \(image.format), not \(format)") }
         let songs = try ImageSongs(image)
-        let lists = try JSONDecoder().decode(Lists.self, from: Data(image.block(ImageSongs.Names.lists)))
-        return DataBasis(image: songs,
-                         taglists: Dictionary(lists.taglists.map { ($0.id, $0.value) }, uniquingKeysWith: { $1 }),
-                         playlists: Dictionary(lists.playlists.map { ($0.id, $0.value) }, uniquingKeysWith: { $1 }),
-                         eqProfiles: Dictionary(lists.eqProfiles.map { ($0.id, $0.value) }, uniquingKeysWith: { $1 }),
-                         annotations: Dictionary(lists.annotations.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 }))
+        // Checked against its checksums here; decoded when first read (`HeldLists` says why).
+        let json = Data(try image.block(ImageSongs.Names.lists))
+        return DataBasis(image: songs, lists: { decodeLists(json) })
+    }
+
+    /// The lists of a checked image. Its bytes are what this format's encoder wrote, so a failure
+    /// is a defect of this build, not damage, and stops the process rather than reading on
+    /// without the user's taglists.
+    static func decodeLists(_ json: Data) -> BasisLists {
+        let lists: Lists
+        do {
+            lists = try JSONDecoder().decode(Lists.self, from: json)
+        } catch {
+            preconditionFailure("library image: its lists, though their checksums match, do not decode: \(error)")
+        }
+        return BasisLists(taglists: Dictionary(lists.taglists.map { ($0.id, $0.value) }, uniquingKeysWith: { $1 }),
+                          playlists: Dictionary(lists.playlists.map { ($0.id, $0.value) }, uniquingKeysWith: { $1 }),
+                          eqProfiles: Dictionary(lists.eqProfiles.map { ($0.id, $0.value) }, uniquingKeysWith: { $1 }),
+                          annotations: Dictionary(lists.annotations.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 }))
     }
 
     private struct Lists: Codable {

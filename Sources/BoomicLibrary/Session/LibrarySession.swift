@@ -132,6 +132,7 @@ public final class LibrarySession: Sendable {
             path: log, create: create, initial: DataBasis(),
             apply: { t, b in b.applying(t) },
             flatten: { ts in Flatten.transactions(ts)! },
+            applyAll: { ts, b in b.applying(transactions: ts) },
             codec: BasisCodec.codec,
             policy: mergesAfter ? neverDue : checkpointPolicy,
             touchIndexing: songTouches,
