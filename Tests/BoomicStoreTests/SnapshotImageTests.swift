@@ -18,7 +18,7 @@ import Testing
         var raw: [String: [UInt8]] = [:]
     }
 
-    static func random(_ rng: inout SplitMix64) throws -> (Model, [UInt8]) {
+    static func random(_ rng: inout SplitMix64, version: UInt32 = ImageLayout.version) throws -> (Model, [UInt8]) {
         var m = Model()
         var w = ImageWriter()
         let words = ["", "a", "Ab", "abc", "Ça", "ÿ", "日本", "zz", "Miles Davis", "/music/x.flac", "\u{1F3B5}"]
@@ -54,7 +54,7 @@ import Testing
                 try w.raw(name, bytes)
             }
         }
-        return (m, w.bytes(format: 0x0501, seq: UInt64.random(in: 0...1_000_000, using: &rng)))
+        return (m, w.bytes(format: 0x0501, seq: UInt64.random(in: 0...1_000_000, using: &rng), version: version))
     }
 
     /// Every block of the model read back from `image`; throws at the first damaged block.
@@ -78,10 +78,13 @@ import Testing
         for (name, bytes) in m.raw { #expect(Array(try image.block(name)) == bytes, "\(name)") }
     }
 
-    @Test func whatIsWrittenReadsBack() throws {
+    /// In the container version written, and in version 2 (16 KiB segments), which libraries
+    /// made before version 3 still hold until their next checkpoint.
+    @Test(arguments: [ImageLayout.version, 2])
+    func whatIsWrittenReadsBack(version: UInt32) throws {
         var rng = SplitMix64(seed: 0x1A6E)
         for _ in 0..<200 {
-            let (m, bytes) = try Self.random(&rng)
+            let (m, bytes) = try Self.random(&rng, version: version)
             let image = try SnapshotImage(ImageBytes(copying: bytes))
             #expect(image.format == 0x0501)
             try Self.readAll(m, image)
@@ -119,20 +122,24 @@ import Testing
         #expect(atOpen > 20 && atTouch > 20, "open \(atOpen), touch \(atTouch)")
     }
 
-    /// Checked on touch (a mapped image in the CLI): a read checks only the 16 KiB segments it
-    /// lies in, so reading rows away from the damage reads right and reports nothing, and the
-    /// damage is reported once, by the first read of its segment, in the block it lies in.
-    @Test func onTouchOnlyTheSegmentsReadAreCheckedAndTheDamagedOneIsReportedOnce() throws {
-        let rows = 10_000 // 80,016 bytes: five segments
+    /// Checked on touch (a mapped image in the CLI): a read checks only the segments (4 KiB;
+    /// 16 KiB in version 2) it lies in, so reading rows away from the damage reads right and
+    /// reports nothing, and the damage is reported once, by the first read of its segment, in the
+    /// block it lies in.
+    @Test(arguments: [ImageLayout.version, 2])
+    func onTouchOnlyTheSegmentsReadAreCheckedAndTheDamagedOneIsReportedOnce(version: UInt32) throws {
+        let shift = try #require(ImageLayout.segmentShift(ofVersion: version))
+        let rows = 10_000 // 80,016 bytes: 20 segments of 4 KiB, 5 of 16 KiB
         let values = (0..<rows).map { UInt64($0) &* 0x9E37_79B9_7F4A_7C15 }
         var w = ImageWriter()
         try w.column("clean", width: 2, (0..<UInt64(rows)).map { $0 & 0xFFFF })
         try w.column("c", width: 8, values)
-        var bytes = w.bytes(format: 1, seq: 1)
+        var bytes = w.bytes(format: 1, seq: 1, version: version)
         let c = try #require(try SnapshotImage(ImageBytes(copying: bytes)).entries.first { $0.name == "c" })
-        #expect(ImageLayout.segments(c.length) == 5)
-        let damagedRow = (40_000 - 16) / 8 // byte 40,000 of the block: its third segment
+        #expect(ImageLayout.segments(c.length, shift: shift) == (80_016 + (1 << shift) - 1) >> shift)
+        let damagedRow = (40_000 - 16) / 8 // byte 40,000 of the block: its 10th segment of 4 KiB, 3rd of 16
         bytes[c.offset + 40_000] ^= 0x10
+        let damagedFrom = (40_000 >> shift) << shift, damagedTo = damagedFrom + (1 << shift) - 1
 
         let reports = Mutex<[String]>([])
         let image = try SnapshotImage(ImageBytes(copying: bytes), onDamage: { reason, file in
@@ -147,11 +154,11 @@ import Testing
         _ = column[damagedRow]
         _ = column[4094]
         let said = reports.withLock { $0 }
-        #expect(said.count == 1 && said[0].contains("block c does not match its checksum (bytes 32768–49151)"), "\(said)")
+        #expect(said.count == 1 && said[0].contains("block c does not match its checksum (bytes \(damagedFrom)–\(damagedTo))"), "\(said)")
         #expect(image.damagedBlocks().map(\.name) == ["c"])
 
         // Checked at the open (no handler): reading is the same, with nothing left to check.
-        let whole = try SnapshotImage(ImageBytes(copying: w.bytes(format: 1, seq: 1)))
+        let whole = try SnapshotImage(ImageBytes(copying: w.bytes(format: 1, seq: 1, version: version)))
         #expect(!whole.checksOnTouch && whole.damagedBlocks().isEmpty)
         #expect(try whole.column("c").codes() == values.map { UInt32(truncatingIfNeeded: $0) })
     }

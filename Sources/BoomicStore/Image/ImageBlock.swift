@@ -12,6 +12,8 @@ public struct ImageBlock {
     /// Where the block starts in the image.
     let offset: Int
     let firstSegment: Int
+    /// The image's segment size, as a shift.
+    let segmentShift: Int
     /// The one reference a copy of this value retains: readers copy blocks often.
     @usableFromInline let whole: WholeBlockMark
 
@@ -30,10 +32,13 @@ public struct ImageBlock {
     func checkSegments(_ offset: Int, _ count: Int) {
         guard count > 0, offset >= 0, offset < bytes.count else { return }
         let end = min(offset + count, bytes.count) - 1
-        var s = firstSegment + offset >> ImageLayout.segmentShift
-        let last = firstSegment + end >> ImageLayout.segmentShift
+        var s = firstSegment + offset >> segmentShift
+        let last = firstSegment + end >> segmentShift
+        // The marks, not the image: a read of a song checks some sixty values, and reaching the
+        // image through its unowned reference costs more than a check that finds its mark set.
+        let marks = whole.marks
         while s <= last {
-            if !image.marks.isSet(s) { image.checkSegment(s, of: self) }
+            if !marks.isSet(s) { image.checkSegment(s, of: self) }
             s += 1
         }
     }
@@ -51,6 +56,8 @@ final class WholeBlockMark: Sendable {
     let name: String
     /// Unowned: the image holds this mark, and a reader's block is valid only while the image is.
     unowned let image: SnapshotImage
+    /// The image's marks (which hold no reference back).
+    let marks: SegmentMarks
     /// Segments of the block found good so far, and how many it has.
     private let good = Atomic<Int>(0)
     private let segments: Int
@@ -58,6 +65,7 @@ final class WholeBlockMark: Sendable {
     init(name: String, image: SnapshotImage, segments: Int) {
         self.name = name
         self.image = image
+        marks = image.marks
         self.segments = segments
     }
 

@@ -9,8 +9,8 @@ import BoomicCore
 ///                   (u64); xxh64 of the directory's extent (u64); xxh64 of the 64 bytes before it
 /// blocks, each starting 8-aligned, zero-padded to the next multiple of 8
 /// directory: per block its kind (u32), name length (u32), offset (u64), length (u64), the name's
-///            UTF-8 zero-padded to a multiple of 8, then the xxh64 of each 16 KiB segment of its
-///            padded extent (the last one shorter)
+///            UTF-8 zero-padded to a multiple of 8, then the xxh64 of each 4 KiB segment of its
+///            padded extent (the last one shorter); 16 KiB in container version 2, still read
 /// ```
 /// Every byte lies under one checksum (the header's, the directory's or a segment's), so any
 /// flipped byte is found: at open for the header and directory, at a segment's first touch for
@@ -19,15 +19,30 @@ import BoomicCore
 /// are little-endian.
 enum ImageLayout {
     static let magic: [UInt8] = Array("BOOMIMG\0".utf8)
-    static let version: UInt32 = 2
+    /// 3: 4 KiB segments. 2, still read: 16 KiB.
+    static let version: UInt32 = 3
     static let headerSize = 72
     static let entryFixedSize = 24
-    /// Bytes a segment checksum covers: a power of two, so a byte's segment is a shift.
-    static let segmentShift = 14
+    /// Bytes a segment checksum covers, as the shift of a power of two (a byte's segment is a
+    /// shift). A page: a song materialised from an image reads a value in each of some sixty
+    /// blocks, and checks the segment around each value, so at 16 KiB a hundred songs of a
+    /// large library had megabytes hashed for kilobytes read.
+    static let segmentShift = 12
     static let segmentSize = 1 << segmentShift
 
+    /// The segment shift of the images of a container version; nil for a version not read.
+    static func segmentShift(ofVersion version: UInt32) -> Int? {
+        switch version {
+        case 3: 12
+        case 2: 14
+        default: nil
+        }
+    }
+
     /// How many segments a block of `length` bytes has (its padded extent's).
-    static func segments(_ length: Int) -> Int { (padded(length) + segmentSize - 1) >> segmentShift }
+    static func segments(_ length: Int, shift: Int = segmentShift) -> Int {
+        (padded(length) + (1 << shift) - 1) >> shift
+    }
 
     static func padded(_ n: Int) -> Int { (n + 7) & ~7 }
 

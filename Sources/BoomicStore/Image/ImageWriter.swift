@@ -81,6 +81,12 @@ public struct ImageWriter {
 
     /// The image: header, blocks, directory.
     public func bytes(format: UInt64, seq: UInt64) -> [UInt8] {
+        bytes(format: format, seq: seq, version: ImageLayout.version)
+    }
+
+    /// The image in a container version this build writes or still reads (tests of old images).
+    func bytes(format: UInt64, seq: UInt64, version: UInt32) -> [UInt8] {
+        let segmentSize = 1 << ImageLayout.segmentShift(ofVersion: version)!
         var body: [UInt8] = []
         var directory: [UInt8] = []
         for b in blocks {
@@ -95,15 +101,15 @@ public struct ImageWriter {
             directory += name + [UInt8](repeating: 0, count: ImageLayout.padded(name.count) - name.count)
             body.withUnsafeBytes { all in
                 let extent = UnsafeRawBufferPointer(rebasing: all[(offset - ImageLayout.headerSize)...])
-                for start in stride(from: 0, to: extent.count, by: ImageLayout.segmentSize) {
-                    let end = min(start + ImageLayout.segmentSize, extent.count)
+                for start in stride(from: 0, to: extent.count, by: segmentSize) {
+                    let end = min(start + segmentSize, extent.count)
                     Self.put(XXH64.hash(UnsafeRawBufferPointer(rebasing: extent[start..<end])), &directory)
                 }
             }
         }
         let directoryOffset = ImageLayout.headerSize + body.count
         var header: [UInt8] = ImageLayout.magic
-        Self.put(ImageLayout.version, &header)
+        Self.put(version, &header)
         Self.put(UInt32(blocks.count), &header)
         Self.put(format, &header)
         Self.put(seq, &header)

@@ -14,7 +14,7 @@ public final class SnapshotImage: Sendable {
         /// Where the block's bytes start in the image, and how many there are (without padding).
         public var offset: Int
         public var length: Int
-        /// Its first segment's index in `checksums`; it has `ImageLayout.segments(length)`.
+        /// Its first segment's index in `checksums`; it has `ImageLayout.segments(length, shift:)`.
         var firstSegment: Int
     }
 
@@ -23,6 +23,8 @@ public final class SnapshotImage: Sendable {
     public let format: UInt64
     public let seq: UInt64
     public let entries: [Entry]
+    /// Bytes a segment covers, as a shift: by the container version.
+    let segmentShift: Int
     private let byName: [String: Int]
     /// Every segment's checksum, block after block.
     private let checksums: [UInt64]
@@ -59,7 +61,10 @@ public final class SnapshotImage: Sendable {
         guard Self.u64(b, 64) == XXH64.hash(UnsafeRawBufferPointer(rebasing: b[0..<64])) else {
             throw StoreError.image("header does not match its checksum")
         }
-        guard Self.u32(b, 8) == ImageLayout.version else { throw StoreError.image("is of container version \(Self.u32(b, 8))") }
+        guard let shift = ImageLayout.segmentShift(ofVersion: Self.u32(b, 8)) else {
+            throw StoreError.image("is of container version \(Self.u32(b, 8))")
+        }
+        segmentShift = shift
         let count = Int(Self.u32(b, 12))
         format = Self.u64(b, 16)
         seq = Self.u64(b, 24)
@@ -91,7 +96,7 @@ public final class SnapshotImage: Sendable {
                   UInt64(ImageLayout.padded(Int(length))) <= dirOffset - offset else {
                 throw StoreError.image("block \(name) lies outside it")
             }
-            let segments = ImageLayout.segments(Int(length))
+            let segments = ImageLayout.segments(Int(length), shift: shift)
             guard segments <= (dir.count - at) / 8 else { throw StoreError.image("directory is cut short at block \(name)") }
             entries.append(Entry(name: name, kind: kind, offset: Int(offset), length: Int(length), firstSegment: checksums.count))
             for k in 0..<segments { checksums.append(Self.u64(dir, at + 8 * k)) }
@@ -118,7 +123,7 @@ public final class SnapshotImage: Sendable {
         guard let i = byName[name] else { throw StoreError.image("has no block \(name)") }
         let e = entries[i]
         return ImageBlock(bytes: UnsafeRawBufferPointer(rebasing: bytes.buffer[e.offset..<(e.offset + e.length)]),
-                          offset: e.offset, firstSegment: e.firstSegment, whole: wholeMark(i))
+                          offset: e.offset, firstSegment: e.firstSegment, segmentShift: segmentShift, whole: wholeMark(i))
     }
 
     /// A column read lazily: each value's segment is checked when the value is read.
@@ -129,9 +134,9 @@ public final class SnapshotImage: Sendable {
 
     /// Checks one segment; marks it good, or calls the damage handler.
     func checkSegment(_ s: Int, of block: ImageBlock) {
-        let start = (s - block.firstSegment) << ImageLayout.segmentShift
+        let start = (s - block.firstSegment) << segmentShift
         let from = block.offset + start
-        let to = min(from + ImageLayout.segmentSize, block.offset + ImageLayout.padded(block.bytes.count))
+        let to = min(from + 1 << segmentShift, block.offset + ImageLayout.padded(block.bytes.count))
         let extent = UnsafeRawBufferPointer(rebasing: bytes.buffer[from..<to])
         if reported.isSet(s) { return }
         if XXH64.hash(extent) == checksums[s] {
@@ -189,11 +194,11 @@ public final class SnapshotImage: Sendable {
     /// the first damage.
     private func check(_ i: Int) throws {
         let e = entries[i]
-        let count = ImageLayout.segments(e.length)
+        let count = ImageLayout.segments(e.length, shift: segmentShift)
         let extent = UnsafeRawBufferPointer(rebasing: bytes.buffer[e.offset..<(e.offset + ImageLayout.padded(e.length))])
         for k in 0..<count where !marks.isSet(e.firstSegment + k) {
-            let start = k << ImageLayout.segmentShift
-            let segment = UnsafeRawBufferPointer(rebasing: extent[start..<min(start + ImageLayout.segmentSize, extent.count)])
+            let start = k << segmentShift
+            let segment = UnsafeRawBufferPointer(rebasing: extent[start..<min(start + 1 << segmentShift, extent.count)])
             guard XXH64.hash(segment) == checksums[e.firstSegment + k] else {
                 throw StoreError.image("block \(e.name) does not match its checksum")
             }
@@ -212,7 +217,7 @@ public final class SnapshotImage: Sendable {
     private func wholeMark(_ i: Int) -> WholeBlockMark {
         wholeMarks.withLock { marks in
             if let m = marks[i] { return m }
-            let m = WholeBlockMark(name: entries[i].name, image: self, segments: ImageLayout.segments(entries[i].length))
+            let m = WholeBlockMark(name: entries[i].name, image: self, segments: ImageLayout.segments(entries[i].length, shift: segmentShift))
             marks[i] = m
             return m
         }
