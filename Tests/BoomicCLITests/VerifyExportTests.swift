@@ -192,12 +192,18 @@ import Testing
         let file = box.root + "/log.jsonl"
         let written = try box.boomic("export", "-o", file)
         #expect(written.succeeded && written.stdout.isEmpty && written.errorLines == ["exported \(history.count) transactions to \(file)"], "\(written)")
-        #expect(FileManager.default.contents(atPath: file) == Data((stdout + [#"{"end":{"transactions":\#(stdout.count)}}"#]).map { $0 + "\n" }.joined().utf8),
+        let end = try box.endLine(transactions: stdout.count)
+        #expect(end == #"{"end":{"folders":["\#(box.music)"],"transactions":\#(stdout.count)}}"#, "the end line names the music folder")
+        #expect(FileManager.default.contents(atPath: file) == Data((stdout + [end]).map { $0 + "\n" }.joined().utf8),
                 "-o writes what stdout gets")
 
         let copy = try Sandbox(samples: false)
         let imported = try copy.succeed("import-json", file)
-        #expect(imported.stdout == "Imported \(history.count) transactions; the library now has \(ManifestEntry.good.count) songs.\n")
+        #expect(imported.stdout == "Imported \(history.count) transactions; the library now has \(ManifestEntry.good.count) songs.\n"
+                + "It remembers the music folder \(box.music), as the exported library did.\n")
+        // The copy rescans the folder the original did, without being told it.
+        let rescan = try copy.boomic("import")
+        #expect(rescan.succeeded && rescan.stderr.isEmpty, "\(rescan)")
         #expect(try copy.listing() == box.listing())
         #expect(try copy.history() == history, "seq, id, time, kind and label")
         for k in 0...history.count { #expect(try copy.listing(asOf: String(k)) == box.listing(asOf: String(k)), "state \(k)") }

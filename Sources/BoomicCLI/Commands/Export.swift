@@ -11,7 +11,8 @@ struct Export: ParsableCommand {
         discussion: """
             The escape hatch: 'boomic import-json FILE' rebuilds the same library from it. Writes to \
             stdout unless -o. The last line, {"end":{"transactions":N}}, tells a whole export from \
-            one cut short.
+            one cut short; it also names the music folders the library remembers ("folders"), so \
+            that the rebuilt library rescans them.
             """
     )
 
@@ -33,7 +34,8 @@ struct Export: ParsableCommand {
         }
         // Every write checked: on a full disk the export fails, with nothing left behind.
         let file = try output.map { try OutputFile(Paths.absolute($0)) }
-        let n = try ExportFormat.write(entries) { data in
+        let folders = LibrarySession.folders(at: options.location)
+        let n = try ExportFormat.write(entries, folders: folders) { data in
             if let file { try file.write(data) } else { Out.bytes(data) }
         }
         if let output, let file {
@@ -47,7 +49,7 @@ struct ImportJSON: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import-json",
         abstract: "Rebuild a library from 'boomic export' output, keeping every transaction as it was.",
-        discussion: "The library must be new or empty. Audio files are not read."
+        discussion: "The library must be new or empty. Audio files are not read; the music folders the export names are remembered, as 'boomic import DIR' remembers DIR."
     )
 
     @OptionGroup var options: LibraryOptions
@@ -66,7 +68,8 @@ struct ImportJSON: ParsableCommand {
             throw CLIError("\(file == "-" ? "the input" : file) is empty: no exported transactions; nothing was imported")
         }
         // Read whole before the library is made: a file refused leaves no library behind.
-        let transactions = try ExportFormat.read(data, name: file)
+        let contents = try ExportFormat.read(data, name: file)
+        let transactions = contents.transactions
         let lib = try Library.open(at: options.location, create: true, mergesAfter: false)
         guard lib.head == 0 else {
             throw CLIError("the library at \(lib.location) already has \(lib.head) transactions; import-json needs a new library (--library NEWDIR)")
@@ -77,6 +80,12 @@ struct ImportJSON: ParsableCommand {
         } catch StoreError.headMoved(_, let found) {
             throw CLIError("the library at \(lib.location) got \(Formatting.count(found, "transaction")) from another boomic process while the export was read; import-json needs a new library (--library NEWDIR); nothing was imported")
         }
+        // The folders are remembered once the log holds the transactions: a refused import
+        // leaves an empty library, never one that remembers folders it has no songs of.
+        let folders = contents.folders.isEmpty ? [] : try lib.addFolders(contents.folders)
         Out.line("Imported \(Formatting.count(transactions.count, "transaction")); the library now has \(Formatting.count(lib.basis.songs.count, "song")).")
+        if !folders.isEmpty {
+            Out.line("It remembers the music \(folders.count == 1 ? "folder" : "folders") \(folders.joined(separator: ", ")), as the exported library did.")
+        }
     }
 }

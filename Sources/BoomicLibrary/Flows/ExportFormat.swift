@@ -6,7 +6,10 @@ import Foundation
 ///
 /// `boomic export` writes it and `boomic import-json` reads it back into a new library with every
 /// transaction as it was, so it is the escape hatch from any damage to `library.sqlite`. The end
-/// line (`{"end":{"transactions":N}}`) tells a whole export from one cut at a line boundary.
+/// line (`{"end":{"transactions":N}}`) tells a whole export from one cut at a line boundary; it
+/// also carries the library's remembered music folders (`"folders":[…]`, absent when there are
+/// none), which live beside the log rather than in it, so that a library rebuilt from its export
+/// rescans as the original did. A reader that knows no `folders` ignores it.
 public enum ExportFormat {
     public struct Line: Codable, Sendable {
         public var seq: Int
@@ -20,8 +23,17 @@ public enum ExportFormat {
 
     /// The last line: without it, an export cut at a line boundary would read as a shorter history.
     struct End: Codable {
-        struct Count: Codable { var transactions: Int }
+        struct Count: Codable {
+            var transactions: Int
+            var folders: [String]?
+        }
         var end: Count
+    }
+
+    /// What an export holds: its transactions, and the music folders the library remembered.
+    public struct Contents: Sendable {
+        public var transactions: [Transaction]
+        public var folders: [String]
     }
 
     /// An encoder for lines: sorted keys, as the log stores bodies, so exports diff cleanly.
@@ -31,9 +43,10 @@ public enum ExportFormat {
         return e
     }
 
-    /// Calls `emit` with each line's bytes (newline included) for `entries`, then the end line;
-    /// returns how many transactions were written.
-    public static func write(_ entries: Entries, emit: @escaping (Data) throws -> Void) throws -> Int {
+    /// Calls `emit` with each line's bytes (newline included) for `entries`, then the end line
+    /// naming `folders`; returns how many transactions were written.
+    public static func write(_ entries: Entries, folders: [String] = [],
+                             emit: @escaping (Data) throws -> Void) throws -> Int {
         let enc = encoder()
         var n = 0
         try entries { e in
@@ -42,7 +55,7 @@ public enum ExportFormat {
             try emit(data)
             n += 1
         }
-        var end = try enc.encode(End(end: .init(transactions: n)))
+        var end = try enc.encode(End(end: .init(transactions: n, folders: folders.isEmpty ? nil : folders)))
         end.append(0x0A)
         try emit(end)
         return n
@@ -86,16 +99,16 @@ public enum ExportFormat {
 
     /// The transactions of an export, checked whole before anything is imported: numbered from 1
     /// without gaps, no id twice, and an end line that agrees. `name` is how errors name the file.
-    public static func read(_ data: Data, name: String) throws -> [Transaction] {
+    public static func read(_ data: Data, name: String) throws -> Contents {
         let dec = JSONDecoder()
         var lines: [Line] = []
-        var end: (line: Int, count: Int)?
+        var end: (line: Int, count: Int, folders: [String])?
         for (i, raw) in data.split(separator: 0x0A).enumerated() where !raw.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) {
             if let e = end {
                 throw LibraryError("line \(i + 1) of \(name) follows the end line (line \(e.line)): the export was edited; nothing was imported")
             }
             if let line = quickLine(raw) { lines.append(line); continue }
-            if let e = try? dec.decode(End.self, from: Data(raw)) { end = (i + 1, e.end.transactions); continue }
+            if let e = try? dec.decode(End.self, from: Data(raw)) { end = (i + 1, e.end.transactions, e.end.folders ?? []); continue }
             do { lines.append(try dec.decode(Line.self, from: Data(raw))) } catch {
                 throw LibraryError("line \(i + 1) of \(name) is not an exported transaction (\(error.localizedDescription)); nothing was imported")
             }
@@ -115,7 +128,11 @@ public enum ExportFormat {
         guard end.count == lines.count else {
             throw LibraryError("\(name) holds \(lines.count) transactions but its end line says \(end.count): the export was edited; nothing was imported")
         }
-        return lines.map(\.transaction)
+        // Remembered folders are walked by every rescan: only absolute paths, as `import` keeps.
+        if let odd = end.folders.first(where: { !$0.hasPrefix("/") || $0.contains("\u{0}") }) {
+            throw LibraryError("the end line of \(name) names a music folder that is not an absolute path (\(odd.debugDescription)): the export was edited; nothing was imported")
+        }
+        return Contents(transactions: lines.map(\.transaction), folders: end.folders)
     }
 
     /// What can be saved of a damaged log, renumbered from 1, and what is lost.

@@ -3,13 +3,21 @@ import BoomicSystem
 import Foundation
 
 extension LibrarySession {
-    private var foldersFile: String { location + "/folders.json" }
+    private var foldersFile: String { Self.foldersFile(at: location) }
+
+    private static func foldersFile(at location: String) -> String { location + "/folders.json" }
 
     /// The remembered music folders, each once (a file written before they were kept unique
     /// may repeat one).
     public func folders() throws -> [String] {
-        guard let data = FileManager.default.contents(atPath: foldersFile) else { return [] }
-        return Self.unique((try? JSONDecoder().decode([String].self, from: data)) ?? [])
+        Self.folders(at: location)
+    }
+
+    /// The music folders the library at `location` remembers, read without opening it (an
+    /// export of a damaged log carries them too).
+    public static func folders(at location: String) -> [String] {
+        guard let data = FileManager.default.contents(atPath: foldersFile(at: location)) else { return [] }
+        return unique((try? JSONDecoder().decode([String].self, from: data)) ?? [])
     }
 
     /// Remembers folders for `import` (absolute, normalised); returns the ones that were new. A

@@ -19,8 +19,23 @@ extension Sandbox {
     func exportLines(sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
         let run = try boomic("export")
         try #require(run.succeeded && run.stderr.isEmpty, "\(run)", sourceLocation: sourceLocation)
-        try #require(run.lines.last == #"{"end":{"transactions":\#(run.lines.count - 1)}}"#, "\(run)", sourceLocation: sourceLocation)
+        let end = try endLine(transactions: run.lines.count - 1)
+        try #require(run.lines.last == end, "\(run)", sourceLocation: sourceLocation)
         return run.lines.dropLast()
+    }
+
+    /// The end line `boomic export` writes for this library: the count, and the music folders it
+    /// remembers (none: no key).
+    func endLine(transactions n: Int) throws -> String {
+        var remembered: [String] = []
+        if let data = FileManager.default.contents(atPath: library + "/folders.json") {
+            remembered = try JSONDecoder().decode([String].self, from: data)
+        }
+        guard !remembered.isEmpty else { return #"{"end":{"transactions":\#(n)}}"# }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        let folders = String(decoding: try encoder.encode(remembered), as: UTF8.self)
+        return #"{"end":{"folders":\#(folders),"transactions":\#(n)}}"#
     }
 
     /// Writes `lines` (transaction lines, as `exportLines` gives them) as an export file in the
