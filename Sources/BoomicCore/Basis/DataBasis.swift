@@ -14,8 +14,9 @@ import Synchronization
 public struct DataBasis: Sendable, Equatable {
     /// The songs: an image's rows overlaid by what changed since, or every song in memory.
     public private(set) var songs = SongTable()
-    /// Taglists, playlists, EQ profiles and annotations: an image's are decoded when first read.
     private var heldLists = HeldLists.ready(BasisLists())
+    /// Taglists, playlists, EQ profiles and annotations: an image's are decoded when first read
+    /// (`HeldLists` says why), by whichever copy of this basis reads them first.
     public var lists: BasisLists { heldLists.value }
     /// The user's taglists (DESIGN §5), stored entities so their definitions have history.
     public var taglists: TreeDictionary<ListID, Taglist> { lists.taglists }
