@@ -93,8 +93,8 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
     /// `access(2)` says otherwise (tests run as root, whom permissions do not stop).
     init(path: String, create: Bool, initial: Basis, apply: @escaping @Sendable (T, Basis) -> Basis,
          flatten: (@Sendable ([T]) -> T)?, applyAll: (@Sendable ([T], Basis) -> Basis)? = nil,
-         codec: CheckpointCodec<Basis>?, policy: CheckpointPolicy<T>, verifiesWrites: Bool, touchIndexing: TouchIndexing<T>?, appliesCommitsWhenRead: Bool = false,
-         denied: StoreError?) throws {
+         codec: CheckpointCodec<Basis>?, policy: CheckpointPolicy<T>, verifiesWrites: Bool,
+         touchIndexing: TouchIndexing<T>?, appliesCommitsWhenRead: Bool = false, denied: StoreError?) throws {
         self.path = path
         self.appliesCommitsWhenRead = appliesCommitsWhenRead
         self.initial = initial

@@ -10,7 +10,8 @@ extension DataBasis {
 
     public func applying(_ assertions: some Collection<Assertion>) -> DataBasis {
         var b = self
-        // Many updates of songs in the image: their rows are read in one pass first.
+        // Many updates of songs in the image: their rows are read in one pass first. An entry
+        // stays good until the first assertion about its song; from then on the delta holds it.
         var before: [SongID: Song] = [:]
         if songs.image != nil, assertions.count >= Self.readsSongsTogether {
             before = songs.songs(assertions.lazy.compactMap { if case .updateSong(let id, _) = $0 { id } else { nil } })
@@ -19,22 +20,13 @@ extension DataBasis {
         return b
     }
 
-    /// `ts` applied in order: exactly `ts.reduce(self) { $0.applying($1) }`, but the image's rows
-    /// of every song the transactions update are read in one pass first. Opening a library folds
-    /// the tail after its checkpoint this way: a hundred small edits read alone would resolve
-    /// every column of the image once per song.
+    /// `ts` applied in order: exactly `ts.reduce(self) { $0.applying($1) }`, since applying a
+    /// transaction is applying its assertions in turn, but their assertions go through one
+    /// `applying`, which reads the image's rows of every updated song in one pass. Opening a
+    /// library folds the tail after its checkpoint this way: a hundred small edits read alone
+    /// would resolve every column of the image once per song.
     public func applying(transactions ts: [Transaction]) -> DataBasis {
-        var b = self
-        // An entry stays good until the first assertion about its song, in whichever
-        // transaction: from then on the delta holds the song.
-        var before: [SongID: Song] = [:]
-        if songs.image != nil {
-            before = songs.songs(ts.lazy.flatMap(\.assertions).compactMap { if case .updateSong(let id, _) = $0 { id } else { nil } })
-        }
-        for t in ts {
-            for a in t.assertions { b.apply(a, before: &before) }
-        }
-        return b
+        applying(ts.lazy.flatMap(\.assertions))
     }
 
     /// From how many assertions a transaction's updated songs are read together.
