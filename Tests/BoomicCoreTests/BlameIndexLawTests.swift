@@ -24,6 +24,18 @@ struct BlameIndexLawTests {
         Set(h.transactions.flatMap { $0.assertions.compactMap(\.songID) })
     }
 
+    /// The stored form as `SongTouch.stored` documents it, spelled plainly: an index written by
+    /// an older build must compare equal, row for row, with what `verify` recomputes.
+    static func documentedForm(_ touches: [SongTouch]) -> String {
+        touches.map { t in
+            switch t {
+            case .add: "add"
+            case .delete: "delete"
+            case .update(let fields): (["update"] + fields.map(\.rawValue).sorted()).joined(separator: " ")
+            }
+        }.joined(separator: ";")
+    }
+
     @Test("a song's touches read back as stored, in the assertions' order")
     func storedTouchesReadBack() {
         var checked = 0, several = 0
@@ -31,6 +43,7 @@ struct BlameIndexLawTests {
             for t in h.transactions {
                 for (id, touches) in t.songTouches {
                     #expect(SongTouch.touches(stored: SongTouch.stored(touches)) == touches, "seed \(h.seed) \(t.label) song \(id)")
+                    #expect(SongTouch.stored(touches) == Self.documentedForm(touches), "seed \(h.seed) \(t.label) song \(id)")
                     let kinds = t.assertions.filter { $0.songID == id }.count
                     #expect(touches.count == kinds, "seed \(h.seed) \(t.label): one touch per assertion")
                     if kinds > 1 { several += 1 }
@@ -41,6 +54,9 @@ struct BlameIndexLawTests {
         #expect(checked >= Seeds.atLeast(5_000), "only \(checked) touches")
         _ = several
         #expect(SongTouch.touches(stored: "update genre no_such_field") == [.update([.genre])], "a newer build's field is left out")
+        let every = SongTouch.update(Set(SongField.allCases))
+        #expect(SongTouch.stored([.delete, .add, every]) == Self.documentedForm([.delete, .add, every]))
+        #expect(SongTouch.stored([.update([.rating, .genre])]) == "update genre rating")
         #expect(SongTouch.touches(stored: "rename") == nil && SongTouch.touches(stored: "") == nil)
     }
 
