@@ -10,9 +10,19 @@ public struct TouchIndexing<T>: Sendable {
     public var format: Int
     /// The keys `t` touches, each once, with what it did to each.
     public var touches: @Sendable (T) -> [(key: String, info: String)]
+    /// The most rows a commit records itself; a transaction that may make more (`size`) is left
+    /// to the next catch-up (`Transactor.catchUpTouchIndex`), by a process that runs after the
+    /// command: an import, a bulk edit or a rollback touches tens of thousands of keys, and their
+    /// rows were a third of such a commit. `.max`: every commit records its own.
+    public var commitLimit: Int
+    /// An upper bound on the rows `touches(t)` gives, read without computing them.
+    public var size: @Sendable (T) -> Int
 
-    public init(format: Int, touches: @escaping @Sendable (T) -> [(key: String, info: String)]) {
+    public init(format: Int, commitLimit: Int = .max, size: @escaping @Sendable (T) -> Int = { _ in 0 },
+                touches: @escaping @Sendable (T) -> [(key: String, info: String)]) {
         self.format = format
+        self.commitLimit = commitLimit
+        self.size = size
         self.touches = touches
     }
 }

@@ -16,14 +16,8 @@ extension Transactor {
             }
         }
         // An index past the head describes transactions deleted by hand: none of it is used.
-        if behind, readOnlyBecause == nil {
-            // Best effort, as a checkpoint: what it does not record is read below.
-            try? writer.withLock { w in
-                w.log.connection.setBusyTimeout(milliseconds: 0)
-                defer { w.log.connection.setBusyTimeout(milliseconds: SQLiteConnection.defaultBusyTimeout) }
-                try catchUpTouches(w, touchIndexing)
-            }
-        }
+        // Best effort, as a checkpoint: what it does not record is read below.
+        if behind { try? catchUpTouchesNow(touchIndexing) }
         let wanted = Set(keys)
         return try reader.withLock { r in
             try r.log.connection.transaction(immediate: false) {
@@ -66,6 +60,34 @@ extension Transactor {
         return try reader.withLock { r in try r.log.touchesThrough(format: touchIndexing.format) }
     }
 
+    /// Whether a commit of this process left its rows to the next catch-up (`commitLimit`): the
+    /// process that made it has `catchUpTouchIndex` run after it, as it has a merge.
+    public var leftTouchesBehind: Bool { touchesLeftBehind.withLock { $0 } }
+
+    /// Records the rows the index lacks, when it lacks any, unless another process holds the
+    /// write lock (then the next catch-up does): what `boomic merge` does after a command whose
+    /// commit left them (`leftTouchesBehind`). O(the rows missing).
+    public func catchUpTouchIndex() throws {
+        guard let touchIndexing, readOnlyBecause == nil else { return }
+        let behind = try reader.withLock { r in
+            try r.log.connection.transaction(immediate: false) {
+                try r.log.touchesThrough(format: touchIndexing.format) != r.log.head()
+            }
+        }
+        if behind { try catchUpTouchesNow(touchIndexing) }
+        touchesLeftBehind.withLock { $0 = false }
+    }
+
+    /// `catchUpTouches` without waiting for another writer.
+    private func catchUpTouchesNow(_ indexing: TouchIndexing<T>) throws {
+        guard readOnlyBecause == nil else { return }
+        try writer.withLock { w in
+            w.log.connection.setBusyTimeout(milliseconds: 0)
+            defer { w.log.connection.setBusyTimeout(milliseconds: SQLiteConnection.defaultBusyTimeout) }
+            try catchUpTouches(w, indexing)
+        }
+    }
+
     /// Reads the rows after the index's last one and records them, a page of rows per SQLite
     /// transaction so other writers never wait long; creates (or, of another format, rebuilds)
     /// the index first.
@@ -99,8 +121,9 @@ extension Transactor {
 
     /// Records a transaction being committed in the index, inside the commit's own SQLite
     /// transaction, when the index exists and holds everything before it; otherwise leaves it
-    /// to the next catch-up. An empty log starts its index with its first commit.
-    func recordTouchesInCommit(_ w: WriteSide, seq: Int, _ t: T) throws {
+    /// to the next catch-up. An empty log starts its index with its first commit. With
+    /// `limited`, a transaction over the index's `commitLimit` is left to the catch-up too.
+    func recordTouchesInCommit(_ w: WriteSide, seq: Int, _ t: T, limited: Bool = false) throws {
         guard let touchIndexing, readOnlyBecause == nil else { return }
         var through = try w.log.touchesThrough(format: touchIndexing.format)
         if through == nil, seq == 1, !(try w.log.hasTouchTables()) {
@@ -112,7 +135,14 @@ extension Transactor {
             try w.log.resetTouches(format: touchIndexing.format)
             through = 0
         }
-        guard through == seq - 1 else { return }
+        guard through == seq - 1 else {
+            if limited, through != nil { touchesLeftBehind.withLock { $0 = true } }
+            return
+        }
+        if limited, touchIndexing.commitLimit < .max, touchIndexing.size(t) > touchIndexing.commitLimit {
+            touchesLeftBehind.withLock { $0 = true }
+            return
+        }
         try w.log.recordTouches(seq: seq, touchIndexing.touches(t))
     }
 }

@@ -36,6 +36,8 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
     let policy: CheckpointPolicy<T>
     /// The index of keys → transactions each commit keeps (`touches(of:)`), when there is one.
     let touchIndexing: TouchIndexing<T>?
+    /// Set once a commit of this process leaves its rows of the index to the next catch-up.
+    let touchesLeftBehind = Mutex(false)
     let verifiesWrites: Bool
     /// Set when the log could only be opened read-only (a full disk): why writing is impossible.
     let readOnlyBecause: StoreError?
@@ -267,7 +269,7 @@ public final class Transactor<T: LoggedTransaction, Basis: Sendable>: Sendable {
                     let stored = verifies ? try Self.decode(body, seq: nil, w.decoder) : t
                     try w.log.append(LogRow(seq: seq, id: stored.id.uuidString.lowercased(), time: stored.timestamp,
                                             kind: stored.kindName, label: stored.label, body: body))
-                    try recordTouchesInCommit(w, seq: seq, stored)
+                    try recordTouchesInCommit(w, seq: seq, stored, limited: true)
                     committed = (seq, stored)
                 }
                 try connection.commit()
