@@ -16,7 +16,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", exact: "1.6.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
-        .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
         // Hummingbird's own: named here for the types BoomicHTTP uses directly (HTTPField.Name,
         // Logger).
@@ -40,6 +39,8 @@ let package = Package(
         .systemLibrary(name: "CWavPack", pkgConfig: "wavpack", providers: [.apt(["libwavpack-dev"])]),
         // Linked by boomic-ffmpeg only.
         .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev", "libswscale-dev"])]),
+        // The accounts' digests and AES-GCM: Debian's libcrypto, kept patched by the system.
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
         // TagLib 1.13's C API has no property map or pictures, so we own a small C++ shim.
         .target(
@@ -102,7 +103,7 @@ let package = Package(
         // their passwords at rest (AES-GCM), and Subsonic's authentication over them.
         .target(
             name: "BoomicAccounts",
-            dependencies: ["BoomicSystem", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["BoomicSystem", "COpenSSL"]
         ),
         .executableTarget(
             name: "BoomicCLI",
@@ -168,7 +169,7 @@ let package = Package(
             .product(name: "NIOEmbedded", package: "swift-nio"),
         ]),
         .testTarget(name: "BoomicAccountsTests", dependencies: [
-            "BoomicAccounts", "BoomicSystem", .product(name: "Crypto", package: "swift-crypto"),
+            "BoomicAccounts", "BoomicSystem",
         ]),
         .testTarget(name: "BoomicCLITests", dependencies: ["BoomicCore", "BoomicStore", "BoomicLibrary", "BoomicAccounts"]),
         .testTarget(name: "BoomicHTTPTests", dependencies: [

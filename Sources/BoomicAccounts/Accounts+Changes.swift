@@ -1,5 +1,4 @@
 import BoomicSystem
-import Crypto
 import Foundation
 import Glibc
 
@@ -12,7 +11,7 @@ extension Accounts {
         try Self.check(password: password)
         return try change { file, key throws(AccountError) in
             if let i = file.index(of: name) { throw .userExists(file.users[i].name) }
-            let stored = UsersFile.StoredUser(name: name, created: Self.seconds(now), password: try Self.seal(password, for: name, with: key))
+            let stored = UsersFile.StoredUser(name: name, created: Self.seconds(now), password: key.seal(password, for: name))
             file.users.append(stored)
             return stored.user
         }
@@ -32,7 +31,7 @@ extension Accounts {
         try Self.check(password: password)
         try change { file, key throws(AccountError) in
             guard let i = file.index(of: name) else { throw .unknownUser(name) }
-            file.users[i].password = try Self.seal(password, for: file.users[i].name, with: key)
+            file.users[i].password = key.seal(password, for: file.users[i].name)
         }
     }
 
@@ -49,7 +48,7 @@ extension Accounts {
             let secret = "boomic_" + Self.base64URL(Self.randomBytes(32))
             let stored = UsersFile.StoredKey(
                 id: id, label: label, created: Self.seconds(now),
-                sha256: Hex.encode(SHA256.hash(data: Array(secret.utf8))))
+                sha256: Hex.encode(Digests.sha256(Array(secret.utf8))))
             file.users[i].keys.append(stored)
             return NewAPIKey(key: secret, info: stored.info, user: file.users[i].name)
         }
@@ -167,14 +166,6 @@ extension Accounts {
         } catch {
             try? SystemCall.unlink(tmp)
             throw .system(error)
-        }
-    }
-
-    static func seal(_ password: String, for name: String, with key: PasswordKey) throws(AccountError) -> String {
-        do {
-            return try key.seal(password, for: name)
-        } catch {
-            throw .damaged(path: "the key", detail: "AES-GCM refused to seal: \(error)")
         }
     }
 

@@ -1,5 +1,4 @@
 import BoomicTestSupport
-import Crypto
 import Foundation
 import Testing
 
@@ -22,7 +21,7 @@ import Testing
     /// Subsonic's documentation: password "sesame", salt "c19b2d" → token
     /// 26719a1196d2a940705a59634eb18eab.
     @Test func theTokenOfSubsonicsExample() throws {
-        #expect(Hex.encode(Insecure.MD5.hash(data: Array("sesamec19b2d".utf8))) == "26719a1196d2a940705a59634eb18eab")
+        #expect(Hex.encode(Digests.md5(Array("sesamec19b2d".utf8))) == "26719a1196d2a940705a59634eb18eab")
         #expect(try auth.authenticate(user: "anna", token: "26719a1196d2a940705a59634eb18eab", salt: "c19b2d").get().name == "anna")
         // Either case of hex; the name without regard to case.
         #expect(try auth.authenticate(user: "ANNA", token: "26719A1196D2A940705A59634EB18EAB", salt: "c19b2d").get().name == "anna")
@@ -41,7 +40,7 @@ import Testing
 
     /// A password that is not ASCII: its token is over its UTF-8.
     @Test func theTokenOfAPasswordBeyondASCII() throws {
-        let token = Hex.encode(Insecure.MD5.hash(data: Array("pässwördxyz".utf8)))
+        let token = Hex.encode(Digests.md5(Array("pässwördxyz".utf8)))
         #expect(try auth.authenticate(user: "ben", token: token, salt: "xyz").get().name == "ben")
     }
 
@@ -60,7 +59,7 @@ import Testing
     @Test func apiKeysAreStoredAsTheirSHA256() throws {
         #expect(try auth.authenticate(apiKey: key.key).get().name == "anna")
         let stored = try #require(auth.users.first { $0.name == "anna" }?.keys.first)
-        #expect(stored.sha256 == Hex.encode(SHA256.hash(data: Array(key.key.utf8))))
+        #expect(stored.sha256 == Hex.encode(Digests.sha256(Array(key.key.utf8))))
         #expect(stored.sha256.count == 64)
         #expect(auth.authenticate(apiKey: key.key + "x") == .failure(.invalidAPIKey))
         #expect(auth.authenticate(apiKey: String(key.key.dropLast())) == .failure(.invalidAPIKey))

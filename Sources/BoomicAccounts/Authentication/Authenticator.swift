@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// Subsonic's authentication over one reading of the accounts: pure functions of the request's
@@ -57,10 +56,10 @@ public struct Authenticator: Sendable {
     public func authenticate(user name: String, token: String, salt: String) -> Result<User, AuthFailure> {
         let given = Hex.decode(token)
         guard let stored = storedUser(named: name), let password = password(of: stored) else {
-            _ = Insecure.MD5.hash(data: Array((name + salt).utf8))
+            _ = Digests.md5(Array((name + salt).utf8))
             return .failure(.wrongCredentials)
         }
-        let expected = Array(Insecure.MD5.hash(data: Array((password + salt).utf8)))
+        let expected = Digests.md5(Array((password + salt).utf8))
         guard let given, ConstantTime.equal(given, expected) else { return .failure(.wrongCredentials) }
         return .success(stored.user)
     }
@@ -73,18 +72,18 @@ public struct Authenticator: Sendable {
         } else {
             clear = given
         }
-        let givenDigest = Array(SHA256.hash(data: Array((clear ?? "").utf8)))
+        let givenDigest = Digests.sha256(Array((clear ?? "").utf8))
         guard let stored = storedUser(named: name), let password = password(of: stored) else {
             return .failure(.wrongCredentials)
         }
-        let expected = Array(SHA256.hash(data: Array(password.utf8)))
+        let expected = Digests.sha256(Array(password.utf8))
         guard clear != nil, ConstantTime.equal(givenDigest, expected) else { return .failure(.wrongCredentials) }
         return .success(stored.user)
     }
 
     /// API key authentication (OpenSubsonic's `apiKey`; `tokenInfo` names the user it returns).
     public func authenticate(apiKey: String) -> Result<User, AuthFailure> {
-        let digest = Array(SHA256.hash(data: Array(apiKey.utf8)))
+        let digest = Digests.sha256(Array(apiKey.utf8))
         var found: UsersFile.StoredUser?
         // Every stored key is compared, found or not.
         for user in users {

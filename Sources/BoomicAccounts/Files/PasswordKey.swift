@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// The key that encrypts every password in the users file (AES-256-GCM), kept in a file of its
@@ -17,44 +16,39 @@ import Foundation
 struct PasswordKey: Sendable {
     static let byteCount = 32
 
-    let key: SymmetricKey
+    let bytes: [UInt8]
 
-    /// A new random key (from the system's cryptographic random source).
+    /// A new random key (from the system's cryptographic random source, `getrandom(2)`).
     static func random() -> PasswordKey {
-        PasswordKey(key: SymmetricKey(size: .bits256))
+        var g = SystemRandomNumberGenerator()
+        return PasswordKey(key: (0..<byteCount).map { _ in UInt8.random(in: .min ... .max, using: &g) })
     }
 
     /// The key a key file holds; nil when it holds anything but 32 bytes.
     init?(bytes: [UInt8]) {
         guard bytes.count == Self.byteCount else { return nil }
-        key = SymmetricKey(data: bytes)
+        self.bytes = bytes
     }
 
-    private init(key: SymmetricKey) { self.key = key }
-
-    var bytes: [UInt8] { key.withUnsafeBytes { Array($0) } }
+    private init(key: [UInt8]) { bytes = key }
 
     /// What the users file records of the key that sealed its passwords, so that a wrong key file
     /// is told apart from a damaged password: an HMAC of a fixed text, from which the key cannot be
     /// found.
     var fingerprint: String {
-        let mac = HMAC<SHA256>.authenticationCode(for: Array("boomic users key".utf8), using: key)
-        return Hex.encode(Array(mac).prefix(16))
+        Hex.encode(Digests.hmacSHA256(Array("boomic users key".utf8), key: bytes).prefix(16))
     }
 
     /// The password sealed for `name`: nonce, ciphertext and tag, in base64.
-    func seal(_ password: String, for name: String) throws -> String {
-        let box = try AES.GCM.seal(Array(password.utf8), using: key, authenticating: Array(name.utf8))
-        // The combined form exists whenever the nonce is the default 12 bytes, as here.
-        return box.combined!.base64EncodedString()
+    func seal(_ password: String, for name: String) -> String {
+        Data(AESGCM.seal(Array(password.utf8), key: bytes, authenticating: Array(name.utf8))).base64EncodedString()
     }
 
     /// The password sealed for `name`, nil when it does not open (another key, another name, or
     /// damaged bytes).
     func open(_ sealed: String, for name: String) -> String? {
         guard let data = Data(base64Encoded: sealed),
-              let box = try? AES.GCM.SealedBox(combined: data),
-              let clear = try? AES.GCM.open(box, using: key, authenticating: Array(name.utf8))
+              let clear = AESGCM.open(Array(data), key: bytes, authenticating: Array(name.utf8))
         else { return nil }
         return String(validating: clear, as: UTF8.self)
     }
