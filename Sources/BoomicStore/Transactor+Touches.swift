@@ -66,9 +66,13 @@ extension Transactor {
 
     /// Records the rows the index lacks, when it lacks any, unless another process holds the
     /// write lock (then the next catch-up does): what `boomic merge` does after a command whose
-    /// commit left them (`leftTouchesBehind`). O(the rows missing).
+    /// commit left them (`leftTouchesBehind`). O(the rows missing); the first one on a library
+    /// made before the index by seq builds that, O(the index) once.
     public func catchUpTouchIndex() throws {
         guard let touchIndexing, readOnlyBecause == nil else { return }
+        try writer.withLock { w in
+            if try w.log.hasTouchTables() { try w.log.connection.transaction(immediate: true) { try w.log.createTouchesBySeq() } }
+        }
         let behind = try reader.withLock { r in
             try r.log.connection.transaction(immediate: false) {
                 try r.log.touchesThrough(format: touchIndexing.format) != r.log.head()

@@ -88,6 +88,41 @@ import Testing
         }
     }
 
+    /// How SQLite reads the keys of a span: through `touches_by_seq`, or over every row.
+    static func spanPlan(_ path: String) throws -> String {
+        let c = try SQLiteConnection(path: path)
+        let stmt = try c.statement("EXPLAIN QUERY PLAN SELECT key FROM touches WHERE seq > 10 AND seq <= 20")
+        defer { stmt.reset() }
+        var plan: [String] = []
+        while try stmt.step() { plan.append(stmt.text(3)) }
+        return plan.joined(separator: "; ")
+    }
+
+    /// The keys of a span of the log are read from the span's own rows (the index by seq), and
+    /// a file made before that index gets it from the next catch-up, with the same answers.
+    @Test func theKeysOfASpanComeFromTheIndexBySeq() throws {
+        try withTemporaryDirectory { dir in
+            let path = dir + "/t.sqlite"
+            let ops = Self.ops(60, seed: 9)
+            let store = try Self.open(path)
+            for op in ops { try store.commit(op) }
+            for (after, through) in [(0, 60), (10, 20), (59, 60), (30, 30)] {
+                let want = Set(ops[after..<through].flatMap { Self.indexing().touches($0).map(\.key) })
+                #expect(try store.touchedKeys(after: after, through: through) == want, "\(after)...\(through)")
+            }
+            let plan = try Self.spanPlan(path)
+            #expect(plan.contains("touches_by_seq"), "\(plan)")
+            try tamper(path, "DROP INDEX touches_by_seq")
+            #expect(try !Self.spanPlan(path).contains("touches_by_seq"))
+            let want = Set(ops[10..<20].flatMap { Self.indexing().touches($0).map(\.key) })
+            #expect(try store.touchedKeys(after: 10, through: 20) == want, "without the index, the same keys")
+            try store.catchUpTouchIndex()
+            let rebuilt = try Self.spanPlan(path)
+            #expect(rebuilt.contains("touches_by_seq"), "\(rebuilt)")
+            #expect(try store.touchedKeys(after: 10, through: 20) == want)
+        }
+    }
+
     /// Another process holding the write lock: the question reads the missing rows in memory
     /// instead of waiting for it (the busy timeout is 30 s), and records nothing.
     @Test func aQuestionNeverWaitsForAWriter() throws {
