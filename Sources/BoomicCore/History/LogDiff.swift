@@ -11,7 +11,11 @@ public enum LogDiff {
     /// - Parameter span: the transactions after `min(from, to)` up to `max(from, to)`, in log order.
     public static func assertions(_ span: [Transaction], from: Int, to: Int) -> [Assertion] {
         let net = Flatten.assertions(span.lazy.flatMap(\.assertions))
-        return (from <= to ? net : net.map(\.inverse)).sorted { $0.entity < $1.entity }
+        let directed = from <= to ? net : net.map(\.inverse)
+        // Each entity read once rather than twice per comparison: a rollback sorts thousands,
+        // and reading one copies its assertion's payload. The sort is stable, as before.
+        let keys = directed.map(\.entity)
+        return keys.indices.sorted { keys[$0] < keys[$1] }.map { directed[$0] }
     }
 
     /// The state after `seq`, from a later state `basis` and the transactions after `seq` up to
