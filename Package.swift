@@ -39,8 +39,6 @@ let package = Package(
         .systemLibrary(name: "CWavPack", pkgConfig: "wavpack", providers: [.apt(["libwavpack-dev"])]),
         // Linked by boomic-ffmpeg only.
         .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev", "libswscale-dev"])]),
-        // The accounts' digests and AES-GCM: Debian's libcrypto, kept patched by the system.
-        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
         // TagLib 1.13's C API has no property map or pictures, so we own a small C++ shim.
         .target(
@@ -103,7 +101,9 @@ let package = Package(
         // their passwords at rest (AES-GCM), and Subsonic's authentication over them.
         .target(
             name: "BoomicAccounts",
-            dependencies: ["BoomicSystem", "COpenSSL"]
+            // The digests and AES-GCM come from the system's libcrypto, opened when first needed
+            // (LibCrypto), not linked: every command would load it at start.
+            dependencies: ["BoomicSystem"]
         ),
         .executableTarget(
             name: "BoomicCLI",

@@ -8,6 +8,11 @@ import Testing
 /// ciphertext, tag) opens. The sealed fixture was made by Python's `cryptography` (AESGCM), not
 /// by this code.
 @Suite struct CryptoKnownAnswerTests {
+    /// Every function is found in the system's library, opened when first needed, not at start.
+    @Test func theSystemsLibcryptoHasEveryFunction() throws {
+        _ = try LibCrypto.open().get()
+    }
+
     @Test func digestsGiveThePublishedAnswers() {
         // RFC 1321 and FIPS 180-2's "abc"; RFC 4231's test case 2.
         #expect(Hex.encode(Digests.md5(Array("abc".utf8))) == "900150983cd24fb0d6963f7d28e17f72")

@@ -1,6 +1,4 @@
-import COpenSSL
-
-/// AES-256-GCM from the system's libcrypto, in the combined form the users file keeps: the
+/// AES-256-GCM from the system's libcrypto (`LibCrypto`), in the combined form the users file keeps: the
 /// 12-byte nonce, the ciphertext, the 16-byte tag (what swift-crypto's `SealedBox.combined` was,
 /// so passwords sealed by earlier builds open).
 enum AESGCM {
@@ -18,14 +16,14 @@ enum AESGCM {
         precondition(key.count == keyCount && nonce.count == nonceCount)
         var ciphertext = [UInt8](repeating: 0, count: plaintext.count)
         var tag = [UInt8](repeating: 0, count: tagCount)
-        let ok = withCipher { ctx -> Bool in
+        let ok = withCipher { lib, ctx -> Bool in
             var n: Int32 = 0
-            guard EVP_EncryptInit_ex(ctx, EVP_aes_256_gcm(), nil, key, nonce) == 1,
-                  aad.isEmpty || EVP_EncryptUpdate(ctx, nil, &n, aad, Int32(aad.count)) == 1,
-                  plaintext.isEmpty || EVP_EncryptUpdate(ctx, &ciphertext, &n, plaintext, Int32(plaintext.count)) == 1,
-                  EVP_EncryptFinal_ex(ctx, &tag, &n) == 1
+            guard lib.encryptInit(ctx, lib.aes256GCM(), nil, key, nonce) == 1,
+                  aad.isEmpty || lib.encryptUpdate(ctx, nil, &n, aad, Int32(aad.count)) == 1,
+                  plaintext.isEmpty || lib.encryptUpdate(ctx, &ciphertext, &n, plaintext, Int32(plaintext.count)) == 1,
+                  lib.encryptFinal(ctx, &tag, &n) == 1
             else { return false }
-            return EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_GET_TAG, Int32(tagCount), &tag) == 1
+            return lib.cipherControl(ctx, LibCrypto.gcmGetTag, Int32(tagCount), &tag) == 1
         }
         // Fails only when libcrypto cannot allocate: nothing to seal with.
         precondition(ok, "libcrypto's AES-GCM failed")
@@ -41,21 +39,22 @@ enum AESGCM {
         var tag = Array(combined.suffix(tagCount))
         var plaintext = [UInt8](repeating: 0, count: ciphertext.count)
         var scratch = [UInt8](repeating: 0, count: tagCount)
-        let ok = withCipher { ctx -> Bool in
+        let ok = withCipher { lib, ctx -> Bool in
             var n: Int32 = 0
-            return EVP_DecryptInit_ex(ctx, EVP_aes_256_gcm(), nil, key, nonce) == 1
-                && (aad.isEmpty || EVP_DecryptUpdate(ctx, nil, &n, aad, Int32(aad.count)) == 1)
-                && (ciphertext.isEmpty || EVP_DecryptUpdate(ctx, &plaintext, &n, ciphertext, Int32(ciphertext.count)) == 1)
-                && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_TAG, Int32(tagCount), &tag) == 1
+            return lib.decryptInit(ctx, lib.aes256GCM(), nil, key, nonce) == 1
+                && (aad.isEmpty || lib.decryptUpdate(ctx, nil, &n, aad, Int32(aad.count)) == 1)
+                && (ciphertext.isEmpty || lib.decryptUpdate(ctx, &plaintext, &n, ciphertext, Int32(ciphertext.count)) == 1)
+                && lib.cipherControl(ctx, LibCrypto.gcmSetTag, Int32(tagCount), &tag) == 1
                 // The tag is checked here: anything but 1 is a box that does not open.
-                && EVP_DecryptFinal_ex(ctx, &scratch, &n) == 1
+                && lib.decryptFinal(ctx, &scratch, &n) == 1
         }
         return ok ? plaintext : nil
     }
 
-    private static func withCipher(_ body: (OpaquePointer?) -> Bool) -> Bool {
-        guard let ctx = EVP_CIPHER_CTX_new() else { return false }
-        defer { EVP_CIPHER_CTX_free(ctx) }
-        return body(ctx)
+    private static func withCipher(_ body: (LibCrypto, OpaquePointer?) -> Bool) -> Bool {
+        let lib = LibCrypto.shared
+        guard let ctx = lib.cipherNew() else { return false }
+        defer { lib.cipherFree(ctx) }
+        return body(lib, ctx)
     }
 }
