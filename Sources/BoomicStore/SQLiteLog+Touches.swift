@@ -21,6 +21,11 @@ extension SQLiteLog {
         try createTouchesBySeq()
     }
 
+    /// Whether the file holds `touches_by_seq`.
+    func hasTouchesBySeq() throws -> Bool {
+        try connection.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'touches_by_seq'") ?? 0 > 0
+    }
+
     /// The index by seq that finds the keys of a span of the log (`touchedKeys`) among its own
     /// rows rather than among every row: a library made before it gets it from its next merge
     /// (O(the index) once, 1 s at a million songs). Call inside `transaction(immediate: true)`.

@@ -13,7 +13,7 @@ public struct TouchIndexing<T>: Sendable {
     /// The most rows a commit records itself; a transaction that may make more (`size`) is left
     /// to the next catch-up (`Transactor.catchUpTouchIndex`), by a process that runs after the
     /// command: an import, a bulk edit or a rollback touches tens of thousands of keys, and their
-    /// rows were a third of such a commit. `.max`: every commit records its own.
+    /// rows were a quarter of such a commit. `.max`: every commit records its own.
     public var commitLimit: Int
     /// An upper bound on the rows `touches(t)` gives, read without computing them.
     public var size: @Sendable (T) -> Int

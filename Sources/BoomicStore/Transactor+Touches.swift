@@ -4,20 +4,16 @@ extension Transactor {
     /// The index's entries for each of `keys`, newest first: every transaction up to the head
     /// that touched it.
     ///
-    /// When the stored index lacks rows (an older build committed them), records them first,
-    /// unless another process holds the write lock: a question never waits for a writer. Rows
+    /// When the stored index lacks rows (an older build committed them, or a command's large
+    /// commit left them to its merge, `TouchIndexing.commitLimit`), records them first, unless
+    /// another process holds the write lock: a question never waits for a writer. Rows
     /// still missing (that, or a library that cannot be written) are read in memory for this
     /// answer instead.
     public func touches(of keys: some Sequence<String>) throws -> [String: [Touch]] {
         guard let touchIndexing else { throw StoreError.badEncoding("this log keeps no index of what each transaction touched") }
-        let behind = try reader.withLock { r in
-            try r.log.connection.transaction(immediate: false) {
-                try r.log.touchesThrough(format: touchIndexing.format) != r.log.head()
-            }
-        }
         // An index past the head describes transactions deleted by hand: none of it is used.
         // Best effort, as a checkpoint: what it does not record is read below.
-        if behind { try? catchUpTouchesNow(touchIndexing) }
+        if try touchIndexIsBehind(touchIndexing) { try? catchUpTouchesNow(touchIndexing) }
         let wanted = Set(keys)
         return try reader.withLock { r in
             try r.log.connection.transaction(immediate: false) {
@@ -70,24 +66,33 @@ extension Transactor {
     /// made before the index by seq builds that, O(the index) once.
     public func catchUpTouchIndex() throws {
         guard let touchIndexing, readOnlyBecause == nil else { return }
-        try writer.withLock { w in
-            if try w.log.hasTouchTables() { try w.log.connection.transaction(immediate: true) { try w.log.createTouchesBySeq() } }
+        // Cleared first: a commit that leaves rows while this runs sets it again.
+        touchesLeftBehind.withLock { $0 = false }
+        let lacksBySeq = try reader.withLock { r -> Bool in
+            guard try r.log.hasTouchTables() else { return false }
+            return try !r.log.hasTouchesBySeq()
         }
-        let behind = try reader.withLock { r in
+        let behind = try touchIndexIsBehind(touchIndexing)
+        if lacksBySeq || behind { try catchUpTouchesNow(touchIndexing, creatingBySeq: lacksBySeq) }
+    }
+
+    /// Whether the stored index does not reach the head exactly (behind, absent, of another
+    /// format, or past a log shortened by hand).
+    private func touchIndexIsBehind(_ indexing: TouchIndexing<T>) throws -> Bool {
+        try reader.withLock { r in
             try r.log.connection.transaction(immediate: false) {
-                try r.log.touchesThrough(format: touchIndexing.format) != r.log.head()
+                try r.log.touchesThrough(format: indexing.format) != r.log.head()
             }
         }
-        if behind { try catchUpTouchesNow(touchIndexing) }
-        touchesLeftBehind.withLock { $0 = false }
     }
 
     /// `catchUpTouches` without waiting for another writer.
-    private func catchUpTouchesNow(_ indexing: TouchIndexing<T>) throws {
+    private func catchUpTouchesNow(_ indexing: TouchIndexing<T>, creatingBySeq: Bool = false) throws {
         guard readOnlyBecause == nil else { return }
         try writer.withLock { w in
             w.log.connection.setBusyTimeout(milliseconds: 0)
             defer { w.log.connection.setBusyTimeout(milliseconds: SQLiteConnection.defaultBusyTimeout) }
+            if creatingBySeq { try w.log.connection.transaction(immediate: true) { try w.log.createTouchesBySeq() } }
             try catchUpTouches(w, indexing)
         }
     }

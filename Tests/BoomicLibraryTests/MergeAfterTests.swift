@@ -49,43 +49,49 @@ import Testing
         }
     }
 
-    /// A commit over the song index's limit leaves its rows to the merge: the merge records them
-    /// and every later one, and the index then equals the one the log gives, as `verify` checks.
+    /// A command's commit over the song index's limit (256 assertions) leaves its rows to the
+    /// merge: the merge, a process of its own, records them and every later one, and the index
+    /// then equals the one the log gives, as `verify` checks. A resident session records all.
     @Test func aLargeCommitLeavesItsIndexRowsToTheMerge() throws {
         try withTemporaryDirectory { dir in
-            let lib = try LibrarySession.open(at: dir, create: true, client: Self.client, mergesAfter: true)
+            let lib = try LibrarySession.open(at: dir, create: true, client: Self.client, mergesAfter: true,
+                                              appliesCommitsWhenRead: true)
             defer { lib.close() }
             let songs = LibrarySessionTests.songs(300)
-            try lib.commit(kind: .import, message: nil) { _ in (songs.map(Assertion.addSong), "add") }
-            #expect(try lib.transactor.touchesIndexedThrough() == 0, "300 rows recorded in the commit")
-            #expect(lib.transactor.leftTouchesBehind && lib.isMergeDue)
-            #expect(!lib.transactor.isCheckpointDue(under: LibrarySession.checkpointPolicy), "due for the index alone")
-            // A small commit cannot record past the gap; the merge after it records both.
-            try lib.commit(kind: .edit, message: nil) { b in
-                (EditGeneration.modify(b, songs: [songs[7].id], set: [try FieldAssignment.parse("year=1969")]), "modify")
-            }
-            #expect(try lib.transactor.touchesIndexedThrough() == 0)
-            // A question meanwhile reads the rows the index lacks from the log.
-            let key = songs[7].id.description
-            #expect(try lib.transactor.touches(of: [key])[key]?.map(\.seq) == [2, 1])
+            try lib.commit(kind: .import, message: nil) { _ in (Array(songs.prefix(256)).map(Assertion.addSong), "add") }
+            #expect(try lib.transactor.touchesIndexedThrough() == 1, "256 rows are recorded in the commit")
+            #expect(!lib.transactor.leftTouchesBehind && !lib.isMergeDue)
+            try lib.commit(kind: .import, message: nil) { _ in (songs.dropFirst(256).map(Assertion.addSong) + [], "add") }
             try lib.commit(kind: .edit, message: nil) { b in
                 (EditGeneration.modify(b, songs: Array(songs.prefix(257).map(\.id)), set: [try FieldAssignment.parse("genre=Big")]), "modify")
             }
-            #expect(try lib.transactor.touchesIndexedThrough() == 2, "the question caught the index up; the large commit left its own")
-            #expect(try !lib.mergeIfDue(), "no checkpoint due")
-            #expect(!lib.isMergeDue)
-            #expect(try lib.transactor.touchesIndexedThrough() == 3)
-            let expected = Set(try lib.transactor.entries(from: 1, through: 3).flatMap { lib.transactor.indexedTouches(of: $0.transaction, seq: $0.seq) })
-            #expect(expected.count == 300 + 1 + 257)
-            #expect(try lib.transactor.touchIndexDifference(expected: expected, through: 3) == nil)
-            // A session that merges as it goes (a server) records every commit itself.
-            let inline = try LibrarySession.open(at: dir, create: false, client: Self.client)
-            defer { inline.close() }
-            try inline.commit(kind: .edit, message: nil) { b in
+            #expect(try lib.transactor.touchesIndexedThrough() == 2, "257 rows left to the merge")
+            #expect(lib.transactor.leftTouchesBehind && lib.isMergeDue)
+            #expect(!lib.transactor.isCheckpointDue(under: LibrarySession.checkpointPolicy), "due for the index alone")
+            // A small commit cannot record past the gap.
+            try lib.commit(kind: .edit, message: nil) { b in
+                (EditGeneration.modify(b, songs: [songs[7].id], set: [try FieldAssignment.parse("year=1969")]), "modify")
+            }
+            #expect(try lib.transactor.touchesIndexedThrough() == 2)
+            // The merge is another process: it knows nothing of this one's flag.
+            let merge = try LibrarySession.open(at: dir, create: false, client: Self.client, mergesAfter: true)
+            defer { merge.close() }
+            #expect(!merge.transactor.leftTouchesBehind)
+            #expect(try !merge.mergeIfDue(), "no checkpoint due")
+            #expect(try lib.transactor.touchesIndexedThrough() == 4)
+            let expected = Set(try lib.transactor.entries(from: 1, through: 4).flatMap { lib.transactor.indexedTouches(of: $0.transaction, seq: $0.seq) })
+            #expect(expected.count == 256 + 44 + 257 + 1)
+            #expect(try lib.transactor.touchIndexDifference(expected: expected, through: 4) == nil)
+            let key = songs[7].id.description
+            #expect(try lib.transactor.touches(of: [key])[key]?.map(\.seq) == [4, 3, 1])
+            // A resident session (`serve`, `play`) has no merge after each commit: it records all.
+            let resident = try LibrarySession.open(at: dir, create: false, client: Self.client, mergesAfter: true)
+            defer { resident.close() }
+            try resident.commit(kind: .edit, message: nil) { b in
                 (EditGeneration.modify(b, songs: songs.map(\.id), set: [try FieldAssignment.parse("genre=All")]), "modify")
             }
-            #expect(try inline.transactor.touchesIndexedThrough() == 4)
-            #expect(!inline.transactor.leftTouchesBehind)
+            #expect(try resident.transactor.touchesIndexedThrough() == 5)
+            #expect(!resident.transactor.leftTouchesBehind && !resident.isMergeDue)
         }
     }
 }

@@ -112,7 +112,11 @@ public final class LibrarySession: Sendable {
     public func mergeIfDue() throws -> Bool {
         // A cache, as the checkpoint: what another writer keeps it from recording, the next merge does.
         try? transactor.catchUpTouchIndex()
-        return try transactor.checkpointIfDue(under: Self.checkpointPolicy)
+        let wrote = try transactor.checkpointIfDue(under: Self.checkpointPolicy)
+        // Commits made while the checkpoint was written: their own merges left at once, finding
+        // `merge.lock` held by this one.
+        if wrote { try? transactor.catchUpTouchIndex() }
+        return wrote
     }
 
     /// Opens the library at `location`; with `create`, makes the folder and the log first.
@@ -145,7 +149,9 @@ public final class LibrarySession: Sendable {
             applyAll: { ts, b in b.applying(transactions: ts) },
             codec: BasisCodec.codec,
             policy: mergesAfter ? neverDue : checkpointPolicy,
-            touchIndexing: mergesAfter ? songTouchesLeavingLarge : songTouches,
+            // A command that commits and exits has a merge after it to record a large commit's
+            // rows; a resident session (`serve`, `play`) has none until it ends.
+            touchIndexing: mergesAfter && appliesCommitsWhenRead ? songTouchesLeavingLarge : songTouches,
             appliesCommitsWhenRead: appliesCommitsWhenRead
         )
         return LibrarySession(location: location, transactor: t, client: client)
@@ -157,7 +163,7 @@ public final class LibrarySession: Sendable {
         t.songTouches.map { (key: $0.song.description, info: SongTouch.stored($0.touches)) }
     }
 
-    /// `songTouches` for a process that has a merge run after it: a commit of more than 256
+    /// `songTouches` for a command that has a merge run after it: a commit of more than 256
     /// assertions (about 2 ms of rows; a rollback's 9,000 were 70 ms) leaves its rows to the merge.
     static let songTouchesLeavingLarge: TouchIndexing<Transaction> = {
         var indexing = songTouches
