@@ -24,6 +24,8 @@ public enum AccountError: Error, Equatable, Sendable {
     case damaged(path: String, detail: String)
     /// A system call failed (reading, writing, locking one of the files).
     case system(SystemError)
+    /// The system's libcrypto cannot be opened or lacks a function (`LibCrypto`).
+    case cryptoMissing(String)
 }
 
 extension AccountError: LocalizedError, CustomStringConvertible {
@@ -54,6 +56,8 @@ extension AccountError: LocalizedError, CustomStringConvertible {
                 + "or move it away and add the accounts again"
         case .system(let error):
             return error.description
+        case .cryptoMissing(let detail):
+            return "accounts need OpenSSL's libcrypto: \(detail)"
         }
     }
 

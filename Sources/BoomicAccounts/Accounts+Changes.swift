@@ -101,6 +101,7 @@ extension Accounts {
     /// Runs `body` on the users file under the accounts' lock and writes what it left, whole and
     /// mode 0600. Makes the key file first when there is none and no account needs the old one.
     func change<R>(_ body: (inout UsersFile, PasswordKey) throws(AccountError) -> R) throws(AccountError) -> R {
+        try LibCrypto.require()
         let lock = try openKeyFile()
         do {
             try lock.lock(.exclusive)

@@ -63,6 +63,7 @@ public final class Accounts: Sendable {
     /// Throws when the files cannot be read, or when the key file is missing or is not the one
     /// the passwords were sealed with (`keyMissing`, `keyMismatch`).
     public func authenticator() throws(AccountError) -> Authenticator {
+        try LibCrypto.require()
         let stamp = try FileStamp(path: usersPath)
         if let cached = cache.withLock({ $0 }), cached.stamp == stamp { return cached.authenticator }
         let fresh: Authenticator

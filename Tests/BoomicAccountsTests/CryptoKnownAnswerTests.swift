@@ -11,6 +11,9 @@ import Testing
     /// Every function is found in the system's library, opened when first needed, not at start.
     @Test func theSystemsLibcryptoHasEveryFunction() throws {
         _ = try LibCrypto.open().get()
+        try LibCrypto.require()
+        let missing = AccountError.cryptoMissing("libcrypto.so.3 cannot be opened; on Debian: apt install libssl3")
+        #expect(missing.description == "accounts need OpenSSL's libcrypto: libcrypto.so.3 cannot be opened; on Debian: apt install libssl3")
     }
 
     @Test func digestsGiveThePublishedAnswers() {

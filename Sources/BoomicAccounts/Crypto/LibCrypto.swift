@@ -32,20 +32,30 @@ struct LibCrypto: Sendable {
     let encryptInit: CipherInit, encryptUpdate: CipherUpdate, encryptFinal: CipherFinal
     let decryptInit: CipherInit, decryptUpdate: CipherUpdate, decryptFinal: CipherFinal
 
-    /// The library, opened once; a process without it stops with the package to install: an
-    /// account can neither be checked nor changed without it.
-    static let shared: LibCrypto = {
-        switch open() {
+    /// The library, opened once.
+    static let opened = open()
+
+    /// Throws, with the package to install, when the library cannot be used: what every account
+    /// operation asks first (`Accounts.change`, `authenticator`), so that a system without it
+    /// gets one line when `boomic user` or `serve --http` starts rather than a stop at a login.
+    static func require() throws(AccountError) {
+        if case .failure(let failure) = opened { throw .cryptoMissing(failure.description) }
+    }
+
+    /// The opened library. Reached only after `require()` succeeded: every path to a digest or a
+    /// seal goes through an account operation that asks it first.
+    static var shared: LibCrypto {
+        switch opened {
         case .success(let lib): return lib
-        case .failure(let failure): fatalError("\(failure)")
+        case .failure(let failure): preconditionFailure("libcrypto used without LibCrypto.require(): \(failure)")
         }
-    }()
+    }
 
     enum Failure: Error { case missing(String) }
 
     static func open() -> Result<LibCrypto, Failure> {
         guard let handle = dlopen("libcrypto.so.3", RTLD_NOW | RTLD_LOCAL) else {
-            return .failure(.missing("OpenSSL's libcrypto.so.3 cannot be opened; on Debian: apt install libssl3"))
+            return .failure(.missing("libcrypto.so.3 cannot be opened; on Debian: apt install libssl3"))
         }
         func symbol<F>(_ name: String, as _: F.Type) throws(Failure) -> F {
             guard let p = dlsym(handle, name) else { throw .missing("libcrypto.so.3 has no \(name)") }
