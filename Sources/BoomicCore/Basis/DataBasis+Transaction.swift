@@ -10,10 +10,11 @@ extension DataBasis {
 
     public func applying(_ assertions: some Collection<Assertion>) -> DataBasis {
         var b = self
-        // Many updates of songs in the image: their rows are read in one pass first. An entry
-        // stays good until the first assertion about its song; from then on the delta holds it.
+        // Many updates of songs in the image, with indexes to relink: their rows are read in one
+        // pass first. An entry stays good until the first assertion about its song; from then on
+        // the delta holds it. Without indexes an update is kept as a patch, reading nothing.
         var before: [SongID: Song] = [:]
-        if songs.image != nil, assertions.count >= Self.readsSongsTogether {
+        if songs.image != nil, assertions.count >= Self.readsSongsTogether, b.ownsBuiltIndexes() {
             before = songs.songs(assertions.lazy.compactMap { if case .updateSong(let id, _) = $0 { id } else { nil } })
         }
         for a in assertions { b.apply(a, before: &before) }
@@ -48,6 +49,10 @@ extension DataBasis {
             before[s.id] = nil
             remove(s.id)
         case .updateSong(let id, let patch):
+            if songs.changed[id] == nil, !ownsBuiltIndexes() {
+                self.patch(id, with: patch)
+                return
+            }
             guard let old = before.removeValue(forKey: id) ?? songs[id] else { return }
             let new = old.applying(patch)
             if new != old { update(old, to: new) }

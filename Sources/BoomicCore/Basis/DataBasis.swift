@@ -116,6 +116,12 @@ public struct DataBasis: Sendable, Equatable {
         relink(song, replacing: old)
     }
 
+    /// An update of a song, kept as its patch until the song is read (`SongTable.patch`): only
+    /// while no index is built, since relinking one reads the song.
+    mutating func patch(_ id: SongID, with patch: SongPatch) {
+        songs.patch(id, with: patch)
+    }
+
     private mutating func relink(_ song: Song, replacing old: Song?) {
         let old = cache.isBuilt ? old : nil
         updateIndexes { ix in
@@ -149,6 +155,13 @@ public struct DataBasis: Sendable, Equatable {
         heldLists = .ready(BasisLists())  // the old value's only reference is `lists`: changed in place
         change(&lists)
         heldLists = .ready(lists)
+    }
+
+    /// Whether this basis has indexes to keep up to date, after taking its own copy of them: a
+    /// copy shared with another basis could be built by a reader of that one meanwhile.
+    mutating func ownsBuiltIndexes() -> Bool {
+        if !isKnownUniquelyReferenced(&cache) { cache = cache.copy() }
+        return cache.isBuilt
     }
 
     private mutating func updateIndexes(_ change: (inout Indexes) -> Void) {

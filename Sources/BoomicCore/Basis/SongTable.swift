@@ -5,8 +5,10 @@ import HashTreeCollections
 ///
 /// Without an image every song is in the delta, as a basis replayed from the log holds them.
 /// Applying a transaction changes only the delta, so it costs O(change) whatever the library's
-/// size; reading a song looks in the delta, then materialises the image's row. Iteration gives
-/// the image's rows that the delta does not shadow, in path order, then the delta's songs.
+/// size; reading a song looks in the delta, then materialises the image's row. An update of an
+/// image's song is kept as its patch (`patched`) until the song is read, so opening a library
+/// folds its tail without materialising a song. Iteration gives the image's rows that the delta
+/// does not shadow, in path order, then the delta's songs.
 public struct SongTable: Sendable, Sequence {
     public typealias Element = (key: SongID, value: Song)
 
@@ -16,12 +18,17 @@ public struct SongTable: Sendable, Sequence {
     public private(set) var changed: TreeDictionary<SongID, Song>
     /// Songs of the image removed since (never an id that `changed` holds).
     public private(set) var removed: TreeSet<SongID>
+    /// Songs of the image updated since and not yet read: their patches, in the order applied
+    /// (never an id that `changed` or `removed` holds). Kept in order rather than merged, since
+    /// setting one field may set another (`SongField.set`).
+    public private(set) var patched: TreeDictionary<SongID, [SongPatch]>
     public private(set) var count: Int
 
     public init() {
         image = nil
         changed = [:]
         removed = []
+        patched = [:]
         count = 0
     }
 
@@ -30,6 +37,7 @@ public struct SongTable: Sendable, Sequence {
         image = nil
         changed = songs
         removed = []
+        patched = [:]
         count = songs.count
     }
 
@@ -38,6 +46,7 @@ public struct SongTable: Sendable, Sequence {
         self.image = image
         changed = [:]
         removed = []
+        patched = [:]
         count = image.rowCount
     }
 
@@ -45,12 +54,28 @@ public struct SongTable: Sendable, Sequence {
 
     /// Whether the delta holds anything: a song changed, added or removed since the image (without
     /// an image, any song at all).
-    public var hasDelta: Bool { !changed.isEmpty || !removed.isEmpty }
+    public var hasDelta: Bool { !changed.isEmpty || !removed.isEmpty || !patched.isEmpty }
 
     public subscript(id: SongID) -> Song? {
         if let s = changed[id] { return s }
         guard let image, !removed.contains(id), let row = image.row(of: id) else { return nil }
-        return image.song(atRow: row)
+        return Self.applying(patched[id], to: image.song(atRow: row))
+    }
+
+    private static func applying(_ patches: [SongPatch]?, to song: Song) -> Song {
+        guard let patches else { return song }
+        return patches.reduce(song) { $0.applying($1) }
+    }
+
+    /// The songs of the delta: those added or changed, and the image's songs patched, these read
+    /// now (in one pass, in row order).
+    public var deltaSongs: [Song] { Array(changed.values) + patchedSongs() }
+
+    /// The image's songs patched, read now.
+    private func patchedSongs() -> [Song] {
+        guard let image, !patched.isEmpty else { return [] }
+        let rows = patched.keys.compactMap { image.row(of: $0) }.sorted()
+        return image.songs(atRows: rows).map { Self.applying(patched[$0.id], to: $0) }
     }
 
     /// The songs these ids name, as `self[id]` gives them (an id it lacks is left out), the
@@ -71,7 +96,7 @@ public struct SongTable: Sendable, Sequence {
         var unique: [Int] = []
         unique.reserveCapacity(rows.count)
         for r in rows where unique.last != r { unique.append(r) }
-        for s in image.songs(atRows: unique) { out[s.id] = s }
+        for s in image.songs(atRows: unique) { out[s.id] = Self.applying(patched[s.id], to: s) }
         return out
     }
 
@@ -84,7 +109,7 @@ public struct SongTable: Sendable, Sequence {
     /// Whether the image's row with this id is still the song's (neither changed nor removed).
     @inline(__always)
     public func isLive(imageID id: SongID) -> Bool {
-        (changed.isEmpty && removed.isEmpty) || (changed[id] == nil && !removed.contains(id))
+        !hasDelta || (changed[id] == nil && !removed.contains(id) && patched[id] == nil)
     }
 
     /// Adds or replaces a song; says whether it replaced one. Reads no image row: a
@@ -93,7 +118,7 @@ public struct SongTable: Sendable, Sequence {
     public mutating func insert(_ song: Song) -> Bool {
         let id = song.id
         let existed: Bool
-        if changed[id] != nil {
+        if changed[id] != nil || patched.removeValue(forKey: id) != nil {
             existed = true
         } else if removed.remove(id) != nil {
             existed = false
@@ -108,13 +133,29 @@ public struct SongTable: Sendable, Sequence {
     /// `insert` of a song the table holds (one just read from it, and changed): its count stays,
     /// and its row in the image is not looked up again.
     mutating func replace(_ song: Song) {
+        patched[song.id] = nil
         changed[song.id] = song
+    }
+
+    /// Records an update of a song of the image that the delta does not hold or holds only as
+    /// patches, without reading it; false when the table has no such song (then the update changes
+    /// nothing, as an update of a song that is gone does).
+    @discardableResult
+    mutating func patch(_ id: SongID, with patch: SongPatch) -> Bool {
+        if patched[id] != nil {
+            patched[id]!.append(patch)
+            return true
+        }
+        guard let image, changed[id] == nil, !removed.contains(id), image.row(of: id) != nil else { return false }
+        patched[id] = [patch]
+        return true
     }
 
     /// Removes a song; says whether there was one.
     @discardableResult
     public mutating func remove(_ id: SongID) -> Bool {
         let inImage = !removed.contains(id) && image?.row(of: id) != nil
+        patched[id] = nil
         guard changed.removeValue(forKey: id) != nil || inImage else { return false }
         if inImage { removed.insert(id) }
         count -= 1
@@ -163,6 +204,7 @@ public struct SongTable: Sendable, Sequence {
             }
         }
         for (_, s) in changed { body(s) }
+        for s in patchedSongs() { body(s) }
     }
 
     public struct Iterator: IteratorProtocol {
@@ -171,6 +213,9 @@ public struct SongTable: Sendable, Sequence {
         private var batch: [Song] = []
         private var inBatch = 0
         private var rest: TreeDictionary<SongID, Song>.Iterator
+        /// The patched songs, read when the iteration reaches them.
+        private var patchedRest: [Song]?
+        private var nextPatched = 0
 
         init(_ table: SongTable) {
             self.table = table
@@ -199,7 +244,11 @@ public struct SongTable: Sendable, Sequence {
                 }
             }
             batch = []
-            return rest.next()
+            if let next = rest.next() { return next }
+            if patchedRest == nil { patchedRest = table.patchedSongs() }
+            guard let songs = patchedRest, nextPatched < songs.count else { return nil }
+            defer { nextPatched += 1 }
+            return (songs[nextPatched].id, songs[nextPatched])
         }
     }
 
@@ -209,12 +258,8 @@ public struct SongTable: Sendable, Sequence {
         guard a.count == b.count else { return false }
         if a.image == nil, b.image == nil { return a.changed == b.changed }
         if let x = a.image, let y = b.image, x === y {
-            if a.changed == b.changed && a.removed == b.removed { return true }
-            var ids = Set(a.removed)
-            ids.formUnion(b.removed)
-            ids.formUnion(a.changed.keys)
-            ids.formUnion(b.changed.keys)
-            return ids.allSatisfy { a[$0] == b[$0] }
+            if a.changed == b.changed && a.removed == b.removed && a.patched == b.patched { return true }
+            return a.deltaIDs(b).allSatisfy { a[$0] == b[$0] }
         }
         return a.allSatisfy { b[$0.key] == $0.value }
     }
@@ -224,10 +269,17 @@ public struct SongTable: Sendable, Sequence {
     public func changedIDs(comparedTo other: SongTable) -> Set<SongID>? {
         if image == nil, other.image == nil { return nil }
         guard let x = image, let y = other.image, x === y else { return nil }
+        return deltaIDs(other)
+    }
+
+    /// The ids either table's delta names.
+    private func deltaIDs(_ other: SongTable) -> Set<SongID> {
         var ids = Set(removed)
         ids.formUnion(other.removed)
         ids.formUnion(changed.keys)
         ids.formUnion(other.changed.keys)
+        ids.formUnion(patched.keys)
+        ids.formUnion(other.patched.keys)
         return ids
     }
 }

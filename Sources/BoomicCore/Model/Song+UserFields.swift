@@ -45,7 +45,7 @@ extension DataBasis {
                 }
             }
             for code in 0..<column.valueCount where used[code] { add(column.value(code).strings ?? []) }
-            for s in songs.changed.values { add(s.userFields) }
+            for s in songs.deltaSongs { add(s.userFields) }
             return names
         }
         for s in songs.values { add(s.userFields) }

@@ -190,7 +190,7 @@ extension DataBasis {
             // The image's rows the query picks that the delta does not shadow, then the delta's
             // own songs tested one by one: only the matches are materialised.
             found = image.songs(atRows: rows.indices.lazy.filter { songs.isLive(imageID: image.id(atRow: $0)) })
-                + songs.changed.values.filter(m.matches)
+                + songs.deltaSongs.filter(m.matches)
         } else {
             found = songs.values.filter(m.matches)
         }

@@ -30,7 +30,7 @@ extension DataBasis {
     /// `InferredMusicFolder.common` of the songs' paths, reading two of the image's rows (they
     /// are in path order) and the songs changed since it, not every song.
     public var inferredMusicFolder: String? {
-        var paths = songs.changed.values.map(\.path)
+        var paths = songs.deltaSongs.map(\.path)
         if let image = songs.image, image.rowCount > 0, let column = image.column(.path) {
             for code in [0, image.rowCount - 1] {
                 if let p = column.value(code).string { paths.append(p) }
