@@ -16,11 +16,10 @@ struct ImageBasisLawTests {
         try BasisCodec.decode(ImageBytes(copying: BasisCodec.encode(b)))
     }
 
-    /// The image of state `k` with the transactions after it applied: what a command holds.
+    /// The image of state `k` with the transactions after it folded as the open folds them,
+    /// updates kept as patches: what a command holds.
     static func imagePlusDelta(_ h: History, split k: Int) throws -> DataBasis {
-        var b = try imaged(h.bases[k])
-        for t in h.transactions[k...] { b = b.applying(t) }
-        return b
+        try imaged(h.bases[k]).applying(transactions: Array(h.transactions[k...]), keepingPatches: true)
     }
 
     static func splits(_ h: History, _ rng: inout SplitMix64) -> [Int] {
@@ -36,19 +35,22 @@ struct ImageBasisLawTests {
                 let image = try Self.imaged(h.bases[k])
                 #expect(image.songs.image != nil && !image.songs.hasDelta, "seed \(h.seed)")
                 #expect(image == h.bases[k], "seed \(h.seed): the image of state \(k) is not that state")
-                var b = image
-                for t in h.transactions[k...] { b = b.applying(t) }
-                #expect(b == h.head, "seed \(h.seed): image of \(k) + \(h.seq - k) transactions differs from the replay")
-                #expect(b.songs.count == h.head.songs.count, "seed \(h.seed) split \(k)")
-                #expect(b.userFieldNames == h.head.userFieldNames, "seed \(h.seed) split \(k): user field names")
-                // Each song read by id, and the whole iteration, agree.
-                for (id, s) in h.head.songs { #expect(b[id] == s, "seed \(h.seed) split \(k): song \(id)") }
-                let listed = Dictionary(b.songs.map { ($0.key, $0.value) }, uniquingKeysWith: { x, _ in x })
-                #expect(listed.count == b.songs.count, "seed \(h.seed) split \(k): iteration repeats a song")
-                #expect(listed == Dictionary(uniqueKeysWithValues: h.head.songs.map { ($0.key, $0.value) }), "seed \(h.seed) split \(k)")
-                // A song the delta removed is gone however it is asked for.
-                for id in Set(h.bases[k].songs.keys).subtracting(h.head.songs.keys) {
-                    #expect(b[id] == nil && !b.songs.contains(id), "seed \(h.seed) split \(k): removed song \(id) still read")
+                var applied = image
+                for t in h.transactions[k...] { applied = applied.applying(t) }
+                let patched = image.applying(transactions: Array(h.transactions[k...]), keepingPatches: true)
+                for (b, how) in [(applied, "applied"), (patched, "patched")] {
+                    #expect(b == h.head, "seed \(h.seed): image of \(k) + \(h.seq - k) transactions \(how) differs from the replay")
+                    #expect(b.songs.count == h.head.songs.count, "seed \(h.seed) split \(k)")
+                    #expect(b.userFieldNames == h.head.userFieldNames, "seed \(h.seed) split \(k): user field names")
+                    // Each song read by id, and the whole iteration, agree.
+                    for (id, s) in h.head.songs { #expect(b[id] == s, "seed \(h.seed) split \(k): song \(id)") }
+                    let listed = Dictionary(b.songs.map { ($0.key, $0.value) }, uniquingKeysWith: { x, _ in x })
+                    #expect(listed.count == b.songs.count, "seed \(h.seed) split \(k): iteration repeats a song")
+                    #expect(listed == Dictionary(uniqueKeysWithValues: h.head.songs.map { ($0.key, $0.value) }), "seed \(h.seed) split \(k)")
+                    // A song the delta removed is gone however it is asked for.
+                    for id in Set(h.bases[k].songs.keys).subtracting(h.head.songs.keys) {
+                        #expect(b[id] == nil && !b.songs.contains(id), "seed \(h.seed) split \(k): removed song \(id) still read")
+                    }
                 }
                 checked += 1
             }
@@ -58,9 +60,9 @@ struct ImageBasisLawTests {
 
     /// How opening folds the tail after its checkpoint: every updated song read ahead in one
     /// pass, then the transactions applied in turn, never flattened.
-    @Test("the tail folded with its songs read ahead equals the tail applied one by one")
+    @Test("the tail folded with its songs read ahead, or kept as patches, equals the tail applied one by one")
     func tailReadAheadIsTheFold() throws {
-        var checked = 0
+        var checked = 0, patchedSongs = 0
         for h in Histories.all where h.seq > 1 {
             var rng = SplitMix64(seed: h.seed ^ 0x7A11)
             for k in Self.splits(h, &rng) where k < h.seq {
@@ -73,12 +75,22 @@ struct ImageBasisLawTests {
                 #expect(readAhead.songs.image === image.songs.image, "seed \(h.seed): the image is kept")
                 for (id, s) in h.bases[end].songs { #expect(readAhead[id] == s, "seed \(h.seed) \(k)...\(end): song \(id)") }
                 #expect(readAhead.userFieldNames == h.bases[end].userFieldNames, "seed \(h.seed) \(k)...\(end): user field names")
+                // As the open folds it: the updated songs kept as patches, read when asked for.
+                let patched = image.applying(transactions: ts, keepingPatches: true)
+                patchedSongs += patched.songs.patched.count
+                #expect(patched == h.bases[end] && patched.songs.count == h.bases[end].songs.count, "seed \(h.seed): patched \(k)...\(end)")
+                #expect(patched.songs.songs(h.bases[end].songs.keys) == Dictionary(uniqueKeysWithValues: h.bases[end].songs.map { ($0.key, $0.value) }),
+                        "seed \(h.seed) \(k)...\(end): the songs read together")
+                for (id, s) in h.bases[end].songs { #expect(patched[id] == s, "seed \(h.seed) \(k)...\(end): patched song \(id)") }
+                #expect(patched.userFieldNames == h.bases[end].userFieldNames, "seed \(h.seed) \(k)...\(end): patched user field names")
+                #expect(patched.diff(to: readAhead).isEmpty && readAhead.diff(to: patched).isEmpty, "seed \(h.seed) \(k)...\(end): diff")
                 // Without an image (a replay from the first transaction) it is the fold too.
                 #expect(h.bases[k].applying(transactions: ts) == h.bases[end], "seed \(h.seed): in memory \(k)...\(end)")
                 checked += 1
             }
         }
         #expect(checked >= Seeds.atLeast(100))
+        #expect(patchedSongs >= Seeds.atLeast(100), "only \(patchedSongs) songs kept as patches")
     }
 
     /// An image's lists are decoded when first read, by whichever copy of the basis reads them,
@@ -165,7 +177,9 @@ struct ImageBasisLawTests {
             let k = Int.random(in: 0..<h.seq, using: &rng)
             let image = try Self.imaged(h.bases[k])
             var states = [image]
-            for t in h.transactions[k...] { states.append(states[states.count - 1].applying(t)) }
+            // Half the histories hold their updates as patches, as a command's open does.
+            let patching = h.seed % 2 == 0
+            for t in h.transactions[k...] { states.append(states[states.count - 1].applying(t.assertions, keepingPatches: patching)) }
             for _ in 0..<3 {
                 let a = Int.random(in: 0..<states.count, using: &rng), c = Int.random(in: 0..<states.count, using: &rng)
                 let d = states[a].diff(to: states[c])

@@ -8,16 +8,21 @@ extension DataBasis {
         applying(t.assertions)
     }
 
-    public func applying(_ assertions: some Collection<Assertion>) -> DataBasis {
+    /// - Parameter keepingPatches: an update of an image's song is kept as its patch, the song
+    ///   not read (`SongTable.patch`), unless indexes are built, which relinking would need it
+    ///   for. For the open's fold of the tail, which reads no song: a command that reads few
+    ///   then pays for those alone. Elsewhere the songs changed are read next (a diff prints
+    ///   them, a state taken back is queried), in one pass here rather than one at a time there.
+    public func applying(_ assertions: some Collection<Assertion>, keepingPatches: Bool = false) -> DataBasis {
         var b = self
-        // Many updates of songs in the image, with indexes to relink: their rows are read in one
-        // pass first. An entry stays good until the first assertion about its song; from then on
-        // the delta holds it. Without indexes an update is kept as a patch, reading nothing.
+        let patching = keepingPatches && songs.image != nil && !b.ownsBuiltIndexes()
+        // Many updates of songs in the image: their rows are read in one pass first. An entry
+        // stays good until the first assertion about its song; from then on the delta holds it.
         var before: [SongID: Song] = [:]
-        if songs.image != nil, assertions.count >= Self.readsSongsTogether, b.ownsBuiltIndexes() {
+        if !patching, songs.image != nil, assertions.count >= Self.readsSongsTogether {
             before = songs.songs(assertions.lazy.compactMap { if case .updateSong(let id, _) = $0 { id } else { nil } })
         }
-        for a in assertions { b.apply(a, before: &before) }
+        for a in assertions { b.apply(a, before: &before, patching: patching) }
         return b
     }
 
@@ -26,8 +31,8 @@ extension DataBasis {
     /// `applying`, which reads the image's rows of every updated song in one pass. Opening a
     /// library folds the tail after its checkpoint this way: a hundred small edits read alone
     /// would resolve every column of the image once per song.
-    public func applying(transactions ts: [Transaction]) -> DataBasis {
-        applying(ts.lazy.flatMap(\.assertions))
+    public func applying(transactions ts: [Transaction], keepingPatches: Bool = false) -> DataBasis {
+        applying(ts.lazy.flatMap(\.assertions), keepingPatches: keepingPatches)
     }
 
     /// From how many assertions a transaction's updated songs are read together.
@@ -35,12 +40,12 @@ extension DataBasis {
 
     public mutating func apply(_ a: Assertion) {
         var none: [SongID: Song] = [:]
-        apply(a, before: &none)
+        apply(a, before: &none, patching: false)
     }
 
     /// `before`: songs as they were before the transaction, read ahead; an entry is good until
     /// the first assertion about its song, which takes it out.
-    private mutating func apply(_ a: Assertion, before: inout [SongID: Song]) {
+    private mutating func apply(_ a: Assertion, before: inout [SongID: Song], patching: Bool) {
         switch a {
         case .addSong(let s):
             before[s.id] = nil
@@ -49,7 +54,7 @@ extension DataBasis {
             before[s.id] = nil
             remove(s.id)
         case .updateSong(let id, let patch):
-            if songs.changed[id] == nil, !ownsBuiltIndexes() {
+            if patching, songs.changed[id] == nil {
                 self.patch(id, with: patch)
                 return
             }

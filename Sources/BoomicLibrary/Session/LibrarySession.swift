@@ -146,7 +146,8 @@ public final class LibrarySession: Sendable {
             path: log, create: create, initial: DataBasis(),
             apply: { t, b in b.applying(t) },
             flatten: { ts in Flatten.transactions(ts)! },
-            applyAll: { ts, b in b.applying(transactions: ts) },
+            // The open's fold of the tail: updates kept as patches until their songs are read.
+            applyAll: { ts, b in b.applying(transactions: ts, keepingPatches: true) },
             codec: BasisCodec.codec,
             policy: mergesAfter ? neverDue : checkpointPolicy,
             // A command that commits and exits has a merge after it to record a large commit's
