@@ -1,3 +1,4 @@
+import BoomicTestSupport
 import Testing
 @testable import BoomicCore
 
@@ -19,5 +20,29 @@ import Testing
                     && b.tags == fresh.tags, "seed \(h.seed)")
             #expect(b.invariantViolations().isEmpty, "seed \(h.seed)")
         }
+    }
+
+    /// A state made from another owns its indexes before it changes, built or not: the older
+    /// state building its own later (a reader of it, another thread) never shows the newer one a
+    /// song it removed or an old value it changed.
+    @Test func aStateBuildingItsIndexesLeavesTheStatesMadeFromItAlone() {
+        var checked = 0
+        for h in Histories.all where !h.head.isEmpty {
+            let deleted = h.head.songs.values.first!
+            var changes: [[Assertion]] = h.transactions.suffix(3).map(\.assertions)
+            changes.append([.deleteSong(deleted)])
+            for assertions in changes {
+                let older = DataBasis(songs: Array(h.head.songs.values))
+                #expect(!older.hasIndexes)
+                let newer = older.applying(assertions)
+                _ = (older.paths, older.albums, older.artists, older.tags, older.fingerprints)
+                let fresh = DataBasis(songs: Array(newer.songs.values))
+                #expect(newer.paths == fresh.paths && newer.albums == fresh.albums && newer.artists == fresh.artists
+                        && newer.tags == fresh.tags && newer.fingerprints == fresh.fingerprints, "seed \(h.seed): \(assertions.count) assertions")
+                #expect(newer.invariantViolations().isEmpty, "seed \(h.seed)")
+                checked += 1
+            }
+        }
+        #expect(checked >= Seeds.atLeast(100))
     }
 }

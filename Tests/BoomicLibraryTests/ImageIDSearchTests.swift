@@ -97,6 +97,21 @@ import Testing
         #expect(most <= 14, "\(most) probes for a random id among \(sorted.count)")
     }
 
+    /// Bytes made to pass the checksums: a rank whose row cannot be read ends the search with
+    /// nil, never with another id's rank.
+    @Test func anUnreadableRankEndsTheSearchWithNothing() {
+        let sorted = Self.ids(.random, 1_000, seed: 0xBAD)
+        for target in [0, 1, 499, 998, 999] {
+            var unreadable: Set<Int> = []
+            // Every rank the search probes on its way to the target, made unreadable one at a time.
+            _ = ImageSongs.search(sorted.count, for: sorted[target]) { unreadable.insert($0); return sorted[$0] }
+            for bad in unreadable {
+                let found = ImageSongs.search(sorted.count, for: sorted[target]) { $0 == bad ? nil : sorted[$0] }
+                #expect(found == nil, "rank \(bad) unreadable, yet \(String(describing: found)) found for rank \(target)")
+            }
+        }
+    }
+
     /// Through a real image: `row(of:)` names the row holding the id, whose id it reads back.
     @Test func theImageFindsEveryRowOfItsSongs() throws {
         let ids = Self.ids(.random, 3_000, seed: 0x1A6E)

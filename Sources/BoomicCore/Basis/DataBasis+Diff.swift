@@ -14,9 +14,11 @@ extension DataBasis {
             + Self.diff(eqProfiles, other.eqProfiles, Assertion.eqProfile)
             + Self.diff(annotations, other.annotations, Assertion.annotation)
         if let ids = songs.changedIDs(comparedTo: other.songs) {
-            // Two states over one image differ only where their deltas do: O(change).
+            // Two states over one image differ only where their deltas do: O(change). Each side's
+            // songs read in one pass: an image's row read alone resolves every column again.
+            let mine = songs.songs(ids), theirs = other.songs.songs(ids)
             for id in ids {
-                switch (songs[id], other.songs[id]) {
+                switch (mine[id], theirs[id]) {
                 case let (old?, new?): if new != old { out.append(.updateSong(id, old.patch(to: new))) }
                 case let (old?, nil): out.append(.deleteSong(old))
                 case let (nil, new?): out.append(.addSong(new))

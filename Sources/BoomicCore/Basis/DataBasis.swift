@@ -100,7 +100,7 @@ public struct DataBasis: Sendable, Equatable {
     mutating func insert(_ song: Song) {
         // The song replaced is read only when an index needs unlinking from it: from an image
         // that is a row materialised, which a transaction of thousands would pay for each.
-        insert(song, replacing: cache.isBuilt ? songs[song.id] : nil)
+        insert(song, replacing: ownsBuiltIndexes() ? songs[song.id] : nil)
     }
 
     /// `insert`, the song it replaces already read (nil: none, or the indexes are not built).
@@ -123,15 +123,17 @@ public struct DataBasis: Sendable, Equatable {
     }
 
     private mutating func relink(_ song: Song, replacing old: Song?) {
-        let old = cache.isBuilt ? old : nil
+        let old = ownsBuiltIndexes() ? old : nil
         updateIndexes { ix in
             if let old { ix.unlink(old) }
             ix.link(song)
         }
     }
 
+    /// Takes its own copy of the indexes first, built or not, as every change does: one still
+    /// shared with the basis before would be built by a reader of that basis with the song in it.
     mutating func remove(_ id: SongID) {
-        let old = cache.isBuilt ? songs[id] : nil
+        let old = ownsBuiltIndexes() ? songs[id] : nil
         guard songs.remove(id) else { return }
         if let old { updateIndexes { $0.unlink(old) } }
     }

@@ -62,9 +62,14 @@ public struct SongTable: Sendable, Sequence {
         return Self.applying(patched[id], to: image.song(atRow: row))
     }
 
+    /// Each patch kept only where it changes the song, as applying it at once keeps an update
+    /// only then (`DataBasis.apply`): a title made NFD from NFC is equal, and stays NFC.
     private static func applying(_ patches: [SongPatch]?, to song: Song) -> Song {
         guard let patches else { return song }
-        return patches.reduce(song) { $0.applying($1) }
+        return patches.reduce(song) { s, p in
+            let new = s.applying(p)
+            return new == s ? s : new
+        }
     }
 
     /// The songs of the delta: those added or changed, and the image's songs patched, these read
