@@ -30,6 +30,8 @@ enum ChangePrinter {
     static func lines(for assertions: [Assertion], in basis: DataBasis?, limit: Int = .max,
                       showingBookkeeping: Bool = false) -> [String] {
         var out: [String] = []
+        // The songs updated, read in one pass: an image's row read alone resolves every column.
+        let named = basis?.songs.songs(assertions.prefix(limit).lazy.compactMap { if case .updateSong(let id, _) = $0 { id } else { nil } })
         for (i, a) in assertions.enumerated() {
             if i == limit { out.append("… and \(assertions.count - limit) more"); break }
             switch a {
@@ -40,7 +42,7 @@ enum ChangePrinter {
             case .updateSong(let id, let patch):
                 let shownFields = patch.filter { showingBookkeeping || !bookkeeping.contains($0.key) }
                 guard !shownFields.isEmpty else { continue }
-                let song = basis?[id]
+                let song = named?[id]
                 out.append(Terminal.yellow("~ ") + (song.map(name(of:)) ?? id.description))
                 for (f, c) in shownFields.sorted(by: { $0.key < $1.key }) {
                     if f == .userFields { out += userFieldLines(c.old, c.new); continue }
