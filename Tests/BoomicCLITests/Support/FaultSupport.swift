@@ -1,4 +1,5 @@
 import BoomicCore
+import BoomicLibrary
 import BoomicTestSupport
 import Foundation
 import Testing
@@ -76,8 +77,15 @@ enum Fault {
     // MARK: Saving and restoring
 
     /// `cp -a`: modes and nanosecond mtimes kept, so the library still sees the files unchanged.
+    /// A library being replaced may still have the detached `boomic merge` its last command
+    /// started writing in it (a commit of more than 256 assertions makes one due): its lock is
+    /// held while the folder goes, so a merge running ends first and one starting leaves at once.
     static func copy(_ from: String, to: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        if FileManager.default.fileExists(atPath: to) { try FileManager.default.removeItem(atPath: to) }
+        if FileManager.default.fileExists(atPath: to) {
+            let lock = FileManager.default.fileExists(atPath: to + "/library.sqlite") ? try WriteLock(path: to + "/merge.lock") : nil
+            try FileManager.default.removeItem(atPath: to)
+            withExtendedLifetime(lock) {}
+        }
         let run = try ChildProcess.run("/bin/cp", ["-a", from, to])
         try #require(run.succeeded, "\(run)", sourceLocation: sourceLocation)
     }
