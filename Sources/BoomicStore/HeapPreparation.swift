@@ -1,3 +1,4 @@
+import BoomicSystem
 import Foundation
 import Synchronization
 
@@ -40,7 +41,7 @@ enum HeapPreparation {
         #if canImport(Glibc)
         guard bytes >= minimumBytes, Thread.isMainThread else { return }
         guard !done.exchange(true, ordering: .relaxed) else { return }
-        if ProcessInfo.processInfo.environment["BOOMIC_HEAP_TUNING"] == "0" { return }
+        if Environment.value("BOOMIC_HEAP_TUNING") == "0" { return }
 
         let block = 32 << 20            // glibc's largest mmap threshold on 64-bit
         let huge = 2 << 20
@@ -73,7 +74,7 @@ enum HeapPreparation {
     static func finish() {
         #if canImport(Glibc)
         guard Thread.isMainThread, done.load(ordering: .relaxed), !finished.exchange(true, ordering: .relaxed) else { return }
-        if ProcessInfo.processInfo.environment["BOOMIC_HEAP_TUNING"] == "0" { return }
+        if Environment.value("BOOMIC_HEAP_TUNING") == "0" { return }
         let defaultThreshold = Int32(128 << 10)   // glibc's DEFAULT_TRIM_THRESHOLD and DEFAULT_MMAP_THRESHOLD
         _ = mallopt(mTrimThreshold, defaultThreshold)
         _ = mallopt(mMmapThreshold, defaultThreshold)

@@ -154,6 +154,36 @@ import Testing
         #expect(try copy.listing(asOf: "2") != listed)
     }
 
+    /// `history` prints times as Foundation's formatters would in the user's zone (it formats
+    /// them with libc's `localtime_r`): the seconds truncated, `Z` in UTC, a negative offset
+    /// with its minutes, and a zone with daylight saving time on both sides of the change.
+    @Test func timesAreTheUsersLocalTimeAsFoundationWritesThem() throws {
+        let box = try Sandbox(samples: false)
+        let lines = try Self.story().box.exportLines()
+        // A fraction of a second in 1971, then around Europe/Berlin's change of 2024-03-31 01:00Z.
+        let change = 1_711_846_800.0
+        let times = [31_536_000.75, Self.times[0], change - 0.5, change, change + 3599.999]
+        try #require(lines.count == times.count)
+        _ = try box.succeed("import-json", box.exportFile("timed.jsonl", ExportLines.retimed(lines, times)))
+        for zone in ["UTC", "America/St_Johns", "Europe/Berlin", Self.zone] {
+            let tz = try #require(TimeZone(identifier: zone))
+            let text = DateFormatter()
+            text.dateFormat = "yyyy-MM-dd HH:mm:ss"
+            text.timeZone = tz
+            let iso = ISO8601DateFormatter()
+            iso.timeZone = tz
+            iso.formatOptions = [.withInternetDateTime]
+            let dates = times.reversed().map { Date(timeIntervalSince1970: $0) }
+            let json = try decodeJSON([HistoryRecord].self, box.succeed(["history", "--json"], environment: ["TZ": zone]).stdout)
+            #expect(json.map(\.time) == dates.map(iso.string(from:)), "\(zone)")
+            let shown = try box.succeed(["history"], environment: ["TZ": zone]).lines
+            #expect(shown.count == dates.count, "\(zone)")
+            for (line, date) in zip(shown, dates) {
+                #expect(line.contains("  \(text.string(from: date))  "), "\(zone): \(line)")
+            }
+        }
+    }
+
     @Test func historyShowAndDiffExplainEveryChange() throws {
         let s = try Self.story()
         let timed = s.timed, states = s.states

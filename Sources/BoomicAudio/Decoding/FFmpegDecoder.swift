@@ -37,12 +37,12 @@ public final class FFmpegDecoder: AudioDecoder {
     /// `swift build` and `scripts/install` put it), else on `PATH`; nil when it is nowhere.
     public static let program: String? = {
         let fm = FileManager.default
-        if let set = ProcessInfo.processInfo.environment["BOOMIC_FFMPEG"], !set.isEmpty { return set }
+        if let set = Environment.value("BOOMIC_FFMPEG"), !set.isEmpty { return set }
         if let me = try? fm.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
             let beside = (me as NSString).deletingLastPathComponent + "/boomic-ffmpeg"
             if fm.isExecutableFile(atPath: beside) { return beside }
         }
-        for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+        for folder in (Environment.value("PATH") ?? "").split(separator: ":") {
             let candidate = String(folder) + "/boomic-ffmpeg"
             if fm.isExecutableFile(atPath: candidate) { return candidate }
         }

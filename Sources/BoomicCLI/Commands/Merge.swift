@@ -1,5 +1,6 @@
 import ArgumentParser
 import BoomicLibrary
+import BoomicSystem
 import Foundation
 
 /// `boomic merge`: writes the checkpoint that is due, a new snapshot image of the library
@@ -34,7 +35,7 @@ struct Merge: ParsableCommand {
     /// when `PATH` does not appear within a minute. Release builds ignore the variable.
     private static func heldForTest() -> Bool {
         #if DEBUG
-        guard let hold = ProcessInfo.processInfo.environment["BOOMIC_TEST_MERGE_HOLD"], !hold.isEmpty else { return true }
+        guard let hold = Environment.value("BOOMIC_TEST_MERGE_HOLD"), !hold.isEmpty else { return true }
         let fm = FileManager.default
         // Written whole or not at all: the test reads the pid once the file exists.
         try? Data("\(getpid())\n".utf8).write(to: URL(fileURLWithPath: hold + ".held"), options: .atomic)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BoomicMPD
+import BoomicSystem
 import Foundation
 
 /// Where `boomic status`, `next`, `queue` … find the server, and which room they drive.
@@ -15,13 +16,13 @@ struct ServerOptions: ParsableArguments {
         }
     }
 
-    var address: String { server ?? ProcessInfo.processInfo.environment["BOOMIC_SERVER"] ?? "127.0.0.1:6600" }
+    var address: String { server ?? Environment.value("BOOMIC_SERVER") ?? "127.0.0.1:6600" }
 
     /// A connection to a Boomic server, in the room asked for.
     func connect() throws -> MPDClientConnection {
         do {
             let c = try MPDClientConnection(address: try MPDServer.Address(parsing: address, option: "--server"),
-                                            password: ProcessInfo.processInfo.environment["BOOMIC_PASSWORD"])
+                                            password: Environment.value("BOOMIC_PASSWORD"))
             if let room { try c.command("partition", room) }
             return c
         } catch let failure as MPDClientConnection.Failure {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BoomicSystem
 import Foundation
 
 /// What argument rewriting needs to know of a command, read from the command's own
@@ -45,7 +46,7 @@ struct CommandShape {
         let key = path.joined(separator: " ")
         let known = Self.known[key]
         #if DEBUG
-        if ProcessInfo.processInfo.environment["BOOMIC_TEST_COMMAND_SHAPES"] != nil {
+        if Environment.value("BOOMIC_TEST_COMMAND_SHAPES") != nil {
             let dumped = Self.dumped(command)
             if let known, known.valued != dumped.valued || known.leadingPositionals != dumped.leadingPositionals {
                 preconditionFailure("CommandShapes.swift is stale for `\(key)`: run scripts/make-command-shapes")

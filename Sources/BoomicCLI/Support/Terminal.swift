@@ -9,7 +9,7 @@ enum Terminal {
     static let stdoutIsTTY = isatty(STDOUT_FILENO) == 1
     static let stderrIsTTY = isatty(STDERR_FILENO) == 1
     static let stdinIsTTY = isatty(STDIN_FILENO) == 1
-    static let useColor = stdoutIsTTY && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
+    static let useColor = stdoutIsTTY && Environment.value("NO_COLOR").map(\.isEmpty) ?? true
 
     static func bold(_ s: String) -> String { useColor ? "\u{1B}[1m\(s)\u{1B}[0m" : s }
     static func dim(_ s: String) -> String { useColor ? "\u{1B}[2m\(s)\u{1B}[0m" : s }

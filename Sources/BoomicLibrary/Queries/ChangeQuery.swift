@@ -8,9 +8,9 @@ import BoomicCore
 /// a script's `"$UNSET"` — reads as no condition at all and would select every song without
 /// anyone having asked for that. So it is refused, and `path:/` is the way to say "every song".
 public enum ChangeQuery {
-    public static func parse(_ terms: [String], in basis: @autoclosure () throws -> DataBasis, timeZone: TimeZone = .current) throws -> ParsedQuery {
+    public static func parse(_ terms: [String], in basis: @autoclosure () throws -> DataBasis, timeZone: @autoclosure @escaping () -> TimeZone = .current) throws -> ParsedQuery {
         try requireNoEmptyTerm(terms)
-        return try QueryReading.parse(terms, in: try basis(), timeZone: timeZone)
+        return try QueryReading.parse(terms, in: try basis(), timeZone: timeZone())
     }
 
     /// `,` between terms is the OR separator; anywhere else a term of only spaces and commas

@@ -10,13 +10,13 @@ public enum QueryReading {
     /// `now`, for a query on an earlier state (`--as-of`): a user field the library has now but
     /// did not have then is a field, which no song of that state holds, not an unknown word.
     public static func parse(_ terms: [String], in basis: @autoclosure () throws -> DataBasis, now: DataBasis? = nil,
-                             timeZone: TimeZone = .current) throws -> ParsedQuery {
+                             timeZone: @autoclosure @escaping () -> TimeZone = .current) throws -> ParsedQuery {
         do {
-            return try QueryParser.parse(terms, timeZone: timeZone)
+            return try QueryParser.parse(terms, timeZone: timeZone())
         } catch {
             let names = try basis().userFieldNames.union(now?.userFieldNames ?? [])
             if names.isEmpty { throw error }
-            return try QueryParser.parse(terms, timeZone: timeZone, userFields: names)
+            return try QueryParser.parse(terms, timeZone: timeZone(), userFields: names)
         }
     }
 }

@@ -6,7 +6,8 @@ extension LibrarySession {
     ///
     /// Dates are read in `timeZone` (the user's, for a command typed at a shell) as the state at
     /// the end of the moment they name, by the same calendar as dates in queries (`DatePeriod`).
-    public func resolve(_ text: String, timeZone: TimeZone = .current) throws -> Int {
+    /// The zone is asked for only when the REF is a date (see `QueryParser.parse`).
+    public func resolve(_ text: String, timeZone: @autoclosure () -> TimeZone = .current) throws -> Int {
         guard let ref = Ref.parse(text) else {
             throw LibraryError("'\(text)' is not a REF: use a transaction number, HEAD, HEAD~N, an id prefix or a date like 2026-11-01T10:00")
         }
@@ -27,7 +28,7 @@ extension LibrarySession {
             guard let e = try transactor.entry(idPrefix: p) else { throw LibraryError("no transaction id starts with '\(p)'; see 'boomic history'") }
             return e.seq
         case .date:
-            guard let end = ref.end(in: timeZone) else { throw LibraryError("'\(text)' is not a valid date") }
+            guard let end = ref.end(in: timeZone()) else { throw LibraryError("'\(text)' is not a valid date") }
             // Everything up to the last instant the date names (timestamps are microseconds).
             return try transactor.seq(atOrBefore: end - 0.000_001)
         }

@@ -1,13 +1,14 @@
 import BoomicCore
+import BoomicSystem
 import Foundation
 
 /// Where the library is: the folder given (`--library`), else `$BOOMIC_LIBRARY`, else the XDG data
 /// folder (`$XDG_DATA_HOME/boomic`, `~/.local/share/boomic`). Every front finds it the same way.
 public enum LibraryLocation {
-    public static func resolve(given: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let l = given ?? environment["BOOMIC_LIBRARY"], !l.isEmpty { return Paths.absolute(l) }
-        let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
+    public static func resolve(given: String?, environment: (String) -> String? = Environment.value) -> String {
+        if let l = given ?? environment("BOOMIC_LIBRARY"), !l.isEmpty { return Paths.absolute(l) }
+        let data = environment("XDG_DATA_HOME").flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment("HOME") ?? NSHomeDirectory()) + "/.local/share"
         return Paths.absolute(data) + "/boomic"
     }
 }

@@ -106,7 +106,7 @@ public enum CrashPoint: String, Sendable {
 
     public func reached() {
         #if DEBUG
-        guard let spec = ProcessInfo.processInfo.environment["BOOMIC_TEST_EXIT_AT"] else { return }
+        guard let spec = Environment.value("BOOMIC_TEST_EXIT_AT") else { return }
         let parts = spec.split(separator: ":")
         guard parts.first.map(String.init) == rawValue else { return }
         let target = parts.count > 1 ? Int(parts[1]) ?? 1 : 1
