@@ -68,6 +68,13 @@ import Testing
         for (name, c) in m.columns {
             let col = try image.column(name)
             #expect(col.width == c.width && (0..<col.count).map { col[$0] } == c.values, "\(name)")
+            // A scan visits the rows whose code passes, as a filter of `codes()` finds them
+            // (codes past the pass list, most of the wider widths', never pass).
+            let codes = col.codes()
+            let passes = (0..<70_000).map { $0 % 3 != 1 }
+            var visited: [Int] = []
+            col.forEachRow(where: passes) { visited.append($0) }
+            #expect(visited == codes.indices.filter { Int(codes[$0]) < passes.count && passes[Int(codes[$0])] }, "\(name)")
         }
         for (name, entries) in m.postings {
             let p = try image.postings(name)

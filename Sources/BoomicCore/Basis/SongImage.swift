@@ -34,10 +34,15 @@ public struct SongImageColumn: Sendable {
     public let value: @Sendable (Int) -> FieldValue
     /// Every row's code, in row order.
     public let codes: @Sendable () -> [UInt32]
+    /// Calls its second argument with each row whose code passes (the first, indexed by code),
+    /// in row order: what `codes` gives, read where it lies rather than copied.
+    public let rows: @Sendable (_ passing: [Bool], _ body: (Int) -> Void) -> Void
 
-    public init(valueCount: Int, value: @escaping @Sendable (Int) -> FieldValue, codes: @escaping @Sendable () -> [UInt32]) {
+    public init(valueCount: Int, value: @escaping @Sendable (Int) -> FieldValue, codes: @escaping @Sendable () -> [UInt32],
+                rows: @escaping @Sendable (_ passing: [Bool], _ body: (Int) -> Void) -> Void) {
         self.valueCount = valueCount
         self.value = value
         self.codes = codes
+        self.rows = rows
     }
 }

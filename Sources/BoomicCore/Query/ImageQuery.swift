@@ -70,7 +70,7 @@ struct ImageQuery {
         let passes = (0...column.valueCount).map { test(column.value($0)) }
         var out = RowSet(count: image.rowCount)
         if !passes.contains(true) { return out }
-        for (row, code) in column.codes().enumerated() where passes[Int(code)] { out.insert(row) }
+        column.rows(passes) { out.insert($0) }
         return out
     }
 }

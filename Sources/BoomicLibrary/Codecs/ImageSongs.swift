@@ -159,7 +159,9 @@ final class ImageSongs: SongImage, @unchecked Sendable {
         if field == .path {
             return SongImageColumn(valueCount: rowCount, value: { [self] in
                 $0 < rowCount ? .string(String(decoding: paths[$0], as: UTF8.self)) : .null
-            }, codes: { [rowCount] in (0..<rowCount).map(UInt32.init) })
+            }, codes: { [rowCount] in (0..<rowCount).map(UInt32.init) }, rows: { [rowCount] passing, body in
+                for row in 0..<min(rowCount, passing.count) where passing[row] { body(row) }
+            })
         }
         guard let i = Self.storedIndex[field] else { return nil }
         let access = Self.stored[i].access, fallback = Self.defaults[i], count = columns[i].column.valueCount
@@ -168,6 +170,13 @@ final class ImageSongs: SongImage, @unchecked Sendable {
             return ValueTable.value(access, v[code])
         }, codes: { [self] in
             columns[i].column.codes?.codes() ?? [UInt32](repeating: 0, count: rowCount)
+        }, rows: { [self] passing, body in
+            if let codes = columns[i].column.codes {
+                codes.forEachRow(where: passing, body)
+            } else if passing.first == true {
+                // No blocks for the field: every row holds the default, code 0 of no values.
+                for row in 0..<rowCount { body(row) }
+            }
         })
     }
 

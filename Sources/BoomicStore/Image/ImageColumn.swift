@@ -53,6 +53,31 @@ public struct ImageColumn {
         }
     }
 
+    /// Calls `body` with each row whose code `passes` (indexed by code; a code past its end
+    /// does not pass), in row order: one check of the whole block, one tight pass over the values
+    /// where they lie. A query's scan of a field, without the copy `codes()` makes: at 1,000,000
+    /// rows that copy was 4 MB of fresh memory, 1,000 page faults.
+    public func forEachRow(where passes: [Bool], _ body: (Int) -> Void) {
+        block.checkAll()
+        guard count > 0, let base = block.bytes.baseAddress else { return }
+        let values = base + 16, n = count, known = passes.count
+        passes.withUnsafeBufferPointer { pass in
+            @inline(__always) func visit(_ row: Int, _ code: Int) {
+                if code < known && pass[code] { body(row) }
+            }
+            switch width {
+            case 1: for i in 0..<n { visit(i, Int(values.load(fromByteOffset: i, as: UInt8.self))) }
+            case 2: for i in 0..<n { visit(i, Int(UInt16(littleEndian: values.loadUnaligned(fromByteOffset: 2 * i, as: UInt16.self)))) }
+            case 4: for i in 0..<n { visit(i, Int(UInt32(littleEndian: values.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)))) }
+            default:
+                for i in 0..<n {
+                    let v = UInt64(littleEndian: values.loadUnaligned(fromByteOffset: 8 * i, as: UInt64.self))
+                    visit(i, Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: v)))
+                }
+            }
+        }
+    }
+
     @inline(__always)
     private func load(_ row: Int) -> UInt64 {
         let at = 16 + width * row
