@@ -59,6 +59,28 @@ struct FieldValueTests {
         }
     }
 
+    /// A query reads an image's patched song only when a patch touches a field the query reads
+    /// (`DataBasis.songs(matching:)`): that holds only while setting a field changes no other.
+    @Test("setting a field leaves every other field as it was")
+    func settingAFieldSetsOnlyIt() {
+        let songs = Array(Histories.all.max { $0.head.songs.count < $1.head.songs.count }!.head.songs.values)
+        for (i, song) in songs.enumerated() {
+            let donor = songs[(i + 1) % songs.count]
+            for f in SongField.allCases {
+                var changed = song
+                f.set(f.value(in: donor), in: &changed)
+                for g in SongField.allCases where g != f {
+                    #expect(g.value(in: changed) == g.value(in: song), "setting \(f.name) changed \(g.name) of \(song.id)")
+                }
+                var cleared = song
+                f.set(.null, in: &cleared)
+                for g in SongField.allCases where g != f {
+                    #expect(g.value(in: cleared) == g.value(in: song), "clearing \(f.name) changed \(g.name) of \(song.id)")
+                }
+            }
+        }
+    }
+
     @Test("a value in a message is one line, cut when long, saying how long it was")
     func briefValues() {
         #expect(FieldValue.string("Blue in Green").brief(as: .title) == "Blue in Green")

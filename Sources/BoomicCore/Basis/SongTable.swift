@@ -76,10 +76,16 @@ public struct SongTable: Sendable, Sequence {
     /// now (in one pass, in row order).
     public var deltaSongs: [Song] { Array(changed.values) + patchedSongs() }
 
-    /// The image's songs patched, read now.
-    private func patchedSongs() -> [Song] {
+    /// The songs of the delta a reader needs: those added or changed, and the image's songs
+    /// patched for which `reading` says so (given the id and its patches), these read now.
+    public func deltaSongs(patchedWhere reading: (SongID, [SongPatch]) -> Bool) -> [Song] {
+        Array(changed.values) + patchedSongs(where: reading)
+    }
+
+    /// The image's songs patched (those `reading` accepts), read now.
+    private func patchedSongs(where reading: (SongID, [SongPatch]) -> Bool = { _, _ in true }) -> [Song] {
         guard let image, !patched.isEmpty else { return [] }
-        let rows = patched.keys.compactMap { image.row(of: $0) }.sorted()
+        let rows = patched.compactMap { reading($0.key, $0.value) ? image.row(of: $0.key) : nil }.sorted()
         return image.songs(atRows: rows).map { Self.applying(patched[$0.id], to: $0) }
     }
 
