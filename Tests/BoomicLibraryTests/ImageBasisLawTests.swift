@@ -97,6 +97,41 @@ struct ImageBasisLawTests {
         #expect(patchedSongs >= Seeds.atLeast(100), "only \(patchedSongs) songs kept as patches")
     }
 
+    /// The open keeps an update as a patch without looking for the song's row, so an update of
+    /// a song the image lacks (gone before the checkpoint, or not yet added) is kept too: it must
+    /// change nothing, as applying it changes nothing, before and after the song is added.
+    @Test("updates of songs the image lacks change nothing when kept as patches")
+    func patchesOfSongsTheImageLacks() throws {
+        var checked = 0
+        for h in Histories.all where h.seq > 1 {
+            var rng = SplitMix64(seed: h.seed ^ 0x9A7C)
+            for k in Self.splits(h, &rng) where k > 0 {
+                let image = try Self.imaged(h.bases[k])
+                guard let model = image.songs.first(where: { _ in true })?.value else { continue }
+                let gone = Set(h.bases[k - 1].songs.keys).union(h.head.songs.keys).subtracting(h.bases[k].songs.keys)
+                var newcomer = model
+                newcomer.id = SongID(UUID(uuid: (0xFE, 0, 0, 0, 0, 0, 0x40, UInt8(k & 0xFF), 0x80, 0, 0, 0, 0, 0, 0, UInt8(h.seed & 0xFF))))
+                newcomer.path = model.path + ".new"
+                let retitle = { (id: SongID, title: String) in
+                    Assertion.updateSong(id, [.title: FieldChange(old: .null, new: .string(title))])
+                }
+                var assertions = gone.map { retitle($0, "of a song gone") }
+                assertions += [retitle(newcomer.id, "before it is added"), .addSong(newcomer), retitle(newcomer.id, "after")]
+                let t = Transaction(id: UUID(), parent: nil, timestamp: 1, kind: .edit, label: "law", assertions: assertions)
+                let applied = image.applying(t)
+                let patched = image.applying(transactions: [t], keepingPatches: true)
+                #expect(patched == applied && patched.songs.count == applied.songs.count && applied.songs.count == h.bases[k].songs.count + 1,
+                        "seed \(h.seed) split \(k)")
+                #expect(patched[newcomer.id]?.title == "after" && applied[newcomer.id]?.title == "after", "seed \(h.seed) split \(k)")
+                for id in gone { #expect(patched[id] == nil && !patched.songs.contains(id), "seed \(h.seed) split \(k): \(id)") }
+                #expect(patched.diff(to: applied).isEmpty && applied.diff(to: patched).isEmpty, "seed \(h.seed) split \(k): diff")
+                #expect(patched.diff(to: image).count == 1, "seed \(h.seed) split \(k): the newcomer alone")
+                checked += 1
+            }
+        }
+        #expect(checked >= Seeds.atLeast(50))
+    }
+
     /// An image's lists are decoded when first read, by whichever copy of the basis reads them,
     /// and once: a copy made before the read sees them decoded.
     @Test("an image's lists are decoded at their first read, and are the replayed lists")

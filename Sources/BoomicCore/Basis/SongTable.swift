@@ -19,8 +19,11 @@ public struct SongTable: Sendable, Sequence {
     /// Songs of the image removed since (never an id that `changed` holds).
     public private(set) var removed: TreeSet<SongID>
     /// Songs of the image updated since and not yet read: their patches, in the order applied
-    /// (never an id that `changed` or `removed` holds). Kept in order rather than merged, since
-    /// setting one field may set another (`SongField.set`).
+    /// (never an id that `changed` or `removed` holds). Kept in order rather than merged: a later
+    /// patch of a field replaces an earlier one's value. An id is kept without looking for its
+    /// row (at 1,000,000 songs each look-up faults in a segment or two of the id columns), so an
+    /// update of a song the image lacks (one gone before the checkpoint, which an update changes
+    /// nothing of) is kept too, and no read finds it: every read starts from the image's row.
     public private(set) var patched: TreeDictionary<SongID, [SongPatch]>
     public private(set) var count: Int
 
@@ -129,8 +132,11 @@ public struct SongTable: Sendable, Sequence {
     public mutating func insert(_ song: Song) -> Bool {
         let id = song.id
         let existed: Bool
-        if changed[id] != nil || patched.removeValue(forKey: id) != nil {
+        if changed[id] != nil {
             existed = true
+        } else if patched.removeValue(forKey: id) != nil {
+            // Patches may name a song the image lacks (`patched`).
+            existed = image?.row(of: id) != nil
         } else if removed.remove(id) != nil {
             existed = false
         } else {
@@ -149,17 +155,15 @@ public struct SongTable: Sendable, Sequence {
     }
 
     /// Records an update of a song of the image that the delta does not hold or holds only as
-    /// patches, without reading it; false when the table has no such song (then the update changes
-    /// nothing, as an update of a song that is gone does).
-    @discardableResult
-    mutating func patch(_ id: SongID, with patch: SongPatch) -> Bool {
+    /// patches, without reading it or looking for its row (`patched`). An update of a song the
+    /// delta removed changes nothing, as an update of a song that is gone does.
+    mutating func patch(_ id: SongID, with patch: SongPatch) {
         if patched[id] != nil {
             patched[id]!.append(patch)
-            return true
+            return
         }
-        guard let image, changed[id] == nil, !removed.contains(id), image.row(of: id) != nil else { return false }
+        guard image != nil, changed[id] == nil, !removed.contains(id) else { return }
         patched[id] = [patch]
-        return true
     }
 
     /// Removes a song; says whether there was one.
