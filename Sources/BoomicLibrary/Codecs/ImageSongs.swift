@@ -70,7 +70,8 @@ final class ImageSongs: SongImage, @unchecked Sendable {
         // Each column's header is checked here, so a later read never meets a block it cannot
         // parse; a value is checked when it is read.
         let rows = rowCount
-        columns = try Self.stored.map { spec in (spec.access, try Self.column(spec, of: image, rows: rows)) }
+        let present = Set(image.entries.map(\.name))
+        columns = try Self.stored.map { spec in (spec.access, try Self.column(spec, of: image, present: present, rows: rows)) }
     }
 
     func id(atRow row: Int) -> SongID {
@@ -182,13 +183,18 @@ final class ImageSongs: SongImage, @unchecked Sendable {
 
     /// A field's column, or an empty one (every row the default) when the image has no blocks
     /// for it.
-    private static func column(_ spec: SongFieldSpec, of image: SnapshotImage, rows: Int) throws -> Column {
-        guard image.entries.contains(where: { $0.name == Names.codes(spec) }) else { return Column() }
-        let codes = try image.lazyColumn(Names.codes(spec))
-        let values = try ValueTable(image.lazyBlock(Names.values(spec)), name: Names.values(spec))
+    ///
+    /// `present`: the names of the image's blocks, gathered once: looking each field's name up
+    /// among the entries, the name spelt anew for each, cost 2 M instructions an open.
+    private static func column(_ spec: SongFieldSpec, of image: SnapshotImage, present: Set<String>, rows: Int) throws -> Column {
+        let name = Names.codes(spec)
+        guard present.contains(name) else { return Column() }
+        let codes = try image.lazyColumn(name)
+        let valuesName = Names.values(spec)
+        let values = try ValueTable(image.lazyBlock(valuesName), name: valuesName)
         // A code past the values reads as the default (every reader checks it against the count): the
         // checksums vouch for the bytes, so no pass over every row is spent on it.
-        guard codes.count == rows else { throw StoreError.image("block \(Names.codes(spec)) has \(codes.count) rows of \(rows)") }
+        guard codes.count == rows else { throw StoreError.image("block \(name) has \(codes.count) rows of \(rows)") }
         return Column(codes: codes, values: values)
     }
 }
