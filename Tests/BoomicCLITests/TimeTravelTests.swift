@@ -155,17 +155,20 @@ import Testing
     }
 
     /// `history` prints times as Foundation's formatters would in the user's zone (it formats
-    /// them with libc's `localtime_r`): the seconds truncated, `Z` in UTC, a negative offset
-    /// with its minutes, and a zone with daylight saving time on both sides of the change.
+    /// them with libc's `gmtime_r`): the second after rounding to the millisecond, `Z` in UTC, a
+    /// negative offset with its minutes, one with seconds, and a zone with daylight saving time
+    /// on both sides of the change.
     @Test func timesAreTheUsersLocalTimeAsFoundationWritesThem() throws {
         let box = try Sandbox(samples: false)
         let lines = try Self.story().box.exportLines()
-        // A fraction of a second in 1971, then around Europe/Berlin's change of 2024-03-31 01:00Z.
+        // A fraction of a second in 1971 (Africa/Monrovia was then 44 min 30 s behind UTC),
+        // then around Europe/Berlin's change of 2024-03-31 01:00Z; the last is 0.4 ms before an
+        // hour, which the formatters round up to it.
         let change = 1_711_846_800.0
-        let times = [31_536_000.75, Self.times[0], change - 0.5, change, change + 3599.999]
+        let times = [31_536_000.75, Self.times[0], change - 0.5, change, change + 3599.9996]
         try #require(lines.count == times.count)
         _ = try box.succeed("import-json", box.exportFile("timed.jsonl", ExportLines.retimed(lines, times)))
-        for zone in ["UTC", "America/St_Johns", "Europe/Berlin", Self.zone] {
+        for zone in ["UTC", "America/St_Johns", "Europe/Berlin", "Africa/Monrovia", Self.zone] {
             let tz = try #require(TimeZone(identifier: zone))
             let text = DateFormatter()
             text.dateFormat = "yyyy-MM-dd HH:mm:ss"

@@ -1,5 +1,6 @@
 import BoomicCore
 import Foundation
+import Synchronization
 
 /// The `--json` shape of a song (DESIGN §4): the design's field names, numbers as numbers,
 /// missing values omitted, `artist` the display string and `artists` the list, and each field
@@ -100,28 +101,55 @@ enum Formatting {
 
     /// `2026-11-30 21:42:37`: the local time at `t` (seconds since 1970), as `yyyy-MM-dd HH:mm:ss`.
     ///
-    /// Made from libc's `localtime_r` (the zone of `TZ`, else `/etc/localtime`, as Foundation's
-    /// `TimeZone.current` reads it), not a `DateFormatter`: its first use in a process costs
-    /// about 2.2 M instructions, more than `history -n 1` spends on the rest of its output.
+    /// The offset comes from Foundation's `TimeZone.current`, the zone dates in queries and REFs
+    /// are read in, and the fields from libc's `gmtime_r` of the shifted time, not a
+    /// `DateFormatter`: its first use in a process costs about 2.2 M instructions, more than
+    /// `history -n 1` spends on the rest of its output. Times outside the years 1600–9999 (the
+    /// formatter's Julian calendar before 1582, its eras, libc's limits) go to the formatters.
     static func localTime(_ t: Double) -> String {
-        let (fields, _) = local(t)
+        guard let (fields, _) = local(t) else { return slow.withLock { $0.text.string(from: Date(timeIntervalSince1970: t)) } }
         return stamp(fields, separator: " ")
     }
 
     /// `2026-11-30T21:42:37+01:00`, or `…Z` in UTC: RFC 3339 in the local zone, as
     /// `ISO8601DateFormatter` with `.withInternetDateTime` writes it.
     static func isoDate(_ t: Double) -> String {
-        let (fields, offset) = local(t)
+        guard let (fields, offset) = local(t) else { return slow.withLock { $0.iso.string(from: Date(timeIntervalSince1970: t)) } }
         return stamp(fields, separator: "T") + zone(offset)
     }
 
-    /// The broken-down time at `t`, the second it falls in (a formatter truncates the fraction,
-    /// towards the past), and the zone's offset from UTC there.
-    private static func local(_ t: Double) -> (tm, Int) {
-        var seconds = time_t(exactly: t.rounded(.down)) ?? 0
+    /// The formatters, for the times `local` leaves to them; made at their first use.
+    private static let slow = Mutex(SlowFormatters())
+
+    private struct SlowFormatters {
+        lazy var text: DateFormatter = {
+            let f = DateFormatter()
+            f.dateFormat = "yyyy-MM-dd HH:mm:ss"
+            f.timeZone = .current
+            return f
+        }()
+        lazy var iso: ISO8601DateFormatter = {
+            let f = ISO8601DateFormatter()
+            f.timeZone = .current
+            f.formatOptions = [.withInternetDateTime]
+            return f
+        }()
+    }
+
+    /// The broken-down local time at `t` and the zone's offset from UTC there; nil outside
+    /// 1600–9999. The second shown is the one the instant falls in after rounding to the
+    /// millisecond, as Foundation's formatters round (CFDateFormatter adds half a millisecond).
+    private static func local(_ t: Double) -> (tm, Int)? {
+        guard t.isFinite, t > -11_676_096_000, t < 253_402_214_400 else { return nil }
+        let date = Date(timeIntervalSince1970: t)
+        let offset = TimeZone.current.secondsFromGMT(for: date)
+        let seconds = ((t * 1000 + 0.5).rounded(.down) / 1000).rounded(.down)
+        var shifted = time_t(seconds) + time_t(offset)
         var fields = tm()
-        localtime_r(&seconds, &fields)
-        return (fields, fields.tm_gmtoff)
+        guard gmtime_r(&shifted, &fields) != nil else { return nil }
+        let year = Int(fields.tm_year) + 1900
+        guard year >= 1600, year <= 9999 else { return nil }
+        return (fields, offset)
     }
 
     /// `yyyy-MM-dd HH:mm:ss` of broken-down time, with `separator` between date and time.
@@ -133,12 +161,14 @@ enum Formatting {
         return s
     }
 
-    /// `Z` for UTC, else `+hh:mm` or `-hh:mm` (seconds of an old local mean time dropped, as the
-    /// formatter drops them).
+    /// `Z` for UTC, else `+hh:mm` or `-hh:mm`, and `:ss` when the offset has seconds (an old
+    /// local mean time), as ICU writes the pattern `XXXXX`.
     static func zone(_ offset: Int) -> String {
         guard offset != 0 else { return "Z" }
-        let minutes = abs(offset) / 60
-        return (offset < 0 ? "-" : "+") + digits(minutes / 60, 2) + ":" + digits(minutes % 60, 2)
+        let a = abs(offset)
+        var s = (offset < 0 ? "-" : "+") + digits(a / 3600, 2) + ":" + digits(a / 60 % 60, 2)
+        if a % 60 != 0 { s += ":" + digits(a % 60, 2) }
+        return s
     }
 
     /// `n` in decimal with leading zeros to `width` digits.
