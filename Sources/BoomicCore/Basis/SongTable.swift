@@ -77,7 +77,7 @@ public struct SongTable: Sendable, Sequence {
 
     /// The songs of the delta: those added or changed, and the image's songs patched, these read
     /// now (in one pass, in row order).
-    public var deltaSongs: [Song] { Array(changed.values) + patchedSongs() }
+    public var deltaSongs: [Song] { deltaSongs { _, _ in true } }
 
     /// The songs of the delta a reader needs: those added or changed, and the image's songs
     /// patched for which `reading` says so (given the id and its patches), these read now.

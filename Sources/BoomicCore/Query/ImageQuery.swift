@@ -10,13 +10,9 @@ struct ImageQuery {
     let budget: RegexBudget
     /// The fields the query's terms read, as `rows` finds them: a song whose changes since the
     /// image touch none of them matches exactly when its row does.
-    let read = FieldsRead()
+    private(set) var read: Set<SongField> = []
 
-    final class FieldsRead {
-        fileprivate(set) var fields: Set<SongField> = []
-    }
-
-    func rows(_ q: Query) -> RowSet? {
+    mutating func rows(_ q: Query) -> RowSet? {
         let n = image.rowCount
         switch q {
         case .all:
@@ -72,8 +68,8 @@ struct ImageQuery {
 
     /// The rows whose value of `field` (as `SongField.value(in:)` gives it) passes `test`: one
     /// test per distinct value, then one look-up per row.
-    private func rows(_ field: SongField, _ test: (FieldValue) -> Bool) -> RowSet? {
-        read.fields.insert(field)
+    private mutating func rows(_ field: SongField, _ test: (FieldValue) -> Bool) -> RowSet? {
+        read.insert(field)
         guard let column = image.column(field) else { return nil }
         let passes = (0...column.valueCount).map { test(column.value($0)) }
         var out = RowSet(count: image.rowCount)

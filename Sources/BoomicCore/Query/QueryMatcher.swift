@@ -186,14 +186,14 @@ extension DataBasis {
         let budget = RegexBudget()
         let m = QueryMatcher(parsed.query, budget: budget)
         let found: [Song]
-        let planner = songs.image.map { ImageQuery(image: $0, budget: budget) }
-        if let planner, let rows = planner.rows(parsed.query) {
+        var planner = songs.image.map { ImageQuery(image: $0, budget: budget) }
+        if let rows = planner?.rows(parsed.query), let planner {
             // The image's rows the query picks that the delta does not shadow, then the delta's
             // own songs tested one by one: only the matches are materialised. An image's song
             // whose patches leave the fields the query reads alone matches as its row does, so
             // it is read only when that row matched (at 1,000,000 songs reading one touches a
             // segment of each of some 23 columns).
-            let image = planner.image, read = planner.read.fields
+            let image = planner.image, read = planner.read
             let delta = songs.deltaSongs { id, patches in
                 patches.contains { !read.isDisjoint(with: $0.keys) } || image.row(of: id).map(rows.contains) == true
             }
