@@ -86,8 +86,15 @@ enum Fault {
             try FileManager.default.removeItem(atPath: to)
             withExtendedLifetime(lock) {}
         }
-        let run = try ChildProcess.run("/bin/cp", ["-a", from, to])
+        // Copied beside it and renamed into place: a detached `boomic merge` an earlier command
+        // left may start at any moment, and inside a folder `cp` is still filling it made its
+        // `merge.lock` where `cp` was about to ("File exists"). While `to` is absent it finds
+        // no library and leaves.
+        let staged = to + ".copying"
+        if FileManager.default.fileExists(atPath: staged) { try FileManager.default.removeItem(atPath: staged) }
+        let run = try ChildProcess.run("/bin/cp", ["-a", from, staged])
         try #require(run.succeeded, "\(run)", sourceLocation: sourceLocation)
+        try FileManager.default.moveItem(atPath: staged, toPath: to)
     }
 
     /// The hidden temporary files (`.*.tmp`) anywhere under `root`: write-back copies beside the
