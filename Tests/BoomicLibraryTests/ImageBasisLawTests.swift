@@ -271,6 +271,45 @@ struct ImageBasisLawTests {
         #expect(matchedSome >= checked / 4, "queries too strict: \(matchedSome) of \(checked) match")
     }
 
+    @Test("a search over image + delta, its candidates found on the columns, is the replayed basis's")
+    func searchOnColumnsAgreesWithTheScan() throws {
+        var checked = 0, foundSome = 0, planned = 0
+        for h in Histories.all where !h.head.isEmpty {
+            var rng = SplitMix64(seed: h.seed ^ 0x5EA7)
+            let k = Int.random(in: 0...h.seq, using: &rng)
+            let b = try Self.imagePlusDelta(h, split: k)
+            let songs = Array(h.head.songs.values)
+            for _ in 0..<4 {
+                let text = Self.randomSearch(from: songs, &rng)
+                let shown = "seed \(h.seed) split \(k): '\(text)'"
+                guard let expected = try? h.head.search(text, limit: nil) else { continue }
+                #expect(try b.search(text, limit: nil) == expected, "\(shown)")
+                if let image = b.songs.image, var pass = try? SearchPass(text), pass.candidateRows(in: image) != nil { planned += 1 }
+                checked += 1
+                if !expected.isEmpty { foundSome += 1 }
+            }
+        }
+        #expect(checked >= Seeds.atLeast(200))
+        #expect(foundSome >= checked / 4, "searches too strict: \(foundSome) of \(checked) find something")
+        #expect(planned >= checked / 2, "the columns decided only \(planned) of \(checked) searches")
+    }
+
+    /// What people type into a search box, from the songs' own names: a word or two of a title,
+    /// artist, album, album artist or composer, cut short or cased differently; a compilation's
+    /// "various"; sometimes a word no song has.
+    static func randomSearch(from songs: [Song], _ rng: inout SplitMix64) -> String {
+        func word() -> String {
+            let s = songs[Int.random(in: 0..<songs.count, using: &rng)]
+            let source: String? = rng.pick([s.title, s.artists.first, s.album, s.albumartist, s.composer, "Various Artists", "zzq"])
+            let parts = (source ?? "zz").split(separator: " ").map(String.init)
+            var w = parts.isEmpty ? "zz" : rng.pick(parts)
+            if rng.chance(0.3), w.count > 2 { w = String(w.prefix(Int.random(in: 1..<w.count, using: &rng))) }
+            if rng.chance(0.3) { w = w.uppercased() }
+            return w
+        }
+        return (0..<Int.random(in: 1...2, using: &rng)).map { _ in word() }.joined(separator: " ")
+    }
+
     @Test("a TagView and a taglist's count over image + delta are those of the replayed basis")
     func tagViewsOnTheImageAgreeWithTheReplay() throws {
         var checked = 0, keptSome = 0

@@ -9,14 +9,14 @@ import HashTreeCollections
 /// `ls --artists` show, without the basis's album and artist indexes (building those costs
 /// more than the search).
 struct SearchPass {
-    private let query: SearchQuery
+    let query: SearchQuery
     var text = SearchText()
 
     // The current candidate's fields, normalized (reused from song to song).
     private var words: [UInt8] = []
     private var squash: [UInt8] = []
     private var spans: [FieldSpan] = []
-    private var scratch = SearchText.Scratch()
+    var scratch = SearchText.Scratch()
 
     private(set) var songs: [Scored<Song>] = []
     private(set) var albums: [Scored<AlbumGroup>] = []

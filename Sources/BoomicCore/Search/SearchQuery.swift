@@ -84,6 +84,16 @@ extension SearchQuery {
         words.allSatisfy { Self.contains($0, in: s, 0..<s.count, atWordStart: false) }
     }
 
+    /// The words (as `FieldMask` bits) that occur in `s`, one field squashed: `mayMatch`'s test
+    /// made field by field, so that a column's distinct values are each tested once.
+    func wordsInside(squash s: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var mask: UInt64 = 0
+        for (i, w) in words.enumerated() where Self.contains(w, in: s, 0..<s.count, atWordStart: false) {
+            mask |= 1 << UInt64(i)
+        }
+        return mask
+    }
+
     /// Whether `needle` occurs in `hay[range]`, at the start of a word if asked.
     static func contains(_ needle: [UInt8], in hay: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, atWordStart: Bool) -> Bool {
         let m = needle.count
