@@ -141,8 +141,17 @@ public struct DataBasis: Sendable, Equatable {
     /// This basis with only the songs `ids` name: taglists and playlists stay, the indexes are
     /// rebuilt from the kept songs when first asked for (TagViews). Only the kept songs are read.
     func keepingSongs(_ ids: [SongID]) -> DataBasis {
+        keeping(songs.songs(ids).map { ($0.key, $0.value) })
+    }
+
+    /// This basis with only `kept`, songs already read from it (each once).
+    func keepingSongs(_ kept: [Song]) -> DataBasis {
+        keeping(kept.map { ($0.id, $0) })
+    }
+
+    private func keeping(_ kept: some Sequence<(SongID, Song)>) -> DataBasis {
         var b = self
-        b.songs = SongTable(TreeDictionary(uniqueKeysWithValues: songs.songs(ids)))
+        b.songs = SongTable(TreeDictionary(uniqueKeysWithValues: kept))
         b.cache = IndexCache()
         return b
     }

@@ -9,6 +9,11 @@ import Foundation
 extension DataBasis {
     public func view(through taglist: Taglist, timeZone: TimeZone = .gmt) -> DataBasis {
         let matcher = TaglistMatcher(taglist, timeZone: timeZone)
+        if let (image, rows) = imageRows(matcher) {
+            // Decided on the columns; then only the songs kept are read, in one pass.
+            let kept = image.songs(atRows: rows) + songs.deltaSongs.filter(matcher.matches)
+            return keepingSongs(kept)
+        }
         // The taglist's fields alone decide (over an image, only their columns are read), then
         // only the songs kept are read whole.
         var kept: [SongID] = []
@@ -19,9 +24,20 @@ extension DataBasis {
     /// How many songs the taglist holds, without building a view (`taglist ls`, search hits).
     public func songCount(in taglist: Taglist, timeZone: TimeZone = .gmt) -> Int {
         let matcher = TaglistMatcher(taglist, timeZone: timeZone)
+        if let (_, rows) = imageRows(matcher) {
+            return rows.count + songs.deltaSongs.count(where: matcher.matches)
+        }
         var n = 0
         songs.forEach(reading: matcher.fieldsRead) { if matcher.matches($0) { n += 1 } }
         return n
+    }
+
+    /// The image's rows the taglist holds that the delta does not shadow (the delta's songs are
+    /// then tested whole), decided on the columns: O(distinct values + rows) of the fields its
+    /// rules read, with no song read. Nil without an image or a column.
+    private func imageRows(_ matcher: TaglistMatcher) -> (any SongImage, [Int])? {
+        guard let image = songs.image, let rows = matcher.rows(in: image) else { return nil }
+        return (image, rows.indices.filter { songs.isLive(imageID: image.id(atRow: $0)) })
     }
 
     /// How a change moves songs in and out of each taglist (`--dry-run`'s what-if).

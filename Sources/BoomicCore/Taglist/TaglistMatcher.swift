@@ -13,8 +13,8 @@ import Synchronization
 /// accent-insensitive on both sides (`@artist:=bjork` matches `Björk`); a multi-valued field holds
 /// when any of its values does, or the display string `A; B`, as in QUERY.
 public struct TaglistMatcher: Sendable {
-    private let positive: [[Test]]
-    private let negative: [[Test]]
+    let positive: [[Test]]
+    let negative: [[Test]]
     /// The fields `matches` reads, so that a pass over an image's rows materialises only those
     /// (`SongTable.forEach(reading:)`): a TagView or a count over 50,000 songs reads a column
     /// or two instead of every field of every song.
@@ -43,7 +43,7 @@ public struct TaglistMatcher: Sendable {
     }
 
     /// One compiled rule.
-    private enum Test: Sendable {
+    enum Test: Sendable {
         case tag(String)
         /// The prefix with its colon: `instruments:`.
         case anyChild(String)
@@ -124,7 +124,7 @@ public struct TaglistMatcher: Sendable {
 
     /// A numeric comparison as an interval, maybe negated (`!=`). A missing value is in no
     /// interval, so it passes only a negated one.
-    private struct Interval: Sendable {
+    struct Interval: Sendable {
         var lower: Double?, lowerIncluded = true
         var upper: Double?, upperIncluded = true
         var negated = false
@@ -187,7 +187,7 @@ public struct TaglistMatcher: Sendable {
 
     /// A text comparison (a substring when there is no operator) with its needle folded; ASCII
     /// texts are compared without folding them (`FoldedNeedle`).
-    private struct TextTest: Sendable {
+    struct TextTest: Sendable {
         /// `!=` is kept as `=` and `negated`: it holds when no value is equal.
         var op: Comparison.Operator?
         var negated: Bool
@@ -204,6 +204,11 @@ public struct TaglistMatcher: Sendable {
         /// Any of the texts a value offers (and `extra`, when given): each of a list and the list
         /// as displayed (`A; B`), numbers and truth values as printed, nothing for a missing value.
         func holds(for v: FieldValue, or extra: String? = nil) -> Bool {
+            finds(v, or: extra) != negated
+        }
+
+        /// Whether the comparison, not negated, finds a text of `v` or `extra` (as `holds` reads them).
+        func finds(_ v: FieldValue, or extra: String?) -> Bool {
             var found: Bool
             switch v {
             case .null: found = false
@@ -212,7 +217,7 @@ public struct TaglistMatcher: Sendable {
             default: found = test(v.description)
             }
             if !found, let extra { found = test(extra) }
-            return found != negated
+            return found
         }
 
         private func test(_ s: String) -> Bool {
@@ -226,6 +231,70 @@ public struct TaglistMatcher: Sendable {
             case .greaterOrEqual: return folds.key(s) >= n
             }
         }
+    }
+}
+
+extension TaglistMatcher {
+    /// The image's rows whose songs the taglist holds, decided on the columns it reads (each
+    /// rule tested once per distinct value of its field, then the clauses combined as `matches`
+    /// combines them), so that no song is read to decide; nil when the image lacks a column a
+    /// rule reads. Exactly the rows whose song `matches` (the image law tests check it).
+    func rows(in image: any SongImage) -> RowSet? {
+        let n = image.rowCount
+        func rows(_ clause: [Test]) -> RowSet? {
+            var out = RowSet(count: n)
+            for test in clause {
+                guard let r = test.rows(in: image) else { return nil }
+                out.formUnion(r)
+            }
+            return out
+        }
+        var out = RowSet(count: n, all: true)
+        for clause in positive {
+            guard let r = rows(clause) else { return nil }
+            out.formIntersection(r)
+        }
+        guard !negative.isEmpty else { return out }
+        var excluded = RowSet(count: n, all: true)
+        for clause in negative {
+            guard let r = rows(clause) else { return nil }
+            excluded.formIntersection(r)
+        }
+        out.formIntersection(excluded.complement())
+        return out
+    }
+}
+
+extension TaglistMatcher.Test {
+    /// The rows for which the rule holds, from the distinct values of the field it reads.
+    func rows(in image: any SongImage) -> RowSet? {
+        switch self {
+        case .never:
+            return RowSet(count: image.rowCount)
+        case .text(.artists, let test):
+            // Found in the list or in the credit, then negated once, as `holds` reads both.
+            guard var found = Self.rows(of: .artists, in: image, { test.finds($0, or: nil) }),
+                  let credit = Self.rows(of: .artistCredit, in: image, { test.finds(.null, or: $0.string) }) else { return nil }
+            found.formUnion(credit)
+            return test.negated ? found.complement() : found
+        default:
+            guard fields.count == 1, let field = fields.first else { return nil }
+            // A song holding only that field's value: `holds` reads nothing else.
+            var song = Song(id: SongID(.init(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))), path: "")
+            return Self.rows(of: field, in: image) { value in
+                field.set(value, in: &song)
+                return holds(for: song)
+            }
+        }
+    }
+
+    /// The rows whose value of `field` (as `SongField.value(in:)` gives it) passes `test`.
+    private static func rows(of field: SongField, in image: any SongImage, _ test: (FieldValue) -> Bool) -> RowSet? {
+        guard let column = image.column(field) else { return nil }
+        let passes = (0...column.valueCount).map { test(column.value($0)) }
+        var out = RowSet(count: image.rowCount)
+        if passes.contains(true) { column.rows(passes) { out.insert($0) } }
+        return out
     }
 }
 
