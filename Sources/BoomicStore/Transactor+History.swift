@@ -105,6 +105,22 @@ extension Transactor {
     /// opened) passes that state's head as `through`, and since the log only grows, the rows it
     /// reads are one consistent snapshot. Throws at the first damaged or unreadable row, after
     /// `body` has seen every row before it.
+    /// Calls `body` with the seq and the stored JSON body of every transaction with
+    /// `from <= seq <= through`, oldest first, each checked against its checksum but not decoded:
+    /// what `export` writes, the log's own bytes, at the cost of reading them (decoding and
+    /// encoding again were nine tenths of exporting a 50,000-song import). Pages as
+    /// `forEachEntry` does.
+    public func forEachBody(from: Int = 1, through: Int = .max, pageSize: Int = 256,
+                            _ body: (_ seq: Int, _ json: Data) throws -> Void) throws {
+        var next = from
+        while next <= through {
+            let page = try reader.withLock { r in try r.log.rows(from: next, through: through, limit: max(1, pageSize)) }
+            for row in page { try body(row.seq, row.body) }
+            guard let last = page.last else { return }
+            next = last.seq + 1
+        }
+    }
+
     public func forEachEntry(from: Int = 1, through: Int = .max, pageSize: Int = 256,
                              _ body: (LogEntry<T>) throws -> Void) throws {
         var next = from

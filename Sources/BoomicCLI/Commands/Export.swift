@@ -23,20 +23,22 @@ struct Export: ParsableCommand {
     var salvage = false
 
     func run() throws {
-        let entries: ExportFormat.Entries
+        // Every write checked: on a full disk the export fails, with nothing left behind.
+        let file = try output.map { try OutputFile(Paths.absolute($0)) }
+        let emit: (Data) throws -> Void = { data in
+            if let file { try file.write(data) } else { Out.bytes(data) }
+        }
+        let n: Int
         if salvage {
             let s = try ExportFormat.salvage(at: options.location, client: .init(command: Boomic.commandLine, version: Boomic.version))
             Terminal.warn(s.report)
-            entries = s.entries
+            n = try ExportFormat.write(s.entries, folders: LibrarySession.folders(at: options.location), emit: emit)
         } else {
+            // The log's bodies as stored, each checked against its checksum: a damaged row stops
+            // the export there, and `--salvage` is the way past it.
             let lib = try Library.open(at: options.location, create: false)
-            entries = { try lib.transactor.forEachEntry($0) }
-        }
-        // Every write checked: on a full disk the export fails, with nothing left behind.
-        let file = try output.map { try OutputFile(Paths.absolute($0)) }
-        let folders = LibrarySession.folders(at: options.location)
-        let n = try ExportFormat.write(entries, folders: folders) { data in
-            if let file { try file.write(data) } else { Out.bytes(data) }
+            n = try ExportFormat.write(bodies: { try lib.transactor.forEachBody($0) },
+                                       folders: LibrarySession.folders(at: options.location), emit: emit)
         }
         if let output, let file {
             try file.commit()
