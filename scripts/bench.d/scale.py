@@ -236,8 +236,12 @@ def timed(cmds, runs, warmup=2, slow=1.0):
 
 
 def copy_lib(src, dst):
+    """A copy of a library for the writing rows, synced to disk: a copy's pages are dirty, and
+    its first commit's fsync (or the WAL folded back at its close) would otherwise flush the
+    whole copy inside the command's time (hundreds of megabytes at 200,000 songs)."""
     shutil.rmtree(dst, ignore_errors=True)
     shutil.copytree(src, dst)
+    os.sync()
 
 
 def build_library(boomic, n, a, work):
