@@ -294,6 +294,25 @@ struct ImageBasisLawTests {
         #expect(planned >= checked / 2, "the columns decided only \(planned) of \(checked) searches")
     }
 
+    @Test("albums' song counts over image + delta, read from the album column, are the replayed basis's index")
+    func albumCountsOnColumnsAgreeWithTheIndex() throws {
+        var checked = 0
+        for h in Histories.all where !h.head.isEmpty {
+            var rng = SplitMix64(seed: h.seed ^ 0xA1B)
+            let k = Int.random(in: 0...h.seq, using: &rng)
+            let b = try Self.imagePlusDelta(h, split: k)
+            let index = h.head.albums
+            // Albums the head has, and one it lacks (a title it has under another artist).
+            var keys = Set(index.keys.filter { _ in rng.chance(0.5) })
+            if let any = index.keys.first { keys.insert(AlbumKey(artist: any.artist + "x", title: any.title)) }
+            let expected = index.filter { keys.contains($0.key) }.mapValues(\.count)
+            #expect(b.songCounts(ofAlbums: keys) == Dictionary(uniqueKeysWithValues: expected.map { ($0.key, $0.value) }),
+                    "seed \(h.seed) split \(k)")
+            checked += 1
+        }
+        #expect(checked >= Seeds.atLeast(50))
+    }
+
     /// What people type into a search box, from the songs' own names: a word or two of a title,
     /// artist, album, album artist or composer, cut short or cased differently; a compilation's
     /// "various"; sometimes a word no song has.

@@ -54,11 +54,12 @@ struct Ls: ParsableCommand, TakesTerms {
 
     private func printAlbums(_ list: [Browse.AlbumRow], template: SongFormat?, whole: DataBasis?) throws {
         if output.json { try JSONOut.printArray(list); return }
+        let totals = whole?.songCounts(ofAlbums: Set(list.compactMap { $0.firstSong.flatMap(AlbumKey.init) })) ?? [:]
         for a in list {
             if let t = template, let first = a.firstSong { Out.line(t.render(first)); continue }
             let year = a.year.map { " (\($0))" } ?? ""
             var counts = ""
-            if let whole, let key = a.firstSong.flatMap(AlbumKey.init), let total = whole.albums[key]?.count {
+            if let key = a.firstSong.flatMap(AlbumKey.init), let total = totals[key] {
                 counts = "  " + Terminal.dim("\(a.songs) of \(Formatting.count(total, "song"))")
             }
             Out.line(Terminal.printable("\(a.albumartist) - \(a.album)") + year + counts)
