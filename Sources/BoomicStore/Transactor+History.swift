@@ -107,9 +107,8 @@ extension Transactor {
     /// `body` has seen every row before it.
     /// Calls `body` with the seq and the stored JSON body of every transaction with
     /// `from <= seq <= through`, oldest first, each checked against its checksum but not decoded:
-    /// what `export` writes, the log's own bytes, at the cost of reading them (decoding and
-    /// encoding again were nine tenths of exporting a 50,000-song import). Pages as
-    /// `forEachEntry` does.
+    /// what `export` writes, the log's own bytes (decoding and encoding each transaction again
+    /// were most of exporting a 50,000-song import). Pages as `forEachEntry` does.
     public func forEachBody(from: Int = 1, through: Int = .max, pageSize: Int = 256,
                             _ body: (_ seq: Int, _ json: Data) throws -> Void) throws {
         var next = from

@@ -38,7 +38,9 @@ struct Export: ParsableCommand {
             // the export there, and `--salvage` is the way past it.
             let lib = try Library.open(at: options.location, create: false)
             n = try ExportFormat.write(bodies: { try lib.transactor.forEachBody($0) },
-                                       folders: LibrarySession.folders(at: options.location), emit: emit)
+                                       folders: LibrarySession.folders(at: options.location)) { bytes in
+                if let file { try file.write(bytes) } else { Out.bytes(bytes) }
+            }
         }
         if let output, let file {
             try file.commit()

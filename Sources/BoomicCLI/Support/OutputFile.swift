@@ -41,6 +41,15 @@ final class OutputFile {
         }
     }
 
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        do {
+            try file.write(bytes)
+        } catch {
+            discard()
+            throw Self.error(path, error, "nothing was written")
+        }
+    }
+
     func write(_ text: String) throws { try write(Data(text.utf8)) }
 
     /// Flushes to disk, closes and puts the file in place; until then the old file stands.

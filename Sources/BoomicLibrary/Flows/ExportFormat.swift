@@ -59,22 +59,21 @@ public enum ExportFormat {
         return n
     }
 
-    /// Calls `emit` with a line for each stored body `bodies` gives (its seq and the log's JSON,
-    /// written as it lies: the log stores a body as `encoder()` spells it), then the end line
-    /// naming `folders`; returns how many transactions were written. What `export` of a sound
-    /// log writes: the same lines as `write`, without decoding and encoding each transaction.
+    /// Calls `emit` with the bytes of each line, in parts, for each stored body `bodies` gives
+    /// (its seq and the log's JSON, written as it lies: the log stores a body as `encoder()`
+    /// spells it), then the end line naming `folders`; returns how many transactions were
+    /// written. What `export` of a sound log writes: the same lines as `write`, without decoding,
+    /// encoding or copying a body again (a 50,000-song import is 32 MB).
     public static func write(bodies: Bodies, folders: [String] = [],
-                             emit: @escaping (Data) throws -> Void) throws -> Int {
+                             emit: @escaping (UnsafeRawBufferPointer) throws -> Void) throws -> Int {
         var n = 0
         try bodies { seq, json in
-            var line = Data(#"{"seq":\#(seq),"transaction":"#.utf8)
-            line.reserveCapacity(line.count + json.count + 2)
-            line.append(json)
-            line.append(contentsOf: [UInt8(ascii: "}"), 0x0A])
-            try emit(line)
+            try Array(#"{"seq":\#(seq),"transaction":"#.utf8).withUnsafeBytes(emit)
+            try json.withUnsafeBytes(emit)
+            try [UInt8(ascii: "}"), 0x0A].withUnsafeBytes(emit)
             n += 1
         }
-        try emit(endLine(count: n, folders: folders))
+        try endLine(count: n, folders: folders).withUnsafeBytes(emit)
         return n
     }
 
