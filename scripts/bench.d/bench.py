@@ -445,13 +445,13 @@ def bench_beets_scans(b, root, n, res):
     """beets' time for each O(library) command (keys beets_scan_<row key>), and its floor: `beet ls
     id:0`, an indexed look-up that finds nothing, which is the start of the Python process and the
     library. report() scales only the part above that floor to boomic's library size."""
-    h = hyperfine(b.cmd("ls", "id:0"), env=b.env, runs=5, warmup=1, name="beets-floor")
+    h = hyperfine(b.cmd("ls", "id:0"), env=b.env, runs=10, warmup=2, name="beets-floor")
     res["beets_floor"] = h["median"]
     for key, args in beets_scan_queries(root, n).items():
         cmd = b.cmd_export(*args) if key == "export" else b.cmd(*args)
         try:
             _, p = run(cmd, env=b.env, capture=True)
-            h = hyperfine(cmd, env=b.env, runs=3, warmup=1, name=f"beets-{key}")
+            h = hyperfine(cmd, env=b.env, runs=5, warmup=1, name=f"beets-{key}")
         except Failed as e:
             note(f"beets: `{shlex.join(args)}` failed ({e}).")
             continue
@@ -1236,11 +1236,11 @@ def report(res, tl, n, ncpu, q100, q1000, load_start, loads):
     if res.get("beets_floor") is not None:
         scans = [(k[11:], v) for k, v in res.items() if k.startswith("beets_scan_")]
         print(f"- O(library) rows against beets (issue 37: kept ≥ 10× beets): beets' nearest command on its {bn:,}-song "
-              f"library, hyperfine 1 warm-up + 3 runs, median: "
+              f"library, hyperfine 1 warm-up + 5 runs, median: "
               + "; ".join(f"{k}: `beet {shlex.join(v['args'])}` ({v['lines']} lines)" for k, v in scans)
               + f". beets has no taglists: the taglist's clauses are spelled as an OR of ANDs (its `#benchq` left out), "
               f"and `taglist ls`'s count as `beet stats`. The verdict scales beets' time above its floor "
-              f"(`beet ls id:0`, {fmt_time(res['beets_floor'])}: Python's start and the library's) to {n:,} songs, "
+              f"(`beet ls id:0`, 2 warm-ups + 10 runs, median {fmt_time(res['beets_floor'])}: Python's start and the library's) to {n:,} songs, "
               f"as it grows linearly with the songs it scans; the ratio column is the raw one. `boomic export` "
               f"writes the log (the first import's transaction) as JSON lines, `beet export` every item as JSON.")
     print(f"- modify: `boomic modify {q1000} genre=BoomicBenchK -y`, a new value each run so every run commits "
