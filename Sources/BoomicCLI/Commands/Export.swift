@@ -25,22 +25,20 @@ struct Export: ParsableCommand {
     func run() throws {
         // Every write checked: on a full disk the export fails, with nothing left behind.
         let file = try output.map { try OutputFile(Paths.absolute($0)) }
-        let emit: (Data) throws -> Void = { data in
-            if let file { try file.write(data) } else { Out.bytes(data) }
+        let emit: (UnsafeRawBufferPointer) throws -> Void = { bytes in
+            if let file { try file.write(bytes) } else { Out.bytes(bytes) }
         }
         let n: Int
         if salvage {
             let s = try ExportFormat.salvage(at: options.location, client: .init(command: Boomic.commandLine, version: Boomic.version))
             Terminal.warn(s.report)
-            n = try ExportFormat.write(s.entries, folders: LibrarySession.folders(at: options.location), emit: emit)
+            n = try ExportFormat.write(s.entries, folders: LibrarySession.folders(at: options.location)) { try $0.withUnsafeBytes(emit) }
         } else {
             // The log's bodies as stored, each checked against its checksum: a damaged row stops
             // the export there, and `--salvage` is the way past it.
             let lib = try Library.open(at: options.location, create: false)
             n = try ExportFormat.write(bodies: { try lib.transactor.forEachBody($0) },
-                                       folders: LibrarySession.folders(at: options.location)) { bytes in
-                if let file { try file.write(bytes) } else { Out.bytes(bytes) }
-            }
+                                       folders: LibrarySession.folders(at: options.location), emit: emit)
         }
         if let output, let file {
             try file.commit()

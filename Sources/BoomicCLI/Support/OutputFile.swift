@@ -32,15 +32,6 @@ final class OutputFile {
 
     deinit { discard() }
 
-    func write(_ data: Data) throws {
-        do {
-            try file.write(data)
-        } catch {
-            discard()
-            throw Self.error(path, error, "nothing was written")
-        }
-    }
-
     func write(_ bytes: UnsafeRawBufferPointer) throws {
         do {
             try file.write(bytes)
@@ -49,6 +40,8 @@ final class OutputFile {
             throw Self.error(path, error, "nothing was written")
         }
     }
+
+    func write(_ data: Data) throws { try data.withUnsafeBytes { try write($0) } }
 
     func write(_ text: String) throws { try write(Data(text.utf8)) }
 

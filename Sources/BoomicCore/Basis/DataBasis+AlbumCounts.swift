@@ -6,17 +6,14 @@ extension DataBasis {
     /// 50,000 songs for the 400 albums a view lists was two fifths of that command.
     public func songCounts(ofAlbums keys: Set<AlbumKey>) -> [AlbumKey: Int] {
         guard !keys.isEmpty else { return [:] }
-        guard let image = songs.image, let column = image.column(.album) else {
+        let titles = Set(keys.map(\.title))
+        guard let image = songs.image,
+              let picked = image.rows(of: .album, where: { $0.string.map { titles.contains(Fold.key($0)) } ?? false }) else {
             var out: [AlbumKey: Int] = [:]
             for k in keys { if let ids = albums[k] { out[k] = ids.count } }
             return out
         }
-        let titles = Set(keys.map(\.title))
-        let passes = (0...column.valueCount).map { code in column.value(code).string.map { titles.contains(Fold.key($0)) } ?? false }
-        var rows: [Int] = []
-        if passes.contains(true) {
-            column.rows(passes) { row in if songs.isLive(imageID: image.id(atRow: row)) { rows.append(row) } }
-        }
+        let rows = picked.indices.filter { songs.isLive(imageID: image.id(atRow: $0)) }
         // The album artist, as `AlbumKey` reads it, falls back on the compilation flag and the artists.
         let read = image.songs(atRows: rows, reading: [.album, .albumartist, .artists, .compilation]) + songs.deltaSongs
         var out: [AlbumKey: Int] = [:]

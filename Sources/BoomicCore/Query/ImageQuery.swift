@@ -70,11 +70,6 @@ struct ImageQuery {
     /// test per distinct value, then one look-up per row.
     private mutating func rows(_ field: SongField, _ test: (FieldValue) -> Bool) -> RowSet? {
         read.insert(field)
-        guard let column = image.column(field) else { return nil }
-        let passes = (0...column.valueCount).map { test(column.value($0)) }
-        var out = RowSet(count: image.rowCount)
-        if !passes.contains(true) { return out }
-        column.rows(passes) { out.insert($0) }
-        return out
+        return image.rows(of: field, where: test)
     }
 }

@@ -49,3 +49,16 @@ struct RowSet: Equatable, Sendable {
         if extra > 0 { words[words.count - 1] &= ~0 >> UInt64(extra) }
     }
 }
+
+extension SongImage {
+    /// The rows whose value of `field` (as `SongField.value(in:)` gives it) passes `test`: one
+    /// test per distinct value, then one look-up per row's code; nil when the image has no
+    /// column for the field. What queries, TagViews and album counts decide on.
+    func rows(of field: SongField, where test: (FieldValue) -> Bool) -> RowSet? {
+        guard let column = column(field) else { return nil }
+        let passes = (0...column.valueCount).map { test(column.value($0)) }
+        var out = RowSet(count: rowCount)
+        if passes.contains(true) { column.rows(passes) { out.insert($0) } }
+        return out
+    }
+}

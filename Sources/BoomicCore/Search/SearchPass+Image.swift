@@ -19,20 +19,20 @@ extension SearchPass {
         var found = [UInt64](repeating: 0, count: n)
         let titleMasks = (0...title.valueCount).map { code -> UInt64 in
             let t = title.value(code).string ?? ""
-            return t.isEmpty ? .max : wordsInside([t])
+            return t.isEmpty ? .max : wordsInside(t)
         }
         add(titleMasks, of: title, to: &found)
         for column in columns {
             let masks = (0...column.valueCount).map { code -> UInt64 in
                 switch column.value(code) {
-                case .string(let s): wordsInside([s])
-                case .strings(let xs): wordsInside(xs)
+                case .string(let s): wordsInside(s)
+                case .strings(let xs): xs.reduce(0) { $0 | wordsInside($1) }
                 default: 0
                 }
             }
             add(masks, of: column, to: &found)
         }
-        let various = wordsInside(["Various Artists"])
+        let various = wordsInside("Various Artists")
         if various != 0 {
             add((0...compilation.valueCount).map { compilation.value($0) == .bool(true) ? various : 0 }, of: compilation, to: &found)
         }
@@ -40,15 +40,12 @@ extension SearchPass {
         return found.indices.filter { found[$0] & all == all }
     }
 
-    /// The words of the query inside any of `texts`, squashed as `mayMatch` squashes a field.
-    private mutating func wordsInside(_ texts: [String]) -> UInt64 {
-        var mask: UInt64 = 0
-        for t in texts where !t.isEmpty {
-            scratch.count = 0
-            text.appendSquash(t, to: &scratch)
-            mask |= scratch.storage.withUnsafeBufferPointer { query.wordsInside(squash: UnsafeBufferPointer(rebasing: $0[..<scratch.count])) }
-        }
-        return mask
+    /// The words of the query inside `field`, squashed as `mayMatch` squashes a field.
+    private mutating func wordsInside(_ field: String) -> UInt64 {
+        guard !field.isEmpty else { return 0 }
+        scratch.count = 0
+        text.appendSquash(field, to: &scratch)
+        return scratch.storage.withUnsafeBufferPointer { query.wordsInside(squash: UnsafeBufferPointer(rebasing: $0[..<scratch.count])) }
     }
 
     /// ORs each row's mask (by its code in `column`) into `found`; a column none of whose values

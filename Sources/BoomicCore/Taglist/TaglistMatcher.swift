@@ -273,29 +273,21 @@ extension TaglistMatcher.Test {
             return RowSet(count: image.rowCount)
         case .text(.artists, let test):
             // Found in the list or in the credit, then negated once, as `holds` reads both.
-            guard var found = Self.rows(of: .artists, in: image, { test.finds($0, or: nil) }),
-                  let credit = Self.rows(of: .artistCredit, in: image, { test.finds(.null, or: $0.string) }) else { return nil }
+            guard var found = image.rows(of: .artists, where: { test.finds($0, or: nil) }),
+                  let credit = image.rows(of: .artistCredit, where: { test.finds(.null, or: $0.string) }) else { return nil }
             found.formUnion(credit)
             return test.negated ? found.complement() : found
         default:
             guard fields.count == 1, let field = fields.first else { return nil }
             // A song holding only that field's value: `holds` reads nothing else.
             var song = Song(id: SongID(.init(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))), path: "")
-            return Self.rows(of: field, in: image) { value in
+            return image.rows(of: field) { value in
                 field.set(value, in: &song)
                 return holds(for: song)
             }
         }
     }
 
-    /// The rows whose value of `field` (as `SongField.value(in:)` gives it) passes `test`.
-    private static func rows(of field: SongField, in image: any SongImage, _ test: (FieldValue) -> Bool) -> RowSet? {
-        guard let column = image.column(field) else { return nil }
-        let passes = (0...column.valueCount).map { test(column.value($0)) }
-        var out = RowSet(count: image.rowCount)
-        if passes.contains(true) { column.rows(passes) { out.insert($0) } }
-        return out
-    }
 }
 
 /// `Fold.key` remembered for the texts one matcher has folded: Foundation's folding costs
