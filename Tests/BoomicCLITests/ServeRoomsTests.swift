@@ -245,6 +245,10 @@ struct ServeRoomsTests {
                                           sourceLocation: SourceLocation = #_sourceLocation) throws {
         let script = RunningServer.pythonPrelude + #"""
         wav, fifo = sys.argv[2], sys.argv[3]
+        def stands_still(path):
+            size = os.path.getsize(path)
+            time.sleep(0.3)  # several slots' time: a thread that writes makes the file grow
+            return os.path.getsize(path) == size
         c = mpd.MPDClient(); c.timeout = 20; c.connect("127.0.0.1", port)
         c.add("Miles Quartet/Blue Sketches"); c.repeat(1); c.play()
         until("the pipe to fill: the room waits with it", output_waits)
@@ -299,6 +303,10 @@ struct ServeRoomsTests {
             until("the room's new player to play", lambda: c.status()["state"] == "play")
             c.pause()
             until("the room to pause", lambda: c.status()["state"] == "pause")
+            # The status says paused at once; the output thread stops at its next slot. A slot
+            # already taken is written, and the switch turned on before it opens the pipe (a
+            # call that hangs in turn): the room's file stops growing once the thread stopped.
+            until("the room's output thread to stop", lambda: stands_still(wav))
             c.enableoutput(1)
             time.sleep(7)  # the wait is the test: past the 5-s hang limit, the output stays on
             out["stillEnabled"] = c.outputs()[1]["outputenabled"]
