@@ -356,6 +356,38 @@ struct ImageBasisLawTests {
         #expect(planned >= checked / 2, "the columns decided only \(planned) of \(checked) taglists")
     }
 
+    /// `ls --view T QUERY` reads through the taglist without building the view: the query's
+    /// songs that the taglist holds, the taglist decided on those songs or on its columns.
+    @Test("a query through a taglist over image + delta is the query on the replayed TagView")
+    func queriesThroughATaglistAreTheQueryOnTheView() throws {
+        var checked = 0, keptSome = 0
+        for h in Histories.all where !h.head.isEmpty {
+            var rng = SplitMix64(seed: h.seed ^ 0x71E3)
+            let k = Int.random(in: 0...h.seq, using: &rng)
+            let b = try Self.imagePlusDelta(h, split: k)
+            let songs = Array(h.head.songs.values)
+            for _ in 0..<4 {
+                guard let taglist = Self.randomTaglist(from: songs, &rng),
+                      let parsed = try? QueryParser.parse(Int.random(in: 0..<4, using: &rng) == 0 ? [] : Self.randomQuery(from: songs, &rng))
+                else { continue }
+                let expected = try h.head.view(through: taglist).songs(matching: parsed).map(\.id)
+                let shown = "seed \(h.seed) split \(k): \(taglist.arguments) then \(parsed.query)"
+                for (basis, path) in [(b, "image + delta"), (h.head, "replay")] {
+                    for few in [1, Int.max] {
+                        let through = try basis.songs(matching: parsed, through: taglist, timeZone: .gmt, sorted: true, fewRows: few)
+                        #expect(through.map(\.id) == expected, "\(shown): \(path), fewRows \(few)")
+                    }
+                    let unsorted = try basis.songs(matching: parsed, through: taglist, sorted: false)
+                    #expect(Set(unsorted.map(\.id)) == Set(expected) && unsorted.count == expected.count, "\(shown): \(path), unsorted")
+                }
+                checked += 1
+                if !expected.isEmpty { keptSome += 1 }
+            }
+        }
+        #expect(checked >= Seeds.atLeast(200))
+        #expect(keptSome >= checked / 5, "too strict: \(keptSome) of \(checked) keep songs")
+    }
+
     /// Rules built from the songs' own values, of every kind a taglist reads: tags, tag
     /// prefixes and counts, numbers, texts (the artists with the credit), dates, user fields;
     /// positive and negative clauses of one or two rules.

@@ -33,14 +33,17 @@ struct Ls: ParsableCommand, TakesTerms {
 
     func run() throws {
         let lib = try Library.open(at: options.location, create: false)
-        let basis = try lib.basis(asOf: read.asOf, view: read.view)
+        // A view is read through, not built: the query picks its songs in the whole library and
+        // the taglist keeps those it holds, which is what the view's songs would match.
+        let basis = try lib.basis(asOf: read.asOf)
+        let taglist = try read.view.map { try lib.taglist(view: $0, in: basis) }
         let template = try format.map { try SongFormat($0, userFields: basis.userFieldNames) }
         let parsed = try QueryReading.parse(query, in: basis, now: read.asOf == nil ? nil : lib.basis)
-        let songs = try basis.songs(matching: parsed)
+        // Albums and artists are put in their own order.
+        let songs = try basis.songs(matching: parsed, through: taglist, timeZone: .current, sorted: !albums && !artists)
         if albums {
             // In a view, each album says how many of its songs the view holds (taglists.md).
-            let whole = read.view == nil ? nil : try lib.basis(asOf: read.asOf)
-            try printAlbums(Browse.albums(of: songs, in: basis), template: template, whole: whole)
+            try printAlbums(Browse.albums(of: songs, in: basis), template: template, whole: taglist == nil ? nil : basis)
         } else if artists {
             try printArtists(Browse.artists(of: songs, in: basis))
         } else if output.json {

@@ -176,16 +176,32 @@ extension DataBasis {
     /// The songs matching a query, in the query's sort order (default: album artist, album,
     /// disc, track, path — the order people browse in).
     ///
+    /// With `taglist`, only the songs it holds: what `view(through:).songs(matching:)` gives
+    /// (a query and a taglist each decide on the song alone), without building the view. The
+    /// taglist is decided on the few songs the query picked when it picked few (`ls --view T
+    /// artist:X` reads ~100 songs, not every title of the library), else on its columns.
+    ///
+    /// `sorted: false` leaves the songs in no promised order, for a caller that orders what it
+    /// makes of them itself (albums, artists).
+    ///
     /// Complexity: over an image, O(distinct values + rows) of the fields the query names, read
     /// in place, plus O(k) songs materialised; else O(n) to match. Then O(k log k) to sort the k
     /// matches; sort keys are computed once per song, not per comparison.
     ///
     /// - Throws: a `QueryError` naming a regular expression that ran too long and was stopped
     ///   (`RegexBudget`): the songs it would have matched are unknown.
-    public func songs(matching parsed: ParsedQuery) throws(QueryError) -> [Song] {
+    public func songs(matching parsed: ParsedQuery, through taglist: Taglist? = nil, timeZone: TimeZone = .gmt,
+                      sorted: Bool = true) throws(QueryError) -> [Song] {
+        try songs(matching: parsed, through: taglist, timeZone: timeZone, sorted: sorted, fewRows: Self.fewRows)
+    }
+
+    /// `fewRows`: the tests' hand on which way a taglist is decided (1: always on the songs).
+    func songs(matching parsed: ParsedQuery, through taglist: Taglist?, timeZone: TimeZone, sorted: Bool,
+               fewRows: Int) throws(QueryError) -> [Song] {
         let budget = RegexBudget()
         let m = QueryMatcher(parsed.query, budget: budget)
-        let found: [Song]
+        let held = taglist.map { TaglistMatcher($0, timeZone: timeZone) }
+        var found: [Song]
         var planner = songs.image.map { ImageQuery(image: $0, budget: budget) }
         if let rows = planner?.rows(parsed.query), let planner {
             // The image's rows the query picks that the delta does not shadow, then the delta's
@@ -197,14 +213,25 @@ extension DataBasis {
             let delta = songs.deltaSongs { id, patches in
                 patches.contains { !read.isDisjoint(with: $0.keys) } || image.row(of: id).map(rows.contains) == true
             }
-            found = image.songs(atRows: rows.indices.lazy.filter { songs.isLive(imageID: image.id(atRow: $0)) })
-                + delta.filter(m.matches)
+            var picked = rows, decided = held == nil
+            if let held, rows.population > image.rowCount / fewRows, let kept = held.rows(in: image) {
+                picked.formIntersection(kept)
+                decided = true
+            }
+            found = image.songs(atRows: picked.indices.filter { songs.isLive(imageID: image.id(atRow: $0)) })
+            if !decided, let held { found.removeAll { !held.matches($0) } }
+            found += delta.filter { m.matches($0) && held?.matches($0) != false }
         } else {
-            found = songs.values.filter(m.matches)
+            found = songs.values.filter { m.matches($0) && held?.matches($0) != false }
         }
         if let pattern = budget.stopped { throw QueryError.regexTooSlow(pattern) }
-        return SongOrder(parsed.sort).sorted(found)
+        return sorted ? SongOrder(parsed.sort).sorted(found) : found
     }
+
+    /// A query's rows are few when they are at most this fraction of the image's: then a
+    /// taglist reads those songs rather than its fields' distinct values (a title column holds
+    /// about one value a song).
+    static let fewRows = 16
 }
 
 /// The order songs are listed in: the sort keys given, then the browsing order (album artist,

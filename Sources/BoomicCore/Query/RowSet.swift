@@ -29,6 +29,9 @@ struct RowSet: Equatable, Sendable {
         return out
     }
 
+    /// How many rows the set holds.
+    var population: Int { words.reduce(0) { $0 + $1.nonzeroBitCount } }
+
     var isFull: Bool { self == RowSet(count: count, all: true) }
 
     /// The rows in the set, in order.

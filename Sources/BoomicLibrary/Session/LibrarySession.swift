@@ -331,9 +331,15 @@ public final class LibrarySession: Sendable {
     public func basis(asOf ref: String?, view: String?) throws -> DataBasis {
         let b = try basis(asOf: ref)
         guard let view else { return b }
-        if let (_, t) = b.taglist(named: view) { return b.view(through: t, timeZone: .current) }
-        let (_, t) = try TaglistGeneration.find(view, in: basis)
-        return b.view(through: t, timeZone: .current)
+        return b.view(through: try taglist(view: view, in: b), timeZone: .current)
+    }
+
+    /// The taglist `--view` names, as `b` (the basis at REF) defines it, else as the library
+    /// does now: for a command that reads through it without building the view
+    /// (`DataBasis.songs(matching:through:)`).
+    public func taglist(view: String, in b: DataBasis) throws -> Taglist {
+        if let (_, t) = b.taglist(named: view) { return t }
+        return try TaglistGeneration.find(view, in: basis).1
     }
 
     /// The entry at `seq`; with `keeping`, kept for the span a rollback or undo reads next
