@@ -388,6 +388,44 @@ struct ImageBasisLawTests {
         #expect(keptSome >= checked / 5, "too strict: \(keptSome) of \(checked) keep songs")
     }
 
+    /// `ls -a` and `ls --artists` read only `Browse.albumFields` / `artistFields` of each song:
+    /// the albums and artists made of those are the ones made of whole songs, through a taglist
+    /// too (decided on the songs, which then read its fields as well).
+    @Test("albums and artists of songs read with their few fields are those of whole songs")
+    func albumsOfFewFieldsAreThoseOfWholeSongs() throws {
+        var checked = 0, listedSome = 0
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        for h in Histories.all where !h.head.isEmpty {
+            var rng = SplitMix64(seed: h.seed ^ 0xA1B5)
+            let k = Int.random(in: 0...h.seq, using: &rng)
+            let b = try Self.imagePlusDelta(h, split: k)
+            let songs = Array(h.head.songs.values)
+            for _ in 0..<3 {
+                guard let parsed = try? QueryParser.parse(Int.random(in: 0..<3, using: &rng) == 0 ? [] : Self.randomQuery(from: songs, &rng))
+                else { continue }
+                let taglist = Int.random(in: 0..<2, using: &rng) == 0 ? Self.randomTaglist(from: songs, &rng) : nil
+                let shown = "seed \(h.seed) split \(k): \(parsed.query) through \(taglist?.arguments ?? [])"
+                let whole = try h.head.songs(matching: parsed, through: taglist, sorted: false)
+                for few in [1, Int.max] {
+                    let forAlbums = try b.songs(matching: parsed, through: taglist, timeZone: .gmt, sorted: false,
+                                                reading: Browse.albumFields, fewRows: few)
+                    let forArtists = try b.songs(matching: parsed, through: taglist, timeZone: .gmt, sorted: false,
+                                                 reading: Browse.artistFields, fewRows: few)
+                    let albums = Browse.albums(of: forAlbums, in: b), expected = Browse.albums(of: whole, in: h.head)
+                    #expect(try encoder.encode(albums) == encoder.encode(expected), "\(shown), fewRows \(few): albums")
+                    #expect(albums.map { $0.firstSong?.id } == expected.map { $0.firstSong?.id }, "\(shown), fewRows \(few): first songs")
+                    #expect(try encoder.encode(Browse.artists(of: forArtists, in: b)) == encoder.encode(Browse.artists(of: whole, in: h.head)),
+                            "\(shown), fewRows \(few): artists")
+                }
+                checked += 1
+                if !whole.isEmpty { listedSome += 1 }
+            }
+        }
+        #expect(checked >= Seeds.atLeast(200))
+        #expect(listedSome >= checked / 4, "too strict: \(listedSome) of \(checked) list songs")
+    }
+
     /// Rules built from the songs' own values, of every kind a taglist reads: tags, tag
     /// prefixes and counts, numbers, texts (the artists with the credit), dates, user fields;
     /// positive and negative clauses of one or two rules.

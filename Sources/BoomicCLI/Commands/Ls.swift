@@ -39,8 +39,11 @@ struct Ls: ParsableCommand, TakesTerms {
         let taglist = try read.view.map { try lib.taglist(view: $0, in: basis) }
         let template = try format.map { try SongFormat($0, userFields: basis.userFieldNames) }
         let parsed = try QueryReading.parse(query, in: basis, now: read.asOf == nil ? nil : lib.basis)
-        // Albums and artists are put in their own order.
-        let songs = try basis.songs(matching: parsed, through: taglist, timeZone: .current, sorted: !albums && !artists)
+        // Albums and artists are put in their own order, from a few fields of each song (an
+        // album's template may name any field of its first song).
+        let reading = albums ? (template == nil ? Browse.albumFields : nil) : artists ? Browse.artistFields : nil
+        let songs = try basis.songs(matching: parsed, through: taglist, timeZone: .current, sorted: !albums && !artists,
+                                    reading: reading)
         if albums {
             // In a view, each album says how many of its songs the view holds (taglists.md).
             try printAlbums(Browse.albums(of: songs, in: basis), template: template, whole: taglist == nil ? nil : basis)

@@ -28,6 +28,15 @@ public enum Browse {
         public var songs: Int
     }
 
+    /// The fields `albums(of:in:)` reads of a song besides its id and path, so that a caller
+    /// may read only these (`DataBasis.songs(matching:reading:)`): an `AlbumRow`'s first song
+    /// then holds only these too.
+    public static let albumFields: [SongField] = [.album, .albumartist, .compilation, .artists, .year, .disc, .track,
+                                                  .duration, .genre, .art, .mbAlbumID, .missing]
+
+    /// The fields `artists(of:in:)` reads of a song.
+    public static let artistFields: [SongField] = [.artists, .album, .albumartist, .compilation]
+
     public static func albums(of songs: [Song], in basis: DataBasis) -> [AlbumRow] {
         var groups: [AlbumKey: [Song]] = [:]
         var order: [AlbumKey] = []

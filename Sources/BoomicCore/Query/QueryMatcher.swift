@@ -182,7 +182,9 @@ extension DataBasis {
     /// artist:X` reads ~100 songs, not every title of the library), else on its columns.
     ///
     /// `sorted: false` leaves the songs in no promised order, for a caller that orders what it
-    /// makes of them itself (albums, artists).
+    /// makes of them itself (albums, artists); such a caller may name in `reading` the only
+    /// fields it reads of them (`Browse.albumFields`): the image's songs are then made of those
+    /// (and their ids and paths) alone. A sorted call reads every field, as its order may.
     ///
     /// Complexity: over an image, O(distinct values + rows) of the fields the query names, read
     /// in place, plus O(k) songs materialised; else O(n) to match. Then O(k log k) to sort the k
@@ -191,13 +193,13 @@ extension DataBasis {
     /// - Throws: a `QueryError` naming a regular expression that ran too long and was stopped
     ///   (`RegexBudget`): the songs it would have matched are unknown.
     public func songs(matching parsed: ParsedQuery, through taglist: Taglist? = nil, timeZone: TimeZone = .gmt,
-                      sorted: Bool = true) throws(QueryError) -> [Song] {
-        try songs(matching: parsed, through: taglist, timeZone: timeZone, sorted: sorted, fewRows: Self.fewRows)
+                      sorted: Bool = true, reading fields: [SongField]? = nil) throws(QueryError) -> [Song] {
+        try songs(matching: parsed, through: taglist, timeZone: timeZone, sorted: sorted, reading: fields, fewRows: Self.fewRows)
     }
 
     /// `fewRows`: the tests' hand on which way a taglist is decided (1: always on the songs).
     func songs(matching parsed: ParsedQuery, through taglist: Taglist?, timeZone: TimeZone, sorted: Bool,
-               fewRows: Int) throws(QueryError) -> [Song] {
+               reading fields: [SongField]? = nil, fewRows: Int) throws(QueryError) -> [Song] {
         let budget = RegexBudget()
         let m = QueryMatcher(parsed.query, budget: budget)
         let held = taglist.map { TaglistMatcher($0, timeZone: timeZone) }
@@ -218,7 +220,9 @@ extension DataBasis {
                 picked.formIntersection(kept)
                 decided = true
             }
-            found = image.songs(atRows: picked.indices.filter { songs.isLive(imageID: image.id(atRow: $0)) })
+            // The fields read: the caller's, and the taglist's when it decides on the songs.
+            let reading = sorted ? nil : fields.map { decided ? $0 : $0 + (held?.fieldsRead ?? []) }
+            found = image.songs(atRows: picked.indices.filter { songs.isLive(imageID: image.id(atRow: $0)) }, reading: reading)
             if !decided, let held { found.removeAll { !held.matches($0) } }
             found += delta.filter { m.matches($0) && held?.matches($0) != false }
         } else {

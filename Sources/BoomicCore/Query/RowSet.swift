@@ -12,6 +12,18 @@ struct RowSet: Equatable, Sendable {
 
     mutating func insert(_ row: Int) { words[row >> 6] |= 1 << UInt64(row & 63) }
 
+    /// Inserts the rows `fill` hands to its argument: the words are taken once, where `insert`
+    /// asks whether they are shared on every row (a tenth of a TagView over 50,000 songs).
+    mutating func insert(_ fill: ((Int) -> Void) -> Void) {
+        let n = count
+        words.withUnsafeMutableBufferPointer { w in
+            fill { row in
+                precondition(row >= 0 && row < n, "row \(row) of \(n)")
+                w[row >> 6] |= 1 << UInt64(row & 63)
+            }
+        }
+    }
+
     func contains(_ row: Int) -> Bool { words[row >> 6] & (1 << UInt64(row & 63)) != 0 }
 
     mutating func formIntersection(_ other: RowSet) {
@@ -61,7 +73,7 @@ extension SongImage {
         guard let column = column(field) else { return nil }
         let passes = (0...column.valueCount).map { test(column.value($0)) }
         var out = RowSet(count: rowCount)
-        if passes.contains(true) { column.rows(passes) { out.insert($0) } }
+        if passes.contains(true) { out.insert { insert in column.rows(passes, insert) } }
         return out
     }
 }
