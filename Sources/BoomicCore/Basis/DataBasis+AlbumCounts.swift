@@ -1,3 +1,5 @@
+import Foundation
+
 extension DataBasis {
     /// How many songs each of these albums holds (an album the basis lacks is left out), without
     /// the album index of the whole basis: over an image, the album column's distinct titles are
@@ -14,10 +16,28 @@ extension DataBasis {
             return out
         }
         let rows = picked.indices.filter { songs.isLive(imageID: image.id(atRow: $0)) }
-        // The album artist, as `AlbumKey` reads it, falls back on the compilation flag and the artists.
-        let read = image.songs(atRows: rows, reading: [.album, .albumartist, .artists, .compilation]) + songs.deltaSongs
+        // The album artist, as `AlbumKey` reads it, falls back on the compilation flag and the
+        // artists: rows are grouped by the codes of those four fields, and each group's key is
+        // folded once (a few hundred groups for thousands of rows).
+        let fields: [SongField] = [.album, .albumartist, .artists, .compilation]
         var out: [AlbumKey: Int] = [:]
-        for s in read {
+        let columns = fields.compactMap(image.column)
+        if columns.count == fields.count {
+            var groups: [SIMD4<Int>: Int] = [:]
+            for row in rows {
+                groups[SIMD4(columns[0].code(row), columns[1].code(row), columns[2].code(row), columns[3].code(row)), default: 0] += 1
+            }
+            for (codes, n) in groups {
+                var s = Song(id: SongID(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))), path: "")
+                for (i, f) in fields.enumerated() { f.set(columns[i].value(codes[i]), in: &s) }
+                if let k = AlbumKey(s), keys.contains(k) { out[k, default: 0] += n }
+            }
+        } else {
+            for s in image.songs(atRows: rows, reading: fields) {
+                if let k = AlbumKey(s), keys.contains(k) { out[k, default: 0] += 1 }
+            }
+        }
+        for s in songs.deltaSongs {
             if let k = AlbumKey(s), keys.contains(k) { out[k, default: 0] += 1 }
         }
         return out

@@ -37,12 +37,16 @@ public struct SongImageColumn: Sendable {
     /// Calls its second argument with each row whose code passes (the first, indexed by code),
     /// in row order: what `codes` gives, read where it lies rather than copied.
     public let rows: @Sendable (_ passing: [Bool], _ body: (Int) -> Void) -> Void
+    /// One row's code, for a reader of a few rows (a code past the values reads as the default).
+    public let code: @Sendable (_ row: Int) -> Int
 
     public init(valueCount: Int, value: @escaping @Sendable (Int) -> FieldValue, codes: @escaping @Sendable () -> [UInt32],
-                rows: @escaping @Sendable (_ passing: [Bool], _ body: (Int) -> Void) -> Void) {
+                rows: @escaping @Sendable (_ passing: [Bool], _ body: (Int) -> Void) -> Void,
+                code: @escaping @Sendable (_ row: Int) -> Int) {
         self.valueCount = valueCount
         self.value = value
         self.codes = codes
         self.rows = rows
+        self.code = code
     }
 }

@@ -162,7 +162,7 @@ final class ImageSongs: SongImage, @unchecked Sendable {
                 $0 < rowCount ? .string(String(decoding: paths[$0], as: UTF8.self)) : .null
             }, codes: { [rowCount] in (0..<rowCount).map(UInt32.init) }, rows: { [rowCount] passing, body in
                 for row in 0..<min(rowCount, passing.count) where passing[row] { body(row) }
-            })
+            }, code: { $0 })
         }
         guard let i = Self.storedIndex[field] else { return nil }
         let access = Self.stored[i].access, fallback = Self.defaults[i], count = columns[i].column.valueCount
@@ -178,6 +178,8 @@ final class ImageSongs: SongImage, @unchecked Sendable {
                 // No blocks for the field: every row holds the default, code 0 of no values.
                 for row in 0..<rowCount { body(row) }
             }
+        }, code: { [self] row in
+            columns[i].column.codes.map { Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: $0[row])) } ?? 0
         })
     }
 
