@@ -92,6 +92,12 @@ public struct TaglistMatcher: Sendable {
             }
         }
 
+        /// Whether a number, or a truth value as 0 or 1, is in the interval.
+        static func holds(_ interval: Interval, for v: FieldValue) -> Bool {
+            if let b = v.bool { return interval.contains(b ? 1 : 0) }
+            return interval.contains(v.double)
+        }
+
         func holds(for s: Song) -> Bool {
             switch self {
             case .tag(let path):
@@ -103,9 +109,7 @@ public struct TaglistMatcher: Sendable {
                 for t in s.tags where t.hasPrefix(prefix) { n += 1 }
                 return interval.contains(Double(n))
             case .number(let f, let interval):
-                let v = f.queryValue(in: s)
-                if let b = v.bool { return interval.contains(b ? 1 : 0) }
-                return interval.contains(v.double)
+                return Self.holds(interval, for: f.queryValue(in: s))
             case .text(.artists, let test):
                 // As in queries: any listed artist, the list joined, or the file's credit.
                 return test.holds(for: .strings(s.artists), or: s.artistCredit)
@@ -277,6 +281,11 @@ extension TaglistMatcher.Test {
                   let credit = image.rows(of: .artistCredit, where: { test.finds(.null, or: $0.string) }) else { return nil }
             found.formUnion(credit)
             return test.negated ? found.complement() : found
+        // `holds` reads the field's match or query value, which its stored value alone decides.
+        case .text(let field, let test):
+            return image.rows(of: field) { test.holds(for: field.matchValue(of: $0)) }
+        case .number(let field, let interval):
+            return image.rows(of: field) { Self.holds(interval, for: field.queryValue(of: $0)) }
         default:
             guard fields.count == 1, let field = fields.first else { return nil }
             // A song holding only that field's value: `holds` reads nothing else.
