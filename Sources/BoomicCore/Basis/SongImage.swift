@@ -39,14 +39,27 @@ public struct SongImageColumn: Sendable {
     public let rows: @Sendable (_ passing: [Bool], _ body: (Int) -> Void) -> Void
     /// One row's code, for a reader of a few rows (a code past the values reads as the default).
     public let code: @Sendable (_ row: Int) -> Int
+    /// Calls `body` with every distinct value in code order, then the default (code
+    /// `valueCount`): what `value` gives, with the value table taken once rather than per call.
+    public let forEachValue: @Sendable (_ body: (FieldValue) -> Void) -> Void
 
     public init(valueCount: Int, value: @escaping @Sendable (Int) -> FieldValue, codes: @escaping @Sendable () -> [UInt32],
                 rows: @escaping @Sendable (_ passing: [Bool], _ body: (Int) -> Void) -> Void,
-                code: @escaping @Sendable (_ row: Int) -> Int) {
+                code: @escaping @Sendable (_ row: Int) -> Int,
+                forEachValue: @escaping @Sendable (_ body: (FieldValue) -> Void) -> Void) {
         self.valueCount = valueCount
         self.value = value
         self.codes = codes
         self.rows = rows
         self.code = code
+        self.forEachValue = forEachValue
+    }
+
+    /// Each code's value transformed, indexed by code, the default's last.
+    public func map<T>(_ transform: (FieldValue) -> T) -> [T] {
+        var out: [T] = []
+        out.reserveCapacity(valueCount + 1)
+        forEachValue { out.append(transform($0)) }
+        return out
     }
 }

@@ -71,7 +71,7 @@ extension SongImage {
     /// column for the field. What queries, TagViews and album counts decide on.
     func rows(of field: SongField, where test: (FieldValue) -> Bool) -> RowSet? {
         guard let column = column(field) else { return nil }
-        let passes = (0...column.valueCount).map { test(column.value($0)) }
+        let passes = column.map(test)
         var out = RowSet(count: rowCount)
         if passes.contains(true) { out.insert { insert in column.rows(passes, insert) } }
         return out

@@ -17,14 +17,14 @@ extension SearchPass {
         let n = image.rowCount
         // Each row's words found so far; a row without a title is marked found outright.
         var found = [UInt64](repeating: 0, count: n)
-        let titleMasks = (0...title.valueCount).map { code -> UInt64 in
-            let t = title.value(code).string ?? ""
+        let titleMasks = title.map { value -> UInt64 in
+            let t = value.string ?? ""
             return t.isEmpty ? .max : wordsInside(t)
         }
         add(titleMasks, of: title, to: &found)
         for column in columns {
-            let masks = (0...column.valueCount).map { code -> UInt64 in
-                switch column.value(code) {
+            let masks = column.map { value -> UInt64 in
+                switch value {
                 case .string(let s): wordsInside(s)
                 case .strings(let xs): xs.reduce(0) { $0 | wordsInside($1) }
                 default: 0
@@ -34,7 +34,7 @@ extension SearchPass {
         }
         let various = wordsInside("Various Artists")
         if various != 0 {
-            add((0...compilation.valueCount).map { compilation.value($0) == .bool(true) ? various : 0 }, of: compilation, to: &found)
+            add(compilation.map { $0 == .bool(true) ? various : 0 }, of: compilation, to: &found)
         }
         let all = query.all
         return found.indices.filter { found[$0] & all == all }

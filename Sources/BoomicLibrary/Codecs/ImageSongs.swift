@@ -162,7 +162,10 @@ final class ImageSongs: SongImage, @unchecked Sendable {
                 $0 < rowCount ? .string(String(decoding: paths[$0], as: UTF8.self)) : .null
             }, codes: { [rowCount] in (0..<rowCount).map(UInt32.init) }, rows: { [rowCount] passing, body in
                 for row in 0..<min(rowCount, passing.count) where passing[row] { body(row) }
-            }, code: { $0 })
+            }, code: { $0 }, forEachValue: { [self] body in
+                for row in 0..<rowCount { body(.string(String(decoding: paths[row], as: UTF8.self))) }
+                body(.null)
+            })
         }
         guard let i = Self.storedIndex[field] else { return nil }
         let access = Self.stored[i].access, fallback = Self.defaults[i], count = columns[i].column.valueCount
@@ -180,6 +183,11 @@ final class ImageSongs: SongImage, @unchecked Sendable {
             }
         }, code: { [self] row in
             columns[i].column.codes.map { Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: $0[row])) } ?? 0
+        }, forEachValue: { [self] body in
+            if let table = columns[i].column.values {
+                for code in 0..<count { body(ValueTable.value(access, table[code])) }
+            }
+            body(fallback)
         })
     }
 
