@@ -436,8 +436,10 @@ struct ImageBasisLawTests {
                 let parts = (t ?? "zz").split(whereSeparator: { !$0.isLetter && !$0.isNumber })
                 return String(parts.isEmpty ? "zz" : parts[Int.random(in: 0..<parts.count, using: &rng)])
             }
-            switch Int.random(in: 0..<14, using: &rng) {
+            switch Int.random(in: 0..<15, using: &rng) {
             case 0: return "@artist:\(word(s.artistCredit ?? s.artists.first))"
+            // One of a joined value's parts (`Jazz; Electronic`), whole: a rule reads the parts.
+            case 14: return "@genre:=\(word(s.genre))"
             // Whole values and their negations: `!=` holds where no artist, the joined list nor
             // the credit is equal, and on a song with no value.
             case 10: return "@artist:!=\(s.artistCredit ?? s.artists.first ?? "x")"
