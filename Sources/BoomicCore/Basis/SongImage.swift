@@ -42,17 +42,23 @@ public struct SongImageColumn: Sendable {
     /// Calls `body` with every distinct value in code order, then the default (code
     /// `valueCount`): what `value` gives, with the value table taken once rather than per call.
     public let forEachValue: @Sendable (_ body: (FieldValue) -> Void) -> Void
+    /// For a column of single texts: calls `body` with each distinct value's UTF-8 bytes in code
+    /// order (not the default's), read where they lie, so that a test of plain ASCII makes no
+    /// `String` of 50,000 titles; nil for a column of other values.
+    public let forEachText: (@Sendable (_ body: (UnsafeBufferPointer<UInt8>) -> Void) -> Void)?
 
     public init(valueCount: Int, value: @escaping @Sendable (Int) -> FieldValue, codes: @escaping @Sendable () -> [UInt32],
                 rows: @escaping @Sendable (_ passing: [Bool], _ body: (Int) -> Void) -> Void,
                 code: @escaping @Sendable (_ row: Int) -> Int,
-                forEachValue: @escaping @Sendable (_ body: (FieldValue) -> Void) -> Void) {
+                forEachValue: @escaping @Sendable (_ body: (FieldValue) -> Void) -> Void,
+                forEachText: (@Sendable (_ body: (UnsafeBufferPointer<UInt8>) -> Void) -> Void)? = nil) {
         self.valueCount = valueCount
         self.value = value
         self.codes = codes
         self.rows = rows
         self.code = code
         self.forEachValue = forEachValue
+        self.forEachText = forEachText
     }
 
     /// Each code's value transformed, indexed by code, the default's last.

@@ -71,7 +71,24 @@ extension SongImage {
     /// column for the field. What queries, TagViews and album counts decide on.
     func rows(of field: SongField, where test: (FieldValue) -> Bool) -> RowSet? {
         guard let column = column(field) else { return nil }
-        let passes = column.map(test)
+        return rows(of: column, passing: column.map(test))
+    }
+
+    /// `rows(of:where:)` of a text field, each distinct value's bytes tested by `bytes` (nil:
+    /// undecided, as for a text that is not plain ASCII), else its value by `test`, which must
+    /// agree with `bytes` where that decides.
+    func rows(ofText field: SongField, where bytes: (UnsafeBufferPointer<UInt8>) -> Bool?,
+              else test: (FieldValue) -> Bool) -> RowSet? {
+        guard let column = column(field) else { return nil }
+        guard let forEachText = column.forEachText else { return rows(of: field, where: test) }
+        var passes: [Bool] = []
+        passes.reserveCapacity(column.valueCount + 1)
+        forEachText { b in passes.append(bytes(b) ?? test(.string(String(decoding: b, as: UTF8.self)))) }
+        passes.append(test(column.value(column.valueCount)))
+        return rows(of: column, passing: passes)
+    }
+
+    private func rows(of column: SongImageColumn, passing passes: [Bool]) -> RowSet {
         var out = RowSet(count: rowCount)
         if passes.contains(true) { out.insert { insert in column.rows(passes, insert) } }
         return out

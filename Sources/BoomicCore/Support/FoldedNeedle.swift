@@ -26,16 +26,21 @@ struct FoldedNeedle: Sendable {
     /// there bytes and characters could disagree, and the caller's folded comparison decides).
     func asciiMatch(_ text: String, whole: Bool) -> Bool? {
         var text = text
-        return text.withUTF8 { hay -> Bool? in
-            guard Self.isPlainASCII(hay) else { return nil }
-            // A folded needle that is not ASCII is in no ASCII text.
-            guard let ascii else { return false }
-            return ascii.withUnsafeBufferPointer { needle in
-                if whole { return hay.count == needle.count && Self.equal(hay, from: 0, needle) }
-                guard let first = needle.first else { return true }
-                guard hay.count >= needle.count else { return false }
-                return Self.firstMatch(of: first, in: hay, through: hay.count - needle.count) { Self.equal(hay, from: $0, needle) }
-            }
+        return text.withUTF8 { asciiMatch(utf8: $0, whole: whole) }
+    }
+
+    /// `asciiMatch` of a text's UTF-8 bytes, read where they lie (an image's value table): bytes
+    /// that are not valid UTF-8 are not plain ASCII either, so they go to the folded comparison
+    /// of the text they decode to, as a `String` made of them would.
+    func asciiMatch(utf8 hay: UnsafeBufferPointer<UInt8>, whole: Bool) -> Bool? {
+        guard Self.isPlainASCII(hay) else { return nil }
+        // A folded needle that is not ASCII is in no ASCII text.
+        guard let ascii else { return false }
+        return ascii.withUnsafeBufferPointer { needle in
+            if whole { return hay.count == needle.count && Self.equal(hay, from: 0, needle) }
+            guard let first = needle.first else { return true }
+            guard hay.count >= needle.count else { return false }
+            return Self.firstMatch(of: first, in: hay, through: hay.count - needle.count) { Self.equal(hay, from: $0, needle) }
         }
     }
 

@@ -211,6 +211,18 @@ public struct TaglistMatcher: Sendable {
             finds(v, or: extra) != negated
         }
 
+        /// `holds(for: .string(text))` of a text's UTF-8 bytes, when they decide it without
+        /// folding: plain ASCII, compared by containment or equality; else nil.
+        func holds(utf8 text: UnsafeBufferPointer<UInt8>) -> Bool? {
+            let found: Bool?
+            switch op {
+            case nil: found = needle.asciiMatch(utf8: text, whole: false)
+            case .equal, .notEqual: found = needle.asciiMatch(utf8: text, whole: true)
+            default: found = nil
+            }
+            return found.map { $0 != negated }
+        }
+
         /// Whether the comparison, not negated, finds a text of `v` or `extra` (as `holds` reads them).
         func finds(_ v: FieldValue, or extra: String?) -> Bool {
             var found: Bool
@@ -282,6 +294,9 @@ extension TaglistMatcher.Test {
             found.formUnion(credit)
             return test.negated ? found.complement() : found
         // `holds` reads the field's match or query value, which its stored value alone decides.
+        case .text(let field, let test) where !field.joinsValues:
+            // A single text is its own match value: its bytes decide when they are plain ASCII.
+            return image.rows(ofText: field, where: test.holds(utf8:)) { test.holds(for: field.matchValue(of: $0)) }
         case .text(let field, let test):
             return image.rows(of: field) { test.holds(for: field.matchValue(of: $0)) }
         case .number(let field, let interval):

@@ -165,10 +165,19 @@ final class ImageSongs: SongImage, @unchecked Sendable {
             }, code: { $0 }, forEachValue: { [self] body in
                 for row in 0..<rowCount { body(.string(String(decoding: paths[row], as: UTF8.self))) }
                 body(.null)
+            }, forEachText: { [self] body in
+                for row in 0..<rowCount { body(paths[row].assumingMemoryBound(to: UInt8.self)) }
             })
         }
         guard let i = Self.storedIndex[field] else { return nil }
         let access = Self.stored[i].access, fallback = Self.defaults[i], count = columns[i].column.valueCount
+        var forEachText: (@Sendable (_ body: (UnsafeBufferPointer<UInt8>) -> Void) -> Void)?
+        if Self.isText(access) {
+            forEachText = { [self] body in
+                guard let table = columns[i].column.values else { return }
+                for code in 0..<count { body(table[code].assumingMemoryBound(to: UInt8.self)) }
+            }
+        }
         return SongImageColumn(valueCount: count, value: { [self] code in
             guard code < count, let v = columns[i].column.values else { return fallback }
             return ValueTable.value(access, v[code])
@@ -188,7 +197,11 @@ final class ImageSongs: SongImage, @unchecked Sendable {
                 for code in 0..<count { body(ValueTable.value(access, table[code])) }
             }
             body(fallback)
-        })
+        }, forEachText: forEachText)
+    }
+
+    private static func isText(_ access: SongFieldSpec.Access) -> Bool {
+        if case .text = access { true } else { false }
     }
 
     /// A field's column, or an empty one (every row the default) when the image has no blocks
