@@ -45,13 +45,13 @@ public struct SongImageColumn: Sendable {
     /// For a column of single texts: calls `body` with each distinct value's UTF-8 bytes in code
     /// order (not the default's), read where they lie, so that a test of plain ASCII makes no
     /// `String` of 50,000 titles; nil for a column of other values.
-    public let forEachText: (@Sendable (_ body: (UnsafeBufferPointer<UInt8>) -> Void) -> Void)?
+    public let forEachText: (@Sendable (_ body: (UnsafeRawBufferPointer) -> Void) -> Void)?
 
     public init(valueCount: Int, value: @escaping @Sendable (Int) -> FieldValue, codes: @escaping @Sendable () -> [UInt32],
                 rows: @escaping @Sendable (_ passing: [Bool], _ body: (Int) -> Void) -> Void,
                 code: @escaping @Sendable (_ row: Int) -> Int,
                 forEachValue: @escaping @Sendable (_ body: (FieldValue) -> Void) -> Void,
-                forEachText: (@Sendable (_ body: (UnsafeBufferPointer<UInt8>) -> Void) -> Void)? = nil) {
+                forEachText: (@Sendable (_ body: (UnsafeRawBufferPointer) -> Void) -> Void)? = nil) {
         self.valueCount = valueCount
         self.value = value
         self.codes = codes

@@ -10,10 +10,8 @@ struct RowSet: Equatable, Sendable {
         if all { clearTail() }
     }
 
-    mutating func insert(_ row: Int) { words[row >> 6] |= 1 << UInt64(row & 63) }
-
-    /// Inserts the rows `fill` hands to its argument: the words are taken once, where `insert`
-    /// asks whether they are shared on every row (a tenth of a TagView over 50,000 songs).
+    /// Inserts the rows `fill` hands to its argument, the words taken once: inserting row by
+    /// row asks on every row whether they are shared (a tenth of a TagView over 50,000 songs).
     mutating func insert(_ fill: ((Int) -> Void) -> Void) {
         let n = count
         words.withUnsafeMutableBufferPointer { w in
@@ -77,7 +75,7 @@ extension SongImage {
     /// `rows(of:where:)` of a text field, each distinct value's bytes tested by `bytes` (nil:
     /// undecided, as for a text that is not plain ASCII), else its value by `test`, which must
     /// agree with `bytes` where that decides.
-    func rows(ofText field: SongField, where bytes: (UnsafeBufferPointer<UInt8>) -> Bool?,
+    func rows(ofText field: SongField, where bytes: (UnsafeRawBufferPointer) -> Bool?,
               else test: (FieldValue) -> Bool) -> RowSet? {
         guard let column = column(field) else { return nil }
         guard let forEachText = column.forEachText else { return rows(of: field, where: test) }

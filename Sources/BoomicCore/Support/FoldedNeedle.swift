@@ -26,13 +26,13 @@ struct FoldedNeedle: Sendable {
     /// there bytes and characters could disagree, and the caller's folded comparison decides).
     func asciiMatch(_ text: String, whole: Bool) -> Bool? {
         var text = text
-        return text.withUTF8 { asciiMatch(utf8: $0, whole: whole) }
+        return text.withUTF8 { asciiMatch(utf8: UnsafeRawBufferPointer($0), whole: whole) }
     }
 
     /// `asciiMatch` of a text's UTF-8 bytes, read where they lie (an image's value table): bytes
     /// that are not valid UTF-8 are not plain ASCII either, so they go to the folded comparison
     /// of the text they decode to, as a `String` made of them would.
-    func asciiMatch(utf8 hay: UnsafeBufferPointer<UInt8>, whole: Bool) -> Bool? {
+    func asciiMatch(utf8 hay: UnsafeRawBufferPointer, whole: Bool) -> Bool? {
         guard Self.isPlainASCII(hay) else { return nil }
         // A folded needle that is not ASCII is in no ASCII text.
         guard let ascii else { return false }
@@ -57,11 +57,11 @@ struct FoldedNeedle: Sendable {
 
     /// Whether every byte is ASCII and none is a CR.
     @inline(__always)
-    private static func isPlainASCII(_ hay: UnsafeBufferPointer<UInt8>) -> Bool {
+    private static func isPlainASCII(_ hay: UnsafeRawBufferPointer) -> Bool {
         guard let base = hay.baseAddress else { return true }
         var i = 0
         while i + 8 <= hay.count {
-            let w = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+            let w = UInt64(littleEndian: (base + i).loadUnaligned(as: UInt64.self))
             // Without high bits, `zeroBytes` finds exactly the CRs; with one, the text is not ASCII anyway.
             if (w | zeroBytes(w ^ 0x0D * ones)) & highs != 0 { return false }
             i += 8
@@ -76,14 +76,14 @@ struct FoldedNeedle: Sendable {
     /// Whether `matches` holds at some position up to `last` whose byte, lower-cased, is
     /// `first`; the text is plain ASCII.
     @inline(__always)
-    private static func firstMatch(of first: UInt8, in hay: UnsafeBufferPointer<UInt8>, through last: Int,
+    private static func firstMatch(of first: UInt8, in hay: UnsafeRawBufferPointer, through last: Int,
                                    _ matches: (Int) -> Bool) -> Bool {
         let base = hay.baseAddress!
         let wanted = UInt64(first) &* ones
         var i = 0
         while i + 8 <= last + 1 {
             // Little-endian: the byte at `i + k` is bits 8k..8k+7.
-            let w = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+            let w = UInt64(littleEndian: (base + i).loadUnaligned(as: UInt64.self))
             // Each byte is below 0x80, so the sums stay in their bytes: a high bit where the
             // byte is at least "A", cleared where it is past "Z"; that bit shifted is 0x20.
             let upper = (w &+ (0x80 - 0x41) &* ones) & ~(w &+ (0x80 - 0x5B) &* ones) & highs
@@ -105,7 +105,7 @@ struct FoldedNeedle: Sendable {
     private static func lower(_ b: UInt8) -> UInt8 { b >= 0x41 && b <= 0x5A ? b + 0x20 : b }
 
     @inline(__always)
-    private static func equal(_ hay: UnsafeBufferPointer<UInt8>, from start: Int, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
+    private static func equal(_ hay: UnsafeRawBufferPointer, from start: Int, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
         for j in needle.indices where lower(hay[start + j]) != needle[j] { return false }
         return true
     }

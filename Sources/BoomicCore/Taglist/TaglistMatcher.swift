@@ -213,7 +213,7 @@ public struct TaglistMatcher: Sendable {
 
         /// `holds(for: .string(text))` of a text's UTF-8 bytes, when they decide it without
         /// folding: plain ASCII, compared by containment or equality; else nil.
-        func holds(utf8 text: UnsafeBufferPointer<UInt8>) -> Bool? {
+        func holds(utf8 text: UnsafeRawBufferPointer) -> Bool? {
             let found: Bool?
             switch op {
             case nil: found = needle.asciiMatch(utf8: text, whole: false)

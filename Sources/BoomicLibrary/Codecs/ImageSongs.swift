@@ -166,16 +166,16 @@ final class ImageSongs: SongImage, @unchecked Sendable {
                 for row in 0..<rowCount { body(.string(String(decoding: paths[row], as: UTF8.self))) }
                 body(.null)
             }, forEachText: { [self] body in
-                for row in 0..<rowCount { body(paths[row].assumingMemoryBound(to: UInt8.self)) }
+                for row in 0..<rowCount { body(paths[row]) }
             })
         }
         guard let i = Self.storedIndex[field] else { return nil }
         let access = Self.stored[i].access, fallback = Self.defaults[i], count = columns[i].column.valueCount
-        var forEachText: (@Sendable (_ body: (UnsafeBufferPointer<UInt8>) -> Void) -> Void)?
+        var forEachText: (@Sendable (_ body: (UnsafeRawBufferPointer) -> Void) -> Void)?
         if Self.isText(access) {
             forEachText = { [self] body in
                 guard let table = columns[i].column.values else { return }
-                for code in 0..<count { body(table[code].assumingMemoryBound(to: UInt8.self)) }
+                for code in 0..<count { body(table[code]) }
             }
         }
         return SongImageColumn(valueCount: count, value: { [self] code in
