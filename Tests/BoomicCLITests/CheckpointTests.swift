@@ -1,3 +1,4 @@
+import BoomicCore
 import BoomicTestSupport
 import Foundation
 import Testing
@@ -103,5 +104,37 @@ import Testing
         try waitUntil("library.image beside the log") { FileManager.default.fileExists(atPath: image) }
         #expect(try box.songs().allSatisfy { $0.comment == "pass 99" })
         VerifyExportTests.expectHealthy(try box.boomic("verify"))
+    }
+
+    /// `ls` makes each song of the image of the fields its line or template reads
+    /// (`SongFormat.fieldsRead`), so what it prints must be what the same template prints of
+    /// whole songs: `playlist show` prints each song read whole. The edits come last before the
+    /// checkpoint, so the songs they touch are read from the image, not the delta.
+    @Test func aListingOfFewFieldsFromTheImagePrintsWhatWholeSongsDo() throws {
+        let box = try Sandbox()
+        try box.importSamples()
+        try box.succeed("modify", "comment=pass 1", "-y")
+        try box.succeed("modify", "comment=pass 2", "-y")
+        let lines = try box.exportLines()
+        try box.replaceLog(lines + ExportLines.commentPasses(after: lines[2], through: 95))
+        try #require(try Self.checkpoints(box).isEmpty && box.historyCount() == 96, "a checkpoint before the edits")
+        try box.succeed("modify", "artist:Miles", "artist_credit=Miles and Co", "mood=blue", "rating=4", "-y")
+        try box.succeed("modify", "compilation:true", "albumartist=", "-y")
+        try box.succeed("tag", "year:..2000", "+#old", "-y")
+        try box.succeed("playlist", "new", "all", "path:/")
+        try waitUntil("the detached merge's checkpoint at 100", timeout: .seconds(60), every: .milliseconds(50)) {
+            try Self.checkpoints(box) == [100]
+        }
+        // The names that read more than their own field each alone, so that no other name's
+        // field stands in for one it leaves out; then every field there is.
+        let names = SongField.allCases.map(\.rawValue) + ["id", "artist", "albumartist", "tags", "length", "mood"]
+        let every = names.map { "\($0)=$\($0)" }.joined(separator: "|")
+        for format in [[], ["-f", "$artist"], ["-f", "$albumartist"], ["-f", "$length"], ["-f", "$title $tags $mood $id"], ["-f", every]] {
+            let listed = try box.succeed(["ls", "path:/"] + format).lines
+            let shown = try box.succeed(["playlist", "show", "all"] + format).lines.map {
+                String($0.drop { $0 == " " }.drop { $0.isNumber }.dropFirst(2))
+            }
+            #expect(listed.count > 20 && listed.sorted() == shown.sorted(), "\(format): \(Set(listed).symmetricDifference(shown).sorted())")
+        }
     }
 }

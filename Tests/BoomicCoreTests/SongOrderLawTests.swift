@@ -45,6 +45,35 @@ struct SongOrderLawTests {
         }
     }
 
+    /// A listing makes each song of a few fields (`SongOrder.fieldsRead` and what it prints):
+    /// songs made of the order's fields alone sort as the whole songs do.
+    @Test("songs made of the order's fields sort as whole songs", arguments: Seeds.list(20, from: 0xF1E7))
+    func theOrdersFieldsAreEnoughToSort(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        let songs = (0..<Int.random(in: 0...300, using: &rng)).map { n in
+            var s = Self.song(n, &rng)
+            // What `albumArtistSortName` falls back on: the compilation flag and the artist's sort name.
+            s.compilation = Int.random(in: 0..<5, using: &rng) == 0
+            s.artistSort = Int.random(in: 0..<3, using: &rng) == 0 ? rng.pick(Self.texts) : nil
+            s.artistCredit = Int.random(in: 0..<3, using: &rng) == 0 ? rng.pick(Self.texts) : nil
+            s.composer = rng.pick(Self.texts)
+            return s
+        }
+        let keys = (0..<Int.random(in: 0...2, using: &rng)).map { _ in
+            SortKey(field: rng.pick(Self.keys + [.albumartist, .composer]), ascending: Bool.random(using: &rng))
+        }
+        let order = SongOrder(keys)
+        // Songs as a library holds them (`set` normalises: no empty text), then of a few fields.
+        func made(_ s: Song, of fields: [SongField]) -> Song {
+            var p = Song(id: s.id, path: s.path)
+            for f in fields { f.set(f.value(in: s), in: &p) }
+            return p
+        }
+        let whole = songs.map { made($0, of: SongField.allCases) }
+        let got = order.sorted(whole.map { made($0, of: order.fieldsRead) }).map(\.id), want = order.sorted(whole).map(\.id)
+        #expect(got == want, "\(Seeds.replay(seed)): keys \(keys); first difference at \(got.indices.first { got[$0] != want[$0] } ?? -1)")
+    }
+
     @Test("the ranked sort is the plain comparison's", arguments: Seeds.list(20, from: 0x50_27))
     func rankedSortIsTheComparison(seed: UInt64) {
         var rng = SplitMix64(seed: seed)

@@ -426,6 +426,44 @@ struct ImageBasisLawTests {
         #expect(listedSome >= checked / 4, "too strict: \(listedSome) of \(checked) list songs")
     }
 
+    /// `ls` reads only the fields its line prints, and the order those the sort reads: the
+    /// songs come in the order of whole songs, with the fields read as whole songs hold them,
+    /// through a taglist too.
+    @Test("a sorted listing of a few fields is whole songs' order and values")
+    func sortedListingsOfFewFieldsAreThoseOfWholeSongs() throws {
+        var checked = 0, listedSome = 0
+        let printable: [SongField] = [.title, .artists, .artistCredit, .album, .genre, .year, .duration, .tags, .missing,
+                                      .userFields, .rating, .bitrate, .composer, .date]
+        for h in Histories.all where !h.head.isEmpty {
+            var rng = SplitMix64(seed: h.seed ^ 0x50F7)
+            let k = Int.random(in: 0...h.seq, using: &rng)
+            let b = try Self.imagePlusDelta(h, split: k)
+            let songs = Array(h.head.songs.values)
+            for _ in 0..<3 {
+                var arguments = Int.random(in: 0..<3, using: &rng) == 0 ? [] : Self.randomQuery(from: songs, &rng)
+                for _ in 0..<Int.random(in: 0...2, using: &rng) {
+                    arguments.append(rng.pick(["album", "albumartist", "artist", "composer", "year", "track", "mood", "added"])
+                                     + (Bool.random(using: &rng) ? "+" : "-"))
+                }
+                guard let parsed = try? QueryParser.parse(arguments) else { continue }
+                let taglist = Int.random(in: 0..<3, using: &rng) == 0 ? Self.randomTaglist(from: songs, &rng) : nil
+                let fields = printable.filter { _ in Int.random(in: 0..<3, using: &rng) == 0 }
+                let shown = "seed \(h.seed) split \(k): \(arguments) through \(taglist?.arguments ?? []) reading \(fields)"
+                let whole = try h.head.songs(matching: parsed, through: taglist)
+                for few in [1, Int.max] {
+                    let read = try b.songs(matching: parsed, through: taglist, timeZone: .gmt, sorted: true, reading: fields, fewRows: few)
+                    #expect(read.map(\.id) == whole.map(\.id), "\(shown), fewRows \(few): order")
+                    let differing = zip(read, whole).first { r, w in r.path != w.path || fields.contains { $0.value(in: r) != $0.value(in: w) } }
+                    #expect(differing == nil, "\(shown), fewRows \(few): \(differing.map { "\($0.0.id)" } ?? "")")
+                }
+                checked += 1
+                if !whole.isEmpty { listedSome += 1 }
+            }
+        }
+        #expect(checked >= Seeds.atLeast(200))
+        #expect(listedSome >= checked / 4, "too strict: \(listedSome) of \(checked) list songs")
+    }
+
     /// Rules built from the songs' own values, of every kind a taglist reads: tags, tag
     /// prefixes and counts, numbers, texts (the artists with the credit), dates, user fields;
     /// positive and negative clauses of one or two rules.

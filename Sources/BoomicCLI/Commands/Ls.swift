@@ -39,9 +39,12 @@ struct Ls: ParsableCommand, TakesTerms {
         let taglist = try read.view.map { try lib.taglist(view: $0, in: basis) }
         let template = try format.map { try SongFormat($0, userFields: basis.userFieldNames) }
         let parsed = try QueryReading.parse(query, in: basis, now: read.asOf == nil ? nil : lib.basis)
-        // Albums and artists are put in their own order, from a few fields of each song (an
-        // album's template may name any field of its first song).
-        let reading = albums ? (template == nil ? Browse.albumFields : nil) : artists ? Browse.artistFields : nil
+        // Each song is made of the fields what is printed reads (and, for songs, those the order
+        // reads): albums and artists from a few fields, each in its own order; a line or a
+        // template from its own; JSON from every field.
+        let reading: [SongField]? = albums ? Browse.albumFields + (template?.fieldsRead ?? [])
+            : artists ? Browse.artistFields
+            : output.json ? nil : (template?.fieldsRead ?? SongFormat.lineFields) + [.missing]
         let songs = try basis.songs(matching: parsed, through: taglist, timeZone: .current, sorted: !albums && !artists,
                                     reading: reading)
         if albums {

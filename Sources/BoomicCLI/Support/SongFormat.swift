@@ -52,6 +52,32 @@ struct SongFormat {
         ["id", "artist", "albumartist", "tags", "length"].contains(name) || FieldName.resolve(name) != nil
     }
 
+    /// The fields `render` reads of a song besides its id and path, so that a listing reads
+    /// only these of each song (`DataBasis.songs(matching:reading:)`).
+    var fieldsRead: [SongField] {
+        pieces.flatMap { p -> [SongField] in
+            switch p {
+            case .text: return []
+            case .field(let f): return Self.fieldsRead(by: f)
+            case .userField: return [.userFields]
+            }
+        }
+    }
+
+    /// What `value(_:of:)` reads for a name: its field, and those a derived value reads.
+    private static func fieldsRead(by name: String) -> [SongField] {
+        switch name {
+        case "id": return []
+        case "artist": return [.artistCredit, .artists]
+        case "albumartist": return [.albumartist, .compilation, .artists]
+        case "length": return [.duration]
+        default: return FieldName.resolve(name).map { [$0] } ?? []
+        }
+    }
+
+    /// The fields `line` reads of a song besides its path.
+    static let lineFields: [SongField] = [.artistCredit, .artists, .album, .title]
+
     func render(_ s: Song) -> String {
         pieces.map { p in
             switch p {

@@ -182,9 +182,10 @@ extension DataBasis {
     /// artist:X` reads ~100 songs, not every title of the library), else on its columns.
     ///
     /// `sorted: false` leaves the songs in no promised order, for a caller that orders what it
-    /// makes of them itself (albums, artists); such a caller may name in `reading` the only
-    /// fields it reads of them (`Browse.albumFields`): the image's songs are then made of those
-    /// (and their ids and paths) alone. A sorted call reads every field, as its order may.
+    /// makes of them itself (albums, artists). A caller may name in `reading` the only fields it
+    /// reads of the songs (`Browse.albumFields`, the fields a listing's line prints): the image's
+    /// songs are then made of those, their ids and paths, and the fields the order reads
+    /// (`SongOrder.fieldsRead`) alone.
     ///
     /// Complexity: over an image, O(distinct values + rows) of the fields the query names, read
     /// in place, plus O(k) songs materialised; else O(n) to match. Then O(k log k) to sort the k
@@ -204,6 +205,7 @@ extension DataBasis {
         let m = QueryMatcher(parsed.query, budget: budget)
         let held = taglist.map { TaglistMatcher($0, timeZone: timeZone) }
         var found: [Song]
+        let order = SongOrder(parsed.sort)
         var planner = songs.image.map { ImageQuery(image: $0, budget: budget) }
         if let rows = planner?.rows(parsed.query), let planner {
             // The image's rows the query picks that the delta does not shadow, then the delta's
@@ -220,8 +222,9 @@ extension DataBasis {
                 picked.formIntersection(kept)
                 decided = true
             }
-            // The fields read: the caller's, and the taglist's when it decides on the songs.
-            let reading = sorted ? nil : fields.map { decided ? $0 : $0 + (held?.fieldsRead ?? []) }
+            // The fields read: the caller's, the order's, and the taglist's when it decides on
+            // the songs.
+            let reading = fields.map { $0 + (sorted ? order.fieldsRead : []) + (decided ? [] : held?.fieldsRead ?? []) }
             found = image.songs(atRows: picked.indices.filter { songs.isLive(imageID: image.id(atRow: $0)) }, reading: reading)
             if !decided, let held { found.removeAll { !held.matches($0) } }
             found += delta.filter { m.matches($0) && held?.matches($0) != false }
@@ -229,7 +232,7 @@ extension DataBasis {
             found = songs.values.filter { m.matches($0) && held?.matches($0) != false }
         }
         if let pattern = budget.stopped { throw QueryError.regexTooSlow(pattern) }
-        return sorted ? SongOrder(parsed.sort).sorted(found) : found
+        return sorted ? order.sorted(found) : found
     }
 
     /// A query's rows are few when they are at most this fraction of the image's: then a
@@ -247,6 +250,28 @@ extension DataBasis {
 public struct SongOrder: Sendable {
     public var keys: [SortKey]
     public init(_ keys: [SortKey]) { self.keys = keys }
+
+    /// The fields `sorted` reads of a song besides its id and path, so that a listing may read
+    /// only these and the fields it prints (`DataBasis.songs(matching:reading:)`): `ls` of 6,000
+    /// songs then makes a dozen fields of each, not sixty.
+    public var fieldsRead: [SongField] {
+        // The browsing order: `albumArtistSortName` (sort names, the album artist, the
+        // compilation flag, the first artist), the album's sort name or the album, disc, track.
+        var fields: [SongField] = [.albumartistSort, .albumartist, .compilation, .artistSort, .artists,
+                                   .albumSort, .album, .disc, .track]
+        // `SortKey.value(in:)` reads a sort name first for these three (and the artist as shown,
+        // its credit, after the artist's).
+        for k in keys {
+            fields.append(k.field)
+            switch k.field {
+            case .artists: fields += [.artistSort, .artistCredit]
+            case .albumartist: fields.append(.albumartistSort)
+            case .album: fields.append(.albumSort)
+            default: break
+            }
+        }
+        return fields
+    }
 
     /// A field's value reduced to something cheap to compare: numbers as numbers, text case- and
     /// accent-folded; a missing value is less than any other, so it sorts first ascending and
