@@ -30,7 +30,8 @@ struct Diff: ParsableCommand {
         if output.json { try JSONOut.printArray(changes); return }
         let before = LogDiff.basis(latest, takingBack: Array(after[(a - low)...]))
         if changes.isEmpty { Out.line("No differences between \(a) and \(b)."); return }
-        for l in ChangePrinter.lines(for: changes, in: before) { Out.line(l) }
-        Out.line(Terminal.dim("\(ChangePrinter.count(changes)) differ between \(a) and \(b)"))
+        var out = Out.Batch()
+        for l in ChangePrinter.lines(for: changes, in: before) { out.line(l) }
+        out.line(Terminal.dim("\(ChangePrinter.count(changes)) differ between \(a) and \(b)"))
     }
 }

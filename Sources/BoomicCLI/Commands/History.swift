@@ -71,9 +71,10 @@ struct History: ParsableCommand, TakesTerms {
             return
         }
         if rows.isEmpty { Out.line(lib.head == 0 ? "No history yet: run 'boomic import DIR'." : "No transactions match."); return }
+        var out = Out.Batch()
         for r in rows {
             let id = String(r.id.prefix(8))
-            Out.line("\(Terminal.bold(String(r.seq).leftPad(5)))  \(Terminal.dim(id))  \(Formatting.localTime(r.time))  \(r.kind.rightPad(8))  \(Terminal.printable(r.label))")
+            out.line("\(Terminal.bold(String(r.seq).leftPad(5)))  \(Terminal.dim(id))  \(Formatting.localTime(r.time))  \(r.kind.rightPad(8))  \(Terminal.printable(r.label))")
         }
     }
 }

@@ -55,8 +55,9 @@ struct Ls: ParsableCommand, TakesTerms {
         } else if output.json {
             try JSONOut.printArray(songs.lazy.map { SongJSON($0) })
         } else {
+            var out = Out.Batch()
             for s in songs {
-                Out.line((template?.render(s) ?? SongFormat.line(s)) + (s.missing ? Terminal.dim(" (missing)") : ""))
+                out.line((template?.render(s) ?? SongFormat.line(s)) + (s.missing ? Terminal.dim(" (missing)") : ""))
             }
         }
     }
@@ -64,21 +65,23 @@ struct Ls: ParsableCommand, TakesTerms {
     private func printAlbums(_ list: [Browse.AlbumRow], template: SongFormat?, whole: DataBasis?) throws {
         if output.json { try JSONOut.printArray(list); return }
         let totals = whole?.songCounts(ofAlbums: Set(list.compactMap { $0.firstSong.flatMap(AlbumKey.init) })) ?? [:]
+        var out = Out.Batch()
         for a in list {
-            if let t = template, let first = a.firstSong { Out.line(t.render(first)); continue }
+            if let t = template, let first = a.firstSong { out.line(t.render(first)); continue }
             let year = a.year.map { " (\($0))" } ?? ""
             var counts = ""
             if let key = a.firstSong.flatMap(AlbumKey.init), let total = totals[key] {
                 counts = "  " + Terminal.dim("\(a.songs) of \(Formatting.count(total, "song"))")
             }
-            Out.line(Terminal.printable("\(a.albumartist) - \(a.album)") + year + counts)
+            out.line(Terminal.printable("\(a.albumartist) - \(a.album)") + year + counts)
         }
     }
 
     private func printArtists(_ list: [Browse.ArtistRow]) throws {
         if output.json { try JSONOut.printArray(list); return }
+        var out = Out.Batch()
         for a in list {
-            Out.line("\(Terminal.printable(a.name))  \(Terminal.dim("\(Formatting.count(a.albums, "album")), \(Formatting.count(a.songs, "song"))"))")
+            out.line("\(Terminal.printable(a.name))  \(Terminal.dim("\(Formatting.count(a.albums, "album")), \(Formatting.count(a.songs, "song"))"))")
         }
     }
 }

@@ -38,8 +38,9 @@ struct Search: ParsableCommand, TakesTerms {
         if output.json { try JSONOut.printArray(rows); return }
         // Like `ls`, finding nothing is an answer, not an error: exit 0 in both modes.
         if rows.isEmpty { Out.line("Nothing matches '\(OneLine.excerpt(text.joined(separator: " "), around: 0))'."); return }
+        var out = Out.Batch()
         for r in rows {
-            Out.line(Terminal.dim(r.kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) + r.line)
+            out.line(Terminal.dim(r.kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) + r.line)
         }
     }
 

@@ -81,17 +81,15 @@ enum JSONOut {
     /// Prints one JSON array, one element per line, so large outputs stream and diff well.
     static func printArray<T: Encodable>(_ items: some Sequence<T>) throws {
         let enc = encoder()
-        var first = true
-        Out.line("[")
+        var out = Out.Batch()
+        out.line("[")
         var pending: String?
         for item in items {
-            if let p = pending { Out.line(p + ",") }
+            if let p = pending { out.line(p + ",") }
             pending = String(decoding: try enc.encode(item), as: UTF8.self)
-            first = false
         }
-        if let p = pending { Out.line(p) }
-        _ = first
-        Out.line("]")
+        if let p = pending { out.line(p) }
+        out.line("]")
     }
 }
 

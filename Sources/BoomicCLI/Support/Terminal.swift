@@ -99,6 +99,31 @@ enum Out {
         s.withUTF8 { bytes(UnsafeRawBufferPointer($0)) }
     }
 
+    /// Lines written a batch at a time, for a command that prints a listing all at once:
+    /// `ls` of 50,000 songs made a system call a line. A batch is written when it holds
+    /// 64 KiB and when it ends, so a command that prints as it goes (a progress line, a player's
+    /// status, a question) writes its lines with `line` instead.
+    struct Batch: ~Copyable {
+        private var buffer: [UInt8] = []
+
+        init() { buffer.reserveCapacity(Self.size + 4096) }
+
+        mutating func line(_ s: String) {
+            buffer.append(contentsOf: s.utf8)
+            buffer.append(UInt8(ascii: "\n"))
+            if buffer.count >= Self.size {
+                buffer.withUnsafeBytes { Out.bytes($0) }
+                buffer.removeAll(keepingCapacity: true)
+            }
+        }
+
+        deinit {
+            if !buffer.isEmpty { buffer.withUnsafeBytes { Out.bytes($0) } }
+        }
+
+        private static let size = 1 << 16
+    }
+
     static func bytes(_ buffer: UnsafeRawBufferPointer) {
         do {
             try SystemCall.write(all: buffer, to: STDOUT_FILENO, path: "standard output")

@@ -347,7 +347,8 @@ public struct SongOrder: Sendable {
         columns.append(Column(texts: songs.lazy.map { $0.albumSort ?? $0.album ?? "" }, key: Fold.key))
         columns.append(Column(integers: songs.map { $0.disc ?? 0 }))
         columns.append(Column(integers: songs.map { $0.track ?? 0 }))
-        columns.append(Column(texts: songs.lazy.map(\.path), key: { $0 }))
+        // The path, unique but for a CUE image's tracks, is compared only between songs the
+        // columns tie (tracks of an album without numbers): ranking 6,000 paths would hash each.
         let ids = songs.map(\.id)
         var order = Array(songs.indices)
         order.sort { i, j in
@@ -356,7 +357,8 @@ public struct SongOrder: Sendable {
                 if a == b { continue }
                 return c.ascending ? a < b : a > b
             }
-            return ids[i] < ids[j]
+            let p = songs[i].path, q = songs[j].path
+            return p != q ? p < q : ids[i] < ids[j]
         }
         return order.map { songs[$0] }
     }
