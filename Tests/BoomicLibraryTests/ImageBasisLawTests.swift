@@ -271,6 +271,36 @@ struct ImageBasisLawTests {
         #expect(matchedSome >= checked / 4, "queries too strict: \(matchedSome) of \(checked) match")
     }
 
+    /// `path:` of an ASCII folder or file bisects the image's rows, which are in path order by
+    /// bytes, then tests the range's paths as a scan does: prefixes cut inside a name, a file's
+    /// whole path, the roots, and names in both Unicode forms (not ASCII: every path tested).
+    @Test("path: queries over image + delta, bisected on the paths, find what a scan finds")
+    func pathQueriesBisectedAgreeWithTheScan() throws {
+        var checked = 0, matchedSome = 0, bisected = 0
+        for h in Histories.all where !h.head.isEmpty {
+            var rng = SplitMix64(seed: h.seed ^ 0xB15E)
+            let k = Int.random(in: 0...h.seq, using: &rng)
+            let b = try Self.imagePlusDelta(h, split: k)
+            let paths = h.head.songs.values.map(\.path)
+            var prefixes = ["/", "/music", "/music/", "/other", "/music/AC", "/music/Bj", "/nowhere"]
+            for _ in 0..<3 {
+                let path = rng.pick(paths), folder = (path as NSString).deletingLastPathComponent
+                prefixes += [path, folder, folder + "/", String(folder.dropLast(Int.random(in: 1...3, using: &rng))),
+                             folder.decomposedStringWithCanonicalMapping, path.precomposedStringWithCanonicalMapping]
+            }
+            for prefix in prefixes {
+                let parsed = try QueryParser.parse(["path:" + prefix])
+                let planned = try b.songs(matching: parsed).map(\.id), scanned = try h.head.songs(matching: parsed).map(\.id)
+                #expect(planned == scanned, "seed \(h.seed) split \(k): path:\(prefix)")
+                checked += 1
+                if !scanned.isEmpty { matchedSome += 1 }
+                if prefix.utf8.allSatisfy({ $0 < 0x80 }) { bisected += 1 }
+            }
+        }
+        #expect(checked >= Seeds.atLeast(200))
+        #expect(matchedSome >= checked / 3 && bisected >= checked / 2, "\(matchedSome) matched and \(bisected) bisected of \(checked)")
+    }
+
     @Test("a search over image + delta, its candidates found on the columns, is the replayed basis's")
     func searchOnColumnsAgreesWithTheScan() throws {
         var checked = 0, foundSome = 0, planned = 0

@@ -18,6 +18,14 @@ public protocol SongImage: AnyObject, Sendable {
     /// value once rather than each song; nil when the image cannot answer for the field (the
     /// caller then reads songs).
     func column(_ field: SongField) -> SongImageColumn?
+    /// The rows whose path's UTF-8 bytes begin with `prefix`: one range, as the rows are in
+    /// path order by bytes, found by bisection (`path:` of a folder reads ~40 paths, not every
+    /// path of the library); nil when the image cannot say (the caller tests every path).
+    func rows(withPathBytesPrefix prefix: [UInt8]) -> Range<Int>?
+}
+
+extension SongImage {
+    public func rows(withPathBytesPrefix prefix: [UInt8]) -> Range<Int>? { nil }
 }
 
 extension SongImage {

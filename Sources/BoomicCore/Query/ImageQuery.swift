@@ -50,6 +50,8 @@ struct ImageQuery {
             guard var out = rows(.artists, t), let credit = rows(.artistCredit, { !$0.isNull && t($0) }) else { return nil }
             out.formUnion(credit)
             return out
+        case .field(.path, .pathPrefix(let prefix)):
+            return rows(underPath: prefix)
         case .field(let f, let m):
             let t = QueryMatcher.compile(m, budget)
             return rows(f) { t(f.matchValue(of: $0)) }
@@ -64,6 +66,23 @@ struct ImageQuery {
                 return t(isRange ? UserFieldValue.typed(text) : text.map(FieldValue.string) ?? .null)
             }
         }
+    }
+
+    /// The rows of `path:` of a folder or file. A path matching an ASCII prefix (as a `String`,
+    /// by canonical equivalence) starts with its bytes, so the candidates are the range of rows
+    /// whose path starts with those bytes (`image.rows(withPathBytesPrefix:)`), each then tested
+    /// as a scan tests it (`/music/a` also starts `/music/ab/…`); any other prefix tests every
+    /// path.
+    private mutating func rows(underPath prefix: String) -> RowSet? {
+        let t = QueryMatcher.compile(.pathPrefix(prefix), budget)
+        guard prefix.utf8.allSatisfy({ $0 < 0x80 }), let range = image.rows(withPathBytesPrefix: Array(prefix.utf8)),
+              let paths = image.column(.path) else {
+            return rows(.path) { t(SongField.path.matchValue(of: $0)) }
+        }
+        read.insert(.path)
+        var out = RowSet(count: image.rowCount)
+        out.insert { add in for row in range where t(SongField.path.matchValue(of: paths.value(row))) { add(row) } }
+        return out
     }
 
     /// The rows whose value of `field` (as `SongField.value(in:)` gives it) passes `test`: one

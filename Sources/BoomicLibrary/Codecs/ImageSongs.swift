@@ -164,6 +164,26 @@ final class ImageSongs: SongImage, @unchecked Sendable {
     /// Rows made a chunk at a time: 128 songs' boxes and strings fit a core's cache.
     private static let chunk = 128
 
+    func rows(withPathBytesPrefix prefix: [UInt8]) -> Range<Int>? {
+        // Two bisections over the rows' paths, in byte order as the writer sorted them: the
+        // first path not below the prefix, then the first after it that neither is below nor
+        // starts with it.
+        prefix.withUnsafeBytes { want in
+            func below(_ row: Int) -> Bool { paths[row].lexicographicallyPrecedes(want) }
+            func startsWith(_ row: Int) -> Bool { let p = paths[row]; return p.count >= want.count && p.starts(with: want) }
+            func first(from low: Int, where passes: (Int) -> Bool) -> Int {
+                var low = low, high = rowCount
+                while low < high {
+                    let mid = (low + high) / 2
+                    if passes(mid) { high = mid } else { low = mid + 1 }
+                }
+                return low
+            }
+            let start = first(from: 0) { !below($0) }
+            return start..<first(from: start) { !below($0) && !startsWith($0) }
+        }
+    }
+
     func column(_ field: SongField) -> SongImageColumn? {
         if field == .path {
             return SongImageColumn(valueCount: rowCount, value: { [self] in
