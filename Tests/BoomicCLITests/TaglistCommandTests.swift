@@ -36,6 +36,8 @@ import Testing
         #expect(Set(songs.compactMap(\.album)) == ["Double Live", "Night Drive"] && songs.count == 8)
         // A query narrows the view further; info sees the view too.
         #expect(try box.succeed("ls", "--view", "mix", "year:..1990", "-f", "$title").lines.count == 4)
+        let shown = try decodeJSON([SongRecord].self, try box.succeed("info", "--json", "--view", "mix", "year:..1990").stdout)
+        #expect(shown.count == 4 && Set(shown.compactMap(\.album)).isSubset(of: ["Double Live", "Night Drive"]), "\(shown)")
         let info = try box.boomic("info", "--view", "mix", "album:Hljóð")
         #expect(!info.succeeded && info.errorLines.count == 1, "\(info)")
         // Artists: only those with a song in the view, with the view's counts.

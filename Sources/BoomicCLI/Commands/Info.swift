@@ -14,14 +14,18 @@ struct Info: ParsableCommand, TakesTerms {
 
     func run() throws {
         let lib = try Library.open(at: options.location, create: false)
-        let basis = try lib.basis(asOf: read.asOf, view: read.view)
-        let songs = try basis.songs(matching: QueryReading.parse(query, in: basis))
+        // A view is read through, as `ls` reads it: the query's songs that the taglist holds.
+        let basis = try lib.basis(asOf: read.asOf)
+        let taglist = try read.view.map { try lib.taglist(view: $0, in: basis) }
+        let songs = try basis.songs(matching: QueryReading.parse(query, in: basis, now: read.asOf == nil ? nil : lib.basis),
+                                    through: taglist, timeZone: .current)
         if output.json { try JSONOut.printArray(songs.map { SongJSON($0) }); return }
         if songs.isEmpty { throw CLIError("no songs match '\(query.joined(separator: " "))'", exitCode: 1) }
+        var out = Out.Batch()
         for (i, s) in songs.enumerated() {
-            if i > 0 { Out.line() }
-            Out.line(Terminal.bold(Terminal.printable(s.path)))
-            Out.line("  \("id".padding(toLength: 22, withPad: " ", startingAt: 0)) \(s.id)")
+            if i > 0 { out.line("") }
+            out.line(Terminal.bold(Terminal.printable(s.path)))
+            out.line("  \("id".padding(toLength: 22, withPad: " ", startingAt: 0)) \(s.id)")
             // A guessed value says so after it; the marks are shown there, not as a field.
             for f in SongField.allCases where f != .path && f != .userFields && f != .guessed {
                 let v = f.value(in: s)
@@ -37,11 +41,11 @@ struct Info: ParsableCommand, TakesTerms {
                 default: shown = Terminal.printable(v.description)
                 }
                 let mark = s.guessed.contains(f.rawValue) ? " " + Terminal.dim("(guessed)") : ""
-                Out.line("  \(f.name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(shown)\(mark)")
+                out.line("  \(f.name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(shown)\(mark)")
             }
             // The user's own fields, after the known ones, by name.
             for (name, value) in s.userFieldMap.sorted(by: { $0.key < $1.key }) {
-                Out.line("  \(name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(value)")
+                out.line("  \(name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(value)")
             }
         }
     }
