@@ -81,18 +81,25 @@ import Testing
         #expect(try box.songs().count == ManifestEntry.good.count)
     }
 
-    /// The CLI's own commits write no checkpoint: the command whose commit makes one due starts
-    /// a detached `boomic merge` after its output, which writes it and the image beside the log.
-    /// The 99 transactions before it come from `import-json` (too few for a checkpoint), so one
-    /// `modify` makes the 100th.
-    @Test func theCommitThatMakesACheckpointDueStartsAMergeThatWritesIt() throws {
+    /// The samples imported, then `comment=pass K` for K up to `last`: two by `modify`, the rest
+    /// copied from the second and loaded by `import-json` (too few for a checkpoint).
+    static func passes(through last: Int) throws -> Sandbox {
         let box = try Sandbox()
         try box.importSamples()
         try box.succeed("modify", "comment=pass 1", "-y")
         try box.succeed("modify", "comment=pass 2", "-y")
         let lines = try box.exportLines()
         try #require(lines.count == 3, "\(lines.count) lines")
-        try box.replaceLog(lines + ExportLines.commentPasses(after: lines[2], through: 98))
+        try box.replaceLog(lines + ExportLines.commentPasses(after: lines[2], through: last))
+        return box
+    }
+
+    /// The CLI's own commits write no checkpoint: the command whose commit makes one due starts
+    /// a detached `boomic merge` after its output, which writes it and the image beside the log.
+    /// The 99 transactions before it come from `import-json` (too few for a checkpoint), so one
+    /// `modify` makes the 100th.
+    @Test func theCommitThatMakesACheckpointDueStartsAMergeThatWritesIt() throws {
+        let box = try Self.passes(through: 98)
         try #require(try Self.checkpoints(box).isEmpty && box.historyCount() == 99, "a checkpoint before the commit under test")
         let image = box.library + "/library.image"
         #expect(!FileManager.default.fileExists(atPath: image))
@@ -111,12 +118,7 @@ import Testing
     /// whole songs: `playlist show` prints each song read whole. The edits come last before the
     /// checkpoint, so the songs they touch are read from the image, not the delta.
     @Test func aListingOfFewFieldsFromTheImagePrintsWhatWholeSongsDo() throws {
-        let box = try Sandbox()
-        try box.importSamples()
-        try box.succeed("modify", "comment=pass 1", "-y")
-        try box.succeed("modify", "comment=pass 2", "-y")
-        let lines = try box.exportLines()
-        try box.replaceLog(lines + ExportLines.commentPasses(after: lines[2], through: 95))
+        let box = try Self.passes(through: 95)
         try #require(try Self.checkpoints(box).isEmpty && box.historyCount() == 96, "a checkpoint before the edits")
         try box.succeed("modify", "artist:Miles", "artist_credit=Miles and Co", "mood=blue", "rating=4", "-y")
         try box.succeed("modify", "compilation:true", "albumartist=", "-y")

@@ -45,8 +45,6 @@ public struct SongImageColumn: Sendable {
     /// Calls its second argument with each row whose code passes (the first, indexed by code),
     /// in row order: what `codes` gives, read where it lies rather than copied.
     public let rows: @Sendable (_ passing: [Bool], _ body: (Int) -> Void) -> Void
-    /// One row's code, for a reader of a few rows (a code past the values reads as the default).
-    public let code: @Sendable (_ row: Int) -> Int
     /// Calls `body` with every distinct value in code order, then the default (code
     /// `valueCount`): what `value` gives, with the value table taken once rather than per call.
     public let forEachValue: @Sendable (_ body: (FieldValue) -> Void) -> Void
@@ -57,14 +55,12 @@ public struct SongImageColumn: Sendable {
 
     public init(valueCount: Int, value: @escaping @Sendable (Int) -> FieldValue, codes: @escaping @Sendable () -> [UInt32],
                 rows: @escaping @Sendable (_ passing: [Bool], _ body: (Int) -> Void) -> Void,
-                code: @escaping @Sendable (_ row: Int) -> Int,
                 forEachValue: @escaping @Sendable (_ body: (FieldValue) -> Void) -> Void,
                 forEachText: (@Sendable (_ body: (UnsafeRawBufferPointer) -> Void) -> Void)? = nil) {
         self.valueCount = valueCount
         self.value = value
         self.codes = codes
         self.rows = rows
-        self.code = code
         self.forEachValue = forEachValue
         self.forEachText = forEachText
     }

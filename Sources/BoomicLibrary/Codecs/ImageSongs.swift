@@ -170,7 +170,7 @@ final class ImageSongs: SongImage, @unchecked Sendable {
         // starts with it.
         prefix.withUnsafeBytes { want in
             func below(_ row: Int) -> Bool { paths[row].lexicographicallyPrecedes(want) }
-            func startsWith(_ row: Int) -> Bool { let p = paths[row]; return p.count >= want.count && p.starts(with: want) }
+            func startsWith(_ row: Int) -> Bool { paths[row].starts(with: want) }
             func first(from low: Int, where passes: (Int) -> Bool) -> Int {
                 var low = low, high = rowCount
                 while low < high {
@@ -190,7 +190,7 @@ final class ImageSongs: SongImage, @unchecked Sendable {
                 $0 < rowCount ? .string(String(decoding: paths[$0], as: UTF8.self)) : .null
             }, codes: { [rowCount] in (0..<rowCount).map(UInt32.init) }, rows: { [rowCount] passing, body in
                 for row in 0..<min(rowCount, passing.count) where passing[row] { body(row) }
-            }, code: { $0 }, forEachValue: { [self] body in
+            }, forEachValue: { [self] body in
                 for row in 0..<rowCount { body(.string(String(decoding: paths[row], as: UTF8.self))) }
                 body(.null)
             }, forEachText: { [self] body in
@@ -218,8 +218,6 @@ final class ImageSongs: SongImage, @unchecked Sendable {
                 // No blocks for the field: every row holds the default, code 0 of no values.
                 for row in 0..<rowCount { body(row) }
             }
-        }, code: { [self] row in
-            columns[i].column.codes.map { Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: $0[row])) } ?? 0
         }, forEachValue: { [self] body in
             if let table = columns[i].column.values {
                 for code in 0..<count { body(ValueTable.value(access, table[code])) }
